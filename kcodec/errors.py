@@ -1,0 +1,170 @@
+"""The kcodec error hierarchy.
+
+Every error kcodec raises derives from :class:`KCodecError`. Messages follow the texts of
+Go's ``k8s.io/apimachinery`` so that tools matching on them keep working, with the place
+of the fault (a field path or a byte offset) added where Go gives none.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = [
+    "KCodecError",
+    "DecodeError",
+    "MissingKindError",
+    "MissingVersionError",
+    "StrictDecodingError",
+    "NotRegisteredError",
+    "ConversionError",
+    "EncodeError",
+    "NotMarshalableError",
+    "is_not_registered_error",
+    "is_missing_kind",
+    "is_missing_version",
+    "is_strict_decoding_error",
+    "is_not_marshalable",
+]
+
+
+class KCodecError(Exception):
+    """Base class of every error raised by kcodec."""
+
+
+class DecodeError(KCodecError, ValueError):
+    """Input bytes or values could not be decoded (malformed, wrong type, out of range)."""
+
+
+class MissingKindError(DecodeError):
+    """The serialized object names no ``kind``."""
+
+    def __init__(self, data: str | bytes) -> None:
+        self.data = data
+        super().__init__(f"Object 'Kind' is missing in '{_text(data)}'")
+
+
+class MissingVersionError(DecodeError):
+    """The serialized object names no ``apiVersion``."""
+
+    def __init__(self, data: str | bytes) -> None:
+        self.data = data
+        super().__init__(f"Object 'apiVersion' is missing in '{_text(data)}'")
+
+
+class StrictDecodingError(DecodeError):
+    """Strict decoding found unknown, duplicate or case-mismatched fields.
+
+    The object was still decoded: it is in ``obj`` (with the serialized kind in ``gvk``)
+    so callers may choose to warn and go on, as the API server does.
+    """
+
+    def __init__(self, errors: list[str], obj: Any = None, gvk: Any = None) -> None:
+        self.errors = list(errors)
+        self.obj = obj
+        self.gvk = gvk
+        super().__init__("strict decoding error: " + ", ".join(self.errors))
+
+
+class NotRegisteredError(KCodecError):
+    """A kind, version or type is unknown to a scheme.
+
+    Attributes carry what was looked up: ``gvk`` (a GroupVersionKind or None), ``type``
+    (a Python class or None), ``target`` (a group versioner or None) and ``scheme_name``.
+    """
+
+    def __init__(
+        self,
+        scheme_name: str,
+        gvk: Any = None,
+        type: Any = None,  # noqa: A002 - mirrors Go's field name
+        target: Any = None,
+    ) -> None:
+        self.scheme_name = scheme_name
+        self.gvk = gvk
+        self.type = type
+        self.target = target
+        super().__init__(self._message())
+
+    def _message(self) -> str:
+        from kcodec.schema import APIVersionInternal  # local: schema imports errors
+
+        name = self.scheme_name
+        if self.type is not None and self.target is not None:
+            return f'{type_name(self.type)} is not suitable for converting to "{_target(self.target)}" in scheme "{name}"'
+        if self.type is not None:
+            return f'no kind is registered for the type {type_name(self.type)} in scheme "{name}"'
+        gvk = self.gvk
+        if self.target is not None:
+            return f'"{gvk.group_version()}" is not suitable for converting to "{_target(self.target)}" in scheme "{name}"'
+        if not gvk.kind:
+            return f'no version "{gvk.group_version()}" has been registered in scheme "{name}"'
+        if gvk.version == APIVersionInternal:
+            return f'no kind "{gvk.kind}" is registered for the internal version of group "{gvk.group}" in scheme "{name}"'
+        return f'no kind "{gvk.kind}" is registered for version "{gvk.group_version()}" in scheme "{name}"'
+
+
+class ConversionError(KCodecError):
+    """An object could not be converted (no conversion function, unsuitable target...)."""
+
+
+class EncodeError(KCodecError):
+    """An object could not be encoded in the requested format."""
+
+
+class NotMarshalableError(EncodeError):
+    """The object has no protobuf form (Go's errNotMarshalable; HTTP 406 NotAcceptable)."""
+
+    code = 406
+    reason = "NotAcceptable"
+
+    def __init__(self, obj_type: Any) -> None:
+        self.type = obj_type
+        super().__init__(
+            f"object {type_name(obj_type)} does not implement the protobuf marshalling "
+            "interface and cannot be encoded to a protobuf message"
+        )
+
+
+def is_not_registered_error(err: BaseException | None) -> bool:
+    """True for any :class:`NotRegisteredError`; False for None."""
+    return isinstance(err, NotRegisteredError)
+
+
+def is_missing_kind(err: BaseException | None) -> bool:
+    """True when the error says the object has no kind."""
+    return isinstance(err, MissingKindError)
+
+
+def is_missing_version(err: BaseException | None) -> bool:
+    """True when the error says the object has no apiVersion."""
+    return isinstance(err, MissingVersionError)
+
+
+def is_strict_decoding_error(err: BaseException | None) -> bool:
+    """True for a :class:`StrictDecodingError`."""
+    return isinstance(err, StrictDecodingError)
+
+
+def is_not_marshalable(err: BaseException | None) -> bool:
+    """True when an object could not be written as protobuf."""
+    return isinstance(err, NotMarshalableError)
+
+
+def type_name(t: Any) -> str:
+    """Go-like short type name: ``v1.Pod`` for ``kcodec.api.core.v1.Pod``."""
+    if not isinstance(t, type):
+        t = type(t)
+    module = t.__module__.rsplit(".", 1)[-1]
+    return f"{module}.{t.__qualname__}"
+
+
+def _target(target: Any) -> str:
+    ident = getattr(target, "identifier", None)
+    if callable(ident):
+        return str(ident())
+    return str(target)
+
+
+def _text(data: str | bytes) -> str:
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        return bytes(data).decode("utf-8", "replace")
+    return str(data)

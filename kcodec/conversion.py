@@ -1,0 +1,558 @@
+"""Conversion functions between Python types, keyed by (source class, destination class).
+
+This is kcodec's counterpart of Go's ``k8s.io/apimachinery/pkg/conversion`` (ref §5). Go keys
+its functions by pointer types; here a Python class stands for "pointer to that type", and a
+conversion receives two *instances* and fills the second from the first. Go values that are
+not structs (``[]string``, ``string``, ``*bool``, ``[]byte``, ``runtime.Object`` held in a
+variable...) are represented by small mutable holders, the :class:`Ref` subclasses, so that a
+function can write into them exactly as Go writes through a pointer.
+
+There is deliberately no reflective fallback: a pair with no registered function fails with
+Go's ``converting (<Src>) to (<Dst>): unknown conversion``. :func:`copy_fields` is the helper
+that *generated* conversion functions use to copy same-named fields between two struct classes.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Callable, ClassVar, Mapping
+
+from kcodec.errors import ConversionError, DecodeError, type_name
+
+__all__ = [
+    "ConversionFunc",
+    "ConversionFuncs",
+    "Converter",
+    "Meta",
+    "Scope",
+    "Ref",
+    "StringSliceRef",
+    "StringRef",
+    "IntRef",
+    "Int64Ref",
+    "BoolRef",
+    "BoolPointerRef",
+    "Int64PointerRef",
+    "BytesRef",
+    "ObjectRef",
+    "go_type_name",
+    "enforce_ptr",
+    "copy_fields",
+    "convert_strings",
+    "string_slice_to_string",
+    "string_slice_to_int",
+    "string_slice_to_int64",
+    "string_slice_to_bool",
+    "string_slice_to_bool_pointer",
+    "string_slice_to_int64_pointer",
+    "parse_int64",
+    "register_string_conversions",
+]
+
+
+# --------------------------------------------------------------------------------------------
+# Holders for Go values that are not structs
+# --------------------------------------------------------------------------------------------
+
+_UNSET: Any = object()
+
+
+class Ref:
+    """A mutable cell standing for a Go pointer to a non-struct value (``*[]string``, ``*int``...).
+
+    Subclasses name the Go type in ``go_type`` (used in error messages) and its zero value in
+    ``zero``. ``Ref()`` holds the zero value; ``Ref(v)`` holds ``v``.
+    """
+
+    __slots__ = ("value",)
+    go_type: ClassVar[str] = "interface {}"
+    zero: ClassVar[Any] = None
+
+    def __init__(self, value: Any = _UNSET) -> None:
+        self.value = self.zero if value is _UNSET else value
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other.value == self.value  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.value!r})"
+
+
+class StringSliceRef(Ref):
+    """Go ``*[]string``: ``value`` is a ``list[str]`` or None (nil)."""
+
+    __slots__ = ()
+    go_type = "[]string"
+
+
+class StringRef(Ref):
+    """Go ``*string``: ``value`` is a ``str``."""
+
+    __slots__ = ()
+    go_type = "string"
+    zero = ""
+
+
+class IntRef(Ref):
+    """Go ``*int`` (64-bit): ``value`` is an ``int``."""
+
+    __slots__ = ()
+    go_type = "int"
+    zero = 0
+
+
+class Int64Ref(Ref):
+    """Go ``*int64``: ``value`` is an ``int``."""
+
+    __slots__ = ()
+    go_type = "int64"
+    zero = 0
+
+
+class BoolRef(Ref):
+    """Go ``*bool``: ``value`` is a ``bool``."""
+
+    __slots__ = ()
+    go_type = "bool"
+    zero = False
+
+
+class BoolPointerRef(Ref):
+    """Go ``**bool``: ``value`` is a ``bool`` or None (nil)."""
+
+    __slots__ = ()
+    go_type = "*bool"
+
+
+class Int64PointerRef(Ref):
+    """Go ``**int64``: ``value`` is an ``int`` or None (nil)."""
+
+    __slots__ = ()
+    go_type = "*int64"
+
+
+class BytesRef(Ref):
+    """Go ``*[]byte``: ``value`` is ``bytes``/``bytearray`` or None (nil)."""
+
+    __slots__ = ()
+    go_type = "[]uint8"
+
+
+class ObjectRef(Ref):
+    """Go ``*runtime.Object``: ``value`` is an object or None (a nil interface)."""
+
+    __slots__ = ()
+    go_type = "runtime.Object"
+
+
+# Built-in Python values are Go non-pointer values; they have no identity to write through.
+_BUILTIN_GO_NAMES: dict[type, str] = {
+    bool: "bool",
+    int: "int",
+    float: "float64",
+    complex: "complex128",
+    str: "string",
+    bytes: "[]uint8",
+    bytearray: "[]uint8",
+    list: "[]interface {}",
+    tuple: "[]interface {}",
+    dict: "map[string]interface {}",
+    set: "map[interface {}]struct {}",
+    frozenset: "map[interface {}]struct {}",
+}
+
+
+def go_type_name(t: Any) -> str:
+    """Go-like name of a class or of an instance's class (``v1.Pod``, ``[]string``, ``int``)."""
+    if not isinstance(t, type):
+        t = type(t)
+    go = getattr(t, "go_type", None)
+    if isinstance(go, str) and issubclass(t, Ref):
+        return go
+    for base in t.__mro__:
+        name = _BUILTIN_GO_NAMES.get(base)
+        if name is not None:
+            return name
+    return type_name(t)
+
+
+def _is_builtin_value(x: Any) -> bool:
+    return isinstance(x, tuple(_BUILTIN_GO_NAMES))
+
+
+def _is_builtin_class(t: type) -> bool:
+    return t is type(None) or issubclass(t, tuple(_BUILTIN_GO_NAMES))
+
+
+def enforce_ptr(obj: Any) -> Any:
+    """Go ``EnforcePtr``: return ``obj`` when it can be written through, else raise.
+
+    None and classes (Go's typed nil pointer) fail with ``expected pointer, but got nil``;
+    built-in values (``int``, ``str``, ``list``...) with ``expected pointer, but got <T> type``.
+    """
+    if obj is None or isinstance(obj, type):
+        raise ConversionError("expected pointer, but got nil")
+    if _is_builtin_value(obj):
+        raise ConversionError(f"expected pointer, but got {go_type_name(obj)} type")
+    return obj
+
+
+def _pointer_class(x: Any) -> type | None:
+    """The class standing for a Go pointer type, or None when ``x`` names no pointer type."""
+    if isinstance(x, type):
+        t = x
+    elif x is None:
+        return None
+    else:
+        t = type(x)
+    for base in _BUILTIN_GO_NAMES:
+        if issubclass(t, base):
+            return None
+    if t is type(None):
+        return None
+    return t
+
+
+# --------------------------------------------------------------------------------------------
+# Meta, Scope, function tables
+# --------------------------------------------------------------------------------------------
+
+
+class Meta:
+    """Context handed to every conversion function of one ``convert`` call.
+
+    ``context`` is whatever the caller passed (the Scheme passes the target group versioner).
+    """
+
+    __slots__ = ("context",)
+
+    def __init__(self, context: Any = None) -> None:
+        self.context = context
+
+    def __repr__(self) -> str:
+        return f"Meta(context={self.context!r})"
+
+
+class Scope:
+    """What a conversion function receives: recurse with :meth:`convert`, read :meth:`meta`."""
+
+    __slots__ = ("_converter", "_meta")
+
+    def __init__(self, converter: Converter, meta: Meta | None) -> None:
+        self._converter = converter
+        self._meta = meta
+
+    def convert(self, src: Any, dst: Any) -> None:
+        """Convert ``src`` into ``dst`` with the same converter and the same meta."""
+        self._converter.convert(src, dst, self._meta)
+
+    def meta(self) -> Meta | None:
+        """The meta of the ongoing conversion (None when the caller gave none)."""
+        return self._meta
+
+
+ConversionFunc = Callable[[Any, Any, Scope], None]
+"""``fn(src, dst, scope)``: fill ``dst`` from ``src``; raise on failure."""
+
+
+class ConversionFuncs:
+    """A table of conversion functions keyed by (source class, destination class)."""
+
+    __slots__ = ("untyped",)
+
+    def __init__(self, untyped: Mapping[tuple[type, type], ConversionFunc] | None = None) -> None:
+        self.untyped: dict[tuple[type, type], ConversionFunc] = dict(untyped or {})
+
+    def add_untyped(self, a: Any, b: Any, fn: ConversionFunc) -> None:
+        """Register ``fn`` for converting ``a`` into ``b`` (classes, or instances of them)."""
+        ta, tb = _pointer_class(a), _pointer_class(b)
+        if ta is None:
+            raise ConversionError(
+                f"the type {go_type_name(a)} must be a pointer to register as an untyped conversion"
+            )
+        if tb is None:
+            raise ConversionError(
+                f"the type {go_type_name(b)} must be a pointer to register as an untyped conversion"
+            )
+        self.untyped[(ta, tb)] = fn
+
+    def merge(self, other: ConversionFuncs) -> ConversionFuncs:
+        """A new table with this table's entries overridden by ``other``'s."""
+        merged = ConversionFuncs(self.untyped)
+        merged.untyped.update(other.untyped)
+        return merged
+
+
+class Converter:
+    """Runs registered conversion functions (ref §5).
+
+    Lookup order for ``convert(src, dst)``: an ignored pair succeeds doing nothing; then a manual
+    function; then a generated one; otherwise an error. ``[]byte -> []byte`` (:class:`BytesRef`)
+    is registered from the start.
+    """
+
+    __slots__ = ("_funcs", "_generated", "_ignored")
+
+    def __init__(self) -> None:
+        self._funcs = ConversionFuncs()
+        self._generated = ConversionFuncs()
+        self._ignored: set[tuple[type, type]] = set()
+        self._funcs.add_untyped(BytesRef, BytesRef, _convert_bytes)
+
+    def register_untyped_conversion_func(self, a: Any, b: Any, fn: ConversionFunc) -> None:
+        """Register a manual conversion ``fn(a_instance, b_instance, scope)``; replaces any earlier one."""
+        self._funcs.add_untyped(a, b, fn)
+
+    def register_generated_untyped_conversion_func(self, a: Any, b: Any, fn: ConversionFunc) -> None:
+        """Register a generated conversion; a manual function for the same pair takes precedence."""
+        self._generated.add_untyped(a, b, fn)
+
+    def register_ignored_conversion(self, src: Any, dst: Any) -> None:
+        """Make converting ``src`` into ``dst`` a successful no-op (beats every function)."""
+        tf, tt = _pointer_class(src), _pointer_class(dst)
+        if tf is None:
+            raise ConversionError(f"expected pointer arg for 'from' param 0, got: {go_type_name(src)}")
+        if tt is None:
+            raise ConversionError(f"expected pointer arg for 'to' param 1, got: {go_type_name(dst)}")
+        self._ignored.add((tf, tt))
+
+    def with_conversions(
+        self, extra: ConversionFuncs | Mapping[tuple[type, type], ConversionFunc]
+    ) -> Converter:
+        """A copy of this converter whose manual functions are overridden by ``extra``.
+
+        The receiver is left unchanged; generated functions and ignored pairs are shared as
+        Go shares them (they are read-only after set-up).
+        """
+        if not isinstance(extra, ConversionFuncs):
+            table = ConversionFuncs()
+            for (a, b), fn in extra.items():
+                table.add_untyped(a, b, fn)
+            extra = table
+        copied = Converter.__new__(Converter)
+        copied._funcs = self._funcs.merge(extra)
+        copied._generated = self._generated
+        copied._ignored = self._ignored
+        return copied
+
+    def default_meta(self, t: Any = None) -> Meta:
+        """A fresh, empty :class:`Meta`."""
+        return Meta()
+
+    def has_conversion(self, src_type: type, dst_type: type) -> bool:
+        """True when a pair is ignored or has a manual or generated function."""
+        pair = (src_type, dst_type)
+        return pair in self._ignored or pair in self._funcs.untyped or pair in self._generated.untyped
+
+    def convert(self, src: Any, dst: Any, meta: Meta | None = None) -> None:
+        """Fill ``dst`` from ``src`` with the function registered for their classes."""
+        pair = (type(src), type(dst))
+        if pair in self._ignored:
+            return
+        fn = self._funcs.untyped.get(pair)
+        if fn is None:
+            fn = self._generated.untyped.get(pair)
+        if fn is not None:
+            fn(src, dst, Scope(self, meta))
+            return
+        enforce_ptr(dst)
+        enforce_ptr(src)
+        raise ConversionError(
+            f"converting ({go_type_name(src)}) to ({go_type_name(dst)}): unknown conversion"
+        )
+
+
+def _convert_bytes(src: BytesRef, dst: BytesRef, scope: Scope) -> None:
+    dst.value = None if src.value is None else bytes(src.value)
+
+
+# --------------------------------------------------------------------------------------------
+# []string -> scalar conversions (ref §18.4)
+# --------------------------------------------------------------------------------------------
+
+_INT_RE = re.compile(r"[+-]?[0-9]+\Z")
+_INT64_MIN = -(1 << 63)
+_INT64_MAX = (1 << 63) - 1
+
+
+def parse_int64(s: str, func: str = "ParseInt") -> int:
+    """Go ``strconv.ParseInt(s, 10, 64)``: optional sign and ASCII digits only.
+
+    Raises :class:`kcodec.errors.DecodeError` with Go's text
+    (``strconv.ParseInt: parsing "x": invalid syntax`` / ``value out of range``).
+    """
+    if not _INT_RE.match(s):
+        raise DecodeError(f"strconv.{func}: parsing {_go_quote(s)}: invalid syntax")
+    n = int(s)
+    if n < _INT64_MIN or n > _INT64_MAX:
+        raise DecodeError(f"strconv.{func}: parsing {_go_quote(s)}: value out of range")
+    return n
+
+
+def _go_quote(s: str) -> str:
+    out = ['"']
+    for ch in s:
+        if ch == '"':
+            out.append('\\"')
+        elif ch == "\\":
+            out.append("\\\\")
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ch == "\r":
+            out.append("\\r")
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(f"\\x{ord(ch):02x}")
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def _go_bool(first: str) -> bool:
+    return not (first == "0" or first.lower() == "false")
+
+
+def string_slice_to_string(values: list[str] | None) -> str:
+    """First element, or ``""`` for an empty list."""
+    return values[0] if values else ""
+
+
+def string_slice_to_int(values: list[str] | None) -> int:
+    """First element parsed as a base-10 ``int`` (Go ``strconv.Atoi``), or 0 for an empty list."""
+    return parse_int64(values[0], "Atoi") if values else 0
+
+
+def string_slice_to_int64(values: list[str] | None) -> int:
+    """First element parsed as a base-10 ``int64``, or 0 for an empty list."""
+    return parse_int64(values[0]) if values else 0
+
+
+def string_slice_to_bool(values: list[str] | None) -> bool:
+    """False for an empty list, ``"0"`` or any case of ``"false"``; True for anything else (even ``""``)."""
+    return _go_bool(values[0]) if values else False
+
+
+def string_slice_to_bool_pointer(values: list[str] | None) -> bool:
+    """As :func:`string_slice_to_bool`; Go returns a pointer, which is never nil (empty -> false)."""
+    return string_slice_to_bool(values)
+
+
+def string_slice_to_int64_pointer(values: list[str] | None) -> int | None:
+    """First element as ``int64``, or None (nil) for an empty list."""
+    return parse_int64(values[0]) if values else None
+
+
+_STRING_TARGETS: dict[str, Callable[[list[str] | None], Any]] = {
+    "string": string_slice_to_string,
+    "int": string_slice_to_int,
+    "int64": string_slice_to_int64,
+    "bool": string_slice_to_bool,
+    "*bool": string_slice_to_bool_pointer,
+    "*int64": string_slice_to_int64_pointer,
+}
+
+
+def convert_strings(values: list[str] | None, target: str) -> Any:
+    """Convert query values to one Go scalar kind: ``string``, ``int``, ``int64``, ``bool``,
+    ``*bool`` or ``*int64`` (ref §18.4)."""
+    try:
+        fn = _STRING_TARGETS[target]
+    except KeyError:
+        raise ConversionError(
+            f"converting ([]string) to ({target}): unknown conversion"
+        ) from None
+    return fn(values)
+
+
+def _ref_converter(fn: Callable[[list[str] | None], Any]) -> ConversionFunc:
+    def convert(src: Ref, dst: Ref, scope: Scope) -> None:
+        dst.value = fn(src.value)
+
+    convert.__name__ = f"convert_{fn.__name__}"
+    return convert
+
+
+def register_string_conversions(register: Callable[[Any, Any, ConversionFunc], None]) -> None:
+    """Register ``[]string`` -> ``string``/``int``/``bool``/``int64`` through ``register(a, b, fn)``
+    (a Scheme's ``add_conversion_func`` or a Converter's ``register_untyped_conversion_func``)."""
+    register(StringSliceRef, StringRef, _ref_converter(string_slice_to_string))
+    register(StringSliceRef, IntRef, _ref_converter(string_slice_to_int))
+    register(StringSliceRef, BoolRef, _ref_converter(string_slice_to_bool))
+    register(StringSliceRef, Int64Ref, _ref_converter(string_slice_to_int64))
+
+
+# --------------------------------------------------------------------------------------------
+# Field copying for generated conversions
+# --------------------------------------------------------------------------------------------
+
+
+def _fields(cls: type) -> tuple[Any, ...]:
+    from kcodec.model import fields_of
+
+    return fields_of(cls)
+
+
+_FIELD_NAMES: dict[type, dict[str, Any]] = {}
+
+
+def _field_map(cls: type) -> dict[str, Any]:
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = {fi.name: fi for fi in _fields(cls)}
+        _FIELD_NAMES[cls] = names
+    return names
+
+
+def _convert_value(value: Any, dst_cls: type | None, scope: Scope, where: str) -> Any:
+    """Convert one field value to the destination field's class when the classes differ."""
+    if value is None or dst_cls is None or isinstance(value, dst_cls):
+        return value
+    if isinstance(value, list):
+        return [_convert_value(v, dst_cls, scope, where) for v in value]
+    if isinstance(value, dict):
+        return {k: _convert_value(v, dst_cls, scope, where) for k, v in value.items()}
+    out = dst_cls()
+    scope.convert(value, out)
+    return out
+
+
+def _dst_class(fi: Any) -> type | None:
+    """The Struct/CustomValue class a destination field (or its elements) holds, if any."""
+    elem = getattr(fi, "elem", None)
+    if elem is not None:
+        cls = getattr(elem, "cls", None)
+        if cls is not None:
+            return cls
+    return getattr(fi, "cls", None)
+
+
+def copy_fields(
+    src: Any,
+    dst: Any,
+    scope: Scope,
+    overrides: Mapping[str, Callable[[Any, Any, Scope], None] | None] | None = None,
+) -> None:
+    """Copy every field of ``dst``'s class that ``src``'s class also declares, by Python name.
+
+    Values of the same class are shared (as Go's generated code shares identical memory
+    layouts; ``Scheme.convert_to_version`` copies its input first). Struct values whose classes
+    differ are converted through ``scope.convert`` into a fresh destination instance, element by
+    element for lists and maps. ``overrides`` maps a field name to ``fn(src, dst, scope)`` that
+    handles that field itself, or to None to leave the destination field untouched.
+    Fields only one side declares are left alone (Go's generated code drops them).
+    """
+    src_fields = _field_map(type(src))
+    overrides = overrides or {}
+    for name, fi in _field_map(type(dst)).items():
+        if name in overrides:
+            fn = overrides[name]
+            if fn is not None:
+                fn(src, dst, scope)
+            continue
+        if name not in src_fields:
+            continue
+        value = getattr(src, name)
+        setattr(dst, name, _convert_value(value, _dst_class(fi), scope, name))

@@ -1,0 +1,371 @@
+"""Pure-Python protobuf wire kernels (the twins of ``kcodec._speedups.pbwire``).
+
+Everything here is flat and bytes-in/bytes-out so the Cython twin can mirror it line for
+line: varints, a bounds-checked field iterator, the ``runtime.Unknown`` message and the
+``k8s\\x00`` envelope of the Kubernetes protobuf serializer (ref §12, §13).
+
+Every decoding error is a :class:`kcodec.errors.DecodeError`; errors about a position name
+the byte offset inside the buffer that was passed in.
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from kcodec.errors import DecodeError, EncodeError
+
+__all__ = [
+    "PROTO_MAGIC",
+    "encode_varint",
+    "decode_varint",
+    "decode_signed_varint",
+    "iter_fields",
+    "marshal_unknown",
+    "unmarshal_unknown",
+    "envelope_encode",
+    "envelope_decode",
+]
+
+PROTO_MAGIC = b"k8s\x00"
+
+_MASK64 = 0xFFFFFFFFFFFFFFFF
+_SIGN64 = 0x8000000000000000
+_TWO64 = 0x10000000000000000
+# One-byte varints are by far the most common (tags, short lengths): hand out shared objects.
+_ONE_BYTE = tuple(bytes((i,)) for i in range(128))
+
+_UNKNOWN_FIELDS = {0x0A: "TypeMeta", 0x12: "Raw", 0x1A: "ContentEncoding", 0x22: "ContentType"}
+
+_NOT_PROTOBUF = (
+    "provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]"
+)
+
+
+def encode_varint(n: int) -> bytes:
+    """Encode ``n`` as a protobuf base-128 varint.
+
+    Negative values (Go int32/int64) are written as their 64-bit two's complement, which
+    always takes 10 bytes, as Go's generated marshallers do (ref §13).
+    """
+    if n >= 0:
+        if n < 0x80:
+            return _ONE_BYTE[n]
+        if n < 0x4000:
+            return bytes(((n & 0x7F) | 0x80, n >> 7))
+        if n > _MASK64:
+            raise EncodeError(f"varint value {n} does not fit in 64 bits")
+    else:
+        if n < -_SIGN64:
+            raise EncodeError(f"varint value {n} does not fit in 64 bits")
+        n &= _MASK64
+    out = bytearray()
+    while n >= 0x80:
+        out.append((n & 0x7F) | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+def decode_varint(buf: bytes, pos: int, end: int = -1) -> tuple[int, int]:
+    """Read an unsigned varint from ``buf`` at ``pos``; return ``(value, new_pos)``.
+
+    ``end`` bounds the read (``-1``: the end of ``buf``). A varint cut short raises
+    ``unexpected EOF at byte N``; one longer than 10 bytes raises ``varint overflow at
+    byte N`` (N is where the varint starts). Bits beyond 64 are dropped, as in Go.
+    """
+    if end < 0:
+        end = len(buf)
+    if pos < end:
+        b = buf[pos]
+        if b < 0x80:
+            return b, pos + 1
+    else:
+        raise DecodeError(f"unexpected EOF at byte {pos}")
+    start = pos
+    result = b & 0x7F
+    shift = 7
+    pos += 1
+    while True:
+        if shift >= 70:
+            raise DecodeError(f"varint overflow at byte {start}")
+        if pos >= end:
+            raise DecodeError(f"unexpected EOF at byte {pos} (varint starting at byte {start})")
+        b = buf[pos]
+        pos += 1
+        result |= (b & 0x7F) << shift
+        if b < 0x80:
+            return result & _MASK64, pos
+        shift += 7
+
+
+def decode_signed_varint(buf: bytes, pos: int, end: int = -1) -> tuple[int, int]:
+    """Like :func:`decode_varint` but read the 64 bits as a Go ``int64``."""
+    value, pos = decode_varint(buf, pos, end)
+    if value >= _SIGN64:
+        value -= _TWO64
+    return value, pos
+
+
+def iter_fields(
+    buf: bytes, start: int = 0, end: int = -1
+) -> Iterator[tuple[int, int, int | tuple[int, int]]]:
+    """Walk the fields of the protobuf message ``buf[start:end]`` (``end=-1``: to the end).
+
+    Yields ``(field_number, wire_type, value)``: for wire type 0 the varint as an unsigned
+    int, for 1 and 5 the little-endian fixed64/fixed32 as an unsigned int, for 2 the
+    ``(start, end)`` offsets of the bytes in ``buf`` (never a copy). Lengths are checked
+    against the message bounds before anything is read, so a huge length prefix raises
+    instead of allocating. Groups (wire types 3 and 4) and wire types 6/7 raise.
+    """
+    if end < 0:
+        end = len(buf)
+    pos = start
+    while pos < end:
+        tag_pos = pos
+        b = buf[pos]
+        if b < 0x80:
+            tag = b
+            pos += 1
+        else:
+            tag, pos = decode_varint(buf, pos, end)
+        fnum = tag >> 3
+        if fnum > 0x7FFFFFFF:
+            # Go reads the field number as an int32: keep its truncation.
+            fnum &= 0xFFFFFFFF
+        if fnum == 0 or fnum > 0x7FFFFFFF:
+            raise DecodeError(f"proto: illegal tag {fnum} (wire type {tag & 7}) at byte {tag_pos}")
+        wt = tag & 7
+        if wt == 2:
+            if pos < end and buf[pos] < 0x80:
+                n = buf[pos]
+                pos += 1
+            else:
+                n, pos = decode_varint(buf, pos, end)
+            if n > end - pos:
+                if n >= _SIGN64:
+                    raise DecodeError(f"proto: negative length found during unmarshaling at byte {tag_pos}")
+                raise DecodeError(
+                    f"unexpected EOF at byte {end}: field {fnum} at byte {tag_pos} declares "
+                    f"{n} bytes, {end - pos} remain"
+                )
+            yield fnum, 2, (pos, pos + n)
+            pos += n
+        elif wt == 0:
+            value, pos = decode_varint(buf, pos, end)
+            yield fnum, 0, value
+        elif wt == 1:
+            if end - pos < 8:
+                raise DecodeError(f"unexpected EOF at byte {end}: fixed64 field {fnum} at byte {tag_pos}")
+            yield fnum, 1, int.from_bytes(buf[pos : pos + 8], "little")
+            pos += 8
+        elif wt == 5:
+            if end - pos < 4:
+                raise DecodeError(f"unexpected EOF at byte {end}: fixed32 field {fnum} at byte {tag_pos}")
+            yield fnum, 5, int.from_bytes(buf[pos : pos + 4], "little")
+            pos += 4
+        else:
+            raise DecodeError(f"proto: illegal wireType {wt} for field {fnum} at byte {tag_pos}")
+
+
+def _unknown_parts(
+    api_version: str, kind: str, raw: bytes | None, content_encoding: str, content_type: str
+) -> list[bytes]:
+    av = api_version.encode("utf-8", "surrogateescape")
+    k = kind.encode("utf-8", "surrogateescape")
+    la = len(av)
+    lk = len(k)
+    tm_len = 2 + la + lk + (1 if la < 0x80 else len(encode_varint(la))) + (
+        1 if lk < 0x80 else len(encode_varint(lk))
+    )
+    parts = [
+        b"\x0a", encode_varint(tm_len),
+        b"\x0a", encode_varint(la), av,
+        b"\x12", encode_varint(lk), k,
+    ]
+    if raw is not None:
+        parts += (b"\x12", encode_varint(len(raw)), raw)
+    ce = content_encoding.encode("utf-8", "surrogateescape")
+    ct = content_type.encode("utf-8", "surrogateescape")
+    parts += (b"\x1a", encode_varint(len(ce)), ce, b"\x22", encode_varint(len(ct)), ct)
+    return parts
+
+
+def marshal_unknown(
+    api_version: str, kind: str, raw: bytes | None, content_encoding: str, content_type: str
+) -> bytes:
+    """Marshal a ``runtime.Unknown`` message body as Go's generated code does.
+
+    Field 1 (typeMeta {1 apiVersion, 2 kind}) is always written, field 2 (raw) only when
+    ``raw`` is not None (an empty non-None raw is ``12 00``), fields 3 and 4 always.
+    Strings are UTF-8; lone surrogates from :func:`unmarshal_unknown` round-trip the
+    original bytes.
+    """
+    return b"".join(_unknown_parts(api_version, kind, raw, content_encoding, content_type))
+
+
+def _read_str_field(buf: bytes, pos: int, end: int, name: str, tag_pos: int) -> tuple[int, int]:
+    """Bounds of a length-delimited field whose tag ended at ``pos``."""
+    if pos < end and buf[pos] < 0x80:
+        n = buf[pos]
+        pos += 1
+    else:
+        n, pos = decode_varint(buf, pos, end)
+    if n > end - pos:
+        if n >= _SIGN64:
+            raise DecodeError(f"proto: negative length found during unmarshaling at byte {tag_pos}")
+        raise DecodeError(
+            f"unexpected EOF at byte {end}: field {name} at byte {tag_pos} declares "
+            f"{n} bytes, {end - pos} remain"
+        )
+    return pos, pos + n
+
+
+def _skip_field(buf: bytes, pos: int, end: int, wt: int, fnum: int, tag_pos: int) -> int:
+    if wt == 0:
+        return decode_varint(buf, pos, end)[1]
+    if wt == 2:
+        return _read_str_field(buf, pos, end, str(fnum), tag_pos)[1]
+    if wt == 1:
+        if end - pos < 8:
+            raise DecodeError(f"unexpected EOF at byte {end}: fixed64 field {fnum} at byte {tag_pos}")
+        return pos + 8
+    if wt == 5:
+        if end - pos < 4:
+            raise DecodeError(f"unexpected EOF at byte {end}: fixed32 field {fnum} at byte {tag_pos}")
+        return pos + 4
+    raise DecodeError(f"proto: illegal wireType {wt} for field {fnum} at byte {tag_pos}")
+
+
+def _read_tag(buf: bytes, pos: int, end: int, msg: str) -> tuple[int, int, int]:
+    tag_pos = pos
+    b = buf[pos]
+    if b < 0x80:
+        tag = b
+        pos += 1
+    else:
+        tag, pos = decode_varint(buf, pos, end)
+    fnum = tag >> 3
+    if fnum > 0x7FFFFFFF:
+        fnum &= 0xFFFFFFFF
+    if fnum == 0 or fnum > 0x7FFFFFFF:
+        raise DecodeError(f"proto: {msg}: illegal tag {fnum} (wire type {tag & 7}) at byte {tag_pos}")
+    return fnum, tag & 7, pos
+
+
+def _wrong_wire(field: str, wt: int, tag_pos: int) -> DecodeError:
+    return DecodeError(f"proto: wrong wireType = {wt} for field {field} at byte {tag_pos}")
+
+
+def _decode_type_meta(
+    buf: bytes, pos: int, end: int, av: bytes, kind: bytes
+) -> tuple[bytes, bytes]:
+    """Fields of a typeMeta message merged over ``av``/``kind`` (repeats merge in Go)."""
+    while pos < end:
+        tag_pos = pos
+        tag = buf[pos]
+        if tag == 0x0A or tag == 0x12:
+            pos += 1
+            if pos < end and buf[pos] < 0x80:
+                n = buf[pos]
+                pos += 1
+            else:
+                n, pos = decode_varint(buf, pos, end)
+            if n > end - pos:
+                _read_str_field(buf, tag_pos + 1, end, "APIVersion" if tag == 0x0A else "Kind", tag_pos)
+            if tag == 0x0A:
+                av = buf[pos : pos + n]
+            else:
+                kind = buf[pos : pos + n]
+            pos += n
+            continue
+        fnum, wt, pos = _read_tag(buf, pos, end, "TypeMeta")
+        if fnum == 1 or fnum == 2:
+            raise _wrong_wire("APIVersion" if fnum == 1 else "Kind", wt, tag_pos)
+        pos = _skip_field(buf, pos, end, wt, fnum, tag_pos)
+    return av, kind
+
+
+def _decode_unknown(buf: bytes, pos: int, end: int) -> tuple[str, str, bytes | None, str, str]:
+    av = kind = ce = ct = b""
+    raw: bytes | None = None
+    while pos < end:
+        tag_pos = pos
+        tag = buf[pos]
+        # Fields 1-4 with the expected wire type 2 are single-byte tags 0a 12 1a 22.
+        if tag == 0x12 or tag == 0x0A or tag == 0x1A or tag == 0x22:
+            pos += 1
+            if pos < end and buf[pos] < 0x80:
+                n = buf[pos]
+                pos += 1
+            else:
+                n, pos = decode_varint(buf, pos, end)
+            if n > end - pos:
+                _read_str_field(buf, tag_pos + 1, end, _UNKNOWN_FIELDS[tag], tag_pos)
+            start = pos
+            pos += n
+            if tag == 0x12:
+                raw = buf[start:pos]
+            elif tag == 0x0A:
+                av, kind = _decode_type_meta(buf, start, pos, av, kind)
+            elif tag == 0x1A:
+                ce = buf[start:pos]
+            else:
+                ct = buf[start:pos]
+            continue
+        fnum, wt, pos = _read_tag(buf, pos, end, "Unknown")
+        if 1 <= fnum <= 4:
+            raise _wrong_wire(_UNKNOWN_FIELDS[(fnum << 3) | 2], wt, tag_pos)
+        pos = _skip_field(buf, pos, end, wt, fnum, tag_pos)
+    return (
+        av.decode("utf-8", "surrogateescape") if av else "",
+        kind.decode("utf-8", "surrogateescape") if kind else "",
+        raw,
+        ce.decode("utf-8", "surrogateescape") if ce else "",
+        ct.decode("utf-8", "surrogateescape") if ct else "",
+    )
+
+
+def unmarshal_unknown(buf: bytes) -> tuple[str, str, bytes | None, str, str]:
+    """Parse a ``runtime.Unknown`` message body.
+
+    Returns ``(api_version, kind, raw, content_encoding, content_type)``; ``raw`` is None
+    when field 2 is absent and ``b""`` when present but empty. Unknown fields are skipped;
+    strings that are not valid UTF-8 keep their bytes as lone surrogates
+    (``surrogateescape``), since Go does not validate them either.
+    """
+    if type(buf) is not bytes:
+        buf = bytes(buf)
+    return _decode_unknown(buf, 0, len(buf))
+
+
+def envelope_encode(
+    api_version: str,
+    kind: str,
+    raw: bytes | None,
+    content_encoding: str = "",
+    content_type: str = "",
+) -> bytes:
+    """The protobuf serializer's wire form: ``k8s\\x00`` followed by a ``runtime.Unknown``."""
+    parts = _unknown_parts(api_version, kind, raw, content_encoding, content_type)
+    parts.insert(0, PROTO_MAGIC)
+    return b"".join(parts)
+
+
+def envelope_decode(data: bytes) -> tuple[str, str, bytes | None, str, str]:
+    """Check the magic prefix and parse the ``runtime.Unknown`` after it.
+
+    Returns ``(api_version, kind, raw, content_encoding, content_type)``. Raises
+    ``empty data`` for no bytes, Go's ``provided data does not appear to be a protobuf
+    message, expected prefix [107 56 115 0]`` for a short or foreign prefix and
+    ``empty body`` for the bare magic; byte offsets in parse errors count from the start
+    of ``data`` (the magic included).
+    """
+    if type(data) is not bytes:
+        data = bytes(data)
+    n = len(data)
+    if n == 0:
+        raise DecodeError("empty data")
+    if n < 4 or data[:4] != PROTO_MAGIC:
+        raise DecodeError(_NOT_PROTOBUF)
+    if n == 4:
+        raise DecodeError("empty body")
+    return _decode_unknown(data, 4, n)

@@ -1,0 +1,157 @@
+"""Object streams over a framer (ref §11.3): many encoded objects on one byte stream.
+
+:class:`StreamDecoder` reads one frame at a time and hands it to a decoder (anything with
+``decode(data, defaults=None, into=None) -> (obj, gvk)``); :class:`StreamEncoder` encodes
+each object and writes it as one frame. Use the framers of
+:mod:`kcodec.serializer.framing`: JSON values, ``---`` YAML documents, or 4-byte length
+prefixed protobuf (with the raw protobuf serializer, ref §12.3).
+
+    decoder = StreamDecoder(sock.makefile("rb"), LENGTH_DELIMITED_FRAMER, raw_serializer)
+    for obj, gvk in decoder:
+        ...
+"""
+from __future__ import annotations
+
+from types import TracebackType
+from typing import Any, BinaryIO, Iterator
+
+from kcodec.errors import DecodeError
+from kcodec.serializer.framing import ERR_OBJECT_TOO_LARGE, MAX_FRAME_SIZE, Framer
+
+__all__ = ["StreamDecoder", "StreamEncoder", "INITIAL_BUFFER_SIZE", "MAX_FRAME_SIZE"]
+
+INITIAL_BUFFER_SIZE = 1024
+"""First size of the frame buffer for frame readers that only offer ``readinto``."""
+
+
+class StreamDecoder:
+    """Decodes successive objects from the frames of ``stream``.
+
+    ``decode()`` returns the next ``(obj, gvk)`` and raises :class:`EOFError` at the end of
+    the stream; iterating yields ``(obj, gvk)`` pairs lazily until the end. A frame longer
+    than ``max_frame_size`` (16 MiB) raises :class:`~kcodec.errors.DecodeError` ``object
+    to decode was longer than maximum allowed size`` and is skipped: the next call decodes
+    the following frame. Errors of the wrapped decoder propagate unchanged, and a zero
+    length frame is passed to it as ``b""``.
+    """
+
+    def __init__(
+        self,
+        stream: BinaryIO,
+        framer: Framer,
+        decoder: Any,
+        *,
+        max_frame_size: int = MAX_FRAME_SIZE,
+    ) -> None:
+        self._reader = framer.new_frame_reader(stream)
+        self._decoder = decoder
+        self._max = max_frame_size
+        # Go's growing buffer, used only for frame readers without read_frame.
+        self._buf = bytearray(INITIAL_BUFFER_SIZE)
+        self._reset_read = False
+
+    def _read_frame_go(self) -> bytes:
+        """Go's loop over ``readinto``: double the buffer on a short read, up to the limit."""
+        reader = self._reader
+        base = 0
+        while True:
+            view = memoryview(self._buf)
+            n, short = reader.readinto(view[base:])
+            if short:
+                if n == 0:
+                    raise DecodeError(
+                        f"got short buffer with n=0, base={base}, cap={len(self._buf)}"
+                    )
+                if self._reset_read:
+                    continue
+                if len(self._buf) < self._max:
+                    base += n
+                    view.release()
+                    self._buf.extend(bytes(min(len(self._buf), self._max - len(self._buf))))
+                    continue
+                self._reset_read = True
+                raise DecodeError(ERR_OBJECT_TOO_LARGE)
+            if self._reset_read:
+                self._reset_read = False
+                continue
+            return bytes(view[: base + n])
+
+    def next_frame(self) -> bytes:
+        """The next raw frame, undecoded (EOFError at the end of the stream)."""
+        read_frame = getattr(self._reader, "read_frame", None)
+        if read_frame is not None:
+            return read_frame(self._max)
+        return self._read_frame_go()
+
+    def decode(self, defaults: Any = None, into: Any = None) -> tuple[Any, Any]:
+        """Decode the next object: ``(obj, gvk)``; :class:`EOFError` at the end."""
+        frame = self.next_frame()
+        return self._decoder.decode(frame, defaults, into)
+
+    def __iter__(self) -> Iterator[tuple[Any, Any]]:
+        return self
+
+    def __next__(self) -> tuple[Any, Any]:
+        try:
+            frame = self.next_frame()
+        except EOFError:
+            raise StopIteration from None
+        return self._decoder.decode(frame, None, None)
+
+    def close(self) -> None:
+        """Close the frame reader and its stream."""
+        close = getattr(self._reader, "close", None)
+        if close is not None:
+            close()
+
+    def __enter__(self) -> StreamDecoder:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+class StreamEncoder:
+    """Encodes objects onto ``stream``, one framed write per object."""
+
+    def __init__(self, stream: BinaryIO, framer: Framer, encoder: Any) -> None:
+        self._stream = stream
+        self._writer = framer.new_frame_writer(stream)
+        self._encoder = encoder
+
+    def encode(self, obj: Any) -> None:
+        """Encode ``obj`` completely, then write it as one frame.
+
+        An encoding error leaves the stream untouched.
+        """
+        data = self._encoder.encode(obj)
+        self._writer.write(data)
+
+    def flush(self) -> None:
+        """Flush the underlying stream (for buffered files and sockets)."""
+        flush = getattr(self._stream, "flush", None)
+        if flush is not None:
+            flush()
+
+    def close(self) -> None:
+        """Flush and close the underlying stream."""
+        self.flush()
+        close = getattr(self._stream, "close", None)
+        if close is not None:
+            close()
+
+    def __enter__(self) -> StreamEncoder:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()

@@ -1,0 +1,1022 @@
+#!/usr/bin/env python3
+"""Generate kcodec.api.<package>.<version> modules from the Go sources of k8s.io/api.
+
+Usage::
+
+    python tools/gen_api.py --api /path/to/k8s.io/api --apimachinery /path/to/apimachinery \
+        [--out kcodec/api]
+
+The Go type declarations are read with a small purpose-built parser (Go is not needed).
+Output is deterministic: the same sources always give byte-identical files.
+See docs/generating.md.
+"""
+from __future__ import annotations
+
+import argparse
+import keyword
+import os
+import re
+import sys
+from dataclasses import dataclass, field as dc_field
+from pathlib import Path
+from typing import Any
+
+API_VERSION_TAG = "v0.36.3"
+API_COMMIT = "3fde3c43c3cf3447606b9c2ac2c6257095444387"
+APIMACHINERY_COMMIT = "40bf4b2b62f8838b9b37de7b407793f1f17ee225"
+
+META_PKG = "k8s.io/apimachinery/pkg/apis/meta/v1"
+API_PREFIX = "k8s.io/api/"
+RUNTIME_PKG = "k8s.io/apimachinery/pkg/runtime"
+
+# meta/v1 names that are not generated as ordinary structs: the wire-special values live in
+# kcodec.api.meta._values, TypeMeta is provided by kcodec.runtime.Object, Timestamp is the
+# protobuf form of Time, GroupVersion has a string JSON form, InternalEvent is written by hand.
+META_CUSTOM_VALUES = ("Time", "MicroTime", "Duration", "FieldsV1")
+META_SKIPPED = {"TypeMeta", "Timestamp", "GroupVersion", "InternalEvent"}
+
+# Types of other apimachinery packages, mapped to (python name, import line).
+EXTERNAL_TYPES: dict[tuple[str, str], tuple[str, str]] = {
+    (RUNTIME_PKG, "RawExtension"): ("RawExtension", "from kcodec.runtime import RawExtension"),
+    ("k8s.io/apimachinery/pkg/util/intstr", "IntOrString"):
+        ("IntOrString", "from kcodec.types import IntOrString"),
+    ("k8s.io/apimachinery/pkg/api/resource", "Quantity"):
+        ("Quantity", "from kcodec.types import Quantity"),
+}
+EXTERNAL_STRINGS = {("k8s.io/apimachinery/pkg/types", "UID"),
+                    ("k8s.io/apimachinery/pkg/types", "NodeName")}
+
+PRIMITIVES = {
+    "string": "str", "bool": "bool", "int32": "Int32", "int64": "Int64", "int": "Int64",
+    "float64": "float",
+}
+
+
+class GenError(Exception):
+    """The Go source uses a construct the generator does not know how to map."""
+
+
+# --------------------------------------------------------------------------- tokenizer
+
+_TOKEN_RE = re.compile(
+    r"""
+    (?P<nl>\n)
+  | (?P<ws>[ \t\r\f]+)
+  | (?P<lcomment>//[^\n]*)
+  | (?P<bcomment>/\*.*?\*/)
+  | (?P<raw>`[^`]*`)
+  | (?P<str>"(?:[^"\\\n]|\\.)*")
+  | (?P<rune>'(?:[^'\\\n]|\\.)+')
+  | (?P<ident>[A-Za-z_][A-Za-z0-9_]*)
+  | (?P<num>[0-9][0-9A-Za-z_.]*)
+  | (?P<op>\.\.\.|:=|<-|&&|\|\||==|!=|<=|>=|[-+*/%&|^<>=!(){}\[\],;:.~])
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+
+
+@dataclass
+class Tok:
+    """One Go token."""
+
+    kind: str  # nl, comment, raw, str, ident, num, op
+    text: str
+
+
+def tokenize(src: str, filename: str) -> list[Tok]:
+    """Split Go source into tokens; block comments become newlines when they span lines."""
+    out: list[Tok] = []
+    pos = 0
+    n = len(src)
+    while pos < n:
+        m = _TOKEN_RE.match(src, pos)
+        if m is None:
+            raise GenError(f"{filename}: cannot tokenize at offset {pos}: {src[pos:pos + 20]!r}")
+        kind = m.lastgroup
+        text = m.group()
+        pos = m.end()
+        if kind == "ws":
+            continue
+        if kind == "bcomment":
+            if "\n" in text:
+                out.append(Tok("nl", "\n"))
+            continue
+        if kind == "lcomment":
+            out.append(Tok("comment", text))
+            continue
+        if kind in ("str", "rune"):
+            kind = "str"
+        out.append(Tok(kind, text))
+    return out
+
+
+# --------------------------------------------------------------------------- Go type model
+
+@dataclass
+class GoType:
+    """A Go type expression: kind in ident, ptr, slice, array, map, struct, iface."""
+
+    kind: str
+    pkg: str = ""          # import alias for qualified idents ("" = local)
+    name: str = ""
+    elem: GoType | None = None
+    key: GoType | None = None
+    fields: list[GoField] | None = None
+
+
+@dataclass
+class GoField:
+    """One field of a Go struct type."""
+
+    name: str              # Go field name ("" for embedded: use type name)
+    type: GoType
+    tag: str
+    embedded: bool
+
+
+@dataclass
+class GoDecl:
+    """A top-level Go type declaration with the comment markers (`+k8s:...`) above it."""
+
+    name: str
+    type: GoType
+    alias: bool
+    markers: list[str]
+    file: str
+    index: int
+
+
+@dataclass
+class GoPackage:
+    """One parsed Go package: its declarations, per-file imports and protobuf messages."""
+
+    path: str
+    directory: Path
+    imports: dict[str, str] = dc_field(default_factory=dict)   # per-file merged: alias -> path
+    decls: dict[str, GoDecl] = dc_field(default_factory=dict)
+    file_imports: dict[str, dict[str, str]] = dc_field(default_factory=dict)
+    proto_messages: set[str] = dc_field(default_factory=set)
+
+
+class _Parser:
+    """Recursive-descent reader of Go type expressions over a token list."""
+
+    def __init__(self, toks: list[Tok], filename: str) -> None:
+        self.toks = toks
+        self.i = 0
+        self.filename = filename
+
+    def peek(self, k: int = 0) -> Tok | None:
+        """The token *k* ahead of the cursor, None past the end."""
+        j = self.i + k
+        return self.toks[j] if j < len(self.toks) else None
+
+    def next(self) -> Tok:
+        """Consume and return the next token."""
+        t = self.peek()
+        if t is None:
+            raise GenError(f"{self.filename}: unexpected end of file")
+        self.i += 1
+        return t
+
+    def expect(self, text: str) -> None:
+        """Consume the next token, which must be *text*."""
+        t = self.next()
+        if t.text != text:
+            raise GenError(f"{self.filename}: expected {text!r}, got {t.text!r}")
+
+    def skip_space(self) -> None:
+        """Skip newlines and comments."""
+        while (t := self.peek()) is not None and t.kind in ("nl", "comment"):
+            self.i += 1
+
+    def parse_type(self) -> GoType:
+        """Parse one type expression."""
+        t = self.next()
+        if t.text == "*":
+            return GoType("ptr", elem=self.parse_type())
+        if t.text == "[":
+            if self.peek() is not None and self.peek().text == "]":
+                self.next()
+                return GoType("slice", elem=self.parse_type())
+            size = self.next().text
+            self.expect("]")
+            return GoType("array", name=size, elem=self.parse_type())
+        if t.text == "map":
+            self.expect("[")
+            key = self.parse_type()
+            self.expect("]")
+            return GoType("map", key=key, elem=self.parse_type())
+        if t.text == "struct":
+            return GoType("struct", fields=self.parse_struct_body())
+        if t.text == "interface":
+            self.expect("{")
+            depth = 1
+            while depth:
+                x = self.next().text
+                depth += (x == "{") - (x == "}")
+            return GoType("iface")
+        if t.kind == "ident":
+            if t.text == "any":
+                return GoType("iface")
+            if self.peek() is not None and self.peek().text == ".":
+                self.next()
+                return GoType("ident", pkg=t.text, name=self.next().text)
+            return GoType("ident", name=t.text)
+        raise GenError(f"{self.filename}: unsupported type expression at {t.text!r}")
+
+    def parse_struct_body(self) -> list[GoField]:
+        """Parse `{ fields }` of a struct type."""
+        self.expect("{")
+        fields: list[GoField] = []
+        while True:
+            self.skip_space()
+            t = self.peek()
+            if t is None:
+                raise GenError(f"{self.filename}: unterminated struct")
+            if t.text == "}":
+                self.next()
+                return fields
+            if t.text == ";":
+                self.next()
+                continue
+            nxt = self.peek(1)
+            embedded = t.text == "*" or (
+                t.kind == "ident" and nxt is not None
+                and (nxt.text in (".", ";", "}") or nxt.kind in ("raw", "str", "nl", "comment")))
+            if embedded:
+                typ = self.parse_type()
+                names = [""]
+            else:
+                names = [self.next().text]
+                while self.peek() is not None and self.peek().text == ",":
+                    self.next()
+                    names.append(self.next().text)
+                typ = self.parse_type()
+            tag = ""
+            if self.peek() is not None and self.peek().kind in ("raw", "str"):
+                raw = self.next().text
+                tag = raw[1:-1] if raw.startswith("`") else bytes(raw[1:-1], "utf-8").decode(
+                    "unicode_escape")
+            for nm in names:
+                fields.append(GoField(nm, typ, tag, embedded))
+
+
+def parse_go_file(path: Path, pkg: GoPackage) -> None:
+    """Add the imports and top-level type declarations of one Go file to *pkg*."""
+    src = path.read_text(encoding="utf-8")
+    toks = tokenize(src, str(path))
+    p = _Parser(toks, str(path))
+    imports: dict[str, str] = {}
+    depth = 0
+    pending: list[str] = []
+    index = len(pkg.decls)
+
+    def parse_import_spec() -> None:
+        t = p.next()
+        alias = None
+        if t.kind == "ident" or t.text == ".":
+            alias = t.text
+            t = p.next()
+        ipath = t.text.strip('"`')
+        imports[alias or ipath.rsplit("/", 1)[-1]] = ipath
+
+    def parse_type_spec(markers: list[str]) -> None:
+        nonlocal index
+        name = p.next().text
+        alias = False
+        if p.peek() is not None and p.peek().text == "=":
+            p.next()
+            alias = True
+        typ = p.parse_type()
+        if name in pkg.decls and name not in META_CUSTOM_VALUES:
+            raise GenError(f"{path}: duplicate declaration of {name}")
+        pkg.decls[name] = GoDecl(name, typ, alias, markers, path.name, index)
+        index += 1
+
+    while p.peek() is not None:
+        t = p.next()
+        if t.kind == "comment":
+            if depth == 0:
+                pending.append(t.text)
+            continue
+        if t.kind == "nl":
+            if depth == 0 and p.peek() is not None and p.peek().kind == "nl":
+                pending = []  # a blank line detaches a comment block from what follows
+            continue
+        if depth == 0 and t.text == "import":
+            if p.peek().text == "(":
+                p.next()
+                while True:
+                    p.skip_space()
+                    if p.peek().text == ")":
+                        p.next()
+                        break
+                    parse_import_spec()
+            else:
+                parse_import_spec()
+            pending = []
+            continue
+        if depth == 0 and t.text == "type":
+            if p.peek().text == "(":
+                p.next()
+                while True:
+                    inner: list[str] = []
+                    while p.peek().kind in ("nl", "comment"):
+                        c = p.next()
+                        if c.kind == "comment":
+                            inner.append(c.text)
+                    if p.peek().text == ")":
+                        p.next()
+                        break
+                    parse_type_spec(pending + inner)
+            else:
+                parse_type_spec(pending)
+            pending = []
+            continue
+        pending = []
+        if t.text in ("{", "(", "["):
+            depth += 1
+        elif t.text in ("}", ")", "]"):
+            depth -= 1
+    pkg.file_imports[path.name] = imports
+
+
+def parse_package(directory: Path, import_path: str) -> GoPackage:
+    """Parse every non-generated, non-test Go file of one package directory."""
+    pkg = GoPackage(import_path, directory)
+    for f in sorted(directory.glob("*.go")):
+        n = f.name
+        if (n.endswith("_test.go") or n.startswith("zz_generated") or n == "generated.pb.go"
+                or n == "types_swagger_doc_generated.go" or n.endswith("_fuzz.go")):
+            continue
+        if n == "fieldsv1_string.go":
+            continue  # the build-tag twin of fieldsv1_byte.go; FieldsV1 is custom anyway
+        parse_go_file(f, pkg)
+    proto = directory / "generated.proto"
+    if proto.exists():
+        pkg.proto_messages = set(re.findall(r"^message (\w+) \{", proto.read_text(), re.M))
+    return pkg
+
+
+# --------------------------------------------------------------------------- tags & names
+
+_TAG_RE = re.compile(r'(\w+):"((?:[^"\\]|\\.)*)"')
+
+
+def parse_tag(tag: str) -> dict[str, str]:
+    """Parse a Go struct tag into key -> value."""
+    return {k: v for k, v in _TAG_RE.findall(tag)}
+
+
+def snake_case(name: str) -> str:
+    """Go identifier -> Python attribute name, keeping acronyms (and their plurals) whole."""
+    words: list[str] = []
+    i = 0
+    n = len(name)
+    while i < n:
+        c = name[i]
+        if c.isupper():
+            j = i
+            while j < n and name[j].isupper():
+                j += 1
+            run = name[i:j]
+            if j - i >= 2 and j < n and name[j] == "s" and (
+                    j + 1 == n or name[j + 1].isupper() or name[j + 1].isdigit()):
+                # plural acronym: IPs, CIDRs, WWNs
+                words.append(run + "s")
+                i = j + 1
+            elif j - i >= 2 and j < n and name[j].islower():
+                words.append(run[:-1])
+                i = j - 1
+            elif j - i >= 2:
+                k = j
+                while k < n and name[k].isdigit():
+                    k += 1
+                words.append(name[i:k])
+                i = k
+            else:
+                k = i + 1
+                while k < n and (name[k].islower() or name[k].isdigit()):
+                    k += 1
+                words.append(name[i:k])
+                i = k
+        else:
+            k = i
+            while k < n and not name[k].isupper():
+                k += 1
+            if words and name[i:k].isdigit():
+                words[-1] += name[i:k]
+            else:
+                words.append(name[i:k])
+            i = k
+    out = "_".join(w.lower() for w in words if w)
+    if keyword.iskeyword(out):
+        out += "_"
+    return out
+
+
+# --------------------------------------------------------------------------- resolution
+
+@dataclass(frozen=True)
+class T:
+    """Resolved type: kind in prim, bytes, class, wrapped, custom, ext, ptr, list, map, any."""
+
+    kind: str
+    name: str = ""
+    pkg: str = ""
+    elem: Any = None
+
+
+@dataclass
+class Field:
+    """One generated field: Python attribute, JSON name, proto number, options, type."""
+
+    attr: str
+    json: str
+    number: int
+    omitempty: bool
+    omitzero: bool
+    inline: bool
+    type: T
+
+
+@dataclass
+class ClassDef:
+    """One generated class."""
+
+    pkg: str
+    name: str
+    fields: list[Field]
+    is_object: bool
+    protobuf: bool | None      # explicit __protobuf__ value, None = model default
+    order: tuple[str, int]
+
+
+class World:
+    """All parsed packages and the resolution of their declarations."""
+
+    def __init__(self, packages: dict[str, GoPackage]) -> None:
+        self.packages = packages
+        self.notes: list[str] = []
+
+    def imports_of(self, pkg: GoPackage, decl: GoDecl) -> dict[str, str]:
+        """The import aliases visible to *decl* (those of its file)."""
+        return pkg.file_imports[decl.file]
+
+    def resolve_named(self, pkg_path: str, name: str) -> T:
+        """Resolve a named Go type declared in *pkg_path*."""
+        if pkg_path == META_PKG and name in META_CUSTOM_VALUES:
+            return T("custom", name, META_PKG)
+        if (pkg_path, name) in EXTERNAL_TYPES:
+            return T("ext", name, pkg_path)
+        if (pkg_path, name) in EXTERNAL_STRINGS:
+            return T("prim", "str")
+        pkg = self.packages.get(pkg_path)
+        if pkg is None or name not in pkg.decls:
+            raise GenError(f"unknown type {pkg_path}.{name}")
+        decl = pkg.decls[name]
+        typ = decl.type
+        if typ.kind == "struct":
+            return T("class", name, pkg_path)
+        if decl.alias:
+            return self.resolve(pkg, decl, typ)
+        if typ.kind == "slice":
+            if name in pkg.proto_messages:
+                return T("wrapped", name, pkg_path)
+            return self.resolve(pkg, decl, typ)
+        if typ.kind == "ident":
+            target = self.resolve(pkg, decl, typ)
+            if target.kind == "class":
+                # A defined type over another package's struct: a class of its own with the
+                # same fields (`type List metav1.List`).
+                return T("class", name, pkg_path)
+            return target
+        return self.resolve(pkg, decl, typ)
+
+    def resolve(self, pkg: GoPackage, decl: GoDecl, typ: GoType) -> T:
+        """Resolve a type expression appearing in *decl* of *pkg*."""
+        k = typ.kind
+        if k == "ident":
+            if typ.pkg:
+                imports = self.imports_of(pkg, decl)
+                if typ.pkg not in imports:
+                    raise GenError(f"{pkg.path}: unknown import alias {typ.pkg}")
+                return self.resolve_named(imports[typ.pkg], typ.name)
+            if typ.name in PRIMITIVES:
+                return T("prim", PRIMITIVES[typ.name])
+            if typ.name in ("byte", "uint8", "uint", "uint16", "uint32", "uint64", "float32",
+                            "int8", "int16", "rune"):
+                raise GenError(f"{pkg.path}.{decl.name}: unsupported scalar {typ.name}")
+            return self.resolve_named(pkg.path, typ.name)
+        if k == "ptr":
+            return T("ptr", elem=self.resolve(pkg, decl, typ.elem))
+        if k == "slice":
+            if typ.elem.kind == "ident" and typ.elem.name == "byte" and not typ.elem.pkg:
+                return T("bytes")
+            return T("list", elem=self.resolve(pkg, decl, typ.elem))
+        if k == "map":
+            key = self.resolve(pkg, decl, typ.key)
+            if key != T("prim", "str"):
+                raise GenError(f"{pkg.path}.{decl.name}: map key is not a string")
+            return T("map", elem=self.resolve(pkg, decl, typ.elem))
+        if k == "iface":
+            return T("any")
+        raise GenError(f"{pkg.path}.{decl.name}: unsupported type kind {k}")
+
+    def struct_source(self, pkg: GoPackage, decl: GoDecl) -> tuple[GoPackage, GoDecl]:
+        """The package and declaration whose struct body defines the class *decl*."""
+        typ = decl.type
+        while typ.kind != "struct":
+            if typ.kind != "ident":
+                raise GenError(f"{pkg.path}.{decl.name} is not a struct")
+            target_path = self.imports_of(pkg, decl)[typ.pkg] if typ.pkg else pkg.path
+            pkg = self.packages[target_path]
+            decl = pkg.decls[typ.name]
+            typ = decl.type
+        return pkg, decl
+
+    def build_class(self, pkg: GoPackage, decl: GoDecl) -> ClassDef:
+        """Map the Go struct *decl* of *pkg* to a generated class description."""
+        spkg, sdecl = self.struct_source(pkg, decl)
+        fields: list[Field] = []
+        is_object = False
+        numbered = False
+        for gf in sdecl.type.fields or []:
+            tags = parse_tag(gf.tag)
+            jtag = tags.get("json")
+            ptag = tags.get("protobuf", "")
+            number = 0
+            if ptag and ptag != "-":
+                number = int(ptag.split(",")[1])
+            jparts = jtag.split(",") if jtag is not None else [""]
+            jname, jopts = jparts[0], set(jparts[1:])
+            if jtag == "-":
+                if number:
+                    raise GenError(f"{pkg.path}.{decl.name}.{gf.name}: json:\"-\" with protobuf")
+                self.notes.append(f"{pkg.path}.{decl.name}.{gf.name}: json:\"-\", not on any wire")
+                continue
+            if "string" in jopts:
+                raise GenError(f"{pkg.path}.{decl.name}.{gf.name}: unsupported json tag {jtag!r}")
+            if gf.embedded:
+                etype = gf.type.elem if gf.type.kind == "ptr" else gf.type
+                ipath = (self.imports_of(spkg, sdecl)[etype.pkg] if etype.pkg else spkg.path)
+                if (ipath, etype.name) == (META_PKG, "TypeMeta") and not jname:
+                    if number:
+                        raise GenError(f"{pkg.path}.{decl.name}: TypeMeta has a protobuf tag")
+                    is_object = True
+                    continue
+                if gf.type.kind == "ptr":
+                    raise GenError(f"{pkg.path}.{decl.name}: embedded pointer {etype.name}")
+                resolved = self.resolve(spkg, sdecl, gf.type)
+                attr = snake_case(etype.name)
+                inline = not jname
+                if not inline:
+                    # Go embeds ObjectMeta/ListMeta under a JSON name; the Python attribute
+                    # follows that name (`metadata`), as a named field would.
+                    attr = snake_case(jname[:1].upper() + jname[1:])
+            else:
+                resolved = self.resolve(spkg, sdecl, gf.type)
+                attr = snake_case(gf.name)
+                inline = False
+                if jtag is None:
+                    jname = gf.name
+            if "kind='any'" in repr(resolved):
+                self.notes.append(f"{pkg.path}.{decl.name}.{gf.name}: interface type -> Any")
+            numbered = numbered or number > 0
+            fields.append(Field(attr, jname, number, "omitempty" in jopts, "omitzero" in jopts,
+                                inline, resolved))
+        attrs = [f.attr for f in fields]
+        if len(set(attrs)) != len(attrs):
+            raise GenError(f"{pkg.path}.{decl.name}: attribute names collide: {attrs}")
+        has_message = decl.name in pkg.proto_messages
+        protobuf: bool | None = None
+        if has_message and not numbered:
+            protobuf = True
+        elif numbered and not has_message:
+            protobuf = False
+        if "+protobuf=false" in " ".join(decl.markers) and numbered:
+            protobuf = False
+        return ClassDef(pkg.path, decl.name, fields, is_object, protobuf,
+                        (decl.file, decl.index))
+
+
+# --------------------------------------------------------------------------- rendering
+
+HEADER = """\
+# Code generated by tools/gen_api.py from {source}. DO NOT EDIT.
+# Regenerate: see docs/generating.md
+"""
+
+
+def module_of(pkg_path: str) -> tuple[str, str, str]:
+    """(python package, version module, alias) of a Go package."""
+    if pkg_path == META_PKG:
+        return "kcodec.api.meta", "v1", "metav1"
+    if not pkg_path.startswith(API_PREFIX):
+        raise GenError(f"no module for {pkg_path}")
+    group, version = pkg_path[len(API_PREFIX):].split("/")
+    return f"kcodec.api.{group}", version, f"{group}{version}"
+
+
+class ModuleWriter:
+    """Render one generated module."""
+
+    def __init__(self, world: World, pkg: GoPackage) -> None:
+        self.world = world
+        self.pkg = pkg
+        self.imports: set[str] = set()   # "from X import Y" lines of apimachinery-level names
+        self.modules: set[str] = set()   # Go package paths imported as module aliases
+        self.model_names: set[str] = {"Struct", "field"}
+        self.typing_names: set[str] = set()
+
+    def ann(self, t: T, top: bool = True) -> str:
+        """The annotation text of *t* (*top*: the field's own type, where nil is spelled)."""
+        k = t.kind
+        if k == "prim":
+            if t.name in ("Int32", "Int64"):
+                self.model_names.add(t.name)
+            return t.name
+        if k == "bytes":
+            return "bytes | None" if top else "bytes"
+        if k == "any":
+            self.typing_names.add("Any")
+            return "Any"
+        if k in ("class", "wrapped", "custom"):
+            return self.ref(t.pkg, t.name)
+        if k == "ext":
+            name, line = EXTERNAL_TYPES[(t.pkg, t.name)]
+            self.imports.add(line)
+            return name
+        if k == "ptr":
+            inner = self.ann(t.elem, top=False)
+            return f"{inner} | None"
+        if k == "list":
+            inner = self.ann(t.elem, top=False)
+            return f"list[{inner}] | None" if top else f"list[{inner}]"
+        if k == "map":
+            inner = self.ann(t.elem, top=False)
+            return f"dict[str, {inner}] | None" if top else f"dict[str, {inner}]"
+        raise GenError(f"cannot annotate {t}")
+
+    def ref(self, pkg_path: str, name: str) -> str:
+        """The annotation text naming *name* of *pkg_path*, importing its module if needed."""
+        if pkg_path == self.pkg.path:
+            return name
+        self.modules.add(pkg_path)
+        return f"{module_of(pkg_path)[2]}.{name}"
+
+
+def class_doc(cls: ClassDef, gv: str, kinds: set[str]) -> str:
+    """Our own one-line docstring for a generated class (upstream comments are not copied)."""
+    if cls.name == "List":
+        return f"List: a list of objects of any kind ({gv})."
+    if cls.name in kinds and cls.name.endswith("List") and cls.is_object:
+        return f"{cls.name}: a list of {cls.name[:-4]} objects ({gv})."
+    if cls.name in kinds:
+        return f"{cls.name}: the {cls.name} kind of {gv}."
+    if cls.is_object:
+        return f"{cls.name}: object type of {gv}."
+    return f"{cls.name}: struct of {gv}."
+
+
+def render_class(w: ModuleWriter, cls: ClassDef, gv: str, kinds: set[str]) -> list[str]:
+    """The source lines of one generated class."""
+    base = "Object" if cls.is_object else "Struct"
+    fn = "_field" if any(f.attr == "field" for f in cls.fields) else "field"
+    if fn == "_field":
+        w.model_names.add("_field")
+    lines = [f"class {cls.name}({base}):", f'    """{class_doc(cls, gv, kinds)}"""']
+    if cls.protobuf is not None:
+        lines.append(f"    __protobuf__ = {cls.protobuf}")
+    extra = CLASS_EXTRAS.get((cls.pkg, cls.name), "")
+    for f in cls.fields:
+        ann = w.ann(f.type)
+        args = [str(f.number), f'"{f.json}"']
+        if f.omitempty:
+            args.append("omitempty=True")
+        if f.omitzero:
+            args.append("omitzero=True")
+        if f.inline:
+            args.append("inline=True")
+        lines.append(f"    {f.attr}: {ann} = {fn}({', '.join(args)})")
+    if extra:
+        lines.append("")
+        lines.extend(extra.strip("\n").split("\n"))
+    return lines
+
+
+def parse_register(pkg: GoPackage) -> tuple[str, str, list[tuple[str, str]], bool]:
+    """(group, version, [(pkg alias or '', kind)], calls AddToGroupVersion) from register.go."""
+    src = (pkg.directory / "register.go").read_text()
+    src = re.sub(r"//[^\n]*", "", src)
+    group = re.search(r'const GroupName\s*=\s*"([^"]*)"', src).group(1)
+    version = re.search(r'SchemeGroupVersion\s*=\s*schema\.GroupVersion\{Group:\s*GroupName,'
+                        r'\s*Version:\s*"([^"]+)"\}', src).group(1)
+    kinds: list[tuple[str, str]] = []
+    for m in re.finditer(r"scheme\.AddKnownTypes\(\s*(\w+)\s*,(.*?)\)", src, re.S):
+        if m.group(1) != "SchemeGroupVersion":
+            raise GenError(f"{pkg.path}: AddKnownTypes with {m.group(1)}")
+        for am in re.finditer(r"&(?:(\w+)\.)?(\w+)\{\}", m.group(2)):
+            kinds.append((am.group(1) or "", am.group(2)))
+    rest = re.sub(r"scheme\.AddKnownTypes\(.*?\)", "", src, flags=re.S)
+    if re.search(r"scheme\.\w+\(", rest.replace("metav1.AddToGroupVersion(scheme", "")):
+        raise GenError(f"{pkg.path}: register.go has registrations the generator does not know")
+    return group, version, kinds, "metav1.AddToGroupVersion(scheme, SchemeGroupVersion)" in src
+
+
+def _ordered_classes(world: World, pkg: GoPackage) -> list[ClassDef]:
+    out = []
+    for decl in sorted(pkg.decls.values(), key=lambda d: (d.file, d.index)):
+        if pkg.path == META_PKG and (decl.name in META_SKIPPED or decl.name in META_CUSTOM_VALUES):
+            continue
+        if decl.alias:
+            continue
+        t = decl.type
+        if t.kind == "struct" or (t.kind == "ident" and
+                                  world.resolve_named(pkg.path, decl.name).kind == "class"):
+            out.append(world.build_class(pkg, decl))
+    return out
+
+
+def _aliases(world: World, pkg: GoPackage, w: ModuleWriter) -> list[tuple[str, str]]:
+    """Module-level names: wrapped slices and Go type aliases of structs."""
+    out = []
+    for decl in sorted(pkg.decls.values(), key=lambda d: (d.file, d.index)):
+        if decl.type.kind == "slice" and not decl.alias and decl.name in pkg.proto_messages:
+            elem = world.resolve(pkg, decl, decl.type.elem)
+            w.typing_names.add("Annotated")
+            w.model_names.add("Wrapped")
+            out.append((decl.name, f"Annotated[list[{w.ann(elem, top=False)}], Wrapped]"))
+        elif decl.alias:
+            target = world.resolve(pkg, decl, decl.type)
+            if target.kind in ("class", "wrapped"):
+                out.append((decl.name, w.ref(target.pkg, target.name)))
+    return out
+
+
+def render_module(world: World, pkg: GoPackage, source: str) -> str:
+    """Render the complete text of the module for *pkg*."""
+    w = ModuleWriter(world, pkg)
+    is_meta = pkg.path == META_PKG
+    if is_meta:
+        group, version = "meta.k8s.io", "v1"
+        reg_kinds: list[tuple[str, str]] = []
+        add_gv = False
+    else:
+        group, version, reg_kinds, add_gv = parse_register(pkg)
+    gv = f"{group}/{version}" if group else version
+    classes = _ordered_classes(world, pkg)
+    names = {c.name for c in classes}
+    kinds = {k for a, k in reg_kinds if not a}
+    aliases = _aliases(world, pkg, w)
+    body: list[str] = []
+    for c in classes:
+        body.extend(["", ""])
+        body.extend(render_class(w, c, gv, kinds))
+    if is_meta:
+        body.extend(["", ""])
+        body.extend(META_EXTRA_CLASSES.strip("\n").split("\n"))
+        w.typing_names.add("Any")
+    # registration
+    reg: list[str] = ["", ""]
+    if is_meta:
+        reg.extend(META_REGISTRATION.strip("\n").split("\n"))
+    else:
+        reg.append("def add_to_scheme(scheme: Any) -> None:")
+        reg.append(f'    """Register the kinds of {gv} with *scheme*, as the Go register.go does."""')
+        w.typing_names.add("Any")
+        local = [k for a, k in reg_kinds if not a]
+        for k in local:
+            if k not in names:
+                raise GenError(f"{pkg.path}: registered kind {k} is not a struct")
+        if local:
+            reg.append("    scheme.add_known_types(")
+            reg.append("        SCHEME_GROUP_VERSION,")
+            for k in local:
+                reg.append(f"        {k},")
+            reg.append("    )")
+        for a, k in reg_kinds:
+            if a:
+                path = pkg.file_imports["register.go"][a]
+                reg.append(f"    scheme.add_known_types(SCHEME_GROUP_VERSION, {w.ref(path, k)})")
+        if add_gv:
+            reg.append(f"    {w.ref(META_PKG, 'add_to_group_version')}(scheme, SCHEME_GROUP_VERSION)")
+    exported = [a for a, _ in aliases] + [c.name for c in classes]
+    if is_meta:
+        exported += list(META_CUSTOM_VALUES) + ["InternalEvent", "WATCH_EVENT_KIND", "UNVERSIONED",
+                                                "add_to_group_version", "add_meta_to_scheme"]
+    exported += ["SCHEME_GROUP_VERSION", "add_to_scheme"]
+    # header
+    out: list[str] = [HEADER.format(source=source).rstrip("\n")]
+    out.append(f'"""Kubernetes API group {gv}."""')
+    out.append("from __future__ import annotations")
+    out.append("")
+    if w.typing_names:
+        out.append(f"from typing import {', '.join(sorted(w.typing_names))}")
+        out.append("")
+    model = sorted(n for n in w.model_names if n != "_field")
+    out.append(f"from kcodec.model import {', '.join(_model_sort(model))}")
+    if "_field" in w.model_names:
+        out.append("from kcodec.model import field as _field")
+    rnames = sorted({line.split()[-1] for line in w.imports
+                     if line.startswith("from kcodec.runtime ")})
+    if any(c.is_object for c in classes) or is_meta:
+        rnames.insert(0, "Object")
+    if rnames:
+        out.append(f"from kcodec.runtime import {', '.join(rnames)}")
+    # meta/v1 declares its own GroupVersionKind struct, so the schema one is reached by module.
+    out.append("from kcodec import schema as _schema" if is_meta
+               else "from kcodec.schema import GroupVersion")
+    tnames = sorted({line.split()[-1] for line in w.imports if line.startswith("from kcodec.types")})
+    if tnames:
+        out.append(f"from kcodec.types import {', '.join(tnames)}")
+    if is_meta:
+        out.append("from kcodec.api.meta._values import Duration, FieldsV1, MicroTime, Time")
+    mod_lines = []
+    for path in sorted(w.modules, key=lambda p: module_of(p)[2]):
+        parent, ver, alias = module_of(path)
+        mod_lines.append(f"from {parent} import {ver} as {alias}")
+    out.extend(mod_lines)
+    out.append("")
+    out.append(f'SCHEME_GROUP_VERSION = {"_schema." if is_meta else ""}GroupVersion('
+               f'"{group}", "{version}")')
+    if is_meta:
+        out.append('UNVERSIONED = _schema.GroupVersion("", "v1")')
+        out.append('WATCH_EVENT_KIND = "WatchEvent"')
+    if aliases:
+        out.append("")
+        for a, v in aliases:
+            out.append(f"{a} = {v}")
+    _check_names(pkg, out, classes, aliases)
+    out.extend(body)
+    out.extend(reg)
+    out.append("")
+    out.append("")
+    out.append("__all__ = [")
+    for e in exported:
+        out.append(f'    "{e}",')
+    out.append("]")
+    return "\n".join(out) + "\n"
+
+
+_ANNOTATION_BUILTINS = {"str", "bool", "int", "float", "bytes", "list", "dict", "None"}
+
+
+def _check_names(pkg: GoPackage, header: list[str], classes: list[ClassDef],
+                 aliases: list[tuple[str, str]]) -> None:
+    """Refuse output where a generated name would shadow a name the module itself uses."""
+    imported: set[str] = set()
+    for line in header:
+        m = re.match(r"from \S+ import (.*)", line)
+        if m:
+            for part in m.group(1).split(","):
+                imported.add(part.split(" as ")[-1].strip())
+        m = re.match(r"(\w+) = ", line)
+        if m:
+            imported.add(m.group(1))
+    for name in [c.name for c in classes] + [a for a, _ in aliases]:
+        if name in imported and (name, pkg.path) != ("Verbs", META_PKG) and not any(
+                a == name for a, _ in aliases):
+            raise GenError(f"{pkg.path}: class {name} shadows an imported name")
+    for c in classes:
+        for f in c.fields:
+            if f.attr in _ANNOTATION_BUILTINS:
+                raise GenError(f"{pkg.path}.{c.name}.{f.attr} shadows a builtin in annotations")
+
+
+def _model_sort(names: list[str]) -> list[str]:
+    order = ["Struct", "field", "Int32", "Int64", "Wrapped"]
+    return sorted(names, key=lambda n: (order.index(n) if n in order else 99, n))
+
+
+# Go's WatchEvent and InternalEvent carry no TypeMeta: their GetObjectKind returns
+# schema.EmptyObjectKind, so they are plain structs that still satisfy runtime.Object.
+_EMPTY_KIND_METHOD = '''
+    def get_object_kind(self) -> _EmptyObjectKind:
+        """The empty kind accessor: this type never records its kind (as Go's)."""
+        return _EMPTY_OBJECT_KIND
+'''
+
+CLASS_EXTRAS = {(META_PKG, "WatchEvent"): _EMPTY_KIND_METHOD}
+
+META_EXTRA_CLASSES = '''
+class InternalEvent(Struct):
+    """InternalEvent: the internal-version watch event (watch.Event), JSON and Go only."""
+    __protobuf__ = False
+    type: str = field(0, "Type")
+    object: Any = field(0, "Object")
+''' + _EMPTY_KIND_METHOD + '''
+
+class _EmptyObjectKind:
+    """Go schema.EmptyObjectKind: reports the empty kind and ignores every update."""
+
+    __slots__ = ()
+
+    def group_version_kind(self) -> _schema.GroupVersionKind:
+        """The empty GroupVersionKind."""
+        return _schema.GroupVersionKind("", "", "")
+
+    def set_group_version_kind(self, gvk: _schema.GroupVersionKind) -> None:
+        """Ignore *gvk*: the kind of these types is never recorded."""
+
+
+_EMPTY_OBJECT_KIND = _EmptyObjectKind()
+'''
+
+META_REGISTRATION = '''
+_OPTIONS_TYPES = (ListOptions, GetOptions, DeleteOptions, CreateOptions, UpdateOptions, PatchOptions)
+
+
+def add_to_group_version(scheme: Any, group_version: _schema.GroupVersion) -> None:
+    """Register the common meta kinds into *group_version*, as Go metav1.AddToGroupVersion."""
+    scheme.add_known_type_with_name(
+        _schema.GroupVersionKind(group_version.group, group_version.version, WATCH_EVENT_KIND),
+        WatchEvent,
+    )
+    scheme.add_known_type_with_name(
+        _schema.GroupVersionKind(group_version.group, "__internal", WATCH_EVENT_KIND),
+        InternalEvent,
+    )
+    scheme.add_known_types(group_version, *_OPTIONS_TYPES)
+    scheme.add_unversioned_types(
+        UNVERSIONED, Status, APIVersions, APIGroupList, APIGroup, APIResourceList
+    )
+
+
+def add_meta_to_scheme(scheme: Any) -> None:
+    """Register the meta.k8s.io/v1 kinds, as Go metav1.AddMetaToScheme."""
+    scheme.add_known_types(
+        SCHEME_GROUP_VERSION, Table, TableOptions, PartialObjectMetadata, PartialObjectMetadataList
+    )
+
+
+def add_to_scheme(scheme: Any) -> None:
+    """Register the meta.k8s.io/v1 kinds (the same as add_meta_to_scheme; Go has no AddToScheme)."""
+    add_meta_to_scheme(scheme)
+'''
+
+
+# --------------------------------------------------------------------------- driver
+
+def discover(api_root: Path, machinery_root: Path) -> dict[str, GoPackage]:
+    """Parse every group/version package of k8s.io/api plus apimachinery meta/v1."""
+    packages: dict[str, GoPackage] = {}
+    for reg in sorted(api_root.glob("*/*/register.go")):
+        d = reg.parent
+        path = f"{API_PREFIX}{d.parent.name}/{d.name}"
+        packages[path] = parse_package(d, path)
+    packages[META_PKG] = parse_package(machinery_root / "pkg/apis/meta/v1", META_PKG)
+    return packages
+
+
+def generate(api_root: Path, machinery_root: Path) -> tuple[dict[str, str], list[str]]:
+    """Return {relative file path: text} for every generated file, and generator notes."""
+    packages = discover(api_root, machinery_root)
+    world = World(packages)
+    files: dict[str, str] = {}
+    api_src = f"k8s.io/api {API_VERSION_TAG} ({API_COMMIT[:12]})"
+    meta_src = f"k8s.io/apimachinery {API_VERSION_TAG} ({APIMACHINERY_COMMIT[:12]})"
+    groups: dict[str, list[str]] = {}
+    for path, pkg in sorted(packages.items()):
+        parent, ver, _ = module_of(path)
+        rel = "/".join(parent.split(".")[1:])  # api/<group>
+        src = meta_src if path == META_PKG else api_src
+        files[f"{rel}/{ver}.py"] = render_module(world, pkg, src)
+        groups.setdefault(rel, []).append(ver)
+    for rel, vers in sorted(groups.items()):
+        if rel == "api/meta":
+            continue  # kcodec/api/meta/__init__.py belongs to the integrator
+        grp = rel.split("/", 1)[1]
+        files[f"{rel}/__init__.py"] = (
+            f"# Code generated by tools/gen_api.py. DO NOT EDIT.\n"
+            f'"""Kubernetes API package {grp}: versions {", ".join(sorted(vers))}."""\n')
+    return files, world.notes
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line entry point."""
+    here = Path(__file__).resolve().parents[1]
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--api", default=os.environ.get("KCODEC_UPSTREAM_API", "/tmp/upstream/api"))
+    ap.add_argument("--apimachinery", default=os.environ.get("KCODEC_UPSTREAM_APIMACHINERY",
+                                                             "/tmp/upstream/apimachinery"))
+    ap.add_argument("--out", default=str(here / "kcodec"))
+    ap.add_argument("--notes", action="store_true", help="print the special cases found")
+    args = ap.parse_args(argv)
+    files, notes = generate(Path(args.api), Path(args.apimachinery))
+    out = Path(args.out)
+    for rel, text in sorted(files.items()):
+        target = out / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if not target.exists() or target.read_text() != text:
+            target.write_text(text)
+    if args.notes:
+        for n in notes:
+            print(n)
+    print(f"wrote {len(files)} files under {out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

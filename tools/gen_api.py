@@ -939,6 +939,10 @@ def add_to_group_version(scheme: Any, group_version: _schema.GroupVersion) -> No
         InternalEvent,
     )
     scheme.add_known_types(group_version, *_OPTIONS_TYPES)
+    # Go registers url.Values -> options conversions here, which ParameterCodec needs.
+    from kcodec.runtime.parameter_codec import register_query_conversions
+
+    register_query_conversions(scheme, *_OPTIONS_TYPES)
     scheme.add_unversioned_types(
         UNVERSIONED, Status, APIVersions, APIGroupList, APIGroup, APIResourceList
     )
@@ -949,6 +953,9 @@ def add_meta_to_scheme(scheme: Any) -> None:
     scheme.add_known_types(
         SCHEME_GROUP_VERSION, Table, TableOptions, PartialObjectMetadata, PartialObjectMetadataList
     )
+    from kcodec.runtime.parameter_codec import register_query_conversions
+
+    register_query_conversions(scheme, TableOptions)
 
 
 def add_to_scheme(scheme: Any) -> None:

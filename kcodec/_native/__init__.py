@@ -3,6 +3,15 @@
 Each name in ``__all__`` exists in both packages with the same signature and behaviour;
 :mod:`kcodec.speedups` binds one set or the other.
 """
+from kcodec._native.codec import (
+    fill_from_proto,
+    fill_from_tree,
+    json_encode,
+    json_fill,
+    struct_to_proto,
+    struct_to_tree,
+)
+from kcodec._native.gvk import interpret_gvk
 from kcodec._native.pbwire import (
     decode_signed_varint,
     decode_varint,
@@ -15,11 +24,18 @@ from kcodec._native.pbwire import (
 )
 
 __all__ = [
+    "fill_from_proto",
+    "fill_from_tree",
+    "struct_to_proto",
+    "struct_to_tree",
     "decode_signed_varint",
     "decode_varint",
     "encode_varint",
     "envelope_decode",
     "envelope_encode",
+    "interpret_gvk",
+    "json_encode",
+    "json_fill",
     "iter_fields",
     "marshal_unknown",
     "unmarshal_unknown",

@@ -13,9 +13,8 @@ any JSON object to :class:`Unstructured` (or :class:`UnstructuredList` when a to
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Iterable, Mapping
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from decimal import Decimal
 from typing import Any, BinaryIO
 
@@ -528,56 +527,25 @@ def _get_bool(obj: Mapping[str, Any] | None, *fields: str) -> bool | None:
 # ---------------------------------------------------------------------------------------
 # Timestamps (metav1.Time as a query parameter: RFC3339 UTC, seconds precision)
 
-_RFC3339 = re.compile(
-    r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:(Z)|([+-])(\d{2}):(\d{2}))\Z"
-)
 _ZERO_DATETIME = datetime(1, 1, 1, tzinfo=timezone.utc)
 
 
 def _time_class() -> Any:
-    try:
-        from kcodec.api.meta._values import Time
-    except ImportError:
-        return None
+    # Imported on first use so that importing kcodec.runtime does not load kcodec.api.
+    from kcodec.api.meta._values import Time
+
     return Time
 
 
-def _parse_datetime(s: str) -> datetime | None:
-    m = _RFC3339.match(s)
-    if m is None:
-        return None
-    y, mo, d, h, mi, sec, frac, z, sign, oh, om = m.groups()
-    if z:
-        tz = timezone.utc
-    else:
-        if int(oh) > 23 or int(om) > 59:
-            return None
-        off = timedelta(hours=int(oh), minutes=int(om))
-        tz = timezone(-off if sign == "-" else off)
-    micro = int((frac or "0")[:6].ljust(6, "0"))
-    try:
-        return datetime(int(y), int(mo), int(d), int(h), int(mi), int(sec), micro, tzinfo=tz)
-    except ValueError:
-        return None
-
-
 def _read_time(s: str) -> Any:
-    """Go's Time.UnmarshalQueryParameter with the error ignored: bad text reads as zero.
-
-    Returns a ``kcodec.api.meta._values.Time`` when that module is available, else an
-    aware ``datetime`` (``None`` for zero).
-    """
+    """Go's Time.UnmarshalQueryParameter with its error ignored: bad text reads as zero."""
     time_cls = _time_class()
-    if time_cls is not None:
-        if not s or s == "null":
-            return time_cls._zero()
-        try:
-            return time_cls.parse(s)
-        except (KCodecError, ValueError):
-            return time_cls._zero()
     if not s or s == "null":
-        return None
-    return _parse_datetime(s)
+        return time_cls._zero()
+    try:
+        return time_cls.parse(s)
+    except (KCodecError, ValueError):
+        return time_cls._zero()
 
 
 def _time_is_zero(t: Any) -> bool:

@@ -1,0 +1,555 @@
+"""Pure-Python codec kernels: typed structs <-> JSON trees and protobuf bytes.
+
+They walk the field tables that :mod:`kcodec.model` compiles; the Cython twins in
+``kcodec._speedups`` walk the same tables. Entry points (``__all__``) are bound by
+:mod:`kcodec.speedups`; everything else here is private.
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import struct as _st
+from typing import Any
+
+from kcodec import model as _m
+from kcodec._kinds import (
+    INT32_MAX,
+    INT32_MIN,
+    INT64_MAX,
+    INT64_MIN,
+    K_ANY,
+    K_BOOL,
+    K_BYTES,
+    K_CUSTOM,
+    K_FLOAT,
+    K_INT32,
+    K_INT64,
+    K_LIST,
+    K_MAP,
+    K_STR,
+    K_STRUCT,
+    WT_BYTES,
+    WT_FIXED64,
+    WT_VARINT,
+)
+from kcodec.errors import DecodeError, EncodeError
+
+__all__ = ["struct_to_tree", "fill_from_tree", "struct_to_proto", "fill_from_proto", "json_fill", "json_encode"]
+
+def _struct_into(obj: Any, fields: tuple[Any, ...], out: dict[str, Any]) -> None:
+    for f in fields:
+        v = getattr(obj, f.name)
+        if f.inline and f.kind == K_STRUCT:
+            if v is not None:
+                sub: dict[str, Any] = {}
+                _struct_into(v, _m.fields_of(type(v)), sub)
+                for key, val in sub.items():
+                    out.setdefault(key, val)
+            continue
+        if f.json == "-":
+            continue
+        if v is None:
+            if f.omitempty or f.omitzero:
+                continue
+            out[f.json] = None
+            continue
+        k = f.kind
+        if f.omitempty and not v:
+            # Go's isEmptyValue: empty slices/maps/bytes (nil or not) and zero scalars; a
+            # set pointer is never empty, and structs never are.
+            if k == K_LIST or k == K_MAP or k == K_BYTES or (k <= K_FLOAT and not f.pointer):
+                continue
+        if f.omitzero and not f.pointer and _m._is_zero_value(f, v):
+            continue
+        out[f.json] = _value_tree(f, v)
+
+
+def _value_tree(t: Any, v: Any) -> Any:
+    if v is None:
+        return None
+    k = t.kind
+    if k <= K_FLOAT:
+        return v
+    if k == K_STRUCT:
+        sub: dict[str, Any] = {}
+        _struct_into(v, _m.fields_of(type(v)), sub)
+        return sub
+    if k == K_CUSTOM:
+        return v._to_tree()
+    if k == K_BYTES:
+        return base64.b64encode(v).decode("ascii")
+    if k == K_LIST:
+        e = t.elem
+        if e.kind <= K_FLOAT:  # type: ignore[union-attr]
+            return list(v)
+        return [_value_tree(e, x) for x in v]  # type: ignore[arg-type]
+    if k == K_MAP:
+        e = t.elem
+        if e.kind <= K_FLOAT:  # type: ignore[union-attr]
+            return {key: v[key] for key in sorted(v)}
+        return {key: _value_tree(e, v[key]) for key in sorted(v)}  # type: ignore[arg-type]
+    return v  # K_ANY: already a tree
+
+
+def _json_type(v: Any) -> str:
+    if isinstance(v, bool):
+        return "bool"
+    if isinstance(v, (int, float)):
+        from kcodec.serializer._gojson import format_float
+
+        return "number " + (str(v) if isinstance(v, int) else format_float(v))
+    if isinstance(v, str):
+        return "string"
+    if isinstance(v, list):
+        return "array"
+    if isinstance(v, dict):
+        return "object"
+    return type(v).__name__
+
+
+def _type_error(v: Any, t: Any, path: str) -> DecodeError:
+    return DecodeError(f"json: cannot unmarshal {_json_type(v)} into Go struct field {path} of type {t.go_name()}")
+
+
+def _fill(obj: Any, cls: Any, tree: dict[str, Any], strict: list[str] | None, path: str, spath: str) -> None:
+    jmap = cls.__kc_json__
+    if strict is not None:
+        dups = getattr(tree, "duplicates", None)
+        if dups:
+            for key in dups:
+                msg = f'duplicate field "{spath}{key}"'
+                if msg not in strict:
+                    strict.append(msg)
+    for key, v in tree.items():
+        chain = jmap.get(key)
+        if chain is None:
+            if strict is not None:
+                msg = f'unknown field "{spath}{key}"'
+                if msg not in strict:
+                    strict.append(msg)
+            continue
+        target = obj
+        for inl in chain[:-1]:
+            sub = getattr(target, inl.name)
+            if sub is None:
+                sub = inl.cls._new_zero()
+                object.__setattr__(target, inl.name, sub)
+            target = sub
+        f = chain[-1]
+        fpath = path + "." + key
+        k = f.kind
+        if k == K_STR:
+            if type(v) is str:
+                object.__setattr__(target, f.name, v)
+            elif v is None:
+                object.__setattr__(target, f.name, None if f.pointer else "")
+            else:
+                raise _type_error(v, f, fpath)
+        else:
+            object.__setattr__(target, f.name,
+                               _decode_value(f, v, getattr(target, f.name), strict, fpath, spath + key))
+
+
+def _decode_value(t: Any, v: Any, old: Any, strict: list[str] | None, path: str, spath: str) -> Any:
+    k = t.kind
+    if v is None:
+        if t.pointer or k in (K_LIST, K_MAP, K_BYTES, K_ANY):
+            return None
+        if k == K_CUSTOM:
+            return t.cls._from_tree(None, path)
+        if k == K_STRUCT:
+            return old if old is not None else t.cls._new_zero()
+        return _m._zero_of(t)
+    if k == K_STR:
+        if type(v) is str:
+            return v
+        raise _type_error(v, t, path)
+    if k == K_INT32 or k == K_INT64:
+        if type(v) is int:
+            if k == K_INT32:
+                if INT32_MIN <= v <= INT32_MAX:
+                    return v
+            elif INT64_MIN <= v <= INT64_MAX:
+                return v
+        raise _type_error(v, t, path)
+    if k == K_BOOL:
+        if v is True or v is False:
+            return v
+        raise _type_error(v, t, path)
+    if k == K_STRUCT:
+        if type(v) is not dict and not isinstance(v, dict):
+            raise _type_error(v, t, path)
+        sub = old if old is not None else t.cls._new_zero()
+        cls = t.cls
+        if not cls.__dict__.get("__kc_compiled__"):
+            _m._compile(cls)
+        _fill(sub, cls, v, strict, path, spath + ".")
+        return sub
+    if k == K_LIST:
+        if type(v) is not list:
+            raise _type_error(v, t, path)
+        e = t.elem
+        ek = e.kind  # type: ignore[union-attr]
+        if ek == K_STR:
+            for x in v:
+                if type(x) is not str:
+                    break
+            else:
+                return v
+        out = []
+        for i, x in enumerate(v):
+            out.append(_decode_value(e, x, None, strict, f"{path}[{i}]", f"{spath}[{i}]"))  # type: ignore[arg-type]
+        return out
+    if k == K_MAP:
+        if not isinstance(v, dict):
+            raise _type_error(v, t, path)
+        e = t.elem
+        if e.kind == K_STR:  # type: ignore[union-attr]
+            for x in v.values():
+                if type(x) is not str:
+                    break
+            else:
+                out_map = dict(v)
+                if old is not None:
+                    old.update(out_map)
+                    return old
+                return out_map
+        out_map = {}
+        for key, x in v.items():
+            out_map[key] = _decode_value(e, x, None, strict, f"{path}[{key}]", f"{spath}[{key}]")  # type: ignore[arg-type]
+        if old is not None:
+            old.update(out_map)
+            return old
+        return out_map
+    if k == K_CUSTOM:
+        return t.cls._from_tree(v, path)
+    if k == K_BYTES:
+        if type(v) is not str:
+            raise _type_error(v, t, path)
+        try:
+            return base64.b64decode(v.encode("ascii"), validate=True)
+        except (binascii.Error, UnicodeEncodeError, ValueError) as exc:
+            raise DecodeError(f"illegal base64 data in Go struct field {path}: {exc}") from None
+    if k == K_FLOAT:
+        if type(v) in (int, float):
+            return float(v)
+        raise _type_error(v, t, path)
+    return v  # K_ANY
+
+
+# --------------------------------------------------------------------------- protobuf
+
+def _varint(n: int) -> bytes:
+    if n < 0:
+        n += 1 << 64
+    if n < 0x80:
+        return bytes((n,))
+    out = bytearray()
+    while n >= 0x80:
+        out.append((n & 0x7F) | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+def _key(number: int, wire: int) -> bytes:
+    return _varint((number << 3) | wire)
+
+
+def _proto_struct(obj: Any, cls: Any, out: bytearray) -> None:
+    if not cls.__dict__.get("__kc_compiled__"):
+        _m._compile(cls)
+    for f in cls.__kc_pb__:
+        v = getattr(obj, f.name)
+        if v is None:
+            continue
+        k = f.kind
+        if k == K_LIST and not f.wrapped:
+            e = f.elem
+            key = _key(f.number, e.wire if e.kind in (K_BOOL, K_INT32, K_INT64, K_FLOAT) else WT_BYTES)  # type: ignore[union-attr]
+            for x in v:
+                out += key
+                _proto_value(e, x, out)  # type: ignore[arg-type]
+            continue
+        if k == K_MAP:
+            if not v:
+                continue
+            key = _key(f.number, WT_BYTES)
+            e = f.elem
+            for mk in sorted(v):
+                entry = bytearray(b"\x0a")
+                kb = mk.encode("utf-8", "surrogateescape")
+                entry += _varint(len(kb))
+                entry += kb
+                mv = v[mk]
+                if mv is not None or e.kind not in (K_BYTES,):  # type: ignore[union-attr]
+                    entry += _key(2, e.wire)  # type: ignore[union-attr]
+                    _proto_value(e, mv, entry)  # type: ignore[arg-type]
+                out += key
+                out += _varint(len(entry))
+                out += entry
+            continue
+        out += _key(f.number, f.wire)
+        _proto_value(f, v, out)
+
+
+def _proto_value(t: Any, v: Any, out: bytearray) -> None:
+    """Append the payload of one value (varint, fixed64 or length + bytes)."""
+    k = t.kind
+    if k == K_STR:
+        b = v.encode("utf-8", "surrogateescape")
+        out += _varint(len(b))
+        out += b
+    elif k == K_INT32 or k == K_INT64:
+        out += _varint(v)
+    elif k == K_BOOL:
+        out.append(1 if v else 0)
+    elif k == K_STRUCT:
+        sub = bytearray()
+        if v is not None:
+            _proto_struct(v, type(v), sub)
+        out += _varint(len(sub))
+        out += sub
+    elif k == K_CUSTOM:
+        b = v._proto_body() if v is not None else b""
+        out += _varint(len(b))
+        out += b
+    elif k == K_BYTES:
+        b = v if v is not None else b""
+        out += _varint(len(b))
+        out += b
+    elif k == K_LIST:  # wrapped list: message { repeated elem items = 1 }
+        sub = bytearray()
+        e = t.elem
+        key = _key(1, e.wire if e.kind in (K_BOOL, K_INT32, K_INT64, K_FLOAT) else WT_BYTES)  # type: ignore[union-attr]
+        for x in v or ():
+            sub += key
+            _proto_value(e, x, sub)  # type: ignore[arg-type]
+        out += _varint(len(sub))
+        out += sub
+    elif k == K_FLOAT:
+        out += _st.pack("<d", v)
+    else:
+        raise EncodeError(f"cannot encode {t.go_name()} as protobuf")
+
+
+def _read_varint(buf: bytes, pos: int, end: int, path: str) -> tuple[int, int]:
+    result = 0
+    shift = 0
+    start = pos
+    while True:
+        if pos >= end:
+            raise DecodeError(f"proto: {path}: unexpected EOF in varint at byte {start}")
+        b = buf[pos]
+        pos += 1
+        result |= (b & 0x7F) << shift
+        if b < 0x80:
+            return result, pos
+        shift += 7
+        if shift >= 70:
+            raise DecodeError(f"proto: {path}: varint overflow at byte {start}")
+
+
+def _skip(buf: bytes, wire: int, pos: int, end: int, path: str) -> int:
+    if wire == WT_VARINT:
+        return _read_varint(buf, pos, end, path)[1]
+    if wire == WT_FIXED64:
+        pos += 8
+    elif wire == WT_BYTES:
+        n, pos = _read_varint(buf, pos, end, path)
+        pos += n
+    elif wire == 5:
+        pos += 4
+    else:
+        raise DecodeError(f"proto: {path}: illegal wire type {wire} at byte {pos}")
+    if pos > end:
+        raise DecodeError(f"proto: {path}: unexpected EOF at byte {end}")
+    return pos
+
+
+_MAX_DEPTH = 100
+
+
+def _proto_fill(obj: Any, cls: Any, buf: bytes, pos: int, end: int, path: str, depth: int) -> None:
+    if depth > _MAX_DEPTH:
+        raise DecodeError(f"proto: {path}: exceeded max nesting depth {_MAX_DEPTH}")
+    if not cls.__dict__.get("__kc_compiled__"):
+        _m._compile(cls)
+    bynum = cls.__kc_bynum__
+    while pos < end:
+        tag_pos = pos
+        key, pos = _read_varint(buf, pos, end, path)
+        num = key >> 3
+        wire = key & 7
+        f = bynum.get(num)
+        if num == 0:
+            raise DecodeError(f"proto: {path}: illegal tag 0 at byte {tag_pos}")
+        if f is None:
+            pos = _skip(buf, wire, pos, end, path)
+            continue
+        fpath = path + "." + f.json
+        k = f.kind
+        if k == K_LIST and not f.wrapped:
+            e = f.elem
+            lst = getattr(obj, f.name)
+            if lst is None:
+                lst = []
+                object.__setattr__(obj, f.name, lst)
+            if wire == WT_BYTES and e.wire != WT_BYTES:  # type: ignore[union-attr]
+                n, pos = _read_varint(buf, pos, end, fpath)
+                stop = pos + n
+                if stop > end:
+                    raise DecodeError(f"proto: {fpath}: length {n} at byte {pos} exceeds message end {end}")
+                while pos < stop:
+                    x, pos = _proto_read(e, wire=e.wire, buf=buf, pos=pos, end=stop, path=fpath, depth=depth)  # type: ignore[union-attr]
+                    lst.append(x)
+                continue
+            x, pos = _proto_read(e, wire, buf, pos, end, f"{fpath}[{len(lst)}]", depth)  # type: ignore[arg-type]
+            lst.append(x)
+            continue
+        if k == K_MAP:
+            if wire != WT_BYTES:
+                raise DecodeError(f"proto: {fpath}: wrong wire type {wire} at byte {tag_pos}")
+            n, pos = _read_varint(buf, pos, end, fpath)
+            stop = pos + n
+            if stop > end:
+                raise DecodeError(f"proto: {fpath}: length {n} at byte {pos} exceeds message end {end}")
+            e = f.elem
+            mk = ""
+            mv = None
+            have_v = False
+            while pos < stop:
+                ekey, pos = _read_varint(buf, pos, stop, fpath)
+                enum, ewire = ekey >> 3, ekey & 7
+                if enum == 1 and ewire == WT_BYTES:
+                    ln, pos = _read_varint(buf, pos, stop, fpath)
+                    if pos + ln > stop:
+                        raise DecodeError(f"proto: {fpath}: map key length {ln} at byte {pos} exceeds entry")
+                    mk = buf[pos:pos + ln].decode("utf-8", "surrogateescape")
+                    pos += ln
+                elif enum == 2:
+                    mv, pos = _proto_read(e, ewire, buf, pos, stop, f"{fpath}[{mk}]", depth)  # type: ignore[arg-type]
+                    have_v = True
+                else:
+                    pos = _skip(buf, ewire, pos, stop, fpath)
+            if not have_v:
+                mv = _m._zero_of(e) if e.kind not in (K_STRUCT,) else e.cls._new_zero()  # type: ignore[union-attr]
+                if e.kind == K_BYTES:  # type: ignore[union-attr]
+                    mv = None
+            m = getattr(obj, f.name)
+            if m is None:
+                m = {}
+                object.__setattr__(obj, f.name, m)
+            m[mk] = mv
+            continue
+        if k == K_STRUCT and not f.pointer:
+            if wire != WT_BYTES:
+                raise DecodeError(f"proto: {fpath}: wrong wire type {wire} at byte {tag_pos}")
+            n, pos = _read_varint(buf, pos, end, fpath)
+            stop = pos + n
+            if stop > end:
+                raise DecodeError(f"proto: {fpath}: length {n} at byte {pos} exceeds message end {end}")
+            sub = getattr(obj, f.name)
+            _proto_fill(sub, f.cls, buf, pos, stop, fpath, depth + 1)
+            pos = stop
+            continue
+        val, pos = _proto_read(f, wire, buf, pos, end, fpath, depth)
+        object.__setattr__(obj, f.name, val)
+
+
+def _proto_read(t: Any, wire: int, buf: bytes, pos: int, end: int, path: str, depth: int) -> tuple[Any, int]:
+    k = t.kind
+    if wire != t.wire:
+        raise DecodeError(f"proto: {path}: wrong wire type {wire} for {t.go_name()} at byte {pos}")
+    if wire == WT_VARINT:
+        v, pos = _read_varint(buf, pos, end, path)
+        if k == K_BOOL:
+            return v != 0, pos
+        if k == K_INT32:
+            v &= 0xFFFFFFFF
+            if v >= 1 << 31:
+                v -= 1 << 32
+            return v, pos
+        if v >= 1 << 63:
+            v -= 1 << 64
+        return v, pos
+    if wire == WT_FIXED64:
+        if pos + 8 > end:
+            raise DecodeError(f"proto: {path}: unexpected EOF at byte {pos}")
+        return _st.unpack_from("<d", buf, pos)[0], pos + 8
+    n, pos = _read_varint(buf, pos, end, path)
+    stop = pos + n
+    if stop > end:
+        raise DecodeError(f"proto: {path}: length {n} at byte {pos} exceeds message end {end}")
+    if k == K_STR:
+        return buf[pos:stop].decode("utf-8", "surrogateescape"), stop
+    if k == K_STRUCT:
+        sub = t.cls._new_zero()
+        _proto_fill(sub, t.cls, buf, pos, stop, path, depth + 1)
+        return sub, stop
+    if k == K_CUSTOM:
+        return t.cls._from_proto_body(buf[pos:stop], path), stop
+    if k == K_BYTES:
+        return buf[pos:stop], stop
+    if k == K_LIST:  # wrapped
+        holder: list[Any] = []
+        e = t.elem
+        p = pos
+        while p < stop:
+            ekey, p = _read_varint(buf, p, stop, path)
+            if ekey >> 3 == 1:
+                x, p = _proto_read(e, ekey & 7, buf, p, stop, f"{path}[{len(holder)}]", depth)  # type: ignore[arg-type]
+                holder.append(x)
+            else:
+                p = _skip(buf, ekey & 7, p, stop, path)
+        return holder, stop
+    raise DecodeError(f"proto: {path}: cannot decode {t.go_name()}")
+
+
+def struct_to_tree(obj: Any) -> dict[str, Any]:
+    """Typed struct -> JSON tree (its class is compiled)."""
+    out: dict[str, Any] = {}
+    _struct_into(obj, type(obj).__kc_fields__, out)
+    return out
+
+
+def fill_from_tree(obj: Any, cls: Any, tree: dict[str, Any], strict: list[str] | None, path: str) -> None:
+    """Fill ``obj`` (an instance of compiled ``cls``) from a JSON object tree."""
+    _fill(obj, cls, tree, strict, path, "")
+
+
+def struct_to_proto(obj: Any) -> bytes:
+    """Typed struct -> protobuf message body."""
+    out = bytearray()
+    _proto_struct(obj, type(obj), out)
+    return bytes(out)
+
+
+def fill_from_proto(obj: Any, cls: Any, buf: bytes, path: str) -> None:
+    """Fill ``obj`` (an instance of compiled ``cls``) from a protobuf message body."""
+    _proto_fill(obj, cls, buf, 0, len(buf), path, 0)
+
+
+def json_fill(obj: Any, cls: Any, data: bytes, strict: list[str] | None, path: str) -> None:
+    """Parse JSON ``data`` and fill ``obj`` (compiled ``cls``) from it, Go-style (merge).
+
+    ``null`` leaves ``obj`` untouched; a non-object is a type error. The compiled twin
+    parses the bytes straight into the object without building a tree.
+    """
+    from kcodec.serializer import _gojson
+
+    tree = _gojson.loads(data, strict=strict is not None)
+    if tree is None:
+        return
+    if not isinstance(tree, dict):
+        raise DecodeError(f"json: cannot unmarshal {_m._json_kind(tree)} into Go value of type {_m.go_type_name(cls)}")
+    _fill(obj, cls, tree, strict, path, "")
+
+
+def json_encode(obj: Any, pretty: bool) -> bytes:
+    """Typed struct -> Go's JSON bytes (compact without newline, or pretty)."""
+    from kcodec.serializer import _gojson
+
+    out: dict[str, Any] = {}
+    _struct_into(obj, type(obj).__kc_fields__, out)
+    return _gojson.dumps(out, pretty=pretty)

@@ -1,0 +1,121 @@
+"""Pure-Python kernel of the JSON MetaFactory: read ``apiVersion`` and ``kind`` (ref §6).
+
+Go decodes the whole document into ``struct{APIVersion, Kind string}`` with the standard
+library rules: key match is case-insensitive (``bytes.EqualFold``), the last occurrence of
+a key wins, ``null`` leaves the value alone, any other non-string value is an error (the
+first one in document order is reported), and the whole text must be valid JSON.
+
+The fast path lets simdjson validate the document and walks only the top-level members;
+whenever simdjson refuses something Go accepts (invalid UTF-8 in strings, numbers beyond
+its range, nesting deeper than its limit, surrogate escapes) or the input is malformed,
+the exact parser of :mod:`kcodec.serializer._gojson` decides, with Go's error texts.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import simdjson
+
+from kcodec.errors import DecodeError
+from kcodec.schema import GroupVersionKind, parse_group_version
+
+__all__ = ["interpret_gvk"]
+
+_PREFIX = "couldn't get version/kind; json parse error: "
+_GO_STRUCT = (
+    'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; '
+    'Kind string "json:\\"kind,omitempty\\"" }'
+)
+_EMPTY = GroupVersionKind("", "", "")
+_BOM = b"\xef\xbb\xbf"
+_FIELDS = {"apiversion": "apiVersion", "kind": "kind"}
+
+
+def _field(key: str) -> str | None:
+    """The struct field a JSON key selects under Go's case folding, or None."""
+    if key == "kind" or key == "apiVersion":
+        return key
+    if len(key) not in (4, 10):
+        # Only ASCII letters and the two non-ASCII folds below can match; neither changes
+        # the length in characters.
+        return None
+    # bytes.EqualFold also matches U+212A KELVIN SIGN with k and U+017F LONG S with s.
+    return _FIELDS.get(key.replace("\u212a", "k").replace("\u017f", "s").lower())
+
+
+def _go_type(v: Any) -> str | None:
+    """Go's name for a JSON value that cannot go into a string field (None: a string)."""
+    if isinstance(v, str):
+        return None
+    if v is True or v is False:
+        return "bool"
+    if isinstance(v, (int, float)):
+        return "number"
+    if isinstance(v, (dict, simdjson.Object)):
+        return "object"
+    return "array"
+
+
+def _from_members(members: Any) -> GroupVersionKind:
+    fields = {"apiVersion": "", "kind": ""}
+    first_error: str | None = None
+    for key, value in members:
+        name = _field(key)
+        if name is None or value is None:
+            continue
+        bad = _go_type(value)
+        if bad is None:
+            fields[name] = value
+        elif first_error is None:
+            first_error = f"json: cannot unmarshal {bad} into Go struct field .{name} of type string"
+    if first_error is not None:
+        raise DecodeError(_PREFIX + first_error)
+    api_version, kind = fields["apiVersion"], fields["kind"]
+    if not api_version and not kind:
+        return _EMPTY
+    group, version = parse_group_version(api_version)
+    return GroupVersionKind(group, version, kind)
+
+
+def _not_object(value: Any) -> GroupVersionKind:
+    if value is None:
+        return _EMPTY
+    kind = _go_type(value) or "string"
+    raise DecodeError(f"{_PREFIX}json: cannot unmarshal {kind} into Go value of type {_GO_STRUCT}")
+
+
+def _exact(data: bytes) -> GroupVersionKind:
+    from kcodec.serializer import _gojson  # late: the serializer package imports kernels
+
+    try:
+        top = _gojson.top_level_members(data)
+    except DecodeError as e:
+        raise DecodeError(_PREFIX + str(e)) from None
+    if type(top) is _gojson.MemberList:
+        return _from_members(top)
+    return _not_object(top)
+
+
+def interpret_gvk(data: bytes) -> GroupVersionKind:
+    """Group, version and kind named by a JSON document's ``apiVersion`` and ``kind``.
+
+    ``null``, ``{}`` and documents without the keys give the empty kind. Malformed JSON or
+    a non-string value raise DecodeError ``couldn't get version/kind; json parse error:
+    ...``; an apiVersion with two slashes raises ``unexpected GroupVersion string: ...``.
+    """
+    if not isinstance(data, bytes):
+        data = bytes(data)
+    if data.startswith(_BOM):
+        return _exact(data)
+    try:
+        doc = simdjson.Parser().parse(data)
+    except Exception:  # noqa: BLE001 - any refusal goes to the exact parser
+        return _exact(data)
+    if isinstance(doc, simdjson.Object):
+        # Converting every member value (items()) would cost a full decode; fetch only the
+        # members that map to a field, unless a key repeats (doc[key] gives the first).
+        keys = [k for k in doc.keys() if _field(k) is not None]
+        if len(set(keys)) == len(keys):
+            return _from_members([(k, doc[k]) for k in keys])
+        return _from_members([(k, v) for k, v in doc.items() if _field(k) is not None])
+    return _not_object(doc)

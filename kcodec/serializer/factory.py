@@ -1,0 +1,212 @@
+"""CodecFactory: the serializers of a scheme and the codecs built from them (reference §15)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from kcodec.errors import KCodecError
+from kcodec.runtime.helpers import WithoutVersionDecoder, WithVersionEncoder
+from kcodec.schema import DISABLED_GROUP_VERSIONER, INTERNAL_GROUP_VERSIONER, GroupVersions
+from kcodec.serializer import json as _json
+from kcodec.serializer import protobuf as _protobuf
+from kcodec.serializer.recognizer import RecognizerDecoder
+from kcodec.serializer.versioning import VersioningCodec, new_defaulting_codec_for_scheme
+
+__all__ = [
+    "ClientNegotiator",
+    "CodecFactory",
+    "WithoutConversionCodecFactory",
+    "SerializerInfo",
+    "StreamSerializerInfo",
+    "serializer_info_for_media_type",
+    "CONTENT_TYPE_JSON",
+    "CONTENT_TYPE_YAML",
+    "CONTENT_TYPE_PROTOBUF",
+]
+
+CONTENT_TYPE_JSON = "application/json"
+CONTENT_TYPE_YAML = "application/yaml"
+CONTENT_TYPE_PROTOBUF = "application/vnd.kubernetes.protobuf"
+
+
+@dataclass(frozen=True)
+class StreamSerializerInfo:
+    """How a media type is written as a stream of objects (watch, list streaming)."""
+
+    encodes_as_text: bool
+    serializer: Any
+    framer: Any
+
+
+@dataclass(frozen=True)
+class SerializerInfo:
+    """One media type a factory speaks, with its plain, pretty, strict and stream forms."""
+
+    media_type: str
+    media_type_type: str
+    media_type_subtype: str
+    encodes_as_text: bool
+    serializer: Any
+    pretty_serializer: Any = None
+    strict_serializer: Any = None
+    stream_serializer: StreamSerializerInfo | None = None
+    file_extensions: tuple[str, ...] = field(default=())
+
+
+def serializer_info_for_media_type(infos: list[SerializerInfo], media_type: str) -> SerializerInfo | None:
+    """Exact media-type match (no parameters), else the first entry with an empty media type."""
+    for info in infos:
+        if info.media_type == media_type:
+            return info
+    for info in infos:
+        if not info.media_type:
+            return info
+    return None
+
+
+def _versioner(versions: tuple[Any, ...]) -> Any:
+    return GroupVersions(list(versions))
+
+
+class CodecFactory:
+    """The serializers for JSON, YAML and protobuf over ``scheme``, and codecs built on them.
+
+    ``strict=True`` makes the plain JSON and YAML serializers strict; ``pretty=False``
+    drops JSON's pretty serializer.
+    """
+
+    def __init__(self, scheme: Any, *, strict: bool = False, pretty: bool = True,
+                 extra_serializers: list[SerializerInfo] | None = None) -> None:
+        self.scheme = scheme
+        self.strict = strict
+        self.pretty = pretty
+        json_s = _json.Serializer(scheme, scheme, strict=strict)
+        json_pretty = _json.Serializer(scheme, scheme, pretty=True, strict=strict) if pretty else None
+        json_strict = _json.Serializer(scheme, scheme, strict=True)
+        yaml_s = _json.Serializer(scheme, scheme, yaml=True, strict=strict)
+        yaml_strict = _json.Serializer(scheme, scheme, yaml=True, strict=True)
+        proto = _protobuf.Serializer(scheme, scheme)
+        raw = _protobuf.RawSerializer(scheme, scheme)
+        infos = [
+            SerializerInfo(CONTENT_TYPE_JSON, "application", "json", True, json_s, json_pretty, json_strict,
+                           StreamSerializerInfo(True, json_s, json_s.framer), ("json",)),
+            SerializerInfo(CONTENT_TYPE_YAML, "application", "yaml", True, yaml_s, None, yaml_strict, None,
+                           ("yaml",)),
+            SerializerInfo(CONTENT_TYPE_PROTOBUF, "application", "vnd.kubernetes.protobuf", False, proto, None,
+                           proto, StreamSerializerInfo(False, raw, raw.framer), ("pb",)),
+        ]
+        decoders: list[Any] = [json_s, yaml_s, proto]
+        for extra in extra_serializers or ():
+            decoders.append(extra.serializer)
+            if not any(i.media_type == extra.media_type for i in infos):
+                infos.append(extra)
+        self._infos = infos
+        self._legacy_serializer = json_s
+        self._universal = RecognizerDecoder(*decoders)
+
+    def __repr__(self) -> str:
+        return f"CodecFactory(scheme={getattr(self.scheme, 'name', self.scheme)!r}, strict={self.strict}, pretty={self.pretty})"
+
+    def supported_media_types(self) -> list[SerializerInfo]:
+        """JSON, YAML and protobuf, in that order."""
+        return list(self._infos)
+
+    def universal_deserializer(self) -> RecognizerDecoder:
+        """Decodes any supported format; no defaulting, no conversion."""
+        return self._universal
+
+    def universal_decoder(self, *versions: Any) -> VersioningCodec:
+        """Decodes any format, defaults, and converts to ``versions`` (internal when none)."""
+        versioner = _versioner(versions) if versions else INTERNAL_GROUP_VERSIONER
+        return self.codec_for_versions(None, self._universal, None, versioner)
+
+    def legacy_codec(self, *versions: Any) -> VersioningCodec:
+        """Encodes JSON in ``versions``; decodes any format to the internal version."""
+        return new_defaulting_codec_for_scheme(self.scheme, self._legacy_serializer, self._universal,
+                                               _versioner(versions), INTERNAL_GROUP_VERSIONER)
+
+    def codec_for_versions(self, encoder: Any, decoder: Any, encode_versioner: Any = None,
+                           decode_versioner: Any = None) -> VersioningCodec:
+        """A versioning codec; a missing encode versioner disables encoding conversion,
+        a missing decode versioner converts to the internal version."""
+        if encode_versioner is None:
+            encode_versioner = DISABLED_GROUP_VERSIONER
+        if decode_versioner is None:
+            decode_versioner = INTERNAL_GROUP_VERSIONER
+        return new_defaulting_codec_for_scheme(self.scheme, encoder, decoder, encode_versioner, decode_versioner)
+
+    def encoder_for_version(self, encoder: Any, versioner: Any) -> VersioningCodec:
+        """Encode with ``encoder`` after converting to ``versioner``."""
+        return self.codec_for_versions(encoder, None, versioner, None)
+
+    def decoder_to_version(self, decoder: Any, versioner: Any) -> VersioningCodec:
+        """Decode with ``decoder`` and convert to ``versioner``."""
+        return self.codec_for_versions(None, decoder, None, versioner)
+
+    def without_conversion(self) -> WithoutConversionCodecFactory:
+        """A factory whose codecs only set or clear GVKs, never converting."""
+        return WithoutConversionCodecFactory(self)
+
+
+class WithoutConversionCodecFactory:
+    """Go's WithoutConversionCodecFactory: labels on encode, clears GVK on decode."""
+
+    def __init__(self, factory: CodecFactory) -> None:
+        self.factory = factory
+
+    def __repr__(self) -> str:
+        return f"WithoutConversionCodecFactory({self.factory!r})"
+
+    def supported_media_types(self) -> list[SerializerInfo]:
+        """As the wrapped factory."""
+        return self.factory.supported_media_types()
+
+    def universal_deserializer(self) -> RecognizerDecoder:
+        """As the wrapped factory."""
+        return self.factory.universal_deserializer()
+
+    def encoder_for_version(self, encoder: Any, versioner: Any) -> WithVersionEncoder:
+        """Sets the GVK picked by ``versioner`` among the type's kinds; no conversion."""
+        return WithVersionEncoder(versioner, encoder, self.factory.scheme)
+
+    def decoder_to_version(self, decoder: Any, versioner: Any = None) -> WithoutVersionDecoder:
+        """Decodes and clears the object's GVK; ``versioner`` is ignored."""
+        return WithoutVersionDecoder(decoder)
+
+
+class ClientNegotiator:
+    """Picks encoders and decoders by content type, as a REST client does (reference §15.3)."""
+
+    def __init__(self, factory: CodecFactory, encode_version: Any = None, decode_version: Any = None) -> None:
+        self.factory = factory
+        self.encode_version = encode_version
+        self.decode_version = decode_version
+
+    def __repr__(self) -> str:
+        return f"ClientNegotiator({self.factory!r})"
+
+    def _info(self, content_type: str) -> SerializerInfo:
+        infos = self.factory.supported_media_types()
+        if not content_type:
+            return infos[0]
+        media_type = content_type.split(";", 1)[0].strip().lower()
+        info = serializer_info_for_media_type(infos, media_type)
+        if info is None:
+            raise KCodecError(f"no serializers registered for {content_type}")
+        return info
+
+    def encoder(self, content_type: str) -> Any:
+        """An encoder (converting to ``encode_version``) for ``content_type``."""
+        return self.factory.encoder_for_version(self._info(content_type).serializer, self.encode_version)
+
+    def decoder(self, content_type: str) -> Any:
+        """A decoder (converting to ``decode_version``) for ``content_type``."""
+        return self.factory.decoder_to_version(self._info(content_type).serializer, self.decode_version)
+
+    def stream_decoder(self, content_type: str) -> tuple[Any, Any]:
+        """(decoder, framer) for a stream of ``content_type`` objects."""
+        info = self._info(content_type)
+        if info.stream_serializer is None:
+            raise KCodecError(f"no stream serializers registered for {content_type}")
+        stream = info.stream_serializer
+        return self.factory.decoder_to_version(stream.serializer, self.decode_version), stream.framer

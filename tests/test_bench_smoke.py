@@ -1,0 +1,126 @@
+"""Smoke test of the asv benchmarks: every benchmark runs once, on tiny documents.
+
+No timing is asserted; this only keeps ``asv_bench/benchmarks`` importable and working as
+kcodec changes. Benchmarks whose setup skips (compiled extension not built, a peer not
+installed, ``kcodec.legacyscheme`` absent) are reported as skips, never as passes.
+"""
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kcodec import speedups
+
+ASV_DIR = Path(__file__).resolve().parents[1] / "asv_bench"
+sys.path.insert(0, str(ASV_DIR))
+
+from benchmarks import _docs, bench_conversion, bench_kcodec, bench_peers  # noqa: E402
+
+MODULES = (bench_kcodec, bench_conversion, bench_peers)
+CLASSES = [
+    obj
+    for module in MODULES
+    for name, obj in vars(module).items()
+    if isinstance(obj, type) and obj.__module__ == module.__name__ and _docs.bench_methods(obj)
+]
+
+
+@pytest.fixture(scope="module")
+def docs() -> Iterator[dict[str, Any]]:
+    """The benchmark documents with a 3-pod PodList (2 pods for the memory benchmarks)."""
+    if not _docs.FIXTURES.is_dir():
+        pytest.skip(f"Go fixtures not found at {_docs.FIXTURES} (../shared must sit beside the clone)")
+    saved = (_docs.LIST_ITEMS, _docs.MEM_ITEMS)
+    _docs.set_sizes(3, 2)
+    try:
+        yield _docs.build_documents()
+    finally:
+        _docs.set_sizes(*saved)
+
+
+def _cases(cls: type, mode: str) -> list[tuple[Any, ...]]:
+    """The parameter tuples of ``cls`` for the mode under test (all of them without ``mode``)."""
+    combos = _docs.param_combinations(cls)
+    names = list(getattr(cls, "param_names", []))
+    if "mode" not in names:
+        return combos
+    i = names.index("mode")
+    return [c for c in combos if c[i] == mode]
+
+
+def test_every_class_found() -> None:
+    names = {cls.__name__ for cls in CLASSES}
+    assert {"GVKInterpret", "Envelope", "PodCodec", "PodListCodec", "MemoryPodList", "ConvertInternal",
+            "PeerKubernetes", "PeerLightkube", "PeerPlainDict", "PeerYAML", "PeerMemoryPodList"} <= names
+
+
+@pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
+def test_benchmark_runs_once(cls: type, docs: dict[str, Any], kcodec_mode: str) -> None:
+    skipped: list[str] = []
+    ran = 0
+    for params in _cases(cls, kcodec_mode):
+        try:
+            inst = _docs.instantiate(cls, params, docs)
+        except NotImplementedError as e:
+            skipped.append(f"{params}: {e}")
+            continue
+        for method in _docs.bench_methods(cls):
+            result = _docs.bound(inst, method, params, docs)()
+            if method.startswith("track_"):
+                assert isinstance(result, (int, float)) and result > 0, (cls.__name__, method, params, result)
+            ran += 1
+    if not ran:
+        pytest.skip("; ".join(skipped))
+    # Skips are only legitimate for the reasons setup states (peer, extension or module absent).
+    for reason in skipped:
+        assert any(w in reason for w in ("not installed", "not built", "absent", "libyaml")), reason
+
+
+def test_documents_shape(docs: dict[str, Any]) -> None:
+    import json
+
+    lst = json.loads(docs["list_json"])
+    assert lst["kind"] == "PodList" and lst["apiVersion"] == "v1"
+    assert lst["metadata"] == {"resourceVersion": "1"}
+    assert [i["metadata"]["name"] for i in lst["items"]] == ["pod-0", "pod-1", "pod-2"]
+    assert all("kind" not in i and "apiVersion" not in i for i in lst["items"])
+    assert b" " not in docs["list_json"][:200] and b"\n" not in docs["list_json"]
+    assert len(json.loads(docs["mem_json"])["items"]) == 2
+
+
+def test_podlist_protobuf_matches_json(docs: dict[str, Any]) -> None:
+    """The kcodec-built PodList protobuf decodes to the same object as the JSON list."""
+    if docs["list_pb"] is None:
+        pytest.skip("kcodec.api was not importable when the documents were built")
+    from_json, gvk_json = _docs.json_serializer().decode(docs["list_json"])
+    from_pb, gvk_pb = _docs.protobuf_serializer().decode(docs["list_pb"])
+    assert str(gvk_json) == str(gvk_pb) == "/v1, Kind=PodList"
+    assert len(from_pb.items) == 3
+    assert from_pb == from_json
+    assert docs["list_pb"].startswith(b"k8s\x00")
+
+
+def test_mode_switch_skips_compiled_when_unbuilt() -> None:
+    if speedups.available():
+        pytest.skip("compiled extension is built")
+    with pytest.raises(NotImplementedError):
+        _docs.use_mode("compiled")
+
+
+def test_widget_conversion_round_trip() -> None:
+    scheme, external_gv, internal_gv = bench_conversion.build_widget_scheme()
+    widget = bench_conversion.make_widget(2)
+    internal = scheme.convert_to_version(widget, internal_gv)
+    assert type(internal) is bench_conversion.Widget
+    assert internal.replicas == 3
+    assert [e.name for e in internal.containers[0].env] == ["A_VAR", "B_VAR", "C_VAR"]
+    assert internal.containers[0].ports[0].protocol == "TCP"
+    back = scheme.convert_to_version(internal, external_gv)
+    assert type(back) is bench_conversion.WidgetV1
+    assert back.group_version_kind() == external_gv.with_kind("Widget")
+    assert back.spec.containers[1].env == widget.spec.containers[1].env
+    assert back.spec.containers[1].ports[1] == widget.spec.containers[1].ports[1]

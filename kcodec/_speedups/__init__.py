@@ -1,7 +1,25 @@
 """Compiled (Cython) kernels: the twins of ``kcodec._native``, exporting the same names.
 
-Importing this package fails with ImportError when the extension modules were not built,
-which is how :mod:`kcodec.speedups` falls back to pure Python.
+Each extension module here (``_wire``, ``_codec``, ``_json``) exports some of the kernel
+names in ``kcodec._native.__all__``. Importing this package fails with ImportError when
+none was built, which is how :mod:`kcodec.speedups` falls back to pure Python; a name no
+built module provides falls back to its pure twin individually.
 """
-from kcodec._speedups._core import *  # noqa: F401,F403
-from kcodec._speedups._core import __all__  # noqa: F401
+from __future__ import annotations
+
+import importlib
+
+__all__: list[str] = []
+_loaded = []
+for _name in ("_wire", "_codec", "_json"):
+    try:
+        _mod = importlib.import_module(f"{__name__}.{_name}")
+    except ImportError:
+        continue
+    _loaded.append(_name)
+    for _kernel in getattr(_mod, "__all__", ()):
+        globals()[_kernel] = getattr(_mod, _kernel)
+        __all__.append(_kernel)
+
+if not _loaded:
+    raise ImportError("kcodec._speedups: no compiled kernel module is built")

@@ -20,8 +20,7 @@ import types
 import typing
 from typing import Annotated, Any, ClassVar, TypeVar
 
-from kcodec import speedups
-from kcodec.errors import DecodeError, NotMarshalableError
+from kcodec.errors import DecodeError, EncodeError, NotMarshalableError
 
 __all__ = [
     "Struct",
@@ -509,11 +508,38 @@ def _copy_value(t: TypeInfo, v: Any) -> Any:
 
 
 def _copy_any(v: Any) -> Any:
-    if isinstance(v, dict):
-        return {k: _copy_any(x) for k, x in v.items()}
-    if isinstance(v, list):
-        return [_copy_any(x) for x in v]
-    return v
+    return _walk_tree(v, None)
+
+
+def _walk_tree(tree: Any, leaf: Any) -> Any:
+    """Copy the dicts and lists of an untyped tree, mapping other values through ``leaf``.
+
+    Iterative: untyped values may nest as deep as the JSON/YAML depth limit (10000),
+    far beyond Python's recursion limit.
+    """
+    stack: list[tuple[Any, Any]] = []
+
+    def one(v: Any) -> Any:
+        if isinstance(v, dict):
+            d: dict[str, Any] = {}
+            stack.append((v, d))
+            return d
+        if isinstance(v, list):
+            lst: list[Any] = [None] * len(v)
+            stack.append((v, lst))
+            return lst
+        return leaf(v) if leaf is not None else v
+
+    out = one(tree)
+    while stack:
+        src, dst = stack.pop()
+        if isinstance(dst, dict):
+            for k, x in src.items():
+                dst[k] = one(x)
+        else:
+            for i, x in enumerate(src):
+                dst[i] = one(x)
+    return out
 
 
 def _copy_struct(obj: Any) -> Any:
@@ -590,15 +616,20 @@ def _json_kind(v: Any) -> str:
 
 
 def _expand_raw(tree: Any) -> Any:
-    if isinstance(tree, dict):
-        return {k: _expand_raw(v) for k, v in tree.items()}
-    if isinstance(tree, list):
-        return [_expand_raw(v) for v in tree]
-    if isinstance(tree, RawJSON):
-        import json
+    return _walk_tree(tree, _raw_value)
 
-        return json.loads(tree.data) if tree.data.strip() else None
-    return tree
+
+def _raw_value(v: Any) -> Any:
+    if not isinstance(v, RawJSON):
+        return v
+    if not v.data.strip():
+        return None
+    from kcodec.serializer import _gojson
+
+    try:
+        return _gojson.loads(v.data)
+    except DecodeError as exc:
+        raise EncodeError(f"json: error calling MarshalJSON for type RawJSON: {exc}") from None
 
 
 def _varint(n: int) -> bytes:
@@ -625,3 +656,7 @@ def _skip(buf: bytes, wire: int, pos: int, end: int, path: str) -> int:
     from kcodec._native.codec import _skip as skip
 
     return skip(buf, wire, pos, end, path)
+
+
+# Imported last: the compiled kernels import this module and need its classes defined.
+from kcodec import speedups  # noqa: E402

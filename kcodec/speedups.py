@@ -16,11 +16,14 @@ __all__ = ["ENABLED", "available", "use_compiled"]
 
 KERNELS: tuple[str, ...] = tuple(getattr(_native, "__all__", ()))
 
-_compiled: ModuleType | None
-try:
-    from kcodec import _speedups as _compiled  # type: ignore[no-redef]
-except ImportError:
-    _compiled = None
+_FORCE_PURE = os.environ.get("KCODEC_PURE", "") in ("1", "true", "yes")
+
+_compiled: ModuleType | None = None
+if not _FORCE_PURE:
+    try:
+        from kcodec import _speedups as _compiled  # type: ignore[no-redef]
+    except ImportError:
+        _compiled = None
 
 
 def available() -> bool:
@@ -43,4 +46,4 @@ def use_compiled(flag: bool) -> bool:
 
 
 ENABLED: bool = False
-use_compiled(os.environ.get("KCODEC_PURE", "") not in ("1", "true", "yes"))
+use_compiled(not _FORCE_PURE)

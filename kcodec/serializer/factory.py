@@ -1,7 +1,7 @@
 """CodecFactory: the serializers of a scheme and the codecs built from them (reference §15)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from kcodec.errors import KCodecError
@@ -50,7 +50,6 @@ class SerializerInfo:
     pretty_serializer: Any = None
     strict_serializer: Any = None
     stream_serializer: StreamSerializerInfo | None = None
-    file_extensions: tuple[str, ...] = field(default=())
 
 
 def serializer_info_for_media_type(infos: list[SerializerInfo], media_type: str) -> SerializerInfo | None:
@@ -72,40 +71,51 @@ class CodecFactory:
     """The serializers for JSON, YAML and protobuf over ``scheme``, and codecs built on them.
 
     ``strict=True`` makes the plain JSON and YAML serializers strict; ``pretty=False``
-    drops JSON's pretty serializer.
+    drops JSON's pretty serializer. ``extra_serializers`` are appended (Go's
+    ``WithSerializer``): the universal deserializer tries all of them, but
+    ``supported_media_types`` keeps only the first entry of each media type.
+    ``meta_factory`` replaces the JSON serializers' apiVersion/kind sniffer (Go's test-only
+    ``newSerializersForScheme`` argument), for schemes whose types name their kind under
+    other JSON keys.
     """
 
     def __init__(self, scheme: Any, *, strict: bool = False, pretty: bool = True,
-                 extra_serializers: list[SerializerInfo] | None = None) -> None:
+                 extra_serializers: list[SerializerInfo] | None = None, meta_factory: Any = None) -> None:
         self.scheme = scheme
         self.strict = strict
         self.pretty = pretty
-        json_s = _json.Serializer(scheme, scheme, strict=strict)
-        json_pretty = _json.Serializer(scheme, scheme, pretty=True, strict=strict) if pretty else None
-        json_strict = _json.Serializer(scheme, scheme, strict=True)
-        yaml_s = _json.Serializer(scheme, scheme, yaml=True, strict=strict)
-        yaml_strict = _json.Serializer(scheme, scheme, yaml=True, strict=True)
+        mf = meta_factory
+        json_s = _json.Serializer(scheme, scheme, strict=strict, meta_factory=mf)
+        json_pretty = _json.Serializer(scheme, scheme, pretty=True, strict=strict, meta_factory=mf) if pretty else None
+        json_strict = _json.Serializer(scheme, scheme, strict=True, meta_factory=mf)
+        yaml_s = _json.Serializer(scheme, scheme, yaml=True, strict=strict, meta_factory=mf)
+        yaml_strict = _json.Serializer(scheme, scheme, yaml=True, strict=True, meta_factory=mf)
         proto = _protobuf.Serializer(scheme, scheme)
         raw = _protobuf.RawSerializer(scheme, scheme)
-        infos = [
+        serializers = [
             SerializerInfo(CONTENT_TYPE_JSON, "application", "json", True, json_s, json_pretty, json_strict,
-                           StreamSerializerInfo(True, json_s, json_s.framer), ("json",)),
-            SerializerInfo(CONTENT_TYPE_YAML, "application", "yaml", True, yaml_s, None, yaml_strict, None,
-                           ("yaml",)),
+                           StreamSerializerInfo(True, json_s, json_s.framer)),
+            SerializerInfo(CONTENT_TYPE_YAML, "application", "yaml", True, yaml_s, None, yaml_strict, None),
             SerializerInfo(CONTENT_TYPE_PROTOBUF, "application", "vnd.kubernetes.protobuf", False, proto, None,
-                           proto, StreamSerializerInfo(False, raw, raw.framer), ("pb",)),
+                           proto, StreamSerializerInfo(False, raw, raw.framer)),
         ]
-        decoders: list[Any] = [json_s, yaml_s, proto]
-        for extra in extra_serializers or ():
-            decoders.append(extra.serializer)
-            if not any(i.media_type == extra.media_type for i in infos):
-                infos.append(extra)
+        serializers.extend(extra_serializers or ())
+        decoders: list[Any] = []
+        infos: list[SerializerInfo] = []
+        seen: set[str] = set()
+        for info in serializers:
+            decoders.append(info.serializer)
+            if info.media_type in seen:
+                continue
+            seen.add(info.media_type)
+            infos.append(info)
         self._infos = infos
         self._legacy_serializer = json_s
         self._universal = RecognizerDecoder(*decoders)
 
     def __repr__(self) -> str:
-        return f"CodecFactory(scheme={getattr(self.scheme, 'name', self.scheme)!r}, strict={self.strict}, pretty={self.pretty})"
+        name = getattr(self.scheme, "name", self.scheme)
+        return f"CodecFactory(scheme={name!r}, strict={self.strict}, pretty={self.pretty})"
 
     def supported_media_types(self) -> list[SerializerInfo]:
         """JSON, YAML and protobuf, in that order."""
@@ -173,11 +183,33 @@ class WithoutConversionCodecFactory:
         """Decodes and clears the object's GVK; ``versioner`` is ignored."""
         return WithoutVersionDecoder(decoder)
 
+    # The remaining methods are the wrapped factory's own, which still convert (as the
+    # embedded CodecFactory's methods do in Go).
+
+    def universal_decoder(self, *versions: Any) -> VersioningCodec:
+        """As the wrapped factory (converting)."""
+        return self.factory.universal_decoder(*versions)
+
+    def legacy_codec(self, *versions: Any) -> VersioningCodec:
+        """As the wrapped factory (converting)."""
+        return self.factory.legacy_codec(*versions)
+
+    def codec_for_versions(self, encoder: Any, decoder: Any, encode_versioner: Any = None,
+                           decode_versioner: Any = None) -> VersioningCodec:
+        """As the wrapped factory (converting)."""
+        return self.factory.codec_for_versions(encoder, decoder, encode_versioner, decode_versioner)
+
 
 class ClientNegotiator:
-    """Picks encoders and decoders by content type, as a REST client does (reference §15.3)."""
+    """Picks encoders and decoders by media type, as a REST client does (reference §15.3).
 
-    def __init__(self, factory: CodecFactory, encode_version: Any = None, decode_version: Any = None) -> None:
+    ``content_type`` is a bare media type, matched exactly as Go does (a client parses the
+    Content-Type header first and passes its parameters separately; they are ignored).
+    The empty content type means the factory's first media type. Encoders convert to
+    ``encode_version``; decoders convert to ``decode_version`` (None: the internal version).
+    """
+
+    def __init__(self, factory: Any, encode_version: Any = None, decode_version: Any = None) -> None:
         self.factory = factory
         self.encode_version = encode_version
         self.decode_version = decode_version
@@ -185,28 +217,35 @@ class ClientNegotiator:
     def __repr__(self) -> str:
         return f"ClientNegotiator({self.factory!r})"
 
-    def _info(self, content_type: str) -> SerializerInfo:
+    def _info(self, content_type: str, stream: bool) -> SerializerInfo:
         infos = self.factory.supported_media_types()
-        if not content_type:
-            return infos[0]
-        media_type = content_type.split(";", 1)[0].strip().lower()
-        info = serializer_info_for_media_type(infos, media_type)
+        info = serializer_info_for_media_type(infos, content_type)
         if info is None:
-            raise KCodecError(f"no serializers registered for {content_type}")
+            if content_type or not infos:
+                kind = "stream serializers" if stream else "serializers"
+                raise KCodecError(f"no {kind} registered for {content_type}")
+            info = infos[0]
         return info
 
-    def encoder(self, content_type: str) -> Any:
+    def encoder(self, content_type: str, params: dict[str, str] | None = None) -> Any:
         """An encoder (converting to ``encode_version``) for ``content_type``."""
-        return self.factory.encoder_for_version(self._info(content_type).serializer, self.encode_version)
+        info = self._info(content_type, False)
+        return self.factory.encoder_for_version(info.serializer, self.encode_version)
 
-    def decoder(self, content_type: str) -> Any:
+    def decoder(self, content_type: str, params: dict[str, str] | None = None) -> Any:
         """A decoder (converting to ``decode_version``) for ``content_type``."""
-        return self.factory.decoder_to_version(self._info(content_type).serializer, self.decode_version)
+        info = self._info(content_type, False)
+        return self.factory.decoder_to_version(info.serializer, self.decode_version)
 
-    def stream_decoder(self, content_type: str) -> tuple[Any, Any]:
-        """(decoder, framer) for a stream of ``content_type`` objects."""
-        info = self._info(content_type)
-        if info.stream_serializer is None:
-            raise KCodecError(f"no stream serializers registered for {content_type}")
+    def stream_decoder(self, content_type: str, params: dict[str, str] | None = None) -> tuple[Any, Any, Any]:
+        """``(decoder, stream serializer, framer)`` for a stream of ``content_type`` objects.
+
+        The decoder is the converting decoder of the media type's plain serializer; the
+        stream serializer reads each frame.
+        """
+        info = self._info(content_type, True)
         stream = info.stream_serializer
-        return self.factory.decoder_to_version(stream.serializer, self.decode_version), stream.framer
+        if stream is None:
+            raise KCodecError(f"no stream serializers registered for {info.media_type}")
+        decoder = self.factory.decoder_to_version(info.serializer, self.decode_version)
+        return decoder, stream.serializer, stream.framer

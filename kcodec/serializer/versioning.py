@@ -4,20 +4,74 @@ Go behaviour: reference §14. Build it through :class:`kcodec.serializer.CodecFa
 """
 from __future__ import annotations
 
-import json as _stdjson
 from typing import IO, Any
 
-from kcodec.errors import NotRegisteredError, StrictDecodingError
+from kcodec.errors import DecodeError, EncodeError, NotRegisteredError, StrictDecodingError
 from kcodec.runtime.helpers import WithoutVersionDecoder, WithVersionEncoder
+from kcodec.runtime.scheme import is_unstructured
 from kcodec.runtime.types import Unknown
-from kcodec.runtime.unstructured import Unstructured, UnstructuredList
-from kcodec.schema import GroupVersionKind
+from kcodec.runtime.unstructured import UnstructuredList
+from kcodec.schema import GroupVersionKind, go_json_object
 
-__all__ = ["VersioningCodec", "new_codec", "new_defaulting_codec_for_scheme"]
+__all__ = [
+    "VersioningCodec",
+    "UnsafeObjectConvertor",
+    "new_codec",
+    "new_defaulting_codec_for_scheme",
+    "identifier",
+]
+
+
+def identifier(encode_version: Any, encoder: Any) -> str:
+    """``{"encodeGV":...,"encoder":...,"name":"versioning"}``; absent or empty parts omitted."""
+    values = {"name": "versioning"}
+    if encode_version is not None:
+        gv_id = encode_version.identifier()
+        if gv_id:
+            values["encodeGV"] = gv_id
+    if encoder is not None:
+        enc_id = encoder.identifier()
+        if enc_id:
+            values["encoder"] = enc_id
+    return go_json_object(values)
+
+
+class UnsafeObjectConvertor:
+    """A scheme whose ``convert_to_version`` is its ``unsafe_convert_to_version``.
+
+    Go's ``runtime.UnsafeObjectConvertor``: the codecs of a factory use it, so a decoded (or
+    about-to-be-encoded) object already in the target version is relabelled in place rather
+    than deep-copied.
+    """
+
+    __slots__ = ("scheme",)
+
+    def __init__(self, scheme: Any) -> None:
+        self.scheme = scheme
+
+    def __repr__(self) -> str:
+        return f"UnsafeObjectConvertor({self.scheme!r})"
+
+    def convert(self, src: Any, dst: Any, context: Any = None) -> None:
+        """The scheme's ``convert``."""
+        self.scheme.convert(src, dst, context)
+
+    def convert_to_version(self, obj: Any, target: Any) -> Any:
+        """The scheme's ``unsafe_convert_to_version`` (may return ``obj`` itself)."""
+        return self.scheme.unsafe_convert_to_version(obj, target)
+
+    def convert_field_label(self, gvk: GroupVersionKind, label: str, value: str) -> tuple[str, str]:
+        """The scheme's ``convert_field_label``."""
+        return self.scheme.convert_field_label(gvk, label, value)
 
 
 class VersioningCodec:
-    """Wraps a serializer with conversion to ``encode_version`` / ``decode_version``."""
+    """Wraps a serializer with conversion to ``encode_version`` / ``decode_version``.
+
+    ``convertor`` needs ``convert`` and ``convert_to_version``, ``typer`` needs
+    ``object_kinds``; ``defaulter`` may be None (no defaulting). ``creater`` is kept for
+    parity with Go's constructor.
+    """
 
     def __init__(self, encoder: Any, decoder: Any, convertor: Any, creater: Any, typer: Any,
                  defaulter: Any, encode_version: Any, decode_version: Any,
@@ -31,13 +85,7 @@ class VersioningCodec:
         self.encode_version = encode_version
         self.decode_version = decode_version
         self.original_scheme_name = original_scheme_name
-        ident: dict[str, str] = {}
-        if encode_version is not None:
-            ident["encodeGV"] = encode_version.identifier()
-        if encoder is not None:
-            ident["encoder"] = encoder.identifier()
-        ident["name"] = "versioning"
-        self._identifier = _stdjson.dumps(ident, separators=(",", ":"))
+        self._identifier = identifier(encode_version, encoder)
 
     def __repr__(self) -> str:
         return f"VersioningCodec(identifier={self._identifier})"
@@ -46,11 +94,23 @@ class VersioningCodec:
         """``{"encodeGV":...,"encoder":...,"name":"versioning"}`` (empty parts omitted)."""
         return self._identifier
 
+    # ------------------------------------------------------------------ decoding
+
     def decode(self, data: bytes, defaults: GroupVersionKind | None = None,
                into: Any = None) -> tuple[Any, GroupVersionKind]:
-        """Decode with the inner decoder, default, then convert to ``decode_version``."""
+        """Decode with the inner decoder, default, then convert to ``decode_version``.
+
+        The returned kind is the serialized one. Strict findings of the inner decoder (and of
+        nested objects) are raised together at the end as one StrictDecodingError carrying
+        the converted object.
+        """
+        if self.decoder is None:
+            raise DecodeError("decoding is not allowed for this codec: it has no decoder")
         decode_into = into
-        if isinstance(into, (Unstructured, UnstructuredList)) and not into.get_object_kind().group_version_kind().group_version().empty():
+        # An unstructured target that names a group/version must go through conversion,
+        # so the inner decoder gets a fresh instance instead of the target itself.
+        if into is not None and is_unstructured(into) \
+                and not into.get_object_kind().group_version_kind().group_version().empty():
             decode_into = type(into)()
         strict_errs: list[str] = []
         try:
@@ -61,21 +121,21 @@ class VersioningCodec:
             obj, gvk = err.obj, err.gvk
             strict_errs.extend(err.errors)
         nested = getattr(obj, "decode_nested_objects", None)
-        if callable(nested):
+        if nested is not None:
             try:
                 nested(WithoutVersionDecoder(self.decoder))
             except StrictDecodingError as err:
                 strict_errs.extend(err.errors)
+        defaulter = self.defaulter
         if into is not None:
-            if self.defaulter is not None:
-                self.defaulter.default(obj)
-            if into is obj:
-                return self._finish(into, gvk, strict_errs)
-            self.convertor.convert(obj, into, self.decode_version)
+            if defaulter is not None:
+                defaulter.default(obj)
+            if into is not obj:
+                self.convertor.convert(obj, into, self.decode_version)
             return self._finish(into, gvk, strict_errs)
-        if self.defaulter is not None:
-            self.defaulter.default(obj)
-        out = self.convertor.unsafe_convert_to_version(obj, self.decode_version)
+        if defaulter is not None:
+            defaulter.default(obj)
+        out = self.convertor.convert_to_version(obj, self.decode_version)
         return self._finish(out, gvk, strict_errs)
 
     @staticmethod
@@ -84,12 +144,28 @@ class VersioningCodec:
             raise StrictDecodingError(strict_errs, obj, gvk)
         return obj, gvk
 
+    # ------------------------------------------------------------------ encoding
+
     def encode(self, obj: Any, stream: IO[bytes] | None = None) -> bytes:
-        """Convert ``obj`` to ``encode_version`` and encode it; ``obj``'s GVK is restored."""
+        """Convert ``obj`` to ``encode_version`` and encode it; ``obj``'s GVK is restored.
+
+        An object with ``cache_encode`` (a CacheableObject) is asked to encode itself through
+        its cache, keyed by this codec's identifier.
+        """
+        if self.encoder is None:
+            raise EncodeError("encoding is not allowed for this codec: it has no encoder")
+        cache_encode = getattr(obj, "cache_encode", None)
+        if cache_encode is not None:
+            return cache_encode(self._identifier, self._do_encode, stream)
+        return self._do_encode(obj, stream)
+
+    def _do_encode(self, obj: Any, stream: IO[bytes] | None) -> bytes:
         encode = self.encoder.encode
         if isinstance(obj, Unknown):
             return encode(obj, stream)
-        if isinstance(obj, Unstructured) and not isinstance(obj, UnstructuredList):
+        if is_unstructured(obj) and not isinstance(obj, UnstructuredList) and self.encode_version is not None:
+            # Unstructured objects already in the wanted kind (or without a version) skip the
+            # typer and the converter; lists always go through them so items get converted.
             obj_gvk = obj.get_object_kind().group_version_kind()
             if not obj_gvk.version:
                 return encode(obj, stream)
@@ -104,13 +180,13 @@ class VersioningCodec:
         try:
             if self.encode_version is None or unversioned:
                 nested = getattr(obj, "encode_nested_objects", None)
-                if callable(nested):
+                if nested is not None:
                     nested(WithVersionEncoder(None, self.encoder, self.typer))
                 kind.set_group_version_kind(gvks[0])
                 return encode(obj, stream)
             out = self.convertor.convert_to_version(obj, self.encode_version)
             nested = getattr(out, "encode_nested_objects", None)
-            if callable(nested):
+            if nested is not None:
                 nested(WithVersionEncoder(self.encode_version, self.encoder, self.typer))
             return encode(out, stream)
         finally:
@@ -126,6 +202,6 @@ def new_codec(encoder: Any, decoder: Any, convertor: Any, creater: Any, typer: A
 
 def new_defaulting_codec_for_scheme(scheme: Any, encoder: Any, decoder: Any, encode_version: Any,
                                     decode_version: Any) -> VersioningCodec:
-    """A versioning codec using ``scheme`` as convertor, creater, typer and defaulter."""
-    return VersioningCodec(encoder, decoder, scheme, scheme, scheme, scheme, encode_version,
-                           decode_version, getattr(scheme, "name", ""))
+    """A versioning codec on ``scheme``: unsafe conversions, the scheme's typer and defaulter."""
+    return VersioningCodec(encoder, decoder, UnsafeObjectConvertor(scheme), scheme, scheme, scheme,
+                           encode_version, decode_version, getattr(scheme, "name", ""))

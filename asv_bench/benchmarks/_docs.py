@@ -1,0 +1,227 @@
+"""Shared inputs and switches of the kcodec benchmarks.
+
+Every benchmark measures the same documents: the Go-written fixture Pod
+(``core.v1.Pod.{json,yaml,pb}`` of k8s.io/api v0.36.3) and a PodList of ``LIST_ITEMS``
+copies of it (items without apiVersion/kind, distinct ``metadata.name``), as compact JSON
+(the API server's form) and as protobuf. The PodList protobuf is produced by kcodec
+itself from the JSON list, so building it needs a working kcodec.
+
+:func:`build_documents` is the asv ``setup_cache`` of every class: asv runs it once per
+run and hands the pickled dict to each benchmark process, which keeps the costly PodList
+construction out of the per-benchmark setup. ``tools/bench_report.py`` and the smoke
+test call it directly (it is memoized per size).
+
+The benchmarks measure the checkout they live in, not an installed kcodec: asv's
+``existing`` environment does not install the project, so the repository root is put
+first on ``sys.path`` here.
+"""
+from __future__ import annotations
+
+import copy
+import functools
+import itertools
+import json
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+if str(REPO_ROOT) not in sys.path:
+    sys.path.insert(0, str(REPO_ROOT))
+
+from kcodec import speedups  # noqa: E402  (needs the sys.path entry above)
+
+FIXTURES = REPO_ROOT.parent / "shared" / "fixtures" / "k8s-api-v0.36.3" / "HEAD"
+POD_STEM = "core.v1.Pod"
+
+MODES: list[str] = ["pure", "compiled"]
+
+#: Number of pods in the PodList documents (override with ``KCODEC_BENCH_ITEMS``).
+LIST_ITEMS: int = int(os.environ.get("KCODEC_BENCH_ITEMS", "1000"))
+#: Number of pods in the PodList whose retained memory is measured (``KCODEC_BENCH_MEM_ITEMS``).
+MEM_ITEMS: int = int(os.environ.get("KCODEC_BENCH_MEM_ITEMS", "200"))
+
+#: asv timeout (seconds) for classes over the big PodList; the peers are slow on it.
+LONG_TIMEOUT = 900.0
+
+_memo: dict[tuple[int, int], dict[str, Any]] = {}
+
+
+def set_sizes(list_items: int, mem_items: int) -> None:
+    """Change the PodList sizes used by the next :func:`build_documents` call."""
+    global LIST_ITEMS, MEM_ITEMS
+    LIST_ITEMS = list_items
+    MEM_ITEMS = mem_items
+
+
+def fixture_bytes(ext: str) -> bytes:
+    """The Go-written fixture Pod in ``ext`` (``json``, ``yaml`` or ``pb``)."""
+    path = FIXTURES / f"{POD_STEM}.{ext}"
+    if not path.is_file():
+        raise NotImplementedError(f"fixture {path} is absent (../shared/fixtures not checked out)")
+    return path.read_bytes()
+
+
+def podlist_json(pod_json: bytes, n: int) -> bytes:
+    """Compact JSON of a PodList of ``n`` copies of ``pod_json``, as the API server sends it.
+
+    Items lose ``kind``/``apiVersion`` (the server omits them in lists) and are named
+    ``pod-<i>`` so no two items are identical.
+    """
+    pod = json.loads(pod_json)
+    pod.pop("kind", None)
+    pod.pop("apiVersion", None)
+    items = []
+    for i in range(n):
+        item = copy.deepcopy(pod)
+        item["metadata"]["name"] = f"pod-{i}"
+        items.append(item)
+    doc = {"kind": "PodList", "apiVersion": "v1", "metadata": {"resourceVersion": "1"}, "items": items}
+    return json.dumps(doc, separators=(",", ":")).encode()
+
+
+def kcodec_ready() -> bool:
+    """Whether ``from kcodec.api import scheme`` works (the serializers are integrated)."""
+    try:
+        from kcodec.api import scheme  # noqa: F401  (the import is the test)
+    except Exception:  # any import-time failure means "not integrated yet"
+        return False
+    return True
+
+
+def require_kcodec() -> None:
+    """Skip (asv treats NotImplementedError from setup as a skip) when kcodec cannot run."""
+    if not kcodec_ready():
+        raise NotImplementedError("kcodec.api is not importable yet")
+
+
+def use_mode(mode: str) -> None:
+    """Switch kcodec's kernels to ``mode``; skip ``compiled`` when the extension is not built."""
+    if mode == "compiled":
+        if not speedups.available():
+            raise NotImplementedError("kcodec compiled extension is not built")
+        speedups.use_compiled(True)
+    elif mode == "pure":
+        speedups.use_compiled(False)
+    else:
+        raise ValueError(f"unknown mode {mode!r}")
+
+
+def json_serializer(*, yaml: bool = False) -> Any:
+    """kcodec's compact JSON (or YAML) serializer over the built-in scheme."""
+    from kcodec.api import scheme
+    from kcodec.serializer.json import Serializer
+
+    return Serializer(scheme, scheme, yaml=yaml, pretty=False)
+
+
+def protobuf_serializer() -> Any:
+    """kcodec's protobuf serializer over the built-in scheme."""
+    from kcodec.api import scheme
+    from kcodec.serializer.protobuf import Serializer
+
+    return Serializer(scheme, scheme)
+
+
+def serializer_for(fmt: str) -> Any:
+    """The kcodec serializer of format ``fmt`` (``json``, ``yaml`` or ``protobuf``)."""
+    if fmt == "json":
+        return json_serializer()
+    if fmt == "yaml":
+        return json_serializer(yaml=True)
+    if fmt == "protobuf":
+        return protobuf_serializer()
+    raise ValueError(f"unknown format {fmt!r}")
+
+
+def podlist_protobuf(list_json: bytes) -> bytes:
+    """The PodList as protobuf, made by kcodec: decode the JSON list, encode it as protobuf."""
+    obj, _ = json_serializer().decode(list_json)
+    return protobuf_serializer().encode(obj)
+
+
+def build_documents() -> dict[str, Any]:
+    """All benchmark inputs as bytes (memoized per ``(LIST_ITEMS, MEM_ITEMS)``).
+
+    Keys: ``pod_json`` (the pretty fixture), ``pod_yaml``, ``pod_pb``, ``list_json``,
+    ``list_pb`` (None when kcodec is not importable yet), ``mem_json`` (the PodList of
+    ``MEM_ITEMS`` pods), ``list_items`` and ``mem_items``.
+    """
+    key = (LIST_ITEMS, MEM_ITEMS)
+    docs = _memo.get(key)
+    if docs is not None:
+        return docs
+    pod_json = fixture_bytes("json")
+    list_json = podlist_json(pod_json, LIST_ITEMS)
+    docs = {
+        "pod_json": pod_json,
+        "pod_yaml": fixture_bytes("yaml"),
+        "pod_pb": fixture_bytes("pb"),
+        "list_json": list_json,
+        "list_pb": podlist_protobuf(list_json) if kcodec_ready() else None,
+        "mem_json": podlist_json(pod_json, MEM_ITEMS),
+        "list_items": LIST_ITEMS,
+        "mem_items": MEM_ITEMS,
+    }
+    _memo[key] = docs
+    return docs
+
+
+# asv keys setup_cache by (module, line): every class that sets ``setup_cache =
+# staticmethod(build_documents)`` shares one cached result per run. (staticmethod because
+# asv looks the attribute up on an instance and would otherwise pass ``self``.)
+build_documents.timeout = LONG_TIMEOUT  # type: ignore[attr-defined]
+
+
+class Heavy:
+    """asv settings for classes whose PodList cases take seconds per call: one round, no
+    warm-up, at most 10 samples or 20 s, and a long timeout."""
+
+    setup_cache = staticmethod(build_documents)
+    timeout = LONG_TIMEOUT
+    rounds = 1
+    repeat = (1, 10, 20.0)
+    warmup_time = 0.0
+
+
+def document(docs: dict[str, Any], name: str) -> bytes:
+    """``docs[name]``, skipping the benchmark when it could not be built."""
+    data = docs.get(name)
+    if data is None:
+        raise NotImplementedError(f"document {name!r} unavailable (kcodec not importable when it was built)")
+    return data
+
+
+BENCH_PREFIXES = ("time_", "peakmem_", "track_", "mem_", "timeraw_")
+
+
+def param_combinations(cls: type) -> list[tuple[Any, ...]]:
+    """Every parameter tuple of an asv benchmark class, in asv's order (``[()]`` if none)."""
+    params = getattr(cls, "params", None)
+    if not params:
+        return [()]
+    if not isinstance(params[0], (list, tuple)):
+        params = [params]
+    return list(itertools.product(*params))
+
+
+def bench_methods(cls: type) -> list[str]:
+    """Names of the benchmark methods of ``cls`` (asv's prefixes), in definition order."""
+    return [name for name in vars(cls) if name.startswith(BENCH_PREFIXES) and callable(getattr(cls, name))]
+
+
+def instantiate(cls: type, params: tuple[Any, ...], docs: dict[str, Any]) -> Any:
+    """A set-up instance of benchmark class ``cls``, as asv builds it.
+
+    Raises NotImplementedError (asv's skip) when the setup skips.
+    """
+    inst = cls()
+    inst.setup(docs, *params)
+    return inst
+
+
+def bound(inst: Any, method: str, params: tuple[Any, ...], docs: dict[str, Any]) -> Callable[[], Any]:
+    """A zero-argument callable running benchmark ``method`` of a set-up instance once."""
+    return functools.partial(getattr(inst, method), docs, *params)

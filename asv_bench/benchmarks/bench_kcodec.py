@@ -1,0 +1,148 @@
+"""kcodec's own codecs on the fixture Pod and the PodList, in pure and compiled modes.
+
+Every class is parametrized over ``mode`` (``pure`` / ``compiled``); setup raises
+NotImplementedError, which asv reports as a skip, when the compiled extension is not built
+or kcodec is not importable yet.
+"""
+from __future__ import annotations
+
+import gc
+import tracemalloc
+from typing import Any
+
+from . import _docs
+from ._docs import MODES, Heavy, build_documents
+
+
+class GVKInterpret:
+    """GVK sniffing (``SimpleMetaFactory().interpret``) of the fixture Pod JSON."""
+
+    params = [MODES]
+    param_names = ["mode"]
+    setup_cache = staticmethod(build_documents)
+
+    def setup(self, docs: dict[str, Any], mode: str) -> None:
+        _docs.require_kcodec()
+        _docs.use_mode(mode)
+        from kcodec.serializer.meta import SimpleMetaFactory
+
+        self.factory = SimpleMetaFactory()
+        self.data = docs["pod_json"]
+
+    def time_interpret_pod_json(self, docs: dict[str, Any], mode: str) -> None:
+        self.factory.interpret(self.data)
+
+
+class Envelope:
+    """The protobuf ``k8s\\x00`` + ``runtime.Unknown`` envelope of the fixture Pod."""
+
+    params = [MODES]
+    param_names = ["mode"]
+    setup_cache = staticmethod(build_documents)
+
+    def setup(self, docs: dict[str, Any], mode: str) -> None:
+        _docs.require_kcodec()
+        _docs.use_mode(mode)
+        from kcodec.serializer import _pbwire
+
+        self.pbwire = _pbwire
+        self.data = docs["pod_pb"]
+        self.parts = _pbwire.envelope_decode(self.data)
+
+    def time_envelope_decode(self, docs: dict[str, Any], mode: str) -> None:
+        self.pbwire.envelope_decode(self.data)
+
+    def time_envelope_encode(self, docs: dict[str, Any], mode: str) -> None:
+        self.pbwire.envelope_encode(*self.parts)
+
+
+_POD_DOC = {"json": "pod_json", "yaml": "pod_yaml", "protobuf": "pod_pb"}
+_LIST_DOC = {"json": "list_json", "protobuf": "list_pb"}
+
+
+class PodCodec:
+    """Decode and encode of the fixture Pod (JSON input is Go's pretty form)."""
+
+    params = [MODES, ["json", "yaml", "protobuf"]]
+    param_names = ["mode", "format"]
+    setup_cache = staticmethod(build_documents)
+
+    def setup(self, docs: dict[str, Any], mode: str, fmt: str) -> None:
+        _docs.require_kcodec()
+        _docs.use_mode(mode)
+        self.serializer = _docs.serializer_for(fmt)
+        self.data = _docs.document(docs, _POD_DOC[fmt])
+        self.obj, _ = self.serializer.decode(self.data)
+
+    def time_decode(self, docs: dict[str, Any], mode: str, fmt: str) -> None:
+        self.serializer.decode(self.data)
+
+    def time_encode(self, docs: dict[str, Any], mode: str, fmt: str) -> None:
+        self.serializer.encode(self.obj)
+
+
+class PodListCodec(Heavy):
+    """Decode and encode of the PodList (compact JSON, protobuf)."""
+
+    params = [MODES, ["json", "protobuf"]]
+    param_names = ["mode", "format"]
+
+    def setup(self, docs: dict[str, Any], mode: str, fmt: str) -> None:
+        _docs.require_kcodec()
+        _docs.use_mode(mode)
+        self.serializer = _docs.serializer_for(fmt)
+        self.data = _docs.document(docs, _LIST_DOC[fmt])
+        self.obj, _ = self.serializer.decode(self.data)
+
+    def time_decode(self, docs: dict[str, Any], mode: str, fmt: str) -> None:
+        self.serializer.decode(self.data)
+
+    def time_encode(self, docs: dict[str, Any], mode: str, fmt: str) -> None:
+        self.serializer.encode(self.obj)
+
+    def peakmem_decode(self, docs: dict[str, Any], mode: str, fmt: str) -> None:
+        self.serializer.decode(self.data)
+
+
+def retained_bytes(fn: Any, data: bytes) -> int:
+    """Bytes still allocated (per tracemalloc) after ``fn(data)``, while its result is alive."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        result = fn(data)
+        gc.collect()
+        size = tracemalloc.get_traced_memory()[0] - base
+    finally:
+        tracemalloc.stop()
+    del result
+    return size
+
+
+class MemoryPodList(Heavy):
+    """Retained memory of a decoded PodList (``MEM_ITEMS`` pods) against ``json.loads`` dicts."""
+
+    params = [MODES]
+    param_names = ["mode"]
+
+    def setup(self, docs: dict[str, Any], mode: str) -> None:
+        import json
+
+        _docs.require_kcodec()
+        _docs.use_mode(mode)
+        serializer = _docs.json_serializer()
+        self.data = docs["mem_json"]
+        # One throwaway decode first so lazily built class tables are not charged to the object.
+        serializer.decode(self.data)
+        self.decode = lambda data: serializer.decode(data)[0]
+        self.loads = json.loads
+
+    def track_retained_ratio(self, docs: dict[str, Any], mode: str) -> float:
+        return retained_bytes(self.decode, self.data) / retained_bytes(self.loads, self.data)
+
+    track_retained_ratio.unit = "x json.loads"  # type: ignore[attr-defined]
+
+    def track_retained_bytes(self, docs: dict[str, Any], mode: str) -> int:
+        return retained_bytes(self.decode, self.data)
+
+    track_retained_bytes.unit = "bytes"  # type: ignore[attr-defined]

@@ -4,33 +4,40 @@ Contracts are in :mod:`kcodec.runtime.interfaces`; Go behaviour in the reference
 """
 from __future__ import annotations
 
+import codecs
 import json as _stdjson
+import re
 from typing import IO, Any
 
+from kcodec import speedups
+from kcodec._kinds import K_ANY, K_LIST, K_MAP, K_STRUCT
 from kcodec.errors import (
     DecodeError,
     MissingKindError,
     MissingVersionError,
     NotRegisteredError,
     StrictDecodingError,
+    type_name,
 )
-from kcodec import speedups
-from kcodec.model import RawJSON, Struct, fields_of, from_tree, to_tree
+from kcodec.model import RawJSON, Struct, TypeInfo, fields_of, to_tree
 from kcodec.runtime.helpers import use_or_create_object
+from kcodec.runtime.scheme import is_unstructured
 from kcodec.runtime.types import CONTENT_TYPE_JSON, Unknown
 from kcodec.runtime.unstructured import Unstructured, UnstructuredList
-from kcodec.schema import GroupVersionKind, parse_group_version
+from kcodec.schema import GroupVersionKind
 from kcodec.serializer import _gojson, _goyaml
 from kcodec.serializer.framing import JSON_FRAMER, YAML_FRAMER
 from kcodec.serializer.meta import SimpleMetaFactory
 
 __all__ = ["Serializer", "SerializerOptions", "gvk_with_defaults", "new_serializer", "new_yaml_serializer"]
 
-_WHITESPACE = b" \t\r\n"
-
 
 class SerializerOptions:
-    """The three switches of the JSON serializer (Go's SerializerOptions)."""
+    """The three switches of the JSON serializer (Go's SerializerOptions).
+
+    ``pretty`` is kept as given even with ``yaml`` (it shows in the identifier, as in Go);
+    YAML output ignores it.
+    """
 
     __slots__ = ("yaml", "pretty", "strict")
 
@@ -55,47 +62,7 @@ def gvk_with_defaults(actual: GroupVersionKind, default: GroupVersionKind) -> Gr
     return GroupVersionKind(group, version, kind)
 
 
-def _tree_gvk(tree: Any) -> GroupVersionKind:
-    """apiVersion/kind from an already parsed (YAML) document, keys matched case-insensitively."""
-    if tree is None:
-        return GroupVersionKind("", "", "")
-    if not isinstance(tree, dict):
-        kind = "array" if isinstance(tree, list) else ("string" if isinstance(tree, str) else "number")
-        raise DecodeError(
-            "couldn't get version/kind; json parse error: json: cannot unmarshal "
-            f"{kind} into Go value of type struct {{ APIVersion string \"json:\\\"apiVersion,omitempty\\\"\"; "
-            "Kind string \"json:\\\"kind,omitempty\\\"\" }"
-        )
-    api_version = kind = None
-    for key, value in tree.items():
-        low = key.lower()
-        if low == "apiversion":
-            api_version = value
-        elif low == "kind":
-            kind = value
-    for name, value in (("apiVersion", api_version), ("kind", kind)):
-        if value is not None and not isinstance(value, str):
-            raise DecodeError(
-                "couldn't get version/kind; json parse error: json: cannot unmarshal "
-                f"{_gojson_type(value)} into Go struct field .{name} of type string"
-            )
-    gv = parse_group_version(api_version or "")
-    return GroupVersionKind(gv.group, gv.version, kind or "")
-
-
-def _gojson_type(v: Any) -> str:
-    if isinstance(v, bool):
-        return "bool"
-    if isinstance(v, (int, float)):
-        return "number"
-    if isinstance(v, list):
-        return "array"
-    if isinstance(v, dict):
-        return "object"
-    return "string"
-
-
-def _with_gvk(err: Exception, gvk: GroupVersionKind | None) -> Exception:
+def _with_gvk(err: BaseException, gvk: GroupVersionKind | None) -> BaseException:
     # Go returns the computed GVK beside the error; Python callers find it on the error.
     try:
         err.gvk = gvk  # type: ignore[attr-defined]
@@ -110,17 +77,21 @@ class Serializer:
     ``decode`` sniffs apiVersion/kind (data > ``defaults`` > ``into``), then creates or
     reuses the object and fills it; ``encode`` writes Go-identical bytes of whatever
     apiVersion/kind the object holds (the versioning codec sets them).
+
+    Errors carry the GVK Go would return beside them in ``err.gvk`` (None when Go returns
+    none: YAML conversion and kind-sniffing errors). A strict-mode violation raises
+    :class:`StrictDecodingError` with the decoded object on ``err.obj``.
     """
 
     def __init__(self, creater: Any, typer: Any, *, yaml: bool = False, pretty: bool = False,
                  strict: bool = False, meta_factory: Any = None) -> None:
         self.creater = creater
         self.typer = typer
-        self.options = SerializerOptions(yaml, pretty and not yaml, strict)
+        self.options = SerializerOptions(yaml, pretty, strict)
         self.meta = meta_factory if meta_factory is not None else SimpleMetaFactory()
         self._identifier = _stdjson.dumps(
-            {"name": "json", "pretty": str(self.options.pretty).lower(),
-             "strict": str(strict).lower(), "yaml": str(yaml).lower()},
+            {"name": "json", "pretty": str(bool(pretty)).lower(),
+             "strict": str(bool(strict)).lower(), "yaml": str(bool(yaml)).lower()},
             separators=(",", ":"), sort_keys=True)
 
     def __repr__(self) -> str:
@@ -130,40 +101,46 @@ class Serializer:
 
     def decode(self, data: bytes, defaults: GroupVersionKind | None = None,
                into: Any = None) -> tuple[Any, GroupVersionKind]:
-        """Decode ``data`` into a typed object; see the module docstring for the rules."""
+        """Decode ``data`` into a typed object; see the class docstring for the rules."""
         original = data
         yaml_errors: list[str] = []
-        tree: Any = _UNPARSED
         if self.options.yaml:
+            # Go converts the whole document to JSON first and works on that JSON from then
+            # on (the original YAML is only kept for Unknown, error texts and the strict
+            # duplicate-key check).
             if self.options.strict:
                 tree, yaml_errors = _goyaml.yaml_to_tree(data, strict=True)
             else:
                 tree = _goyaml.yaml_to_tree(data)
-            actual = _tree_gvk(tree)
-        else:
-            actual = self.meta.interpret(data)
+            data = _gojson.dumps(tree, sort_keys=True)
+        actual = self.meta.interpret(data)
         if defaults is not None:
             actual = gvk_with_defaults(actual, defaults)
 
         if isinstance(into, Unknown):
+            # ContentEncoding is left as it was, as Go does.
             into.raw = bytes(original)
-            into.content_encoding = ""
             into.content_type = CONTENT_TYPE_JSON
             into.set_group_version_kind(actual)
             return into, actual
 
         if into is not None:
-            is_unstructured = isinstance(into, (Unstructured, UnstructuredList))
+            unstructured = is_unstructured(into)
             types = None
             unregistered = False
-            if not is_unstructured:
+            if not unstructured:
                 try:
                     types, _ = self.typer.object_kinds(into)
                 except NotRegisteredError:
                     unregistered = True
-            if is_unstructured or unregistered:
-                strict_errs = self._unmarshal(into, data, tree, yaml_errors)
-                if is_unstructured:
+                except Exception as err:
+                    raise _with_gvk(err, actual) from None
+            if unstructured or unregistered:
+                try:
+                    strict_errs = self._unmarshal(into, data, yaml_errors)
+                except Exception as err:
+                    raise _with_gvk(err, actual) from None
+                if unstructured:
                     actual = into.get_object_kind().group_version_kind()
                     if not actual.kind:
                         raise _with_gvk(MissingKindError(original), actual)
@@ -178,61 +155,71 @@ class Serializer:
             raise _with_gvk(MissingVersionError(original), actual)
         try:
             obj = use_or_create_object(self.typer, self.creater, actual, into)
+            strict_errs = self._unmarshal(obj, data, yaml_errors)
         except Exception as err:
             raise _with_gvk(err, actual) from None
-        strict_errs = self._unmarshal(obj, data, tree, yaml_errors)
         if strict_errs:
             raise StrictDecodingError(strict_errs, obj, actual)
         return obj, actual
 
-    def _unmarshal(self, obj: Any, data: bytes, tree: Any, yaml_errors: list[str]) -> list[str]:
-        strict: list[str] | None = [] if self.options.strict else None
-        if strict is not None:
-            strict.extend(yaml_errors)
-        if tree is _UNPARSED:
-            if isinstance(obj, Struct):
-                # The hot path: bytes straight into the typed object (a compiled kernel
-                # when built), no intermediate tree.
-                cls = type(obj)
-                fields_of(cls)
-                speedups.json_fill(obj, cls, data, strict, cls.__name__)
-                return strict or []
-            tree = _gojson.loads(data, strict=self.options.strict)
-        if isinstance(obj, (Unstructured, UnstructuredList)):
-            if tree is not None and not isinstance(tree, dict):
-                raise DecodeError(f"json: cannot unmarshal {_gojson_type(tree)} into Go value of type map[string]interface {{}}")
-            if strict is not None:
-                _collect_duplicates(tree, "", strict)
-            obj.set_unstructured_content(_plain(tree) if tree is not None else {})
-            return strict or []
-        from_tree(type(obj), tree, into=obj, strict=strict)
-        return strict or []
+    def _unmarshal(self, obj: Any, data: bytes, yaml_errors: list[str]) -> list[str]:
+        """Fill ``obj`` from JSON ``data``; return the strict-mode violations (Go order)."""
+        strict = self.options.strict
+        if isinstance(obj, Struct):
+            cls = type(obj)
+            fields_of(cls)
+            # The kernel only fills; violations are collected below in one ordered pass.
+            speedups.json_fill(obj, cls, data, None, cls.__name__)
+            if not strict:
+                return []
+            return yaml_errors + strict_errors(data, cls)
+        if is_unstructured(obj):
+            if not strict:
+                # Go hands the bytes to the object's own UnmarshalJSON (list items get the
+                # list's kind, a list's other fields are merged).
+                own = getattr(obj, "unmarshal_json", None)
+                if callable(own):
+                    own(data)
+                else:
+                    obj.set_unstructured_content(_map_tree(data))
+                return []
+            tree = _map_tree(data)
+            errs = yaml_errors + strict_errors(data, None)
+            obj.set_unstructured_content(tree)
+            return errs
+        own = getattr(obj, "unmarshal_json", None)
+        if callable(own):
+            own(data)
+            return list(yaml_errors)
+        raise DecodeError(f"json: cannot unmarshal into Go value of type {type_name(obj)}: "
+                          "the object is neither a kcodec Struct nor unstructured")
 
     def recognizes_data(self, data: bytes) -> tuple[bool, bool]:
         """(recognized, unknown): JSON recognises a leading ``{``; YAML always answers unknown."""
         if self.options.yaml:
             return False, True
-        stripped = bytes(data[:4096]).lstrip(_WHITESPACE)
-        return stripped[:1] == b"{", False
+        return _first_non_space(data) == 0x7B, False
 
     # ------------------------------------------------------------------ encoding
 
     def encode(self, obj: Any, stream: IO[bytes] | None = None) -> bytes:
         """Encode ``obj`` as Go would (compact + newline, pretty, or YAML)."""
-        if not self.options.yaml and isinstance(obj, Struct) and not isinstance(obj, Unknown):
+        yaml = self.options.yaml
+        pretty = self.options.pretty and not yaml
+        if not yaml and isinstance(obj, Struct) and not isinstance(obj, Unknown):
             fields_of(type(obj))
-            out = speedups.json_encode(obj, self.options.pretty)
-            if not self.options.pretty:
+            out = speedups.json_encode(obj, pretty)
+            if not pretty:
                 out += b"\n"
             if stream is not None:
                 stream.write(out)
             return out
         tree = _object_tree(obj)
-        sort = isinstance(obj, (Unstructured, UnstructuredList))
-        if self.options.yaml:
+        sort = is_unstructured(obj)
+        if yaml:
             compact = _gojson.dumps(tree, sort_keys=sort)
             out = _goyaml.tree_to_yaml(_gojson.loads(compact))
-        elif self.options.pretty:
+        elif pretty:
             out = _gojson.dumps(tree, pretty=True, sort_keys=sort)
         else:
             out = _gojson.dumps(tree, sort_keys=sort) + b"\n"
@@ -252,48 +239,339 @@ class Serializer:
         return YAML_FRAMER if self.options.yaml else JSON_FRAMER
 
 
-_UNPARSED = object()
+def _map_tree(data: bytes) -> dict[str, Any] | None:
+    """``data`` decoded as Go decodes into ``map[string]interface{}`` (null -> nil map)."""
+    tree = _gojson.loads(data)
+    if tree is not None and not isinstance(tree, dict):
+        raise DecodeError(f"json: cannot unmarshal {_json_kind(tree)} into Go value of type map[string]interface {{}}")
+    return tree
 
 
-def _plain(tree: Any) -> Any:
-    """Strip DupDict subclasses so unstructured content holds plain dicts."""
-    if type(tree) is dict or not isinstance(tree, (dict, list)):
-        if type(tree) is dict:
-            for k, v in tree.items():
-                if isinstance(v, (dict, list)):
-                    tree[k] = _plain(v)
-        return tree
-    if isinstance(tree, list):
-        return [_plain(v) for v in tree]
-    return {k: _plain(v) for k, v in tree.items()}
+def _json_kind(v: Any) -> str:
+    if isinstance(v, bool):
+        return "bool"
+    if isinstance(v, (int, float)):
+        return "number"
+    if isinstance(v, list):
+        return "array"
+    if isinstance(v, dict):
+        return "object"
+    return "string"
 
 
-def _collect_duplicates(tree: Any, prefix: str, out: list[str]) -> None:
-    stack = [(tree, prefix)]
+# --------------------------------------------------------------------------------------
+# recognizes_data: Go trims with unicode.IsSpace over UTF-8 runes.
+
+_ASCII_SPACE = frozenset(b"\t\n\v\f\r ")
+_UNICODE_SPACE = frozenset(
+    [0x85, 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, *range(0x2000, 0x200B)]
+)
+
+
+def _first_non_space(data: bytes) -> int | None:
+    """The first byte after Go's ``bytes.TrimLeftFunc(data, unicode.IsSpace)``, or None."""
+    buf = memoryview(data).cast("B") if not isinstance(data, bytes) else data
+    n = len(buf)
+    i = 0
+    while i < n:
+        b = buf[i]
+        if b < 0x80:
+            if b in _ASCII_SPACE:
+                i += 1
+                continue
+            return b
+        size = 2 if b < 0xE0 else 3 if b < 0xF0 else 4
+        try:
+            ch = bytes(buf[i:i + size]).decode("utf-8")
+        except UnicodeDecodeError:
+            return b  # an invalid sequence decodes as U+FFFD, which is not a space
+        if len(ch) == 1 and ord(ch) in _UNICODE_SPACE:
+            i += size
+            continue
+        return b
+    return None
+
+
+# --------------------------------------------------------------------------------------
+# Strict-mode violations, as sigs.k8s.io/json reports them.
+#
+# One pass over the document in order: a key with no field is an unknown field (not
+# descended into); a field or map key met again is a duplicate; interface{} values are
+# checked for duplicates only; values with their own UnmarshalJSON (custom values) are not
+# looked into. Paths join keys with "." and indices as "[i]"; messages are de-duplicated
+# and at most 100 are kept.
+
+MAX_STRICT_ERRORS = 100
+
+_FFFD_ERRORS = "kcodec-json-strict-replace"
+
+
+def _replace_each_byte(exc: UnicodeError) -> tuple[str, int]:
+    # Go decodes every byte of an invalid UTF-8 sequence to its own U+FFFD.
+    if isinstance(exc, UnicodeDecodeError):
+        return "\ufffd" * (exc.end - exc.start), exc.end
+    raise exc
+
+
+codecs.register_error(_FFFD_ERRORS, _replace_each_byte)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _pairs_fixing_surrogates(pairs: list[tuple[str, Any]]) -> tuple[tuple[str, Any], ...]:
+    # Go decodes an unpaired \uD800-\uDFFF escape as U+FFFD.
+    return tuple((_SURROGATE.sub("\ufffd", k), v) for k, v in pairs)
+
+
+def _ignore(_: str) -> None:
+    return None
+
+
+# Objects parse to tuples of (key, value) pairs in document order, repeated keys kept;
+# arrays stay lists. Scalar values are irrelevant here.
+_PAIRS_DECODER = _stdjson.JSONDecoder(object_pairs_hook=tuple, parse_int=_ignore,
+                                      parse_float=_ignore, parse_constant=_ignore)
+_PAIRS_DECODER_SURROGATES = _stdjson.JSONDecoder(
+    object_pairs_hook=_pairs_fixing_surrogates, parse_int=_ignore, parse_float=_ignore,
+    parse_constant=_ignore)
+
+# Walk frames: what the members of the current container are.
+_F_STRUCT = 0    # a typed struct's members: unknown and duplicate fields are checked
+_F_MAP = 1       # map[string]T (and interface{} objects) members: duplicate keys checked
+_F_LIST = 2      # []T (and interface{} arrays) elements
+_F_CHILDREN = 3  # (key, value, target) of an object already found clean: descend only
+
+_DESCEND = frozenset((K_STRUCT, K_MAP, K_LIST, K_ANY))
+_CONTAINERS = (tuple, list, dict, _gojson.DupDict)
+_ANY = TypeInfo(K_ANY)
+_struct_tables: dict[Any, tuple[Any, dict[str, Any]]] = {}
+
+
+def _struct_table(cls: Any) -> tuple[Any, dict[str, Any]]:
+    """(JSON keys of ``cls``, key -> field for the fields whose values may hold violations)."""
+    t = _struct_tables.get(cls)
+    if t is None:
+        fields_of(cls)
+        jmap = cls.__kc_json__
+        t = (jmap.keys(), {k: chain[-1] for k, chain in jmap.items() if chain[-1].kind in _DESCEND})
+        _struct_tables[cls] = t
+    return t
+
+
+def _ordered_tree(data: bytes) -> Any:
+    """``data`` parsed with every object as its ordered pairs (values irrelevant)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("utf-8", _FFFD_ERRORS)
+    if text[:1] == "\ufeff":
+        text = text[1:]
+    decoder = _PAIRS_DECODER_SURROGATES if ("\\ud" in text or "\\uD" in text) else _PAIRS_DECODER
+    try:
+        return decoder.decode(text)
+    except (RecursionError, ValueError):
+        # Nesting deeper than the C parser allows: the exact parser's tree, whose objects
+        # list each key once; repeated keys are then reported at their first place.
+        return _gojson.loads(data, strict=True)
+
+
+def _dict_members(node: dict[str, Any]) -> Any:
+    dups = getattr(node, "duplicates", None)
+    if not dups:
+        return iter(node.items())
+    return _dict_members_with_repeats(node, frozenset(dups))
+
+
+def _dict_members_with_repeats(node: dict[str, Any], dups: frozenset[str]) -> Any:
+    for key, value in node.items():
+        yield key, value
+        if key in dups:
+            yield key, None
+
+
+def _container_frame(value: Any, target: Any, segment: str | None) -> list[Any] | None:
+    """The walk frame for ``value`` decoded into ``target`` (None: nothing to look into).
+
+    An object with no repeated and no unknown key gets a frame over just the members that
+    may hold violations; any other object is walked member by member.
+    """
+    k = target.kind
+    vt = type(value)
+    if vt is list:
+        if k == K_LIST:
+            elem = target.elem
+        elif k == K_ANY:
+            elem = _ANY
+        else:
+            return None
+        if value and elem.kind in _DESCEND:
+            return [iter(value), _F_LIST, elem, segment, None, 0]
+        return None
+    if vt is tuple:
+        members: Any = dict(value)
+        clean = len(members) == len(value)
+    elif isinstance(value, dict):
+        members = value
+        clean = not getattr(value, "duplicates", None)
+    else:
+        return None
+    if k == K_STRUCT:
+        cls = target.cls
+        keys, desc = _struct_table(cls)
+        if clean and members.keys() <= keys:
+            hits = members.keys() & desc.keys()
+            if not hits:
+                return None
+            if len(hits) == 1:
+                key = next(iter(hits))
+                v = members[key]
+                if type(v) not in _CONTAINERS:
+                    return None
+                children = [(key, v, desc[key])]
+            else:
+                # Document order decides the order of the errors found below.
+                children = [(key, v, desc[key]) for key, v in (value if vt is tuple else value.items())
+                            if key in hits and type(v) in _CONTAINERS]
+            return [iter(children), _F_CHILDREN, None, segment, None, 0]
+        pairs = iter(value) if vt is tuple else _dict_members(value)
+        return [pairs, _F_STRUCT, cls, segment, set(), 0]
+    if k == K_MAP:
+        elem = target.elem
+    elif k == K_ANY:
+        elem = _ANY
+    else:
+        return None
+    if clean:
+        if elem.kind not in _DESCEND:
+            return None
+        children = [(key, v, elem) for key, v in members.items() if type(v) in _CONTAINERS]
+        return [iter(children), _F_CHILDREN, None, segment, None, 0] if children else None
+    pairs = iter(value) if vt is tuple else _dict_members(value)
+    return [pairs, _F_MAP, elem, segment, set(), 0]
+
+
+class _RootStruct:
+    """A stand-in field for the top-level struct."""
+
+    __slots__ = ("kind", "cls")
+
+    def __init__(self, cls: Any) -> None:
+        self.kind = K_STRUCT
+        self.cls = cls
+
+
+_ROOT_MAP = TypeInfo(K_MAP, elem=_ANY)
+
+
+def strict_errors(data: bytes, cls: Any) -> list[str]:
+    """Strict-mode violations of JSON ``data`` decoded into struct class ``cls`` (or into
+    ``map[string]interface{}`` when ``cls`` is None), in Go's order and wording."""
+    root = _ordered_tree(bytes(data))
+    first = _container_frame(root, _ROOT_MAP if cls is None else _RootStruct(cls), None)
+    if first is None:
+        return []
+    out: list[str] = []
+    seen_msgs: set[str] = set()
+    # Frame: [iterator, frame kind, struct class or element TypeInfo, path segment leading
+    # to this container (None for the root), keys seen so far, next list index]. Paths
+    # are joined from the segments only when an error is reported, as Go joins its stack.
+    stack: list[list[Any]] = [first]
+
+    def report(what: str, key: str) -> bool:
+        if len(stack) > 1:
+            path = "".join([f[3] for f in stack[1:]]) + "." + key
+        else:
+            path = key
+        msg = what + _go_quote(path)
+        if msg not in seen_msgs:
+            seen_msgs.add(msg)
+            out.append(msg)
+        return len(out) >= MAX_STRICT_ERRORS
+
     while stack:
-        node, path = stack.pop()
-        if isinstance(node, dict):
-            for key in getattr(node, "duplicates", ()) or ():
-                msg = f'duplicate field "{path}{key}"'
-                if msg not in out:
-                    out.append(msg)
-            for key, value in node.items():
-                if isinstance(value, (dict, list)):
-                    stack.append((value, f"{path}{key}."))
-        elif isinstance(node, list):
-            base = path[:-1] if path.endswith(".") else path
-            for i, value in enumerate(node):
-                if isinstance(value, (dict, list)):
-                    stack.append((value, f"{base}[{i}]."))
+        frame = stack[-1]
+        try:
+            item = next(frame[0])
+        except StopIteration:
+            stack.pop()
+            continue
+        kind = frame[1]
+        if kind == _F_CHILDREN:
+            key, value, target = item
+            segment = "." + key if len(stack) > 1 else key
+        elif kind == _F_LIST:
+            i = frame[5]
+            frame[5] = i + 1
+            target = frame[2]
+            segment = f"[{i}]"
+            value = item
+        else:
+            key, value = item
+            if kind == _F_STRUCT:
+                chain = frame[2].__kc_json__.get(key)
+                if chain is None:
+                    if report("unknown field ", key):
+                        break
+                    continue
+                target = chain[-1]
+            else:
+                target = frame[2]
+            seen = frame[4]
+            if key in seen:
+                if report("duplicate field ", key):
+                    break
+            else:
+                seen.add(key)
+            segment = "." + key if len(stack) > 1 else key
+        child = _container_frame(value, target, segment)
+        if child is not None:
+            stack.append(child)
+    return out
+
+
+_GO_SHORT_ESCAPES = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r",
+                     "\t": "\\t", "\v": "\\v", '"': '\\"', "\\": "\\\\"}
+
+
+def _go_quote(s: str) -> str:
+    """Go's ``strconv.Quote``."""
+    if s.isprintable() and '"' not in s and "\\" not in s:
+        return f'"{s}"'
+    out = ['"']
+    for c in s:
+        esc = _GO_SHORT_ESCAPES.get(c)
+        if esc is not None:
+            out.append(esc)
+        elif c.isprintable():
+            out.append(c)
+        else:
+            o = ord(c)
+            if o < 0x20 or o == 0x7F:
+                out.append(f"\\x{o:02x}")
+            elif o < 0x10000:
+                out.append(f"\\u{o:04x}")
+            else:
+                out.append(f"\\U{o:08x}")
+    out.append('"')
+    return "".join(out)
+
+
+# --------------------------------------------------------------------------------------
+
+
+class _UnknownJSON(RawJSON):
+    """An Unknown's raw bytes; Go names the type in MarshalJSON errors."""
+
+    __slots__ = ()
+    go_type = "*runtime.Unknown"
 
 
 def _object_tree(obj: Any) -> Any:
     """The JSON tree Go's json.Marshal would build for ``obj``."""
     if isinstance(obj, Unknown):
-        return RawJSON(obj.marshal_json())
-    if isinstance(obj, UnstructuredList):
-        return obj.unstructured_content()
-    if isinstance(obj, Unstructured):
+        return _UnknownJSON(obj.marshal_json())
+    if isinstance(obj, (Unstructured, UnstructuredList)) or is_unstructured(obj):
         return obj.unstructured_content()
     return to_tree(obj)
 

@@ -43,7 +43,44 @@ def gvk_with_proto_defaults(actual: GroupVersionKind, default: GroupVersionKind)
 
 def _type_meta_dump(api_version: str, kind: str) -> str:
     # Go prints the envelope's TypeMeta with %#v in missing-kind errors.
-    return f'runtime.TypeMeta{{APIVersion:"{api_version}", Kind:"{kind}"}}'
+    return f"runtime.TypeMeta{{APIVersion:{_go_quote(api_version)}, Kind:{_go_quote(kind)}}}"
+
+
+_GO_SHORT_ESCAPES = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r",
+                     "\t": "\\t", "\v": "\\v", '"': '\\"', "\\": "\\\\"}
+
+
+def _go_quote(s: str) -> str:
+    """Go's ``strconv.Quote``; envelope strings keep invalid UTF-8 bytes as surrogate
+    escapes, which Go prints as ``\\xNN``."""
+    out = ['"']
+    for c in s:
+        esc = _GO_SHORT_ESCAPES.get(c)
+        if esc is not None:
+            out.append(esc)
+            continue
+        o = ord(c)
+        if 0xDC80 <= o <= 0xDCFF:
+            out.append(f"\\x{o - 0xDC00:02x}")
+        elif c.isprintable():
+            out.append(c)
+        elif o < 0x20 or o == 0x7F:
+            out.append(f"\\x{o:02x}")
+        elif o < 0x10000:
+            out.append(f"\\u{o:04x}")
+        else:
+            out.append(f"\\U{o:08x}")
+    out.append('"')
+    return "".join(out)
+
+
+def _with_gvk(err: BaseException, gvk: GroupVersionKind | None) -> BaseException:
+    # Go returns the computed GVK beside the error; Python callers find it on the error.
+    try:
+        err.gvk = gvk  # type: ignore[attr-defined]
+    except AttributeError:  # pragma: no cover - exotic exception classes
+        pass
+    return err
 
 
 def _is_google_message(obj: Any) -> bool:
@@ -81,6 +118,31 @@ def _marshal(obj: Any) -> bytes:
     if _is_google_message(obj):
         return obj.SerializeToString(deterministic=True)
     raise NotMarshalableError(type(obj))
+
+
+_NO_TYPE_META = "<protobuf encoded body - must provide default type>"
+
+
+def _defaults_from_type(actual: GroupVersionKind, registered: GroupVersionKind) -> GroupVersionKind:
+    """Defaults from ``into``'s first registered kind; a still group-less, version-less
+    kind takes that kind's group."""
+    actual = gvk_with_proto_defaults(actual, registered)
+    if not actual.version and not actual.group:
+        actual = GroupVersionKind(registered.group, actual.version, actual.kind)
+    return actual
+
+
+def _unmarshal_to_object(typer: Any, creater: Any, actual: GroupVersionKind, into: Any,
+                         raw: bytes | None) -> tuple[Any, GroupVersionKind]:
+    """Reuse ``into`` when it is of kind ``actual`` (else create one), reset it, fill it
+    from ``raw`` and stamp ``actual`` on it (JSON leaves TypeMeta as the data had it)."""
+    try:
+        obj = use_or_create_object(typer, creater, actual, into)
+        _unmarshal_into(obj, raw)
+    except Exception as err:
+        raise _with_gvk(err, actual) from None
+    obj.get_object_kind().set_group_version_kind(actual)
+    return obj, actual
 
 
 def _object_gvk(obj: Any) -> GroupVersionKind:
@@ -123,20 +185,20 @@ class Serializer:
             try:
                 types, _ = self.typer.object_kinds(into)
             except NotRegisteredError:
-                _unmarshal_into(into, raw)
+                try:
+                    _unmarshal_into(into, raw)
+                except Exception as err:
+                    raise _with_gvk(err, actual) from None
                 return into, actual
-            actual = gvk_with_proto_defaults(actual, types[0])
-            if not actual.version and not actual.group:
-                actual = GroupVersionKind(types[0].group, actual.version, actual.kind)
+            except Exception as err:
+                raise _with_gvk(err, actual) from None
+            actual = _defaults_from_type(actual, types[0])
 
         if not actual.kind:
-            raise MissingKindError(_type_meta_dump(api_version, kind))
+            raise _with_gvk(MissingKindError(_type_meta_dump(api_version, kind)), actual)
         if not actual.version:
-            raise MissingVersionError(_type_meta_dump(api_version, kind))
-        obj = use_or_create_object(self.typer, self.creater, actual, into)
-        _unmarshal_into(obj, raw)
-        obj.get_object_kind().set_group_version_kind(actual)
-        return obj, actual
+            raise _with_gvk(MissingVersionError(_type_meta_dump(api_version, kind)), actual)
+        return _unmarshal_to_object(self.typer, self.creater, actual, into, raw)
 
     def encode(self, obj: Any, stream: IO[bytes] | None = None) -> bytes:
         """Envelope ``obj``: its current GVK as TypeMeta, its protobuf body as raw."""
@@ -194,22 +256,28 @@ class RawSerializer:
         try:
             types, _ = self.typer.object_kinds(into)
         except NotRegisteredError:
-            _unmarshal_into(into, bytes(data))
+            try:
+                _unmarshal_into(into, bytes(data))
+            except Exception as err:
+                raise _with_gvk(err, actual) from None
             return into, actual
-        actual = gvk_with_proto_defaults(actual, types[0])
-        if not actual.version and not actual.group:
-            actual = GroupVersionKind(types[0].group, actual.version, actual.kind)
+        except Exception as err:
+            raise _with_gvk(err, actual) from None
+        actual = _defaults_from_type(actual, types[0])
         if not actual.kind:
-            raise MissingKindError("<protobuf encoded body - must provide default type>")
+            raise _with_gvk(MissingKindError(_NO_TYPE_META), actual)
         if not actual.version:
-            raise MissingVersionError("<protobuf encoded body - must provide default type>")
-        obj = use_or_create_object(self.typer, self.creater, actual, into)
-        _unmarshal_into(obj, bytes(data))
-        return obj, actual
+            raise _with_gvk(MissingVersionError(_NO_TYPE_META), actual)
+        return _unmarshal_to_object(self.typer, self.creater, actual, into, bytes(data))
 
     def encode(self, obj: Any, stream: IO[bytes] | None = None) -> bytes:
-        """The object's protobuf bytes only (an Unknown writes its raw bytes)."""
-        out = (obj.raw or b"") if isinstance(obj, Unknown) else _marshal(obj)
+        """The object's protobuf message bytes only: no magic, no envelope, no GVK."""
+        if isinstance(obj, Unknown):
+            # An Unknown has generated marshallers in Go: the message itself is written.
+            out = _pbwire.marshal_unknown(obj.api_version, obj.kind, obj.raw,
+                                          obj.content_encoding, obj.content_type)
+        else:
+            out = _marshal(obj)
         if stream is not None:
             stream.write(out)
         return out

@@ -21,13 +21,17 @@ class RecognizerDecoder:
         return f"RecognizerDecoder({', '.join(map(repr, self.decoders))})"
 
     def recognizes_data(self, data: bytes) -> tuple[bool, bool]:
-        """(recognized, unknown) over all members; a member's error is raised if none matched."""
+        """(recognized, unknown) over the recognizing members.
+
+        Go returns a member's recognition error beside ``(False, any_unknown)``; here it is
+        raised when no member recognised the data and none was unsure.
+        """
         last_err: Exception | None = None
         any_unknown = False
         for d in self.decoders:
             probe = getattr(d, "recognizes_data", None)
             if probe is None:
-                any_unknown = True
+                # Go consults only recognizing members here (decode still queues the rest).
                 continue
             try:
                 ok, unknown = probe(data)

@@ -69,6 +69,9 @@ def _decode_error(msg: str, path: str) -> DecodeError:
     return DecodeError(_where(msg, path))
 
 
+_MAX_QUANTITY_TEXT = 4300
+
+
 def _int_from_digits(digits: str) -> int:
     # int(str) refuses more than 4300 digits by default; Decimal has no such limit.
     if len(digits) <= 4000:
@@ -493,6 +496,11 @@ class Quantity(CustomValue):
             raise _ParseFailure(_ERR_FORMAT)
         if len(s) == 0:
             raise _ParseFailure(_ERR_FORMAT)
+        if len(s) > _MAX_QUANTITY_TEXT:
+            # Go parses any length; exact decimal arithmetic here is quadratic in the
+            # digits, so hostile input is refused rather than allowed to stall a decoder
+            # (the same trade Python makes for int()).
+            raise _ParseFailure(f"quantity text is {len(s)} characters long, longer than the {_MAX_QUANTITY_TEXT} kcodec accepts")
         if s == "0":
             return cls._make(0, 0, DecimalSI, False, "0")
         positive, value, num, denom, suf = _split_quantity(s)

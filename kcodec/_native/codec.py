@@ -108,7 +108,11 @@ def _json_type(v: Any) -> str:
 
 
 def _type_error(v: Any, t: Any, path: str) -> DecodeError:
-    return DecodeError(f"json: cannot unmarshal {_json_type(v)} into Go struct field {path} of type {t.go_name()}")
+    # Go reports the pointed-to type: the decoder allocates the pointer before storing.
+    name = t.go_name()
+    if t.pointer:
+        name = name[1:]
+    return DecodeError(f"json: cannot unmarshal {_json_type(v)} into Go struct field {path} of type {name}")
 
 
 def _fill(obj: Any, cls: Any, tree: dict[str, Any], strict: list[str] | None, path: str, spath: str) -> None:
@@ -142,7 +146,9 @@ def _fill(obj: Any, cls: Any, tree: dict[str, Any], strict: list[str] | None, pa
             if type(v) is str:
                 object.__setattr__(target, f.name, v)
             elif v is None:
-                object.__setattr__(target, f.name, None if f.pointer else "")
+                # Go: null clears a pointer but leaves a string value as it was (merge).
+                if f.pointer:
+                    object.__setattr__(target, f.name, None)
             else:
                 raise _type_error(v, f, fpath)
         else:
@@ -159,7 +165,8 @@ def _decode_value(t: Any, v: Any, old: Any, strict: list[str] | None, path: str,
             return t.cls._from_tree(None, path)
         if k == K_STRUCT:
             return old if old is not None else t.cls._new_zero()
-        return _m._zero_of(t)
+        # Go ignores null for a scalar value: an existing value survives a merge decode.
+        return old if old is not None else _m._zero_of(t)
     if k == K_STR:
         if type(v) is str:
             return v
@@ -344,7 +351,9 @@ def _read_varint(buf: bytes, pos: int, end: int, path: str) -> tuple[int, int]:
         pos += 1
         result |= (b & 0x7F) << shift
         if b < 0x80:
-            return result, pos
+            # Go keeps only 64 bits of a 10-byte varint; an out-of-range int64 must not
+            # survive into the object.
+            return result & 0xFFFFFFFFFFFFFFFF, pos
         shift += 7
         if shift >= 70:
             raise DecodeError(f"proto: {path}: varint overflow at byte {start}")
@@ -387,7 +396,8 @@ def _proto_fill(obj: Any, cls: Any, buf: bytes, pos: int, end: int, path: str, d
         if f is None:
             pos = _skip(buf, wire, pos, end, path)
             continue
-        fpath = path + "." + f.json
+        # An embedded (inline) struct adds no name to the path, as in JSON.
+        fpath = path if f.inline else path + "." + f.json
         k = f.kind
         if k == K_LIST and not f.wrapped:
             e = f.elem
@@ -442,14 +452,19 @@ def _proto_fill(obj: Any, cls: Any, buf: bytes, pos: int, end: int, path: str, d
                 object.__setattr__(obj, f.name, m)
             m[mk] = mv
             continue
-        if k == K_STRUCT and not f.pointer:
+        if k == K_STRUCT:
             if wire != WT_BYTES:
                 raise DecodeError(f"proto: {fpath}: wrong wire type {wire} at byte {tag_pos}")
             n, pos = _read_varint(buf, pos, end, fpath)
             stop = pos + n
             if stop > end:
                 raise DecodeError(f"proto: {fpath}: length {n} at byte {pos} exceeds message end {end}")
+            # A message field seen twice merges into the first, pointer or not (gogo's
+            # generated Unmarshal allocates only when the pointer is nil).
             sub = getattr(obj, f.name)
+            if sub is None:
+                sub = f.cls._new_zero()
+                object.__setattr__(obj, f.name, sub)
             _proto_fill(sub, f.cls, buf, pos, stop, fpath, depth + 1)
             pos = stop
             continue

@@ -133,6 +133,10 @@ def _go_parse_int(s: str, signed: bool) -> int | None:
     sign, body = m.groups()
     if sign and not signed:
         return None
+    if len(body) > 80:
+        # Beyond any 64-bit value in every base; also keeps Python's int() digit limit
+        # (4300) and its quadratic conversion away from hostile input.
+        return None
     if len(body) > 1 and body[0] == "0":
         p = body[1]
         if p in "xX":
@@ -254,6 +258,8 @@ def _go_format_g(x: float, bits: int = 64) -> str:
         try:
             x = struct.unpack("f", struct.pack("f", x))[0]
         except OverflowError:
+            return ".inf" if x > 0 else "-.inf"
+        if math.isinf(x):
             return ".inf" if x > 0 else "-.inf"
         digits, dp = _shortest_digits32(x) if x else ("0", 1)
     else:

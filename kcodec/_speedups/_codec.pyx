@@ -1,0 +1,1207 @@
+# cython: language_level=3
+"""Compiled twins of the struct walkers of ``kcodec._native.codec``.
+
+``struct_to_tree``, ``fill_from_tree``, ``struct_to_proto`` and ``fill_from_proto`` walk
+the compiled tables of ``_tables`` (one per Struct class) instead of the FieldInfo tuples,
+read and write fields through slot offsets, allocate zero structs with ``tp_alloc``, read
+protobuf through a ``const unsigned char*`` with explicit bounds checks and write it into
+one growable buffer whose nested lengths are patched in place. Every branch mirrors the
+pure walker, in the same order, with the same error classes and texts.
+
+Deliberate differences from the pure walkers, all invisible to ``==``:
+
+* Decoding shares equal values of immutable custom types (Quantity, IntOrString, Time...:
+  those whose ``deep_copy()`` returns self) within one call: a body seen before is not
+  parsed again. Pure mode builds a new, equal object each time. Likewise encoding asks
+  each such value object for its protobuf body or tree value once per call.
+* Error paths (``Pod.spec.containers[0].name``) are built only when an error or a custom
+  value's parser needs them, from a chain of stack frames, never per field.
+* The structs, lists and dicts ``fill_from_proto`` builds are not tracked by the cycle
+  collector (the object passed in, and anything it already held, keep their tracking);
+  see "Untracked decoded objects" in ``_tables.pyx`` for why that is safe. Equal short
+  ASCII strings of one decoded document are one str object.
+
+Kernels that build many objects also pause the collector for their duration
+(``gc_pause``/``gc_resume``, restored even on errors), so it does not scan the new objects
+over and over while they appear.
+"""
+from libc.stdint cimport uint64_t, int64_t, int32_t, uint32_t
+from libc.string cimport memcpy, memmove, memcmp
+from libc.stdlib cimport malloc, realloc, free
+from cpython.object cimport PyObject
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE, PyBytes_FromStringAndSize
+from cpython.unicode cimport PyUnicode_DecodeUTF8
+from cpython.long cimport PyLong_FromUnsignedLongLong, PyLong_FromLongLong
+from cpython.list cimport PyList_Append
+from cpython.dict cimport PyDict_GetItem, PyDict_SetItem
+from cpython.float cimport PyFloat_FromDouble
+from cpython.mem cimport PyMem_Calloc, PyMem_Free
+
+from kcodec._speedups._tables cimport (
+    Table, TypeRow, FieldRow, FieldC, table_of, untrack, get_field, set_field, is_zero_value, gc_pause, gc_resume,
+    K_STR, K_BOOL, K_INT32, K_INT64, K_FLOAT, K_BYTES, K_STRUCT, K_CUSTOM, K_LIST, K_MAP, K_ANY,
+    WT_VARINT, WT_FIXED64, WT_BYTES,
+)
+
+import base64 as _base64
+import binascii as _binascii
+import struct as _st
+
+from kcodec import model as _m
+from kcodec._native import codec as _pure
+from kcodec.errors import DecodeError, EncodeError
+
+__all__ = ["struct_to_tree", "fill_from_tree", "struct_to_proto", "fill_from_proto"]
+
+cdef extern from *:
+    """
+    #define kc_prefetch(p) __builtin_prefetch((const void*)(p))
+    """
+    void kc_prefetch(const void* p) noexcept nogil
+
+cdef extern from "Python.h":
+    long long PyLong_AsLongLongAndOverflow(object o, int* overflow) except? -1
+    object PyUnicode_AsEncodedString(object u, const char* encoding, const char* errors)
+    bint PyUnicode_IS_ASCII(object u)
+    object PyUnicode_New(Py_ssize_t size, Py_UCS4 maxchar)
+    void Py_INCREF(object o)
+    void Py_XDECREF(PyObject* o)
+    void* PyUnicode_DATA(object u)
+    Py_ssize_t PyUnicode_GET_LENGTH(object u)
+    double PyFloat_AS_DOUBLE(object f)
+    int PyObject_IsTrue(object o) except -1
+    int PyObject_Not(object o) except -1
+    int Py_EnterRecursiveCall(const char* where) except -1
+    void Py_LeaveRecursiveCall()
+
+cdef object _b64encode = _binascii.b2a_base64
+cdef object _b64decode = _base64.b64decode
+cdef object _binascii_Error = _binascii.Error
+cdef object _pack = _st.pack
+cdef object _unpack_from = _st.unpack_from
+cdef object _zero_of = _m._zero_of
+
+# The pure module may still be initialising when this one is imported (importing
+# kcodec._native first imports the model, which imports the kernels): its functions are
+# looked up when needed, never at import time.
+cdef object _type_error(object v, object t, str path):
+    return _pure._type_error(v, t, path)
+
+
+cdef enum:
+    INT32_MIN = -2147483648
+    INT32_MAX = 2147483647
+    MAX_DEPTH = 100
+
+cdef enum:
+    VOK = 0
+    VEOF = 1
+    VOVERFLOW = 2
+
+
+# ----------------------------------------------------------------------------- JSON tree
+
+cdef enum:
+    ID_CACHE = 512
+
+
+cdef class _IdCache:
+    """Results computed once per immutable custom value object within one call (its
+    protobuf body, its tree value): decoded objects share equal immutable values, so one
+    result serves every occurrence. Direct-mapped by address; each key is held, so its
+    address cannot be reused by another object while the cache lives."""
+    cdef PyObject** keys
+    cdef PyObject** vals
+
+    def __dealloc__(self):
+        cdef Py_ssize_t i
+        if self.keys != NULL:
+            for i in range(ID_CACHE):
+                Py_XDECREF(self.keys[i])
+                Py_XDECREF(self.vals[i])
+        PyMem_Free(self.keys)
+        PyMem_Free(self.vals)
+
+    cdef inline PyObject* get(self, object key) noexcept:
+        cdef Py_ssize_t slot
+        if self.keys == NULL:
+            return NULL
+        slot = <Py_ssize_t>(((<size_t><PyObject*>key) >> 4) % ID_CACHE)
+        if self.keys[slot] == <PyObject*>key:
+            return self.vals[slot]
+        return NULL
+
+    cdef int put(self, object key, object value) except -1:
+        cdef Py_ssize_t slot
+        cdef PyObject* old_k
+        cdef PyObject* old_v
+        if self.keys == NULL:
+            self.keys = <PyObject**>PyMem_Calloc(ID_CACHE, sizeof(PyObject*))
+            self.vals = <PyObject**>PyMem_Calloc(ID_CACHE, sizeof(PyObject*))
+            if self.keys == NULL or self.vals == NULL:
+                raise MemoryError()
+        slot = <Py_ssize_t>(((<size_t><PyObject*>key) >> 4) % ID_CACHE)
+        old_k = self.keys[slot]
+        old_v = self.vals[slot]
+        Py_INCREF(key)
+        Py_INCREF(value)
+        self.keys[slot] = <PyObject*>key
+        self.vals[slot] = <PyObject*>value
+        # Released only once the slot is consistent: a finalizer may run here.
+        Py_XDECREF(old_k)
+        Py_XDECREF(old_v)
+        return 0
+
+
+cdef object _custom_tree(_IdCache c, TypeRow t, object v):
+    """``v._to_tree()``; shared for immutable values whose tree value is immutable too."""
+    cdef PyObject* hit
+    if not t.shareable or type(v) is not t.cls:
+        return v._to_tree()
+    hit = c.get(v)
+    if hit != NULL:
+        return <object>hit
+    out = v._to_tree()
+    if out is None or type(out) is str or type(out) is int or type(out) is float or type(out) is bool:
+        c.put(v, out)
+    return out
+
+
+
+cdef object _tree_value(_IdCache c, TypeRow t, object v):
+    cdef int k
+    cdef TypeRow e
+    if v is None:
+        return None
+    k = t.kind
+    if k <= K_FLOAT:
+        return v
+    if k == K_STRUCT:
+        sub = {}
+        _struct_into(c, v, _table_for(t, v), sub)
+        return sub
+    if k == K_CUSTOM:
+        return _custom_tree(c, t, v)
+    if k == K_BYTES:
+        return _b64encode(v, newline=False).decode("ascii")
+    if k == K_LIST:
+        e = t.elem
+        if e.kind <= K_FLOAT:
+            return list(v)
+        return [_tree_value(c, e, x) for x in v]
+    if k == K_MAP:
+        e = t.elem
+        if e.kind <= K_FLOAT:
+            return {key: v[key] for key in sorted(v)}
+        return {key: _tree_value(c, e, v[key]) for key in sorted(v)}
+    return v
+
+
+cdef inline Table _table_for(TypeRow t, object v):
+    """The table of struct value ``v`` (its own class, as the pure walker uses)."""
+    if type(v) is t.cls:
+        return t.struct_table()
+    return table_of(type(v))
+
+
+cdef int _struct_into(_IdCache c, object obj, Table t, dict out) except -1:
+    # C recursion is charged to Python's recursion limit: a deep object raises
+    # RecursionError as the pure walker does, instead of exhausting the C stack.
+    Py_EnterRecursiveCall(" while converting a struct to a JSON tree")
+    try:
+        return _struct_into_body(c, obj, t, out)
+    finally:
+        Py_LeaveRecursiveCall()
+
+
+cdef int _struct_into_body(_IdCache c, object obj, Table t, dict out) except -1:
+    cdef FieldRow f
+    cdef bint direct = t.owns(obj)
+    cdef int k
+    cdef dict sub
+    for f in t.fields:
+        v = get_field(obj, f, direct)
+        if f.inline and f.kind == K_STRUCT:
+            if v is not None:
+                sub = {}
+                _struct_into(c, v, _table_for(f, v), sub)
+                for key, val in sub.items():
+                    out.setdefault(key, val)
+            continue
+        if f.json == "-":
+            continue
+        if v is None:
+            if f.omitempty or f.omitzero:
+                continue
+            out[f.json] = None
+            continue
+        k = f.kind
+        if f.omitempty and PyObject_Not(v):
+            if k == K_LIST or k == K_MAP or k == K_BYTES or (k <= K_FLOAT and not f.pointer):
+                continue
+        if f.omitzero and not f.pointer and is_zero_value(f, v):
+            continue
+        out[f.json] = _tree_value(c, f, v)
+    return 0
+
+
+def struct_to_tree(obj):
+    """Typed struct -> JSON tree (its class is compiled)."""
+    cdef dict out = {}
+    cdef Table t = table_of(type(obj))
+    # A tree is one dict per struct: keep the collector from scanning them as they appear.
+    gc_pause()
+    try:
+        _struct_into(_IdCache(), obj, t, out)
+    finally:
+        gc_resume()
+    return out
+
+
+cdef int _fill_tree(object obj, Table t, object tree, object strict, str path, str spath) except -1:
+    Py_EnterRecursiveCall(" while filling a struct from a JSON tree")
+    try:
+        return _fill_tree_body(obj, t, tree, strict, path, spath)
+    finally:
+        Py_LeaveRecursiveCall()
+
+
+cdef int _fill_tree_body(object obj, Table t, object tree, object strict, str path, str spath) except -1:
+    cdef dict jmap = t.json
+    cdef tuple chain
+    cdef FieldRow f, inl
+    cdef Py_ssize_t i, n
+    cdef PyObject* p
+    cdef bint direct = t.owns(obj)
+    cdef bint d
+    if strict is not None:
+        dups = getattr(tree, "duplicates", None)
+        if dups:
+            for key in dups:
+                msg = f'duplicate field "{spath}{key}"'
+                if msg not in strict:
+                    strict.append(msg)
+    for key, v in tree.items():
+        p = PyDict_GetItem(jmap, key)
+        if p == NULL:
+            if strict is not None:
+                msg = f'unknown field "{spath}{key}"'
+                if msg not in strict:
+                    strict.append(msg)
+            continue
+        chain = <tuple>p
+        target = obj
+        n = len(chain)
+        for i in range(n - 1):
+            inl = <FieldRow>chain[i]
+            sub = getattr(target, inl.name)
+            if sub is None:
+                sub = inl.struct_table().new_zero()
+                set_field(target, inl, sub, False)
+            target = sub
+        f = <FieldRow>chain[n - 1]
+        # Slot offsets are the owning table's: usable on obj itself, not across inline hops.
+        d = direct and n == 1
+        fpath = path + "." + key
+        if f.kind == K_STR:
+            if type(v) is str:
+                set_field(target, f, v, d)
+            elif v is None:
+                # null clears a pointer but leaves a string value as it was (merge)
+                if f.pointer:
+                    set_field(target, f, None, d)
+            else:
+                raise _type_error(v, f.info, fpath)
+        else:
+            old = get_field(target, f, d)
+            set_field(target, f, _decode_tree_value(f, v, old, strict, fpath, spath + key), d)
+    return 0
+
+
+cdef object _decode_tree_value(TypeRow t, object v, object old, object strict, str path, str spath):
+    cdef int k = t.kind
+    cdef TypeRow e
+    cdef Table tab
+    cdef Py_ssize_t i
+    cdef list out
+    if v is None:
+        if t.pointer or k == K_LIST or k == K_MAP or k == K_BYTES or k == K_ANY:
+            return None
+        if k == K_CUSTOM:
+            return t.cls._from_tree(None, path)
+        if k == K_STRUCT:
+            return old if old is not None else t.struct_table().new_zero()
+        # null leaves an existing scalar value alone (merge)
+        return old if old is not None else _zero_of(t.info)
+    if k == K_STR:
+        if type(v) is str:
+            return v
+        raise _type_error(v, t.info, path)
+    if k == K_INT32 or k == K_INT64:
+        if type(v) is int:
+            if k == K_INT32:
+                if INT32_MIN <= v <= INT32_MAX:
+                    return v
+            elif -9223372036854775808 <= v <= 9223372036854775807:
+                return v
+        raise _type_error(v, t.info, path)
+    if k == K_BOOL:
+        if v is True or v is False:
+            return v
+        raise _type_error(v, t.info, path)
+    if k == K_STRUCT:
+        if type(v) is not dict and not isinstance(v, dict):
+            raise _type_error(v, t.info, path)
+        tab = t.struct_table()
+        sub = old if old is not None else tab.new_zero()
+        _fill_tree(sub, tab, v, strict, path, spath + ".")
+        return sub
+    if k == K_LIST:
+        if type(v) is not list:
+            raise _type_error(v, t.info, path)
+        e = t.elem
+        if e.kind == K_STR:
+            for x in <list>v:
+                if type(x) is not str:
+                    break
+            else:
+                return v
+        out = []
+        for i, x in enumerate(<list>v):
+            out.append(_decode_tree_value(e, x, None, strict, f"{path}[{i}]", f"{spath}[{i}]"))
+        return out
+    if k == K_MAP:
+        if not isinstance(v, dict):
+            raise _type_error(v, t.info, path)
+        e = t.elem
+        if e.kind == K_STR:
+            for x in v.values():
+                if type(x) is not str:
+                    break
+            else:
+                out_map = dict(v)
+                if old is not None:
+                    old.update(out_map)
+                    return old
+                return out_map
+        out_map = {}
+        for key, x in v.items():
+            out_map[key] = _decode_tree_value(e, x, None, strict, f"{path}[{key}]", f"{spath}[{key}]")
+        if old is not None:
+            old.update(out_map)
+            return old
+        return out_map
+    if k == K_CUSTOM:
+        return t.cls._from_tree(v, path)
+    if k == K_BYTES:
+        if type(v) is not str:
+            raise _type_error(v, t.info, path)
+        try:
+            return _b64decode(v.encode("ascii"), validate=True)
+        except (_binascii_Error, UnicodeEncodeError, ValueError) as exc:
+            raise DecodeError(f"illegal base64 data in Go struct field {path}: {exc}") from None
+    if k == K_FLOAT:
+        if type(v) is int or type(v) is float:
+            return float(v)
+        raise _type_error(v, t.info, path)
+    return v
+
+
+def fill_from_tree(obj, cls, tree, strict, path):
+    """Fill ``obj`` (an instance of compiled ``cls``) from a JSON object tree."""
+    cdef Table t = table_of(cls)
+    gc_pause()
+    try:
+        _fill_tree(obj, t, tree, strict, path, "")
+    finally:
+        gc_resume()
+
+
+# ----------------------------------------------------------------------------- protobuf out
+
+cdef class _Writer:
+    """A growable output buffer (and the per-call cache of custom value bodies)."""
+    cdef unsigned char* buf
+    cdef Py_ssize_t n
+    cdef Py_ssize_t cap
+    cdef _IdCache bodies
+
+    def __cinit__(self):
+        self.cap = 4096
+        self.buf = <unsigned char*>malloc(self.cap)
+        if self.buf == NULL:
+            raise MemoryError()
+        self.n = 0
+        self.bodies = _IdCache()
+
+    def __dealloc__(self):
+        free(self.buf)
+
+    cdef object custom_body(self, TypeRow t, object v):
+        """``v._proto_body()``, once per immutable value object."""
+        cdef PyObject* hit
+        if not t.shareable or type(v) is not t.cls:
+            return v._proto_body()
+        hit = self.bodies.get(v)
+        if hit != NULL:
+            return <object>hit
+        body = v._proto_body()
+        self.bodies.put(v, body)
+        return body
+
+    cdef int grow(self, Py_ssize_t extra) except -1:
+        cdef Py_ssize_t need = self.n + extra
+        cdef Py_ssize_t cap = self.cap
+        cdef unsigned char* nb
+        if need <= cap:
+            return 0
+        while cap < need:
+            cap *= 2
+        nb = <unsigned char*>realloc(self.buf, cap)
+        if nb == NULL:
+            raise MemoryError()
+        self.buf = nb
+        self.cap = cap
+        return 0
+
+    cdef inline int put_byte(self, unsigned char b) except -1:
+        if self.n + 1 > self.cap:
+            self.grow(1)
+        self.buf[self.n] = b
+        self.n += 1
+        return 0
+
+    cdef inline int put_varint(self, uint64_t v) except -1:
+        if self.n + 10 > self.cap:
+            self.grow(10)
+        while v >= 0x80:
+            self.buf[self.n] = <unsigned char>((v & 0x7F) | 0x80)
+            v >>= 7
+            self.n += 1
+        self.buf[self.n] = <unsigned char>v
+        self.n += 1
+        return 0
+
+    cdef inline int put_raw(self, const void* data, Py_ssize_t size) except -1:
+        if self.n + size > self.cap:
+            self.grow(size)
+        memcpy(self.buf + self.n, data, size)
+        self.n += size
+        return 0
+
+    cdef inline int put_key(self, bytes key) except -1:
+        cdef Py_ssize_t size = PyBytes_GET_SIZE(key)
+        if size == 1:
+            return self.put_byte((<unsigned char*>PyBytes_AS_STRING(key))[0])
+        return self.put_raw(PyBytes_AS_STRING(key), size)
+
+    cdef inline int put_bytes_field(self, object b) except -1:
+        """Length + bytes of a bytes-like object (exact bytes on the fast path)."""
+        cdef bytearray tmp
+        if type(b) is not bytes:
+            tmp = bytearray()
+            tmp += b  # the pure walker's `out += b`: same acceptance, same errors
+            b = bytes(tmp)
+        self.put_varint(<uint64_t>PyBytes_GET_SIZE(b))
+        return self.put_raw(PyBytes_AS_STRING(b), PyBytes_GET_SIZE(b))
+
+    cdef inline Py_ssize_t open_len(self) except -1:
+        """Reserve one byte for a length prefix; return where the body starts."""
+        self.put_byte(0)
+        return self.n
+
+    cdef int close_len(self, Py_ssize_t start) except -1:
+        """Write the length of the body that began at ``start`` into its reserved byte,
+        shifting the body when the length needs more than one byte."""
+        cdef Py_ssize_t size = self.n - start
+        cdef uint64_t v = <uint64_t>size
+        cdef int extra = 0
+        cdef Py_ssize_t i
+        if size < 0x80:
+            self.buf[start - 1] = <unsigned char>size
+            return 0
+        while v >= 0x80:
+            v >>= 7
+            extra += 1
+        self.grow(extra)
+        memmove(self.buf + start + extra, self.buf + start, size)
+        self.n += extra
+        v = <uint64_t>size
+        i = start - 1
+        while v >= 0x80:
+            self.buf[i] = <unsigned char>((v & 0x7F) | 0x80)
+            v >>= 7
+            i += 1
+        self.buf[i] = <unsigned char>v
+        return 0
+
+    cdef bytes result(self):
+        return PyBytes_FromStringAndSize(<char*>self.buf, self.n)
+
+
+cdef int _put_str(_Writer w, object v) except -1:
+    if type(v) is str and PyUnicode_IS_ASCII(v):
+        w.put_varint(<uint64_t>PyUnicode_GET_LENGTH(v))
+        return w.put_raw(PyUnicode_DATA(v), PyUnicode_GET_LENGTH(v))
+    if type(v) is str:
+        b = PyUnicode_AsEncodedString(v, "utf-8", "surrogateescape")
+    else:
+        b = v.encode("utf-8", "surrogateescape")
+    return w.put_bytes_field(b)
+
+
+cdef int _put_int(_Writer w, object v) except -1:
+    cdef int overflow = 0
+    cdef long long x
+    if type(v) is int or type(v) is bool:
+        x = PyLong_AsLongLongAndOverflow(v, &overflow)
+        if overflow == 0:
+            return w.put_varint(<uint64_t>x)
+    # Beyond int64 or not an int: the pure helper writes (or rejects) it.
+    b = _pure._varint(v)
+    return w.put_raw(PyBytes_AS_STRING(b), PyBytes_GET_SIZE(b))
+
+
+cdef inline int _put_fkey(_Writer w, const FieldC* fc) except -1:
+    if fc.keylen == 1:
+        return w.put_byte(fc.key[0])
+    return w.put_raw(fc.key, fc.keylen)
+
+
+cdef int _put_struct(_Writer w, object obj, Table t) except -1:
+    Py_EnterRecursiveCall(" while encoding a struct as protobuf")
+    try:
+        return _put_struct_body(w, obj, t)
+    finally:
+        Py_LeaveRecursiveCall()
+
+
+cdef int _put_struct_body(_Writer w, object obj, Table t) except -1:
+    cdef const FieldC* fc
+    cdef TypeRow e
+    cdef bint direct = t.owns(obj)
+    cdef int k
+    cdef Py_ssize_t i, start
+    cdef PyObject* p
+    if direct:
+        # Encoding is bound by memory latency: ask for every field value at once rather
+        # than waiting for each in turn.
+        for i in range(t.npb):
+            fc = &t.pb_c[i]
+            if fc.offset >= 0:
+                p = (<PyObject**>((<char*><PyObject*>obj) + fc.offset))[0]
+                if p != NULL and p != <PyObject*>None:
+                    kc_prefetch(p)
+    for i in range(t.npb):
+        fc = &t.pb_c[i]
+        p = NULL
+        if direct and fc.offset >= 0:
+            p = (<PyObject**>((<char*><PyObject*>obj) + fc.offset))[0]
+            if p == <PyObject*>None:
+                continue
+        if p != NULL:
+            v = <object>p
+        else:
+            v = getattr(obj, (<FieldRow>fc.row).name)
+            if v is None:
+                continue
+        k = fc.kind
+        if k == K_STR:
+            _put_fkey(w, fc)
+            _put_str(w, v)
+            continue
+        if k == K_LIST and not fc.wrapped:
+            e = (<FieldRow>fc.row).elem
+            if type(v) is list:
+                for x in <list>v:
+                    _put_fkey(w, fc)
+                    _put_value(w, e, x)
+            else:
+                for x in v:
+                    _put_fkey(w, fc)
+                    _put_value(w, e, x)
+            continue
+        if k == K_MAP:
+            if PyObject_Not(v):
+                continue
+            e = (<FieldRow>fc.row).elem
+            for mk in sorted(v):
+                mv = v[mk]
+                _put_fkey(w, fc)
+                start = w.open_len()
+                w.put_byte(0x0A)
+                if type(mk) is str:
+                    _put_str(w, mk)
+                else:
+                    w.put_bytes_field(mk.encode("utf-8", "surrogateescape"))
+                if mv is not None or e.kind != K_BYTES:
+                    w.put_byte(<unsigned char>((2 << 3) | e.wire))
+                    _put_value(w, e, mv)
+                w.close_len(start)
+            continue
+        _put_fkey(w, fc)
+        _put_value(w, <FieldRow>fc.row, v)
+    return 0
+
+
+cdef int _put_value(_Writer w, TypeRow t, object v) except -1:
+    cdef int k = t.kind
+    cdef Py_ssize_t start
+    cdef TypeRow e
+    cdef double d
+    cdef unsigned char key1
+    if k == K_STR:
+        return _put_str(w, v)
+    if k == K_INT32 or k == K_INT64:
+        return _put_int(w, v)
+    if k == K_BOOL:
+        return w.put_byte(1 if PyObject_IsTrue(v) else 0)
+    if k == K_STRUCT:
+        start = w.open_len()
+        if v is not None:
+            _put_struct(w, v, _table_for(t, v))
+        return w.close_len(start)
+    if k == K_CUSTOM:
+        if v is None:
+            return w.put_byte(0)
+        return w.put_bytes_field(w.custom_body(t, v))
+    if k == K_BYTES:
+        if v is None:
+            return w.put_byte(0)
+        return w.put_bytes_field(v)
+    if k == K_LIST:
+        e = t.elem
+        key1 = <unsigned char>((1 << 3) | e.wire)
+        start = w.open_len()
+        if v is not None and PyObject_IsTrue(v):
+            for x in v:
+                w.put_byte(key1)
+                _put_value(w, e, x)
+        return w.close_len(start)
+    if k == K_FLOAT:
+        if type(v) is float and _little_endian():
+            d = PyFloat_AS_DOUBLE(v)
+            return w.put_raw(&d, 8)
+        b = _pack("<d", v)
+        return w.put_raw(PyBytes_AS_STRING(b), 8)
+    raise EncodeError(f"cannot encode {t.info.go_name()} as protobuf")
+
+
+cdef inline bint _little_endian() noexcept nogil:
+    cdef uint32_t one = 1
+    return (<unsigned char*>&one)[0] == 1
+
+
+def struct_to_proto(obj):
+    """Typed struct -> protobuf message body."""
+    cdef _Writer w = _Writer()
+    _put_struct(w, obj, table_of(type(obj)))
+    return w.result()
+
+
+# ----------------------------------------------------------------------------- protobuf in
+
+cdef struct PathSeg:
+    const PathSeg* up
+    PyObject* text   # kind 0: the root path; 1: a json name; 3: a map key (all borrowed str)
+    Py_ssize_t index  # kind 2
+    int kind
+
+
+cdef str _path(const PathSeg* s):
+    parts = []
+    while s != NULL:
+        if s.kind == 0:
+            parts.append(<str>s.text)
+        elif s.kind == 1:
+            parts.append("." + <str>s.text)
+        elif s.kind == 2:
+            parts.append(f"[{s.index}]")
+        else:
+            parts.append(f"[{<str>s.text}]")
+        s = s.up
+    parts.reverse()
+    return "".join(parts)
+
+
+cdef class _Reader:
+    """One fill_from_proto call: the input, the per-call memo of shareable custom values
+    and a small cache of short ASCII strings (decoded documents repeat most of their
+    strings; equal str objects are interchangeable)."""
+    cdef bytes data
+    cdef const unsigned char* p
+    cdef Py_ssize_t size
+    cdef PyObject** stab
+    cdef Py_ssize_t smask
+    cdef PyObject** ccls
+    cdef PyObject** cbody
+    cdef PyObject** cval
+
+    def __dealloc__(self):
+        cdef Py_ssize_t i
+        if self.stab != NULL:
+            for i in range(self.smask + 1):
+                Py_XDECREF(self.stab[i])
+            PyMem_Free(self.stab)
+        if self.ccls != NULL:
+            for i in range(CUSTOM_CACHE):
+                Py_XDECREF(self.ccls[i])
+                Py_XDECREF(self.cbody[i])
+                Py_XDECREF(self.cval[i])
+        PyMem_Free(self.ccls)
+        PyMem_Free(self.cbody)
+        PyMem_Free(self.cval)
+
+    cdef int init_strings(self, Py_ssize_t size) except -1:
+        cdef Py_ssize_t n = 64
+        while n < size // 16 and n < 4096:
+            n *= 2
+        self.stab = <PyObject**>PyMem_Calloc(n, sizeof(PyObject*))
+        if self.stab == NULL:
+            raise MemoryError()
+        self.smask = n - 1
+        return 0
+
+
+cdef enum:
+    SHORT_STR = 64
+    CUSTOM_CACHE = 1021
+
+
+cdef inline uint64_t _hash(_Reader r, const unsigned char* s, Py_ssize_t n,
+                           uint64_t* acc_out) noexcept nogil:
+    """A quick hash of ``s[0:n]`` and the OR of its bytes (for the ASCII test).
+
+    The tail is read as one 8-byte load and masked when the buffer extends that far,
+    which avoids a variable-length copy for the short strings that dominate."""
+    cdef uint64_t h = 0x9E3779B97F4A7C15ULL ^ <uint64_t>n
+    cdef uint64_t acc = 0, chunk = 0
+    cdef Py_ssize_t i = 0, rest
+    while i + 8 <= n:
+        memcpy(&chunk, s + i, 8)
+        acc |= chunk
+        h = (h ^ chunk) * 0x100000001B3ULL
+        h ^= h >> 32
+        i += 8
+    rest = n - i
+    if rest:
+        if s + i + 8 <= r.p + r.size:
+            memcpy(&chunk, s + i, 8)
+            chunk &= (<uint64_t>1 << (8 * rest)) - 1
+        else:
+            chunk = 0
+            memcpy(&chunk, s + i, rest)
+        acc |= chunk
+        h = (h ^ chunk) * 0x100000001B3ULL
+        h ^= h >> 32
+    acc_out[0] = acc
+    return h ^ (h >> 17)
+
+
+cdef inline object _str(_Reader r, Py_ssize_t pos, Py_ssize_t n):
+    """``buf[pos:pos+n].decode("utf-8", "surrogateescape")``, shared when short ASCII."""
+    cdef const unsigned char* s = r.p + pos
+    cdef uint64_t h, acc = 0
+    cdef Py_ssize_t slot
+    cdef PyObject* cur
+    if n > SHORT_STR or n == 0:
+        return PyUnicode_DecodeUTF8(<char*>s, n, "surrogateescape")
+    h = _hash(r, s, n, &acc)
+    if acc & 0x8080808080808080ULL:
+        return PyUnicode_DecodeUTF8(<char*>s, n, "surrogateescape")
+    slot = <Py_ssize_t>(h & <uint64_t>r.smask)
+    cur = r.stab[slot]
+    if cur != NULL and PyUnicode_GET_LENGTH(<object>cur) == n \
+            and memcmp(PyUnicode_DATA(<object>cur), s, n) == 0:
+        return <object>cur
+    u = PyUnicode_New(n, 127)
+    memcpy(PyUnicode_DATA(u), s, n)
+    Py_INCREF(u)
+    r.stab[slot] = <PyObject*>u
+    Py_XDECREF(cur)
+    return u
+
+
+cdef object _custom(_Reader r, TypeRow t, Py_ssize_t pos, Py_ssize_t stop, const PathSeg* path):
+    """``t.cls._from_proto_body(buf[pos:stop], path)``; immutable values are parsed once
+    per distinct body in this call (a direct-mapped table keyed by class and bytes)."""
+    cdef const unsigned char* s = r.p + pos
+    cdef Py_ssize_t n = stop - pos, slot
+    cdef uint64_t h, acc = 0
+    cdef PyObject* kb
+    cdef PyObject* old_c
+    cdef PyObject* old_b
+    cdef PyObject* old_v
+    body = PyBytes_FromStringAndSize(<char*>s, n) if not t.shareable else None
+    if not t.shareable:
+        return t.cls._from_proto_body(body, _path(path))
+    h = _hash(r, s, n, &acc) ^ (<uint64_t><size_t><PyObject*>t.cls >> 4)
+    slot = <Py_ssize_t>(h % CUSTOM_CACHE)
+    if r.ccls == NULL:
+        r.ccls = <PyObject**>PyMem_Calloc(CUSTOM_CACHE, sizeof(PyObject*))
+        r.cbody = <PyObject**>PyMem_Calloc(CUSTOM_CACHE, sizeof(PyObject*))
+        r.cval = <PyObject**>PyMem_Calloc(CUSTOM_CACHE, sizeof(PyObject*))
+        if r.ccls == NULL or r.cbody == NULL or r.cval == NULL:
+            raise MemoryError()
+    kb = r.cbody[slot]
+    if r.ccls[slot] == <PyObject*>t.cls and kb != NULL and PyBytes_GET_SIZE(<object>kb) == n \
+            and memcmp(PyBytes_AS_STRING(<object>kb), s, n) == 0:
+        return <object>r.cval[slot]
+    body = PyBytes_FromStringAndSize(<char*>s, n)
+    value = t.cls._from_proto_body(body, _path(path))
+    old_c = r.ccls[slot]
+    old_b = r.cbody[slot]
+    old_v = r.cval[slot]
+    Py_INCREF(t.cls)
+    Py_INCREF(body)
+    Py_INCREF(value)
+    r.ccls[slot] = <PyObject*>t.cls
+    r.cbody[slot] = <PyObject*>body
+    r.cval[slot] = <PyObject*>value
+    Py_XDECREF(old_c)
+    Py_XDECREF(old_b)
+    Py_XDECREF(old_v)
+    return value
+
+
+cdef inline int _rd(const unsigned char* p, Py_ssize_t* pos, Py_ssize_t end,
+                    uint64_t* out) noexcept nogil:
+    """The pure walker's _read_varint: at most 10 bytes, bits beyond 64 dropped."""
+    cdef Py_ssize_t i = pos[0]
+    cdef uint64_t r = 0
+    cdef unsigned int shift = 0
+    cdef unsigned char b
+    while True:
+        if i >= end:
+            return VEOF
+        b = p[i]
+        i += 1
+        r |= (<uint64_t>(b & 0x7F)) << shift
+        if b < 0x80:
+            pos[0] = i
+            out[0] = r
+            return VOK
+        shift += 7
+        if shift >= 70:
+            return VOVERFLOW
+
+
+cdef int _varint_error(int rc, Py_ssize_t start, const PathSeg* path) except -1:
+    if rc == VEOF:
+        raise DecodeError(f"proto: {_path(path)}: unexpected EOF in varint at byte {start}")
+    raise DecodeError(f"proto: {_path(path)}: varint overflow at byte {start}")
+
+
+cdef inline int _read(_Reader r, Py_ssize_t* pos, Py_ssize_t end, uint64_t* out,
+                      const PathSeg* path) except -1:
+    cdef Py_ssize_t start = pos[0]
+    cdef int rc
+    # One-byte varints (tags, short lengths, small ints) dominate.
+    if start < end and r.p[start] < 0x80:
+        out[0] = r.p[start]
+        pos[0] = start + 1
+        return 0
+    rc = _rd(r.p, pos, end, out)
+    if rc != VOK:
+        _varint_error(rc, start, path)
+    return 0
+
+
+cdef inline int _read_len(_Reader r, Py_ssize_t* pos, Py_ssize_t end, Py_ssize_t* stop,
+                   const PathSeg* path) except -1:
+    """A length prefix and the check that its bytes fit before ``end``."""
+    cdef uint64_t n = 0
+    _read(r, pos, end, &n, path)
+    if n > <uint64_t>(end - pos[0]):
+        raise DecodeError(f"proto: {_path(path)}: length {n} at byte {pos[0]} exceeds message end {end}")
+    stop[0] = pos[0] + <Py_ssize_t>n
+    return 0
+
+
+cdef int _skip(_Reader r, unsigned int wire, Py_ssize_t* pos, Py_ssize_t end,
+               const PathSeg* path) except -1:
+    cdef uint64_t n = 0
+    if wire == WT_VARINT:
+        _read(r, pos, end, &n, path)
+        return 0
+    if wire == WT_FIXED64:
+        if end - pos[0] < 8:
+            raise DecodeError(f"proto: {_path(path)}: unexpected EOF at byte {end}")
+        pos[0] += 8
+        return 0
+    if wire == WT_BYTES:
+        _read(r, pos, end, &n, path)
+        if n > <uint64_t>(end - pos[0]):
+            raise DecodeError(f"proto: {_path(path)}: unexpected EOF at byte {end}")
+        pos[0] += <Py_ssize_t>n
+        return 0
+    if wire == 5:
+        if end - pos[0] < 4:
+            raise DecodeError(f"proto: {_path(path)}: unexpected EOF at byte {end}")
+        pos[0] += 4
+        return 0
+    raise DecodeError(f"proto: {_path(path)}: illegal wire type {wire} at byte {pos[0]}")
+
+
+cdef inline int _append(object lst, object x) except -1:
+    if type(lst) is list:
+        return PyList_Append(lst, x)
+    lst.append(x)
+    return 0
+
+
+cdef inline int _put_slot(object obj, const FieldC* fc, object value, bint direct) except -1:
+    cdef PyObject** pp
+    cdef PyObject* old
+    if direct and fc.offset >= 0:
+        pp = <PyObject**>((<char*><PyObject*>obj) + fc.offset)
+        old = pp[0]
+        Py_INCREF(value)
+        pp[0] = <PyObject*>value
+        Py_XDECREF(old)
+        return 0
+    return set_field(obj, <FieldRow>fc.row, value, False)
+
+
+cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
+               const PathSeg* path, int depth, bint owned) except -1:
+    """Fill ``obj`` from ``buf[pos:end]``; ``owned``: obj was created by this call."""
+    cdef bint direct
+    cdef bint maps = False
+    cdef uint64_t key = 0, v = 0
+    cdef Py_ssize_t tag_pos, stop
+    cdef unsigned int wire
+    cdef TypeRow e
+    cdef PathSeg fseg, eseg
+    cdef const PathSeg* fpath
+    cdef int k
+    cdef uint64_t num
+    cdef const FieldC* fc
+    cdef FieldC scratch
+    if depth > MAX_DEPTH:
+        raise DecodeError(f"proto: {_path(path)}: exceeded max nesting depth {MAX_DEPTH}")
+    direct = t.owns(obj)
+    fseg.up = path
+    fseg.kind = 1
+    fseg.index = 0
+    eseg.kind = 2
+    while pos < end:
+        tag_pos = pos
+        _read(r, &pos, end, &key, path)
+        wire = <unsigned int>(key & 7)
+        num = key >> 3
+        fc = t.field_c(num, &scratch)
+        if num == 0:
+            raise DecodeError(f"proto: {_path(path)}: illegal tag 0 at byte {tag_pos}")
+        if fc == NULL:
+            _skip(r, wire, &pos, end, path)
+            continue
+        # An embedded (inline) struct adds no name to the path.
+        if fc.inline_:
+            fpath = path
+        else:
+            fseg.text = fc.json
+            fpath = &fseg
+        k = fc.kind
+        # Scalars with their expected wire type: what _pread would do, without the call.
+        if k == K_STR:
+            if wire == WT_BYTES:
+                _read_len(r, &pos, end, &stop, fpath)
+                _put_slot(obj, fc, _str(r, pos, stop - pos), direct)
+                pos = stop
+                continue
+        elif k == K_INT64 or k == K_INT32 or k == K_BOOL:
+            if wire == WT_VARINT:
+                _read(r, &pos, end, &v, fpath)
+                if k == K_BOOL:
+                    _put_slot(obj, fc, True if v != 0 else False, direct)
+                elif k == K_INT32:
+                    _put_slot(obj, fc, PyLong_FromLongLong(<int32_t>(<uint32_t>(v & 0xFFFFFFFFULL))), direct)
+                else:
+                    _put_slot(obj, fc, PyLong_FromLongLong(<int64_t>v), direct)
+                continue
+        elif k == K_LIST and not fc.wrapped:
+            e = (<FieldRow>fc.row).elem
+            lst = get_field(obj, <FieldRow>fc.row, direct)
+            if lst is None:
+                lst = []
+                untrack(lst)
+                set_field(obj, <FieldRow>fc.row, lst, direct)
+            if wire == WT_BYTES and e.wire != WT_BYTES:
+                _read_len(r, &pos, end, &stop, fpath)
+                while pos < stop:
+                    _append(lst, _pread(r, e, e.wire, &pos, stop, fpath, depth))
+                continue
+            eseg.up = fpath
+            eseg.index = len(lst)
+            _append(lst, _pread(r, e, wire, &pos, end, &eseg, depth))
+            continue
+        elif k == K_MAP:
+            if wire != WT_BYTES:
+                raise DecodeError(f"proto: {_path(fpath)}: wrong wire type {wire} at byte {tag_pos}")
+            _read_len(r, &pos, end, &stop, fpath)
+            _map_entry(r, obj, <FieldRow>fc.row, direct, pos, stop, fpath, depth)
+            maps = True
+            pos = stop
+            continue
+        elif k == K_STRUCT:
+            if wire != WT_BYTES:
+                raise DecodeError(f"proto: {_path(fpath)}: wrong wire type {wire} at byte {tag_pos}")
+            _read_len(r, &pos, end, &stop, fpath)
+            # A message seen twice merges into the first, pointer or not.
+            sub = get_field(obj, <FieldRow>fc.row, direct)
+            if sub is None:
+                sub = (<FieldRow>fc.row).struct_table().new_zero_untracked()
+                _put_slot(obj, fc, sub, direct)
+                _fill(r, sub, (<FieldRow>fc.row).struct_table(), pos, stop, fpath, depth + 1, True)
+            else:
+                _fill(r, sub, (<FieldRow>fc.row).struct_table(), pos, stop, fpath, depth + 1, owned)
+            pos = stop
+            continue
+        _put_slot(obj, fc, _pread(r, <FieldRow>fc.row, wire, &pos, end, fpath, depth), direct)
+    if maps and owned:
+        _untrack_maps(obj, t, direct)
+    return 0
+
+
+cdef int _untrack_maps(object obj, Table t, bint direct) except -1:
+    """Untrack the dicts of a struct this call built: inserting a struct or custom value
+    made CPython track them again (see _tables.pyx, "Untracked decoded objects")."""
+    cdef Py_ssize_t i
+    cdef const FieldC* fc
+    for i in range(t.npb):
+        fc = &t.pb_c[i]
+        if fc.kind == K_MAP:
+            m = get_field(obj, <FieldRow>fc.row, direct)
+            if type(m) is dict:
+                untrack(m)
+    return 0
+
+
+cdef int _map_entry(_Reader r, object obj, FieldRow f, bint direct, Py_ssize_t pos,
+                    Py_ssize_t stop, const PathSeg* fpath, int depth) except -1:
+    cdef TypeRow e = f.elem
+    cdef uint64_t ekey = 0, ln = 0
+    cdef bint have_v = False
+    cdef unsigned int ewire
+    cdef PathSeg vseg
+    mk = ""
+    mv = None
+    vseg.up = fpath
+    vseg.kind = 3
+    vseg.index = 0
+    while pos < stop:
+        _read(r, &pos, stop, &ekey, fpath)
+        ewire = <unsigned int>(ekey & 7)
+        if (ekey >> 3) == 1 and ewire == WT_BYTES:
+            _read(r, &pos, stop, &ln, fpath)
+            if ln > <uint64_t>(stop - pos):
+                raise DecodeError(f"proto: {_path(fpath)}: map key length {ln} at byte {pos} exceeds entry")
+            mk = _str(r, pos, <Py_ssize_t>ln)
+            pos += <Py_ssize_t>ln
+        elif (ekey >> 3) == 2:
+            vseg.text = <PyObject*>mk
+            mv = _pread(r, e, ewire, &pos, stop, &vseg, depth)
+            have_v = True
+        else:
+            _skip(r, ewire, &pos, stop, fpath)
+    if not have_v:
+        if e.kind == K_STRUCT:
+            mv = e.struct_table().new_zero_untracked()
+        elif e.kind == K_BYTES:
+            mv = None
+        else:
+            mv = e.zero()
+    m = get_field(obj, f, direct)
+    if m is None:
+        m = {}
+        untrack(m)
+        set_field(obj, f, m, direct)
+    if type(m) is dict:
+        PyDict_SetItem(m, mk, mv)
+    else:
+        m[mk] = mv
+    return 0
+
+
+cdef object _pread(_Reader r, TypeRow t, unsigned int wire, Py_ssize_t* ppos, Py_ssize_t end,
+                   const PathSeg* path, int depth):
+    """One value of type ``t`` at ``ppos`` (the pure walker's _proto_read)."""
+    cdef int k = t.kind
+    cdef Py_ssize_t pos = ppos[0]
+    cdef Py_ssize_t stop, p2
+    cdef uint64_t v = 0, ekey = 0
+    cdef double d
+    cdef Table tab
+    cdef TypeRow e
+    cdef PathSeg eseg
+    cdef PyObject* hit
+    if wire != <unsigned int>t.wire:
+        raise DecodeError(f"proto: {_path(path)}: wrong wire type {wire} for {t.info.go_name()} at byte {pos}")
+    if wire == WT_VARINT:
+        _read(r, &pos, end, &v, path)
+        ppos[0] = pos
+        if k == K_BOOL:
+            return True if v != 0 else False
+        if k == K_INT32:
+            return PyLong_FromLongLong(<int32_t>(<uint32_t>(v & 0xFFFFFFFFULL)))
+        return PyLong_FromLongLong(<int64_t>v)
+    if wire == WT_FIXED64:
+        if end - pos < 8:
+            raise DecodeError(f"proto: {_path(path)}: unexpected EOF at byte {pos}")
+        ppos[0] = pos + 8
+        if _little_endian():
+            memcpy(&d, r.p + pos, 8)
+            return PyFloat_FromDouble(d)
+        return _unpack_from("<d", r.data, pos)[0]
+    _read_len(r, &pos, end, &stop, path)
+    ppos[0] = stop
+    if k == K_STR:
+        return _str(r, pos, stop - pos)
+    if k == K_STRUCT:
+        tab = t.struct_table()
+        sub = tab.new_zero_untracked()
+        _fill(r, sub, tab, pos, stop, path, depth + 1, True)
+        return sub
+    if k == K_CUSTOM:
+        return _custom(r, t, pos, stop, path)
+    if k == K_BYTES:
+        return PyBytes_FromStringAndSize(<char*>r.p + pos, stop - pos)
+    if k == K_LIST:
+        holder = []
+        untrack(holder)
+        e = t.elem
+        p2 = pos
+        eseg.up = path
+        eseg.kind = 2
+        while p2 < stop:
+            _read(r, &p2, stop, &ekey, path)
+            if (ekey >> 3) == 1:
+                eseg.index = len(holder)
+                holder.append(_pread(r, e, <unsigned int>(ekey & 7), &p2, stop, &eseg, depth))
+            else:
+                _skip(r, <unsigned int>(ekey & 7), &p2, stop, path)
+        return holder
+    raise DecodeError(f"proto: {_path(path)}: cannot decode {t.info.go_name()}")
+
+
+def fill_from_proto(obj, cls, buf, path):
+    """Fill ``obj`` (an instance of compiled ``cls``) from a protobuf message body."""
+    cdef _Reader r
+    cdef PathSeg root
+    if type(buf) is not bytes or type(path) is not str:
+        return _pure.fill_from_proto(obj, cls, buf, path)
+    r = _Reader()
+    r.data = buf
+    r.p = <const unsigned char*>PyBytes_AS_STRING(buf)
+    r.size = PyBytes_GET_SIZE(buf)
+    r.init_strings(PyBytes_GET_SIZE(buf))
+    root.up = NULL
+    root.kind = 0
+    root.text = <PyObject*>path
+    root.index = 0
+    gc_pause()
+    try:
+        _fill(r, obj, table_of(cls), 0, PyBytes_GET_SIZE(buf), &root, 0, False)
+    finally:
+        gc_resume()

@@ -1,0 +1,15 @@
+"""Type stub of the compiled JSON kernels (twins of kcodec._native.codec.json_fill/json_encode)."""
+from typing import Any
+
+__all__ = ["json_fill", "json_encode"]
+
+def json_fill(obj: Any, cls: Any, data: bytes | bytearray | memoryview | str, strict: list[str] | None,
+              path: str) -> None:
+    """Parse JSON ``data`` and fill ``obj`` (an instance of compiled Struct ``cls``), Go-style
+    (merge). ``strict``, when a list, collects unknown/duplicate field errors."""
+
+def json_encode(obj: Any, pretty: bool) -> bytes:
+    """Typed struct -> Go's JSON bytes (compact without newline, or pretty)."""
+
+def _handovers() -> tuple[int, int]:
+    """(decode, encode) counts of inputs left to the pure twins since import."""

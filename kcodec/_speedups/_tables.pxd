@@ -1,0 +1,218 @@
+# cython: language_level=3
+"""Compiled field tables and fast object construction shared by the Cython kernels.
+
+API (stable; ``cimport`` it as ``from kcodec._speedups._tables cimport ...``):
+
+``Table table_of(object cls)``
+    The compiled table of a Struct class (compiles the class through ``kcodec.model`` first
+    when needed). Cached on the class as ``cls.__kc_ctable__``; rebuilt when the class's
+    ``__kc_fields__`` tuple is replaced.
+
+``Table``: ``cls``, ``fields`` (FieldRow tuple, declaration order == ``__kc_fields__``),
+    ``pb`` (FieldRow tuple by proto number == ``__kc_pb__``), ``json`` (dict json key ->
+    tuple of FieldRow, the inline chain == ``__kc_json__``), ``proto_ok``, ``direct`` (every
+    field has a slot offset and instances can be allocated without Python calls),
+    ``by_number(num)`` (FieldRow or None), ``new_zero()`` (== ``cls._new_zero()``),
+    ``owns(obj)`` (True when the slot offsets of this table may be used on ``obj``: its type
+    is exactly ``cls``; anything else must go through get_field/set_field with
+    ``direct=False``, i.e. getattr / ``object.__setattr__``).
+
+``TypeRow`` (a list/map element, or the type part of a FieldRow): ``kind`` (K_* below),
+    ``wire`` (protobuf wire type of one value), ``pointer``, ``wrapped``, ``cls`` (nested
+    Struct/CustomValue class or None), ``elem`` (TypeRow or None), ``info`` (the
+    ``kcodec.model.TypeInfo`` mirrored: use ``info.go_name()`` in error texts),
+    ``shareable`` (K_CUSTOM whose instances are immutable, ``deep_copy()`` returning self:
+    equal values may be shared between objects), ``struct_table()`` (the Table of ``cls``
+    for K_STRUCT, resolved lazily so recursive types work), ``zero()`` (the Go zero value,
+    == ``model._zero_of(info)``; shared for shareable customs), ``elem_scalar`` (the element
+    kind is <= K_FLOAT).
+
+``FieldRow(TypeRow)``: ``name``, ``json``, ``number``, ``omitempty``, ``omitzero``,
+    ``inline``, ``offset`` (byte offset of the slot in instances of the owning class, -1
+    when the attribute is not a plain slot), ``pbkey`` (bytes of the protobuf tag
+    ``number << 3 | wire`` for a non-list field; for an unwrapped list the element's tag).
+
+``get_field(obj, f, direct)`` / ``set_field(obj, f, value, direct)``
+    Read / write one field: a direct slot access when ``direct`` (pass ``table.owns(obj)``)
+    and the field has an offset, else ``getattr`` / ``object.__setattr__`` (so errors are
+    Python's own). get_field on an unset slot falls back to getattr (AttributeError).
+
+``bint is_zero_value(TypeRow t, object v) except -1``: ``model._is_zero_value``.
+
+``Table.field_ptr(num)``: borrowed ``PyObject*`` of the FieldRow for ``num`` or NULL (the
+    refcount-free by_number for decode loops).
+
+``Table.field_c(num, &scratch)``: the packed ``FieldC`` of the row for ``num`` (NULL when
+    absent); hot fields of a row in one struct. ``Table.pb_c[0:npb]``: the rows of ``pb``
+    packed. ``fill_field_c(row, &out)`` packs a row.
+
+``Table.new_zero_untracked()`` / ``untrack(container)``: decoders build trees the cycle
+    collector need not track; see "Untracked decoded objects" in ``_tables.pyx`` for why
+    that is safe and when to use it (never on objects the caller passed in).
+
+``gc_pause()`` / ``gc_resume()``: bracket a kernel that builds many objects (``try:
+    gc_pause() ... finally: gc_resume()``). Nesting- and thread-safe (a counter under the
+    GIL): the collector is disabled while any bracket is open and re-enabled afterwards
+    only if it was enabled when the outermost bracket opened.
+
+Kind codes and wire types below equal ``kcodec._kinds`` (checked when _tables is imported).
+"""
+from cpython.object cimport PyObject
+
+
+cdef enum:
+    K_STR = 1
+    K_BOOL = 2
+    K_INT32 = 3
+    K_INT64 = 4
+    K_FLOAT = 5
+    K_BYTES = 6
+    K_STRUCT = 7
+    K_CUSTOM = 8
+    K_LIST = 9
+    K_MAP = 10
+    K_ANY = 11
+
+cdef enum:
+    WT_VARINT = 0
+    WT_FIXED64 = 1
+    WT_BYTES = 2
+
+
+cdef extern from "Python.h":
+    void Py_INCREF(object o)
+    void Py_XDECREF(PyObject* o)
+
+
+cdef class Table
+
+
+cdef struct FieldC:
+    # Packed hot data of one FieldRow, for decode loops: one cache line instead of a
+    # Python object spread over several. Pointers are borrowed from the row.
+    PyObject* row        # the FieldRow; NULL: no field has this number
+    PyObject* json       # row.json
+    Py_ssize_t offset    # row.offset
+    int kind
+    int wire
+    bint pointer
+    bint wrapped
+    bint inline_
+    int elem_kind        # -1 without element
+    int elem_wire
+    unsigned char key[6] # row.pbkey (protobuf tag bytes; numbers < 2**29 fit)
+    int keylen
+
+
+cdef class TypeRow:
+    cdef readonly int kind
+    cdef readonly int wire
+    cdef readonly bint pointer
+    cdef readonly bint wrapped
+    cdef readonly bint shareable
+    cdef readonly bint elem_scalar
+    cdef readonly object cls
+    cdef readonly TypeRow elem
+    cdef readonly object info
+    cdef object _zero_shared
+    cdef Table _table
+
+    cdef Table struct_table(self)
+    cdef object zero(self)
+
+
+cdef class FieldRow(TypeRow):
+    cdef readonly str name
+    cdef readonly str json
+    cdef readonly int number
+    cdef readonly bint omitempty
+    cdef readonly bint omitzero
+    cdef readonly bint inline
+    cdef readonly Py_ssize_t offset
+    cdef readonly bytes pbkey
+
+
+cdef class Table:
+    cdef readonly object cls
+    cdef readonly tuple fields
+    cdef readonly tuple pb
+    cdef readonly dict json
+    cdef readonly bint proto_ok
+    cdef readonly bint direct
+    cdef readonly tuple src_fields
+    cdef Py_ssize_t nbynum
+    cdef list _bynum
+    cdef dict _bydict
+    cdef object _new_zero_py
+
+    cdef FieldRow by_number(self, unsigned long long num)
+    cdef object new_zero(self)
+    cdef inline bint owns(self, object obj):
+        return type(obj) is self.cls
+    # C mirrors of the rows for the hot loops (borrowed pointers kept alive by the tuples).
+    cdef tuple _zeros
+    cdef Py_ssize_t nfields
+    cdef Py_ssize_t* offsets
+    cdef PyObject** zero_ptrs
+    cdef unsigned char* dynamic
+    cdef PyObject** bynum_ptrs
+
+    cdef inline PyObject* field_ptr(self, unsigned long long num) noexcept:
+        """Borrowed FieldRow for proto number ``num``, or NULL (by_number without refcounts)."""
+        if num < <unsigned long long>self.nbynum:
+            return self.bynum_ptrs[num]
+        if self.nbynum:
+            return NULL
+        return self._sparse_ptr(num)
+    cdef PyObject* _sparse_ptr(self, unsigned long long num) noexcept
+    cdef FieldC* bynum_c   # nbynum entries indexed by proto number
+    cdef FieldC* pb_c      # the rows of ``pb`` (proto number order), packed
+    cdef Py_ssize_t npb
+    cdef object new_zero_untracked(self)
+
+    cdef inline const FieldC* field_c(self, unsigned long long num, FieldC* scratch) noexcept:
+        """Packed row for ``num`` or NULL; sparse tables fill ``scratch``."""
+        cdef PyObject* p
+        if num < <unsigned long long>self.nbynum:
+            if self.bynum_c[num].row == NULL:
+                return NULL
+            return &self.bynum_c[num]
+        if self.nbynum:
+            return NULL
+        p = self._sparse_ptr(num)
+        if p == NULL:
+            return NULL
+        fill_field_c(<FieldRow>p, scratch)
+        return scratch
+    cdef int _build_arrays(self) except -1
+
+
+cdef Table table_of(object cls)
+cdef bint is_zero_value(TypeRow t, object v) except -1
+cdef int gc_pause() except -1
+cdef void fill_field_c(FieldRow row, FieldC* out) noexcept
+cdef void untrack(object container) noexcept
+cdef int gc_resume() except -1
+cdef int generic_setattr(object obj, str name, object value) except -1
+
+
+cdef inline object get_field(object obj, FieldRow f, bint direct):
+    cdef PyObject* p
+    if direct and f.offset >= 0:
+        p = (<PyObject**>((<char*><PyObject*>obj) + f.offset))[0]
+        if p != NULL:
+            return <object>p
+    return getattr(obj, f.name)
+
+
+cdef inline int set_field(object obj, FieldRow f, object value, bint direct) except -1:
+    cdef PyObject** pp
+    cdef PyObject* old
+    if direct and f.offset >= 0:
+        pp = <PyObject**>((<char*><PyObject*>obj) + f.offset)
+        old = pp[0]
+        Py_INCREF(value)
+        pp[0] = <PyObject*>value
+        Py_XDECREF(old)
+        return 0
+    return generic_setattr(obj, f.name, value)

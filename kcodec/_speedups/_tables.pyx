@@ -1,0 +1,479 @@
+# cython: language_level=3
+"""Compiled field tables: the C-level mirror of ``kcodec.model``'s FieldInfo rows.
+
+See ``_tables.pxd`` for the API the kernels ``cimport``. A table is built once per Struct
+class from its ``__kc_fields__`` / ``__kc_pb__`` / ``__kc_json__`` and cached on the class
+as ``__kc_ctable__``. Besides the rows it records, per field, the byte offset of the slot
+that holds the value, so kernels read and write fields without attribute lookups, and it
+allocates zero instances with ``tp_alloc`` instead of ``object.__new__`` + setattr.
+
+Why direct slot access is sound: the offset comes from the class's own member descriptor
+(a ``T_OBJECT_EX`` slot made by ``__slots__``), and it is only used on objects whose type
+is exactly that class (``Table.owns``), so the layout is the one the descriptor describes.
+Every write INCREFs the new value before it replaces (and XDECREFs) the old one, exactly
+as the descriptor's own setter does.
+"""
+from cpython.object cimport PyObject, PyTypeObject
+from cpython.ref cimport Py_DECREF
+from cpython.dict cimport PyDict_GetItem
+from cpython.mem cimport PyMem_Malloc, PyMem_Free
+from libc.string cimport memcpy
+
+import types as _pytypes
+
+from kcodec import _kinds
+from kcodec import model as _model
+
+__all__ = []
+
+cdef extern from "Python.h":
+    ctypedef struct PyMemberDef:
+        const char* name
+        int type
+        Py_ssize_t offset
+        int flags
+    ctypedef struct PyMemberDescrObject:
+        PyMemberDef* d_member
+    ctypedef PyObject* (*allocfunc)(PyTypeObject*, Py_ssize_t)
+    PyObject* PyType_GenericAlloc(PyTypeObject* t, Py_ssize_t n) except NULL
+    unsigned long PyType_GetFlags(PyTypeObject* t)
+    unsigned long Py_TPFLAGS_IS_ABSTRACT
+    int PyGC_Enable()
+    int PyGC_Disable()
+    void PyObject_GC_UnTrack(void* op)
+    bint PyObject_IS_GC(object o)
+
+cdef extern from *:
+    """
+    #define KC_TP_ALLOC(t) (((PyTypeObject*)(t))->tp_alloc)
+    #define KC_TP_DICT(t) (((PyTypeObject*)(t))->tp_dict)
+    #define KC_T_OBJECT_EX 16
+    #define KC_READONLY 1
+    """
+    allocfunc KC_TP_ALLOC(object t)
+    PyObject* KC_TP_DICT(object t)
+    int KC_T_OBJECT_EX
+    int KC_READONLY
+
+
+if (K_STR, K_BOOL, K_INT32, K_INT64, K_FLOAT, K_BYTES, K_STRUCT, K_CUSTOM, K_LIST, K_MAP, K_ANY,
+        WT_VARINT, WT_FIXED64, WT_BYTES) != (
+        _kinds.K_STR, _kinds.K_BOOL, _kinds.K_INT32, _kinds.K_INT64, _kinds.K_FLOAT,
+        _kinds.K_BYTES, _kinds.K_STRUCT, _kinds.K_CUSTOM, _kinds.K_LIST, _kinds.K_MAP,
+        _kinds.K_ANY, _kinds.WT_VARINT, _kinds.WT_FIXED64, _kinds.WT_BYTES):
+    raise ImportError("kcodec._speedups._tables: kind codes differ from kcodec._kinds; rebuild")
+
+cdef object _object_setattr = object.__setattr__
+cdef object _object_new = object.__new__
+cdef object _MemberDescriptorType = _pytypes.MemberDescriptorType
+cdef object _struct_new_zero = _model.Struct.__dict__["_new_zero"].__func__
+cdef object _compile = _model._compile
+cdef str _CTABLE = "__kc_ctable__"
+cdef str _FIELDS = "__kc_fields__"
+# Numbers above this go to a dict instead of the dense list.
+cdef Py_ssize_t _DENSE_MAX = 4096
+
+
+cdef int generic_setattr(object obj, str name, object value) except -1:
+    _object_setattr(obj, name, value)
+    return 0
+
+
+cdef bytes _varint_bytes(unsigned long long n):
+    cdef unsigned char buf[10]
+    cdef int i = 0
+    while n >= 0x80:
+        buf[i] = <unsigned char>((n & 0x7F) | 0x80)
+        n >>= 7
+        i += 1
+    buf[i] = <unsigned char>n
+    return (<char*>buf)[:i + 1]
+
+
+cdef class TypeRow:
+    def __init__(self, info):
+        self.info = info
+        self.kind = info.kind
+        self.wire = info.wire
+        self.pointer = bool(info.pointer)
+        self.wrapped = bool(info.wrapped)
+        self.cls = info.cls
+        self.elem = TypeRow(info.elem) if info.elem is not None else None
+        self.elem_scalar = self.elem is not None and self.elem.kind <= K_FLOAT
+        self.shareable = False
+        if self.kind == K_CUSTOM:
+            zero = self.cls._zero()
+            # Immutable values (deep_copy() is identity) can be shared between objects.
+            if zero.deep_copy() is zero:
+                self.shareable = True
+                self._zero_shared = zero
+
+    cdef Table struct_table(self):
+        if self._table is None:
+            self._table = table_of(self.cls)
+        return self._table
+
+    cdef object zero(self):
+        cdef int k
+        if self.pointer:
+            return None
+        k = self.kind
+        if k == K_STR:
+            return ""
+        if k == K_INT32 or k == K_INT64:
+            return 0
+        if k == K_BOOL:
+            return False
+        if k == K_FLOAT:
+            return 0.0
+        if k == K_STRUCT:
+            return self.struct_table().new_zero()
+        if k == K_CUSTOM:
+            if self.shareable:
+                return self._zero_shared
+            return self.cls._zero()
+        return None
+
+    def __repr__(self):
+        return f"{type(self).__name__}({self.info!r})"
+
+
+cdef Py_ssize_t _slot_offset(object cls, str name) except -2:
+    """Byte offset of the plain object slot ``name`` of ``cls`` instances, or -1."""
+    cdef PyMemberDescrObject* d
+    for klass in cls.__mro__:
+        descr = klass.__dict__.get(name)
+        if descr is None:
+            continue
+        if type(descr) is not _MemberDescriptorType:
+            return -1
+        d = <PyMemberDescrObject*>descr
+        if d.d_member.type != KC_T_OBJECT_EX or (d.d_member.flags & KC_READONLY):
+            return -1
+        if d.d_member.offset <= 0:
+            return -1
+        return d.d_member.offset
+    return -1
+
+
+cdef class FieldRow(TypeRow):
+    def __init__(self, info, owner):
+        TypeRow.__init__(self, info)
+        self.name = info.name
+        self.json = info.json
+        self.number = info.number
+        self.omitempty = bool(info.omitempty)
+        self.omitzero = bool(info.omitzero)
+        self.inline = bool(info.inline)
+        self.offset = _slot_offset(owner, self.name)
+        cdef int wire = self.wire
+        if self.kind == K_LIST and not self.wrapped:
+            wire = self.elem.wire
+        elif self.kind == K_MAP:
+            wire = WT_BYTES
+        self.pbkey = _varint_bytes((<unsigned long long>self.number << 3) | <unsigned long long>wire) \
+            if self.number > 0 else b""
+
+
+cdef class Table:
+    def __init__(self, cls):
+        cdef FieldRow row
+        self.cls = cls
+        self.src_fields = cls.__kc_fields__
+        rows = []
+        by_info = {}
+        for info in self.src_fields:
+            row = FieldRow(info, cls)
+            rows.append(row)
+            by_info[id(info)] = row
+        self.fields = tuple(rows)
+        self.pb = tuple(by_info[id(info)] for info in cls.__kc_pb__)
+        self.proto_ok = bool(cls.__kc_proto_ok__)
+        maxnum = 0
+        for row in self.pb:
+            if row.number > maxnum:
+                maxnum = row.number
+        if maxnum <= _DENSE_MAX:
+            self._bynum = [None] * (maxnum + 1)
+            for row in self.pb:
+                if self._bynum[row.number] is None:
+                    self._bynum[row.number] = row
+            self.nbynum = maxnum + 1
+        else:
+            self.nbynum = 0
+        self._bydict = {}
+        for number, info in cls.__kc_bynum__.items():
+            self._bydict[number] = by_info[id(info)]
+        if self.nbynum:
+            # __kc_bynum__ keeps the last field declared with a number: mirror it exactly.
+            for number, row in self._bydict.items():
+                self._bynum[number] = row
+        json_map = {}
+        for key, chain in cls.__kc_json__.items():
+            json_map[key] = _chain_rows(cls, chain, by_info)
+        self.json = json_map
+        self._new_zero_py = cls._new_zero
+        direct = getattr(cls._new_zero, "__func__", None) is _struct_new_zero
+        if direct:
+            direct = (KC_TP_ALLOC(cls) == <allocfunc>PyType_GenericAlloc
+                      and not (PyType_GetFlags(<PyTypeObject*>cls) & Py_TPFLAGS_IS_ABSTRACT))
+        if direct:
+            for row in self.fields:
+                if row.offset < 0:
+                    direct = False
+                    break
+        self.direct = direct
+        self._build_arrays()
+
+    cdef int _build_arrays(self) except -1:
+        cdef Py_ssize_t i, n = len(self.fields)
+        cdef FieldRow row
+        self.nfields = n
+        zeros = []
+        self.offsets = <Py_ssize_t*>PyMem_Malloc(sizeof(Py_ssize_t) * (n + 1))
+        self.zero_ptrs = <PyObject**>PyMem_Malloc(sizeof(PyObject*) * (n + 1))
+        self.dynamic = <unsigned char*>PyMem_Malloc(n + 1)
+        self.bynum_ptrs = <PyObject**>PyMem_Malloc(sizeof(PyObject*) * (self.nbynum + 1))
+        if self.offsets == NULL or self.zero_ptrs == NULL or self.dynamic == NULL or self.bynum_ptrs == NULL:
+            raise MemoryError()
+        for i in range(n):
+            row = self.fields[i]
+            self.offsets[i] = row.offset
+            # Struct values and mutable custom values need a fresh zero per instance.
+            dyn = (not row.pointer) and (row.kind == K_STRUCT or (row.kind == K_CUSTOM and not row.shareable))
+            self.dynamic[i] = 1 if dyn else 0
+            zeros.append(None if dyn else row.zero())
+        self._zeros = tuple(zeros)
+        for i in range(n):
+            self.zero_ptrs[i] = <PyObject*>self._zeros[i]
+        self.bynum_c = <FieldC*>PyMem_Malloc(sizeof(FieldC) * (self.nbynum + 1))
+        if self.bynum_c == NULL:
+            raise MemoryError()
+        self.npb = len(self.pb)
+        self.pb_c = <FieldC*>PyMem_Malloc(sizeof(FieldC) * (self.npb + 1))
+        if self.pb_c == NULL:
+            raise MemoryError()
+        for i in range(self.npb):
+            fill_field_c(<FieldRow>self.pb[i], &self.pb_c[i])
+        for i in range(self.nbynum):
+            item = self._bynum[i]
+            self.bynum_ptrs[i] = NULL if item is None else <PyObject*>item
+            if item is None:
+                self.bynum_c[i].row = NULL
+            else:
+                fill_field_c(<FieldRow>item, &self.bynum_c[i])
+        return 0
+
+    def __dealloc__(self):
+        PyMem_Free(self.offsets)
+        PyMem_Free(self.zero_ptrs)
+        PyMem_Free(self.dynamic)
+        PyMem_Free(self.bynum_ptrs)
+        PyMem_Free(self.bynum_c)
+        PyMem_Free(self.pb_c)
+
+    cdef PyObject* _sparse_ptr(self, unsigned long long num) noexcept:
+        # PyDict_GetItem never raises; an int key cannot fail to hash.
+        return PyDict_GetItem(self._bydict, num)
+
+    cdef FieldRow by_number(self, unsigned long long num):
+        cdef PyObject* p = self.field_ptr(num)
+        if p == NULL:
+            return None
+        return <FieldRow>p
+
+    cdef object new_zero(self):
+        cdef PyObject* raw
+        cdef PyObject* value
+        cdef PyObject** pp
+        cdef Py_ssize_t i
+        if not self.direct:
+            return self._new_zero_py()
+        raw = KC_TP_ALLOC(self.cls)(<PyTypeObject*>self.cls, 0)
+        if raw == NULL:
+            raise MemoryError()
+        obj = <object>raw
+        Py_DECREF(obj)  # <object> took a second reference
+        for i in range(self.nfields):
+            pp = <PyObject**>((<char*>raw) + self.offsets[i])
+            if self.dynamic[i]:
+                dyn = (<FieldRow>self.fields[i]).zero()
+                Py_INCREF(dyn)
+                pp[0] = <PyObject*>dyn
+            else:
+                value = self.zero_ptrs[i]
+                Py_INCREF(<object>value)
+                pp[0] = value
+        return obj
+
+    cdef object new_zero_untracked(self):
+        """new_zero() whose struct (and nested value structs) the collector does not track."""
+        cdef PyObject* raw
+        cdef PyObject* value
+        cdef PyObject** pp
+        cdef Py_ssize_t i
+        cdef FieldRow row
+        if not self.direct:
+            return self._new_zero_py()
+        raw = KC_TP_ALLOC(self.cls)(<PyTypeObject*>self.cls, 0)
+        if raw == NULL:
+            raise MemoryError()
+        obj = <object>raw
+        Py_DECREF(obj)  # <object> took a second reference
+        PyObject_GC_UnTrack(<void*>raw)
+        for i in range(self.nfields):
+            pp = <PyObject**>((<char*>raw) + self.offsets[i])
+            if self.dynamic[i]:
+                row = <FieldRow>self.fields[i]
+                if row.kind == K_STRUCT:
+                    dyn = row.struct_table().new_zero_untracked()
+                else:
+                    dyn = row.zero()
+                Py_INCREF(dyn)
+                pp[0] = <PyObject*>dyn
+            else:
+                value = self.zero_ptrs[i]
+                Py_INCREF(<object>value)
+                pp[0] = value
+        return obj
+
+    def __repr__(self):
+        return f"Table({self.cls.__qualname__}, {len(self.fields)} fields, direct={self.direct})"
+
+
+cdef tuple _chain_rows(object cls, tuple chain, dict by_info):
+    """FieldRows of an inline chain (``__kc_json__`` value): each hop lives in the previous
+    hop's struct class."""
+    cdef Table t
+    out = [by_info[id(chain[0])]]
+    owner = chain[0].cls
+    for info in chain[1:]:
+        t = table_of(owner)
+        for row in t.fields:
+            if (<FieldRow>row).info is info:
+                out.append(row)
+                break
+        else:
+            raise TypeError(f"{cls.__qualname__}: inline field {info.name!r} not found in {owner.__qualname__}")
+        owner = info.cls
+    return tuple(out)
+
+
+cdef Table table_of(object cls):
+    cdef PyObject* d
+    cdef PyObject* p
+    cdef PyObject* fields
+    cdef Table t
+    if not isinstance(cls, type):
+        raise TypeError(f"expected a Struct class, got {type(cls).__name__}")
+    d = KC_TP_DICT(cls)
+    p = PyDict_GetItem(<object>d, _CTABLE)
+    if p != NULL:
+        fields = PyDict_GetItem(<object>d, _FIELDS)
+        if fields != NULL and (<Table>p).src_fields is <object>fields:
+            return <Table>p
+    if not cls.__dict__.get("__kc_compiled__"):
+        _compile(cls)
+    t = Table(cls)
+    type.__setattr__(cls, _CTABLE, t)
+    return t
+
+
+cdef bint is_zero_value(TypeRow t, object v) except -1:
+    cdef int k
+    cdef Table tab
+    cdef bint direct
+    cdef FieldRow g
+    if v is None:
+        return True
+    if t.pointer:
+        return False
+    k = t.kind
+    if k <= K_FLOAT:
+        return not v
+    if k == K_STRUCT:
+        tab = table_of(type(v))
+        direct = tab.owns(v)
+        for g in tab.fields:
+            if not is_zero_value(g, get_field(v, g, direct)):
+                return False
+        return True
+    if k == K_CUSTOM:
+        return bool(v._is_zero())
+    return False
+
+
+cdef void fill_field_c(FieldRow row, FieldC* out) noexcept:
+    out.row = <PyObject*>row
+    out.json = <PyObject*>row.json
+    out.offset = row.offset
+    out.kind = row.kind
+    out.wire = row.wire
+    out.pointer = row.pointer
+    out.wrapped = row.wrapped
+    out.inline_ = row.inline
+    cdef Py_ssize_t n = len(row.pbkey)
+    if n > 6:
+        n = 0
+    out.keylen = <int>n
+    if n:
+        memcpy(out.key, <char*>row.pbkey, n)
+    if row.elem is not None:
+        out.elem_kind = row.elem.kind
+        out.elem_wire = row.elem.wire
+    else:
+        out.elem_kind = -1
+        out.elem_wire = -1
+
+
+# Untracked decoded objects
+# --------------------------
+# Decoders build large trees of fresh structs, lists and dicts. Left tracked, the cycle
+# collector traverses every one of them at least three times as they age through its
+# generations (one traversal of a decoded 1000-Pod list costs about as much as decoding
+# it). Untracking them is memory-safe: an untracked object is simply never examined by
+# the collector; references it holds count as external references, so nothing reachable
+# from it can be freed early, and reference counting still frees the tree normally
+# (every dealloc path tolerates an untracked object). The one consequence is that a
+# reference cycle running through an untracked object is never collected. A decoded tree
+# has no cycles; one could only appear if user code later stores an ancestor inside a
+# decoded struct, list or dict, which for these typed Go structs means breaking their
+# field types (CPython takes the same stance when it untracks tuples and dicts that hold
+# only atomic values). Only objects a decoder creates are untracked, never the object a
+# caller passes in, so a caller-owned root stays tracked and collectable.
+
+cdef void untrack(object container) noexcept:
+    if PyObject_IS_GC(container):
+        PyObject_GC_UnTrack(<void*>container)
+
+
+cdef Py_ssize_t _gc_depth = 0
+cdef bint _gc_was_enabled = False
+
+
+cdef int gc_pause() except -1:
+    global _gc_depth, _gc_was_enabled
+    if _gc_depth == 0:
+        _gc_was_enabled = PyGC_Disable()
+    _gc_depth += 1
+    return 0
+
+
+cdef int gc_resume() except -1:
+    global _gc_depth
+    if _gc_depth <= 0:
+        return 0
+    _gc_depth -= 1
+    if _gc_depth == 0 and _gc_was_enabled:
+        PyGC_Enable()
+    return 0
+
+
+def _table(cls):
+    """The compiled table of ``cls`` (for tests and debugging)."""
+    return table_of(cls)
+
+
+def _new_zero(cls):
+    """``table_of(cls).new_zero()`` (for tests: must equal ``cls._new_zero()``)."""
+    return table_of(cls).new_zero()

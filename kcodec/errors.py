@@ -23,6 +23,8 @@ __all__ = [
     "is_missing_version",
     "is_strict_decoding_error",
     "is_not_marshalable",
+    "json_kind",
+    "type_name",
 ]
 
 
@@ -155,6 +157,21 @@ def type_name(t: Any) -> str:
         t = type(t)
     module = t.__module__.rsplit(".", 1)[-1]
     return f"{module}.{t.__qualname__}"
+
+
+def json_kind(value: Any) -> str:
+    """The word encoding/json uses for a JSON value's kind in type errors (``number``...)."""
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, (list, tuple)):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return "value"
 
 
 def _target(target: Any) -> str:

@@ -21,6 +21,7 @@ import typing
 from typing import Annotated, Any, ClassVar, TypeVar
 
 from kcodec.errors import DecodeError, EncodeError, NotMarshalableError
+from kcodec.errors import json_kind as _json_kind
 
 __all__ = [
     "Struct",
@@ -602,17 +603,6 @@ def from_proto(cls: type[T], data: bytes, *, into: Any = None, path: str | None 
     speedups.fill_from_proto(obj, c, bytes(data), path if path is not None else c.__name__)
     return obj
 
-
-def _json_kind(v: Any) -> str:
-    if isinstance(v, bool):
-        return "bool"
-    if isinstance(v, (int, float)):
-        return "number"
-    if isinstance(v, str):
-        return "string"
-    if isinstance(v, list):
-        return "array"
-    return "object"
 
 
 def _expand_raw(tree: Any) -> Any:

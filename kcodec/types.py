@@ -12,6 +12,7 @@ import re
 from typing import Any, Iterator
 
 from kcodec.errors import DecodeError, EncodeError
+from kcodec.errors import json_kind as _json_kind
 from kcodec.model import CustomValue
 
 __all__ = [
@@ -237,20 +238,6 @@ def _go_quote(s: str) -> str:
     out.append('"')
     return "".join(out)
 
-
-def _json_kind(value: Any) -> str:
-    """encoding/json's name of a JSON value kind in type errors."""
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, (int, float)):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, (list, tuple)):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return "value"
 
 
 def _float_literal(value: float) -> str:

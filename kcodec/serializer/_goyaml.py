@@ -29,6 +29,7 @@ from typing import Any
 import yaml as _pyyaml
 
 from kcodec.errors import DecodeError, EncodeError
+from kcodec.errors import json_kind as _json_kind
 
 __all__ = [
     "yaml_to_tree",
@@ -1290,17 +1291,6 @@ def _coerce_string(v: Any) -> Any:
         return _go_format_g(v, 32)
     return v
 
-
-def _json_kind(v: Any) -> str:
-    if isinstance(v, bool):
-        return "bool"
-    if isinstance(v, (int, float)):
-        return "number"
-    if isinstance(v, str):
-        return "string"
-    if isinstance(v, list):
-        return "array"
-    return "object"
 
 
 def interpret_yaml_gvk(data: bytes) -> Any:

@@ -19,6 +19,7 @@ from kcodec.errors import (
     StrictDecodingError,
     type_name,
 )
+from kcodec.errors import json_kind as _json_kind
 from kcodec.model import RawJSON, Struct, TypeInfo, fields_of, to_tree
 from kcodec.runtime.helpers import use_or_create_object
 from kcodec.runtime.scheme import is_unstructured
@@ -246,17 +247,6 @@ def _map_tree(data: bytes) -> dict[str, Any] | None:
         raise DecodeError(f"json: cannot unmarshal {_json_kind(tree)} into Go value of type map[string]interface {{}}")
     return tree
 
-
-def _json_kind(v: Any) -> str:
-    if isinstance(v, bool):
-        return "bool"
-    if isinstance(v, (int, float)):
-        return "number"
-    if isinstance(v, list):
-        return "array"
-    if isinstance(v, dict):
-        return "object"
-    return "string"
 
 
 # --------------------------------------------------------------------------------------

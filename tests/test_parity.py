@@ -22,10 +22,11 @@ from kcodec._kinds import (
 )
 from kcodec.errors import DecodeError
 from kcodec.model import Int32, Struct, Wrapped, field
+from kcodec.api.meta.v1 import FieldsV1
 from kcodec.types import IntOrString, Quantity
 
 if not speedups.available():
-    pytest.skip("the compiled kernels are not built", allow_module_level=True)
+    pytest.skip("the compiled kernels are not built or KCODEC_PURE=1 keeps them off", allow_module_level=True)
 
 from kcodec import _speedups as compiled  # noqa: E402
 from kcodec._speedups import _tables  # noqa: E402
@@ -670,6 +671,24 @@ def test_decoded_immutable_values_are_shared_but_equal() -> None:
     assert a == b
     assert b.qlist[0] is b.qlist[1] is b.qmap["a"]
     assert a.qlist[0] is not a.qlist[1]
+
+
+class Managed(Struct):
+    entries: list[FieldsV1] | None = field(1, "entries")
+    one: FieldsV1 | None = field(2, "one", omitempty=True)
+
+
+def test_repeated_mutable_custom_values_are_not_shared() -> None:
+    model.fields_of(Managed)
+    fv = FieldsV1(b'{"f:metadata":{}}')
+    body = compiled.struct_to_proto(Managed(entries=[fv, fv, FieldsV1(b"{}")], one=fv))
+    obj = decode_both(Managed, body, "Managed")
+    got = Managed._new_zero()
+    compiled.fill_from_proto(got, Managed, body, "Managed")
+    assert got == obj
+    assert got.entries[0] == got.entries[1] == got.one and got.entries[0] is not got.entries[1]
+    got.entries[0].raw = b"{}"
+    assert got.entries[1].raw == b'{"f:metadata":{}}' and got.one.raw == b'{"f:metadata":{}}'
 
 
 def test_gc_state_is_restored() -> None:

@@ -561,10 +561,12 @@ def json_fill(obj: Any, cls: Any, data: bytes, strict: list[str] | None, path: s
     _fill(obj, cls, tree, strict, path, "")
 
 
-def json_encode(obj: Any, pretty: bool) -> bytes:
-    """Typed struct -> Go's JSON bytes (compact without newline, or pretty)."""
+def json_encode(obj: Any, pretty: bool, newline: bool = False) -> bytes:
+    """Typed struct -> Go's JSON bytes (compact or pretty), plus ``\\n`` when ``newline``
+    (Go's Encoder ends compact output with one; asking here spares copying the output)."""
     from kcodec.serializer import _gojson
 
     out: dict[str, Any] = {}
     _struct_into(obj, type(obj).__kc_fields__, out)
-    return _gojson.dumps(out, pretty=pretty)
+    data = _gojson.dumps(out, pretty=pretty)
+    return data + b"\n" if newline else data

@@ -12,8 +12,10 @@ Deliberate differences from the pure walkers, all invisible to ``==``:
 
 * Decoding shares equal values of immutable custom types (Quantity, IntOrString, Time...:
   those whose ``deep_copy()`` returns self) within one call: a body seen before is not
-  parsed again. Pure mode builds a new, equal object each time. Likewise encoding asks
-  each such value object for its protobuf body or tree value once per call.
+  parsed again. Pure mode builds a new, equal object each time. A repeated body of a
+  mutable custom type (FieldsV1) is not parsed again either: the value is a
+  ``deep_copy()`` of the first. Likewise encoding asks each immutable value object for
+  its protobuf body or tree value once per call.
 * Error paths (``Pod.spec.containers[0].name``) are built only when an error or a custom
   value's parser needs them, from a chain of stack frames, never per field.
 * The structs, lists and dicts ``fill_from_proto`` builds are not tracked by the cycle
@@ -823,8 +825,10 @@ cdef inline object _str(_Reader r, Py_ssize_t pos, Py_ssize_t n):
 
 
 cdef object _custom(_Reader r, TypeRow t, Py_ssize_t pos, Py_ssize_t stop, const PathSeg* path):
-    """``t.cls._from_proto_body(buf[pos:stop], path)``; immutable values are parsed once
-    per distinct body in this call (a direct-mapped table keyed by class and bytes)."""
+    """``t.cls._from_proto_body(buf[pos:stop], path)``, parsed once per distinct body in
+    this call (a direct-mapped table keyed by class and bytes). Immutable values are then
+    shared; a mutable one (FieldsV1...) is handed out as ``deep_copy()`` of the first,
+    which the CustomValue protocol makes an equal value sharing no state."""
     cdef const unsigned char* s = r.p + pos
     cdef Py_ssize_t n = stop - pos, slot
     cdef uint64_t h, acc = 0
@@ -832,9 +836,6 @@ cdef object _custom(_Reader r, TypeRow t, Py_ssize_t pos, Py_ssize_t stop, const
     cdef PyObject* old_c
     cdef PyObject* old_b
     cdef PyObject* old_v
-    body = PyBytes_FromStringAndSize(<char*>s, n) if not t.shareable else None
-    if not t.shareable:
-        return t.cls._from_proto_body(body, _path(path))
     h = _hash(r, s, n, &acc) ^ (<uint64_t><size_t><PyObject*>t.cls >> 4)
     slot = <Py_ssize_t>(h % CUSTOM_CACHE)
     if r.ccls == NULL:
@@ -846,7 +847,9 @@ cdef object _custom(_Reader r, TypeRow t, Py_ssize_t pos, Py_ssize_t stop, const
     kb = r.cbody[slot]
     if r.ccls[slot] == <PyObject*>t.cls and kb != NULL and PyBytes_GET_SIZE(<object>kb) == n \
             and memcmp(PyBytes_AS_STRING(<object>kb), s, n) == 0:
-        return <object>r.cval[slot]
+        if t.shareable:
+            return <object>r.cval[slot]
+        return (<object>r.cval[slot]).deep_copy()
     body = PyBytes_FromStringAndSize(<char*>s, n)
     value = t.cls._from_proto_body(body, _path(path))
     old_c = r.ccls[slot]

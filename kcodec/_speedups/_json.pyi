@@ -8,7 +8,7 @@ def json_fill(obj: Any, cls: Any, data: bytes | bytearray | memoryview | str, st
     """Parse JSON ``data`` and fill ``obj`` (an instance of compiled Struct ``cls``), Go-style
     (merge). ``strict``, when a list, collects unknown/duplicate field errors."""
 
-def json_encode(obj: Any, pretty: bool) -> bytes:
+def json_encode(obj: Any, pretty: bool, newline: bool = False) -> bytes:
     """Typed struct -> Go's JSON bytes (compact without newline, or pretty)."""
 
 def _handovers() -> tuple[int, int]:

@@ -1843,8 +1843,8 @@ cdef inline char* _esc_ascii(char* o, unsigned char c):
     return o + 6
 
 
-def json_encode(obj, pretty):
-    """Typed struct -> Go's JSON bytes (compact without newline, or pretty).
+def json_encode(obj, pretty, newline=False):
+    """Typed struct -> Go's JSON bytes (compact or pretty), plus ``\\n`` when ``newline``.
 
     Same output and errors as ``kcodec._native.codec.json_encode``: anything the direct
     writer does not handle natively (including every error) is left to the pure twin.
@@ -1867,7 +1867,9 @@ def json_encode(obj, pretty):
         enc.put_struct(obj, type(obj), None, NULL)
     except Exception:
         _encode_handovers += 1
-        return _pure_json_encode(obj, pretty)
+        return _pure_json_encode(obj, pretty, newline)
+    if newline:
+        enc.put(b"\n", 1)
     # The next encode of this class starts with a buffer of about this size.
     jt.size_hint = enc.len + (enc.len >> 3)
     return enc.finish()

@@ -209,9 +209,7 @@ class Serializer:
         pretty = self.options.pretty and not yaml
         if not yaml and isinstance(obj, Struct) and not isinstance(obj, Unknown):
             fields_of(type(obj))
-            out = speedups.json_encode(obj, pretty)
-            if not pretty:
-                out += b"\n"
+            out = speedups.json_encode(obj, pretty, not pretty)
             if stream is not None:
                 stream.write(out)
             return out

@@ -15,6 +15,7 @@ on first use, into a flat table of :class:`FieldInfo` that the JSON and protobuf
 """
 from __future__ import annotations
 
+import abc
 import sys
 import types
 import typing
@@ -98,36 +99,41 @@ class RawJSON:
         return f"RawJSON({self.data!r})"
 
 
-class CustomValue:
+class CustomValue(abc.ABC):
     """Base of leaf value types with their own wire forms (Time, Quantity, IntOrString...).
 
     The protocol (see docs/design.md): ``_to_tree``, ``_from_tree(value, path)``,
     ``_proto_body``, ``_from_proto_body(data, path)``, ``_zero``, ``_is_zero``,
-    ``deep_copy``. Subclasses implement all of them.
+    ``deep_copy``. A subclass missing one of the abstract methods cannot be instantiated.
     """
 
     __slots__ = ()
 
-    def _to_tree(self) -> Any:  # pragma: no cover - abstract
-        raise NotImplementedError(f"{type(self).__name__} must implement _to_tree")
+    @abc.abstractmethod
+    def _to_tree(self) -> Any:
+        """The JSON tree value (str, int, None, RawJSON...)."""
 
     @classmethod
-    def _from_tree(cls, value: Any, path: str) -> Any:  # pragma: no cover - abstract
-        raise NotImplementedError(f"{cls.__name__} must implement _from_tree")
+    @abc.abstractmethod
+    def _from_tree(cls, value: Any, path: str) -> Any:
+        """Build from a parsed JSON value; raise DecodeError naming ``path``."""
 
-    def _proto_body(self) -> bytes:  # pragma: no cover - abstract
-        raise NotImplementedError(f"{type(self).__name__} must implement _proto_body")
+    @abc.abstractmethod
+    def _proto_body(self) -> bytes:
+        """The protobuf message body (no tag, no length)."""
 
     @classmethod
-    def _from_proto_body(cls, data: bytes, path: str) -> Any:  # pragma: no cover - abstract
-        raise NotImplementedError(f"{cls.__name__} must implement _from_proto_body")
+    @abc.abstractmethod
+    def _from_proto_body(cls, data: bytes, path: str) -> Any:
+        """Build from a protobuf message body; raise DecodeError naming ``path``."""
 
     @classmethod
     def _zero(cls) -> Any:
         return cls()
 
-    def _is_zero(self) -> bool:  # pragma: no cover - abstract
-        raise NotImplementedError(f"{type(self).__name__} must implement _is_zero")
+    @abc.abstractmethod
+    def _is_zero(self) -> bool:
+        """Go's IsZero, for omitzero."""
 
     def deep_copy(self) -> Any:
         return self

@@ -28,7 +28,7 @@ from libc.math cimport isinf, isnan
 
 from kcodec._speedups._tables cimport (
     Table, TypeRow, FieldRow, table_of, get_field, set_field, is_zero_value,
-    gc_pause, gc_resume,
+    gc_pause, gc_resume, untrack,
 )
 
 __all__ = ["json_fill", "json_encode"]
@@ -887,7 +887,7 @@ cdef class _Dec:
             if k == K_CUSTOM:
                 return self.hook(t, None)
             if k == K_STRUCT:
-                return old if old is not None else t.struct_table().new_zero()
+                return old if old is not None else t.struct_table().new_zero_untracked()
             return old if old is not None else t.zero()
         if k == K_STR:
             if c != 0x22:
@@ -896,7 +896,7 @@ cdef class _Dec:
         if k == K_STRUCT:
             if c != 0x7B:
                 _give_up()
-            sub = old if old is not None else t.struct_table().new_zero()
+            sub = old if old is not None else t.struct_table().new_zero_untracked()
             self.fill(sub, cached_jtab(owner, jslot, t.cls))
             return sub
         if k == K_LIST:
@@ -947,6 +947,9 @@ cdef class _Dec:
         cdef unsigned char c
         cdef Py_ssize_t i = 0
         lst = []
+        # Decoded containers are left to reference counting, as the protobuf kernel
+        # does (the reasoning is in _tables.pyx): lists stay untracked as they grow.
+        untrack(lst)
         self.depth += 1
         if self.depth > MAX_DEPTH:
             _give_up()
@@ -987,6 +990,7 @@ cdef class _Dec:
         if self.peek() == 0x7D:
             self.pos += 1
             self.depth -= 1
+            untrack(d)
             return d
         while True:
             if self.peek() != 0x22:
@@ -1015,6 +1019,7 @@ cdef class _Dec:
                 break
             _give_up()
         self.depth -= 1
+        untrack(d)
         return d
 
     cdef int unknown(self, object key) except -1:
@@ -1118,7 +1123,7 @@ cdef class _Dec:
                             htab = <Table>(<tuple>link)[1]
                             sub = get_field(target, hop, tdirect)
                             if sub is None:
-                                sub = hop.struct_table().new_zero()
+                                sub = hop.struct_table().new_zero_untracked()
                                 set_field(target, hop, sub, tdirect)
                             target = sub
                             tdirect = htab.direct and type(target) is htab.cls

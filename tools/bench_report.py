@@ -231,6 +231,10 @@ def main(argv: list[str] | None = None) -> int:
         results: list[tuple[str, float | None, str | None]] = []
         for label, cls, method, params in rows:
             inst, reason = instances.get(cls, params)
+            if inst is not None and params and params[0] in _docs.MODES:
+                # Instances are shared between rows and another row's set-up may have
+                # switched kcodec's mode since: put this row's mode back before timing.
+                _docs.use_mode(params[0])
             seconds = None if inst is None else measure(_docs.bound(inst, method, params, docs), args.repeat, args.budget)
             instances.done(cls, params)
             results.append((label, seconds, reason))

@@ -98,9 +98,11 @@ def _reset(obj: Any) -> None:
         object.__setattr__(obj, name.name, getattr(zero, name.name))
 
 
-def _unmarshal_into(obj: Any, raw: bytes | None) -> None:
+def _unmarshal_into(obj: Any, raw: bytes | None, fresh: bool = False) -> None:
+    """Go's Reset + Unmarshal; ``fresh`` objects (just created, already zero) skip the reset."""
     if isinstance(obj, Struct) and is_protobuf_struct(type(obj)):
-        _reset(obj)
+        if not fresh:
+            _reset(obj)
         from_proto(type(obj), raw or b"", into=obj)
     elif _is_google_message(obj):
         obj.Clear()
@@ -138,7 +140,7 @@ def _unmarshal_to_object(typer: Any, creater: Any, actual: GroupVersionKind, int
     from ``raw`` and stamp ``actual`` on it (JSON leaves TypeMeta as the data had it)."""
     try:
         obj = use_or_create_object(typer, creater, actual, into)
-        _unmarshal_into(obj, raw)
+        _unmarshal_into(obj, raw, fresh=obj is not into)
     except Exception as err:
         raise _with_gvk(err, actual) from None
     obj.get_object_kind().set_group_version_kind(actual)

@@ -343,6 +343,27 @@ def test_shared_immutable_values_are_equal_not_aliased_mutables() -> None:
         assert str(obj.q) == f"{i}m" if i % 1000 else True
 
 
+def test_short_strings_are_shared_within_one_document() -> None:
+    """The compiled decoder hands out one str per distinct short value (the memory of a
+    decoded list is mostly its repeated strings); values stay equal to the pure twin's."""
+    long = "x" * 65
+    data = (b'{"li":[{"a":"same"},{"a":"same"},{"a":"%s"},{"a":"%s"}],"lst":["same","same\\n"],'
+            b'"m":{"same":"same"}}' % (long.encode(), long.encode()))
+    obj, ref = Kitchen._new_zero(), Kitchen._new_zero()
+    C.json_fill(obj, Kitchen, data, None, "Kitchen")
+    P.json_fill(ref, Kitchen, data, None, "Kitchen")
+    assert obj == ref
+    assert obj.li[0].a is obj.li[1].a is obj.lst[0] is obj.m["same"]
+    assert next(iter(obj.m)) is obj.lst[0]
+    assert obj.lst[1] == "same\n"  # escaped text is built, not shared
+    assert obj.li[2].a == obj.li[3].a == long
+    # Hash collisions only replace cache entries: thousands of distinct short values decode.
+    many = b'{"lst":[%s]}' % b",".join(b'"v%d"' % i for i in range(20000))
+    out = Kitchen._new_zero()
+    C.json_fill(out, Kitchen, many, None, "Kitchen")
+    assert out.lst == [f"v{i}" for i in range(20000)]
+
+
 # ----------------------------------------------------------------------------- encoding
 
 class _IE(enum.IntEnum):

@@ -51,6 +51,8 @@ cdef enum:
     # Native nesting limit: deeper input goes to the pure twin (iterative parser, Go's
     # 10000 limit) instead of risking the C stack of a thread (a few hundred KB at most).
     MAX_DEPTH = 256
+    # Longest string the decoder shares through its cache.
+    SHORT_STR = 64
     # Kinds of path segments.
     SEG_FIELD = 0
     SEG_INDEX = 1
@@ -407,6 +409,18 @@ cdef class _Dec:
     cdef unsigned char segk[MAX_DEPTH + 8]
     cdef PyObject* sego[MAX_DEPTH + 8]
     cdef Py_ssize_t segi[MAX_DEPTH + 8]
+    # Direct-mapped cache of short plain strings: a list of similar objects repeats most
+    # of its strings, and sharing one immutable str per value saves an allocation each
+    # time and most of the decoded result's memory. Sized on first use from the input.
+    cdef PyObject** stab
+    cdef Py_ssize_t smask
+
+    def __dealloc__(self):
+        cdef Py_ssize_t i
+        if self.stab != NULL:
+            for i in range(self.smask + 1):
+                Py_XDECREF(self.stab[i])
+            free(self.stab)
 
     # -- path of the value being decoded (only turned into text when a hook or a strict
     #    message needs it)
@@ -514,12 +528,52 @@ cdef class _Dec:
     cdef object make_str(self, Py_ssize_t s, Py_ssize_t e, int flags):
         cdef object u
         if flags == 0:
+            if 0 < e - s <= SHORT_STR:
+                return self.short_str(self.buf + s, e - s)
             u = PyUnicode_New(e - s, 127)
             memcpy(PyUnicode_DATA(u), self.buf + s, e - s)
             return u
         if not (flags & S_ESC):
             return PyUnicode_DecodeUTF8(<const char*>self.buf + s, e - s, _DECODE_ERRORS)
         return self.unescape(s, e)
+
+    cdef object short_str(self, const unsigned char* a, Py_ssize_t n):
+        """The str of the ASCII bytes ``a[0:n]`` (1 <= n <= SHORT_STR), from the cache."""
+        cdef uint64_t h = 0x9E3779B97F4A7C15ULL ^ <uint64_t>n
+        cdef uint64_t chunk
+        cdef Py_ssize_t i = 0, slot, size
+        cdef PyObject* cur
+        cdef object u
+        if self.stab == NULL:
+            size = 256
+            while size < self.n // 32 and size < 16384:
+                size *= 2
+            self.stab = <PyObject**>calloc(size, sizeof(PyObject*))
+            if self.stab == NULL:
+                raise MemoryError()
+            self.smask = size - 1
+        while i + 8 <= n:
+            memcpy(&chunk, a + i, 8)
+            h = (h ^ chunk) * 0x100000001B3ULL
+            h ^= h >> 32
+            i += 8
+        if i < n:
+            # The string is followed by its closing quote inside the buffer, so whole
+            # 8-byte loads stay in bounds only when checked; copy the tail otherwise.
+            chunk = 0
+            memcpy(&chunk, a + i, n - i)
+            h = (h ^ chunk) * 0x100000001B3ULL
+            h ^= h >> 32
+        slot = <Py_ssize_t>((h ^ (h >> 17)) & <uint64_t>self.smask)
+        cur = self.stab[slot]
+        if cur != NULL and _ulen(cur) == n and memcmp(_udata(cur), a, n) == 0:
+            return <object>cur
+        u = PyUnicode_New(n, 127)
+        memcpy(PyUnicode_DATA(u), a, n)
+        Py_INCREF(u)
+        self.stab[slot] = <PyObject*>u
+        Py_XDECREF(cur)
+        return u
 
     cdef object unescape(self, Py_ssize_t s, Py_ssize_t e):
         """Escapes resolved as Go does (surrogate pairs joined, lone surrogates U+FFFD),

@@ -23,7 +23,7 @@ from cpython.list cimport PyList_Append
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
 from libc.string cimport memcmp, memcpy, memset
 from libc.stdlib cimport malloc, calloc, free
-from libc.stdint cimport int64_t, uint64_t
+from libc.stdint cimport int64_t, uint32_t, uint64_t
 from libc.math cimport isinf, isnan
 
 from kcodec._speedups._tables cimport (
@@ -225,6 +225,7 @@ cdef class _JTab:
     cdef PyObject** kstr_p       # borrowed key str per entry (kept alive by kstr)
     cdef PyObject** kchain_p     # borrowed chain tuple per entry or NULL (kept alive by kchain)
     cdef list kbytes             # bytes objects the kptr point into
+    cdef bint kplain             # every key is printable ASCII without quote or backslash
     cdef list kstr               # key str, per entry
     cdef list kfield             # FieldRow (last hop), per entry
     cdef list kchain             # None or tuple of (FieldRow hop, Table of the hop's class)
@@ -270,9 +271,12 @@ cdef class _JTab:
         self.kfield = []
         self.kchain = []
         self.kindex = {}
+        self.kplain = True
         for i in range(self.nkeys):
             key, chain = items[i]
             b = (<str>key).encode("utf-8", "surrogatepass")
+            if not all(0x20 <= c < 0x7F and c != 0x22 and c != 0x5C for c in b):
+                self.kplain = False
             self.kbytes.append(b)
             self.kptr[i] = PyBytes_AS_STRING(b)
             self.klen[i] = PyBytes_GET_SIZE(b)
@@ -321,11 +325,46 @@ cdef class _JTab:
         self.collide = len(emitted) != len(set(emitted))
 
 
-cdef inline bint _same(const char* a, const char* b, Py_ssize_t n):
-    """memcmp(a, b, n) == 0 without a call for the short keys of Go structs."""
-    cdef Py_ssize_t i
-    if n > 24:
-        return memcmp(a, b, n) == 0
+cdef inline bint _plain8(const unsigned char* p) noexcept nogil:
+    """Whether the 8 bytes at ``p`` hold no quote, backslash, byte < 0x20 or >= 0x80
+    (SWAR: a zero byte of ``x`` sets its high bit in ``(x - 0x01..) & ~x & 0x80..``;
+    borrows only cause false alarms, which the byte loop then settles)."""
+    cdef uint64_t w, lo = 0x0101010101010101ULL, hi = 0x8080808080808080ULL
+    cdef uint64_t q, bs
+    memcpy(&w, p, 8)
+    q = w ^ (lo * 0x22)
+    bs = w ^ (lo * 0x5C)
+    return ((w | ((w - lo * 0x20) & ~w) | ((q - lo) & ~q) | ((bs - lo) & ~bs)) & hi) == 0
+
+
+cdef inline bint _same(const char* a, const char* b, Py_ssize_t n) noexcept:
+    """memcmp(a, b, n) == 0 without a call, for the short keys of Go structs: whole words,
+    the last one overlapping the previous instead of a byte loop (never past ``n``)."""
+    cdef uint64_t x, y
+    cdef uint32_t u, v
+    cdef Py_ssize_t i = 0
+    if n >= 8:
+        if n > 32:
+            return memcmp(a, b, n) == 0
+        while i + 8 <= n:
+            memcpy(&x, a + i, 8)
+            memcpy(&y, b + i, 8)
+            if x != y:
+                return False
+            i += 8
+        if i == n:
+            return True
+        memcpy(&x, a + n - 8, 8)
+        memcpy(&y, b + n - 8, 8)
+        return x == y
+    if n >= 4:
+        memcpy(&u, a, 4)
+        memcpy(&v, b, 4)
+        if u != v:
+            return False
+        memcpy(&u, a + n - 4, 4)
+        memcpy(&v, b + n - 4, 4)
+        return u == v
     for i in range(n):
         if a[i] != b[i]:
             return False
@@ -459,7 +498,7 @@ cdef class _Dec:
 
     # -- lexing
 
-    cdef inline void ws(self):
+    cdef inline void ws(self) noexcept:
         cdef Py_ssize_t p = self.pos
         cdef const unsigned char* b = self.buf
         cdef Py_ssize_t n = self.n
@@ -489,6 +528,10 @@ cdef class _Dec:
         cdef unsigned char c, cls
         cdef int j
         while True:
+            # Eight bytes at a time while none is a quote, a backslash, a control or a
+            # non-ASCII byte (the usual case), then byte by byte from the first that may be.
+            while i + 8 <= n and _plain8(b + i):
+                i += 8
             while i < n and _STR_CLASS[b[i]] == 0:
                 i += 1
             if i >= n:
@@ -1120,10 +1163,27 @@ cdef class _Dec:
             while True:
                 if self.peek() != 0x22:
                     _give_up()
-                flags = self.scan_str(&s, &e)
                 key = None
                 idx = -1
-                if flags == 0:
+                # Go writes keys in declaration order: when the text right after the quote
+                # is the next key of the table and a quote follows, that is the whole
+                # literal (table keys hold no quote, backslash or control byte), so the
+                # general scan is not needed.
+                i = expect if expect < nk else 0
+                kl = jt.klen[i] if nk else -1
+                s = self.pos + 1
+                if (jt.kplain and kl > 0 and s + kl < self.n and b[s + kl] == 0x22
+                        and _same(jt.kptr[i], <const char*>b + s, kl)):
+                    e = s + kl
+                    self.pos = e + 1
+                    flags = 0
+                    idx = i
+                    expect = i + 1
+                else:
+                    flags = self.scan_str(&s, &e)
+                if idx >= 0:
+                    pass
+                elif flags == 0:
                     kl = e - s
                     # Go writes keys in declaration order: try the one after the last match
                     # first, then the rest in order.

@@ -7,6 +7,13 @@ is set up as asv would (``setup(docs, *params)``, NotImplementedError = skipped)
 call. Fast calls are batched (``Timer.autorange``); calls of 0.2 s or more run one at a
 time, as many times as ``--repeat`` and ``--budget`` allow.
 
+As in asv, every case (and every row of the memory table) runs in a fresh Python process
+that loads the pickled documents, sets the case up and collects garbage once before
+timing. Otherwise objects left alive by earlier cases make every full collection of a
+later case walk a heap it did not build, which inflated e.g. ``orjson.loads`` of the
+PodList four-fold. ``--in-process`` measures everything in this process instead (faster,
+but later cases pay for earlier ones).
+
 Ratios are ``implementation time / kcodec time``: above 1 means kcodec is faster.
 
     python tools/bench_report.py                # PodList of 1000 pods, memory on 200
@@ -17,12 +24,16 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
+import pickle
 import platform
+import shlex
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 import timeit
-from collections import Counter
 from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
@@ -37,6 +48,40 @@ Case = tuple[str, type, str, tuple[Any, ...]]
 """(implementation label, benchmark class, method, params without ``mode``)."""
 
 KCODEC = "kcodec"
+
+#: Marks the child's result line on its stdout, so output printed by a benchmark is ignored.
+RESULT_MARK = "BENCH_REPORT_RESULT "
+
+#: Seconds a child may run before it is killed (asv's timeout of the PodList classes).
+CHILD_TIMEOUT = _docs.LONG_TIMEOUT
+
+
+class JsonLoadsMemory:
+    """Retained memory of ``json.loads`` dicts of the memory PodList: the memory table's baseline."""
+
+    def setup(self, docs: dict[str, Any]) -> None:
+        self.data = docs["mem_json"]
+
+    def track_retained_bytes(self, docs: dict[str, Any]) -> int:
+        return bench_kcodec.retained_bytes(json.loads, self.data)
+
+
+def _registry() -> dict[str, type]:
+    """Benchmark classes by the name a child process is given (``module.Class``)."""
+    out: dict[str, type] = {"report.JsonLoadsMemory": JsonLoadsMemory}
+    for module in (bench_kcodec, bench_peers, bench_conversion):
+        short = module.__name__.rsplit(".", 1)[-1]
+        for name, obj in vars(module).items():
+            if isinstance(obj, type) and obj.__module__ == module.__name__:
+                out[f"{short}.{name}"] = obj
+    return out
+
+
+def class_id(cls: type) -> str:
+    """The name under which :func:`_registry` finds ``cls``."""
+    if cls is JsonLoadsMemory:
+        return "report.JsonLoadsMemory"
+    return f"{cls.__module__.rsplit('.', 1)[-1]}.{cls.__name__}"
 
 
 def operations(items: int) -> list[tuple[str, list[Case]]]:
@@ -98,7 +143,7 @@ def operations(items: int) -> list[tuple[str, list[Case]]]:
     ]
 
 
-def expand(case: Case) -> list[tuple[str, type, str, tuple[Any, ...]]]:
+def expand(case: Case) -> list[Case]:
     """kcodec cases become one row per mode; peers stay one row."""
     label, cls, method, params = case
     if label != KCODEC:
@@ -106,8 +151,17 @@ def expand(case: Case) -> list[tuple[str, type, str, tuple[Any, ...]]]:
     return [(f"kcodec ({mode})", cls, method, (mode, *params)) for mode in _docs.MODES]
 
 
-def measure(fn: Callable[[], Any], repeat: int, budget: float) -> float:
-    """Median seconds per call of ``fn`` (timeit, GC enabled)."""
+def memory_cases() -> list[Case]:
+    """The memory table's rows; the first, ``json.loads`` dicts, is the baseline of the ratios."""
+    cases: list[Case] = [("json.loads (dicts)", JsonLoadsMemory, "track_retained_bytes", ())]
+    cases += [(f"kcodec ({m})", bench_kcodec.MemoryPodList, "track_retained_bytes", (m,)) for m in _docs.MODES]
+    cases += [(peer, bench_peers.PeerMemoryPodList, "track_retained_bytes", (peer,))
+              for peer in ("kubernetes", "lightkube", "orjson")]
+    return cases
+
+
+def measure(fn: Callable[[], Any], repeat: int, budget: float) -> list[float]:
+    """Seconds per call of ``fn`` (timeit, GC enabled), one entry per timing sample."""
     timer = timeit.Timer(fn, setup="gc.enable()", globals={"gc": gc})
     start = time.perf_counter()
     first = timer.timeit(1)
@@ -115,14 +169,100 @@ def measure(fn: Callable[[], Any], repeat: int, budget: float) -> float:
         samples = [first]
         while len(samples) < repeat and time.perf_counter() - start + first <= budget:
             samples.append(timer.timeit(1))
-        return statistics.median(samples)
+        return samples
     number, _ = timer.autorange()
     samples = []
     for _ in range(repeat):
         samples.append(timer.timeit(number) / number)
         if time.perf_counter() - start > budget:
             break
-    return statistics.median(samples)
+    return samples
+
+
+def run_case(spec: dict[str, Any], docs: dict[str, Any], repeat: int, budget: float) -> dict[str, Any]:
+    """Set one case up and run it: ``{"samples": [...]}`` for ``time_*`` methods,
+    ``{"value": x}`` for ``track_*`` ones, ``{"skipped": reason}`` when setup skips.
+
+    ``spec`` is ``{"cls": class_id, "method": name, "params": [...]}``.
+    """
+    cls = _registry()[spec["cls"]]
+    params = tuple(spec["params"])
+    try:
+        inst = _docs.instantiate(cls, params, docs)
+    except NotImplementedError as e:
+        return {"skipped": str(e)}
+    fn = _docs.bound(inst, spec["method"], params, docs)
+    if spec["method"].startswith("track_"):
+        return {"value": fn()}
+    # One full collection of what setup left behind, so timing starts from a settled heap.
+    gc.collect()
+    return {"samples": measure(fn, repeat, budget)}
+
+
+def child_main(spec_json: str, docs_path: str, repeat: int, budget: float) -> int:
+    """Entry point of a child process: run one case and print its result as a marked JSON line."""
+    with open(docs_path, "rb") as f:
+        docs = pickle.load(f)
+    # Anything that asks _docs for the documents gets these rather than rebuilding them.
+    _docs.set_sizes(docs["list_items"], docs["mem_items"])
+    _docs._memo[(docs["list_items"], docs["mem_items"])] = docs
+    result = run_case(json.loads(spec_json), docs, repeat, budget)
+    print(RESULT_MARK + json.dumps(result), flush=True)
+    return 0
+
+
+class Runner:
+    """Runs cases in fresh child processes (or in this one with ``in_process``)."""
+
+    def __init__(self, docs: dict[str, Any], repeat: int, budget: float, in_process: bool) -> None:
+        self.docs = docs
+        self.repeat = repeat
+        self.budget = budget
+        self.in_process = in_process
+        self._tmp: tempfile.TemporaryDirectory[str] | None = None
+        self.docs_path = ""
+        if not in_process:
+            self._tmp = tempfile.TemporaryDirectory(prefix="kcodec-bench-")
+            self.docs_path = os.path.join(self._tmp.name, "docs.pickle")
+            with open(self.docs_path, "wb") as f:
+                pickle.dump(docs, f, protocol=pickle.HIGHEST_PROTOCOL)
+
+    def close(self) -> None:
+        """Remove the pickled documents."""
+        if self._tmp is not None:
+            self._tmp.cleanup()
+            self._tmp = None
+
+    def run(self, cls: type, method: str, params: tuple[Any, ...]) -> dict[str, Any]:
+        """The result of :func:`run_case`, or ``{"failed": reason}`` when the case crashed."""
+        spec = {"cls": class_id(cls), "method": method, "params": list(params)}
+        if self.in_process:
+            try:
+                result = run_case(spec, self.docs, self.repeat, self.budget)
+            except Exception as e:  # a crashing case is reported in its row, not fatal to the report
+                return {"failed": f"{type(e).__name__}: {e}"}
+            gc.collect()
+            return result
+        # A second attempt absorbs a compiled module being rebuilt while the first child imported it.
+        result: dict[str, Any] = {}
+        for _ in range(2):
+            result = self._child(spec)
+            if "failed" not in result:
+                break
+        return result
+
+    def _child(self, spec: dict[str, Any]) -> dict[str, Any]:
+        cmd = [sys.executable, str(Path(__file__).resolve()), "--child", json.dumps(spec),
+               "--docs", self.docs_path, "--repeat", str(self.repeat), "--budget", str(self.budget)]
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=CHILD_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            return {"failed": f"timed out after {CHILD_TIMEOUT:.0f} s"}
+        for line in reversed(proc.stdout.splitlines()):
+            if line.startswith(RESULT_MARK):
+                return json.loads(line[len(RESULT_MARK):])
+        tail = [ln for ln in proc.stderr.splitlines() if ln.strip()]
+        return {"failed": f"exit status {proc.returncode}: {tail[-1] if tail else 'no output'}"}
 
 
 def fmt_time(seconds: float | None) -> str:
@@ -142,34 +282,6 @@ def fmt_ratio(num: float | None, den: float | None) -> str:
     return f"{num / den:.2f}x"
 
 
-class Instances:
-    """Set-up benchmark instances, shared by the rows that use them and dropped after the last."""
-
-    def __init__(self, docs: dict[str, Any], keys: list[tuple[type, tuple[Any, ...]]]) -> None:
-        self.docs = docs
-        self.left = Counter(keys)
-        self.live: dict[tuple[type, tuple[Any, ...]], Any] = {}
-
-    def get(self, cls: type, params: tuple[Any, ...]) -> tuple[Any, str | None]:
-        """``(instance, None)`` or ``(None, skip reason)``."""
-        key = (cls, params)
-        if key not in self.live:
-            try:
-                self.live[key] = _docs.instantiate(cls, params, self.docs)
-            except NotImplementedError as e:
-                self.live[key] = e
-        inst = self.live[key]
-        return (None, str(inst)) if isinstance(inst, NotImplementedError) else (inst, None)
-
-    def done(self, cls: type, params: tuple[Any, ...]) -> None:
-        """Release the instance once no row needs it (PodList objects are large)."""
-        key = (cls, params)
-        self.left[key] -= 1
-        if self.left[key] <= 0:
-            self.live.pop(key, None)
-            gc.collect()
-
-
 def versions() -> str:
     """One line naming the interpreter and the peers' versions."""
     out = [f"Python {platform.python_version()}"]
@@ -181,21 +293,10 @@ def versions() -> str:
     return ", ".join(out)
 
 
-def memory_rows(docs: dict[str, Any]) -> list[tuple[str, int | None]]:
-    """Retained bytes of the decoded memory PodList per decoder (None when skipped)."""
-    rows: list[tuple[str, int | None]] = [("json.loads (dicts)", bench_kcodec.retained_bytes(json.loads, docs["mem_json"]))]
-    cases = [(f"kcodec ({m})", bench_kcodec.MemoryPodList, (m,)) for m in _docs.MODES]
-    cases += [(peer, bench_peers.PeerMemoryPodList, (peer,)) for peer in ("kubernetes", "lightkube", "orjson")]
-    for label, cls, params in cases:
-        try:
-            inst = _docs.instantiate(cls, params, docs)
-        except NotImplementedError:
-            rows.append((label, None))
-            continue
-        rows.append((label, _docs.bound(inst, "track_retained_bytes", params, docs)()))
-        del inst
-        gc.collect()
-    return rows
+def machine(argv: list[str]) -> str:
+    """One line naming the command line (options ``argv``) and the machine it ran on."""
+    cmd = shlex.join(["python", "tools/bench_report.py", *argv])
+    return f"`{cmd}` on {platform.system()} {platform.machine()}, {os.cpu_count()} CPUs"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -207,61 +308,81 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--budget", type=float, default=30.0, help="seconds of timing per case, after the first call (default %(default)s)")
     ap.add_argument("--only", default="", help="only operations whose title contains this text")
     ap.add_argument("--no-memory", action="store_true", help="skip the retained-memory table")
+    ap.add_argument("--in-process", action="store_true",
+                    help="measure every case in this process instead of a fresh one each (faster, less isolated)")
+    ap.add_argument("--child", metavar="SPEC", help=argparse.SUPPRESS)
+    ap.add_argument("--docs", metavar="FILE", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.child:
+        if not args.docs:
+            ap.error("--child needs --docs")
+        return child_main(args.child, args.docs, args.repeat, args.budget)
 
     _docs.set_sizes(args.items, args.mem_items)
     t0 = time.perf_counter()
     docs = _docs.build_documents()
     ops = [(title, rows) for title, rows in operations(args.items) if args.only in title]
     expanded = [(title, [r for case in rows for r in expand(case)]) for title, rows in ops]
-    instances = Instances(docs, [(cls, params) for _, rows in expanded for _, cls, _, params in rows])
 
     from kcodec import speedups
 
-    print("## kcodec benchmark report\n")
-    print(versions())
-    print(f"compiled extension: {'built' if speedups.available() else 'not built (compiled rows skipped)'}; "
-          f"Pod JSON {len(docs['pod_json'])} B (pretty), PodList({args.items}) JSON {len(docs['list_json'])} B, "
-          f"protobuf {len(docs['list_pb'] or b'')} B; median of up to {args.repeat} timeit runs, GC enabled.\n")
-    print("Ratios are implementation time / kcodec time (> 1: kcodec is faster).\n")
-    reasons: dict[str, int] = {}
-    print("| operation | implementation | median | vs kcodec pure | vs kcodec compiled |")
-    print("|---|---|---:|---:|---:|")
-    for title, rows in expanded:
-        results: list[tuple[str, float | None, str | None]] = []
-        for label, cls, method, params in rows:
-            inst, reason = instances.get(cls, params)
-            if inst is not None and params and params[0] in _docs.MODES:
-                # Instances are shared between rows and another row's set-up may have
-                # switched kcodec's mode since: put this row's mode back before timing.
-                _docs.use_mode(params[0])
-            seconds = None if inst is None else measure(_docs.bound(inst, method, params, docs), args.repeat, args.budget)
-            instances.done(cls, params)
-            results.append((label, seconds, reason))
-        by_label = {label: s for label, s, _ in results}
-        pure, compiled = by_label.get("kcodec (pure)"), by_label.get("kcodec (compiled)")
-        for label, seconds, reason in results:
-            if reason is None:
-                shown = fmt_time(seconds)
-            else:
-                shown = f"skipped [{reasons.setdefault(reason, len(reasons) + 1)}]"
-            print(f"| {title} | {label} | {shown} | {fmt_ratio(seconds, pure)} | {fmt_ratio(seconds, compiled)} |",
-                  flush=True)
+    runner = Runner(docs, args.repeat, args.budget, args.in_process)
+    try:
+        isolation = "all cases in one process" if args.in_process else "each case in a fresh process"
+        print("## kcodec benchmark report\n")
+        print(versions())
+        print(machine(sys.argv[1:] if argv is None else argv))
+        print(f"compiled extension: {'built' if speedups.available() else 'not built (compiled rows skipped)'}; "
+              f"Pod JSON {len(docs['pod_json'])} B (pretty), PodList({args.items}) JSON {len(docs['list_json'])} B, "
+              f"protobuf {len(docs['list_pb'] or b'')} B; median of up to {args.repeat} timeit runs, "
+              f"GC enabled, {isolation}.\n")
+        print("Ratios are implementation time / kcodec time (> 1: kcodec is faster).\n")
+        reasons: dict[str, int] = {}
 
-    if reasons:
-        print()
-        for reason, n in reasons.items():
-            print(f"[{n}] {reason}  ")
+        def note(kind: str, reason: str) -> str:
+            return f"{kind} [{reasons.setdefault(reason, len(reasons) + 1)}]"
 
-    if not args.no_memory:
-        mem = memory_rows(docs)
-        base = mem[0][1]
-        print(f"\n### Retained memory of a decoded PodList({args.mem_items}) (tracemalloc)\n")
-        print("| decoder | retained | vs json.loads dicts |")
-        print("|---|---:|---:|")
-        for label, size in mem:
-            shown = "skipped" if size is None else f"{size / 2**20:.2f} MiB"
-            print(f"| {label} | {shown} | {fmt_ratio(size, base)} |")
+        print("| operation | implementation | median | vs kcodec pure | vs kcodec compiled |")
+        print("|---|---|---:|---:|---:|")
+        for title, rows in expanded:
+            results: list[tuple[str, float | None, str]] = []
+            for label, cls, method, params in rows:
+                out = runner.run(cls, method, params)
+                if "samples" in out:
+                    results.append((label, statistics.median(out["samples"]), ""))
+                elif "skipped" in out:
+                    results.append((label, None, note("skipped", out["skipped"])))
+                else:
+                    results.append((label, None, note("failed", out["failed"])))
+            by_label = {label: s for label, s, _ in results}
+            pure, compiled = by_label.get("kcodec (pure)"), by_label.get("kcodec (compiled)")
+            for label, seconds, shown in results:
+                shown = shown or fmt_time(seconds)
+                print(f"| {title} | {label} | {shown} | {fmt_ratio(seconds, pure)} | {fmt_ratio(seconds, compiled)} |",
+                      flush=True)
+
+        if reasons:
+            print()
+            for reason, n in reasons.items():
+                print(f"[{n}] {reason}  ")
+
+        if not args.no_memory:
+            mem: list[tuple[str, int | None, str]] = []
+            for label, cls, method, params in memory_cases():
+                out = runner.run(cls, method, params)
+                if "value" in out:
+                    mem.append((label, int(out["value"]), ""))
+                else:
+                    mem.append((label, None, "skipped" if "skipped" in out else f"failed ({out['failed']})"))
+            base = mem[0][1]
+            print(f"\n### Retained memory of a decoded PodList({args.mem_items}) (tracemalloc)\n")
+            print("| decoder | retained | vs json.loads dicts |")
+            print("|---|---:|---:|")
+            for label, size, why in mem:
+                shown = why if size is None else f"{size / 2**20:.2f} MiB"
+                print(f"| {label} | {shown} | {fmt_ratio(size, base)} |")
+    finally:
+        runner.close()
     print(f"\n(report took {time.perf_counter() - t0:.0f} s)")
     return 0
 

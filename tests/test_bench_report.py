@@ -1,0 +1,135 @@
+"""Tests of ``tools/bench_report.py``: cases run in child processes, results come back, the
+markdown keeps its shape. No timing is asserted; documents are tiny (3 pods, 2 for memory).
+"""
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kcodec import speedups
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "asv_bench"))
+
+from benchmarks import _docs, bench_peers  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def kcodec_mode() -> Iterator[str]:
+    """Overrides conftest's two-mode fixture: every case sets its own mode (in a child, or
+    through its setup in-process), so running these tests twice would only double their cost.
+    The mode is restored because in-process setups switch it."""
+    previous = speedups.ENABLED
+    yield "pure"
+    speedups.use_compiled(previous)
+
+
+@pytest.fixture(scope="module")
+def report() -> Any:
+    """``tools/bench_report.py`` as a module (``tools`` is not a package)."""
+    spec = importlib.util.spec_from_file_location("bench_report", ROOT / "tools" / "bench_report.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def docs() -> Iterator[dict[str, Any]]:
+    """The benchmark documents with a 3-pod PodList (2 pods for the memory benchmarks)."""
+    if not _docs.FIXTURES.is_dir():
+        pytest.skip(f"Go fixtures not found at {_docs.FIXTURES} (../shared must sit beside the clone)")
+    saved = (_docs.LIST_ITEMS, _docs.MEM_ITEMS)
+    _docs.set_sizes(3, 2)
+    try:
+        yield _docs.build_documents()
+    finally:
+        _docs.set_sizes(*saved)
+
+
+class _SkippingBench:
+    """Stands in for a benchmark whose setup skips, as asv's NotImplementedError."""
+
+    def setup(self, docs: dict[str, Any]) -> None:
+        raise NotImplementedError("peer xyz is not installed")
+
+    def time_nothing(self, docs: dict[str, Any]) -> None:
+        pass
+
+
+def test_case_ids_round_trip(report: Any) -> None:
+    registry = report._registry()
+    for _, rows in report.operations(3):
+        for _, cls, _, _ in rows:
+            assert registry[report.class_id(cls)] is cls
+    for _, cls, method, _ in report.memory_cases():
+        assert registry[report.class_id(cls)] is cls
+        assert method.startswith("track_")
+
+
+def test_children_measure_and_track(report: Any, docs: dict[str, Any]) -> None:
+    """Each case runs in its own process and sends back timing samples or a tracked value."""
+    runner = report.Runner(docs, repeat=2, budget=0.0, in_process=False)
+    try:
+        docs_path = Path(runner.docs_path)
+        assert docs_path.is_file()
+        timed = runner.run(bench_peers.PeerPlainDict, "time_loads", ("json", "pod"))
+        tracked = runner.run(report.JsonLoadsMemory, "track_retained_bytes", ())
+    finally:
+        runner.close()
+    assert not docs_path.exists()
+    assert set(timed) == {"samples"}, timed
+    assert 1 <= len(timed["samples"]) <= 2 and all(s > 0 for s in timed["samples"])
+    assert set(tracked) == {"value"}, tracked
+    assert tracked["value"] > 0
+
+
+def test_child_failure_is_reported(report: Any, docs: dict[str, Any]) -> None:
+    runner = report.Runner(docs, repeat=1, budget=0.0, in_process=False)
+    try:
+        out = runner._child({"cls": "nowhere.Missing", "method": "time_x", "params": []})
+    finally:
+        runner.close()
+    assert set(out) == {"failed"} and "KeyError" in out["failed"], out
+
+
+def test_in_process_skip_and_failure(report: Any, docs: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    registry = report._registry()
+    registry["test.Skipping"] = _SkippingBench
+    monkeypatch.setattr(report, "_registry", lambda: registry)
+    monkeypatch.setattr(report, "class_id", lambda cls: "test.Skipping" if cls is _SkippingBench else "no.Such")
+    runner = report.Runner(docs, repeat=1, budget=0.0, in_process=True)
+    assert runner.run(_SkippingBench, "time_nothing", ()) == {"skipped": "peer xyz is not installed"}
+    failed = runner.run(bench_peers.PeerYAML, "time_load_pod", ())
+    assert set(failed) == {"failed"} and "KeyError" in failed["failed"]
+
+
+def test_main_keeps_report_shape(report: Any, docs: dict[str, Any], capsys: pytest.CaptureFixture[str],
+                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Header, timing table and memory table (in-process; the slow peer memory rows are left out)."""
+    first_rows = report.memory_cases()[:3]
+    monkeypatch.setattr(report, "memory_cases", lambda: first_rows)
+    saved = (_docs.LIST_ITEMS, _docs.MEM_ITEMS)
+    try:
+        assert report.main(["--in-process", "--items", "3", "--mem-items", "2", "--only", "GVK",
+                            "--repeat", "1", "--budget", "0"]) == 0
+    finally:
+        _docs.set_sizes(*saved)
+    out = capsys.readouterr().out
+    assert out.startswith("## kcodec benchmark report\n")
+    assert "`python tools/bench_report.py --in-process --items 3" in out
+    assert "GC enabled, all cases in one process." in out
+    assert "| operation | implementation | median | vs kcodec pure | vs kcodec compiled |" in out
+    rows = [ln.split(" | ") for ln in out.splitlines() if ln.startswith("| GVK interpret, Pod JSON |")]
+    assert [r[1] for r in rows] == ["kcodec (pure)", "kcodec (compiled)"]
+    assert rows[0][3] == "1.00x"
+    assert "### Retained memory of a decoded PodList(2) (tracemalloc)" in out
+    mem = [ln.split(" | ") for ln in out.splitlines()
+           if ln.startswith("| ") and ln.count("|") == 4 and "decoder" not in ln]
+    assert [r[0] for r in mem] == ["| json.loads (dicts)", "| kcodec (pure)", "| kcodec (compiled)"]
+    assert mem[0][1].endswith(" MiB") and mem[0][2] == "1.00x |"

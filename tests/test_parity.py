@@ -742,3 +742,33 @@ def test_float_bits_alike() -> None:
             got.append(struct.pack("<d", obj.f))
             got.append(kernels.struct_to_proto(obj))
         assert got[0] == got[2] == bits and got[1] == got[3]
+
+
+class _Key(str):
+    """A str subclass: the compiled encoder's in-order walk only takes exact str keys."""
+
+
+@pytest.mark.parametrize("labels", [
+    {"a": "1", "b": "2", "c": "3"},          # already ascending: walked in place
+    {"c": "3", "a": "1", "b": "2"},          # out of order: sorted first
+    {"b": "2", "a": "1", "a\u00e9": "x", "\U0001F600": "y", "Z": "z"},
+    {_Key("b"): "2", "a": "1"},
+    {"a": "1", _Key("b"): "2"},
+    {"only": ""},
+    {"a": "1", "a\x00": "2", "": "e"},
+])
+def test_map_entries_are_written_in_key_order(labels: dict[str, str]) -> None:
+    result = encode_both(Kitchen(labels=labels))
+    back = Kitchen()
+    pure.fill_from_proto(back, Kitchen, result[1], "K")
+    assert back.labels == labels
+    assert list(back.labels) == sorted(labels)
+
+
+def test_encoder_output_after_a_larger_message_of_the_same_class() -> None:
+    """The compiled writer starts at the previous size of the class; smaller messages that
+    follow must still come out exactly."""
+    big = Kitchen(names=["n" * 1000] * 50)
+    small = Kitchen(s="x")
+    assert encode_both(big) == encode_both(big)
+    assert encode_both(small)[1] == pure.struct_to_proto(small)

@@ -75,6 +75,13 @@ cdef extern from "Python.h":
     int PyObject_Not(object o) except -1
     int Py_EnterRecursiveCall(const char* where) except -1
     void Py_LeaveRecursiveCall()
+    int _PyBytes_Resize(PyObject** b, Py_ssize_t n) except -1
+    ctypedef struct PyTypeObject_ "PyTypeObject":
+        pass
+    PyTypeObject_ PyUnicode_Type
+    PyTypeObject_* Py_TYPE(PyObject* o)
+    int PyDict_Next(object d, Py_ssize_t* pos, PyObject** key, PyObject** value)
+    int PyUnicode_Compare(object a, object b) except? -1
 
 cdef object _b64encode = _binascii.b2a_base64
 cdef object _b64decode = _base64.b64decode
@@ -422,22 +429,28 @@ def fill_from_tree(obj, cls, tree, strict, path):
 # ----------------------------------------------------------------------------- protobuf out
 
 cdef class _Writer:
-    """A growable output buffer (and the per-call cache of custom value bodies)."""
+    """A growable output buffer (and the per-call cache of custom value bodies).
+
+    The buffer is the result bytes object itself, resized as it grows and trimmed at the
+    end, so the finished message is never copied."""
+    cdef PyObject* out
     cdef unsigned char* buf
     cdef Py_ssize_t n
     cdef Py_ssize_t cap
     cdef _IdCache bodies
 
     def __cinit__(self):
+        o = PyBytes_FromStringAndSize(NULL, 4096)
+        Py_INCREF(o)
+        self.out = <PyObject*>o
+        self.buf = <unsigned char*>PyBytes_AS_STRING(o)
         self.cap = 4096
-        self.buf = <unsigned char*>malloc(self.cap)
-        if self.buf == NULL:
-            raise MemoryError()
         self.n = 0
         self.bodies = _IdCache()
 
     def __dealloc__(self):
-        free(self.buf)
+        Py_XDECREF(self.out)
+        self.out = NULL
 
     cdef object custom_body(self, TypeRow t, object v):
         """``v._proto_body()``, once per immutable value object."""
@@ -454,15 +467,12 @@ cdef class _Writer:
     cdef int grow(self, Py_ssize_t extra) except -1:
         cdef Py_ssize_t need = self.n + extra
         cdef Py_ssize_t cap = self.cap
-        cdef unsigned char* nb
         if need <= cap:
             return 0
         while cap < need:
             cap *= 2
-        nb = <unsigned char*>realloc(self.buf, cap)
-        if nb == NULL:
-            raise MemoryError()
-        self.buf = nb
+        _PyBytes_Resize(&self.out, cap)
+        self.buf = <unsigned char*>PyBytes_AS_STRING(<object>self.out)
         self.cap = cap
         return 0
 
@@ -538,7 +548,12 @@ cdef class _Writer:
         return 0
 
     cdef bytes result(self):
-        return PyBytes_FromStringAndSize(<char*>self.buf, self.n)
+        cdef PyObject* o = self.out
+        self.out = NULL
+        _PyBytes_Resize(&o, self.n)
+        r = <bytes>o
+        Py_XDECREF(o)
+        return r
 
 
 cdef int _put_str(_Writer w, object v) except -1:
@@ -576,6 +591,38 @@ cdef int _put_struct(_Writer w, object obj, Table t) except -1:
         return _put_struct_body(w, obj, t)
     finally:
         Py_LeaveRecursiveCall()
+
+
+cdef bint _ordered_str_keys(dict d) except -1:
+    """Whether every key of ``d`` is an exact str and they already ascend, as ``sorted``
+    would order them."""
+    cdef Py_ssize_t pos = 0
+    cdef PyObject* k
+    cdef PyObject* val
+    cdef PyObject* prev = NULL
+    while PyDict_Next(d, &pos, &k, &val):
+        if Py_TYPE(k) != &PyUnicode_Type:
+            return False
+        if prev != NULL and PyUnicode_Compare(<object>prev, <object>k) >= 0:
+            return False
+        prev = k
+    return True
+
+
+cdef int _put_map_entry(_Writer w, const FieldC* fc, TypeRow e, object mk, object mv) except -1:
+    """One map entry: the field key, then a length-delimited (key=1, value=2) message."""
+    cdef Py_ssize_t start
+    _put_fkey(w, fc)
+    start = w.open_len()
+    w.put_byte(0x0A)
+    if type(mk) is str:
+        _put_str(w, mk)
+    else:
+        w.put_bytes_field(mk.encode("utf-8", "surrogateescape"))
+    if mv is not None or e.kind != K_BYTES:
+        w.put_byte(<unsigned char>((2 << 3) | e.wire))
+        _put_value(w, e, mv)
+    return w.close_len(start)
 
 
 cdef int _put_struct_body(_Writer w, object obj, Table t) except -1:
@@ -627,19 +674,14 @@ cdef int _put_struct_body(_Writer w, object obj, Table t) except -1:
             if PyObject_Not(v):
                 continue
             e = (<FieldRow>fc.row).elem
-            for mk in sorted(v):
-                mv = v[mk]
-                _put_fkey(w, fc)
-                start = w.open_len()
-                w.put_byte(0x0A)
-                if type(mk) is str:
-                    _put_str(w, mk)
-                else:
-                    w.put_bytes_field(mk.encode("utf-8", "surrogateescape"))
-                if mv is not None or e.kind != K_BYTES:
-                    w.put_byte(<unsigned char>((2 << 3) | e.wire))
-                    _put_value(w, e, mv)
-                w.close_len(start)
+            if type(v) is dict and _ordered_str_keys(<dict>v):
+                # Most maps were decoded from Go's sorted output (or hold one entry):
+                # walk them as they are instead of building a sorted key list.
+                for mk, mv in (<dict>v).items():
+                    _put_map_entry(w, fc, e, mk, mv)
+            else:
+                for mk in sorted(v):
+                    _put_map_entry(w, fc, e, mk, v[mk])
             continue
         _put_fkey(w, fc)
         _put_value(w, <FieldRow>fc.row, v)
@@ -694,10 +736,24 @@ cdef inline bint _little_endian() noexcept nogil:
     return (<unsigned char*>&one)[0] == 1
 
 
+# Output size of the last message per root class: the next buffer starts that large, so a
+# big list is not copied through a dozen doublings (unused capacity is never touched and
+# is trimmed at the end). Cleared when it holds many classes, so classes made on the fly
+# are not kept alive by it.
+cdef dict _size_hint = {}
+
+
 def struct_to_proto(obj):
     """Typed struct -> protobuf message body."""
     cdef _Writer w = _Writer()
-    _put_struct(w, obj, table_of(type(obj)))
+    cls = type(obj)
+    hint = _size_hint.get(cls)
+    if hint is not None:
+        w.grow(<Py_ssize_t>hint)
+    _put_struct(w, obj, table_of(cls))
+    if len(_size_hint) >= 512:
+        _size_hint.clear()
+    _size_hint[cls] = w.n
     return w.result()
 
 

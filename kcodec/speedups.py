@@ -14,16 +14,11 @@ from kcodec import _native
 
 __all__ = ["ENABLED", "available", "use_compiled"]
 
-KERNELS: tuple[str, ...] = tuple(getattr(_native, "__all__", ()))
+KERNELS: tuple[str, ...] = ()
 
 _FORCE_PURE = os.environ.get("KCODEC_PURE", "") in ("1", "true", "yes")
 
 _compiled: ModuleType | None = None
-if not _FORCE_PURE:
-    try:
-        from kcodec import _speedups as _compiled  # type: ignore[no-redef]
-    except ImportError:
-        _compiled = None
 
 
 def available() -> bool:
@@ -45,5 +40,24 @@ def use_compiled(flag: bool) -> bool:
     return ENABLED
 
 
+def _bind() -> None:
+    """Load the kernels and bind them in the default mode.
+
+    Runs at import, and once more from the end of ``kcodec._native`` when that package was
+    imported first: its kernel modules import this one while it is still half-built, so
+    the first run finds neither its names nor a compiled module that could load."""
+    global KERNELS, _compiled
+    KERNELS = tuple(getattr(_native, "__all__", ()))
+    if not KERNELS:
+        return
+    if not _FORCE_PURE and _compiled is None:
+        try:
+            from kcodec import _speedups as compiled
+        except ImportError:
+            compiled = None
+        _compiled = compiled
+    use_compiled(not _FORCE_PURE)
+
+
 ENABLED: bool = False
-use_compiled(not _FORCE_PURE)
+_bind()

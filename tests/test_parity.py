@@ -126,6 +126,7 @@ def test_every_kernel_has_a_compiled_twin() -> None:
 
 @pytest.mark.parametrize("first", [
     "kcodec._native", "kcodec._native.codec", "kcodec._native.pbwire", "kcodec._native.gvk", "kcodec.model",
+    "kcodec._native.convert", "kcodec._speedups._convert", "kcodec._speedups._json",
     "kcodec._speedups", "kcodec._speedups._codec", "kcodec._speedups._wire", "kcodec._speedups._tables",
     "kcodec.speedups", "kcodec.api",
 ])
@@ -134,7 +135,13 @@ def test_any_import_order_enables_the_compiled_kernels(first: str) -> None:
     import subprocess
     import sys
 
-    code = f"import {first}; from kcodec import speedups; print(speedups.ENABLED)"
+    # Every kernel name must be bound to its compiled twin, not only ENABLED set.
+    code = (f"import {first}\nfrom kcodec import speedups, _native, _speedups\n"
+            "names = set(_native.__all__)\n"
+            "assert names and set(speedups.KERNELS) == names, speedups.KERNELS\n"
+            "wrong = [n for n in names if hasattr(_speedups, n) and getattr(speedups, n) is not getattr(_speedups, n)]\n"
+            "assert not wrong, wrong\n"
+            "print(speedups.ENABLED)")
     env = {k: v for k, v in os.environ.items() if k != "KCODEC_PURE"}
     env["PYTHONPATH"] = str(Path(__file__).resolve().parents[1])
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)

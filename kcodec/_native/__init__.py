@@ -11,6 +11,7 @@ from kcodec._native.codec import (
     struct_to_proto,
     struct_to_tree,
 )
+from kcodec._native.convert import convert_fields, deep_copy
 from kcodec._native.gvk import interpret_gvk
 from kcodec._native.pbwire import (
     decode_signed_varint,
@@ -39,4 +40,15 @@ __all__ = [
     "iter_fields",
     "marshal_unknown",
     "unmarshal_unknown",
+    "convert_fields",
+    "deep_copy",
 ]
+
+# Imported before kcodec.speedups (``import kcodec._native`` first), this package reached
+# speedups while both were half-built: bind the kernels now that they all exist.
+import sys as _sys  # noqa: E402
+
+_switch = _sys.modules.get("kcodec.speedups")
+if _switch is not None and hasattr(_switch, "_bind"):
+    _switch._bind()
+del _sys, _switch

@@ -1,17 +1,18 @@
 """Compiled (Cython) kernels: the twins of ``kcodec._native``, exporting the same names.
 
-Each extension module here (``_wire``, ``_codec``, ``_json``) exports some of the kernel
-names in ``kcodec._native.__all__``. Importing this package fails with ImportError when
+Each extension module here (``_wire``, ``_codec``, ``_json``, ``_convert``) exports some of
+the kernel names in ``kcodec._native.__all__``. Importing this package fails with ImportError when
 none was built, which is how :mod:`kcodec.speedups` falls back to pure Python; a name no
 built module provides falls back to its pure twin individually.
 """
 from __future__ import annotations
 
 import importlib
+import sys
 
 __all__: list[str] = []
 _loaded = []
-for _name in ("_wire", "_codec", "_json"):
+for _name in ("_wire", "_codec", "_json", "_convert"):
     try:
         _mod = importlib.import_module(f"{__name__}.{_name}")
     except ImportError:
@@ -23,3 +24,10 @@ for _name in ("_wire", "_codec", "_json"):
 
 if not _loaded:
     raise ImportError("kcodec._speedups: no compiled kernel module is built")
+
+# Imported first (``import kcodec._speedups``), this package reached kcodec.speedups while
+# it was still empty: bind again now that every compiled name exists.
+_switch = sys.modules.get("kcodec.speedups")
+if _switch is not None and hasattr(_switch, "_bind"):
+    _switch._bind()
+del _switch

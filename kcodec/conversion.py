@@ -8,8 +8,15 @@ variable...) are represented by small mutable holders, the :class:`Ref` subclass
 function can write into them exactly as Go writes through a pointer.
 
 There is deliberately no reflective fallback: a pair with no registered function fails with
-Go's ``converting (<Src>) to (<Dst>): unknown conversion``. :func:`copy_fields` is the helper
-that *generated* conversion functions use to copy same-named fields between two struct classes.
+Go's ``converting (<Src>) to (<Dst>): unknown conversion``. :func:`generated_conversion` is
+kcodec's conversion-gen: a conversion function for two struct classes that copies same-named
+fields through a :class:`ConversionPlan` compiled once per class pair (the per-object work is
+the ``convert_fields`` kernel); :func:`copy_fields` runs the same machinery from inside a
+hand-written function.
+
+Nested conversions are bounded: a chain of ``scope.convert`` calls deeper than
+:data:`MAX_CONVERSION_DEPTH` (a cyclic object, or hostile nesting) raises
+:class:`~kcodec.errors.ConversionError` instead of exhausting the stack.
 """
 from __future__ import annotations
 
@@ -37,6 +44,12 @@ __all__ = [
     "go_type_name",
     "enforce_ptr",
     "copy_fields",
+    "generated_conversion",
+    "GeneratedConversion",
+    "ConversionPlan",
+    "PlanRow",
+    "conversion_plan",
+    "MAX_CONVERSION_DEPTH",
     "convert_strings",
     "string_slice_to_string",
     "string_slice_to_int",
@@ -234,18 +247,28 @@ class Meta:
         return f"Meta(context={self.context!r})"
 
 
+#: How many nested ``scope.convert`` calls one conversion may make (struct nesting depth).
+#: Real API objects nest a few tens of levels; pure-Python conversion functions use a handful
+#: of interpreter frames per level, so this stays well inside Python's recursion limit.
+MAX_CONVERSION_DEPTH = 100
+
+
 class Scope:
-    """What a conversion function receives: recurse with :meth:`convert`, read :meth:`meta`."""
+    """What a conversion function receives: recurse with :meth:`convert`, read :meth:`meta`.
 
-    __slots__ = ("_converter", "_meta")
+    ``depth`` counts the ``convert`` calls between the top-level conversion and this scope.
+    """
 
-    def __init__(self, converter: Converter, meta: Meta | None) -> None:
+    __slots__ = ("_converter", "_meta", "_depth")
+
+    def __init__(self, converter: Converter, meta: Meta | None, depth: int = 0) -> None:
         self._converter = converter
         self._meta = meta
+        self._depth = depth
 
     def convert(self, src: Any, dst: Any) -> None:
         """Convert ``src`` into ``dst`` with the same converter and the same meta."""
-        self._converter.convert(src, dst, self._meta)
+        self._converter._convert_at(src, dst, self._meta, self._depth + 1)
 
     def meta(self) -> Meta | None:
         """The meta of the ongoing conversion (None when the caller gave none)."""
@@ -347,6 +370,11 @@ class Converter:
 
     def convert(self, src: Any, dst: Any, meta: Meta | None = None) -> None:
         """Fill ``dst`` from ``src`` with the function registered for their classes."""
+        self._convert_at(src, dst, meta, 0)
+
+    def _convert_at(self, src: Any, dst: Any, meta: Meta | None, depth: int) -> None:
+        # The compiled convert_fields kernel mirrors this lookup for nested values
+        # (kcodec/_speedups/_convert.pyx, _nested): keep the two in step.
         pair = (type(src), type(dst))
         if pair in self._ignored:
             return
@@ -354,13 +382,23 @@ class Converter:
         if fn is None:
             fn = self._generated.untyped.get(pair)
         if fn is not None:
-            fn(src, dst, Scope(self, meta))
+            if depth > MAX_CONVERSION_DEPTH:
+                raise depth_error(src, dst)
+            fn(src, dst, Scope(self, meta, depth))
             return
         enforce_ptr(dst)
         enforce_ptr(src)
         raise ConversionError(
             f"converting ({go_type_name(src)}) to ({go_type_name(dst)}): unknown conversion"
         )
+
+
+def depth_error(src: Any, dst: Any) -> ConversionError:
+    """The error for a conversion nested deeper than :data:`MAX_CONVERSION_DEPTH`."""
+    return ConversionError(
+        f"converting ({go_type_name(src)}) to ({go_type_name(dst)}): "
+        f"exceeded max nesting depth {MAX_CONVERSION_DEPTH}"
+    )
 
 
 def _convert_bytes(src: BytesRef, dst: BytesRef, scope: Scope) -> None:
@@ -485,8 +523,13 @@ def register_string_conversions(register: Callable[[Any, Any, ConversionFunc], N
 
 
 # --------------------------------------------------------------------------------------------
-# Field copying for generated conversions
+# Field copying for generated conversions: plans compiled once per class pair
 # --------------------------------------------------------------------------------------------
+
+#: Plan row actions (the ``convert_fields`` kernels switch on them).
+PLAN_SHARE = 0      # dst.f = src.f (scalars, same-class values: Go shares identical layouts)
+PLAN_CONVERT = 1    # a struct (or list/map of structs) of another class: fresh dst values
+PLAN_OVERRIDE = 2   # overrides[f](src, dst, scope), or leave dst.f alone when it is None
 
 
 def _fields(cls: type) -> tuple[Any, ...]:
@@ -506,19 +549,6 @@ def _field_map(cls: type) -> dict[str, Any]:
     return names
 
 
-def _convert_value(value: Any, dst_cls: type | None, scope: Scope, where: str) -> Any:
-    """Convert one field value to the destination field's class when the classes differ."""
-    if value is None or dst_cls is None or isinstance(value, dst_cls):
-        return value
-    if isinstance(value, list):
-        return [_convert_value(v, dst_cls, scope, where) for v in value]
-    if isinstance(value, dict):
-        return {k: _convert_value(v, dst_cls, scope, where) for k, v in value.items()}
-    out = dst_cls()
-    scope.convert(value, out)
-    return out
-
-
 def _dst_class(fi: Any) -> type | None:
     """The Struct/CustomValue class a destination field (or its elements) holds, if any."""
     elem = getattr(fi, "elem", None)
@@ -527,6 +557,117 @@ def _dst_class(fi: Any) -> type | None:
         if cls is not None:
             return cls
     return getattr(fi, "cls", None)
+
+
+def _always_instances(sf: Any, df: Any, cls: type) -> bool:
+    """Whether the source field's declared type guarantees values that are already ``cls``
+    (or lists/maps of it), so the value can be shared without a per-value check."""
+    if sf.kind != df.kind:
+        return False
+    if df.elem is not None:
+        se, de = sf.elem, df.elem
+        if se is None or se.kind != de.kind:
+            return False
+        sc = se.cls
+    else:
+        sc = sf.cls
+    return isinstance(sc, type) and issubclass(sc, cls)
+
+
+def _fresh_is_new_zero(cls: type) -> bool:
+    """Whether ``cls()`` equals ``cls._new_zero()`` (no Python defaults, stock constructors),
+    so the kernels may allocate fresh destination values the fast way."""
+    from kcodec.model import MISSING, Struct
+
+    if not (isinstance(cls, type) and issubclass(cls, Struct)):
+        return False
+    if cls.__init__ is not Struct.__init__:
+        return False
+    if getattr(cls._new_zero, "__func__", None) is not Struct.__dict__["_new_zero"].__func__:
+        return False
+    return all(f.default is MISSING for f in _fields(cls))
+
+
+class PlanRow:
+    """One destination field of a :class:`ConversionPlan`.
+
+    ``action`` is ``PLAN_SHARE``, ``PLAN_CONVERT`` or ``PLAN_OVERRIDE``; ``name`` the Python
+    field name on both sides; ``cls`` the destination class values are converted to
+    (``PLAN_CONVERT``); ``new_zero`` whether a fresh destination value is ``cls._new_zero()``
+    (equal to ``cls()`` and cheaper) rather than ``cls()``.
+    """
+
+    __slots__ = ("action", "name", "cls", "new_zero")
+
+    def __init__(self, action: int, name: str, cls: type | None = None, new_zero: bool = False) -> None:
+        self.action = action
+        self.name = name
+        self.cls = cls
+        self.new_zero = new_zero
+
+    def __repr__(self) -> str:
+        if self.action == PLAN_SHARE:
+            return f"PlanRow(share {self.name!r})"
+        if self.action == PLAN_CONVERT:
+            return f"PlanRow(convert {self.name!r} -> {go_type_name(self.cls)})"
+        return f"PlanRow(override {self.name!r})"
+
+
+class ConversionPlan:
+    """What a generated conversion does per object, worked out once per class pair.
+
+    ``rows`` follow the destination class's declaration order and cover each destination
+    field that the source class also declares (by Python name) or that has an override;
+    other fields are left alone, as Go's generated code drops fields one side lacks.
+    ``direct_src``/``direct_dst`` tell the compiled kernel that plain slot access is what
+    ``getattr``/``setattr`` would do (no custom ``__getattribute__``/``__setattr__``).
+    """
+
+    __slots__ = ("src_cls", "dst_cls", "rows", "override_names", "direct_src", "direct_dst", "_kernel")
+
+    def __init__(self, src_cls: type, dst_cls: type, override_names: Any = ()) -> None:
+        names = frozenset(override_names)
+        src_fields = _field_map(src_cls)
+        rows: list[PlanRow] = []
+        for name, fi in _field_map(dst_cls).items():
+            if name in names:
+                rows.append(PlanRow(PLAN_OVERRIDE, name))
+                continue
+            sf = src_fields.get(name)
+            if sf is None:
+                continue
+            cls = _dst_class(fi)
+            if cls is None or _always_instances(sf, fi, cls):
+                rows.append(PlanRow(PLAN_SHARE, name))
+            else:
+                rows.append(PlanRow(PLAN_CONVERT, name, cls, _fresh_is_new_zero(cls)))
+        self.src_cls = src_cls
+        self.dst_cls = dst_cls
+        self.rows: tuple[PlanRow, ...] = tuple(rows)
+        self.override_names = names
+        self.direct_src = src_cls.__getattribute__ is object.__getattribute__
+        self.direct_dst = dst_cls.__setattr__ is object.__setattr__
+        self._kernel: Any = None  # the compiled kernel's own form of this plan, built on first use
+
+    def __repr__(self) -> str:
+        return (f"ConversionPlan({go_type_name(self.src_cls)} -> {go_type_name(self.dst_cls)}, "
+                f"{len(self.rows)} rows)")
+
+
+_PLANS: dict[tuple[type, type, tuple[str, ...]], ConversionPlan] = {}
+
+
+def conversion_plan(src_cls: type, dst_cls: type, override_names: Any = ()) -> ConversionPlan:
+    """The (cached) :class:`ConversionPlan` copying ``src_cls`` into ``dst_cls``.
+
+    ``override_names`` are the destination fields handled by override functions.
+    """
+    key = (src_cls, dst_cls, tuple(override_names))
+    plan = _PLANS.get(key)
+    if plan is None:
+        plan = ConversionPlan(src_cls, dst_cls, key[2])
+        _PLANS[key] = plan
+    return plan
 
 
 def copy_fields(
@@ -538,21 +679,108 @@ def copy_fields(
     """Copy every field of ``dst``'s class that ``src``'s class also declares, by Python name.
 
     Values of the same class are shared (as Go's generated code shares identical memory
-    layouts; ``Scheme.convert_to_version`` copies its input first). Struct values whose classes
-    differ are converted through ``scope.convert`` into a fresh destination instance, element by
-    element for lists and maps. ``overrides`` maps a field name to ``fn(src, dst, scope)`` that
+    layouts; ``Scheme.convert_to_version`` copies its input first), including lists and maps
+    whose declared element class is the same. Struct values whose classes differ are
+    converted through ``scope.convert`` into a fresh destination instance, element by element
+    for lists and maps. ``overrides`` maps a field name to ``fn(src, dst, scope)`` that
     handles that field itself, or to None to leave the destination field untouched.
     Fields only one side declares are left alone (Go's generated code drops them).
+    The work per class pair is compiled once (:func:`conversion_plan`).
     """
-    src_fields = _field_map(type(src))
-    overrides = overrides or {}
-    for name, fi in _field_map(type(dst)).items():
-        if name in overrides:
-            fn = overrides[name]
-            if fn is not None:
-                fn(src, dst, scope)
-            continue
-        if name not in src_fields:
-            continue
-        value = getattr(src, name)
-        setattr(dst, name, _convert_value(value, _dst_class(fi), scope, name))
+    key = (type(src), type(dst), tuple(overrides) if overrides else ())
+    plan = _PLANS.get(key)
+    if plan is None:
+        plan = conversion_plan(key[0], key[1], key[2])
+    speedups.convert_fields(plan, src, dst, scope, overrides)
+
+
+class GeneratedConversion:
+    """A generated (conversion-gen style) conversion function for one struct class pair.
+
+    Call it as any conversion function: ``fn(src, dst, scope)``. Same-named fields are copied
+    as :func:`copy_fields` does; ``overrides`` name the fields that differ, each mapped to a
+    hand-written ``fn(src, dst, scope)`` or to None (leave the destination field alone). The
+    plan is compiled on the first call; when the compiled kernels are in use, nested struct
+    pairs whose registered function is also a ``GeneratedConversion`` are converted without
+    going back through Python.
+    """
+
+    __slots__ = ("src_cls", "dst_cls", "overrides", "_plan")
+
+    def __init__(
+        self,
+        src_cls: type,
+        dst_cls: type,
+        overrides: Mapping[str, ConversionFunc | None] | None = None,
+    ) -> None:
+        for what, cls in (("source", src_cls), ("destination", dst_cls)):
+            if not (isinstance(cls, type) and hasattr(cls, "__kc_decls__")):
+                raise ConversionError(f"generated_conversion: {what} must be a Struct class, got {cls!r}")
+        table = dict(overrides or {})
+        for name, fn in table.items():
+            if not isinstance(name, str):
+                raise ConversionError(f"generated_conversion: override keys must be field names, got {name!r}")
+            if fn is not None and not callable(fn):
+                raise ConversionError(
+                    f"generated_conversion: override for {name!r} must be callable or None, got {fn!r}"
+                )
+        self.src_cls = src_cls
+        self.dst_cls = dst_cls
+        self.overrides: dict[str, ConversionFunc | None] = table
+        self._plan: ConversionPlan | None = None
+
+    @property
+    def plan(self) -> ConversionPlan:
+        """The plan for ``src_cls -> dst_cls`` (compiled and checked on first use)."""
+        plan = self._plan
+        if plan is None:
+            plan = self._build_plan()
+        return plan
+
+    def _build_plan(self) -> ConversionPlan:
+        known = _field_map(self.dst_cls)
+        for name in self.overrides:
+            if name not in known:
+                raise ConversionError(
+                    f"generated_conversion({go_type_name(self.src_cls)} -> {go_type_name(self.dst_cls)}): "
+                    f"override for unknown field {name!r}"
+                )
+        plan = conversion_plan(self.src_cls, self.dst_cls, tuple(self.overrides))
+        self._plan = plan
+        return plan
+
+    def __call__(self, src: Any, dst: Any, scope: Scope) -> None:
+        plan = self._plan
+        if plan is None:
+            plan = self._build_plan()
+        if type(src) is not plan.src_cls or type(dst) is not plan.dst_cls:
+            plan = conversion_plan(type(src), type(dst), tuple(self.overrides))
+        speedups.convert_fields(plan, src, dst, scope, self.overrides)
+
+    def __repr__(self) -> str:
+        parts = []
+        for name, fn in self.overrides.items():
+            label = "None" if fn is None else getattr(fn, "__qualname__", None) or repr(fn)
+            parts.append(f"{name}={label}")
+        extra = f", overrides: {', '.join(parts)}" if parts else ""
+        return f"<generated conversion {go_type_name(self.src_cls)} -> {go_type_name(self.dst_cls)}{extra}>"
+
+
+def generated_conversion(
+    src_cls: type,
+    dst_cls: type,
+    overrides: Mapping[str, ConversionFunc | None] | None = None,
+) -> GeneratedConversion:
+    """A plan-backed conversion function ``src_cls -> dst_cls`` (Go's ``autoConvert_A_To_B``).
+
+    Register it with ``Scheme.add_generated_conversion_func(src_cls, dst_cls, fn)`` (or
+    ``add_conversion_func``), or call it from a hand-written function, as Go's manual
+    ``Convert_A_To_B`` calls ``autoConvert_A_To_B``. ``overrides`` maps destination field
+    names to ``fn(src, dst, scope)`` for the fields whose shapes differ, or to None to skip
+    a field; an unknown name raises :class:`~kcodec.errors.ConversionError` on first use.
+    """
+    return GeneratedConversion(src_cls, dst_cls, overrides)
+
+
+# Imported last: the kernels import this module and need its classes defined.
+from kcodec import speedups  # noqa: E402

@@ -464,7 +464,7 @@ class Struct(metaclass=StructMeta):
 
     def deep_copy(self: T) -> T:
         """A copy sharing no mutable state with this object."""
-        return _copy_struct(self)
+        return speedups.deep_copy(self)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-compatible dict Go's ``encoding/json`` would produce for this struct."""

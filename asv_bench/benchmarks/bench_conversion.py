@@ -6,8 +6,9 @@ Two subjects:
   kube-apiserver style scheme with internal types); skipped while that module is absent.
 * ``widgets``: a small pair of versioned test types defined here (``WidgetV1`` external,
   ``Widget`` internal) whose shapes differ (pointer vs value replicas, env map vs sorted
-  list, a nested spec flattened) so every conversion function does real work, registered
-  with ``Scheme.add_conversion_func``; the object has ``WIDGET_CONTAINERS`` containers.
+  list, a nested spec flattened), converted by conversion-gen style functions
+  (``kcodec.conversion.generated_conversion`` with overrides for the differing fields, plus
+  one manual wrapper); the object has ``WIDGET_CONTAINERS`` containers.
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from . import _docs
 from ._docs import MODES, build_documents
 
 from kcodec.api.meta.v1 import ObjectMeta
+from kcodec.conversion import generated_conversion
 from kcodec.model import Int32, Struct, field
 from kcodec.runtime import APIVersionInternal, Object, Scheme
 from kcodec.schema import GroupVersion
@@ -92,83 +94,56 @@ class Widget(Object):
     containers: list[WidgetContainer] | None = field(0, "containers")
 
 
-def port_to_internal(src: WidgetPortV1, dst: WidgetPort, scope: Any) -> None:
-    """Port v1 -> internal; an empty protocol becomes TCP."""
-    dst.name = src.name
-    dst.container_port = int(src.container_port)
+# Conversion functions in conversion-gen style: ``generated_conversion`` copies the fields
+# both sides declare (sharing same-typed values, converting nested structs through their own
+# registered functions); overrides cover only the fields whose shapes differ, and the manual
+# functions wrap the generated ones as Go's Convert_A_To_B wraps autoConvert_A_To_B.
+
+
+def protocol_to_internal(src: WidgetPortV1, dst: WidgetPort, scope: Any) -> None:
+    """An empty protocol becomes TCP."""
     dst.protocol = src.protocol or "TCP"
 
 
-def port_to_external(src: WidgetPort, dst: WidgetPortV1, scope: Any) -> None:
-    """Port internal -> v1."""
-    dst.name = src.name
-    dst.container_port = src.container_port
-    dst.protocol = src.protocol
-
-
-def container_to_internal(src: WidgetContainerV1, dst: WidgetContainer, scope: Any) -> None:
-    """Container v1 -> internal; env map -> list sorted by name."""
-    dst.name = src.name
-    dst.image = src.image
-    dst.args = None if src.args is None else list(src.args)
+def env_to_internal(src: WidgetContainerV1, dst: WidgetContainer, scope: Any) -> None:
+    """Env map -> list sorted by name."""
     dst.env = None if src.env is None else [WidgetEnv(name=k, value=v) for k, v in sorted(src.env.items())]
-    if src.ports is None:
-        dst.ports = None
-    else:
-        dst.ports = []
-        for p in src.ports:
-            out = WidgetPort()
-            scope.convert(p, out)
-            dst.ports.append(out)
 
 
-def container_to_external(src: WidgetContainer, dst: WidgetContainerV1, scope: Any) -> None:
-    """Container internal -> v1; env list -> map."""
-    dst.name = src.name
-    dst.image = src.image
-    dst.args = None if src.args is None else list(src.args)
+def env_to_external(src: WidgetContainer, dst: WidgetContainerV1, scope: Any) -> None:
+    """Env list -> map."""
     dst.env = None if src.env is None else {e.name: e.value for e in src.env}
-    if src.ports is None:
-        dst.ports = None
-    else:
-        dst.ports = []
-        for p in src.ports:
-            out = WidgetPortV1()
-            scope.convert(p, out)
-            dst.ports.append(out)
+
+
+def replicas_to_internal(src: WidgetSpecV1, dst: Widget, scope: Any) -> None:
+    """A nil replicas pointer defaults to 1."""
+    dst.replicas = 1 if src.replicas is None else int(src.replicas)
+
+
+port_to_internal = generated_conversion(WidgetPortV1, WidgetPort, {"protocol": protocol_to_internal})
+port_to_external = generated_conversion(WidgetPort, WidgetPortV1)
+container_to_internal = generated_conversion(WidgetContainerV1, WidgetContainer, {"env": env_to_internal})
+container_to_external = generated_conversion(WidgetContainer, WidgetContainerV1, {"env": env_to_external})
+# The flattened spec: the external spec's fields land on the internal Widget itself.
+spec_to_internal = generated_conversion(WidgetSpecV1, Widget, {"replicas": replicas_to_internal})
+spec_from_internal = generated_conversion(Widget, WidgetSpecV1)
+auto_widget_to_internal = generated_conversion(WidgetV1, Widget)
 
 
 def widget_to_internal(src: WidgetV1, dst: Widget, scope: Any) -> None:
-    """Widget v1 -> internal; spec flattened, nil replicas -> 1."""
-    dst.metadata = src.metadata
-    spec = src.spec
-    dst.replicas = 1 if spec.replicas is None else int(spec.replicas)
-    dst.paused = spec.paused
-    if spec.containers is None:
-        dst.containers = None
-    else:
-        dst.containers = []
-        for c in spec.containers:
-            out = WidgetContainer()
-            scope.convert(c, out)
-            dst.containers.append(out)
+    """Widget v1 -> internal: the generated copy (metadata), then the flattened spec."""
+    auto_widget_to_internal(src, dst, scope)
+    spec_to_internal(src.spec, dst, scope)
 
 
-def widget_to_external(src: Widget, dst: WidgetV1, scope: Any) -> None:
-    """Widget internal -> v1."""
-    dst.metadata = src.metadata
-    spec = WidgetSpecV1()
-    spec.replicas = src.replicas
-    spec.paused = src.paused
-    if src.containers is None:
-        spec.containers = None
-    else:
-        spec.containers = []
-        for c in src.containers:
-            out = WidgetContainerV1()
-            scope.convert(c, out)
-            spec.containers.append(out)
+def spec_to_external(src: Widget, dst: WidgetV1, scope: Any) -> None:
+    """Internal Widget -> the external spec."""
+    spec = WidgetSpecV1._new_zero()
+    spec_from_internal(src, spec, scope)
     dst.spec = spec
+
+
+widget_to_external = generated_conversion(Widget, WidgetV1, {"spec": spec_to_external})
 
 
 def build_widget_scheme() -> tuple[Scheme, GroupVersion, GroupVersion]:
@@ -181,12 +156,12 @@ def build_widget_scheme() -> tuple[Scheme, GroupVersion, GroupVersion]:
     scheme = Scheme("widget-bench")
     scheme.add_known_type_with_name(external_gv.with_kind("Widget"), WidgetV1)
     scheme.add_known_type_with_name(internal_gv.with_kind("Widget"), Widget)
-    scheme.add_conversion_func(WidgetPortV1, WidgetPort, port_to_internal)
-    scheme.add_conversion_func(WidgetPort, WidgetPortV1, port_to_external)
-    scheme.add_conversion_func(WidgetContainerV1, WidgetContainer, container_to_internal)
-    scheme.add_conversion_func(WidgetContainer, WidgetContainerV1, container_to_external)
+    scheme.add_generated_conversion_func(WidgetPortV1, WidgetPort, port_to_internal)
+    scheme.add_generated_conversion_func(WidgetPort, WidgetPortV1, port_to_external)
+    scheme.add_generated_conversion_func(WidgetContainerV1, WidgetContainer, container_to_internal)
+    scheme.add_generated_conversion_func(WidgetContainer, WidgetContainerV1, container_to_external)
     scheme.add_conversion_func(WidgetV1, Widget, widget_to_internal)
-    scheme.add_conversion_func(Widget, WidgetV1, widget_to_external)
+    scheme.add_generated_conversion_func(Widget, WidgetV1, widget_to_external)
     return scheme, external_gv, internal_gv
 
 

@@ -1,0 +1,413 @@
+# cython: language_level=3
+"""Compiled twins of ``kcodec._native.convert``: ``convert_fields`` and ``deep_copy``.
+
+``convert_fields`` turns each :class:`kcodec.conversion.ConversionPlan` into a C-side form
+once (cached on the plan as ``plan._kernel``): per row the action, the slot offsets of the
+field in the source and destination classes, the destination class. Fields are read and
+written through those offsets when ``getattr``/``setattr`` would reach the same slot. A
+nested value whose pair's registered function is itself a ``GeneratedConversion`` is
+converted by running that function's plan here directly, with the same ignored-pair, lookup
+and depth rules as ``Converter._convert_at``; anything else goes through ``scope.convert``
+(hand-written functions, Go's error texts). The ``Scope`` a nested override receives is only
+built when an override or a hand-written function needs one.
+
+``deep_copy`` walks the compiled field tables of ``_tables`` with an explicit stack, in the
+same order as the pure twin, allocating blank instances with ``tp_alloc`` and filling their
+slots directly. Custom values whose class keeps ``CustomValue.deep_copy`` (which returns
+self) are shared without the call; the pure twin calls it and gets the same object.
+
+Both kernels pause the cycle collector while they run (``gc_pause``/``gc_resume``).
+"""
+from cpython.object cimport PyObject, PyTypeObject
+from cpython.ref cimport Py_DECREF
+from cpython.dict cimport PyDict_GetItem, PyDict_SetItem
+from cpython.list cimport PyList_Append
+
+from kcodec._speedups._tables cimport (
+    Table, TypeRow, FieldRow, table_of, get_field, set_field, gc_pause, gc_resume,
+    K_BYTES, K_STRUCT, K_CUSTOM, K_LIST, K_MAP, K_ANY,
+)
+
+from kcodec import conversion as _conv
+from kcodec import model as _model
+from kcodec._native import convert as _pure
+from kcodec.errors import ConversionError, KCodecError
+
+__all__ = ["convert_fields", "deep_copy"]
+
+cdef extern from "Python.h":
+    ctypedef PyObject* (*allocfunc)(PyTypeObject*, Py_ssize_t)
+    void Py_INCREF(object o)
+    void Py_XDECREF(PyObject* o)
+
+cdef extern from *:
+    """
+    #define KCV_TP_ALLOC(t) (((PyTypeObject*)(t))->tp_alloc)
+    """
+    allocfunc KCV_TP_ALLOC(object t)
+
+cdef enum:
+    A_SHARE = 0
+    A_CONVERT = 1
+    A_OVERRIDE = 2
+
+if (A_SHARE, A_CONVERT, A_OVERRIDE) != (_conv.PLAN_SHARE, _conv.PLAN_CONVERT, _conv.PLAN_OVERRIDE):
+    raise ImportError("kcodec._speedups._convert: plan actions differ from kcodec.conversion; rebuild")
+
+cdef Py_ssize_t MAX_COPY_DEPTH = _pure.MAX_COPY_DEPTH
+cdef Py_ssize_t MAX_VALUE_NESTING = _pure.MAX_VALUE_NESTING
+cdef Py_ssize_t MAX_CONVERSION_DEPTH = _conv.MAX_CONVERSION_DEPTH
+
+cdef object _Scope = _conv.Scope
+cdef object _Converter = _conv.Converter
+cdef object _GeneratedConversion = _conv.GeneratedConversion
+cdef object _depth_error = _conv.depth_error
+cdef object _go_type_name = _conv.go_type_name
+cdef object _object_new = object.__new__
+cdef object _base_deep_copy = _model.CustomValue.deep_copy
+# class -> True when its deep_copy is CustomValue's (returns self): skip the call.
+cdef dict _identity_copy = {}
+
+
+# ------------------------------------------------------------------------- convert_fields
+
+
+cdef class _Row:
+    cdef int action
+    cdef readonly str name     # read by the shared error helper of the pure twin
+    cdef Py_ssize_t src_off
+    cdef Py_ssize_t dst_off
+    cdef readonly object cls
+    cdef bint new_zero
+    cdef Table ztable
+
+
+cdef class _CPlan:
+    cdef object src_cls
+    cdef object dst_cls
+    cdef bint direct_src
+    cdef bint direct_dst
+    cdef tuple rows
+
+
+cdef dict _offsets(object cls):
+    cdef FieldRow f
+    out = {}
+    for f in table_of(cls).fields:
+        out[f.name] = f.offset
+    return out
+
+
+cdef _CPlan _cplan(object plan):
+    cdef _CPlan cp
+    cdef _Row r
+    k = plan._kernel
+    if type(k) is _CPlan:
+        return <_CPlan>k
+    cp = _CPlan.__new__(_CPlan)
+    cp.src_cls = plan.src_cls
+    cp.dst_cls = plan.dst_cls
+    cp.direct_src = bool(plan.direct_src)
+    cp.direct_dst = bool(plan.direct_dst)
+    src_off = _offsets(cp.src_cls) if cp.direct_src else {}
+    dst_off = _offsets(cp.dst_cls) if cp.direct_dst else {}
+    rows = []
+    for row in plan.rows:
+        r = _Row.__new__(_Row)
+        r.action = row.action
+        r.name = row.name
+        r.src_off = src_off.get(r.name, -1)
+        r.dst_off = dst_off.get(r.name, -1)
+        r.cls = row.cls
+        r.new_zero = bool(row.new_zero)
+        rows.append(r)
+    cp.rows = tuple(rows)
+    plan._kernel = cp
+    return cp
+
+
+cdef class _Ctx:
+    """One nesting level of a conversion: what ``Scope(converter, meta, depth)`` holds,
+    plus the converter's tables for the nested-pair fast path."""
+    cdef object scope
+    cdef object conv
+    cdef object meta
+    cdef Py_ssize_t depth
+    cdef bint fast
+    cdef object ignored
+    cdef dict funcs
+    cdef dict generated
+    cdef _Ctx _child
+
+    cdef object get_scope(self):
+        if self.scope is None:
+            self.scope = _Scope(self.conv, self.meta, self.depth)
+        return self.scope
+
+    cdef _Ctx child(self):
+        cdef _Ctx c = self._child
+        if c is None:
+            c = _Ctx.__new__(_Ctx)
+            c.conv = self.conv
+            c.meta = self.meta
+            c.depth = self.depth + 1
+            c.fast = True
+            c.ignored = self.ignored
+            c.funcs = self.funcs
+            c.generated = self.generated
+            self._child = c
+        return c
+
+
+cdef _Ctx _top_ctx(object scope):
+    cdef _Ctx ctx = _Ctx.__new__(_Ctx)
+    ctx.scope = scope
+    ctx.fast = False
+    if type(scope) is _Scope:
+        conv = scope._converter
+        if type(conv) is _Converter:
+            funcs = conv._funcs.untyped
+            generated = conv._generated.untyped
+            if type(funcs) is dict and type(generated) is dict:
+                ctx.conv = conv
+                ctx.meta = scope._meta
+                ctx.depth = scope._depth
+                ctx.ignored = conv._ignored
+                ctx.funcs = funcs
+                ctx.generated = generated
+                ctx.fast = True
+    return ctx
+
+
+cdef inline object _read(object obj, _Row r, bint direct):
+    cdef PyObject* p
+    if direct and r.src_off >= 0:
+        p = (<PyObject**>((<char*><PyObject*>obj) + r.src_off))[0]
+        if p != NULL:
+            return <object>p
+    return getattr(obj, r.name)
+
+
+cdef inline int _write(object obj, _Row r, object value, bint direct) except -1:
+    cdef PyObject** pp
+    cdef PyObject* old
+    if direct and r.dst_off >= 0:
+        pp = <PyObject**>((<char*><PyObject*>obj) + r.dst_off)
+        old = pp[0]
+        Py_INCREF(value)
+        pp[0] = <PyObject*>value
+        Py_XDECREF(old)
+        return 0
+    setattr(obj, r.name, value)
+    return 0
+
+
+cdef int _run(_CPlan cp, object src, object dst, _Ctx ctx, object overrides) except -1:
+    cdef _Row r
+    cdef bint ds = cp.direct_src and type(src) is cp.src_cls
+    cdef bint dd = cp.direct_dst and type(dst) is cp.dst_cls
+    for r in cp.rows:
+        if r.action == A_SHARE:
+            _write(dst, r, _read(src, r, ds), dd)
+        elif r.action == A_CONVERT:
+            _write(dst, r, _convert_value(_read(src, r, ds), r, ctx, 0), dd)
+        else:
+            fn = overrides[r.name]
+            if fn is not None:
+                fn(src, dst, ctx.get_scope())
+    return 0
+
+
+cdef object _convert_value(object value, _Row r, _Ctx ctx, Py_ssize_t nest):
+    cls = r.cls
+    if value is None or type(value) is cls or isinstance(value, cls):
+        return value
+    if isinstance(value, list):
+        if nest >= MAX_VALUE_NESTING:
+            raise _pure._nesting_error(r)
+        out = []
+        for v in value:
+            PyList_Append(out, _convert_value(v, r, ctx, nest + 1))
+        return out
+    if isinstance(value, dict):
+        if nest >= MAX_VALUE_NESTING:
+            raise _pure._nesting_error(r)
+        d = {}
+        for k, v in value.items():
+            d[k] = _convert_value(v, r, ctx, nest + 1)
+        return d
+    if r.new_zero:
+        if r.ztable is None:
+            r.ztable = table_of(cls)
+        out = r.ztable.new_zero()
+    else:
+        out = cls()
+    _nested(value, out, ctx)
+    return out
+
+
+cdef int _nested(object value, object out, _Ctx ctx) except -1:
+    """``scope.convert(value, out)``, running plan-backed functions here."""
+    cdef PyObject* p
+    cdef _Ctx child
+    if not ctx.fast:
+        ctx.get_scope().convert(value, out)
+        return 0
+    # Same lookup as Converter._convert_at.
+    pair = (type(value), type(out))
+    if pair in ctx.ignored:
+        return 0
+    p = PyDict_GetItem(ctx.funcs, pair)
+    if p == NULL:
+        p = PyDict_GetItem(ctx.generated, pair)
+    if p == NULL:
+        ctx.get_scope().convert(value, out)  # raises Go's error
+        return 0
+    fn = <object>p
+    child = ctx.child()
+    if child.depth > MAX_CONVERSION_DEPTH:
+        raise _depth_error(value, out)
+    if type(fn) is _GeneratedConversion:
+        plan = fn._plan
+        if plan is None:
+            plan = fn._build_plan()
+        if plan.src_cls is type(value) and plan.dst_cls is type(out):
+            _run(_cplan(plan), value, out, child, fn.overrides)
+            return 0
+    fn(value, out, child.get_scope())
+    return 0
+
+
+def convert_fields(plan, src, dst, scope, overrides):
+    """Fill ``dst`` from ``src`` following ``plan``'s rows (see ``kcodec.conversion.copy_fields``)."""
+    cdef _CPlan cp = _cplan(plan)
+    cdef _Ctx ctx = _top_ctx(scope)
+    gc_pause()
+    try:
+        _run(cp, src, dst, ctx, overrides)
+    finally:
+        gc_resume()
+
+
+# ------------------------------------------------------------------------------ deep copy
+
+
+cdef object _blank(Table t):
+    """A new instance of ``t.cls`` with every slot unset (``object.__new__(cls)``)."""
+    cdef PyObject* raw
+    if t.direct:
+        raw = KCV_TP_ALLOC(t.cls)(<PyTypeObject*>t.cls, 0)
+        if raw == NULL:
+            raise MemoryError()
+        obj = <object>raw
+        Py_DECREF(obj)  # <object> took a second reference
+        return obj
+    return _object_new(t.cls)
+
+
+cdef object _push(object v, Py_ssize_t depth, list stack):
+    cdef Table t
+    if depth > MAX_COPY_DEPTH:
+        raise _pure._depth_error(v)
+    t = table_of(type(v))
+    new = _blank(t)
+    PyList_Append(stack, (v, new, t, depth))
+    return new
+
+
+cdef object _copy_custom(object v):
+    cls = type(v)
+    cdef PyObject* p = PyDict_GetItem(_identity_copy, cls)
+    if p == NULL:
+        same = getattr(cls, "deep_copy", None) is _base_deep_copy
+        PyDict_SetItem(_identity_copy, cls, same)
+        p = PyDict_GetItem(_identity_copy, cls)
+    if <object>p is True:
+        return v
+    return v.deep_copy()
+
+
+cdef object _copy(TypeRow t, object v, Py_ssize_t depth, list stack):
+    cdef int k = t.kind
+    cdef TypeRow e
+    if k == K_STRUCT:
+        return _push(v, depth + 1, stack)
+    if k == K_CUSTOM:
+        return _copy_custom(v)
+    if k == K_LIST:
+        e = t.elem
+        if e.kind <= K_BYTES:
+            return list(v)
+        out = []
+        for x in v:
+            PyList_Append(out, None if x is None else _copy(e, x, depth, stack))
+        return out
+    if k == K_MAP:
+        e = t.elem
+        if e.kind <= K_BYTES:
+            return dict(v)
+        d = {}
+        for key, x in v.items():
+            d[key] = None if x is None else _copy(e, x, depth, stack)
+        return d
+    if k == K_ANY:
+        return _copy_any(v, depth)
+    return v
+
+
+cdef object _any_node(object v, Py_ssize_t d, list work):
+    if isinstance(v, dict):
+        if d > MAX_COPY_DEPTH:
+            raise _pure._depth_error(v)
+        out = {}
+        PyList_Append(work, (v, out, d))
+        return out
+    if isinstance(v, list):
+        if d > MAX_COPY_DEPTH:
+            raise _pure._depth_error(v)
+        lst = [None] * len(v)
+        PyList_Append(work, (v, lst, d))
+        return lst
+    return v
+
+
+cdef object _copy_any(object tree, Py_ssize_t depth):
+    cdef list work = []
+    cdef Py_ssize_t d, i
+    root = _any_node(tree, depth + 1, work)
+    while work:
+        src, dst, d = work.pop()
+        if isinstance(dst, dict):
+            for key, x in src.items():
+                dst[key] = _any_node(x, d + 1, work)
+        else:
+            i = 0
+            for x in src:
+                dst[i] = _any_node(x, d + 1, work)
+                i += 1
+    return root
+
+
+cdef int _fill(object src, object dst, Table t, Py_ssize_t depth, list stack) except -1:
+    cdef FieldRow f
+    for f in t.fields:
+        v = get_field(src, f, True)
+        if v is not None and f.kind >= K_STRUCT:
+            v = _copy(f, v, depth, stack)
+        set_field(dst, f, v, True)
+    return 0
+
+
+def deep_copy(obj):
+    """A copy of Struct ``obj`` sharing no mutable state with it (see the pure twin)."""
+    cdef list stack = []
+    cdef tuple item
+    gc_pause()
+    try:
+        root = _push(obj, 0, stack)
+        while stack:
+            item = stack.pop()
+            _fill(item[0], item[1], <Table>item[2], <Py_ssize_t>item[3], stack)
+    finally:
+        gc_resume()
+    return root

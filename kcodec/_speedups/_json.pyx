@@ -337,6 +337,17 @@ cdef inline bint _plain8(const unsigned char* p) noexcept nogil:
     return ((w | ((w - lo * 0x20) & ~w) | ((q - lo) & ~q) | ((bs - lo) & ~bs)) & hi) == 0
 
 
+cdef inline bint _plain8_out(uint64_t w) noexcept nogil:
+    """Whether none of the 8 ASCII bytes in ``w`` is one Go's encoder escapes: controls,
+    quote, backslash and the HTML-unsafe ``<``, ``>``, ``&`` (false alarms are allowed, as
+    in :func:`_plain8`)."""
+    cdef uint64_t lo = 0x0101010101010101ULL, hi = 0x8080808080808080ULL
+    cdef uint64_t q = w ^ (lo * 0x22), bs = w ^ (lo * 0x5C), lt = w ^ (lo * 0x3C)
+    cdef uint64_t gt = w ^ (lo * 0x3E), am = w ^ (lo * 0x26)
+    return (((w - lo * 0x20) & ~w) | ((q - lo) & ~q) | ((bs - lo) & ~bs) | ((lt - lo) & ~lt)
+            | ((gt - lo) & ~gt) | ((am - lo) & ~am)) & hi == 0
+
+
 cdef inline bint _same(const char* a, const char* b, Py_ssize_t n) noexcept:
     """memcmp(a, b, n) == 0 without a call, for the short keys of Go structs: whole words,
     the last one overlapping the previous instead of a byte loop (never past ``n``)."""
@@ -1537,6 +1548,7 @@ cdef class _Enc:
         cdef Py_UCS4 ch
         cdef char* o
         cdef Py_ssize_t need = 6 * n + 2
+        cdef uint64_t w
         if n > 4096 and _uascii(s):
             # A long text: reserve what it needs, not six bytes per character.
             a = <const unsigned char*>_udata(s)
@@ -1553,20 +1565,23 @@ cdef class _Enc:
             a = <const unsigned char*>_udata(s)
             i = 0
             while i < n:
-                run = i
-                while i < n and _ESC_ASCII[a[i]] == 0:
-                    i += 1
-                if i - run > 16:
-                    memcpy(o, a + run, i - run)
-                    o += i - run
-                else:
-                    while run < i:
-                        o[0] = <char>a[run]
-                        o += 1
-                        run += 1
-                if i < n:
+                # Whole words while none of their bytes needs an escape (the output has
+                # room: six bytes per character were reserved), then one byte.
+                while i + 8 <= n:
+                    memcpy(&w, a + i, 8)
+                    if not _plain8_out(w):
+                        break
+                    memcpy(o, &w, 8)
+                    o += 8
+                    i += 8
+                if i >= n:
+                    break
+                if _ESC_ASCII[a[i]]:
                     o = _esc_ascii(o, a[i])
-                    i += 1
+                else:
+                    o[0] = <char>a[i]
+                    o += 1
+                i += 1
         else:
             kind = _ukind(s)
             data = _udata(s)

@@ -115,6 +115,7 @@ def operations(items: int) -> list[tuple[str, list[Case]]]:
             (KCODEC, k.PodCodec, "time_encode", ("yaml",)),
             ("yaml.dump CSafeDumper", p.PeerYAML, "time_dump_pod", ()),
         ]),
+        ("deep copy Pod", [(KCODEC, k.DeepCopy, "time_deep_copy_pod", ())]),
         ("decode Pod protobuf", [(KCODEC, k.PodCodec, "time_decode", ("protobuf",))]),
         ("encode Pod protobuf", [(KCODEC, k.PodCodec, "time_encode", ("protobuf",))]),
         (f"decode {lst} JSON", [

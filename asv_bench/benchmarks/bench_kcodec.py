@@ -81,6 +81,23 @@ class PodCodec:
         self.serializer.encode(self.obj)
 
 
+class DeepCopy:
+    """``deep_copy()`` of the decoded fixture Pod (Go's DeepCopyObject, which informers and
+    conversions call on every object)."""
+
+    params = [MODES]
+    param_names = ["mode"]
+    setup_cache = staticmethod(build_documents)
+
+    def setup(self, docs: dict[str, Any], mode: str) -> None:
+        _docs.require_kcodec()
+        _docs.use_mode(mode)
+        self.obj, _ = _docs.serializer_for("protobuf").decode(_docs.document(docs, "pod_pb"))
+
+    def time_deep_copy_pod(self, docs: dict[str, Any], mode: str) -> None:
+        self.obj.deep_copy()
+
+
 class PodListCodec(Heavy):
     """Decode and encode of the PodList (compact JSON, protobuf)."""
 

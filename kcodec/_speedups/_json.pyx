@@ -201,7 +201,7 @@ _init_classes()
 ctypedef struct EField:
     Py_ssize_t offset       # slot offset, -1: read with getattr
     PyObject* row           # borrowed FieldRow (kept alive by _JTab.efields)
-    const char* key         # '"key"' (kept alive by _JTab.ekey)
+    const char* key         # ',"key":' (kept alive by _JTab.ekey)
     Py_ssize_t keylen
     int kind
     int ekind               # element kind of a list/map, else 0
@@ -299,7 +299,8 @@ cdef class _JTab:
         self.ekey = []
         for i in range(self.nfields):
             f = <FieldRow>self.efields[i]
-            kb = _escape_string(f.json).encode("utf-8", "kcodec-gojson-escape")
+            # Stored as ',"key":' so compact output writes separator, key and colon at once.
+            kb = b"," + _escape_string(f.json).encode("utf-8", "kcodec-gojson-escape") + b":"
             self.ekey.append(kb)
             e = &self.ef[i]
             e.offset = f.offset if table.direct else -1
@@ -1481,11 +1482,20 @@ cdef class _Enc:
         if self.len + n > self.cap:
             self.grow(n)
         o = self.buf + self.len
-        if n <= 16:
+        # Keys and short literals: two overlapping fixed-size copies instead of a loop or
+        # a call (every read and write stays inside [0, n)).
+        if n >= 8:
+            if n <= 16:
+                memcpy(o, s, 8)
+                memcpy(o + n - 8, s + n - 8, 8)
+            else:
+                memcpy(o, s, n)
+        elif n >= 4:
+            memcpy(o, s, 4)
+            memcpy(o + n - 4, s + n - 4, 4)
+        else:
             for i in range(n):
                 o[i] = s[i]
-        else:
-            memcpy(o, s, n)
         self.len += n
         return 0
 
@@ -1514,6 +1524,19 @@ cdef class _Enc:
         count[0] += 1
         if self.pretty:
             self.newline()
+        return 0
+
+    cdef inline int put_key(self, EField* e, int* count) except -1:
+        """Separator, key and colon of struct field ``e`` (``e.key`` is ',"key":')."""
+        if self.pretty:
+            self.sep(count)
+            self.put(e.key + 1, e.keylen - 2)
+            return self.put(b": ", 2)
+        if count[0]:
+            self.put(e.key, e.keylen)
+        else:
+            self.put(e.key + 1, e.keylen - 1)
+        count[0] += 1
         return 0
 
     cdef inline int colon(self) except -1:
@@ -1857,9 +1880,7 @@ cdef class _Enc:
             if p == Py_None:
                 if fl & (F_OMITEMPTY | F_OMITZERO | F_INLINE):
                     continue
-                self.sep(count)
-                self.put(e.key, e.keylen)
-                self.colon()
+                self.put_key(e, count)
                 self.put(b"null", 4)
                 continue
             tp = Py_TYPE(p)
@@ -1881,15 +1902,11 @@ cdef class _Enc:
                             continue
             if k == K_STR and tp == &PyUnicode_Type and not (fl & (F_INLINE | F_OMITZERO)):
                 # The common case, straight from the borrowed slot value.
-                self.sep(count)
-                self.put(e.key, e.keylen)
-                self.colon()
+                self.put_key(e, count)
                 self.put_str_p(p)
                 continue
             if (k == K_INT32 or k == K_INT64) and tp == &PyLong_Type and not (fl & (F_INLINE | F_OMITZERO)):
-                self.sep(count)
-                self.put(e.key, e.keylen)
-                self.colon()
+                self.put_key(e, count)
                 self.put_int_p(p)
                 continue
             v = <object>p
@@ -1901,9 +1918,7 @@ cdef class _Enc:
                 continue
             if (fl & F_OMITZERO) and not (fl & F_POINTER) and is_zero_value(<FieldRow>e.row, v):
                 continue
-            self.sep(count)
-            self.put(e.key, e.keylen)
-            self.colon()
+            self.put_key(e, count)
             if k == K_STR and tp == &PyUnicode_Type:
                 self.put_str(v)
             elif k == K_STRUCT:

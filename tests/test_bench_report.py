@@ -117,13 +117,14 @@ def test_main_keeps_report_shape(report: Any, docs: dict[str, Any], capsys: pyte
     saved = (_docs.LIST_ITEMS, _docs.MEM_ITEMS)
     try:
         assert report.main(["--in-process", "--items", "3", "--mem-items", "2", "--only", "GVK",
-                            "--repeat", "1", "--budget", "0"]) == 0
+                            "--repeat", "1", "--budget", "0", "--rounds", "2"]) == 0
     finally:
         _docs.set_sizes(*saved)
     out = capsys.readouterr().out
     assert out.startswith("## kcodec benchmark report\n")
     assert "`python tools/bench_report.py --in-process --items 3" in out
     assert "GC enabled, all cases in one process." in out
+    assert "x 2 interleaved round(s)" in out
     assert "| operation | implementation | median | vs kcodec pure | vs kcodec compiled |" in out
     rows = [ln.split(" | ") for ln in out.splitlines() if ln.startswith("| GVK interpret, Pod JSON |")]
     assert [r[1] for r in rows] == ["kcodec (pure)", "kcodec (compiled)"]

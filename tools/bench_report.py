@@ -307,6 +307,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--mem-items", type=int, default=_docs.MEM_ITEMS, help="pods in the memory PodList (default %(default)s)")
     ap.add_argument("--repeat", type=int, default=5, help="timing samples per case (default %(default)s)")
     ap.add_argument("--budget", type=float, default=30.0, help="seconds of timing per case, after the first call (default %(default)s)")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="measure each operation's implementations this many times, interleaved; "
+                         "the median is over all samples (default %(default)s)")
     ap.add_argument("--only", default="", help="only operations whose title contains this text")
     ap.add_argument("--no-memory", action="store_true", help="skip the retained-memory table")
     ap.add_argument("--in-process", action="store_true",
@@ -335,7 +338,8 @@ def main(argv: list[str] | None = None) -> int:
         print(machine(sys.argv[1:] if argv is None else argv))
         print(f"compiled extension: {'built' if speedups.available() else 'not built (compiled rows skipped)'}; "
               f"Pod JSON {len(docs['pod_json'])} B (pretty), PodList({args.items}) JSON {len(docs['list_json'])} B, "
-              f"protobuf {len(docs['list_pb'] or b'')} B; median of up to {args.repeat} timeit runs, "
+              f"protobuf {len(docs['list_pb'] or b'')} B; median of up to {args.repeat} timeit runs "
+              f"x {args.rounds} interleaved round(s), "
               f"GC enabled, {isolation}.\n")
         print("Ratios are implementation time / kcodec time (> 1: kcodec is faster).\n")
         reasons: dict[str, int] = {}
@@ -346,15 +350,27 @@ def main(argv: list[str] | None = None) -> int:
         print("| operation | implementation | median | vs kcodec pure | vs kcodec compiled |")
         print("|---|---|---:|---:|---:|")
         for title, rows in expanded:
+            # Rounds interleave the implementations of one operation, so a slow spell of
+            # the shared machine lands on all of them rather than on whichever ran then.
+            samples: dict[str, list[float]] = {label: [] for label, *_ in rows}
+            status: dict[str, str] = {}
+            for _ in range(args.rounds):
+                for label, cls, method, params in rows:
+                    if label in status:
+                        continue
+                    out = runner.run(cls, method, params)
+                    if "samples" in out:
+                        samples[label] += out["samples"]
+                    elif "skipped" in out:
+                        status[label] = note("skipped", out["skipped"])
+                    else:
+                        status[label] = note("failed", out["failed"])
             results: list[tuple[str, float | None, str]] = []
-            for label, cls, method, params in rows:
-                out = runner.run(cls, method, params)
-                if "samples" in out:
-                    results.append((label, statistics.median(out["samples"]), ""))
-                elif "skipped" in out:
-                    results.append((label, None, note("skipped", out["skipped"])))
+            for label, *_ in rows:
+                if samples[label]:
+                    results.append((label, statistics.median(samples[label]), ""))
                 else:
-                    results.append((label, None, note("failed", out["failed"])))
+                    results.append((label, None, status[label]))
             by_label = {label: s for label, s, _ in results}
             pure, compiled = by_label.get("kcodec (pure)"), by_label.get("kcodec (compiled)")
             for label, seconds, shown in results:

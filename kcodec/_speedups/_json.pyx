@@ -1528,16 +1528,24 @@ cdef class _Enc:
 
     cdef inline int put_key(self, EField* e, int* count) except -1:
         """Separator, key and colon of struct field ``e`` (``e.key`` is ',"key":')."""
+        cdef Py_ssize_t n = e.keylen
         if self.pretty:
-            self.sep(count)
-            self.put(e.key + 1, e.keylen - 2)
-            return self.put(b": ", 2)
+            return self.put_key_pretty(e, count)
+        if self.len + n > self.cap:
+            self.grow(n)
         if count[0]:
-            self.put(e.key, e.keylen)
+            memcpy(self.buf + self.len, e.key, n)
+            self.len += n
         else:
-            self.put(e.key + 1, e.keylen - 1)
+            memcpy(self.buf + self.len, e.key + 1, n - 1)
+            self.len += n - 1
         count[0] += 1
         return 0
+
+    cdef int put_key_pretty(self, EField* e, int* count) except -1:
+        self.sep(count)
+        self.put(e.key + 1, e.keylen - 2)
+        return self.put(b": ", 2)
 
     cdef inline int colon(self) except -1:
         if self.pretty:

@@ -32,14 +32,8 @@ CLASSES = [
 @pytest.fixture(scope="module")
 def docs() -> Iterator[dict[str, Any]]:
     """The benchmark documents with a 3-pod PodList (2 pods for the memory benchmarks)."""
-    if not _docs.FIXTURES.is_dir():
-        pytest.skip(f"Go fixtures not found at {_docs.FIXTURES} (../shared must sit beside the clone)")
-    saved = (_docs.LIST_ITEMS, _docs.MEM_ITEMS)
-    _docs.set_sizes(3, 2)
-    try:
-        yield _docs.build_documents()
-    finally:
-        _docs.set_sizes(*saved)
+    with _docs.sized_documents(3, 2) as built:
+        yield built
 
 
 def _cases(cls: type, mode: str) -> list[tuple[Any, ...]]:

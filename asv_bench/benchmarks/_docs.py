@@ -17,13 +17,14 @@ first on ``sys.path`` here.
 """
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import itertools
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +48,23 @@ MEM_ITEMS: int = int(os.environ.get("KCODEC_BENCH_MEM_ITEMS", "200"))
 LONG_TIMEOUT = 900.0
 
 _memo: dict[tuple[int, int], dict[str, Any]] = {}
+
+
+@contextlib.contextmanager
+def sized_documents(list_items: int, mem_items: int) -> Iterator[dict[str, Any]]:
+    """:func:`build_documents` at other sizes (tests use tiny lists), sizes restored after.
+
+    Skips (pytest) when the Go fixtures are not beside the checkout."""
+    if not FIXTURES.is_dir():
+        import pytest
+
+        pytest.skip(f"Go fixtures not found at {FIXTURES} (../shared must sit beside the clone)")
+    saved = (LIST_ITEMS, MEM_ITEMS)
+    set_sizes(list_items, mem_items)
+    try:
+        yield build_documents()
+    finally:
+        set_sizes(*saved)
 
 
 def set_sizes(list_items: int, mem_items: int) -> None:

@@ -41,6 +41,7 @@ from cpython.mem cimport PyMem_Calloc, PyMem_Free
 
 from kcodec._speedups._tables cimport (
     Table, TypeRow, FieldRow, FieldC, table_of, untrack, get_field, set_field, is_zero_value, gc_pause, gc_resume,
+    StrCache, strcache_init, strcache_ascii, strcache_clear,
     K_STR, K_BOOL, K_INT32, K_INT64, K_FLOAT, K_BYTES, K_STRUCT, K_CUSTOM, K_LIST, K_MAP, K_ANY,
     WT_VARINT, WT_FIXED64, WT_BYTES,
 )
@@ -789,18 +790,14 @@ cdef class _Reader:
     cdef bytes data
     cdef const unsigned char* p
     cdef Py_ssize_t size
-    cdef PyObject** stab
-    cdef Py_ssize_t smask
+    cdef StrCache strs
     cdef PyObject** ccls
     cdef PyObject** cbody
     cdef PyObject** cval
 
     def __dealloc__(self):
         cdef Py_ssize_t i
-        if self.stab != NULL:
-            for i in range(self.smask + 1):
-                Py_XDECREF(self.stab[i])
-            PyMem_Free(self.stab)
+        strcache_clear(&self.strs)
         if self.ccls != NULL:
             for i in range(CUSTOM_CACHE):
                 Py_XDECREF(self.ccls[i])
@@ -811,14 +808,7 @@ cdef class _Reader:
         PyMem_Free(self.cval)
 
     cdef int init_strings(self, Py_ssize_t size) except -1:
-        cdef Py_ssize_t n = 64
-        while n < size // 16 and n < 4096:
-            n *= 2
-        self.stab = <PyObject**>PyMem_Calloc(n, sizeof(PyObject*))
-        if self.stab == NULL:
-            raise MemoryError()
-        self.smask = n - 1
-        return 0
+        return strcache_init(&self.strs, size)
 
 
 cdef enum:
@@ -860,24 +850,12 @@ cdef inline object _str(_Reader r, Py_ssize_t pos, Py_ssize_t n):
     """``buf[pos:pos+n].decode("utf-8", "surrogateescape")``, shared when short ASCII."""
     cdef const unsigned char* s = r.p + pos
     cdef uint64_t h, acc = 0
-    cdef Py_ssize_t slot
-    cdef PyObject* cur
     if n > SHORT_STR or n == 0:
         return PyUnicode_DecodeUTF8(<char*>s, n, "surrogateescape")
     h = _hash(r, s, n, &acc)
     if acc & 0x8080808080808080ULL:
         return PyUnicode_DecodeUTF8(<char*>s, n, "surrogateescape")
-    slot = <Py_ssize_t>(h & <uint64_t>r.smask)
-    cur = r.stab[slot]
-    if cur != NULL and PyUnicode_GET_LENGTH(<object>cur) == n \
-            and memcmp(PyUnicode_DATA(<object>cur), s, n) == 0:
-        return <object>cur
-    u = PyUnicode_New(n, 127)
-    memcpy(PyUnicode_DATA(u), s, n)
-    Py_INCREF(u)
-    r.stab[slot] = <PyObject*>u
-    Py_XDECREF(cur)
-    return u
+    return strcache_ascii(&r.strs, s, n, h)
 
 
 cdef object _custom(_Reader r, TypeRow t, Py_ssize_t pos, Py_ssize_t stop, const PathSeg* path):

@@ -24,7 +24,7 @@ from cpython.dict cimport PyDict_GetItem, PyDict_SetItem
 from cpython.list cimport PyList_Append
 
 from kcodec._speedups._tables cimport (
-    Table, TypeRow, FieldRow, table_of, get_field, set_field, gc_pause, gc_resume,
+    Table, TypeRow, FieldRow, table_of, get_field, set_field, slot_get, slot_set, gc_pause, gc_resume,
     K_BYTES, K_STRUCT, K_CUSTOM, K_LIST, K_MAP, K_ANY,
 )
 
@@ -180,26 +180,11 @@ cdef _Ctx _top_ctx(object scope):
 
 
 cdef inline object _read(object obj, _Row r, bint direct):
-    cdef PyObject* p
-    if direct and r.src_off >= 0:
-        p = (<PyObject**>((<char*><PyObject*>obj) + r.src_off))[0]
-        if p != NULL:
-            return <object>p
-    return getattr(obj, r.name)
+    return slot_get(obj, r.src_off if direct else -1, r.name)
 
 
 cdef inline int _write(object obj, _Row r, object value, bint direct) except -1:
-    cdef PyObject** pp
-    cdef PyObject* old
-    if direct and r.dst_off >= 0:
-        pp = <PyObject**>((<char*><PyObject*>obj) + r.dst_off)
-        old = pp[0]
-        Py_INCREF(value)
-        pp[0] = <PyObject*>value
-        Py_XDECREF(old)
-        return 0
-    setattr(obj, r.name, value)
-    return 0
+    return slot_set(obj, r.dst_off if direct else -1, r.name, value, setattr)
 
 
 cdef int _run(_CPlan cp, object src, object dst, _Ctx ctx, object overrides) except -1:

@@ -28,7 +28,7 @@ from libc.math cimport isinf, isnan
 
 from kcodec._speedups._tables cimport (
     Table, TypeRow, FieldRow, table_of, get_field, set_field, is_zero_value,
-    gc_pause, gc_resume, untrack,
+    gc_pause, gc_resume, untrack, StrCache, strcache_init, strcache_ascii, strcache_clear,
 )
 
 __all__ = ["json_fill", "json_encode"]
@@ -463,15 +463,10 @@ cdef class _Dec:
     # Direct-mapped cache of short plain strings: a list of similar objects repeats most
     # of its strings, and sharing one immutable str per value saves an allocation each
     # time and most of the decoded result's memory. Sized on first use from the input.
-    cdef PyObject** stab
-    cdef Py_ssize_t smask
+    cdef StrCache strs
 
     def __dealloc__(self):
-        cdef Py_ssize_t i
-        if self.stab != NULL:
-            for i in range(self.smask + 1):
-                Py_XDECREF(self.stab[i])
-            free(self.stab)
+        strcache_clear(&self.strs)
 
     # -- path of the value being decoded (only turned into text when a hook or a strict
     #    message needs it)
@@ -596,39 +591,21 @@ cdef class _Dec:
         """The str of the ASCII bytes ``a[0:n]`` (1 <= n <= SHORT_STR), from the cache."""
         cdef uint64_t h = 0x9E3779B97F4A7C15ULL ^ <uint64_t>n
         cdef uint64_t chunk
-        cdef Py_ssize_t i = 0, slot, size
-        cdef PyObject* cur
-        cdef object u
-        if self.stab == NULL:
-            size = 256
-            while size < self.n // 32 and size < 16384:
-                size *= 2
-            self.stab = <PyObject**>calloc(size, sizeof(PyObject*))
-            if self.stab == NULL:
-                raise MemoryError()
-            self.smask = size - 1
+        cdef Py_ssize_t i = 0
+        if self.strs.tab == NULL:
+            strcache_init(&self.strs, self.n)
         while i + 8 <= n:
             memcpy(&chunk, a + i, 8)
             h = (h ^ chunk) * 0x100000001B3ULL
             h ^= h >> 32
             i += 8
         if i < n:
-            # The string is followed by its closing quote inside the buffer, so whole
-            # 8-byte loads stay in bounds only when checked; copy the tail otherwise.
+            # Only whole words inside the string are loaded; the tail is copied.
             chunk = 0
             memcpy(&chunk, a + i, n - i)
             h = (h ^ chunk) * 0x100000001B3ULL
             h ^= h >> 32
-        slot = <Py_ssize_t>((h ^ (h >> 17)) & <uint64_t>self.smask)
-        cur = self.stab[slot]
-        if cur != NULL and _ulen(cur) == n and memcmp(_udata(cur), a, n) == 0:
-            return <object>cur
-        u = PyUnicode_New(n, 127)
-        memcpy(PyUnicode_DATA(u), a, n)
-        Py_INCREF(u)
-        self.stab[slot] = <PyObject*>u
-        Py_XDECREF(cur)
-        return u
+        return strcache_ascii(&self.strs, a, n, h ^ (h >> 17))
 
     cdef object unescape(self, Py_ssize_t s, Py_ssize_t e):
         """Escapes resolved as Go does (surrogate pairs joined, lone surrogates U+FFFD),

@@ -37,6 +37,14 @@ API (stable; ``cimport`` it as ``from kcodec._speedups._tables cimport ...``):
     and the field has an offset, else ``getattr`` / ``object.__setattr__`` (so errors are
     Python's own). get_field on an unset slot falls back to getattr (AttributeError).
 
+``slot_get(obj, offset, name)`` / ``slot_set(obj, offset, name, value, setter)``
+    The same by byte offset and attribute name, for kernels with tables of their own
+    (offset < 0: ``getattr`` / ``setter(obj, name, value)``).
+
+``StrCache`` with ``strcache_init`` / ``strcache_ascii`` / ``strcache_clear``: the
+    per-call cache decoders share equal short ASCII strings through (a direct-mapped
+    table: a collision replaces the entry, so its size is bounded by the input's).
+
 ``bint is_zero_value(TypeRow t, object v) except -1``: ``model._is_zero_value``.
 
 ``Table.field_ptr(num)``: borrowed ``PyObject*`` of the FieldRow for ``num`` or NULL (the
@@ -79,9 +87,17 @@ cdef enum:
     WT_BYTES = 2
 
 
+from cpython.mem cimport PyMem_Calloc, PyMem_Free
+from libc.stdint cimport uint64_t
+from libc.string cimport memcmp, memcpy
+
+
 cdef extern from "Python.h":
     void Py_INCREF(object o)
     void Py_XDECREF(PyObject* o)
+    object PyUnicode_New(Py_ssize_t size, Py_UCS4 maxchar)
+    void* PyUnicode_DATA(object u)
+    Py_ssize_t PyUnicode_GET_LENGTH(object u)
 
 
 cdef class Table
@@ -196,23 +212,77 @@ cdef int gc_resume() except -1
 cdef int generic_setattr(object obj, str name, object value) except -1
 
 
-cdef inline object get_field(object obj, FieldRow f, bint direct):
+cdef inline object slot_get(object obj, Py_ssize_t offset, str name):
     cdef PyObject* p
-    if direct and f.offset >= 0:
-        p = (<PyObject**>((<char*><PyObject*>obj) + f.offset))[0]
+    if offset >= 0:
+        p = (<PyObject**>((<char*><PyObject*>obj) + offset))[0]
         if p != NULL:
             return <object>p
-    return getattr(obj, f.name)
+    return getattr(obj, name)
 
 
-cdef inline int set_field(object obj, FieldRow f, object value, bint direct) except -1:
+cdef inline int slot_set(object obj, Py_ssize_t offset, str name, object value,
+                         object setter) except -1:
     cdef PyObject** pp
     cdef PyObject* old
-    if direct and f.offset >= 0:
-        pp = <PyObject**>((<char*><PyObject*>obj) + f.offset)
+    if offset >= 0:
+        pp = <PyObject**>((<char*><PyObject*>obj) + offset)
         old = pp[0]
         Py_INCREF(value)
         pp[0] = <PyObject*>value
         Py_XDECREF(old)
         return 0
+    setter(obj, name, value)
+    return 0
+
+
+cdef inline object get_field(object obj, FieldRow f, bint direct):
+    return slot_get(obj, f.offset if direct else -1, f.name)
+
+
+cdef inline int set_field(object obj, FieldRow f, object value, bint direct) except -1:
+    if direct and f.offset >= 0:
+        return slot_set(obj, f.offset, f.name, value, None)
     return generic_setattr(obj, f.name, value)
+
+
+cdef struct StrCache:
+    PyObject** tab
+    Py_ssize_t mask
+
+
+cdef inline int strcache_init(StrCache* c, Py_ssize_t input_size) except -1:
+    """Size the table for an input of ``input_size`` bytes (256 to 16384 entries)."""
+    cdef Py_ssize_t n = 256
+    while n < input_size // 32 and n < 16384:
+        n *= 2
+    c.tab = <PyObject**>PyMem_Calloc(n, sizeof(PyObject*))
+    if c.tab == NULL:
+        raise MemoryError()
+    c.mask = n - 1
+    return 0
+
+
+cdef inline void strcache_clear(StrCache* c) noexcept:
+    cdef Py_ssize_t i
+    if c.tab != NULL:
+        for i in range(c.mask + 1):
+            Py_XDECREF(c.tab[i])
+        PyMem_Free(c.tab)
+        c.tab = NULL
+
+
+cdef inline object strcache_ascii(StrCache* c, const unsigned char* s, Py_ssize_t n, uint64_t h):
+    """The str of the ASCII bytes ``s[0:n]`` (``h`` their hash): the cached one when equal,
+    else a new one that replaces the entry."""
+    cdef Py_ssize_t slot = <Py_ssize_t>(h & <uint64_t>c.mask)
+    cdef PyObject* cur = c.tab[slot]
+    if cur != NULL and PyUnicode_GET_LENGTH(<object>cur) == n \
+            and memcmp(PyUnicode_DATA(<object>cur), s, n) == 0:
+        return <object>cur
+    u = PyUnicode_New(n, 127)
+    memcpy(PyUnicode_DATA(u), s, n)
+    Py_INCREF(u)
+    c.tab[slot] = <PyObject*>u
+    Py_XDECREF(cur)
+    return u

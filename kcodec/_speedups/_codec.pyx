@@ -40,6 +40,7 @@ from cpython.float cimport PyFloat_FromDouble
 from cpython.mem cimport PyMem_Calloc, PyMem_Free
 
 from kcodec._speedups._tables cimport (
+    kc_prefetch,
     Table, TypeRow, FieldRow, FieldC, table_of, untrack, get_field, set_field, is_zero_value, gc_pause, gc_resume,
     StrCache, strcache_init, strcache_ascii, strcache_clear,
     K_STR, K_BOOL, K_INT32, K_INT64, K_FLOAT, K_BYTES, K_STRUCT, K_CUSTOM, K_LIST, K_MAP, K_ANY,
@@ -55,12 +56,6 @@ from kcodec._native import codec as _pure
 from kcodec.errors import DecodeError, EncodeError
 
 __all__ = ["struct_to_tree", "fill_from_tree", "struct_to_proto", "fill_from_proto"]
-
-cdef extern from *:
-    """
-    #define kc_prefetch(p) __builtin_prefetch((const void*)(p))
-    """
-    void kc_prefetch(const void* p) noexcept nogil
 
 cdef extern from "Python.h":
     long long PyLong_AsLongLongAndOverflow(object o, int* overflow) except? -1

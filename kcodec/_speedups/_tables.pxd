@@ -92,6 +92,19 @@ from libc.stdint cimport uint64_t
 from libc.string cimport memcmp, memcpy
 
 
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define kc_prefetch(p) __builtin_prefetch((const void*)(p))
+    #else
+    #define kc_prefetch(p) ((void)0)
+    #endif
+    """
+    # A hint that the object at ``p`` is needed soon: kernels walking decoded trees ask
+    # for many objects at once, so their cache misses overlap instead of queueing.
+    void kc_prefetch(const void* p) noexcept nogil
+
+
 cdef extern from "Python.h":
     void Py_INCREF(object o)
     void Py_XDECREF(PyObject* o)
@@ -155,6 +168,8 @@ cdef class Table:
     cdef readonly dict json
     cdef readonly bint proto_ok
     cdef readonly bint direct
+    cdef readonly bint lean_dealloc
+    cdef readonly bint bare_alloc
     cdef readonly tuple src_fields
     cdef Py_ssize_t nbynum
     cdef list _bynum

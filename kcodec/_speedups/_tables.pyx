@@ -17,7 +17,7 @@ from cpython.object cimport PyObject, PyTypeObject
 from cpython.ref cimport Py_DECREF
 from cpython.dict cimport PyDict_GetItem
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 
 import types as _pytypes
 
@@ -36,6 +36,7 @@ cdef extern from "Python.h":
         PyMemberDef* d_member
     ctypedef PyObject* (*allocfunc)(PyTypeObject*, Py_ssize_t)
     PyObject* PyType_GenericAlloc(PyTypeObject* t, Py_ssize_t n) except NULL
+    PyObject* _PyObject_GC_New(PyTypeObject* t)
     unsigned long PyType_GetFlags(PyTypeObject* t)
     unsigned long Py_TPFLAGS_IS_ABSTRACT
     int PyGC_Enable()
@@ -54,6 +55,158 @@ cdef extern from *:
     PyObject* KC_TP_DICT(object t)
     int KC_T_OBJECT_EX
     int KC_READONLY
+
+
+
+# Lean deallocation of decoded structs
+# -------------------------------------
+# Freeing a decoded PodList costs as much as decoding it: CPython's generic slot
+# deallocator (subtype_dealloc) releases a struct's slots one after another, and each
+# release waits for the child's header to come from memory before the next begins. A
+# struct class whose layout is nothing but object slots (checked by _lean_layout) gets
+# kc_struct_dealloc instead: it asks for every child header at once, then releases them,
+# so the misses overlap. It does what subtype_dealloc does for such a layout (untrack,
+# trashcan for deep trees, clear the slots, tp_free, release the heap type) and nothing
+# it skips applies: no __dict__, no __weakref__, no finalizer. Subclasses keep CPython's
+# subtype_dealloc, which clears their own slots and then calls this one as the base
+# deallocator (so the type found from Py_TYPE is walked up to the class that owns it).
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define KC_PREFETCH_W(p) __builtin_prefetch((const void*)(p), 1)
+    #else
+    #define KC_PREFETCH_W(p) ((void)0)
+    #endif
+    #ifndef Py_TPFLAGS_MANAGED_DICT
+    #define Py_TPFLAGS_MANAGED_DICT 0
+    #endif
+    #ifndef Py_TPFLAGS_MANAGED_WEAKREF
+    #define Py_TPFLAGS_MANAGED_WEAKREF 0
+    #endif
+    #if defined(Py_GIL_DISABLED) || !defined(Py_TRASHCAN_BEGIN)
+    #define KC_LEAN_DEALLOC 0
+    #else
+    #define KC_LEAN_DEALLOC 1
+    #endif
+
+    static void kc_struct_dealloc(PyObject *self)
+    {
+    #if KC_LEAN_DEALLOC
+        PyTypeObject *tp = Py_TYPE(self);
+        PyTypeObject *own = tp;
+        PyObject **slot, **end, *value;
+        while (own->tp_dealloc != kc_struct_dealloc) {
+            own = own->tp_base;
+        }
+        PyObject_GC_UnTrack(self);
+        Py_TRASHCAN_BEGIN(self, kc_struct_dealloc)
+        slot = (PyObject **)((char *)self + sizeof(PyObject));
+        end = (PyObject **)((char *)self + own->tp_basicsize);
+        for (PyObject **q = slot; q < end; q++) {
+            if (*q != NULL) {
+                KC_PREFETCH_W(*q);
+            }
+        }
+        /* Lists this struct alone holds die next: ask for their items' headers too. */
+        for (PyObject **q = slot; q < end; q++) {
+            value = *q;
+            if (value != NULL && Py_TYPE(value) == &PyList_Type && Py_REFCNT(value) == 1) {
+                Py_ssize_t n = PyList_GET_SIZE(value);
+                PyObject **items = ((PyListObject *)value)->ob_item;
+                for (Py_ssize_t i = 0; i < n && i < 16; i++) {
+                    KC_PREFETCH_W(items[i]);
+                }
+            }
+        }
+        for (; slot < end; slot++) {
+            value = *slot;
+            if (value != NULL) {
+                *slot = NULL;
+                Py_DECREF(value);
+            }
+        }
+        tp->tp_free(self);
+        Py_DECREF(tp);
+        Py_TRASHCAN_END
+    #endif
+    }
+
+    /* 1: installed (or already), 0: the class does not qualify. */
+    static int kc_install_dealloc(PyTypeObject *tp, destructor generic)
+    {
+        const unsigned long need = Py_TPFLAGS_HEAPTYPE | Py_TPFLAGS_HAVE_GC;
+        const unsigned long refuse = Py_TPFLAGS_MANAGED_DICT | Py_TPFLAGS_MANAGED_WEAKREF;
+        if (!KC_LEAN_DEALLOC) {
+            return 0;
+        }
+        if (tp->tp_dealloc == kc_struct_dealloc) {
+            return 1;
+        }
+        if (generic == NULL || tp->tp_dealloc != generic
+                || (tp->tp_flags & need) != need || (tp->tp_flags & refuse)
+                || tp->tp_itemsize != 0 || tp->tp_dictoffset != 0
+                || tp->tp_weaklistoffset != 0 || tp->tp_finalize != NULL
+                || tp->tp_del != NULL || tp->tp_free != PyObject_GC_Del) {
+            return 0;
+        }
+        tp->tp_dealloc = kc_struct_dealloc;
+        return 1;
+    }
+    #define KC_TP_BASICSIZE(t) (((PyTypeObject*)(t))->tp_basicsize)
+    #define KC_TP_DEALLOC(t) ((void*)((PyTypeObject*)(t))->tp_dealloc)
+    #define KC_IS_LEAN(t) (((PyTypeObject*)(t))->tp_dealloc == kc_struct_dealloc)
+    """
+    ctypedef void (*destructor)(PyObject*)
+    int kc_install_dealloc(PyTypeObject* tp, destructor generic)
+    Py_ssize_t KC_TP_BASICSIZE(object t)
+    void* KC_TP_DEALLOC(object t)
+    bint KC_IS_LEAN(object t)
+
+
+class _DeallocProbe:
+    """A plain slotted class: its deallocator is CPython's generic one (subtype_dealloc)."""
+
+    __slots__ = ("a",)
+
+
+cdef destructor _generic_dealloc = <destructor>KC_TP_DEALLOC(_DeallocProbe)
+
+
+cdef bint _lean_layout(object cls) except -1:
+    """Whether every word of a ``cls`` instance after the object header is a plain object
+    slot of some class in its MRO, and nothing else (no dict, weakref or C-level fields)."""
+    cdef PyMemberDescrObject* d
+    cdef Py_ssize_t word = sizeof(void*), start = sizeof(PyObject)
+    cdef Py_ssize_t size = KC_TP_BASICSIZE(cls)
+    mro = cls.__mro__
+    if mro[len(mro) - 1] is not object or (size - start) % word:
+        return False
+    seen = set()
+    for klass in mro[:len(mro) - 1]:
+        if KC_TP_DEALLOC(klass) != <void*>_generic_dealloc and not KC_IS_LEAN(klass):
+            return False
+        for descr in klass.__dict__.values():
+            if type(descr) is not _MemberDescriptorType:
+                continue
+            d = <PyMemberDescrObject*>descr
+            if d.d_member.type != KC_T_OBJECT_EX or (d.d_member.flags & KC_READONLY):
+                return False
+            seen.add(d.d_member.offset)
+    return seen == set(range(start, size, word))
+
+
+cdef bint use_lean_dealloc(object cls) except -1:
+    """Give ``cls`` the lean deallocator when its layout allows; whether it has it."""
+    if KC_IS_LEAN(cls):
+        return True
+    if not _lean_layout(cls):
+        return False
+    return kc_install_dealloc(<PyTypeObject*>cls, _generic_dealloc) == 1
+
+
+def _lean_dealloc(cls):
+    """Whether instances of ``cls`` are freed by the lean deallocator (for tests)."""
+    return bool(KC_IS_LEAN(cls))
 
 
 if (K_STR, K_BOOL, K_INT32, K_INT64, K_FLOAT, K_BYTES, K_STRUCT, K_CUSTOM, K_LIST, K_MAP, K_ANY,
@@ -223,7 +376,13 @@ cdef class Table:
                     direct = False
                     break
         self.direct = direct
+        self.lean_dealloc = direct and use_lean_dealloc(cls)
         self._build_arrays()
+        # Fields that cover every slot word exactly once (the lean layout) let decoders
+        # allocate with _PyObject_GC_New: uninitialised, untracked, then every word set.
+        slot_words = (KC_TP_BASICSIZE(cls) - <Py_ssize_t>sizeof(PyObject)) // <Py_ssize_t>sizeof(void*)
+        self.bare_alloc = (self.lean_dealloc and self.nfields == slot_words
+                           and len({row.offset for row in self.fields}) == slot_words)
 
     cdef int _build_arrays(self) except -1:
         cdef Py_ssize_t i, n = len(self.fields)
@@ -315,12 +474,21 @@ cdef class Table:
         cdef FieldRow row
         if not self.direct:
             return self._new_zero_py()
-        raw = KC_TP_ALLOC(self.cls)(<PyTypeObject*>self.cls, 0)
+        if self.bare_alloc:
+            # Every word after the header is one of the fields written below: the object
+            # skips the track/untrack round trip of tp_alloc. The words are cleared first
+            # so a failure while making a nested zero value frees a well-formed object.
+            raw = _PyObject_GC_New(<PyTypeObject*>self.cls)
+            if raw != NULL:
+                memset((<char*>raw) + sizeof(PyObject), 0, KC_TP_BASICSIZE(self.cls) - sizeof(PyObject))
+        else:
+            raw = KC_TP_ALLOC(self.cls)(<PyTypeObject*>self.cls, 0)
         if raw == NULL:
             raise MemoryError()
         obj = <object>raw
         Py_DECREF(obj)  # <object> took a second reference
-        PyObject_GC_UnTrack(<void*>raw)
+        if not self.bare_alloc:
+            PyObject_GC_UnTrack(<void*>raw)
         for i in range(self.nfields):
             pp = <PyObject**>((<char*>raw) + self.offsets[i])
             if self.dynamic[i]:

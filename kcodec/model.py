@@ -590,23 +590,32 @@ def from_tree(cls: type[T], tree: Any, *, into: Any = None, strict: list[str] | 
     return obj
 
 
-def to_proto(obj: Any) -> bytes:
-    """Typed struct -> protobuf message body, exactly as the Go generated marshallers."""
+def to_proto(obj: Any, *, prefix: bytes | None = None, suffix: bytes = b"") -> bytes:
+    """Typed struct -> protobuf message body, exactly as the Go generated marshallers.
+
+    With ``prefix`` the body comes framed: ``prefix + uvarint(len(body)) + body + suffix``
+    (the protobuf serializer writes its envelope this way, without copying the body)."""
     cls = type(obj)
     if not cls.__dict__.get("__kc_compiled__"):
         _compile(cls)
     if not cls.__kc_proto_ok__:
         raise NotMarshalableError(cls)
-    return speedups.struct_to_proto(obj)
+    if prefix is None:
+        return speedups.struct_to_proto(obj)
+    return speedups.struct_to_proto(obj, prefix, suffix)
 
 
-def from_proto(cls: type[T], data: bytes, *, into: Any = None, path: str | None = None) -> T:
-    """Protobuf message body -> typed struct (unknown fields skipped, bounds-checked)."""
+def from_proto(cls: type[T], data: bytes, *, into: Any = None, path: str | None = None,
+               start: int = 0, end: int = -1) -> T:
+    """Protobuf message body ``data[start:end]`` -> typed struct (unknown fields skipped,
+    bounds-checked; ``end`` -1 is the end of ``data``, error offsets count from ``start``)."""
     c: Any = cls
     if not c.__dict__.get("__kc_compiled__"):
         _compile(c)
     obj = into if into is not None else c._new_zero()
-    speedups.fill_from_proto(obj, c, bytes(data), path if path is not None else c.__name__)
+    if type(data) is not bytes:
+        data = bytes(data)
+    speedups.fill_from_proto(obj, c, data, path if path is not None else c.__name__, start, end)
     return obj
 
 

@@ -154,7 +154,7 @@ def test_each_module_lists_what_it_provides() -> None:
 
     assert set(_wire.__all__) == {
         "encode_varint", "decode_varint", "decode_signed_varint", "iter_fields", "marshal_unknown",
-        "unmarshal_unknown", "envelope_encode", "envelope_decode", "interpret_gvk"}
+        "unmarshal_unknown", "envelope_encode", "envelope_decode", "envelope_span", "interpret_gvk"}
     assert set(_codec.__all__) == {"struct_to_tree", "fill_from_tree", "struct_to_proto", "fill_from_proto"}
     for mod in (_wire, _codec):
         for name in mod.__all__:
@@ -209,6 +209,14 @@ def check_iter(data: Any, start: int = 0, end: int = -1) -> None:
 
 def check_unknown(data: bytes) -> None:
     res = same("envelope_decode", data)
+    spans = same("envelope_span", data)
+    # The span form fails exactly when the copying form does, and points at the same body.
+    if res[0] == "error":
+        assert spans == res
+    else:
+        av, kind, span, ce, ct = spans[1]
+        assert (av, kind, ce, ct) == (res[1][0], res[1][1], res[1][3], res[1][4])
+        assert (None if span is None else data[span[0]:span[1]]) == res[1][2]
     same("unmarshal_unknown", data[4:])
     same("unmarshal_unknown", bytearray(data[4:]))
     check_iter(data, 4)
@@ -495,6 +503,53 @@ def test_every_pb_fixture_decodes_and_reencodes_alike() -> None:
         enc = encode_both(obj)
         assert enc == ("ok", raw), path.name
         same("struct_to_tree", obj)
+
+
+@needs_fixtures
+def test_pb_fixtures_decode_in_place_and_encode_into_the_envelope() -> None:
+    from kcodec.serializer import _pbwire
+
+    for path in PB_FIXTURES:
+        cls = type_of(path)
+        data = path.read_bytes()
+        av, kind, span, ce, ct = compiled.envelope_span(data)
+        raw = data[span[0]:span[1]]
+        objs = []
+        for kernels in (pure, compiled):
+            obj = cls._new_zero()
+            kernels.fill_from_proto(obj, cls, data, cls.__name__, span[0], span[1])
+            objs.append(obj)
+        assert objs[0] == objs[1] == decode_both(cls, raw, cls.__name__), path.name
+        head, tail = _pbwire.envelope_parts(av, kind, ce, ct)
+        for kernels in (pure, compiled):
+            assert kernels.struct_to_proto(objs[0], head, tail) == data, path.name
+
+
+def test_span_errors_count_from_the_span_start_in_both_twins() -> None:
+    body = compiled.struct_to_proto(Kitchen(s="x", names=["n"], labels={"a": "b"}, leaf=Leaf(size=2)))
+    cut = body[:-1]
+    padded = b"\xff" * 7 + cut + b"\xff" * 3
+    whole = outcome(pure.fill_from_proto, Kitchen._new_zero(), Kitchen, cut, "K")
+    assert whole[0] == "error"
+    for kernels in (pure, compiled):
+        got = outcome(kernels.fill_from_proto, Kitchen._new_zero(), Kitchen, padded, "K", 7, 7 + len(cut))
+        assert got == whole
+        for start, end in ((-1, 3), (5, 2), (0, len(padded) + 1)):
+            bad = outcome(kernels.fill_from_proto, Kitchen._new_zero(), Kitchen, padded, "K", start, end)
+            assert bad[:2] == ("error", ValueError)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(kitchen_strategy(), st.binary(max_size=6), st.binary(max_size=4))
+def test_framed_encoding_matches_in_both_twins(obj: Kitchen, prefix: bytes, suffix: bytes) -> None:
+    model.fields_of(Kitchen)
+    plain = outcome(pure.struct_to_proto, obj)
+    if plain[0] != "ok":
+        return
+    from kcodec._native.pbwire import encode_varint
+
+    want = prefix + encode_varint(len(plain[1])) + plain[1] + suffix
+    assert same("struct_to_proto", obj, prefix, suffix) == ("ok", want)
 
 
 @needs_fixtures

@@ -533,15 +533,27 @@ def fill_from_tree(obj: Any, cls: Any, tree: dict[str, Any], strict: list[str] |
     _fill(obj, cls, tree, strict, path, "")
 
 
-def struct_to_proto(obj: Any) -> bytes:
-    """Typed struct -> protobuf message body."""
+def struct_to_proto(obj: Any, prefix: bytes | None = None, suffix: bytes = b"") -> bytes:
+    """Typed struct -> protobuf message body.
+
+    With ``prefix``, the body is framed as ``prefix + uvarint(len(body)) + body + suffix``
+    (how the envelope is written without copying a large body into it)."""
     out = bytearray()
     _proto_struct(obj, type(obj), out)
-    return bytes(out)
+    if prefix is None:
+        return bytes(out)
+    return b"".join((prefix, _varint(len(out)), out, suffix))
 
 
-def fill_from_proto(obj: Any, cls: Any, buf: bytes, path: str) -> None:
-    """Fill ``obj`` (an instance of compiled ``cls``) from a protobuf message body."""
+def fill_from_proto(obj: Any, cls: Any, buf: bytes, path: str, start: int = 0, end: int = -1) -> None:
+    """Fill ``obj`` (an instance of compiled ``cls``) from the protobuf message body
+    ``buf[start:end]`` (``end`` -1: to the end); byte offsets in errors count from ``start``."""
+    n = len(buf)
+    stop = n if end < 0 else end
+    if not 0 <= start <= stop <= n:
+        raise ValueError(f"message span [{start}:{end}] outside a buffer of {n} bytes")
+    if start or stop != n:
+        buf = buf[start:stop]
     _proto_fill(obj, cls, buf, 0, len(buf), path, 0)
 
 

@@ -739,17 +739,55 @@ cdef inline bint _little_endian() noexcept nogil:
 cdef dict _size_hint = {}
 
 
-def struct_to_proto(obj):
-    """Typed struct -> protobuf message body."""
+cdef inline int _varint_len(uint64_t v) noexcept nogil:
+    cdef int n = 1
+    while v >= 0x80:
+        v >>= 7
+        n += 1
+    return n
+
+
+def struct_to_proto(obj, prefix=None, suffix=b""):
+    """Typed struct -> protobuf message body; with ``prefix``, framed as ``prefix +
+    uvarint(len(body)) + body + suffix`` in the same buffer (no copy of the body)."""
     cdef _Writer w = _Writer()
+    cdef Py_ssize_t body_at, size, guess = 0
+    cdef int width = 0, need
+    cdef bytes pre, suf
     cls = type(obj)
     hint = _size_hint.get(cls)
-    if hint is not None:
+    if prefix is not None:
+        pre = prefix if type(prefix) is bytes else bytes(prefix)
+        suf = suffix if type(suffix) is bytes else bytes(suffix)
+        if hint is not None:
+            guess = <Py_ssize_t>hint
+        w.grow(PyBytes_GET_SIZE(pre) + 10 + guess + PyBytes_GET_SIZE(suf))
+        w.put_raw(PyBytes_AS_STRING(pre), PyBytes_GET_SIZE(pre))
+        # Room for the body's length, as wide as the last body of this class needed;
+        # a different width costs one move of the body.
+        width = _varint_len(<uint64_t>guess)
+        w.grow(width)
+        w.n += width
+    elif hint is not None:
         w.grow(<Py_ssize_t>hint)
+    body_at = w.n
     _put_struct(w, obj, table_of(cls))
+    size = w.n - body_at
     if len(_size_hint) >= 512:
         _size_hint.clear()
-    _size_hint[cls] = w.n
+    _size_hint[cls] = size
+    if prefix is None:
+        return w.result()
+    need = _varint_len(<uint64_t>size)
+    if need != width:
+        w.grow(need - width if need > width else 0)
+        memmove(w.buf + body_at + need - width, w.buf + body_at, size)
+        w.n += need - width
+        body_at += need - width
+    w.n = body_at - need
+    w.put_varint(<uint64_t>size)
+    w.n = body_at + size
+    w.put_raw(PyBytes_AS_STRING(suf), PyBytes_GET_SIZE(suf))
     return w.result()
 
 
@@ -782,7 +820,8 @@ cdef class _Reader:
     """One fill_from_proto call: the input, the per-call memo of shareable custom values
     and a small cache of short ASCII strings (decoded documents repeat most of their
     strings; equal str objects are interchangeable)."""
-    cdef bytes data
+    cdef bytes data            # the whole buffer: p, size and positions cover data[off:off+size]
+    cdef Py_ssize_t off
     cdef const unsigned char* p
     cdef Py_ssize_t size
     cdef StrCache strs
@@ -1185,7 +1224,7 @@ cdef object _pread(_Reader r, TypeRow t, unsigned int wire, Py_ssize_t* ppos, Py
         if _little_endian():
             memcpy(&d, r.p + pos, 8)
             return PyFloat_FromDouble(d)
-        return _unpack_from("<d", r.data, pos)[0]
+        return _unpack_from("<d", r.data, r.off + pos)[0]
     _read_len(r, &pos, end, &stop, path)
     ppos[0] = stop
     if k == K_STR:
@@ -1217,23 +1256,30 @@ cdef object _pread(_Reader r, TypeRow t, unsigned int wire, Py_ssize_t* ppos, Py
     raise DecodeError(f"proto: {_path(path)}: cannot decode {t.info.go_name()}")
 
 
-def fill_from_proto(obj, cls, buf, path):
-    """Fill ``obj`` (an instance of compiled ``cls``) from a protobuf message body."""
+def fill_from_proto(obj, cls, buf, path, Py_ssize_t start=0, Py_ssize_t end=-1):
+    """Fill ``obj`` (an instance of compiled ``cls``) from the protobuf message body
+    ``buf[start:end]`` (``end`` -1: to the end); byte offsets in errors count from ``start``."""
     cdef _Reader r
     cdef PathSeg root
+    cdef Py_ssize_t n, stop
     if type(buf) is not bytes or type(path) is not str:
-        return _pure.fill_from_proto(obj, cls, buf, path)
+        return _pure.fill_from_proto(obj, cls, buf, path, start, end)
+    n = PyBytes_GET_SIZE(buf)
+    stop = n if end < 0 else end
+    if not (0 <= start <= stop <= n):
+        raise ValueError(f"message span [{start}:{end}] outside a buffer of {n} bytes")
     r = _Reader()
     r.data = buf
-    r.p = <const unsigned char*>PyBytes_AS_STRING(buf)
-    r.size = PyBytes_GET_SIZE(buf)
-    r.init_strings(PyBytes_GET_SIZE(buf))
+    r.off = start
+    r.p = <const unsigned char*>PyBytes_AS_STRING(buf) + start
+    r.size = stop - start
+    r.init_strings(r.size)
     root.up = NULL
     root.kind = 0
     root.text = <PyObject*>path
     root.index = 0
     gc_pause()
     try:
-        _fill(r, obj, table_of(cls), 0, PyBytes_GET_SIZE(buf), &root, 0, False)
+        _fill(r, obj, table_of(cls), 0, r.size, &root, 0, False)
     finally:
         gc_resume()

@@ -28,6 +28,7 @@ __all__ = [
     "unmarshal_unknown",
     "envelope_encode",
     "envelope_decode",
+    "envelope_span",
     "interpret_gvk",
 ]
 
@@ -45,6 +46,7 @@ cdef object _pure_marshal_unknown = _pure.marshal_unknown
 cdef object _pure_unmarshal_unknown = _pure.unmarshal_unknown
 cdef object _pure_envelope_encode = _pure.envelope_encode
 cdef object _pure_envelope_decode = _pure.envelope_decode
+cdef object _pure_envelope_span = _pure.envelope_span
 cdef object _pure_interpret_gvk = _pure_gvk.interpret_gvk
 cdef object _gvk_from_members = _pure_gvk._from_members
 cdef object _EMPTY_GVK = _pure_gvk._EMPTY
@@ -388,8 +390,9 @@ cdef inline object _str_or_empty(const unsigned char* p, Py_ssize_t a, Py_ssize_
     return PyUnicode_DecodeUTF8(<const char*>p + a, b - a, "surrogateescape")
 
 
-cdef object _decode_unknown(bytes buf, Py_ssize_t pos, Py_ssize_t end):
-    """The Unknown fields, or None where the pure code raises."""
+cdef object _decode_unknown(bytes buf, Py_ssize_t pos, Py_ssize_t end, bint span=False):
+    """The Unknown fields, or None where the pure code raises; with ``span`` the raw body
+    is its ``(start, end)`` in ``buf``."""
     cdef const unsigned char* p = <const unsigned char*>PyBytes_AS_STRING(buf)
     cdef Py_ssize_t av0 = 0, av1 = 0, k0 = 0, k1 = 0, ce0 = 0, ce1 = 0, ct0 = 0, ct1 = 0
     cdef Py_ssize_t r0 = 0, r1 = 0, start = 0, tpos, tend
@@ -434,7 +437,7 @@ cdef object _decode_unknown(bytes buf, Py_ssize_t pos, Py_ssize_t end):
     return (
         _str_or_empty(p, av0, av1),
         _str_or_empty(p, k0, k1),
-        PyBytes_FromStringAndSize(<char*>p + r0, r1 - r0) if has_raw else None,
+        ((r0, r1) if span else PyBytes_FromStringAndSize(<char*>p + r0, r1 - r0)) if has_raw else None,
         _str_or_empty(p, ce0, ce1),
         _str_or_empty(p, ct0, ct1),
     )
@@ -461,6 +464,20 @@ def envelope_decode(data):
     out = _decode_unknown(data, 4, n)
     if out is None:
         return _pure_envelope_decode(data)
+    return out
+
+
+def envelope_span(data):
+    """``envelope_decode`` with the raw body as its ``(start, end)`` offsets in ``data``."""
+    cdef Py_ssize_t n
+    if type(data) is not bytes:
+        return _pure_envelope_span(data)
+    n = PyBytes_GET_SIZE(data)
+    if n <= 4 or memcmp(PyBytes_AS_STRING(data), b"k8s\x00", 4) != 0:
+        return _pure_envelope_span(data)
+    out = _decode_unknown(data, 4, n, True)
+    if out is None:
+        return _pure_envelope_span(data)
     return out
 
 

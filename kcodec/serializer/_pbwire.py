@@ -23,6 +23,8 @@ __all__ = [
     "unmarshal_unknown",
     "envelope_encode",
     "envelope_decode",
+    "envelope_span",
+    "envelope_parts",
 ]
 
 PROTO_MAGIC: bytes = _pure.PROTO_MAGIC
@@ -86,3 +88,17 @@ def envelope_encode(
 def envelope_decode(data: bytes) -> tuple[str, str, bytes | None, str, str]:
     """Check the magic and parse the envelope; Go's error texts (ref §12.2)."""
     return kernel("envelope_decode")(data)
+
+
+def envelope_span(data: bytes) -> tuple[str, str, tuple[int, int] | None, str, str]:
+    """:func:`envelope_decode` with the raw body as ``(start, end)`` offsets in ``data``
+    (``bytes`` only), so a large body is decoded in place rather than copied out first."""
+    return kernel("envelope_span")(data)
+
+
+def envelope_parts(
+    api_version: str, kind: str, content_encoding: str = "", content_type: str = ""
+) -> tuple[bytes, bytes]:
+    """``(head, tail)``: ``head + uvarint(len(raw)) + raw + tail`` equals
+    :func:`envelope_encode` of the same arguments (the body is written between them)."""
+    return _pure.envelope_parts(api_version, kind, content_encoding, content_type)

@@ -98,16 +98,40 @@ def _reset(obj: Any) -> None:
         object.__setattr__(obj, name.name, getattr(zero, name.name))
 
 
-def _unmarshal_into(obj: Any, raw: bytes | None, fresh: bool = False) -> None:
+Body = tuple[bytes, int, int]
+"""A message body as ``(buffer, start, end)``: ``buffer[start:end]``, not copied out of
+the envelope it arrived in (a PodList body is megabytes)."""
+
+
+def _body(data: bytes, span: tuple[int, int] | None) -> Body | None:
+    return None if span is None else (data, span[0], span[1])
+
+
+def _body_bytes(body: Body | None) -> bytes | None:
+    if body is None:
+        return None
+    buf, start, end = body
+    return buf if start == 0 and end == len(buf) else buf[start:end]
+
+
+def _whole(data: bytes) -> Body:
+    data = bytes(data)
+    return (data, 0, len(data))
+
+
+def _unmarshal_into(obj: Any, body: Body | None, fresh: bool = False) -> None:
     """Go's Reset + Unmarshal; ``fresh`` objects (just created, already zero) skip the reset."""
     if isinstance(obj, Struct) and is_protobuf_struct(type(obj)):
         if not fresh:
             _reset(obj)
-        from_proto(type(obj), raw or b"", into=obj)
+        if body is None:
+            from_proto(type(obj), b"", into=obj)
+        else:
+            from_proto(type(obj), body[0], into=obj, start=body[1], end=body[2])
     elif _is_google_message(obj):
         obj.Clear()
         try:
-            obj.ParseFromString(raw or b"")
+            obj.ParseFromString(_body_bytes(body) or b"")
         except Exception as exc:  # google.protobuf.message.DecodeError and friends
             raise DecodeError(f"proto: {type(obj).__name__}: {exc}") from None
     else:
@@ -135,7 +159,7 @@ def _defaults_from_type(actual: GroupVersionKind, registered: GroupVersionKind) 
 
 
 def _unmarshal_to_object(typer: Any, creater: Any, actual: GroupVersionKind, into: Any,
-                         raw: bytes | None) -> tuple[Any, GroupVersionKind]:
+                         raw: Body | None) -> tuple[Any, GroupVersionKind]:
     """Reuse ``into`` when it is of kind ``actual`` (else create one), reset it, fill it
     from ``raw`` and stamp ``actual`` on it (JSON leaves TypeMeta as the data had it)."""
     try:
@@ -167,7 +191,10 @@ class Serializer:
     def decode(self, data: bytes, defaults: GroupVersionKind | None = None,
                into: Any = None) -> tuple[Any, GroupVersionKind]:
         """Open the envelope and decode its body; see reference §12.2 for the rules."""
-        api_version, kind, raw, content_encoding, content_type = _pbwire.envelope_decode(data)
+        if type(data) is not bytes:
+            data = bytes(data)
+        api_version, kind, span, content_encoding, content_type = _pbwire.envelope_span(data)
+        body = _body(data, span)
         gv = parse_group_version(api_version)
         actual = GroupVersionKind(gv.group, gv.version, kind)
         if defaults is not None:
@@ -176,6 +203,7 @@ class Serializer:
         if isinstance(into, Unknown):
             into.api_version = api_version
             into.kind = kind
+            raw = _body_bytes(body)
             into.raw = raw
             into.content_encoding = content_encoding
             into.content_type = content_type
@@ -188,7 +216,7 @@ class Serializer:
                 types, _ = self.typer.object_kinds(into)
             except NotRegisteredError:
                 try:
-                    _unmarshal_into(into, raw)
+                    _unmarshal_into(into, body)
                 except Exception as err:
                     raise _with_gvk(err, actual) from None
                 return into, actual
@@ -200,13 +228,18 @@ class Serializer:
             raise _with_gvk(MissingKindError(_type_meta_dump(api_version, kind)), actual)
         if not actual.version:
             raise _with_gvk(MissingVersionError(_type_meta_dump(api_version, kind)), actual)
-        return _unmarshal_to_object(self.typer, self.creater, actual, into, raw)
+        return _unmarshal_to_object(self.typer, self.creater, actual, into, body)
 
     def encode(self, obj: Any, stream: IO[bytes] | None = None) -> bytes:
         """Envelope ``obj``: its current GVK as TypeMeta, its protobuf body as raw."""
         if isinstance(obj, Unknown):
             out = _pbwire.envelope_encode(obj.api_version, obj.kind, obj.raw,
                                           obj.content_encoding, obj.content_type)
+        elif isinstance(obj, Struct):
+            gvk = _object_gvk(obj)
+            head, tail = _pbwire.envelope_parts(str(gvk.group_version()), gvk.kind)
+            # The body is written straight into the envelope (a PodList body is megabytes).
+            out = to_proto(obj, prefix=head, suffix=tail)
         else:
             body = _marshal(obj)
             gvk = _object_gvk(obj)
@@ -259,7 +292,7 @@ class RawSerializer:
             types, _ = self.typer.object_kinds(into)
         except NotRegisteredError:
             try:
-                _unmarshal_into(into, bytes(data))
+                _unmarshal_into(into, _whole(data))
             except Exception as err:
                 raise _with_gvk(err, actual) from None
             return into, actual
@@ -270,7 +303,7 @@ class RawSerializer:
             raise _with_gvk(MissingKindError(_NO_TYPE_META), actual)
         if not actual.version:
             raise _with_gvk(MissingVersionError(_NO_TYPE_META), actual)
-        return _unmarshal_to_object(self.typer, self.creater, actual, into, bytes(data))
+        return _unmarshal_to_object(self.typer, self.creater, actual, into, _whole(data))
 
     def encode(self, obj: Any, stream: IO[bytes] | None = None) -> bytes:
         """The object's protobuf message bytes only: no magic, no envelope, no GVK."""

@@ -364,6 +364,11 @@ def envelope_decode(data: bytes) -> tuple[str, str, bytes | None, str, str]:
     """
     if type(data) is not bytes:
         data = bytes(data)
+    return _decode_unknown(data, 4, _check_magic(data))
+
+
+def _check_magic(data: bytes) -> int:
+    """The length of ``data`` once it is known to hold the magic and a body."""
     n = len(data)
     if n == 0:
         raise DecodeError("empty data")
@@ -371,7 +376,7 @@ def envelope_decode(data: bytes) -> tuple[str, str, bytes | None, str, str]:
         raise DecodeError(_NOT_PROTOBUF)
     if n == 4:
         raise DecodeError("empty body")
-    return _decode_unknown(data, 4, n)
+    return n
 
 
 def envelope_span(data: bytes) -> tuple[str, str, tuple[int, int] | None, str, str]:
@@ -381,14 +386,7 @@ def envelope_span(data: bytes) -> tuple[str, str, tuple[int, int] | None, str, s
     ``data`` must be ``bytes`` (the offsets index it)."""
     if type(data) is not bytes:
         raise TypeError(f"envelope_span needs bytes, not {type(data).__name__}")
-    n = len(data)
-    if n == 0:
-        raise DecodeError("empty data")
-    if n < 4 or data[:4] != PROTO_MAGIC:
-        raise DecodeError(_NOT_PROTOBUF)
-    if n == 4:
-        raise DecodeError("empty body")
-    return _decode_unknown(data, 4, n, span=True)
+    return _decode_unknown(data, 4, _check_magic(data), span=True)
 
 
 def envelope_parts(

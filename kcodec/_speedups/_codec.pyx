@@ -39,6 +39,7 @@ from cpython.dict cimport PyDict_GetItem, PyDict_SetItem
 from cpython.float cimport PyFloat_FromDouble
 from cpython.mem cimport PyMem_Calloc, PyMem_Free
 
+from kcodec._speedups._varint cimport uvarint_size
 from kcodec._speedups._tables cimport (
     kc_prefetch,
     Table, TypeRow, FieldRow, FieldC, table_of, untrack, get_field, set_field, is_zero_value, gc_pause, gc_resume,
@@ -739,20 +740,12 @@ cdef inline bint _little_endian() noexcept nogil:
 cdef dict _size_hint = {}
 
 
-cdef inline int _varint_len(uint64_t v) noexcept nogil:
-    cdef int n = 1
-    while v >= 0x80:
-        v >>= 7
-        n += 1
-    return n
-
-
 def struct_to_proto(obj, prefix=None, suffix=b""):
     """Typed struct -> protobuf message body; with ``prefix``, framed as ``prefix +
     uvarint(len(body)) + body + suffix`` in the same buffer (no copy of the body)."""
     cdef _Writer w = _Writer()
     cdef Py_ssize_t body_at, size, guess = 0
-    cdef int width = 0, need
+    cdef Py_ssize_t width = 0, need
     cdef bytes pre, suf
     cls = type(obj)
     hint = _size_hint.get(cls)
@@ -765,7 +758,7 @@ def struct_to_proto(obj, prefix=None, suffix=b""):
         w.put_raw(PyBytes_AS_STRING(pre), PyBytes_GET_SIZE(pre))
         # Room for the body's length, as wide as the last body of this class needed;
         # a different width costs one move of the body.
-        width = _varint_len(<uint64_t>guess)
+        width = uvarint_size(<uint64_t>guess)
         w.grow(width)
         w.n += width
     elif hint is not None:
@@ -778,7 +771,7 @@ def struct_to_proto(obj, prefix=None, suffix=b""):
     _size_hint[cls] = size
     if prefix is None:
         return w.result()
-    need = _varint_len(<uint64_t>size)
+    need = uvarint_size(<uint64_t>size)
     if need != width:
         w.grow(need - width if need > width else 0)
         memmove(w.buf + body_at + need - width, w.buf + body_at, size)
@@ -978,13 +971,23 @@ cdef inline int _read(_Reader r, Py_ssize_t* pos, Py_ssize_t end, uint64_t* out,
     return 0
 
 
+cdef int _len_error(uint64_t n, Py_ssize_t pos, Py_ssize_t end, const PathSeg* path) except -1:
+    raise DecodeError(f"proto: {_path(path)}: length {n} at byte {pos} exceeds message end {end}")
+
+
 cdef inline int _read_len(_Reader r, Py_ssize_t* pos, Py_ssize_t end, Py_ssize_t* stop,
                    const PathSeg* path) except -1:
-    """A length prefix and the check that its bytes fit before ``end``."""
+    """A length prefix and the check that its bytes fit before ``end`` (the error text is
+    built out of line, so this stays small enough to inline into the decode loops)."""
     cdef uint64_t n = 0
-    _read(r, pos, end, &n, path)
+    cdef Py_ssize_t start = pos[0]
+    if start < end and r.p[start] < 0x80:
+        n = r.p[start]
+        pos[0] = start + 1
+    else:
+        _read(r, pos, end, &n, path)
     if n > <uint64_t>(end - pos[0]):
-        raise DecodeError(f"proto: {_path(path)}: length {n} at byte {pos[0]} exceeds message end {end}")
+        return _len_error(n, pos[0], end, path)
     stop[0] = pos[0] + <Py_ssize_t>n
     return 0
 

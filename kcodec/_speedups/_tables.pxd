@@ -287,13 +287,60 @@ cdef inline void strcache_clear(StrCache* c) noexcept:
         c.tab = NULL
 
 
+cdef extern from *:
+    """
+    #include <string.h>
+    #include <stdint.h>
+    /* Equality of two short byte runs of length n, by overlapping word loads that stay
+       inside [0, n) of both: cheaper than a memcmp call for the keys and values that
+       decoders meet (mostly under 32 bytes). */
+    static inline int kc_same_bytes(const unsigned char *a, const unsigned char *b, Py_ssize_t n)
+    {
+        uint64_t x, y;
+        uint32_t p, q;
+        Py_ssize_t i;
+        if (n >= 8) {
+            for (i = 0; i + 8 < n; i += 8) {
+                memcpy(&x, a + i, 8);
+                memcpy(&y, b + i, 8);
+                if (x != y) {
+                    return 0;
+                }
+            }
+            memcpy(&x, a + n - 8, 8);
+            memcpy(&y, b + n - 8, 8);
+            return x == y;
+        }
+        if (n >= 4) {
+            memcpy(&p, a, 4);
+            memcpy(&q, b, 4);
+            if (p != q) {
+                return 0;
+            }
+            memcpy(&p, a + n - 4, 4);
+            memcpy(&q, b + n - 4, 4);
+            return p == q;
+        }
+        for (i = 0; i < n; i++) {
+            if (a[i] != b[i]) {
+                return 0;
+            }
+        }
+        return 1;
+    }
+    """
+    bint kc_same_bytes(const unsigned char* a, const unsigned char* b, Py_ssize_t n) noexcept nogil
+    Py_ssize_t _kc_ulen "PyUnicode_GET_LENGTH"(PyObject* o)
+    void* _kc_udata "PyUnicode_DATA"(PyObject* o)
+
+
 cdef inline object strcache_ascii(StrCache* c, const unsigned char* s, Py_ssize_t n, uint64_t h):
     """The str of the ASCII bytes ``s[0:n]`` (``h`` their hash): the cached one when equal,
     else a new one that replaces the entry."""
     cdef Py_ssize_t slot = <Py_ssize_t>(h & <uint64_t>c.mask)
     cdef PyObject* cur = c.tab[slot]
-    if cur != NULL and PyUnicode_GET_LENGTH(<object>cur) == n \
-            and memcmp(PyUnicode_DATA(<object>cur), s, n) == 0:
+    if cur != NULL and _kc_ulen(cur) == n \
+            and kc_same_bytes(<const unsigned char*>_kc_udata(cur), s, n):
         return <object>cur
     u = PyUnicode_New(n, 127)
     memcpy(PyUnicode_DATA(u), s, n)

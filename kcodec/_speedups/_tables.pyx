@@ -89,19 +89,16 @@ cdef extern from *:
     #define KC_LEAN_DEALLOC 1
     #endif
 
-    static void kc_struct_dealloc(PyObject *self)
+    #define KC_SHALLOW_DEALLOC 64
+    static int kc_dealloc_depth = 0;
+    static void kc_struct_dealloc(PyObject *self);
+
+    /* Release every slot of self, an instance of own (or of a subclass of it). */
+    static inline void kc_struct_clear(PyObject *self, PyTypeObject *own)
     {
-    #if KC_LEAN_DEALLOC
-        PyTypeObject *tp = Py_TYPE(self);
-        PyTypeObject *own = tp;
-        PyObject **slot, **end, *value;
-        while (own->tp_dealloc != kc_struct_dealloc) {
-            own = own->tp_base;
-        }
-        PyObject_GC_UnTrack(self);
-        Py_TRASHCAN_BEGIN(self, kc_struct_dealloc)
-        slot = (PyObject **)((char *)self + sizeof(PyObject));
-        end = (PyObject **)((char *)self + own->tp_basicsize);
+        PyObject **slot = (PyObject **)((char *)self + sizeof(PyObject));
+        PyObject **end = (PyObject **)((char *)self + own->tp_basicsize);
+        PyObject *value;
         for (PyObject **q = slot; q < end; q++) {
             if (*q != NULL) {
                 KC_PREFETCH_W(*q);
@@ -125,6 +122,31 @@ cdef extern from *:
                 Py_DECREF(value);
             }
         }
+    }
+
+    static void kc_struct_dealloc(PyObject *self)
+    {
+    #if KC_LEAN_DEALLOC
+        PyTypeObject *tp = Py_TYPE(self);
+        PyTypeObject *own = tp;
+        while (own->tp_dealloc != kc_struct_dealloc) {
+            own = own->tp_base;
+        }
+        PyObject_GC_UnTrack(self);
+        /* The trashcan bounds C recursion when freeing deep trees, at three calls per
+           object; the shallow levels, which are all a decoded object has, skip it. The
+           count is shared under the GIL and balanced per call: a switch to another
+           thread's deallocation at worst makes that thread use the trashcan sooner. */
+        if (kc_dealloc_depth < KC_SHALLOW_DEALLOC) {
+            kc_dealloc_depth++;
+            kc_struct_clear(self, own);
+            tp->tp_free(self);
+            Py_DECREF(tp);
+            kc_dealloc_depth--;
+            return;
+        }
+        Py_TRASHCAN_BEGIN(self, kc_struct_dealloc)
+        kc_struct_clear(self, own);
         tp->tp_free(self);
         Py_DECREF(tp);
         Py_TRASHCAN_END

@@ -16,6 +16,8 @@ from cpython.unicode cimport PyUnicode_DecodeUTF8
 from cpython.long cimport PyLong_FromUnsignedLongLong, PyLong_FromLongLong
 from cpython.object cimport PyObject
 
+from kcodec._speedups._varint cimport uvarint_size
+
 from kcodec._native import pbwire as _pure
 from kcodec._native import gvk as _pure_gvk
 
@@ -95,14 +97,6 @@ cdef inline Py_ssize_t put_uvarint(unsigned char* out, uint64_t n) noexcept nogi
         i += 1
     out[i] = <unsigned char>n
     return i + 1
-
-
-cdef inline Py_ssize_t uvarint_size(uint64_t n) noexcept nogil:
-    cdef Py_ssize_t s = 1
-    while n >= 0x80:
-        n >>= 7
-        s += 1
-    return s
 
 
 # --------------------------------------------------------------------------- varints

@@ -83,6 +83,31 @@ def test_children_measure_and_track(report: Any, docs: dict[str, Any]) -> None:
     assert tracked["value"] > 0
 
 
+class _CountingSetups:
+    """``number = 1``: each sample must get a fresh setup (the free benchmark relies on it)."""
+
+    number = 1
+    setups = 0
+
+    def setup(self, docs: dict[str, Any]) -> None:
+        type(self).setups += 1
+        self.obj: list[int] | None = [1]
+
+    def time_drop(self, docs: dict[str, Any]) -> None:
+        assert self.obj is not None, "sample ran without a fresh setup"
+        self.obj = None
+
+
+def test_single_call_classes_get_a_setup_per_sample(report: Any, docs: dict[str, Any],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    registry = report._registry()
+    registry["test.Counting"] = _CountingSetups
+    monkeypatch.setattr(report, "_registry", lambda: registry)
+    _CountingSetups.setups = 0
+    out = report.run_case({"cls": "test.Counting", "method": "time_drop", "params": []}, docs, 4, 0.0)
+    assert len(out["samples"]) == 4 and _CountingSetups.setups == 4
+
+
 def test_child_failure_is_reported(report: Any, docs: dict[str, Any]) -> None:
     runner = report.Runner(docs, repeat=1, budget=0.0, in_process=False)
     try:

@@ -48,7 +48,7 @@ def _cases(cls: type, mode: str) -> list[tuple[Any, ...]]:
 
 def test_every_class_found() -> None:
     names = {cls.__name__ for cls in CLASSES}
-    assert {"GVKInterpret", "Envelope", "PodCodec", "PodListCodec", "MemoryPodList", "ConvertInternal",
+    assert {"GVKInterpret", "Envelope", "PodCodec", "PodListCodec", "PodListFree", "MemoryPodList", "ConvertInternal",
             "PeerKubernetes", "PeerLightkube", "PeerPlainDict", "PeerYAML", "PeerMemoryPodList"} <= names
 
 

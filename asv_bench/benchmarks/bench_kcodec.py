@@ -121,6 +121,27 @@ class PodListCodec(Heavy):
         self.serializer.decode(self.data)
 
 
+class PodListFree(Heavy):
+    """Freeing a decoded PodList: the part of ``PodListCodec.time_decode`` that drops the
+    previous result (every caller frees it eventually; Go's collector does it for free).
+
+    ``number = 1``: setup (a fresh decode) runs before every sample, so each sample frees
+    one whole list."""
+
+    params = [MODES, ["json", "protobuf"]]
+    param_names = ["mode", "format"]
+    number = 1
+
+    def setup(self, docs: dict[str, Any], mode: str, fmt: str) -> None:
+        _docs.require_kcodec()
+        _docs.use_mode(mode)
+        self.obj, _ = _docs.serializer_for(fmt).decode(_docs.document(docs, _LIST_DOC[fmt]))
+        gc.collect()
+
+    def time_free(self, docs: dict[str, Any], mode: str, fmt: str) -> None:
+        self.obj = None
+
+
 def retained_bytes(fn: Any, data: bytes) -> int:
     """Bytes still allocated (per tracemalloc) after ``fn(data)``, while its result is alive."""
     gc.collect()

@@ -49,6 +49,15 @@ def survives(fn: Callable[..., Any], *args: Any) -> Any:
         return None
 
 
+def _outcome(fn: Callable[..., Any], *args: Any) -> Any:
+    """``"ok"``, or the kcodec error's class and text (anything else propagates)."""
+    try:
+        fn(*args)
+    except KCodecError as err:
+        return (type(err), str(err))
+    return "ok"
+
+
 def _kind_type(path: Any) -> Any:
     from kcodec.api import scheme
     from kcodec.schema import GroupVersionKind
@@ -108,6 +117,11 @@ def test_fuzz_protobuf_envelopes(path: Any, ops: list[tuple[str, float, bytes]])
     _, data, raw = _fixture(path)
     bad = mutate(data, ops)
     survives(compiled.envelope_decode, bad)
+    spans = survives(compiled.envelope_span, bad)
+    if spans is not None and spans[2] is not None:
+        cls, _, _ = _fixture(path)
+        start, end = spans[2]
+        survives(compiled.fill_from_proto, cls._new_zero(), cls, bad, cls.__name__, start, end)
     survives(compiled.unmarshal_unknown, bad[4:])
     survives(compiled.iter_fields, bad, 4)
     survives(compiled.iter_fields, mutate(raw, ops))
@@ -123,6 +137,15 @@ def test_fuzz_typed_protobuf_decode(path: Any, ops: list[tuple[str, float, bytes
     # The same bytes decoded as an unrelated kind reach other field types and wire types.
     other, _, _ = _fixture(PB[(len(bad) * 31) % len(PB)])
     survives(compiled.fill_from_proto, other._new_zero(), other, bad, other.__name__)
+    # Decoded in place between foreign bytes, the body must read exactly as on its own:
+    # nothing before start or after end may be looked at.
+    alone, framed = cls._new_zero(), cls._new_zero()
+    pad = b"\x0a\xff\xff\x12\x07" * 3
+    a = _outcome(compiled.fill_from_proto, alone, cls, bad, cls.__name__)
+    b = _outcome(compiled.fill_from_proto, framed, cls, pad + bad + pad, cls.__name__, len(pad), len(pad) + len(bad))
+    assert a == b
+    if a == "ok":
+        assert alone == framed
 
 
 @needs_fixtures

@@ -466,8 +466,9 @@ cdef class _Writer:
         cdef Py_ssize_t cap = self.cap
         if need <= cap:
             return 0
-        while cap < need:
-            cap *= 2
+        # Doubling, except that a first sizing from a hint takes exactly what it asks for:
+        # see _json.pyx (json_encode) on why large buffers should not be over-asked.
+        cap = need if cap * 2 < need else cap * 2
         _PyBytes_Resize(&self.out, cap)
         self.buf = <unsigned char*>PyBytes_AS_STRING(<object>self.out)
         self.cap = cap

@@ -2004,6 +2004,10 @@ def json_encode(obj, pretty, newline=False):
         return _pure_json_encode(obj, pretty, newline)
     if newline:
         enc.put(b"\n", 1)
-    # The next encode of this class starts with a buffer of about this size.
-    jt.size_hint = enc.len + (enc.len >> 3)
+    # The next encode of this class starts with a buffer of this size: what this one
+    # needed, not more. Asking the allocator for the same size again lets glibc hand back
+    # the memory this result occupied once it is freed; a larger request (beyond its
+    # 32 MiB mmap ceiling) maps fresh pages every call, and faulting in 31 MB of them cost
+    # a PodList(1000) encode a quarter of its time.
+    jt.size_hint = enc.len + 64
     return enc.finish()

@@ -153,6 +153,23 @@ def test_subclasses_keep_cpython_cleanup_and_release_the_base_slots(cls: type) -
         assert ref() is None
 
 
+class LateFinalizer(Struct):
+    name: str = field(1, "name")
+
+
+def test_a_finalizer_assigned_after_the_lean_deallocator_still_runs() -> None:
+    _tables._table(LateFinalizer)
+    assert _tables._lean_dealloc(LateFinalizer)
+    seen: list[str] = []
+    type.__setattr__(LateFinalizer, "__del__", lambda self: seen.append(self.name))
+    try:
+        obj = LateFinalizer(name="late")
+        del obj
+        assert seen == ["late"]
+    finally:
+        type.__delattr__(LateFinalizer, "__del__")
+
+
 def test_classes_with_other_layouts_keep_cpython_deallocator() -> None:
     # Their own tables are built, but a dict, weakref list or finaliser rules the lean path out.
     for cls in (WithFinalizer, WithDict, WithWeakref):

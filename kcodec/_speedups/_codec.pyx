@@ -760,8 +760,7 @@ def struct_to_proto(obj, prefix=None, suffix=b""):
         # Room for the body's length, as wide as the last body of this class needed;
         # a different width costs one move of the body.
         width = uvarint_size(<uint64_t>guess)
-        w.grow(width)
-        w.n += width
+        w.n += width  # inside the 10 bytes grown for above
     elif hint is not None:
         w.grow(<Py_ssize_t>hint)
     body_at = w.n

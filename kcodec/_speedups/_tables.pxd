@@ -89,7 +89,7 @@ cdef enum:
 
 from cpython.mem cimport PyMem_Calloc, PyMem_Free
 from libc.stdint cimport uint64_t
-from libc.string cimport memcmp, memcpy
+from libc.string cimport memcpy
 
 
 cdef extern from *:
@@ -110,7 +110,6 @@ cdef extern from "Python.h":
     void Py_XDECREF(PyObject* o)
     object PyUnicode_New(Py_ssize_t size, Py_UCS4 maxchar)
     void* PyUnicode_DATA(object u)
-    Py_ssize_t PyUnicode_GET_LENGTH(object u)
 
 
 cdef class Table

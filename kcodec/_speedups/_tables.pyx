@@ -67,9 +67,10 @@ cdef extern from *:
 # kc_struct_dealloc instead: it asks for every child header at once, then releases them,
 # so the misses overlap. It does what subtype_dealloc does for such a layout (untrack,
 # trashcan for deep trees, clear the slots, tp_free, release the heap type) and nothing
-# it skips applies: no __dict__, no __weakref__, no finalizer. Subclasses keep CPython's
-# subtype_dealloc, which clears their own slots and then calls this one as the base
-# deallocator (so the type found from Py_TYPE is walked up to the class that owns it).
+# it skips applies: no __dict__, no __weakref__, no finalizer (a __del__ assigned to the
+# class later is still run). Subclasses keep CPython's subtype_dealloc, which clears their
+# own slots and then calls this one as the base deallocator (so the type found from
+# Py_TYPE is walked up to the class that owns it).
 cdef extern from *:
     """
     #if defined(__GNUC__) || defined(__clang__)
@@ -131,6 +132,13 @@ cdef extern from *:
         PyTypeObject *own = tp;
         while (own->tp_dealloc != kc_struct_dealloc) {
             own = own->tp_base;
+        }
+        /* A __del__ assigned to the class after this deallocator was installed: run it as
+           subtype_dealloc would (subclasses run their own before calling this one). */
+        if (tp == own && tp->tp_finalize != NULL) {
+            if (PyObject_CallFinalizerFromDealloc(self) < 0) {
+                return;  /* resurrected */
+            }
         }
         PyObject_GC_UnTrack(self);
         /* The trashcan bounds C recursion when freeing deep trees, at three calls per

@@ -88,10 +88,15 @@ class _CountingSetups:
 
     number = 1
     setups = 0
+    torn_down: list[int] = []
 
     def setup(self, docs: dict[str, Any]) -> None:
         type(self).setups += 1
+        self.serial = type(self).setups
         self.obj: list[int] | None = [1]
+
+    def teardown(self, docs: dict[str, Any]) -> None:
+        type(self).torn_down.append(self.serial)
 
     def time_drop(self, docs: dict[str, Any]) -> None:
         assert self.obj is not None, "sample ran without a fresh setup"
@@ -104,8 +109,11 @@ def test_single_call_classes_get_a_setup_per_sample(report: Any, docs: dict[str,
     registry["test.Counting"] = _CountingSetups
     monkeypatch.setattr(report, "_registry", lambda: registry)
     _CountingSetups.setups = 0
+    _CountingSetups.torn_down = []
     out = report.run_case({"cls": "test.Counting", "method": "time_drop", "params": []}, docs, 4, 0.0)
     assert len(out["samples"]) == 4 and _CountingSetups.setups == 4
+    # Every instance is torn down once (asv's teardown: the arena-cache case restores its cap).
+    assert sorted(_CountingSetups.torn_down) == [1, 2, 3, 4]
 
 
 def test_child_failure_is_reported(report: Any, docs: dict[str, Any]) -> None:

@@ -48,7 +48,7 @@ def _cases(cls: type, mode: str) -> list[tuple[Any, ...]]:
 
 def test_every_class_found() -> None:
     names = {cls.__name__ for cls in CLASSES}
-    assert {"GVKInterpret", "Envelope", "PodCodec", "PodListCodec", "PodListFree", "MemoryPodList", "ConvertInternal",
+    assert {"GVKInterpret", "Envelope", "PodCodec", "PodListCodec", "PodListFree", "PodListArenaCache", "MemoryPodList", "ConvertInternal",
             "PeerKubernetes", "PeerLightkube", "PeerPlainDict", "PeerYAML", "PeerMemoryPodList"} <= names
 
 
@@ -62,11 +62,14 @@ def test_benchmark_runs_once(cls: type, docs: dict[str, Any], kcodec_mode: str) 
         except NotImplementedError as e:
             skipped.append(f"{params}: {e}")
             continue
-        for method in _docs.bench_methods(cls):
-            result = _docs.bound(inst, method, params, docs)()
-            if method.startswith("track_"):
-                assert isinstance(result, (int, float)) and result > 0, (cls.__name__, method, params, result)
-            ran += 1
+        try:
+            for method in _docs.bench_methods(cls):
+                result = _docs.bound(inst, method, params, docs)()
+                if method.startswith("track_"):
+                    assert isinstance(result, (int, float)) and result > 0, (cls.__name__, method, params, result)
+                ran += 1
+        finally:
+            _docs.teardown(inst, params, docs)
     if not ran:
         pytest.skip("; ".join(skipped))
     # Skips are only legitimate for the reasons setup states (peer, extension or module absent).

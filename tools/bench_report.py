@@ -125,6 +125,7 @@ def operations(items: int) -> list[tuple[str, list[Case]]]:
             ("lightkube PodList.from_dict (parsed dict)", p.PeerLightkube, "time_from_dict", ("podlist",)),
             ("json.loads", p.PeerPlainDict, "time_loads", ("json", "podlist")),
             ("orjson.loads", p.PeerPlainDict, "time_loads", ("orjson", "podlist")),
+            ("kcodec (compiled), arena cache off", k.PodListArenaCache, "time_decode", ("off", "json")),
         ]),
         (f"encode {lst} JSON", [
             (KCODEC, k.PodListCodec, "time_encode", ("json",)),
@@ -134,7 +135,10 @@ def operations(items: int) -> list[tuple[str, list[Case]]]:
             ("orjson.dumps", p.PeerPlainDict, "time_dumps", ("orjson", "podlist")),
         ]),
         (f"free a decoded {lst} (JSON)", [(KCODEC, k.PodListFree, "time_free", ("json",))]),
-        (f"decode {lst} protobuf", [(KCODEC, k.PodListCodec, "time_decode", ("protobuf",))]),
+        (f"decode {lst} protobuf", [
+            (KCODEC, k.PodListCodec, "time_decode", ("protobuf",)),
+            ("kcodec (compiled), arena cache off", k.PodListArenaCache, "time_decode", ("off", "protobuf")),
+        ]),
         (f"free a decoded {lst} (protobuf)", [(KCODEC, k.PodListFree, "time_free", ("protobuf",))]),
         (f"encode {lst} protobuf", [(KCODEC, k.PodListCodec, "time_encode", ("protobuf",))]),
         ("convert widgets v1 -> internal", [(KCODEC, c.ConvertInternal, "time_to_internal", ("widgets",))]),
@@ -194,6 +198,15 @@ def run_case(spec: dict[str, Any], docs: dict[str, Any], repeat: int, budget: fl
         inst = _docs.instantiate(cls, params, docs)
     except NotImplementedError as e:
         return {"skipped": str(e)}
+    try:
+        return _run_set_up(cls, inst, spec, params, docs, repeat, budget)
+    finally:
+        _docs.teardown(inst, params, docs)
+
+
+def _run_set_up(cls: type, inst: Any, spec: dict[str, Any], params: tuple[Any, ...],
+                docs: dict[str, Any], repeat: int, budget: float) -> dict[str, Any]:
+    """:func:`run_case` after setup: the samples or the tracked value."""
     fn = _docs.bound(inst, spec["method"], params, docs)
     if spec["method"].startswith("track_"):
         return {"value": fn()}
@@ -201,13 +214,14 @@ def run_case(spec: dict[str, Any], docs: dict[str, Any], repeat: int, budget: fl
         # As asv does for ``number = 1``: a fresh setup before every (single-call) sample.
         samples = []
         for i in range(repeat):
-            if i:
-                inst = _docs.instantiate(cls, params, docs)
-                fn = _docs.bound(inst, spec["method"], params, docs)
+            fresh = _docs.instantiate(cls, params, docs) if i else inst
+            fn = _docs.bound(fresh, spec["method"], params, docs)
             gc.collect()
             start = time.perf_counter()
             fn()
             samples.append(time.perf_counter() - start)
+            if fresh is not inst:  # the caller tears the first one down
+                _docs.teardown(fresh, params, docs)
         return {"samples": samples}
     # One full collection of what setup left behind, so timing starts from a settled heap.
     gc.collect()

@@ -240,6 +240,13 @@ def instantiate(cls: type, params: tuple[Any, ...], docs: dict[str, Any]) -> Any
     return inst
 
 
+def teardown(inst: Any, params: tuple[Any, ...], docs: dict[str, Any]) -> None:
+    """asv's teardown of a set-up instance, when its class has one."""
+    fn = getattr(inst, "teardown", None)
+    if fn is not None:
+        fn(docs, *params)
+
+
 def bound(inst: Any, method: str, params: tuple[Any, ...], docs: dict[str, Any]) -> Callable[[], Any]:
     """A zero-argument callable running benchmark ``method`` of a set-up instance once."""
     return functools.partial(getattr(inst, method), docs, *params)

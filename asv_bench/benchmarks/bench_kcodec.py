@@ -142,6 +142,35 @@ class PodListFree(Heavy):
         self.obj = None
 
 
+class PodListArenaCache(Heavy):
+    """The compiled PodList decode with kcodec's arena cache at its default cap and off
+    (``kcodec.speedups.arena_cache``): what remapping freed memory costs each decode."""
+
+    params = [["on", "off"], ["json", "protobuf"]]
+    param_names = ["arena_cache", "format"]
+
+    def setup(self, docs: dict[str, Any], cache: str, fmt: str) -> None:
+        _docs.require_kcodec()
+        _docs.use_mode("compiled")
+        from kcodec import speedups
+
+        if not speedups.arena_cache().supported:
+            raise NotImplementedError("the arena cache is absent on this platform")
+        self.previous = speedups.arena_cache().max_bytes
+        speedups.arena_cache(speedups.DEFAULT_ARENA_CACHE_MIB << 20 if cache == "on" else 0)
+        self.serializer = _docs.serializer_for(fmt)
+        self.data = _docs.document(docs, _LIST_DOC[fmt])
+        self.serializer.decode(self.data)
+
+    def teardown(self, docs: dict[str, Any], cache: str, fmt: str) -> None:
+        from kcodec import speedups
+
+        speedups.arena_cache(self.previous)
+
+    def time_decode(self, docs: dict[str, Any], cache: str, fmt: str) -> None:
+        self.serializer.decode(self.data)
+
+
 def retained_bytes(fn: Any, data: bytes) -> int:
     """Bytes still allocated (per tracemalloc) after ``fn(data)``, while its result is alive."""
     gc.collect()

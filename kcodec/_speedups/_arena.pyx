@@ -95,12 +95,38 @@ cdef extern from *:
         }
     }
 
+    /* MADV_FREE may be defined by the headers yet refused by an older kernel (EINVAL
+       before Linux 4.5): ask the kernel once, on a page of our own. */
     static int kc_supported(void) {
     #if defined(MADV_FREE)
-        return 1;
+        static int probed = -1;
+        if (probed < 0) {
+            void *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            if (page == MAP_FAILED) {
+                probed = 0;
+            } else {
+                probed = madvise(page, 4096, MADV_FREE) == 0;
+                munmap(page, 4096);
+            }
+        }
+        return probed;
     #else
         return 0;
     #endif
+    }
+
+    /* What the kernel does to kept arenas under memory pressure: drop their pages, which
+       then read as zero. For tests; returns the number of arenas dropped. */
+    static Py_ssize_t kc_simulate_reclaim(void) {
+        Py_ssize_t k, dropped = 0;
+    #if defined(MADV_DONTNEED)
+        PyThread_acquire_lock(kc_lock, WAIT_LOCK);
+        for (k = 0; k < kc_count; k++)
+            dropped += madvise(kc_slots[k], kc_block, MADV_DONTNEED) == 0;
+        PyThread_release_lock(kc_lock);
+    #endif
+        (void)k;
+        return dropped;
     }
 
     /* Set the cap; installs the allocator on the first non-zero cap. A zero cap empties
@@ -148,6 +174,7 @@ cdef extern from *:
     unsigned long long kc_reused, kc_fresh, kc_kept, kc_released
     int kc_supported()
     int kc_configure(size_t max_bytes) except -1
+    Py_ssize_t kc_simulate_reclaim()
 
 
 def configure(max_bytes):
@@ -159,6 +186,14 @@ def configure(max_bytes):
         raise ValueError(f"arena cache cap must be >= 0 bytes, got {max_bytes}")
     kc_configure(<size_t>max_bytes)
     return previous
+
+
+def _simulate_reclaim():
+    """Test hook: drop the pages of every kept arena, as the kernel may under memory
+    pressure (they read as zero afterwards). Returns how many arenas were dropped."""
+    if not kc_installed:
+        return 0
+    return kc_simulate_reclaim()
 
 
 def info():

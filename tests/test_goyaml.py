@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import json
+import threading
 import time
 from pathlib import Path
 
 import pytest
+import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -108,6 +110,55 @@ def test_depth_limits_fail_fast() -> None:
         assert time.perf_counter() - start < 5
     # exactly at the limit still decodes, without RecursionError
     assert yaml_to_tree(b"[" * 10000 + b"]" * 10000) is not None
+
+
+_libyaml = getattr(yaml, "_yaml", None)
+_HAS_NEST_LEVEL = _libyaml is not None and getattr(_libyaml, "_get_max_nest_level", lambda: -1)() != -1
+
+
+@pytest.mark.skipif(not _HAS_NEST_LEVEL, reason="libyaml without a nesting limit (PyYAML < 6.0.4)")
+def test_libyaml_nesting_limit_is_lifted_only_while_kcodec_parses() -> None:
+    deep = b"[" * 5000 + b"]" * 5000
+    before = _libyaml._get_max_nest_level()
+    # PyYAML's own users keep libyaml's limit...
+    with pytest.raises(yaml.YAMLError, match="maximum nesting depth"):
+        yaml.load(deep, Loader=yaml.CSafeLoader)
+    # ...which Go's depth (10000) exceeds: kcodec lifts it for its own parse only.
+    assert _depth(yaml_to_tree(deep)) == 5000
+    assert _libyaml._get_max_nest_level() == before
+    with pytest.raises(DecodeError, match="exceeded max depth of 10000"):
+        yaml_to_tree(b"[" * 10001 + b"]" * 10001)
+    assert _libyaml._get_max_nest_level() == before
+
+
+@pytest.mark.skipif(not _HAS_NEST_LEVEL, reason="libyaml without a nesting limit (PyYAML < 6.0.4)")
+def test_libyaml_nesting_limit_survives_concurrent_parses() -> None:
+    before = _libyaml._get_max_nest_level()
+    deep = b"[" * 3000 + b"]" * 3000
+    errors: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            for _ in range(20):
+                assert _depth(yaml_to_tree(deep)) == 3000
+        except BaseException as e:  # noqa: BLE001 - reported by the main thread
+            errors.append(e)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors[0]
+    assert _libyaml._get_max_nest_level() == before
+
+
+def _depth(tree: object) -> int:
+    depth = 0
+    while isinstance(tree, list):
+        depth += 1
+        tree = tree[0] if tree else None
+    return depth
 
 
 def test_alias_bomb_fails_fast() -> None:

@@ -23,6 +23,9 @@ import json as _stdjson
 import math
 import re
 import struct
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cmp_to_key
 from typing import Any
 
@@ -48,6 +51,49 @@ _UINT64_MAX = (1 << 64) - 1
 
 # go-yaml's scanner refuses more than this many nested flow levels or block indents.
 _MAX_DEPTH = 10000
+
+
+class _LibyamlNesting:
+    """Lifts libyaml's own nesting limit above go-yaml's while kcodec parses.
+
+    libyaml 0.2.6 (bundled from PyYAML 6.0.4) refuses documents nested deeper than a
+    process-wide level, 1000 by default, with its own message; go-yaml accepts 10000 and
+    then fails with "exceeded max depth of 10000". The level is raised only while a
+    kcodec parse runs (reference-counted across threads) and restored afterwards, so other
+    PyYAML users in the process keep their limit."""
+
+    _lock = threading.Lock()
+    _users = 0
+    _saved = -1
+
+    def __init__(self) -> None:
+        c_module = getattr(_pyyaml, "_yaml", None) if _LOADER is not _pyyaml.SafeLoader else None
+        self._get = getattr(c_module, "_get_max_nest_level", None)
+        self._set = getattr(c_module, "_set_max_nest_level", None)
+
+    @contextmanager
+    def lifted(self) -> Iterator[None]:
+        if self._get is None or self._set is None:
+            yield
+            return
+        cls = type(self)
+        with cls._lock:
+            if cls._users == 0:
+                cls._saved = self._get()
+                # -1: a libyaml without the limit. Our own check must fire first, with Go's text.
+                if 0 <= cls._saved <= _MAX_DEPTH:
+                    self._set(2 * _MAX_DEPTH)
+            cls._users += 1
+        try:
+            yield
+        finally:
+            with cls._lock:
+                cls._users -= 1
+                if cls._users == 0 and 0 <= cls._saved <= _MAX_DEPTH:
+                    self._set(cls._saved)
+
+
+_NESTING = _LibyamlNesting()
 
 _STR_TAG = "tag:yaml.org,2002:str"
 _BINARY_TAG = "tag:yaml.org,2002:binary"
@@ -399,7 +445,12 @@ def _parse_first_document(data: bytes) -> Any:
     ``[1|2, line, children]``, alias ``[3, line, target, name]``. Returns None for an empty
     stream.
     """
-    loader = _LOADER(data)
+    with _NESTING.lifted():
+        return _parse_events(_LOADER(data))
+
+
+def _parse_events(loader: Any) -> Any:
+    """:func:`_parse_first_document` on a loader made from the document."""
     get_event = loader.get_event
     ScalarEvent = _pyyaml.ScalarEvent
     MappingStartEvent = _pyyaml.MappingStartEvent

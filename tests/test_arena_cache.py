@@ -32,7 +32,9 @@ def kcodec_mode():
 
 def run(code: str, **env: str) -> Any:
     """Run ``code`` in a fresh interpreter and return the JSON it prints last."""
-    environ = {k: v for k, v in os.environ.items() if not k.startswith("KCODEC_")}
+    # The scenarios are about pymalloc's arenas: a PYTHONMALLOC of the outer run (malloc,
+    # debug hooks) would change what there is to cache.
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("KCODEC_") and k != "PYTHONMALLOC"}
     environ.update(env)
     environ["PYTHONPATH"] = os.pathsep.join([str(ROOT), environ.get("PYTHONPATH", "")])
     proc = subprocess.run(

@@ -834,3 +834,57 @@ def test_encoder_output_after_a_larger_message_of_the_same_class() -> None:
     small = Kitchen(s="x")
     assert encode_both(big) == encode_both(big)
     assert encode_both(small)[1] == pure.struct_to_proto(small)
+
+
+class _Times(Struct):
+    at: "Time" = field(1, "at")
+    micro: "MicroTime" = field(2, "micro")
+    many: "list[Time] | None" = field(3, "many", omitempty=True)
+
+
+from kcodec.api.meta.v1 import MicroTime, Time  # noqa: E402
+
+_Times.__annotations__.update(at=Time, micro=MicroTime, many=list[Time] | None)
+
+# Unix seconds of interest: Go's zero time, the ends of four-digit years and of the epoch,
+# leap days, and values past what the compiled shortcut formats (it hands those back).
+_EDGE_SECONDS = [
+    -62135596800, -62167219200, -62167219201, 253402300799, 253402300800, 0, -1, 1,
+    951782400, 951868799, 4107542400, -2208988800, -62135596801, 10**15, -(10**15),
+]
+
+
+class _ShiftedTime(Time):
+    """A subclass with its own text: the encoder must ask it, not format it itself."""
+
+    __slots__ = ()
+
+    def _to_tree(self) -> str | None:
+        text = super()._to_tree()
+        return None if text is None else "at " + text
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    sec=st.one_of(st.sampled_from(_EDGE_SECONDS), st.integers(-62167219300, 253402300900),
+                  st.integers(-(2**62), 2**62)),
+    nsec=st.one_of(st.sampled_from([0, 1, 999, 1000, 999999, 999999999]), st.integers(0, 999_999_999)),
+    pretty=st.booleans(),
+)
+def test_times_encode_alike(sec: int, nsec: int, pretty: bool) -> None:
+    """Both encoders of metav1 Time/MicroTime (the compiled ones format them in C)."""
+    obj = _Times(at=Time.unix(sec, nsec), micro=MicroTime.unix(sec, nsec),
+                 many=[Time.unix(sec, nsec), Time(), _ShiftedTime.unix(sec, nsec)])
+    expected = outcome(pure.json_encode, obj, pretty, True)
+    assert outcome(compiled.json_encode, obj, pretty, True) == expected
+    wire = outcome(pure.struct_to_proto, obj)
+    assert outcome(compiled.struct_to_proto, obj) == wire
+    if expected[0] == "ok" and not (sec == -62135596800 and nsec == 0):
+        assert expected[1].count(b'"at ') == 1  # the subclass kept its own text
+
+
+def test_zero_times_encode_as_null_alike() -> None:
+    obj = _Times(at=Time(), micro=MicroTime())
+    assert compiled.json_encode(obj, False, False) == pure.json_encode(obj, False, False)
+    assert b'"at":null' in compiled.json_encode(obj, False, False)
+    assert compiled.struct_to_proto(obj) == pure.struct_to_proto(obj) == b"\n\x00\x12\x00"

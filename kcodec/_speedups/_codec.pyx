@@ -60,6 +60,7 @@ __all__ = ["struct_to_tree", "fill_from_tree", "struct_to_proto", "fill_from_pro
 
 cdef extern from "Python.h":
     long long PyLong_AsLongLongAndOverflow(object o, int* overflow) except? -1
+    PyObject* PyDict_GetItemWithError(object d, object key) except? NULL
     object PyUnicode_AsEncodedString(object u, const char* encoding, const char* errors)
     bint PyUnicode_IS_ASCII(object u)
     object PyUnicode_New(Py_ssize_t size, Py_UCS4 maxchar)
@@ -686,6 +687,54 @@ cdef int _put_struct_body(_Writer w, object obj, Table t) except -1:
     return 0
 
 
+# Custom value type -> nanosecond divisor of its protobuf Timestamp (``_KC_PB_TIME_UNIT``:
+# metav1.Time keeps no nanos, 0; MicroTime keeps microseconds, 1000), or -1. Building each
+# Timestamp body in Python was a fifth of encoding a single Pod.
+cdef dict _time_unit = {}
+cdef long long _ZERO_UNIX_SEC = -62135596800LL
+
+
+cdef int _put_time(_Writer w, object v) except -1:
+    """Length-prefixed ``v._proto_body()`` of a metav1 Time/MicroTime, written here.
+
+    Returns 0 (nothing written) for any other value, or one not plainly built."""
+    cdef PyObject* p
+    cdef long long sec, nsec, unit
+    cdef int overflow = 0
+    cdef Py_ssize_t start
+    tp = type(v)
+    p = PyDict_GetItemWithError(_time_unit, tp)
+    if p == NULL:
+        # Only where the class itself says so: a subclass may encode differently.
+        uv = tp.__dict__.get("_KC_PB_TIME_UNIT")
+        unit = uv if type(uv) is int and 0 <= uv <= 1000000000 else -1
+        _time_unit[tp] = unit
+    else:
+        unit = <long long><object>p
+    if unit < 0:
+        return 0
+    sv = getattr(v, "_sec", None)
+    nv = getattr(v, "_nsec", None)
+    if type(sv) is not int or type(nv) is not int:
+        return 0
+    sec = PyLong_AsLongLongAndOverflow(sv, &overflow)
+    if overflow:
+        return 0
+    nsec = PyLong_AsLongLongAndOverflow(nv, &overflow)
+    if overflow or nsec < 0 or nsec >= 1000000000:
+        return 0
+    if sec == _ZERO_UNIX_SEC and nsec == 0:
+        w.put_byte(0)
+        return 1
+    start = w.open_len()
+    w.put_byte(0x08)
+    w.put_varint(<uint64_t>sec)
+    w.put_byte(0x10)
+    w.put_varint(<uint64_t>(nsec - nsec % unit) if unit > 0 else 0)
+    w.close_len(start)
+    return 1
+
+
 cdef int _put_value(_Writer w, TypeRow t, object v) except -1:
     cdef int k = t.kind
     cdef Py_ssize_t start
@@ -706,6 +755,8 @@ cdef int _put_value(_Writer w, TypeRow t, object v) except -1:
     if k == K_CUSTOM:
         if v is None:
             return w.put_byte(0)
+        if _put_time(w, v):
+            return 0
         return w.put_bytes_field(w.custom_body(t, v))
     if k == K_BYTES:
         if v is None:

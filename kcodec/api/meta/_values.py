@@ -508,6 +508,12 @@ class Time(_TimeBase):
 
     __slots__ = ()
 
+    #: The compiled encoders write this class's values themselves, exactly as ``_to_tree``
+    #: (JSON, with this many fraction digits) and ``_proto_body`` (Timestamp, nanos rounded
+    #: down to this unit; 0 drops them) would; subclasses do not inherit the shortcut.
+    _KC_JSON_TIME_FRAC = 0
+    _KC_PB_TIME_UNIT = 0
+
 
 class MicroTime(_TimeBase):
     """metav1.MicroTime: JSON ``...05.000000Z`` (exactly 6 fraction digits); protobuf keeps
@@ -518,6 +524,8 @@ class MicroTime(_TimeBase):
     _LAYOUT = RFC3339_MICRO
     _CHUNKS = _MICRO_CHUNKS
     _FRAC = 6
+    _KC_JSON_TIME_FRAC = 6
+    _KC_PB_TIME_UNIT = 1000
 
     def _proto_nanos(self) -> int:
         return self._nsec - self._nsec % 1000

@@ -888,3 +888,81 @@ def test_zero_times_encode_as_null_alike() -> None:
     assert compiled.json_encode(obj, False, False) == pure.json_encode(obj, False, False)
     assert b'"at":null' in compiled.json_encode(obj, False, False)
     assert compiled.struct_to_proto(obj) == pure.struct_to_proto(obj) == b"\n\x00\x12\x00"
+
+
+def _time_state(t: Any) -> Any:
+    return None if t is None else (type(t).__name__, t._sec, t._nsec, t._tz)
+
+
+def _fill_times(kernels: Any, doc: bytes) -> tuple[Any, ...]:
+    obj = _Times._new_zero()
+    result = outcome(kernels.json_fill, obj, _Times, doc, None, "_Times")
+    if result[0] != "ok":
+        return result
+    return ("ok", _time_state(obj.at), _time_state(obj.micro), [_time_state(t) for t in obj.many or []])
+
+
+_TIME_TEXTS = st.one_of(
+    # canonical texts of random instants (years 0-9999), as the encoders write them
+    st.builds(lambda s, ns, micro: (MicroTime if micro else Time).unix(s, ns)._to_tree(),
+              st.integers(-62167219200, 253402300799), st.integers(0, 999_999_999), st.booleans()),
+    # the same shapes with fields out of range, other fractions, offsets, odd characters
+    st.from_regex(r"\A[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?([Zz]|[+-][0-9]{2}:[0-9]{2})\Z"),
+    st.sampled_from([
+        "2024-02-29T00:00:00Z", "2023-02-29T00:00:00Z", "1900-02-29T00:00:00Z", "2000-02-29T23:59:59Z",
+        "2023-04-31T00:00:00Z", "2023-12-31T24:00:00Z", "2023-12-31T23:60:00Z", "2023-12-31T23:59:60Z",
+        "0000-01-01T00:00:00Z", "0000-02-29T00:00:00Z", "9999-12-31T23:59:59Z", "0001-01-01T00:00:00Z",
+        "2023-00-10T00:00:00Z", "2023-13-10T00:00:00Z", "2023-01-00T00:00:00Z", "2023-01-10T00:00:00.000000Z",
+        "2023-01-10T00:00:00.123456Z", "2023-01-10T00:00:00.12345Z", "2023-01-10T00:00:00.1234567Z",
+        "2023-01-10T00:00:00,123456Z", "２０２３-01-10T00:00:00Z", "2023-01-10T00:00:00Z ", "",
+    ]),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=_TIME_TEXTS)
+def test_time_texts_decode_alike(text: str) -> None:
+    """The compiled JSON decoder parses canonical times itself and must agree with the
+    Python parser on every text: the same instant and zone, or the same error."""
+    import json as _json
+
+    for key in ("at", "micro"):
+        doc = _json.dumps({key: text, "many": [text]}).encode()
+        assert _fill_times(compiled, doc) == _fill_times(pure, doc), doc
+
+
+def _pb_varint(n: int) -> bytes:
+    out = bytearray()
+    while n >= 0x80:
+        out.append((n & 0x7F) | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+_TIMESTAMP_FIELDS = st.lists(
+    st.one_of(
+        st.tuples(st.sampled_from([0x08, 0x10]), st.one_of(
+            st.integers(0, 2**64 - 1).map(_pb_varint),
+            st.sampled_from([b"\\xff" * 9 + b"\\x01", b"\\xff" * 9 + b"\\x7f", b"\\xff" * 10 + b"\\x01", b"\\x80", b""]),
+        )),
+        # other fields and wire types: fixed64 seconds, a length-delimited field 3, a bare key
+        st.tuples(st.sampled_from([0x09, 0x12, 0x18, 0x00, 0x0D]), st.binary(max_size=9)),
+    ),
+    max_size=4,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(fields=_TIMESTAMP_FIELDS, which=st.sampled_from([1, 2]))
+def test_timestamp_bodies_decode_alike(fields: list[tuple[int, bytes]], which: int) -> None:
+    """The compiled protobuf decoder reads plain Timestamps itself and must agree with the
+    Python method on every body: the same instant, or the same error."""
+    body = b"".join(bytes([key]) + rest for key, rest in fields)
+    data = bytes([(which << 3) | 2]) + _pb_varint(len(body)) + body
+    runs = []
+    for kernels in (pure, compiled):
+        obj = _Times._new_zero()
+        result = outcome(kernels.fill_from_proto, obj, _Times, data, "_Times")
+        runs.append(result if result[0] != "ok" else (_time_state(obj.at), _time_state(obj.micro)))
+    assert runs[0] == runs[1], data

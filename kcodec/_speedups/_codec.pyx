@@ -702,15 +702,7 @@ cdef int _put_time(_Writer w, object v) except -1:
     cdef long long sec, nsec, unit
     cdef int overflow = 0
     cdef Py_ssize_t start
-    tp = type(v)
-    p = PyDict_GetItemWithError(_time_unit, tp)
-    if p == NULL:
-        # Only where the class itself says so: a subclass may encode differently.
-        uv = tp.__dict__.get("_KC_PB_TIME_UNIT")
-        unit = uv if type(uv) is int and 0 <= uv <= 1000000000 else -1
-        _time_unit[tp] = unit
-    else:
-        unit = <long long><object>p
+    unit = _time_unit_for(type(v))
     if unit < 0:
         return 0
     sv = getattr(v, "_sec", None)
@@ -936,6 +928,50 @@ cdef inline object _str(_Reader r, Py_ssize_t pos, Py_ssize_t n):
     return strcache_ascii(&r.strs, s, n, h)
 
 
+cdef long long _time_unit_for(object tp) except -2:
+    """Nanosecond unit of custom type ``tp``'s Timestamp (see ``_time_unit``), or -1."""
+    cdef PyObject* p = PyDict_GetItemWithError(_time_unit, tp)
+    if p != NULL:
+        return <long long><object>p
+    # Only where the class itself says so: a subclass may encode differently.
+    uv = tp.__dict__.get("_KC_PB_TIME_UNIT")
+    unit = uv if type(uv) is int and 0 <= uv <= 1000000000 else -1
+    _time_unit[tp] = unit
+    return unit
+
+
+cdef object _time_from_timestamp(object cls, const unsigned char* s, Py_ssize_t n):
+    """``cls._from_proto_body(s[:n])`` for a Time/MicroTime Timestamp made of plain
+    seconds and nanos varints, or None for anything else (empty bodies, other fields,
+    bad varints: the Python method decides, with its errors)."""
+    cdef long long unit = _time_unit_for(cls)
+    cdef Py_ssize_t pos = 0
+    cdef uint64_t v = 0
+    cdef int64_t sec = 0
+    cdef int32_t nanos = 0
+    cdef long long whole
+    if unit < 0 or n == 0:
+        return None
+    while pos < n:
+        if s[pos] == 0x08:
+            pos += 1
+            if _rd(s, &pos, n, &v) != VOK:
+                return None
+            sec = <int64_t>v
+        elif s[pos] == 0x10:
+            pos += 1
+            if _rd(s, &pos, n, &v) != VOK:
+                return None
+            nanos = <int32_t>(<uint32_t>(v & 0xFFFFFFFFULL))
+        else:
+            return None
+    if unit == 0:
+        return cls._at(sec, 0)
+    # Truncation toward zero to the unit; _at normalises negative nanos.
+    whole = (nanos if nanos >= 0 else -<long long>nanos) // unit * unit
+    return cls._at(sec, whole if nanos >= 0 else -whole)
+
+
 cdef object _custom(_Reader r, TypeRow t, Py_ssize_t pos, Py_ssize_t stop, const PathSeg* path):
     """``t.cls._from_proto_body(buf[pos:stop], path)``, parsed once per distinct body in
     this call (a direct-mapped table keyed by class and bytes). Immutable values are then
@@ -963,7 +999,9 @@ cdef object _custom(_Reader r, TypeRow t, Py_ssize_t pos, Py_ssize_t stop, const
             return <object>r.cval[slot]
         return (<object>r.cval[slot]).deep_copy()
     body = PyBytes_FromStringAndSize(<char*>s, n)
-    value = t.cls._from_proto_body(body, _path(path))
+    value = _time_from_timestamp(t.cls, s, n)
+    if value is None:
+        value = t.cls._from_proto_body(body, _path(path))
     old_c = r.ccls[slot]
     old_b = r.cbody[slot]
     old_v = r.cval[slot]

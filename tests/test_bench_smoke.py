@@ -6,6 +6,7 @@ installed, ``kcodec.legacyscheme`` absent) are reported as skips, never as passe
 """
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -48,7 +49,7 @@ def _cases(cls: type, mode: str) -> list[tuple[Any, ...]]:
 
 def test_every_class_found() -> None:
     names = {cls.__name__ for cls in CLASSES}
-    assert {"GVKInterpret", "Envelope", "PodCodec", "PodListCodec", "PodListFree", "PodListArenaCache", "MemoryPodList", "ConvertInternal",
+    assert {"GVKInterpret", "Envelope", "PodCodec", "PodListCodec", "PodListFree", "PodListArenaCache", "PodListDistinctTimes", "MemoryPodList", "ConvertInternal",
             "PeerKubernetes", "PeerLightkube", "PeerPlainDict", "PeerYAML", "PeerMemoryPodList"} <= names
 
 
@@ -99,6 +100,38 @@ def test_podlist_protobuf_matches_json(docs: dict[str, Any]) -> None:
     assert len(from_pb.items) == 3
     assert from_pb == from_json
     assert docs["list_pb"].startswith(b"k8s\x00")
+
+
+def test_distinct_times_list_differs_only_in_times(docs: dict[str, Any]) -> None:
+    """``times_json`` is ``list_json`` with every timestamp its own instant, same shapes."""
+    import re
+
+    plain, timed = json.loads(docs["list_json"]), json.loads(docs["times_json"])
+    stamp = re.compile(r"\A\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z\Z")
+    seen: list[str] = []
+
+    def compare(a: Any, b: Any) -> None:
+        if isinstance(a, dict):
+            assert list(a) == list(b)
+            for k in a:
+                compare(a[k], b[k])
+        elif isinstance(a, list):
+            assert len(a) == len(b)
+            for x, y in zip(a, b):
+                compare(x, y)
+        elif isinstance(a, str) and stamp.match(a):
+            m, n = stamp.match(a), stamp.match(b)
+            assert n is not None and len(m.group(1) or "") == len(n.group(1) or ""), (a, b)
+            seen.append(b)
+        else:
+            assert a == b
+
+    compare(plain, timed)
+    assert len(seen) > 3 * 5 and len(set(seen)) == len(seen)
+    if docs["times_pb"] is not None:
+        from_json, _ = _docs.json_serializer().decode(docs["times_json"])
+        from_pb, _ = _docs.protobuf_serializer().decode(docs["times_pb"])
+        assert from_pb == from_json
 
 
 def test_mode_switch_skips_compiled_when_unbuilt() -> None:

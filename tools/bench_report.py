@@ -134,10 +134,18 @@ def operations(items: int) -> list[tuple[str, list[Case]]]:
             ("json.dumps", p.PeerPlainDict, "time_dumps", ("json", "podlist")),
             ("orjson.dumps", p.PeerPlainDict, "time_dumps", ("orjson", "podlist")),
         ]),
+        (f"decode {lst} JSON, every timestamp distinct", [
+            (KCODEC, k.PodListDistinctTimes, "time_decode", ("json",)),
+            ("lightkube decode_list", p.PeerLightkube, "time_decode", ("podlist_times",)),
+            ("orjson.loads", p.PeerPlainDict, "time_loads", ("orjson", "podlist_times")),
+        ]),
         (f"free a decoded {lst} (JSON)", [(KCODEC, k.PodListFree, "time_free", ("json",))]),
         (f"decode {lst} protobuf", [
             (KCODEC, k.PodListCodec, "time_decode", ("protobuf",)),
             ("kcodec (compiled), arena cache off", k.PodListArenaCache, "time_decode", ("off", "protobuf")),
+        ]),
+        (f"decode {lst} protobuf, every timestamp distinct", [
+            (KCODEC, k.PodListDistinctTimes, "time_decode", ("protobuf",)),
         ]),
         (f"free a decoded {lst} (protobuf)", [(KCODEC, k.PodListFree, "time_free", ("protobuf",))]),
         (f"encode {lst} protobuf", [(KCODEC, k.PodListCodec, "time_encode", ("protobuf",))]),

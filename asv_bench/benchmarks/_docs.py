@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import datetime
 import functools
 import itertools
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -82,18 +84,43 @@ def fixture_bytes(ext: str) -> bytes:
     return path.read_bytes()
 
 
-def podlist_json(pod_json: bytes, n: int) -> bytes:
+_RFC3339 = re.compile(r"\A(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(\.\d+)?Z\Z")
+
+
+def _distinct_times(tree: Any, counter: itertools.count) -> Any:
+    """``tree`` with every RFC3339 UTC timestamp string replaced by its own instant (the
+    same shape and fraction length), as the pods of a real list differ in every time."""
+    if isinstance(tree, dict):
+        return {k: _distinct_times(v, counter) for k, v in tree.items()}
+    if isinstance(tree, list):
+        return [_distinct_times(v, counter) for v in tree]
+    if isinstance(tree, str):
+        m = _RFC3339.match(tree)
+        if m:
+            n = next(counter)
+            when = datetime.datetime(2024, 1, 1, tzinfo=datetime.timezone.utc) + datetime.timedelta(seconds=37 * n)
+            frac = m.group(7) or ""
+            if frac:
+                frac = "." + str(n % 10 ** (len(frac) - 1)).zfill(len(frac) - 1)
+            return when.strftime("%Y-%m-%dT%H:%M:%S") + frac + "Z"
+    return tree
+
+
+def podlist_json(pod_json: bytes, n: int, distinct_times: bool = False) -> bytes:
     """Compact JSON of a PodList of ``n`` copies of ``pod_json``, as the API server sends it.
 
     Items lose ``kind``/``apiVersion`` (the server omits them in lists) and are named
-    ``pod-<i>`` so no two items are identical.
+    ``pod-<i>`` so no two items are identical. With ``distinct_times`` every timestamp of
+    every item is different too: decoders that share equal immutable values (kcodec does,
+    per document) cannot reuse any parsed time then, as in a real list.
     """
     pod = json.loads(pod_json)
     pod.pop("kind", None)
     pod.pop("apiVersion", None)
     items = []
+    counter = itertools.count(1)
     for i in range(n):
-        item = copy.deepcopy(pod)
+        item = _distinct_times(pod, counter) if distinct_times else copy.deepcopy(pod)
         item["metadata"]["name"] = f"pod-{i}"
         items.append(item)
     doc = {"kind": "PodList", "apiVersion": "v1", "metadata": {"resourceVersion": "1"}, "items": items}
@@ -164,7 +191,8 @@ def build_documents() -> dict[str, Any]:
     """All benchmark inputs as bytes (memoized per ``(LIST_ITEMS, MEM_ITEMS)``).
 
     Keys: ``pod_json`` (the pretty fixture), ``pod_yaml``, ``pod_pb``, ``list_json``,
-    ``list_pb`` (None when kcodec is not importable yet), ``mem_json`` (the PodList of
+    ``list_pb`` (None when kcodec is not importable yet), ``times_json`` / ``times_pb``
+    (the PodList with every timestamp distinct), ``mem_json`` (the PodList of
     ``MEM_ITEMS`` pods), ``list_items`` and ``mem_items``.
     """
     key = (LIST_ITEMS, MEM_ITEMS)
@@ -173,12 +201,15 @@ def build_documents() -> dict[str, Any]:
         return docs
     pod_json = fixture_bytes("json")
     list_json = podlist_json(pod_json, LIST_ITEMS)
+    times_json = podlist_json(pod_json, LIST_ITEMS, distinct_times=True)
     docs = {
         "pod_json": pod_json,
         "pod_yaml": fixture_bytes("yaml"),
         "pod_pb": fixture_bytes("pb"),
         "list_json": list_json,
         "list_pb": podlist_protobuf(list_json) if kcodec_ready() else None,
+        "times_json": times_json,
+        "times_pb": podlist_protobuf(times_json) if kcodec_ready() else None,
         "mem_json": podlist_json(pod_json, MEM_ITEMS),
         "list_items": LIST_ITEMS,
         "mem_items": MEM_ITEMS,

@@ -121,6 +121,25 @@ class PodListCodec(Heavy):
         self.serializer.decode(self.data)
 
 
+class PodListDistinctTimes(Heavy):
+    """Decode of the PodList whose pods differ in every timestamp too (``times_json`` /
+    ``times_pb``): in ``PodListCodec``'s list all pods share their times, so each distinct
+    time is parsed once per document; here every one is parsed, as in a real list."""
+
+    params = [MODES, ["json", "protobuf"]]
+    param_names = ["mode", "format"]
+
+    def setup(self, docs: dict[str, Any], mode: str, fmt: str) -> None:
+        _docs.require_kcodec()
+        _docs.use_mode(mode)
+        self.serializer = _docs.serializer_for(fmt)
+        self.data = _docs.document(docs, {"json": "times_json", "protobuf": "times_pb"}[fmt])
+        self.serializer.decode(self.data)
+
+    def time_decode(self, docs: dict[str, Any], mode: str, fmt: str) -> None:
+        self.serializer.decode(self.data)
+
+
 class PodListFree(Heavy):
     """Freeing a decoded PodList: the part of ``PodListCodec.time_decode`` that drops the
     previous result (every caller frees it eventually; Go's collector does it for free).

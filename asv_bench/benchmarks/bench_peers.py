@@ -20,7 +20,7 @@ from typing import Any
 from ._docs import Heavy, build_documents
 from .bench_kcodec import retained_bytes
 
-_DOCS = {"pod": "pod_json", "podlist": "list_json"}
+_DOCS = {"pod": "pod_json", "podlist": "list_json", "podlist_times": "times_json"}
 
 
 def _need(module: str) -> Any:
@@ -74,7 +74,7 @@ class PeerKubernetes(Heavy):
 class PeerLightkube(Heavy):
     """lightkube 1.x: msgspec-backed models."""
 
-    params = [["pod", "podlist"]]
+    params = [["pod", "podlist", "podlist_times"]]
     param_names = ["document"]
 
     def setup(self, docs: dict[str, Any], document: str) -> None:
@@ -111,7 +111,7 @@ class PeerLightkube(Heavy):
 class PeerPlainDict(Heavy):
     """JSON text to plain dicts and back (the floor any typed decoder stands on)."""
 
-    params = [["json", "orjson"], ["pod", "podlist"]]
+    params = [["json", "orjson"], ["pod", "podlist", "podlist_times"]]
     param_names = ["library", "document"]
 
     def setup(self, docs: dict[str, Any], library: str, document: str) -> None:

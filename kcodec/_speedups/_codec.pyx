@@ -43,7 +43,7 @@ from kcodec._speedups._varint cimport uvarint_size
 from kcodec._speedups._tables cimport (
     kc_prefetch,
     Table, TypeRow, FieldRow, FieldC, table_of, untrack, get_field, set_field, is_zero_value, gc_pause, gc_resume,
-    StrCache, strcache_init, strcache_ascii, strcache_clear,
+    StrCache, strcache_init, strcache_ascii, strcache_clear, new_time,
     K_STR, K_BOOL, K_INT32, K_INT64, K_FLOAT, K_BYTES, K_STRUCT, K_CUSTOM, K_LIST, K_MAP, K_ANY,
     WT_VARINT, WT_FIXED64, WT_BYTES,
 )
@@ -966,10 +966,10 @@ cdef object _time_from_timestamp(object cls, const unsigned char* s, Py_ssize_t 
         else:
             return None
     if unit == 0:
-        return cls._at(sec, 0)
-    # Truncation toward zero to the unit; _at normalises negative nanos.
+        return new_time(cls, sec, 0)
+    # Truncation toward zero to the unit; new_time normalises negative nanos.
     whole = (nanos if nanos >= 0 else -<long long>nanos) // unit * unit
-    return cls._at(sec, whole if nanos >= 0 else -whole)
+    return new_time(cls, sec, whole if nanos >= 0 else -whole)
 
 
 cdef object _custom(_Reader r, TypeRow t, Py_ssize_t pos, Py_ssize_t stop, const PathSeg* path):

@@ -29,6 +29,7 @@ from libc.math cimport isinf, isnan
 from kcodec._speedups._tables cimport (
     Table, TypeRow, FieldRow, table_of, get_field, set_field, is_zero_value,
     gc_pause, gc_resume, untrack, StrCache, strcache_init, strcache_ascii, strcache_clear,
+    new_time,
 )
 
 __all__ = ["json_fill", "json_encode"]
@@ -1492,7 +1493,7 @@ cdef object _time_from_text(object cls, object v):
     doy = (153 * (mo - 3 if mo > 2 else mo + 9) + 2) // 5 + d - 1
     doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
     days = era * 146097 + doe - 719468
-    return cls._at(days * 86400 + hh * 3600 + mi * 60 + ss, nsec)
+    return new_time(cls, days * 86400 + hh * 3600 + mi * 60 + ss, nsec)
 
 
 @cython.final

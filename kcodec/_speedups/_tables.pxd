@@ -224,6 +224,7 @@ cdef void fill_field_c(FieldRow row, FieldC* out) noexcept
 cdef void untrack(object container) noexcept
 cdef int gc_resume() except -1
 cdef int generic_setattr(object obj, str name, object value) except -1
+cdef object new_time(object cls, long long sec, long long nsec)
 
 
 cdef inline object slot_get(object obj, Py_ssize_t offset, str name):

@@ -47,11 +47,13 @@ cdef extern from "Python.h":
 cdef extern from *:
     """
     #define KC_TP_ALLOC(t) (((PyTypeObject*)(t))->tp_alloc)
+    #define KC_TP_NEW_IS_OBJECTS(t) (((PyTypeObject*)(t))->tp_new == PyBaseObject_Type.tp_new)
     #define KC_TP_DICT(t) (((PyTypeObject*)(t))->tp_dict)
     #define KC_T_OBJECT_EX 16
     #define KC_READONLY 1
     """
     allocfunc KC_TP_ALLOC(object t)
+    bint KC_TP_NEW_IS_OBJECTS(object t)
     PyObject* KC_TP_DICT(object t)
     int KC_T_OBJECT_EX
     int KC_READONLY
@@ -260,6 +262,39 @@ cdef Py_ssize_t _DENSE_MAX = 4096
 cdef int generic_setattr(object obj, str name, object value) except -1:
     _object_setattr(obj, name, value)
     return 0
+
+
+cdef extern from "Python.h":
+    int PyObject_GenericSetAttr(object o, object name, object value) except -1
+
+cdef str _S_SEC = "_sec"
+cdef str _S_NSEC = "_nsec"
+cdef str _S_TZ = "_tz"
+
+
+cdef object new_time(object cls, long long sec, long long nsec):
+    """``cls._at(sec, nsec)`` of a metav1 Time/MicroTime class, without the Python call:
+    the instant normalised so that 0 <= nsec < 1e9, and no zone.
+
+    Only for classes that opt in (``_KC_JSON_TIME_FRAC`` / ``_KC_PB_TIME_UNIT``) and keep
+    object's allocation; anything else goes through ``_at`` itself."""
+    cdef PyObject* raw
+    cdef long long q
+    if not KC_TP_NEW_IS_OBJECTS(cls):
+        return cls._at(sec, nsec)
+    # Floor division, as _at's Python arithmetic does.
+    q = nsec // 1000000000
+    if nsec - q * 1000000000 < 0:
+        q -= 1
+    raw = KC_TP_ALLOC(cls)(<PyTypeObject*>cls, 0)
+    if raw == NULL:
+        raise MemoryError()
+    obj = <object>raw
+    Py_DECREF(obj)  # <object> took a second reference
+    PyObject_GenericSetAttr(obj, _S_SEC, sec + q)
+    PyObject_GenericSetAttr(obj, _S_NSEC, nsec - q * 1000000000)
+    PyObject_GenericSetAttr(obj, _S_TZ, None)
+    return obj
 
 
 cdef bytes _varint_bytes(unsigned long long n):

@@ -77,10 +77,12 @@ def test_children_measure_and_track(report: Any, docs: dict[str, Any]) -> None:
     finally:
         runner.close()
     assert not docs_path.exists()
-    assert set(timed) == {"samples"}, timed
+    assert set(timed) == {"samples", "probe"}, timed
     assert 1 <= len(timed["samples"]) <= 2 and all(s > 0 for s in timed["samples"])
-    assert set(tracked) == {"value"}, tracked
+    assert set(tracked) == {"value", "probe"}, tracked
     assert tracked["value"] > 0
+    # The speed probe brackets every case: a positive time per loop, well under a second.
+    assert 0 < timed["probe"] < 1 and 0 < tracked["probe"] < 1
 
 
 class _CountingSetups:
@@ -152,10 +154,13 @@ def test_main_keeps_report_shape(report: Any, docs: dict[str, Any], capsys: pyte
     assert "`python tools/bench_report.py --in-process --items 3" in out
     assert "GC enabled, all cases in one process." in out
     assert "x 2 interleaved round(s)" in out
-    assert "| operation | implementation | median | vs kcodec pure | vs kcodec compiled |" in out
+    assert "| operation | implementation | median | vs kcodec pure | vs kcodec compiled | probe |" in out
     rows = [ln.split(" | ") for ln in out.splitlines() if ln.startswith("| GVK interpret, Pod JSON |")]
     assert [r[1] for r in rows] == ["kcodec (pure)", "kcodec (compiled)"]
     assert rows[0][3] == "1.00x"
+    assert all(r[5].endswith("s |") for r in rows), rows
+    summary = [ln for ln in out.splitlines() if ln.startswith("Speed probe over the run: fastest ")]
+    assert len(summary) == 1 and summary[0].endswith("x the fastest)."), summary
     assert "### Retained memory of a decoded PodList(2) (tracemalloc)" in out
     mem = [ln.split(" | ") for ln in out.splitlines()
            if ln.startswith("| ") and ln.count("|") == 4 and "decoder" not in ln]

@@ -16,6 +16,12 @@ but later cases pay for earlier ones).
 
 Ratios are ``implementation time / kcodec time``: above 1 means kcodec is faster.
 
+The machines this runs on are shared virtual machines whose CPU can slow several-fold for
+minutes at a time. So every case also times a fixed loop of pure Python (the "speed probe")
+just before and after its measurement; the report shows the slower of the two per row and
+the spread over the run, and a row whose probe is well above the run's fastest was measured
+while the machine was slow. Compare rows whose probes agree.
+
     python tools/bench_report.py                # PodList of 1000 pods, memory on 200
     python tools/bench_report.py --items 100 --repeat 3 --only decode
 """
@@ -194,6 +200,26 @@ def measure(fn: Callable[[], Any], repeat: int, budget: float) -> list[float]:
     return samples
 
 
+def speed_probe() -> float:
+    """Seconds for a fixed pure-Python loop, best of a few: how fast the CPU is right now.
+
+    Best-of rather than median because the question is what the CPU could do in this
+    moment; a few milliseconds in all, so it does not disturb the case it brackets.
+    """
+    timer = timeit.Timer("sum(x)", setup="x = list(range(1000))")
+    return min(timer.repeat(repeat=5, number=200)) / 200
+
+
+def probed(run: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """``run()``'s result with ``"probe"``, the slower of the speed probes before and after
+    it, when the case measured something (a skipped case has nothing to qualify)."""
+    before = speed_probe()
+    result = run()
+    if "samples" in result or "value" in result:
+        result["probe"] = max(before, speed_probe())
+    return result
+
+
 def run_case(spec: dict[str, Any], docs: dict[str, Any], repeat: int, budget: float) -> dict[str, Any]:
     """Set one case up and run it: ``{"samples": [...]}`` for ``time_*`` methods,
     ``{"value": x}`` for ``track_*`` ones, ``{"skipped": reason}`` when setup skips.
@@ -243,7 +269,7 @@ def child_main(spec_json: str, docs_path: str, repeat: int, budget: float) -> in
     # Anything that asks _docs for the documents gets these rather than rebuilding them.
     _docs.set_sizes(docs["list_items"], docs["mem_items"])
     _docs._memo[(docs["list_items"], docs["mem_items"])] = docs
-    result = run_case(json.loads(spec_json), docs, repeat, budget)
+    result = probed(lambda: run_case(json.loads(spec_json), docs, repeat, budget))
     print(RESULT_MARK + json.dumps(result), flush=True)
     return 0
 
@@ -275,7 +301,7 @@ class Runner:
         spec = {"cls": class_id(cls), "method": method, "params": list(params)}
         if self.in_process:
             try:
-                result = run_case(spec, self.docs, self.repeat, self.budget)
+                result = probed(lambda: run_case(spec, self.docs, self.repeat, self.budget))
             except Exception as e:  # a crashing case is reported in its row, not fatal to the report
                 return {"failed": f"{type(e).__name__}: {e}"}
             gc.collect()
@@ -377,24 +403,32 @@ def main(argv: list[str] | None = None) -> int:
               f"protobuf {len(docs['list_pb'] or b'')} B; median of up to {args.repeat} timeit runs "
               f"x {args.rounds} interleaved round(s), "
               f"GC enabled, {isolation}.\n")
-        print("Ratios are implementation time / kcodec time (> 1: kcodec is faster).\n")
+        print("Ratios are implementation time / kcodec time (> 1: kcodec is faster). "
+              "The probe column is how long a fixed pure-Python loop took around the row's "
+              "measurement (the slowest of its runs): a row whose probe is well above the "
+              "run's fastest was measured while this shared machine was slow.\n")
         reasons: dict[str, int] = {}
 
         def note(kind: str, reason: str) -> str:
             return f"{kind} [{reasons.setdefault(reason, len(reasons) + 1)}]"
 
-        print("| operation | implementation | median | vs kcodec pure | vs kcodec compiled |")
-        print("|---|---|---:|---:|---:|")
+        print("| operation | implementation | median | vs kcodec pure | vs kcodec compiled | probe |")
+        print("|---|---|---:|---:|---:|---:|")
+        all_probes: list[float] = []
         for title, rows in expanded:
             # Rounds interleave the implementations of one operation, so a slow spell of
             # the shared machine lands on all of them rather than on whichever ran then.
             samples: dict[str, list[float]] = {label: [] for label, *_ in rows}
             status: dict[str, str] = {}
+            probes: dict[str, float] = {}
             for _ in range(args.rounds):
                 for label, cls, method, params in rows:
                     if label in status:
                         continue
                     out = runner.run(cls, method, params)
+                    if "probe" in out:
+                        probes[label] = max(probes.get(label, 0.0), out["probe"])
+                        all_probes.append(out["probe"])
                     if "samples" in out:
                         samples[label] += out["samples"]
                     elif "skipped" in out:
@@ -411,9 +445,15 @@ def main(argv: list[str] | None = None) -> int:
             pure, compiled = by_label.get("kcodec (pure)"), by_label.get("kcodec (compiled)")
             for label, seconds, shown in results:
                 shown = shown or fmt_time(seconds)
-                print(f"| {title} | {label} | {shown} | {fmt_ratio(seconds, pure)} | {fmt_ratio(seconds, compiled)} |",
-                      flush=True)
+                probe = fmt_time(probes[label]) if label in probes else "—"
+                print(f"| {title} | {label} | {shown} | {fmt_ratio(seconds, pure)} | {fmt_ratio(seconds, compiled)} "
+                      f"| {probe} |", flush=True)
 
+        if all_probes:
+            fast, slow = min(all_probes), max(all_probes)
+            print(f"\nSpeed probe over the run: fastest {fmt_time(fast)}, median "
+                  f"{fmt_time(statistics.median(all_probes))}, slowest {fmt_time(slow)} "
+                  f"({slow / fast:.2f}x the fastest).")
         if reasons:
             print()
             for reason, n in reasons.items():

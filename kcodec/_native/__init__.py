@@ -8,6 +8,7 @@ from kcodec._native.codec import (
     fill_from_tree,
     json_encode,
     json_fill,
+    json_fill_vouched,
     struct_to_proto,
     struct_to_tree,
 )
@@ -39,6 +40,7 @@ __all__ = [
     "interpret_gvk",
     "json_encode",
     "json_fill",
+    "json_fill_vouched",
     "iter_fields",
     "marshal_unknown",
     "unmarshal_unknown",

@@ -34,7 +34,8 @@ from kcodec._kinds import (
 )
 from kcodec.errors import DecodeError, EncodeError
 
-__all__ = ["struct_to_tree", "fill_from_tree", "struct_to_proto", "fill_from_proto", "json_fill", "json_encode"]
+__all__ = ["struct_to_tree", "fill_from_tree", "struct_to_proto", "fill_from_proto", "json_fill",
+           "json_fill_vouched", "json_encode"]
 
 def _struct_into(obj: Any, fields: tuple[Any, ...], out: dict[str, Any]) -> None:
     for f in fields:
@@ -571,6 +572,17 @@ def json_fill(obj: Any, cls: Any, data: bytes, strict: list[str] | None, path: s
     if not isinstance(tree, dict):
         raise DecodeError(f"json: cannot unmarshal {_m._json_kind(tree)} into Go value of type {_m.go_type_name(cls)}")
     _fill(obj, cls, tree, strict, path, "")
+
+
+def json_fill_vouched(obj: Any, cls: Any, data: bytes) -> bool:
+    """Fill a fresh ``obj`` from ``data`` and vouch that the fill can stand for Go's
+    MetaFactory pass too; see the compiled twin for the contract.
+
+    This twin never vouches (False, ``obj`` untouched), which the contract allows: its only
+    way to know the top-level keys is a second parse of the text, and in pure mode the
+    MetaFactory's simdjson pass that the caller falls back to is already the cheaper one.
+    """
+    return False
 
 
 def json_encode(obj: Any, pretty: bool, newline: bool = False) -> bytes:

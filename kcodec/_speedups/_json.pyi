@@ -1,12 +1,16 @@
 """Type stub of the compiled JSON kernels (twins of kcodec._native.codec.json_fill/json_encode)."""
 from typing import Any
 
-__all__ = ["json_fill", "json_encode"]
+__all__ = ["json_fill", "json_fill_vouched", "json_encode"]
 
 def json_fill(obj: Any, cls: Any, data: bytes | bytearray | memoryview | str, strict: list[str] | None,
               path: str) -> None:
     """Parse JSON ``data`` and fill ``obj`` (an instance of compiled Struct ``cls``), Go-style
     (merge). ``strict``, when a list, collects unknown/duplicate field errors."""
+
+def json_fill_vouched(obj: Any, cls: Any, data: bytes) -> bool:
+    """Fill a fresh ``obj`` from JSON ``data``; True only when the fill can stand for Go's
+    MetaFactory pass too (valid text, every top-level key an exact field name)."""
 
 def json_encode(obj: Any, pretty: bool, newline: bool = False) -> bytes:
     """Typed struct -> Go's JSON bytes (compact without newline, or pretty)."""

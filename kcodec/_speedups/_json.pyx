@@ -32,7 +32,7 @@ from kcodec._speedups._tables cimport (
     new_time,
 )
 
-__all__ = ["json_fill", "json_encode"]
+__all__ = ["json_fill", "json_fill_vouched", "json_encode"]
 
 # Kind codes (equal to kcodec._kinds; _tables checks them at import).
 cdef enum:
@@ -466,6 +466,8 @@ cdef class _Dec:
     cdef set msgset
     cdef object root
     cdef int depth
+    # A top-level key that was not the exact, unescaped name of a field (json_fill_vouched).
+    cdef bint top_odd
     cdef int nseg
     cdef unsigned char segk[MAX_DEPTH + 8]
     cdef PyObject* sego[MAX_DEPTH + 8]
@@ -1202,6 +1204,8 @@ cdef class _Dec:
                     p = PyDict_GetItemWithError(jt.kindex, key)
                     if p != NULL:
                         idx = <Py_ssize_t>(<object>p)
+                if self.depth == 1 and (idx < 0 or flags != 0):
+                    self.top_odd = True
                 self.ws()
                 if self.peek() != 0x3A:
                     _give_up()
@@ -1413,6 +1417,75 @@ def json_fill(obj, cls, data, strict, path):
     _decode_handovers += 1
     _restore(obj, backup)
     return _pure_json_fill(obj, cls, data, strict, path)
+
+
+# Classes whose JSON keys include one that Go's case-insensitive match of apiVersion/kind
+# would also take (say "Kind" beside "kind"): json_fill_vouched never vouches for them.
+cdef dict _typemeta_folds = {}
+
+
+cdef bint _folds_clean(object cls, _JTab jt) except -1:
+    cdef object known = _typemeta_folds.get(cls)
+    if known is None:
+        known = True
+        for key in jt.kindex:
+            if key == "kind" or key == "apiVersion":
+                continue
+            folded = (<str>key).replace("\u212a", "k").replace("\u017f", "s").lower()
+            if folded == "kind" or folded == "apiversion":
+                known = False
+        _typemeta_folds[cls] = known
+    return known
+
+
+def json_fill_vouched(obj, cls, data):
+    """Fill a fresh ``obj`` (exactly of compiled ``cls``) from JSON ``data`` and say whether
+    the result can stand for Go's two-pass decode.
+
+    True means: the whole text was valid JSON, the fill completed in this kernel, and every
+    top-level key was the exact, unescaped name of a field of ``cls`` (no key Go's
+    case-insensitive ``apiVersion``/``kind`` match could take besides those fields). Then
+    the apiVersion and kind ``obj`` holds are what Go's MetaFactory would have read. False
+    means nothing is vouched for; ``obj`` may be partly filled and must be discarded. Never
+    raises for bad input: the caller's general path reports errors with Go's texts.
+    """
+    global _epoch
+    cdef _Dec dec
+    cdef _JTab jt
+    cdef bint ok = False
+    if not _ready:
+        _setup()
+    if type(data) is not bytes or not isinstance(cls, _StructMeta) or type(obj) is not cls:
+        return False
+    _epoch += 1
+    try:
+        jt = jtab_of(cls)
+        if not _folds_clean(cls, jt):
+            return False
+    except Exception:
+        return False
+    dec = _Dec.__new__(_Dec)
+    dec.data = data
+    dec.buf = <const unsigned char*>PyBytes_AS_STRING(data)
+    dec.n = PyBytes_GET_SIZE(data)
+    dec.pos = 0
+    dec.strict = False
+    dec.msgs = []
+    dec.msgset = set()
+    dec.root = cls.__name__
+    dec.depth = 0
+    dec.nseg = 0
+    dec.top_odd = False
+    gc_pause()
+    try:
+        dec.run(obj, jt)
+        ok = True
+    except Exception:
+        # _GiveUp or a hook's error: the general path decides, with Go's error text.
+        ok = False
+    finally:
+        gc_resume()
+    return ok and not dec.top_odd
 
 
 # ----------------------------------------------------------------------------------------

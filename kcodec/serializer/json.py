@@ -25,7 +25,7 @@ from kcodec.runtime.helpers import use_or_create_object
 from kcodec.runtime.scheme import is_unstructured
 from kcodec.runtime.types import CONTENT_TYPE_JSON, Unknown
 from kcodec.runtime.unstructured import Unstructured, UnstructuredList
-from kcodec.schema import GroupVersionKind
+from kcodec.schema import GroupVersionKind, parse_group_version
 from kcodec.serializer import _gojson, _goyaml
 from kcodec.serializer.framing import JSON_FRAMER, YAML_FRAMER
 from kcodec.serializer.meta import SimpleMetaFactory
@@ -49,6 +49,14 @@ class SerializerOptions:
 
     def __repr__(self) -> str:
         return f"SerializerOptions(yaml={self.yaml}, pretty={self.pretty}, strict={self.strict})"
+
+
+# A document that opens with its kind and apiVersion as plain strings, in either order (as Go
+# writes every object): the guess of the one-pass decode in Serializer._decode_vouched.
+_WS = rb"[ \t\r\n]*"
+_LEADING_TYPE_META = re.compile(
+    _WS + rb"\{" + _WS + rb'"(kind|apiVersion)"' + _WS + rb":" + _WS + rb'"([^"\\\x00-\x1f\x80-\xff]*)"'
+    + _WS + rb"," + _WS + rb'"(kind|apiVersion)"' + _WS + rb":" + _WS + rb'"([^"\\\x00-\x1f\x80-\xff]*)"')
 
 
 def gvk_with_defaults(actual: GroupVersionKind, default: GroupVersionKind) -> GroupVersionKind:
@@ -114,6 +122,10 @@ class Serializer:
             else:
                 tree = _goyaml.yaml_to_tree(data)
             data = _gojson.dumps(tree, sort_keys=True)
+        elif into is None and not self.options.strict and type(self.meta) is SimpleMetaFactory:
+            done = self._decode_vouched(data, defaults)
+            if done is not None:
+                return done
         actual = self.meta.interpret(data)
         if defaults is not None:
             actual = gvk_with_defaults(actual, defaults)
@@ -161,6 +173,55 @@ class Serializer:
             raise _with_gvk(err, actual) from None
         if strict_errs:
             raise StrictDecodingError(strict_errs, obj, actual)
+        return obj, actual
+
+    def _decode_vouched(self, data: bytes,
+                        defaults: GroupVersionKind | None) -> tuple[Any, GroupVersionKind] | None:
+        """Decode in one pass, or None to take the general path.
+
+        Go reads apiVersion/kind with a validating pass over the whole text (the
+        MetaFactory), then decodes the text again into the type they name: on a 31 MB
+        PodList the first pass is a tenth of the time. When the text opens with both keys
+        as plain strings, the type they name is created and filled at once; the result is
+        kept only when the kernel vouches that the text was valid and every top-level key an
+        exact field name, and the object then holds the same apiVersion and kind. Under
+        those conditions the MetaFactory could only have read that kind, so the outcome is
+        Go's. Anything else (no guess, an error, an odd key) returns None and the general
+        path decides, with Go's error texts.
+        """
+        if type(data) is not bytes:
+            return None
+        m = _LEADING_TYPE_META.match(data)
+        if m is None or m.group(1) == m.group(3):
+            return None
+        if m.group(1) == b"kind":
+            kind, api_version = m.group(2), m.group(4)
+        else:
+            api_version, kind = m.group(2), m.group(4)
+        try:
+            group, version = parse_group_version(api_version.decode("ascii"))
+        except Exception:
+            return None
+        guess = GroupVersionKind(group, version, kind.decode("ascii"))
+        actual = guess if defaults is None else gvk_with_defaults(guess, defaults)
+        if not actual.kind or not actual.version:
+            return None
+        try:
+            obj = use_or_create_object(self.typer, self.creater, actual, None)
+        except Exception:
+            return None
+        if not isinstance(obj, Struct) or isinstance(obj, Unknown):
+            return None
+        cls = type(obj)
+        fields_of(cls)
+        if not speedups.json_fill_vouched(obj, cls, data):
+            return None
+        try:
+            held = obj.get_object_kind().group_version_kind()
+        except Exception:
+            return None
+        if held != guess:
+            return None
         return obj, actual
 
     def _unmarshal(self, obj: Any, data: bytes, yaml_errors: list[str]) -> list[str]:

@@ -785,6 +785,11 @@ def _looks_cbor(raw: bytes) -> bool:
     return p == 0xF6 or 0xA0 <= p <= 0xBF or 0xC6 <= p <= 0xDB
 
 
+# One encoder for every FieldsV1 decoded from a tree: json.dumps would build it again per
+# value, and a PodList has a few of these per item.
+_FIELDS_TEXT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
 class FieldsV1(CustomValue):
     """metav1.FieldsV1: managed-fields sets kept as raw JSON bytes.
 
@@ -820,7 +825,7 @@ class FieldsV1(CustomValue):
         if isinstance(value, RawJSON):
             return cls(value.data)
         try:
-            text = json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+            text = _FIELDS_TEXT.encode(value)
         except (TypeError, ValueError) as exc:
             raise _decode_error(f"metav1.FieldsV1: cannot keep value as JSON: {exc}", path) from None
         return cls(text.encode("utf-8", "surrogatepass"))

@@ -1362,6 +1362,36 @@ cdef object _to_bytes(object data):
     return bytes(data)
 
 
+cdef _Dec _new_dec(bytes raw, bint strict, object root):
+    cdef _Dec dec = _Dec.__new__(_Dec)
+    dec.data = raw
+    dec.buf = <const unsigned char*>PyBytes_AS_STRING(raw)
+    dec.n = PyBytes_GET_SIZE(raw)
+    dec.pos = 0
+    dec.strict = strict
+    dec.msgs = []
+    dec.msgset = set()
+    dec.root = root
+    dec.depth = 0
+    dec.nseg = 0
+    dec.top_odd = False
+    return dec
+
+
+cdef bint _run_dec(_Dec dec, object obj, _JTab jt):
+    """Fill ``obj`` with the collector paused: a large list makes hundreds of thousands of
+    containers that allocation-triggered collections would walk over and over. False when
+    the parse gave up or anything it called raised."""
+    gc_pause()
+    try:
+        dec.run(obj, jt)
+        return True
+    except Exception:
+        return False
+    finally:
+        gc_resume()
+
+
 def json_fill(obj, cls, data, strict, path):
     """Parse JSON ``data`` and fill ``obj`` (a compiled ``cls`` instance), Go-style (merge).
 
@@ -1388,27 +1418,10 @@ def json_fill(obj, cls, data, strict, path):
         # twin decides what happens.
         _decode_handovers += 1
         return _pure_json_fill(obj, cls, data, strict, path)
-    dec = _Dec.__new__(_Dec)
-    dec.data = raw
-    dec.buf = <const unsigned char*>PyBytes_AS_STRING(raw)
-    dec.n = PyBytes_GET_SIZE(raw)
-    dec.pos = 0
-    dec.strict = strict is not None
-    dec.msgs = []
-    dec.msgset = set()
-    dec.root = path
-    dec.depth = 0
-    dec.nseg = 0
-    gc_pause()
-    try:
-        dec.run(obj, jt)
-        ok = True
-    except Exception:
-        # _GiveUp, or a hook / merge target raised: the pure twin raises the same, from
-        # the untouched object.
-        ok = False
-    finally:
-        gc_resume()
+    dec = _new_dec(raw, strict is not None, path)
+    # False on _GiveUp, or when a hook / merge target raised: the pure twin raises the same,
+    # from the untouched object.
+    ok = _run_dec(dec, obj, jt)
     if ok:
         for msg in dec.msgs:
             if msg not in strict:
@@ -1452,7 +1465,6 @@ def json_fill_vouched(obj, cls, data):
     global _epoch
     cdef _Dec dec
     cdef _JTab jt
-    cdef bint ok = False
     if not _ready:
         _setup()
     if type(data) is not bytes or not isinstance(cls, _StructMeta) or type(obj) is not cls:
@@ -1464,28 +1476,9 @@ def json_fill_vouched(obj, cls, data):
             return False
     except Exception:
         return False
-    dec = _Dec.__new__(_Dec)
-    dec.data = data
-    dec.buf = <const unsigned char*>PyBytes_AS_STRING(data)
-    dec.n = PyBytes_GET_SIZE(data)
-    dec.pos = 0
-    dec.strict = False
-    dec.msgs = []
-    dec.msgset = set()
-    dec.root = cls.__name__
-    dec.depth = 0
-    dec.nseg = 0
-    dec.top_odd = False
-    gc_pause()
-    try:
-        dec.run(obj, jt)
-        ok = True
-    except Exception:
-        # _GiveUp or a hook's error: the general path decides, with Go's error text.
-        ok = False
-    finally:
-        gc_resume()
-    return ok and not dec.top_odd
+    dec = _new_dec(data, False, cls.__name__)
+    # On _GiveUp or a hook's error the general path decides, with Go's error text.
+    return _run_dec(dec, obj, jt) and not dec.top_odd
 
 
 # ----------------------------------------------------------------------------------------

@@ -240,6 +240,7 @@ cdef class _JTab:
     cdef list kfield             # FieldRow (last hop), per entry
     cdef list kchain             # None or tuple of (FieldRow hop, Table of the hop's class)
     cdef dict kindex             # key str -> entry index
+    cdef bint meta_keys_exact    # no key but kind/apiVersion folds to one (json_fill_vouched)
     # encoding
     cdef Py_ssize_t nfields
     cdef EField* ef
@@ -297,6 +298,14 @@ cdef class _JTab:
             else:
                 self.kchain.append(None)
             self.kindex[key] = i
+        # Go's MetaFactory matches kind/apiVersion case-insensitively (EqualFold, with the
+        # Kelvin sign and long s); a class with, say, "Kind" beside "kind" is never vouched for.
+        self.meta_keys_exact = True
+        for key in self.kindex:
+            if key != "kind" and key != "apiVersion":
+                folded = (<str>key).replace("\u212a", "k").replace("\u017f", "s").lower()
+                if folded == "kind" or folded == "apiversion":
+                    self.meta_keys_exact = False
         for i in range(self.nkeys):
             self.kfield_p[i] = <PyObject*>self.kfield[i]
             self.kstr_p[i] = <PyObject*>self.kstr[i]
@@ -1432,34 +1441,16 @@ def json_fill(obj, cls, data, strict, path):
     return _pure_json_fill(obj, cls, data, strict, path)
 
 
-# Classes whose JSON keys include one that Go's case-insensitive match of apiVersion/kind
-# would also take (say "Kind" beside "kind"): json_fill_vouched never vouches for them.
-cdef dict _typemeta_folds = {}
-
-
-cdef bint _folds_clean(object cls, _JTab jt) except -1:
-    cdef object known = _typemeta_folds.get(cls)
-    if known is None:
-        known = True
-        for key in jt.kindex:
-            if key == "kind" or key == "apiVersion":
-                continue
-            folded = (<str>key).replace("\u212a", "k").replace("\u017f", "s").lower()
-            if folded == "kind" or folded == "apiversion":
-                known = False
-        _typemeta_folds[cls] = known
-    return known
-
-
 def json_fill_vouched(obj, cls, data):
-    """Fill a fresh ``obj`` (exactly of compiled ``cls``) from JSON ``data`` and say whether
-    the result can stand for Go's two-pass decode.
+    """Fill a fresh ``obj`` (exactly of compiled ``cls``) from JSON ``data``, for a decode
+    that guessed ``cls`` before Go's MetaFactory pass; answer how far the result stands.
 
-    True means: the whole text was valid JSON, the fill completed in this kernel, and every
-    top-level key was the exact, unescaped name of a field of ``cls`` (no key Go's
-    case-insensitive ``apiVersion``/``kind`` match could take besides those fields). Then
-    the apiVersion and kind ``obj`` holds are what Go's MetaFactory would have read. False
-    means nothing is vouched for; ``obj`` may be partly filled and must be discarded. Never
+    2: the whole text was valid JSON, the fill completed, and every top-level key was the
+    exact, unescaped name of a field of ``cls`` with no other key that Go's case-insensitive
+    ``apiVersion``/``kind`` match could take; so the apiVersion and kind ``obj`` holds are
+    what the MetaFactory would read. 1: the fill completed as ``json_fill`` would have done
+    it, but the top-level keys are not vouched for (the caller must read the kind itself).
+    0: nothing is vouched for; ``obj`` may be partly filled and must be discarded. Never
     raises for bad input: the caller's general path reports errors with Go's texts.
     """
     global _epoch
@@ -1468,17 +1459,17 @@ def json_fill_vouched(obj, cls, data):
     if not _ready:
         _setup()
     if type(data) is not bytes or not isinstance(cls, _StructMeta) or type(obj) is not cls:
-        return False
+        return 0
     _epoch += 1
     try:
         jt = jtab_of(cls)
-        if not _folds_clean(cls, jt):
-            return False
     except Exception:
-        return False
+        return 0
     dec = _new_dec(data, False, cls.__name__)
     # On _GiveUp or a hook's error the general path decides, with Go's error text.
-    return _run_dec(dec, obj, jt) and not dec.top_odd
+    if not _run_dec(dec, obj, jt):
+        return 0
+    return 1 if dec.top_odd or not jt.meta_keys_exact else 2
 
 
 # ----------------------------------------------------------------------------------------

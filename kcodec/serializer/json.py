@@ -59,6 +59,10 @@ _LEADING_TYPE_META = re.compile(
     + _WS + rb"," + _WS + rb'"(kind|apiVersion)"' + _WS + rb":" + _WS + rb'"([^"\\\x00-\x1f\x80-\xff]*)"')
 
 
+#: json_fill_vouched's answer when the object's own apiVersion/kind are what Go would read.
+_VOUCHED = 2
+
+
 def gvk_with_defaults(actual: GroupVersionKind, default: GroupVersionKind) -> GroupVersionKind:
     """Fill what the data left empty, group-aware (JSON's rule; protobuf's differs)."""
     group, version, kind = actual
@@ -182,12 +186,13 @@ class Serializer:
         Go reads apiVersion/kind with a validating pass over the whole text (the
         MetaFactory), then decodes the text again into the type they name: on a 31 MB
         PodList the first pass is a tenth of the time. When the text opens with both keys
-        as plain strings, the type they name is created and filled at once; the result is
-        kept only when the kernel vouches that the text was valid and every top-level key an
-        exact field name, and the object then holds the same apiVersion and kind. Under
-        those conditions the MetaFactory could only have read that kind, so the outcome is
-        Go's. Anything else (no guess, an error, an odd key) returns None and the general
-        path decides, with Go's error texts.
+        as plain strings, the type they name is created and filled at once. When the kernel
+        vouches that the text was valid and every top-level key an exact field name, and the
+        object holds the guessed apiVersion and kind, the MetaFactory could only have read
+        that kind, so the outcome is Go's without its pass. When the kernel only filled the
+        object, the MetaFactory's pass confirms the kind (the fill is not redone). Anything
+        else (no guess, an error, another kind) returns None and the general path decides,
+        with Go's error texts.
         """
         if type(data) is not bytes:
             return None
@@ -214,13 +219,21 @@ class Serializer:
             return None
         cls = type(obj)
         fields_of(cls)
-        if not speedups.json_fill_vouched(obj, cls, data):
+        filled = speedups.json_fill_vouched(obj, cls, data)
+        if not filled:
             return None
-        try:
-            held = obj.get_object_kind().group_version_kind()
-        except Exception:
-            return None
-        if held != guess:
+        if filled == _VOUCHED:
+            try:
+                if obj.get_object_kind().group_version_kind() == guess:
+                    return obj, actual
+            except Exception:  # noqa: BLE001 - an unparsable apiVersion: ask the MetaFactory
+                pass
+        # Filled as the general path would fill this type; only the kind is unconfirmed. The
+        # MetaFactory raises here exactly what the general path would raise first.
+        read = self.meta.interpret(data)
+        if defaults is not None:
+            read = gvk_with_defaults(read, defaults)
+        if read != actual:
             return None
         return obj, actual
 

@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from kcodec import _native
 
-__all__ = ["ENABLED", "ArenaCache", "arena_cache", "available", "use_compiled"]
+__all__ = ["ENABLED", "ArenaCache", "arena_cache", "available", "describe", "use_compiled"]
 
 KERNELS: tuple[str, ...] = ()
 
@@ -29,6 +29,17 @@ _compiled: ModuleType | None = None
 def available() -> bool:
     """Whether the compiled extension was built and can be imported."""
     return _compiled is not None
+
+
+def describe() -> str:
+    """The mode in force and why, in words (``kcodec version`` prints it)."""
+    if ENABLED:
+        return "compiled"
+    if _FORCE_PURE:
+        return "pure (KCODEC_PURE is set)"
+    if _compiled is None:
+        return "pure (the compiled extension is not built)"
+    return "pure (switched with use_compiled(False))"
 
 
 def use_compiled(flag: bool) -> bool:

@@ -1,0 +1,66 @@
+"""The ``kcodec`` command line (console script ``kcodec``, also ``python -m kcodec``).
+
+Each command lives in its own module under :mod:`kcodec.cli` and offers
+``register(subparsers)``, which adds its parser and sets ``func`` (a callable taking the parsed
+``argparse.Namespace`` and returning the exit status). :data:`COMMANDS` lists those modules in
+the order ``--help`` shows them; a command module is imported only when the parser is built.
+
+Exit status, as kubectl's: 0 on success, 1 when the input was bad (one line on stderr naming
+the file and document), 2 on bad usage (argparse's own convention).
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+__all__ = ["main", "build_parser", "COMMANDS", "EXIT_OK", "EXIT_BAD_INPUT", "EXIT_USAGE"]
+
+EXIT_OK = 0
+EXIT_BAD_INPUT = 1
+EXIT_USAGE = 2
+
+#: Modules that each register one or more subcommands, in ``--help`` order.
+COMMANDS: tuple[str, ...] = (
+    "kcodec.cli.version",
+)
+
+_EPILOG = """\
+examples:
+  kcodec version                      versions and whether the compiled kernels are in use
+  kcodec <command> --help             what a command does, with examples
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The top-level parser with every command of :data:`COMMANDS` registered."""
+    parser = argparse.ArgumentParser(
+        prog="kcodec",
+        description="Kubernetes API machinery in Python: decode, encode, convert and "
+        "inspect Kubernetes objects and the etcd data kube-apiserver stores.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        importlib.import_module(name).register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (the console script exits with it)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func = getattr(args, "func", None)
+    if func is None:
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+    try:
+        return int(func(args) or EXIT_OK)
+    except BrokenPipeError:
+        # `kcodec ... | head`: the reader left; Python would otherwise print a traceback.
+        sys.stderr.close()
+        return EXIT_OK
+    except KeyboardInterrupt:
+        return 130

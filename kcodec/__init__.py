@@ -1,12 +1,40 @@
 """kcodec: Kubernetes apimachinery encoding for Python, byte-compatible with Go.
 
+Everyday calls (see docs/guide.md): :func:`load` and :func:`load_all` read objects from JSON,
+YAML, protobuf or CBOR; :func:`dump` writes them as Go does; :func:`watch_events` iterates a
+watch response body.
+
 Subpackages: :mod:`kcodec.schema` (group/version/kind values and versioners),
 :mod:`kcodec.errors`, :mod:`kcodec.model` (typed structs), :mod:`kcodec.runtime` (objects,
 Scheme, helpers), :mod:`kcodec.conversion`, :mod:`kcodec.serializer` (JSON/YAML/protobuf,
-codecs, CodecFactory), :mod:`kcodec.storage` (the etcd storage codec) and
+codecs, CodecFactory), :mod:`kcodec.storage` (the etcd storage layer) and
 :mod:`kcodec.api` (the built-in Kubernetes API models, ``kcodec.api.scheme`` and
-``kcodec.api.codecs``). Importing ``kcodec`` itself loads nothing else.
+``kcodec.api.codecs``). Importing ``kcodec`` itself loads nothing else: the helpers are
+imported on first use.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
-__all__ = ["__version__"]
+__all__ = ["__version__", "Event", "load", "load_all", "dump", "watch_events"]
+
+if TYPE_CHECKING:
+    from kcodec._everyday import Event, dump, load, load_all, watch_events
+
+_LAZY = {name: "kcodec._everyday" for name in ("Event", "load", "load_all", "dump", "watch_events")}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'kcodec' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

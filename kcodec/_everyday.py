@@ -1,0 +1,303 @@
+"""Everyday helpers: ``kcodec.load``, ``load_all``, ``dump`` and ``watch_events``.
+
+These are the few calls most users need, built from the machinery Go programs assemble by
+hand (k8s.io/apimachinery's ``runtime.Decode`` over a CodecFactory's universal deserializer,
+the YAML/JSON stream readers kubectl's resource builder uses, and client-go's watch decoder).
+What they add to Go's behaviour is what a Python user expects from one call: any format is
+detected from the bytes, unknown kinds come back as :class:`~kcodec.runtime.Unstructured`
+(as kubectl shows custom resources) instead of failing, multi-document input is either read
+whole (``load_all``) or refused with a clear message (``load``) rather than cut silently, and
+``dump`` fills TypeMeta from the scheme for objects built in Python.
+"""
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Iterator
+from functools import lru_cache
+from typing import IO, Any, Literal, NamedTuple, Union
+
+from kcodec.errors import DecodeError, EncodeError, KCodecError, NotRegisteredError
+from kcodec.schema import GroupVersionKind
+
+__all__ = ["Event", "load", "load_all", "dump", "watch_events", "detect_format"]
+
+Source = Union[bytes, bytearray, memoryview, str, "os.PathLike[str]"]
+Format = Literal["json", "yaml", "protobuf", "cbor"]
+DumpFormat = Literal["yaml", "json", "json-pretty", "protobuf"]
+
+_PROTOBUF_MAGIC = b"k8s\x00"
+# RFC 8949 self-described CBOR tag 55799, which Go's CBOR serializer writes first.
+_CBOR_MAGIC = b"\xd9\xd9\xf7"
+_MEDIA_TYPES = {
+    "json": "application/json",
+    "yaml": "application/yaml",
+    "protobuf": "application/vnd.kubernetes.protobuf",
+    "cbor": "application/cbor",
+}
+_JSON_SPACE = b" \t\r\n"
+
+
+class Event(NamedTuple):
+    """One watch event: ``type`` is ``ADDED``, ``MODIFIED``, ``DELETED``, ``BOOKMARK`` or
+    ``ERROR``; ``object`` the decoded object (a ``metav1.Status`` for ``ERROR``)."""
+
+    type: str
+    object: Any
+
+
+def detect_format(data: bytes) -> Format:
+    """The wire format of ``data``: ``protobuf`` (``k8s\\x00`` envelope), ``cbor``
+    (self-described tag), ``json`` (first non-space byte ``{`` or ``[``), else ``yaml``."""
+    if data.startswith(_PROTOBUF_MAGIC):
+        return "protobuf"
+    if data.startswith(_CBOR_MAGIC):
+        return "cbor"
+    head = data.lstrip(_JSON_SPACE)[:1]
+    if head in (b"{", b"["):
+        return "json"
+    return "yaml"
+
+
+def _read(source: Source) -> tuple[bytes, str]:
+    """The bytes of ``source`` and a name for messages (the path, or ``<bytes>``)."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return bytes(source), "<bytes>"
+    if isinstance(source, os.PathLike):
+        path = os.fspath(source)
+        with open(path, "rb") as f:
+            return f.read(), str(path)
+    if isinstance(source, str):
+        # A one-line string naming an existing file is a path; anything else is the
+        # document itself (a manifest always has a newline or starts with `{`).
+        if "\n" not in source and source and os.path.isfile(source):
+            with open(source, "rb") as f:
+                return f.read(), source
+        return source.encode("utf-8"), "<string>"
+    raise TypeError(
+        f"kcodec: expected bytes, str or a path, got {type(source).__name__}"
+    )
+
+
+@lru_cache(maxsize=8)
+def _factory(scheme: Any) -> Any:
+    from kcodec.serializer.factory import CodecFactory
+
+    return CodecFactory(scheme)
+
+
+def _codecs(scheme: Any) -> Any:
+    if scheme is None:
+        from kcodec import api
+
+        return api.codecs
+    return _factory(scheme)
+
+
+def _serializer(codecs: Any, fmt: str, *, strict: bool = False, pretty: bool = False) -> Any:
+    media_type = _MEDIA_TYPES[fmt]
+    for info in codecs.supported_media_types():
+        if info.media_type == media_type:
+            if strict and info.strict_serializer is not None:
+                return info.strict_serializer
+            if pretty and info.pretty_serializer is not None:
+                return info.pretty_serializer
+            return info.serializer
+    raise KCodecError(f"kcodec: no serializer for {media_type}")
+
+
+def _decode(codecs: Any, data: bytes, fmt: str, strict: bool) -> Any:
+    """One document: typed when the scheme knows its kind, else Unstructured (JSON/YAML)."""
+    serializer = _serializer(codecs, fmt, strict=strict)
+    try:
+        obj, _ = serializer.decode(data, None, None)
+        return obj
+    except NotRegisteredError:
+        if fmt not in ("json", "yaml"):
+            raise
+    from kcodec.runtime import Unstructured
+
+    # Go's serializer fills an Unstructured `into` from any JSON/YAML with a kind: what
+    # kubectl does with kinds its scheme lacks.
+    obj, _ = serializer.decode(data, None, Unstructured())
+    return obj
+
+
+def _yaml_documents(data: bytes) -> Iterator[bytes]:
+    from kcodec.serializer.framing import YAML_FRAMER
+
+    reader = YAML_FRAMER.new_frame_reader(io.BytesIO(data))
+    while True:
+        try:
+            yield reader.read_frame()
+        except EOFError:
+            return
+
+
+def _json_documents(data: bytes) -> Iterator[bytes]:
+    from kcodec.serializer.framing import JSON_FRAMER
+
+    reader = JSON_FRAMER.new_frame_reader(io.BytesIO(data))
+    while True:
+        try:
+            yield reader.read_frame()
+        except EOFError:
+            return
+
+
+def _is_empty_yaml(doc: bytes) -> bool:
+    """A document of only blank lines and comments (kubectl skips these)."""
+    for line in doc.splitlines():
+        s = line.strip()
+        if s and not s.startswith(b"#"):
+            return False
+    return True
+
+
+def _documents(data: bytes, fmt: str) -> list[bytes]:
+    if fmt == "yaml":
+        return [d for d in _yaml_documents(data) if not _is_empty_yaml(d)]
+    if fmt == "json":
+        return list(_json_documents(data))
+    return [data]
+
+
+def load(source: Source, *, strict: bool = False, scheme: Any = None) -> Any:
+    """Decode one Kubernetes object from JSON, YAML, protobuf (``k8s\\x00``) or CBOR.
+
+    ``source`` is the document's bytes or text, or a path (a ``str`` without a newline that
+    names an existing file is read as a path). The object is typed when ``scheme`` (by
+    default ``kcodec.api.scheme``, every built-in kind) knows its kind, else an
+    :class:`~kcodec.runtime.Unstructured`. ``strict=True`` raises
+    :class:`~kcodec.errors.StrictDecodingError` for unknown or duplicated fields, as
+    ``kubectl apply --validate=strict`` does. Input holding several documents raises
+    :class:`~kcodec.errors.DecodeError` (use :func:`load_all`); a ``v1 List`` is one object.
+
+    >>> pod = kcodec.load(b'{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"}}')
+    >>> pod.metadata.name
+    'p'
+    """
+    data, name = _read(source)
+    fmt = detect_format(data)
+    docs = _documents(data, fmt)
+    if not docs:
+        raise DecodeError(f"{name}: no object to decode (the input is empty)")
+    if len(docs) > 1:
+        raise DecodeError(
+            f"{name}: holds {len(docs)} documents; kcodec.load reads one (use kcodec.load_all)"
+        )
+    return _decode(_codecs(scheme), docs[0], fmt, strict)
+
+
+def load_all(source: Source, *, strict: bool = False, scheme: Any = None) -> list[Any]:
+    """Decode every object of a YAML ``---`` stream or a stream of JSON objects.
+
+    Documents that are empty or only comments are skipped, as kubectl skips them. Each
+    object is typed or :class:`~kcodec.runtime.Unstructured` as in :func:`load`; a
+    ``v1 List`` stays one object. A document that fails raises its error with the
+    document's index (from 0) in the message and as ``err.document``.
+    """
+    data, name = _read(source)
+    fmt = detect_format(data)
+    codecs = _codecs(scheme)
+    out = []
+    for i, doc in enumerate(_documents(data, fmt)):
+        try:
+            out.append(_decode(codecs, doc, fmt, strict))
+        except KCodecError as err:
+            err.document = i  # type: ignore[attr-defined]
+            err.source = name  # type: ignore[attr-defined]
+            raise
+    return out
+
+
+def _type_meta_filled(obj: Any, scheme: Any) -> Any:
+    """``obj`` itself when it names its kind, else a shallow copy with TypeMeta set from
+    the scheme (Go's versioning encoder sets TypeMeta on the way out the same way)."""
+    kind = obj.get_object_kind()
+    gvk = kind.group_version_kind()
+    if gvk.kind and gvk.version:
+        return obj
+    if scheme is None:
+        from kcodec import api
+
+        scheme = api.scheme
+    kinds, unversioned = scheme.object_kinds(obj)
+    chosen: GroupVersionKind = kinds[0]
+    if not chosen.version or chosen.version == "__internal":
+        raise EncodeError(
+            f"kcodec.dump: {type(obj).__name__} is an internal-version object; convert it "
+            "to an external version first (kcodec.convert)"
+        )
+    import copy
+
+    out = copy.copy(obj)
+    out.get_object_kind().set_group_version_kind(chosen)
+    return out
+
+
+def dump(obj: Any, format: DumpFormat = "yaml", *, scheme: Any = None) -> bytes:
+    """Encode ``obj`` as Go writes it: ``yaml``, ``json`` (compact, one line with Go's
+    trailing newline), ``json-pretty`` (kubectl's indented form) or ``protobuf``
+    (the ``k8s\\x00`` envelope).
+
+    An object built in Python without ``api_version``/``kind`` gets them from the scheme
+    (``kcodec.api.scheme`` unless given); the caller's object is not changed.
+    """
+    if format not in ("yaml", "json", "json-pretty", "protobuf"):
+        raise ValueError(
+            f"kcodec.dump: unknown format {format!r} (yaml, json, json-pretty or protobuf)"
+        )
+    codecs = _codecs(scheme)
+    from kcodec.runtime import Unstructured, UnstructuredList
+
+    if not isinstance(obj, (Unstructured, UnstructuredList)):
+        obj = _type_meta_filled(obj, scheme)
+    if format == "json-pretty":
+        return _serializer(codecs, "json", pretty=True).encode(obj)
+    return _serializer(codecs, format).encode(obj)
+
+
+def watch_events(
+    stream: IO[bytes] | bytes,
+    format: Literal["json", "protobuf"] = "json",
+    *,
+    scheme: Any = None,
+) -> Iterator[Event]:
+    """Iterate the events of a watch response body as :class:`Event` ``(type, object)``.
+
+    ``format="json"`` reads the JSON object stream the API server writes for
+    ``?watch=1`` (``{"type":"ADDED","object":{...}}`` per event); ``"protobuf"`` reads
+    4-byte big-endian length-prefixed ``metav1.WatchEvent`` messages whose objects are
+    ``k8s\\x00`` envelopes (what ``Accept: application/vnd.kubernetes.protobuf;stream=watch``
+    returns). Objects are decoded lazily, one event at a time, typed or Unstructured as in
+    :func:`load`; the stream is read as events are asked for and not closed.
+    """
+    if format not in ("json", "protobuf"):
+        raise ValueError(f"kcodec.watch_events: unknown format {format!r} (json or protobuf)")
+    if isinstance(stream, (bytes, bytearray, memoryview)):
+        stream = io.BytesIO(bytes(stream))
+    codecs = _codecs(scheme)
+    info = next(i for i in codecs.supported_media_types() if i.media_type == _MEDIA_TYPES[format])
+    stream_info = info.stream_serializer
+    from kcodec.api.meta.v1 import WatchEvent
+
+    reader = stream_info.framer.new_frame_reader(stream)
+    event_decoder = stream_info.serializer
+    index = 0
+    while True:
+        try:
+            frame = reader.read_frame()
+        except EOFError:
+            return
+        try:
+            event, _ = event_decoder.decode(frame, None, WatchEvent())
+            raw = event.object.raw
+            if not raw:
+                raise DecodeError("watch event has no object")
+            obj = _decode(codecs, raw, detect_format(raw), False)
+        except KCodecError as err:
+            err.event = index  # type: ignore[attr-defined]
+            raise
+        yield Event(event.type, obj)
+        index += 1

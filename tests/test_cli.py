@@ -1,6 +1,7 @@
 """The ``kcodec`` command line: the installed console script and ``python -m kcodec``."""
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -40,3 +41,65 @@ def test_console_script_installed() -> None:
     out = subprocess.run([exe, "--help"], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0
     assert "version" in out.stdout
+
+
+def _run_in(args: list[str], stdin: bytes = b"") -> subprocess.CompletedProcess:
+    """Run the command line in the mode the test runs in (the child reads KCODEC_PURE)."""
+    from kcodec import speedups
+
+    env = {**os.environ, "KCODEC_PURE": "0" if speedups.ENABLED else "1"}
+    return subprocess.run([sys.executable, "-m", "kcodec", *args], input=stdin,
+                          capture_output=True, timeout=120, env=env)
+
+
+def test_decode_protobuf_gives_gos_yaml() -> None:
+    from conftest import fixtures_dir
+
+    d = fixtures_dir()
+    out = _run_in(["decode", "-f", str(d / "core.v1.Pod.pb")])
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == (d / "core.v1.Pod.yaml").read_bytes()
+
+
+def test_encode_yaml_gives_gos_protobuf_from_stdin() -> None:
+    from conftest import fixtures_dir
+
+    d = fixtures_dir()
+    out = _run_in(["encode", "-o", "protobuf"], (d / "apps.v1.Deployment.yaml").read_bytes())
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == (d / "apps.v1.Deployment.pb").read_bytes()
+
+
+def test_decode_directory_reports_bad_documents_and_goes_on(tmp_path) -> None:
+    (tmp_path / "a.yaml").write_bytes(
+        b"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n---\nkind: Broken\n")
+    (tmp_path / "b.json").write_bytes(b'{"apiVersion":"v1","kind":"Secret","metadata":{"name":"s"}}')
+    (tmp_path / "notes.txt").write_bytes(b"not a manifest")
+    out = _run_in(["decode", "-f", str(tmp_path), "-o", "json"])
+    assert out.returncode == 1
+    lines = out.stderr.decode().splitlines()
+    assert lines == [f"kcodec: error: {tmp_path / 'a.yaml'}: document 1: "
+                     "Object 'apiVersion' is missing in 'kind: Broken '"]
+    listed = json.loads(out.stdout)
+    assert listed["kind"] == "List"
+    assert [i["metadata"]["name"] for i in listed["items"]] == ["a", "s"]
+
+
+def test_decode_strict_and_missing_file() -> None:
+    out = _run_in(["decode", "--strict"], b"apiVersion: v1\nkind: ConfigMap\nbogus: 1\n")
+    assert out.returncode == 1
+    assert b'<stdin>: document 0: strict decoding error: unknown field "bogus"' in out.stderr
+    out = _run_in(["decode", "-f", "/nonexistent/x.yaml"])
+    assert out.returncode == 1
+    assert out.stderr == b"kcodec: error: /nonexistent/x.yaml: no such file or directory\n"
+
+
+def test_encode_needs_output_and_protobuf_takes_one_object() -> None:
+    assert _run_in(["encode"]).returncode == 2
+    two = b"apiVersion: v1\nkind: ConfigMap\n---\napiVersion: v1\nkind: ConfigMap\n"
+    out = _run_in(["encode", "-o", "protobuf"], two)
+    assert out.returncode == 1
+    assert b"-o protobuf writes one object and the input holds 2" in out.stderr
+    out = _run_in(["encode", "-o", "json"], two)
+    assert out.returncode == 0
+    assert out.stdout == b'{"kind":"ConfigMap","apiVersion":"v1","metadata":{}}\n' * 2

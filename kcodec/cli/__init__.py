@@ -23,11 +23,14 @@ EXIT_USAGE = 2
 
 #: Modules that each register one or more subcommands, in ``--help`` order.
 COMMANDS: tuple[str, ...] = (
+    "kcodec.cli.codec",
     "kcodec.cli.version",
 )
 
 _EPILOG = """\
 examples:
+  kcodec decode -f pod.pb             protobuf (as in etcd) to YAML
+  kcodec encode -f pod.yaml -o protobuf
   kcodec version                      versions and whether the compiled kernels are in use
   kcodec <command> --help             what a command does, with examples
 """

@@ -1,0 +1,115 @@
+"""Input and output shared by the ``kcodec`` commands: ``-f`` sources, documents, errors.
+
+``-f`` follows kubectl: a file, a directory (its ``.json``/``.yaml``/``.yml`` files, and with
+``-R`` those of its subdirectories), or ``-`` for standard input; it may be repeated. Each
+source is split into documents the way :func:`kcodec.load_all` splits them, so that an error
+can name the file and the document (counted from 0, as kubectl's resource builder does).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+__all__ = ["Document", "add_file_args", "iter_documents", "error_line", "write_objects"]
+
+_EXTENSIONS = (".json", ".yaml", ".yml")
+
+
+@dataclass(frozen=True)
+class Document:
+    """One document of one source: ``source`` names it in messages (``-`` is stdin)."""
+
+    source: str
+    index: int
+    data: bytes
+    format: str
+
+    def where(self) -> str:
+        name = "<stdin>" if self.source == "-" else self.source
+        return f"{name}: document {self.index}"
+
+
+def add_file_args(parser: argparse.ArgumentParser) -> None:
+    """``-f/--filename`` (repeatable, default stdin) and ``-R/--recursive``."""
+    parser.add_argument(
+        "-f", "--filename", action="append", metavar="PATH", dest="filenames",
+        help="file, directory or - for standard input (repeatable; default: -)",
+    )
+    parser.add_argument(
+        "-R", "--recursive", action="store_true",
+        help="read the directories given with -f recursively",
+    )
+
+
+def _expand(path: str, recursive: bool) -> list[str]:
+    if path == "-":
+        return ["-"]
+    p = Path(path)
+    if p.is_dir():
+        walker = p.rglob("*") if recursive else p.iterdir()
+        return sorted(str(f) for f in walker if f.is_file() and f.suffix in _EXTENSIONS)
+    return [path]
+
+
+def _read(path: str) -> bytes:
+    if path == "-":
+        return sys.stdin.buffer.read()
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def iter_documents(filenames: Sequence[str] | None, recursive: bool) -> Iterator[Document | OSError]:
+    """Every document of every source in order; an unreadable source yields an OSError
+    whose text names it (the caller reports it and goes on)."""
+    from kcodec._everyday import _documents, detect_format
+
+    for given in filenames or ["-"]:
+        if given != "-" and not os.path.exists(given):
+            yield FileNotFoundError(f"{given}: no such file or directory")
+            continue
+        for path in _expand(given, recursive):
+            try:
+                data = _read(path)
+            except OSError as err:
+                yield OSError(f"{path}: {err.strerror or err}")
+                continue
+            fmt = detect_format(data)
+            for i, doc in enumerate(_documents(data, fmt)):
+                yield Document(path, i, doc, fmt)
+
+
+def error_line(where: str, err: BaseException) -> None:
+    """One line on stderr: ``kcodec: error: <file>: document <n>: <message>``."""
+    msg = " ".join(str(err).split("\n"))
+    sys.stderr.write(f"kcodec: error: {where}: {msg}\n")
+
+
+def write_objects(objs: list[Any], output: str, scheme: Any = None) -> bytes:
+    """The bytes kubectl prints for ``objs``: YAML documents joined by ``---``; JSON as one
+    indented object, or a ``v1 List`` holding several; protobuf for one object only."""
+    from kcodec._everyday import dump
+
+    if output == "yaml":
+        return b"---\n".join(dump(o, "yaml", scheme=scheme) for o in objs)
+    if output == "json":
+        # Go's indented JSON has no final newline; kubectl's printer adds one.
+        if len(objs) == 1:
+            return dump(objs[0], "json-pretty", scheme=scheme) + b"\n"
+        from kcodec.runtime import Unstructured
+        from kcodec.serializer import _gojson
+
+        items = [_gojson.loads(dump(o, "json", scheme=scheme)) for o in objs]
+        wrapper = Unstructured({"apiVersion": "v1", "kind": "List", "items": items,
+                                "metadata": {"resourceVersion": ""}})
+        return dump(wrapper, "json-pretty", scheme=scheme) + b"\n"
+    if len(objs) != 1:
+        raise ValueError(
+            f"-o {output} writes one object and the input holds {len(objs)}; "
+            "use -o yaml or -o json, or one document per run"
+        )
+    return dump(objs[0], output, scheme=scheme)

@@ -1,11 +1,17 @@
-"""The source distribution carries what a compiled build needs (the Cython sources and
-their declarations) and what type checkers read (stubs, ``py.typed``)."""
+"""What users install: the sdist carries the sources a compiled build needs, the README's
+demo and the guide; wheels are stripped, honestly tagged, and repairable for manylinux.
+
+These build real distributions with ``python -m build`` (an isolated build, as pip does),
+so they take a minute; they do not depend on the kernel mode and run once.
+"""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import tarfile
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,15 +26,23 @@ def kcodec_mode() -> Iterator[str]:
     yield "none"
 
 
-def test_sdist_carries_cython_sources_stubs_and_marker(tmp_path: Path) -> None:
+def _build(kind: str, out: Path, **env: str) -> subprocess.CompletedProcess:
     if not (ROOT / "setup.py").is_file():
         pytest.skip("not a source checkout")
-    env = dict(os.environ, KCODEC_BUILD_EXT="0")
+    pytest.importorskip("build", reason="the 'build' package is a test dependency")
+    # A wheel is built from the sdist, as pip builds one from PyPI: a checkout's own
+    # build/ directory (an earlier compiled build) must not leak into a pure wheel.
+    flags = ["--sdist"] if kind == "sdist" else []
     done = subprocess.run(
-        [sys.executable, "setup.py", "-q", "sdist", "-d", str(tmp_path)],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+        [sys.executable, "-m", "build", *flags, "-o", str(out), str(ROOT)],
+        env={**os.environ, **env}, capture_output=True, text=True, timeout=900,
     )
-    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
+    return done
+
+
+def test_sdist_carries_sources_examples_docs_and_license(tmp_path: Path) -> None:
+    _build("sdist", tmp_path, KCODEC_BUILD_EXT="0")
     (archive,) = tmp_path.glob("kcodec-*.tar.gz")
     with tarfile.open(archive) as tar:
         names = {name.split("/", 1)[1] for name in tar.getnames() if "/" in name}
@@ -38,7 +52,55 @@ def test_sdist_carries_cython_sources_stubs_and_marker(tmp_path: Path) -> None:
     assert any(w.endswith(".pyx") for w in wanted) and any(w.endswith(".pxd") for w in wanted)
     missing = wanted - names
     assert not missing, f"sdist lacks {sorted(missing)}"
-    assert "kcodec/py.typed" in names
-    assert "setup.py" in names and "pyproject.toml" in names
+    assert {"kcodec/py.typed", "setup.py", "pyproject.toml", "LICENSE", "README.md",
+            "examples/demo.py", "docs/design.md"} <= names
     # Generated C is rebuilt from the .pyx, never shipped stale.
-    assert not [n for n in names if n.startswith("kcodec/_speedups/") and n.endswith(".c")]
+    assert not [n for n in names if n.endswith((".c", ".so"))]
+    with tarfile.open(archive) as tar:
+        pkg_info = next(m for m in tar.getmembers() if m.name.endswith("/PKG-INFO"))
+        meta = tar.extractfile(pkg_info).read().decode()  # type: ignore[union-attr]
+    assert "License-Expression: Apache-2.0" in meta
+
+
+@pytest.mark.parametrize("how", ["skipped", "failed"])
+def test_pure_wheel_is_tagged_pure(tmp_path: Path, how: str) -> None:
+    env = {"KCODEC_BUILD_EXT": "0"} if how == "skipped" else {"KCODEC_BUILD_EXT": "auto", "CC": "false"}
+    done = _build("wheel", tmp_path, **env)
+    (wheel,) = tmp_path.glob("*.whl")
+    assert wheel.name.endswith("-py3-none-any.whl"), wheel.name
+    with zipfile.ZipFile(wheel) as z:
+        assert not [n for n in z.namelist() if n.endswith(".so")]
+    if how == "failed":
+        assert "kcodec is installed in pure-Python mode" in done.stdout + done.stderr
+
+
+def test_compiled_wheel_is_stripped_repairable_and_runs(tmp_path: Path) -> None:
+    auditwheel = shutil.which("auditwheel")
+    if auditwheel is None:
+        pytest.skip("auditwheel is not installed (a test dependency)")
+    _build("wheel", tmp_path / "raw", KCODEC_BUILD_EXT="1")
+    (wheel,) = (tmp_path / "raw").glob("*.whl")
+    assert "-linux_" in wheel.name
+    with zipfile.ZipFile(wheel) as z:
+        sizes = {n: z.getinfo(n).file_size for n in z.namelist() if n.endswith(".so")}
+    assert len(sizes) >= 6
+    # Stripped: with debug symbols the largest module is over 1.5 MB.
+    assert max(sizes.values()) < 600_000, sizes
+    repaired = subprocess.run([auditwheel, "repair", str(wheel), "-w", str(tmp_path / "fixed")],
+                              capture_output=True, text=True, timeout=300)
+    assert repaired.returncode == 0, repaired.stderr[-2000:]
+    (fixed,) = (tmp_path / "fixed").glob("*.whl")
+    assert "manylinux" in fixed.name
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True, timeout=300)
+    py = venv / "bin" / "python"
+    subprocess.run([str(py), "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(fixed)],
+                   check=True, timeout=300, capture_output=True)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "KCODEC_PURE")}
+    out = subprocess.run([str(venv / "bin" / "kcodec"), "version"], capture_output=True, text=True,
+                         timeout=120, cwd=tmp_path, env=env)
+    assert out.returncode == 0, out.stderr
+    assert "mode: compiled" in out.stdout
+    where = subprocess.run([str(py), "-c", "import kcodec; print(kcodec.__file__)"], capture_output=True,
+                           text=True, timeout=120, cwd=tmp_path, env=env)
+    assert str(venv) in where.stdout

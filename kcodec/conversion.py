@@ -646,7 +646,11 @@ class ConversionPlan:
         self.rows: tuple[PlanRow, ...] = tuple(rows)
         self.override_names = names
         self.direct_src = src_cls.__getattribute__ is object.__getattribute__
-        self.direct_dst = dst_cls.__setattr__ is object.__setattr__
+        from kcodec.model import Struct
+
+        # Struct's own __setattr__ only checks value types, which a conversion already
+        # produces right: setting the slot directly is what it would do.
+        self.direct_dst = dst_cls.__setattr__ in (object.__setattr__, Struct.__setattr__)
         self._kernel: Any = None  # the compiled kernel's own form of this plan, built on first use
 
     def __repr__(self) -> str:

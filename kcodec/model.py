@@ -16,6 +16,7 @@ on first use, into a flat table of :class:`FieldInfo` that the JSON and protobuf
 from __future__ import annotations
 
 import abc
+import inspect
 import sys
 import types
 import typing
@@ -78,6 +79,7 @@ MISSING: Any = _Missing()
 from kcodec._kinds import (  # noqa: E402 - kind codes and wire types of the field tables
     K_ANY, K_BOOL, K_BYTES, K_CUSTOM, K_FLOAT,
     K_INT32, K_INT64, K_LIST, K_MAP, K_STR, K_STRUCT, WT_BYTES, WT_FIXED64, WT_VARINT, _GO_NAMES,
+    INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN,
 )
 
 
@@ -130,6 +132,12 @@ class CustomValue(abc.ABC):
     @classmethod
     def _zero(cls) -> Any:
         return cls()
+
+    @classmethod
+    def _coerce(cls, value: Any) -> Any:
+        """An instance for a plain Python ``value`` given to a constructor or assignment
+        (``"500m"`` for a Quantity...), or :data:`NotImplemented` when there is none."""
+        return NotImplemented
 
     @abc.abstractmethod
     def _is_zero(self) -> bool:
@@ -343,6 +351,7 @@ def _compile(cls: Any) -> None:
         ann, owner = hints[attr]
         fields.append(FieldInfo(attr, decl, _resolve_type(ann, owner, attr)))
     cls.__kc_fields__ = tuple(fields)
+    cls.__kc_byname__ = {f.name: f for f in fields}
     cls.__kc_pb__ = tuple(sorted((f for f in fields if f.number > 0), key=lambda f: f.number))
     cls.__kc_bynum__ = {f.number: f for f in fields if f.number > 0}
     json_map: dict[str, tuple[FieldInfo, ...]] = {}
@@ -402,8 +411,134 @@ def _zero_of(f: TypeInfo) -> Any:
     return None
 
 
-class Struct(metaclass=StructMeta):
-    """Base of typed API structs: slotted, compared by value, copyable, Go-encodable."""
+_PY_NAMES = {K_STR: "str", K_BOOL: "bool", K_INT32: "int", K_INT64: "int", K_FLOAT: "float",
+             K_BYTES: "bytes", K_LIST: "list", K_MAP: "dict"}
+
+
+def _type_error(where: str, t: TypeInfo, value: Any) -> TypeError:
+    if t.kind in (K_STRUCT, K_CUSTOM):
+        want = t.cls.__name__
+    else:
+        want = t.go_name().lstrip("*")
+        py = _PY_NAMES.get(t.kind, "")
+        if py and py != want:
+            want = f"{want} ({py})"
+    if t.pointer or t.kind in (K_LIST, K_MAP, K_BYTES, K_ANY):
+        want += " or None"
+    shown = repr(value)
+    if len(shown) > 60:
+        shown = shown[:57] + "..."
+    return TypeError(f"{where}: expected {want}, got {type(value).__name__} {shown}")
+
+
+def _checked(t: TypeInfo, value: Any, where: str) -> Any:
+    """``value`` as field type ``t`` holds it, or TypeError/ValueError naming ``where``.
+
+    Only constructors and attribute assignment call this: decoders and conversions build
+    values of the right types and set slots directly, so they never pay for the check.
+    """
+    k = t.kind
+    if value is None:
+        if t.pointer or k in (K_LIST, K_MAP, K_BYTES, K_ANY):
+            return None
+        raise _type_error(where, t, value)
+    if k == K_STR:
+        if type(value) is str or isinstance(value, str):
+            return value
+    elif k in (K_INT32, K_INT64):
+        if isinstance(value, int) and not isinstance(value, bool):
+            lo, hi = (INT32_MIN, INT32_MAX) if k == K_INT32 else (INT64_MIN, INT64_MAX)
+            if not lo <= value <= hi:
+                raise ValueError(f"{where}: {value} is out of range for {_GO_NAMES[k]}")
+            return value
+    elif k == K_BOOL:
+        if isinstance(value, bool):
+            return value
+    elif k == K_FLOAT:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+    elif k == K_BYTES:
+        if isinstance(value, (bytes, bytearray, memoryview)):
+            return bytes(value)
+    elif k == K_STRUCT:
+        if isinstance(value, t.cls):
+            return value
+        if isinstance(value, dict):
+            raise TypeError(
+                f"{where}: expected {go_type_name(t.cls)}, got dict "
+                f"(build it with {t.cls.__name__}(...) or {t.cls.__name__}.from_dict(...))"
+            )
+    elif k == K_CUSTOM:
+        if isinstance(value, t.cls):
+            return value
+        try:
+            made = t.cls._coerce(value)
+        except ValueError as err:
+            raise ValueError(f"{where}: {err}") from None
+        if made is not NotImplemented:
+            return made
+    elif k == K_LIST:
+        # The caller's list is kept (not copied) unless an element had to be converted.
+        if isinstance(value, (list, tuple)):
+            elem = t.elem
+            items = [_checked(elem, v, f"{where}[{i}]") for i, v in enumerate(value)]  # type: ignore[arg-type]
+            if type(value) is list and all(a is b for a, b in zip(items, value)):
+                return value
+            return items
+    elif k == K_MAP:
+        if isinstance(value, dict):
+            elem = t.elem
+            changed = False
+            out = {}
+            for key, v in value.items():
+                if not isinstance(key, str):
+                    raise TypeError(f"{where}: map keys must be str, got {type(key).__name__} {key!r}")
+                c = out[key] = _checked(elem, v, f"{where}[{key!r}]")  # type: ignore[arg-type]
+                changed = changed or c is not v
+            return out if changed else value
+    else:
+        return value
+    raise _type_error(where, t, value)
+
+
+if sys.version_info >= (3, 11):
+    from typing import dataclass_transform
+else:  # pragma: no cover - type checkers read typing_extensions' marker; at run time it only marks
+    def dataclass_transform(**_kwargs: Any) -> Any:
+        return lambda cls: cls
+
+
+# No field_specifiers: a type checker then takes each `= field(...)` as the attribute's
+# default (field() returns Any), which is the truth here: every field has a Go zero value,
+# so every constructor argument is optional.
+@dataclass_transform(kw_only_default=True)
+class _CheckedStructMeta(StructMeta):
+    """StructMeta as type checkers see it (PEP 681): a dataclass-like class whose fields
+    are optional keyword arguments of its constructor, typed as annotated."""
+
+    @property
+    def __signature__(cls) -> inspect.Signature:
+        """The constructor's parameters, for ``help()`` and ``inspect.signature``."""
+        raw: dict[str, Any] = {}
+        for klass in reversed(cls.__mro__):
+            raw.update(klass.__dict__.get("__annotations__", {}))
+        params = []
+        for f in fields_of(cls):
+            default = f.default if f.default is not MISSING else _zero_of(f)
+            params.append(inspect.Parameter(f.name, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                            default=default, annotation=raw.get(f.name, Any)))
+        return inspect.Signature(params, return_annotation=None)
+
+
+class Struct(metaclass=_CheckedStructMeta):
+    """Base of typed API structs: slotted, compared by value, copyable, Go-encodable.
+
+    Constructors and attribute assignment check each value against the field's Go type and
+    raise :class:`TypeError` naming the field (``DeploymentSpec.replicas: expected int32
+    (int) or None, got str 'three'``); strings with an obvious Go text form are converted
+    (``"500m"`` for a Quantity, ``"25%"`` or ``8080`` for an IntOrString, RFC 3339 text or
+    a ``datetime`` for a Time). Decoders never pay for the check.
+    """
 
     __slots__ = ()
     __kc_fields__: ClassVar[tuple[FieldInfo, ...]]
@@ -417,11 +552,11 @@ class Struct(metaclass=StructMeta):
             raise TypeError(f"{cls.__name__}() takes at most {len(fields)} positional arguments")
         for i, f in enumerate(fields):
             if i < len(args):
-                value = args[i]
+                value = _checked(f, args[i], f"{cls.__name__}.{f.name}")
                 if f.name in kwargs:
                     raise TypeError(f"{cls.__name__}() got multiple values for argument {f.name!r}")
             elif f.name in kwargs:
-                value = kwargs.pop(f.name)
+                value = _checked(f, kwargs.pop(f.name), f"{cls.__name__}.{f.name}")
             elif f.default is not MISSING:
                 value = f.default() if callable(f.default) and not isinstance(f.default, type) else f.default
             else:
@@ -431,6 +566,15 @@ class Struct(metaclass=StructMeta):
             for name in kwargs:
                 if not any(f.name == name for f in fields):
                     raise TypeError(f"{cls.__name__}() got an unexpected keyword argument {name!r}")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        cls = type(self)
+        if not cls.__dict__.get("__kc_compiled__"):
+            _compile(cls)
+        f = cls.__kc_byname__.get(name)
+        if f is not None:
+            value = _checked(f, value, f"{cls.__name__}.{name}")
+        object.__setattr__(self, name, value)
 
     @classmethod
     def _new_zero(cls: type[T]) -> T:
@@ -465,6 +609,21 @@ class Struct(metaclass=StructMeta):
     def deep_copy(self: T) -> T:
         """A copy sharing no mutable state with this object."""
         return speedups.deep_copy(self)
+
+    def __deepcopy__(self: T, memo: dict[int, Any]) -> T:
+        return speedups.deep_copy(self)
+
+    def __copy__(self: T) -> T:
+        new = object.__new__(type(self))
+        for f in fields_of(type(self)):
+            object.__setattr__(new, f.name, getattr(self, f.name))
+        return new
+
+    def __setstate__(self, state: Any) -> None:
+        # Unpickling restores what was pickled, which the constructor checked once already.
+        slots = state[1] if isinstance(state, tuple) else state
+        for name, value in (slots or {}).items():
+            object.__setattr__(self, name, value)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-compatible dict Go's ``encoding/json`` would produce for this struct."""

@@ -470,6 +470,15 @@ class Quantity(CustomValue):
     # -- construction ------------------------------------------------------------------
 
     @classmethod
+    def _coerce(cls, value: Any) -> Any:
+        """``"500m"`` or an int given where a Quantity is expected."""
+        if isinstance(value, str):
+            return cls.parse(value)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return cls.parse(str(value))
+        return NotImplemented
+
+    @classmethod
     def parse(cls, s: str) -> "Quantity":
         """Go ParseQuantity; raises DecodeError with Go's message on bad input."""
         try:
@@ -819,6 +828,15 @@ class IntOrString(CustomValue):
         self._type = int(type)
         self._int = _wrap32(int_val)
         self._str = str_val
+
+    @classmethod
+    def _coerce(cls, value: Any) -> Any:
+        """An int or a str given where an IntOrString is expected (``8080``, ``"25%"``)."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            return cls.from_int(value)
+        if isinstance(value, str):
+            return cls.from_string(value)
+        return NotImplemented
 
     @classmethod
     def from_int(cls, value: int) -> "IntOrString":

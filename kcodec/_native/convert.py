@@ -31,13 +31,16 @@ MAX_VALUE_NESTING = 32
 
 def convert_fields(plan: Any, src: Any, dst: Any, scope: Any, overrides: Any) -> None:
     """Fill ``dst`` from ``src`` following ``plan``'s rows (see ``kcodec.conversion.copy_fields``)."""
+    # As the compiled twin: slots are set directly when the class's __setattr__ would only
+    # set them (or check types a conversion already gets right).
+    set_ = object.__setattr__ if plan.direct_dst and type(dst) is plan.dst_cls else setattr
     for row in plan.rows:
         action = row.action
         name = row.name
         if action == _SHARE:
-            setattr(dst, name, getattr(src, name))
+            set_(dst, name, getattr(src, name))
         elif action == _CONVERT:
-            setattr(dst, name, _convert_value(getattr(src, name), row, scope, 0))
+            set_(dst, name, _convert_value(getattr(src, name), row, scope, 0))
         else:
             fn = overrides[name]
             if fn is not None:

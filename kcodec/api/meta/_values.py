@@ -296,6 +296,15 @@ class _TimeBase(CustomValue):
     _CHUNKS = _RFC3339_CHUNKS
     _FRAC = 0  # fraction digits written in JSON
 
+    @classmethod
+    def _coerce(cls, value: Any) -> Any:
+        """A datetime, or RFC 3339 text, given where a time is expected."""
+        if isinstance(value, datetime):
+            return cls(value)
+        if isinstance(value, str):
+            return cls.parse(value)
+        return NotImplemented
+
     def __init__(self, value: datetime | None = None, *, nanosecond: int | None = None) -> None:
         """Zero (``None``), or the instant of ``value``.
 
@@ -693,6 +702,15 @@ class Duration(CustomValue):
         if not _I64_MIN <= nanoseconds <= _I64_MAX:
             raise DecodeError(f"Duration {nanoseconds} overflows int64 nanoseconds")
         self._ns = nanoseconds
+
+    @classmethod
+    def _coerce(cls, value: Any) -> Any:
+        """Go duration text (``"1h30m"``) or a ``timedelta`` given where a Duration is expected."""
+        if isinstance(value, str):
+            return cls.parse(value)
+        if isinstance(value, timedelta):
+            return cls((value.days * 86400 + value.seconds) * 10**9 + value.microseconds * 1000)
+        return NotImplemented
 
     @classmethod
     def parse(cls, text: str) -> "Duration":

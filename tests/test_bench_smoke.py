@@ -19,9 +19,15 @@ from kcodec import speedups
 ASV_DIR = Path(__file__).resolve().parents[1] / "asv_bench"
 sys.path.insert(0, str(ASV_DIR))
 
-from benchmarks import _docs, bench_conversion, bench_kcodec, bench_peers  # noqa: E402
+import importlib  # noqa: E402
 
-MODULES = (bench_kcodec, bench_conversion, bench_peers)
+from benchmarks import _docs, bench_conversion  # noqa: E402
+
+# Every benchmark module, found by name, so a new one is smoke-tested without a list to edit.
+MODULES = tuple(
+    importlib.import_module(f"benchmarks.{p.stem}")
+    for p in sorted((ASV_DIR / "benchmarks").glob("bench_*.py"))
+)
 CLASSES = [
     obj
     for module in MODULES

@@ -44,6 +44,7 @@ __all__ = [
     "fields_of",
     "is_protobuf_struct",
     "go_type_name",
+    "invalid_value_error",
 ]
 
 T = TypeVar("T")
@@ -465,7 +466,7 @@ def _checked(t: TypeInfo, value: Any, where: str) -> Any:
             return value
         if isinstance(value, dict):
             raise TypeError(
-                f"{where}: expected {go_type_name(t.cls)}, got dict "
+                f"{where}: expected {t.cls.__name__}, got dict "
                 f"(build it with {t.cls.__name__}(...) or {t.cls.__name__}.from_dict(...))"
             )
     elif k == K_CUSTOM:
@@ -726,7 +727,77 @@ def to_tree(obj: Any) -> dict[str, Any]:
     cls = type(obj)
     if not cls.__dict__.get("__kc_compiled__"):
         _compile(cls)
-    return speedups.struct_to_tree(obj)
+    try:
+        return speedups.struct_to_tree(obj)
+    except _ENCODE_FAULTS as exc:
+        raise invalid_value_error(obj, exc) from exc
+
+
+#: What a kernel raises when an object holds a value of the wrong Python type (possible only
+#: past the constructors' checks: object.__setattr__, or a list or dict mutated in place).
+_ENCODE_FAULTS = (TypeError, AttributeError, OverflowError)
+
+
+def _invalid_in(obj: Any, path: str, depth: int) -> tuple[str, str] | None:
+    """The first value of ``obj`` (depth first, declaration order) its field's Go type
+    cannot hold, as (JSON field path, reason), or None."""
+    if depth > 10_000:
+        return path, "nested too deeply"
+    for f in fields_of(type(obj)):
+        value = getattr(obj, f.name, MISSING)
+        name = f.json if f.json not in ("", "-") else f.name
+        where = f"{path}.{name}" if path else name
+        if value is MISSING:
+            return where, "field is not set"
+        found = _invalid_value(f, value, where, depth)
+        if found is not None:
+            return found
+    return None
+
+
+def _invalid_value(t: TypeInfo, value: Any, where: str, depth: int) -> tuple[str, str] | None:
+    if value is None:
+        if t.pointer or t.kind in (K_LIST, K_MAP, K_BYTES, K_ANY) or t.kind == K_STRUCT:
+            return None
+    elif t.kind == K_CUSTOM and not isinstance(value, t.cls):
+        return where, str(_type_error(where, t, value)).split(": ", 1)[1]
+    elif t.kind == K_LIST and isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            found = _invalid_value(t.elem, v, f"{where}[{i}]", depth + 1)  # type: ignore[arg-type]
+            if found is not None:
+                return found
+        return None
+    elif t.kind == K_MAP and isinstance(value, dict):
+        for k, v in value.items():
+            if not isinstance(k, str):
+                return where, f"map key {k!r} is not a str"
+            found = _invalid_value(t.elem, v, f"{where}[{k}]", depth + 1)  # type: ignore[arg-type]
+            if found is not None:
+                return found
+        return None
+    try:
+        _checked(t, value, where)
+    except (TypeError, ValueError) as err:
+        return where, str(err).split(": ", 1)[1]
+    if t.kind == K_STRUCT and value is not None:
+        return _invalid_in(value, where, depth + 1)
+    return None
+
+
+def invalid_value_error(obj: Any, cause: BaseException) -> EncodeError:
+    """The :class:`~kcodec.errors.EncodeError` for an encoder that failed on ``obj``:
+    names the first field holding a value its Go type cannot hold (``.field_path``), or
+    keeps the kernel's words when no such field is found."""
+    found = _invalid_in(obj, "", 0) if isinstance(obj, Struct) else None
+    name = go_type_name(type(obj))
+    if found is None:
+        err = EncodeError(f"cannot encode {name}: {cause}")
+        err.field_path = None  # type: ignore[attr-defined]
+    else:
+        path, reason = found
+        err = EncodeError(f"cannot encode {name}: {path}: {reason}")
+        err.field_path = path  # type: ignore[attr-defined]
+    return err
 
 
 def from_tree(cls: type[T], tree: Any, *, into: Any = None, strict: list[str] | None = None,
@@ -759,9 +830,12 @@ def to_proto(obj: Any, *, prefix: bytes | None = None, suffix: bytes = b"") -> b
         _compile(cls)
     if not cls.__kc_proto_ok__:
         raise NotMarshalableError(cls)
-    if prefix is None:
-        return speedups.struct_to_proto(obj)
-    return speedups.struct_to_proto(obj, prefix, suffix)
+    try:
+        if prefix is None:
+            return speedups.struct_to_proto(obj)
+        return speedups.struct_to_proto(obj, prefix, suffix)
+    except _ENCODE_FAULTS as exc:
+        raise invalid_value_error(obj, exc) from exc
 
 
 def from_proto(cls: type[T], data: bytes, *, into: Any = None, path: str | None = None,

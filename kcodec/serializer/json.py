@@ -20,7 +20,7 @@ from kcodec.errors import (
     type_name,
 )
 from kcodec.errors import json_kind as _json_kind
-from kcodec.model import RawJSON, Struct, TypeInfo, fields_of, to_tree
+from kcodec.model import RawJSON, Struct, TypeInfo, fields_of, invalid_value_error, to_tree
 from kcodec.runtime.helpers import use_or_create_object
 from kcodec.runtime.scheme import is_unstructured
 from kcodec.runtime.types import CONTENT_TYPE_JSON, Unknown
@@ -283,7 +283,10 @@ class Serializer:
         pretty = self.options.pretty and not yaml
         if not yaml and isinstance(obj, Struct) and not isinstance(obj, Unknown):
             fields_of(type(obj))
-            out = speedups.json_encode(obj, pretty, not pretty)
+            try:
+                out = speedups.json_encode(obj, pretty, not pretty)
+            except (TypeError, AttributeError, OverflowError) as exc:
+                raise invalid_value_error(obj, exc) from exc
             if stream is not None:
                 stream.write(out)
             return out

@@ -629,7 +629,7 @@ def _raw_value(v: Any) -> Any:
         return v
     if not v.data.strip():
         return None
-    from kcodec.serializer import _gojson
+    from kcodec import gojson as _gojson
 
     try:
         return _gojson.loads(v.data)

@@ -17,7 +17,7 @@ import math
 from typing import IO, Any, Iterator
 
 from kcodec.errors import DecodeError
-from kcodec.serializer._goyaml import _go_replace_invalid, _shortest_digits, yaml_to_tree
+from kcodec.goyaml import _go_replace_invalid, _shortest_digits, yaml_to_tree
 
 __all__ = [
     "is_json_buffer",
@@ -156,7 +156,7 @@ class _Literal:
 
 def _dumps(tree: Any) -> bytes:
     try:
-        from kcodec.serializer import _gojson  # written concurrently; optional here
+        from kcodec import gojson as _gojson  # written concurrently; optional here
     except ImportError:
         return _go_json_dumps(tree)
     return _gojson.dumps(tree, sort_keys=True)
@@ -499,7 +499,7 @@ def _go_int(s: str) -> Any:
 
 def _parse_json_value(data: bytes) -> Any:
     try:
-        from kcodec.serializer import _gojson
+        from kcodec import gojson as _gojson
     except ImportError:
         return _stdjson.loads(_go_replace_invalid(data), parse_int=_go_int)
     return _gojson.loads(data)

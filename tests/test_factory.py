@@ -48,9 +48,9 @@ from kcodec.serializer import (
     SerializerInfo,
     StreamSerializerInfo,
     WithoutConversionCodecFactory,
-    _gojson,
     serializer_info_for_media_type,
 )
+from kcodec import gojson as _gojson
 from kcodec.serializer import json as json_serializer
 from kcodec.serializer.framing import JSON_FRAMER, LENGTH_DELIMITED_FRAMER
 from kcodec.serializer.protobuf import RawSerializer

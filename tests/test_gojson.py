@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from kcodec.errors import DecodeError, EncodeError
 from kcodec.model import RawJSON
-from kcodec.serializer import _gojson as gj
-from kcodec.serializer._gojson import (
+from kcodec import gojson as gj
+from kcodec.gojson import (
     DupDict,
     JSONSyntaxError,
     compact,

@@ -1,4 +1,4 @@
-"""sigs.k8s.io/yaml behaviour of kcodec.serializer._goyaml (ref §6 YAML part, §7.2-7.3, §8, §20)."""
+"""sigs.k8s.io/yaml behaviour of kcodec.goyaml (ref §6 YAML part, §7.2-7.3, §8, §20)."""
 from __future__ import annotations
 
 import json
@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kcodec.errors import DecodeError, EncodeError
-from kcodec.serializer._goyaml import (
+from kcodec.goyaml import (
     format_strict_errors,
     interpret_yaml_gvk,
     tree_to_yaml,

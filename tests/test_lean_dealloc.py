@@ -87,7 +87,7 @@ def test_decoded_trees_are_freed_completely() -> None:
     from kcodec.api.core import v1
 
     body = (FIXTURES / "core.v1.Pod.pb").read_bytes()
-    from kcodec.serializer import _pbwire
+    from kcodec import speedups as _pbwire
 
     raw = _pbwire.envelope_decode(body)[2]
 

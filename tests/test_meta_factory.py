@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from kcodec.errors import DecodeError
 from kcodec.schema import GroupVersionKind
-from kcodec.serializer import _gojson
+from kcodec import gojson as _gojson
 from kcodec.serializer.meta import DEFAULT_META_FACTORY, SimpleMetaFactory, interpret_gvk
 from kcodec._native.gvk import interpret_gvk as pure_interpret_gvk
 

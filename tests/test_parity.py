@@ -125,7 +125,7 @@ def test_every_kernel_has_a_compiled_twin() -> None:
 
 
 @pytest.mark.parametrize("first", [
-    "kcodec._native", "kcodec._native.codec", "kcodec._native.pbwire", "kcodec._native.gvk", "kcodec.model",
+    "kcodec._native", "kcodec._native.codec", "kcodec.wire", "kcodec._native.gvk", "kcodec.model",
     "kcodec._native.convert", "kcodec._speedups._convert", "kcodec._speedups._json",
     "kcodec._speedups", "kcodec._speedups._codec", "kcodec._speedups._wire", "kcodec._speedups._tables",
     "kcodec.speedups", "kcodec.api",
@@ -507,7 +507,7 @@ def test_every_pb_fixture_decodes_and_reencodes_alike() -> None:
 
 @needs_fixtures
 def test_pb_fixtures_decode_in_place_and_encode_into_the_envelope() -> None:
-    from kcodec.serializer import _pbwire
+    from kcodec import wire as _pbwire
 
     for path in PB_FIXTURES:
         cls = type_of(path)
@@ -546,7 +546,7 @@ def test_framed_encoding_matches_in_both_twins(obj: Kitchen, prefix: bytes, suff
     plain = outcome(pure.struct_to_proto, obj)
     if plain[0] != "ok":
         return
-    from kcodec._native.pbwire import encode_varint
+    from kcodec.wire import encode_varint
 
     want = prefix + encode_varint(len(plain[1])) + plain[1] + suffix
     assert same("struct_to_proto", obj, prefix, suffix) == ("ok", want)
@@ -554,7 +554,7 @@ def test_framed_encoding_matches_in_both_twins(obj: Kitchen, prefix: bytes, suff
 
 @needs_fixtures
 def test_every_json_fixture_fills_alike() -> None:
-    from kcodec.serializer import _gojson
+    from kcodec import gojson as _gojson
 
     for path in JSON_FIXTURES:
         cls = type_of(path)

@@ -28,7 +28,7 @@ from kcodec.runtime.helpers import decode_into
 from kcodec.runtime.object import Object
 from kcodec.runtime.scheme import Scheme
 from kcodec.runtime.types import CONTENT_TYPE_JSON, RawExtension, Unknown
-from kcodec.runtime.unstructured import Unstructured, UnstructuredList
+from kcodec.api.meta.unstructured import Unstructured, UnstructuredList
 from kcodec.schema import GroupVersion, GroupVersionKind, from_api_version_and_kind
 from kcodec.serializer.json import Serializer, gvk_with_defaults
 from kcodec.serializer.recognizer import RecognizerDecoder

@@ -29,7 +29,7 @@ from kcodec.model import Int32, field, to_proto
 from kcodec.runtime.object import Object
 from kcodec.runtime.scheme import Scheme
 from kcodec.runtime.types import CONTENT_TYPE_PROTOBUF, Unknown
-from kcodec.runtime.unstructured import Unstructured
+from kcodec.api.meta.unstructured import Unstructured
 from kcodec.schema import GroupVersionKind
 from kcodec.serializer.framing import LENGTH_DELIMITED_FRAMER
 from kcodec.serializer.json import Serializer as JSONSerializer

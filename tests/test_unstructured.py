@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from kcodec.errors import DecodeError, KCodecError, MissingKindError
 from kcodec.schema import GroupVersionKind
-from kcodec.runtime.unstructured import (
+from kcodec.api.meta.unstructured import (
     UNSTRUCTURED_JSON_SCHEME,
     MAX_COPY_DEPTH,
     Unstructured,

@@ -43,7 +43,7 @@ class Envelope:
     def setup(self, docs: dict[str, Any], mode: str) -> None:
         _docs.require_kcodec()
         _docs.use_mode(mode)
-        from kcodec.serializer import _pbwire
+        from kcodec import speedups as _pbwire
 
         self.pbwire = _pbwire
         self.data = docs["pod_pb"]

@@ -14,7 +14,7 @@ from kcodec._native.codec import (
 )
 from kcodec._native.convert import convert_fields, deep_copy
 from kcodec._native.gvk import interpret_gvk
-from kcodec._native.pbwire import (
+from kcodec.wire import (
     decode_signed_varint,
     decode_varint,
     encode_varint,

@@ -96,7 +96,7 @@ def _json_type(v: Any) -> str:
     if isinstance(v, bool):
         return "bool"
     if isinstance(v, (int, float)):
-        from kcodec.serializer._gojson import format_float
+        from kcodec.gojson import format_float
 
         return "number " + (str(v) if isinstance(v, int) else format_float(v))
     if isinstance(v, str):
@@ -564,7 +564,7 @@ def json_fill(obj: Any, cls: Any, data: bytes, strict: list[str] | None, path: s
     ``null`` leaves ``obj`` untouched; a non-object is a type error. The compiled twin
     parses the bytes straight into the object without building a tree.
     """
-    from kcodec.serializer import _gojson
+    from kcodec import gojson as _gojson
 
     tree = _gojson.loads(data, strict=strict is not None)
     if tree is None:
@@ -593,7 +593,7 @@ def json_fill_vouched(obj: Any, cls: Any, data: bytes) -> int:
 def json_encode(obj: Any, pretty: bool, newline: bool = False) -> bytes:
     """Typed struct -> Go's JSON bytes (compact or pretty), plus ``\\n`` when ``newline``
     (Go's Encoder ends compact output with one; asking here spares copying the output)."""
-    from kcodec.serializer import _gojson
+    from kcodec import gojson as _gojson
 
     out: dict[str, Any] = {}
     _struct_into(obj, type(obj).__kc_fields__, out)

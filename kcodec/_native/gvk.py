@@ -8,7 +8,7 @@ first one in document order is reported), and the whole text must be valid JSON.
 The fast path lets simdjson validate the document and walks only the top-level members;
 whenever simdjson refuses something Go accepts (invalid UTF-8 in strings, numbers beyond
 its range, nesting deeper than its limit, surrogate escapes) or the input is malformed,
-the exact parser of :mod:`kcodec.serializer._gojson` decides, with Go's error texts.
+the exact parser of :mod:`kcodec.gojson` decides, with Go's error texts.
 """
 from __future__ import annotations
 
@@ -85,7 +85,7 @@ def _not_object(value: Any) -> GroupVersionKind:
 
 
 def _exact(data: bytes) -> GroupVersionKind:
-    from kcodec.serializer import _gojson  # late: the serializer package imports kernels
+    from kcodec import gojson as _gojson  # late: the serializer package imports kernels
 
     try:
         top = _gojson.top_level_members(data)

@@ -142,7 +142,7 @@ cdef int _setup() except -1:
     import binascii
     from kcodec import model
     from kcodec._native import codec
-    from kcodec.serializer import _gojson
+    from kcodec import gojson as _gojson
     _pure_json_fill = codec.json_fill
     _pure_json_encode = codec.json_encode
     _pure_struct_to_tree = codec.struct_to_tree

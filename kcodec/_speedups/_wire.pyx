@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Compiled twins of ``kcodec._native.pbwire`` and ``kcodec._native.gvk.interpret_gvk``.
+"""Compiled twins of ``kcodec.wire`` and ``kcodec._native.gvk.interpret_gvk``.
 
 Every kernel reads the input through a ``const unsigned char*`` with explicit bounds
 checks. Successful results are computed here; whenever the C path meets something it does
@@ -18,7 +18,7 @@ from cpython.object cimport PyObject
 
 from kcodec._speedups._varint cimport uvarint_size
 
-from kcodec._native import pbwire as _pure
+from kcodec import wire as _pure
 from kcodec._native import gvk as _pure_gvk
 
 __all__ = [

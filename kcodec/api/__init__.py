@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 import threading
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +19,9 @@ if TYPE_CHECKING:
 __all__ = ["scheme", "codecs", "api_modules"]
 
 _lock = threading.Lock()
+#: A Kubernetes API version name; other modules of a package (``internal``,
+#: ``unstructured``, private ``_*``) are never external versions.
+_VERSION = re.compile(r"v[0-9]+(?:(?:alpha|beta)[0-9]+)?")
 _built: dict[str, Any] = {}
 
 
@@ -29,7 +33,7 @@ def api_modules() -> list[str]:
             continue
         sub = importlib.import_module(pkg.name)
         for mod in pkgutil.iter_modules(sub.__path__, pkg.name + "."):
-            if not mod.ispkg and not mod.name.rsplit(".", 1)[1].startswith("_"):
+            if not mod.ispkg and _VERSION.fullmatch(mod.name.rsplit(".", 1)[1]):
                 names.append(mod.name)
     return sorted(names)
 

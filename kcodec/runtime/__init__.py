@@ -3,6 +3,8 @@
 The contracts every encoder, decoder, typer and versioner follows are stated once, in
 :mod:`kcodec.runtime.interfaces`.
 """
+from typing import Any
+
 from kcodec.runtime.object import Object
 from kcodec.runtime.types import CONTENT_TYPE_JSON, CONTENT_TYPE_PROTOBUF, RawExtension, Unknown
 from kcodec.schema import (
@@ -13,7 +15,6 @@ from kcodec.schema import (
     new_coercing_multi_group_versioner,
     new_multi_group_versioner,
 )
-from kcodec.runtime.unstructured import Unstructured, UnstructuredList
 from kcodec.runtime.helpers import (
     Base64Serializer,
     MultiObjectTyper,
@@ -61,3 +62,13 @@ __all__ = [
     "new_multi_group_versioner",
     "use_or_create_object",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # Unstructured lives above runtime and meta/v1, where Go puts it
+    # (k8s.io/apimachinery/pkg/apis/meta/v1/unstructured); this face only re-exports it.
+    if name in ("Unstructured", "UnstructuredList"):
+        from kcodec.api.meta import unstructured
+
+        return getattr(unstructured, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -111,7 +111,7 @@ class RawExtension(CustomValue):
     def _from_tree(cls, value: Any, path: str) -> RawExtension:
         if value is None:
             return cls()
-        from kcodec.serializer._gojson import dumps
+        from kcodec.gojson import dumps
 
         return cls(dumps(value))
 

@@ -24,9 +24,10 @@ from kcodec.model import RawJSON, Struct, TypeInfo, fields_of, to_tree
 from kcodec.runtime.helpers import use_or_create_object
 from kcodec.runtime.scheme import is_unstructured
 from kcodec.runtime.types import CONTENT_TYPE_JSON, Unknown
-from kcodec.runtime.unstructured import Unstructured, UnstructuredList
+from kcodec.api.meta.unstructured import Unstructured, UnstructuredList
 from kcodec.schema import GroupVersionKind, parse_group_version
-from kcodec.serializer import _gojson, _goyaml
+from kcodec import gojson as _gojson
+from kcodec import goyaml as _goyaml
 from kcodec.serializer.framing import JSON_FRAMER, YAML_FRAMER
 from kcodec.serializer.meta import SimpleMetaFactory
 

@@ -17,7 +17,7 @@ from kcodec.model import Struct, from_proto, is_protobuf_struct, to_proto
 from kcodec.runtime.helpers import use_or_create_object
 from kcodec.runtime.types import CONTENT_TYPE_PROTOBUF, Unknown
 from kcodec.schema import GroupVersionKind, parse_group_version
-from kcodec.serializer import _pbwire
+from kcodec import speedups, wire
 from kcodec.serializer.framing import LENGTH_DELIMITED_FRAMER
 
 __all__ = [
@@ -193,7 +193,7 @@ class Serializer:
         """Open the envelope and decode its body; see reference §12.2 for the rules."""
         if type(data) is not bytes:
             data = bytes(data)
-        api_version, kind, span, content_encoding, content_type = _pbwire.envelope_span(data)
+        api_version, kind, span, content_encoding, content_type = speedups.envelope_span(data)
         body = _body(data, span)
         gv = parse_group_version(api_version)
         actual = GroupVersionKind(gv.group, gv.version, kind)
@@ -233,17 +233,17 @@ class Serializer:
     def encode(self, obj: Any, stream: IO[bytes] | None = None) -> bytes:
         """Envelope ``obj``: its current GVK as TypeMeta, its protobuf body as raw."""
         if isinstance(obj, Unknown):
-            out = _pbwire.envelope_encode(obj.api_version, obj.kind, obj.raw,
+            out = speedups.envelope_encode(obj.api_version, obj.kind, obj.raw,
                                           obj.content_encoding, obj.content_type)
         elif isinstance(obj, Struct):
             gvk = _object_gvk(obj)
-            head, tail = _pbwire.envelope_parts(str(gvk.group_version()), gvk.kind)
+            head, tail = wire.envelope_parts(str(gvk.group_version()), gvk.kind)
             # The body is written straight into the envelope (a PodList body is megabytes).
             out = to_proto(obj, prefix=head, suffix=tail)
         else:
             body = _marshal(obj)
             gvk = _object_gvk(obj)
-            out = _pbwire.envelope_encode(str(gvk.group_version()), gvk.kind, body, "", "")
+            out = speedups.envelope_encode(str(gvk.group_version()), gvk.kind, body, "", "")
         if stream is not None:
             stream.write(out)
         return out
@@ -309,7 +309,7 @@ class RawSerializer:
         """The object's protobuf message bytes only: no magic, no envelope, no GVK."""
         if isinstance(obj, Unknown):
             # An Unknown has generated marshallers in Go: the message itself is written.
-            out = _pbwire.marshal_unknown(obj.api_version, obj.kind, obj.raw,
+            out = speedups.marshal_unknown(obj.api_version, obj.kind, obj.raw,
                                           obj.content_encoding, obj.content_type)
         else:
             out = _marshal(obj)

@@ -10,7 +10,7 @@ from kcodec.errors import DecodeError, EncodeError, NotRegisteredError, StrictDe
 from kcodec.runtime.helpers import WithoutVersionDecoder, WithVersionEncoder
 from kcodec.runtime.scheme import is_unstructured
 from kcodec.runtime.types import Unknown
-from kcodec.runtime.unstructured import UnstructuredList
+from kcodec.api.meta.unstructured import UnstructuredList
 from kcodec.schema import GroupVersionKind, go_json_object
 
 __all__ = [

@@ -1113,7 +1113,7 @@ class UnstructuredJSONScheme:
         other ``into`` is filled as a typed object. A decoded object without ``kind`` raises
         :class:`MissingKindError` (with the computed GVK in ``.gvk``); apiVersion is optional.
         """
-        from kcodec.serializer import _gojson
+        from kcodec import gojson as _gojson
 
         raw = _as_bytes(data)
         tree = _gojson.loads(raw)
@@ -1199,7 +1199,7 @@ class UnstructuredJSONScheme:
         UnstructuredList: its fields plus ``items`` (the list is not modified); Unknown: its
         raw bytes verbatim; anything else: its typed JSON plus ``\\n``.
         """
-        from kcodec.serializer import _gojson
+        from kcodec import gojson as _gojson
 
         if isinstance(obj, Unstructured):
             data = _gojson.dumps(obj.object, sort_keys=True) + b"\n"

@@ -7,13 +7,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kcodec._native import pbwire as pure
+from kcodec import wire as pure
 from kcodec.errors import DecodeError, EncodeError
-from kcodec.serializer import _pbwire as wrapped
+from kcodec import speedups as wrapped
 
 FIXTURES = Path(__file__).resolve().parents[1].parent / "shared" / "fixtures" / "k8s-api-v0.36.3" / "HEAD"
 
-IMPLS = pytest.mark.parametrize("w", [pure, wrapped], ids=["native", "wrapper"])
+IMPLS = pytest.mark.parametrize("w", [pure, wrapped], ids=["native", "bound"])
 
 NOT_PROTOBUF = "provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]"
 
@@ -279,7 +279,7 @@ def test_unmarshal_unknown_fuzz(w, data):
 
 @IMPLS
 def test_envelope_examples(w):
-    assert w.PROTO_MAGIC == b"k8s\x00" == bytes([107, 56, 115, 0])
+    assert pure.PROTO_MAGIC == b"k8s\x00" == bytes([107, 56, 115, 0])
     assert w.envelope_encode("group/version", "Unknown", b"hello world").hex() == (
         "6b3873000a180a0d67726f75702f76657273696f6e1207556e6b6e6f776e"
         "120b68656c6c6f20776f726c641a002200"
@@ -352,20 +352,3 @@ def test_envelope_on_go_fixtures():
         assert wrapped.envelope_encode(av, kind, raw, "", "") == data, path.name
         for _ in pure.iter_fields(raw):
             pass
-
-
-def test_wrapper_follows_speedups_switch(monkeypatch):
-    from kcodec import speedups
-
-    calls = []
-
-    def fake(n):
-        calls.append(n)
-        return b"!"
-
-    monkeypatch.setattr(speedups, "encode_varint", fake, raising=False)
-    assert wrapped.encode_varint(5) == b"!"
-    assert calls == [5]
-    monkeypatch.delattr(speedups, "encode_varint")
-    assert wrapped.encode_varint(5) == b"\x05"
-    assert wrapped.kernel("decode_varint") is getattr(speedups, "decode_varint", pure.decode_varint)

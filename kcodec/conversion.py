@@ -24,6 +24,7 @@ import re
 from typing import Any, Callable, ClassVar, Mapping
 
 from kcodec.errors import ConversionError, DecodeError, type_name
+from kcodec.gofmt import quote as _go_quote
 
 __all__ = [
     "ConversionFunc",
@@ -426,27 +427,6 @@ def parse_int64(s: str, func: str = "ParseInt") -> int:
     if n < _INT64_MIN or n > _INT64_MAX:
         raise DecodeError(f"strconv.{func}: parsing {_go_quote(s)}: value out of range")
     return n
-
-
-def _go_quote(s: str) -> str:
-    out = ['"']
-    for ch in s:
-        if ch == '"':
-            out.append('\\"')
-        elif ch == "\\":
-            out.append("\\\\")
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ch == "\r":
-            out.append("\\r")
-        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
-            out.append(f"\\x{ord(ch):02x}")
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
 
 
 def _go_bool(first: str) -> bool:

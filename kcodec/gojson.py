@@ -21,6 +21,7 @@ from operator import itemgetter
 from typing import Any
 
 from kcodec.errors import DecodeError, EncodeError
+from kcodec.gofmt import quote_char
 from kcodec.model import RawJSON
 
 __all__ = [
@@ -119,24 +120,6 @@ def _to_bytes(data: Any) -> bytes:
 # --------------------------------------------------------------------------------------
 # Exact (Go scanner-faithful) parser.
 
-def _quote_char(c: int) -> str:
-    """Go's ``quoteChar``: how a scanner error names the offending byte."""
-    if c == 0x27:
-        return "'\\''"
-    if c == 0x22:
-        return "'\"'"
-    if c == 0x5C:
-        return "'\\\\'"
-    short = {7: "\\a", 8: "\\b", 9: "\\t", 10: "\\n", 11: "\\v", 12: "\\f", 13: "\\r"}
-    if c in short:
-        return f"'{short[c]}'"
-    if c < 0x20 or c == 0x7F:
-        return f"'\\x{c:02x}'"
-    if 0x80 <= c <= 0xA0 or c == 0xAD:
-        return f"'\\u{c:04x}'"
-    return f"'{chr(c)}'"
-
-
 class _TypeErr(Exception):
     """Non-fatal decode problem (Go's saved UnmarshalTypeError)."""
 
@@ -156,7 +139,7 @@ _LITERALS = {0x74: (b"true", True), 0x66: (b"false", False), 0x6E: (b"null", Non
 
 
 def _syntax(c: int, context: str, offset: int) -> JSONSyntaxError:
-    return JSONSyntaxError(f"invalid character {_quote_char(c)} {context}", offset)
+    return JSONSyntaxError(f"invalid character {quote_char(c)} {context}", offset)
 
 
 def _eof(n: int) -> JSONSyntaxError:
@@ -732,8 +715,6 @@ def _c_write(tree: Any, sort_keys: bool, raws: _Raws) -> str | None:
     if _FLOAT_SUSPECT.search(s):
         return None
     return s
-
-
 
 
 def _finish(s: str, raws: _Raws, pretty: bool) -> bytes | None:

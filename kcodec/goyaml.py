@@ -22,7 +22,6 @@ import binascii
 import json as _stdjson
 import math
 import re
-import struct
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -33,6 +32,7 @@ import yaml as _pyyaml
 
 from kcodec.errors import DecodeError, EncodeError
 from kcodec.errors import json_kind as _json_kind
+from kcodec.gofmt import format_g, quote as _go_quote
 
 __all__ = [
     "yaml_to_tree",
@@ -272,57 +272,13 @@ def _plain_is_string(s: str) -> bool:
 # ---------------------------------------------------------------------------------------------
 # Go number formatting
 
-def _shortest_digits(x: float) -> tuple[str, int]:
-    """Shortest round-trip decimal digits of |x| and the decimal point position."""
-    r = repr(abs(x))
-    mant, _, exp = r.partition("e")
-    ip, _, fp = mant.partition(".")
-    digits = (ip + fp).lstrip("0")
-    dp = len(ip) + (int(exp) if exp else 0) - (len(ip + fp) - len((ip + fp).lstrip("0")))
-    digits = digits.rstrip("0")
-    if not digits:
-        return "0", 1
-    return digits, dp
-
-
-def _shortest_digits32(x: float) -> tuple[str, int]:
-    for prec in range(1, 10):
-        s = "%.*e" % (prec - 1, x)
-        if struct.unpack("f", struct.pack("f", float(s)))[0] == x:
-            mant, _, exp = s.partition("e")
-            digits = mant.replace(".", "").lstrip("-").rstrip("0") or "0"
-            return digits, int(exp) + 1
-    return _shortest_digits(x)
-
-
 def _go_format_g(x: float, bits: int = 64) -> str:
     """strconv.FormatFloat(x, 'g', -1, bits) with go-yaml's .inf/.nan spellings."""
-    if math.isnan(x):
-        return ".nan"
-    if math.isinf(x):
-        return ".inf" if x > 0 else "-.inf"
-    if bits == 32:
-        try:
-            x = struct.unpack("f", struct.pack("f", x))[0]
-        except OverflowError:
-            return ".inf" if x > 0 else "-.inf"
-        if math.isinf(x):
-            return ".inf" if x > 0 else "-.inf"
-        digits, dp = _shortest_digits32(x) if x else ("0", 1)
-    else:
-        digits, dp = _shortest_digits(x) if x else ("0", 1)
-    neg = "-" if math.copysign(1.0, x) < 0 else ""
-    exp = dp - 1
-    if exp < -4 or exp >= 6:  # shortest 'g' switches to %e outside [1e-4, 1e6)
-        mant = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
-        es = "-" if exp < 0 else "+"
-        ea = abs(exp)
-        return f"{neg}{mant}e{es}{ea:02d}"
-    if dp <= 0:
-        return f"{neg}0.{'0' * -dp}{digits}"
-    if dp >= len(digits):
-        return neg + digits + "0" * (dp - len(digits))
-    return f"{neg}{digits[:dp]}.{digits[dp:]}"
+    text = format_g(x, bits)
+    return _YAML_SPECIAL.get(text, text)
+
+
+_YAML_SPECIAL = {"NaN": ".nan", "+Inf": ".inf", "-Inf": "-.inf"}
 
 
 def _json_number(v: Any) -> Any:
@@ -362,28 +318,6 @@ def _go_replace_invalid(data: bytes) -> str:
 
 # ---------------------------------------------------------------------------------------------
 # Go %#v / strconv.Quote renderings used in error texts
-
-def _go_quote(s: str) -> str:
-    out = ['"']
-    for c in s:
-        if c == '"' or c == "\\":
-            out.append("\\" + c)
-        elif c.isprintable():
-            out.append(c)
-        elif c in "\a\b\f\n\r\t\v":
-            out.append(_GO_SHORT_ESC[c])
-        elif ord(c) < 0x80:
-            out.append("\\x%02x" % ord(c))
-        elif ord(c) < 0x10000:
-            out.append("\\u%04x" % ord(c))
-        else:
-            out.append("\\U%08x" % ord(c))
-    out.append('"')
-    return "".join(out)
-
-
-_GO_SHORT_ESC = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v"}
-
 
 def _go_sharp_v(v: Any) -> str:
     if v is None:
@@ -445,12 +379,82 @@ def _parse_first_document(data: bytes) -> Any:
     ``[1|2, line, children]``, alias ``[3, line, target, name]``. Returns None for an empty
     stream.
     """
+    text = _source_text(data)
     with _NESTING.lifted():
-        return _parse_events(_LOADER(data))
+        while True:
+            try:
+                return _parse_events(_LOADER(data), text)
+            except _EscapeRetry as retry:
+                data, text = retry.data, retry.text
 
 
-def _parse_events(loader: Any) -> Any:
-    """:func:`_parse_first_document` on a loader made from the document."""
+# libyaml and go-yaml v2 differ on two escapes of double-quoted scalars: go-yaml reads \' as
+# ' and refuses \/ (a YAML 1.2 escape libyaml accepts). The scalar's source text decides.
+_UNKNOWN_ESCAPE = "found unknown escape character"
+
+
+class _EscapeRetry(Exception):
+    """The document again, with one \\' that libyaml refused spelled \\x27."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+        self.data = text.encode("utf-8")
+
+
+def _source_text(data: bytes) -> str | None:
+    """The document as libyaml indexes it (characters, after a UTF-8 byte order mark)."""
+    if b"\\" not in data:
+        return None
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def _go_escape_retry(exc: Any, text: str | None) -> _EscapeRetry | None:
+    """libyaml refused an escape: when it is go-yaml's \\' (an apostrophe), the retry."""
+    mark = getattr(exc, "problem_mark", None)
+    if text is None or mark is None or getattr(exc, "problem", None) != _UNKNOWN_ESCAPE:
+        return None
+    i = mark.index
+    if text[i:i + 2] != "\\'":
+        return None
+    return _EscapeRetry(text[:i] + "\\x27" + text[i + 2:])
+
+
+def _check_go_escapes(text: str, start: Any, end: Any) -> None:
+    """Refuse \\/ in the double-quoted scalar at ``text[start.index:end.index]`` as go-yaml
+    v2's scanner does (its escape table has no '/')."""
+    i, stop = start.index, end.index
+    while True:
+        i = text.find("\\", i, stop)
+        if i < 0:
+            return
+        if text[i + 1:i + 2] == "/":
+            seg = text[start.index:i]
+            line = start.line + seg.count("\n") + seg.count("\r") - seg.count("\r\n")
+            # A scanner error: go-yaml prints the 0-based line plus one, and no line at all
+            # when both the problem and the scalar start on the first line.
+            where = f"line {line + 1}: " if line else (f"line {start.line}: " if start.line else "")
+            raise YAMLError(f"yaml: {where}{_UNKNOWN_ESCAPE}")
+        i += 2
+
+
+def _check_yaml_version(ev: Any) -> None:
+    """go-yaml v2 reads YAML 1.1 only: any other %YAML directive is a parser error."""
+    version = getattr(ev, "version", None)
+    if version is not None and tuple(version) != (1, 1):
+        line = ev.start_mark.line
+        where = f"line {line}: " if line else ""
+        raise YAMLError(f"yaml: {where}found incompatible YAML document")
+
+
+def _parse_events(loader: Any, text: str | None = None) -> Any:
+    """:func:`_parse_first_document` on a loader made from the document (``text``: its
+    source, when it holds a backslash, for go-yaml's escape rules)."""
     get_event = loader.get_event
     ScalarEvent = _pyyaml.ScalarEvent
     MappingStartEvent = _pyyaml.MappingStartEvent
@@ -470,11 +474,14 @@ def _parse_events(loader: Any) -> Any:
             if ev is None or isinstance(ev, StreamEndEvent):
                 return None
             if isinstance(ev, DocumentStartEvent):
+                _check_yaml_version(ev)
                 break
         while True:
             ev = get_event()
             cls = type(ev)
             if cls is ScalarEvent:
+                if text is not None and ev.style == '"' and "/" in ev.value:
+                    _check_go_escapes(text, ev.start_mark, ev.end_mark)
                 node: list = [_K_SCALAR, ev.start_mark.line, ev.value, ev.tag or "", ev.implicit[0]]
                 if ev.anchor is not None:
                     anchors[ev.anchor] = node
@@ -521,6 +528,9 @@ def _parse_events(loader: Any) -> Any:
             else:
                 return node
     except _pyyaml.YAMLError as exc:
+        retry = _go_escape_retry(exc, text)
+        if retry is not None:
+            raise retry from None
         raise _yaml_error(exc) from None
     finally:
         loader.dispose()
@@ -1341,7 +1351,6 @@ def _coerce_string(v: Any) -> Any:
             return "+Inf" if v > 0 else "-Inf"
         return _go_format_g(v, 32)
     return v
-
 
 
 def interpret_yaml_gvk(data: bytes) -> Any:

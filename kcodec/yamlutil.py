@@ -17,7 +17,8 @@ import math
 from typing import IO, Any, Iterator
 
 from kcodec.errors import DecodeError
-from kcodec.goyaml import _go_replace_invalid, _shortest_digits, yaml_to_tree
+from kcodec.gofmt import quote_char, shortest_digits as _shortest_digits
+from kcodec.goyaml import _go_replace_invalid, yaml_to_tree
 
 __all__ = [
     "is_json_buffer",
@@ -308,20 +309,6 @@ class _JSONError(Exception):
         self.message = message
 
 
-def _quote_char(c: int) -> str:
-    if c == 0x27:
-        return "'\\''"
-    if c == 0x22:
-        return "'\"'"
-    ch = chr(c)
-    if ch.isprintable() and c < 0x80:
-        return f"'{ch}'"
-    if c < 0x80:
-        esc = {0x07: "\\a", 0x08: "\\b", 0x0C: "\\f", 0x0A: "\\n", 0x0D: "\\r", 0x09: "\\t", 0x0B: "\\v"}
-        return "'" + esc.get(c, "\\x%02x" % c) + "'"
-    return "'\\x%02x'" % c if c < 0xC0 else "'\\u%04x'" % c
-
-
 _WS = b" \t\n\r"
 _HEX = frozenset(b"0123456789abcdefABCDEF")
 _DIGITS = frozenset(b"0123456789")
@@ -340,7 +327,7 @@ def _scan_value(buf: bytearray, i: int, eof: bool) -> int:
             raise _Incomplete
 
     def err(j: int, ctx: str) -> _JSONError:
-        return _JSONError(j, f"invalid character {_quote_char(buf[j])} {ctx}")
+        return _JSONError(j, f"invalid character {quote_char(buf[j])} {ctx}")
 
     def skip_ws(j: int) -> int:
         while True:
@@ -387,7 +374,7 @@ def _scan_value(buf: bytearray, i: int, eof: bool) -> int:
                 for k in range(1, len(word)):
                     need(i + k)
                     if buf[i + k] != word[k]:
-                        raise err(i + k, f"in literal {word.decode()} (expecting {_quote_char(word[k])})")
+                        raise err(i + k, f"in literal {word.decode()} (expecting {quote_char(word[k])})")
                 i += len(word)
             else:
                 raise err(i, "looking for beginning of value")

@@ -8,8 +8,6 @@ options struct; :func:`struct_to_query_values` is Go's ``queryparams.Convert``.
 """
 from __future__ import annotations
 
-import decimal
-import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import quote_plus
@@ -21,6 +19,7 @@ from kcodec.conversion import (
     string_slice_to_bool,
 )
 from kcodec.errors import ConversionError, DecodeError
+from kcodec.gofmt import format_g
 from kcodec.schema import GroupVersion
 
 __all__ = [
@@ -167,33 +166,8 @@ def register_query_conversions(scheme: Any, *types: type) -> None:
 
 
 def go_format_float(v: float) -> str:
-    """Go's ``fmt`` ``%v`` of a float64 (``%g`` with shortest digits).
-
-    Exponent form when the decimal exponent is below -4 or at least 6 (Go decides with
-    precision 6 in shortest mode): ``5.0 -> "5"``, ``100.7 -> "100.7"``, ``1e6 -> "1e+06"``.
-    """
-    if math.isnan(v):
-        return "NaN"
-    if math.isinf(v):
-        return "+Inf" if v > 0 else "-Inf"
-    sign, digits, exp = decimal.Decimal(repr(v)).as_tuple()
-    ds = "".join(map(str, digits)).rstrip("0")
-    prefix = "-" if sign else ""
-    if not ds:
-        return prefix + "0"
-    exp = int(exp) + (len(digits) - len(ds))  # type: ignore[arg-type]
-    nd = len(ds)
-    dp = nd + exp
-    x = dp - 1
-    if x < -4 or x >= 6:
-        mant = ds[0] + ("." + ds[1:] if nd > 1 else "")
-        esign = "-" if x < 0 else "+"
-        return f"{prefix}{mant}e{esign}{abs(x):02d}"
-    if dp <= 0:
-        return prefix + "0." + "0" * (-dp) + ds
-    if dp >= nd:
-        return prefix + ds + "0" * (dp - nd)
-    return prefix + ds[:dp] + "." + ds[dp:]
+    """Go's ``fmt`` ``%v`` of a float64: ``5.0 -> "5"``, ``100.7 -> "100.7"``, ``1e6 -> "1e+06"``."""
+    return format_g(v)
 
 
 def _scalar_text(kind: int, v: Any) -> str:

@@ -32,6 +32,7 @@ import re
 from typing import Any, BinaryIO, Iterator, Protocol
 
 from kcodec.errors import DecodeError, EncodeError
+from kcodec.gofmt import quote_char
 
 __all__ = [
     "MAX_FRAME_SIZE",
@@ -340,23 +341,6 @@ _K_NUMBER = 3
 _K_LITERAL = 4
 
 
-def _quote_char(c: int) -> str:
-    """Go's quoteChar: how encoding/json shows an offending byte."""
-    if c == 0x27:
-        return "'\\''"
-    if c == 0x22:
-        return "'\"'"
-    ch = chr(c)
-    if ch.isprintable():
-        return f"'{ch}'"
-    specials = {7: "\\a", 8: "\\b", 9: "\\t", 10: "\\n", 11: "\\v", 12: "\\f", 13: "\\r"}
-    if c in specials:
-        return f"'{specials[c]}'"
-    if c < 0x80:
-        return f"'\\x{c:02x}'"
-    return f"'\\u{c:04x}'"
-
-
 class JSONFrameReader(_WholeFrameReader):
     """Splits a stream into successive top-level JSON values.
 
@@ -428,7 +412,7 @@ class JSONFrameReader(_WholeFrameReader):
             self._kind = _K_LITERAL
             self._pos = pos + 1
         else:
-            raise self._fail(f"invalid character {_quote_char(c)} looking for beginning of value", pos)
+            raise self._fail(f"invalid character {quote_char(c)} looking for beginning of value", pos)
         return True
 
     def _scan(self) -> int:
@@ -481,7 +465,7 @@ class JSONFrameReader(_WholeFrameReader):
                             return pos
                     else:
                         raise self._fail(
-                            f"invalid character {_quote_char(c)} (expected {_quote_char(stack[-1])})", i
+                            f"invalid character {quote_char(c)} (expected {quote_char(stack[-1])})", i
                         )
             self._in_str = in_str
             self._pos = pos
@@ -511,7 +495,7 @@ class JSONFrameReader(_WholeFrameReader):
         if end < len(self._buf):
             c = self._buf[end]
             if c not in _JSON_WS:
-                raise self._fail(f"invalid character {_quote_char(c)} after top-level value", end)
+                raise self._fail(f"invalid character {quote_char(c)} after top-level value", end)
             return end
         if self._eof:
             return end

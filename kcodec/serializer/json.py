@@ -19,6 +19,7 @@ from kcodec.errors import (
     StrictDecodingError,
     type_name,
 )
+from kcodec.gofmt import quote as _go_quote
 from kcodec.errors import json_kind as _json_kind
 from kcodec.model import RawJSON, Struct, TypeInfo, fields_of, to_tree
 from kcodec.runtime.helpers import use_or_create_object
@@ -321,7 +322,6 @@ def _map_tree(data: bytes) -> dict[str, Any] | None:
     return tree
 
 
-
 # --------------------------------------------------------------------------------------
 # recognizes_data: Go trims with unicode.IsSpace over UTF-8 runes.
 
@@ -591,33 +591,6 @@ def strict_errors(data: bytes, cls: Any) -> list[str]:
         if child is not None:
             stack.append(child)
     return out
-
-
-_GO_SHORT_ESCAPES = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r",
-                     "\t": "\\t", "\v": "\\v", '"': '\\"', "\\": "\\\\"}
-
-
-def _go_quote(s: str) -> str:
-    """Go's ``strconv.Quote``."""
-    if s.isprintable() and '"' not in s and "\\" not in s:
-        return f'"{s}"'
-    out = ['"']
-    for c in s:
-        esc = _GO_SHORT_ESCAPES.get(c)
-        if esc is not None:
-            out.append(esc)
-        elif c.isprintable():
-            out.append(c)
-        else:
-            o = ord(c)
-            if o < 0x20 or o == 0x7F:
-                out.append(f"\\x{o:02x}")
-            elif o < 0x10000:
-                out.append(f"\\u{o:04x}")
-            else:
-                out.append(f"\\U{o:08x}")
-    out.append('"')
-    return "".join(out)
 
 
 # --------------------------------------------------------------------------------------

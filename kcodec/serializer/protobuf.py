@@ -13,6 +13,7 @@ from kcodec.errors import (
     NotMarshalableError,
     NotRegisteredError,
 )
+from kcodec.gofmt import quote as _go_quote
 from kcodec.model import Struct, from_proto, is_protobuf_struct, to_proto
 from kcodec.runtime.helpers import use_or_create_object
 from kcodec.runtime.types import CONTENT_TYPE_PROTOBUF, Unknown
@@ -44,34 +45,6 @@ def gvk_with_proto_defaults(actual: GroupVersionKind, default: GroupVersionKind)
 def _type_meta_dump(api_version: str, kind: str) -> str:
     # Go prints the envelope's TypeMeta with %#v in missing-kind errors.
     return f"runtime.TypeMeta{{APIVersion:{_go_quote(api_version)}, Kind:{_go_quote(kind)}}}"
-
-
-_GO_SHORT_ESCAPES = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r",
-                     "\t": "\\t", "\v": "\\v", '"': '\\"', "\\": "\\\\"}
-
-
-def _go_quote(s: str) -> str:
-    """Go's ``strconv.Quote``; envelope strings keep invalid UTF-8 bytes as surrogate
-    escapes, which Go prints as ``\\xNN``."""
-    out = ['"']
-    for c in s:
-        esc = _GO_SHORT_ESCAPES.get(c)
-        if esc is not None:
-            out.append(esc)
-            continue
-        o = ord(c)
-        if 0xDC80 <= o <= 0xDCFF:
-            out.append(f"\\x{o - 0xDC00:02x}")
-        elif c.isprintable():
-            out.append(c)
-        elif o < 0x20 or o == 0x7F:
-            out.append(f"\\x{o:02x}")
-        elif o < 0x10000:
-            out.append(f"\\u{o:04x}")
-        else:
-            out.append(f"\\U{o:08x}")
-    out.append('"')
-    return "".join(out)
 
 
 def _with_gvk(err: BaseException, gvk: GroupVersionKind | None) -> BaseException:

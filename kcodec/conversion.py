@@ -23,8 +23,12 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, ClassVar, Mapping
 
+from kcodec import speedups
+from kcodec._kinds import MAX_CONVERSION_DEPTH, PLAN_CONVERT, PLAN_OVERRIDE, PLAN_SHARE
 from kcodec.errors import ConversionError, DecodeError, type_name
 from kcodec.gofmt import quote as _go_quote
+from kcodec.fieldtable import StructBase
+from kcodec.model import MISSING, Struct, fields_of
 
 __all__ = [
     "ConversionFunc",
@@ -246,12 +250,6 @@ class Meta:
 
     def __repr__(self) -> str:
         return f"Meta(context={self.context!r})"
-
-
-#: How many nested ``scope.convert`` calls one conversion may make (struct nesting depth).
-#: Real API objects nest a few tens of levels; pure-Python conversion functions use a handful
-#: of interpreter frames per level, so this stays well inside Python's recursion limit.
-MAX_CONVERSION_DEPTH = 100
 
 
 class Scope:
@@ -506,15 +504,11 @@ def register_string_conversions(register: Callable[[Any, Any, ConversionFunc], N
 # Field copying for generated conversions: plans compiled once per class pair
 # --------------------------------------------------------------------------------------------
 
-#: Plan row actions (the ``convert_fields`` kernels switch on them).
-PLAN_SHARE = 0      # dst.f = src.f (scalars, same-class values: Go shares identical layouts)
-PLAN_CONVERT = 1    # a struct (or list/map of structs) of another class: fresh dst values
-PLAN_OVERRIDE = 2   # overrides[f](src, dst, scope), or leave dst.f alone when it is None
+# Plan row actions (PLAN_SHARE, PLAN_CONVERT, PLAN_OVERRIDE) are defined in kcodec._kinds,
+# beside the other codes the kernels switch on.
 
 
 def _fields(cls: type) -> tuple[Any, ...]:
-    from kcodec.model import fields_of
-
     return fields_of(cls)
 
 
@@ -557,13 +551,11 @@ def _always_instances(sf: Any, df: Any, cls: type) -> bool:
 def _fresh_is_new_zero(cls: type) -> bool:
     """Whether ``cls()`` equals ``cls._new_zero()`` (no Python defaults, stock constructors),
     so the kernels may allocate fresh destination values the fast way."""
-    from kcodec.model import MISSING, Struct
-
     if not (isinstance(cls, type) and issubclass(cls, Struct)):
         return False
     if cls.__init__ is not Struct.__init__:
         return False
-    if getattr(cls._new_zero, "__func__", None) is not Struct.__dict__["_new_zero"].__func__:
+    if getattr(cls._new_zero, "__func__", None) is not StructBase.__dict__["_new_zero"].__func__:
         return False
     return all(f.default is MISSING for f in _fields(cls))
 
@@ -762,5 +754,12 @@ def generated_conversion(
     return GeneratedConversion(src_cls, dst_cls, overrides)
 
 
-# Imported last: the kernels import this module and need its classes defined.
-from kcodec import speedups  # noqa: E402
+# The conversion kernels sit below this module: hand them the classes whose exact types
+# select their fast path, once, instead of letting them import this module.
+speedups.bind_conversion(
+    scope=Scope,
+    converter=Converter,
+    generated=GeneratedConversion,
+    depth_error=depth_error,
+    go_type_name=go_type_name,
+)

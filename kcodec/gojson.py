@@ -22,7 +22,7 @@ from typing import Any
 
 from kcodec.errors import DecodeError, EncodeError
 from kcodec.gofmt import quote_char
-from kcodec.model import RawJSON
+from kcodec.fieldtable import RawJSON
 
 __all__ = [
     "DupDict",

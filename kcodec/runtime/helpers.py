@@ -28,6 +28,7 @@ from kcodec.runtime.interfaces import (
     Reader,
     Writer,
 )
+from kcodec.runtime.types import Unknown
 from kcodec.schema import GroupVersionKind, go_json_object
 
 __all__ = [
@@ -437,9 +438,7 @@ def encode_list(encoder: Encoder, objects: MutableSequence[Any]) -> None:
     Objects that fail to encode are left as they are; after the whole list is processed a
     single failure is raised as is, several as an :class:`AggregateError`.
     """
-    from kcodec import runtime  # local: runtime's package imports this module
-
-    unknown = runtime.Unknown
+    unknown = Unknown
     errors: list[KCodecError] = []
     for i, obj in enumerate(objects):
         try:
@@ -479,9 +478,7 @@ def decode_list(objects: MutableSequence[Any], *decoders: Decoder) -> list[KCode
     no decoder knows stays an ``Unknown`` whose apiVersion and kind a decoder may have
     filled. Returns the collected errors (empty when all went well).
     """
-    from kcodec import runtime  # local: runtime's package imports this module
-
-    unknown = runtime.Unknown
+    unknown = Unknown
     errors: list[KCodecError] = []
     for i, obj in enumerate(objects):
         if not isinstance(obj, unknown):

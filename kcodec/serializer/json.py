@@ -25,7 +25,6 @@ from kcodec.model import RawJSON, Struct, TypeInfo, fields_of, to_tree
 from kcodec.runtime.helpers import use_or_create_object
 from kcodec.runtime.scheme import is_unstructured
 from kcodec.runtime.types import CONTENT_TYPE_JSON, Unknown
-from kcodec.api.meta.unstructured import Unstructured, UnstructuredList
 from kcodec.schema import GroupVersionKind, parse_group_version
 from kcodec import gojson as _gojson
 from kcodec import goyaml as _goyaml
@@ -607,7 +606,7 @@ def _object_tree(obj: Any) -> Any:
     """The JSON tree Go's json.Marshal would build for ``obj``."""
     if isinstance(obj, Unknown):
         return _UnknownJSON(obj.marshal_json())
-    if isinstance(obj, (Unstructured, UnstructuredList)) or is_unstructured(obj):
+    if is_unstructured(obj):
         return obj.unstructured_content()
     return to_tree(obj)
 

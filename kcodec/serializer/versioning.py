@@ -10,7 +10,6 @@ from kcodec.errors import DecodeError, EncodeError, NotRegisteredError, StrictDe
 from kcodec.runtime.helpers import WithoutVersionDecoder, WithVersionEncoder
 from kcodec.runtime.scheme import is_unstructured
 from kcodec.runtime.types import Unknown
-from kcodec.api.meta.unstructured import UnstructuredList
 from kcodec.schema import GroupVersionKind, go_json_object
 
 __all__ = [
@@ -163,7 +162,10 @@ class VersioningCodec:
         encode = self.encoder.encode
         if isinstance(obj, Unknown):
             return encode(obj, stream)
-        if is_unstructured(obj) and not isinstance(obj, UnstructuredList) and self.encode_version is not None:
+        # An UnstructuredList (typed items in .items) is told apart by shape: the serializer
+        # sits below the unstructured package, as Go's does.
+        if is_unstructured(obj) and not isinstance(getattr(obj, "items", None), list) \
+                and self.encode_version is not None:
             # Unstructured objects already in the wanted kind (or without a version) skip the
             # typer and the converter; lists always go through them so items get converted.
             obj_gvk = obj.get_object_kind().group_version_kind()

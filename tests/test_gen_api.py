@@ -484,3 +484,29 @@ def test_fixture_protobuf_round_trip() -> None:
         assert to_proto(obj) == raw, path.name
         checked += 1
     assert checked == len(fixture_cases())
+
+
+def test_registry_table_is_reproduced() -> None:
+    """kcodec/api/_registry.py is what tools/gen_api.py writes from the generated modules."""
+    committed = (ROOT / "kcodec" / gen_api.REGISTRY).read_text()
+    assert gen_api.render_registry(ROOT / "kcodec") == committed
+
+
+def test_codecs_import_loads_no_group_module() -> None:
+    """``from kcodec.api import codecs`` and one decode import only the modules they need."""
+    code = (
+        "import sys\n"
+        "from kcodec.api import codecs, scheme\n"
+        "loaded = lambda: sorted(m for m in sys.modules if m.count('.') == 3 and m.startswith('kcodec.api.') and not m.rsplit('.', 1)[1].startswith('_'))\n"
+        "assert loaded() == [], loaded()\n"
+        f"data = open({str(ROOT.parent / 'shared' / 'fixtures' / 'k8s-api-v0.36.3' / 'HEAD' / 'apps.v1.Deployment.yaml')!r}, 'rb').read()\n"
+        "obj, gvk = codecs.universal_deserializer().decode(data)\n"
+        "assert type(obj).__module__ == 'kcodec.api.apps.v1', obj\n"
+        "assert loaded() == ['kcodec.api.apps.v1', 'kcodec.api.core.v1', 'kcodec.api.meta.v1'], loaded()\n"
+        "assert len(scheme.all_known_types()) == 757\n"
+    )
+    import subprocess
+
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr

@@ -82,12 +82,25 @@ def _statements(path: Path) -> list[tuple[int, str, list[str]]]:
                         out.append((0, mod.strip().split()[0], []))
         return out
     tree = ast.parse(path.read_text(), str(path))
-    for node in ast.walk(tree):
+    for node in _runtime_nodes(tree):
         if isinstance(node, ast.Import):
             out.extend((0, alias.name, []) for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
             out.append((node.level, node.module or "", [a.name for a in node.names]))
     return out
+
+
+def _runtime_nodes(tree: ast.AST) -> list[ast.AST]:
+    """Every node except those under ``if TYPE_CHECKING:`` (read by type checkers only)."""
+    skip: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and (
+            (isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING")
+            or (isinstance(node.test, ast.Attribute) and node.test.attr == "TYPE_CHECKING")
+        ):
+            for child in node.body:
+                skip.update(id(n) for n in ast.walk(child))
+    return [n for n in ast.walk(tree) if id(n) not in skip]
 
 
 def import_graph() -> dict[str, set[str]]:

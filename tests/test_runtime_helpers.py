@@ -157,7 +157,9 @@ def typer() -> Typer:
 
 @pytest.fixture
 def fake_unknown(monkeypatch: pytest.MonkeyPatch) -> type:
-    monkeypatch.setattr(runtime_pkg, "Unknown", FakeUnknown, raising=False)
+    from kcodec.runtime import helpers
+
+    monkeypatch.setattr(helpers, "Unknown", FakeUnknown)
     return FakeUnknown
 
 

@@ -1,6 +1,6 @@
 """Conversion functions between Python types, keyed by (source class, destination class).
 
-This is kcodec's counterpart of Go's ``k8s.io/apimachinery/pkg/conversion`` (ref §5). Go keys
+This is kcodec's counterpart of Go's ``k8s.io/apimachinery/pkg/conversion`` (Go: k8s.io/apimachinery/pkg/conversion/converter.go). Go keys
 its functions by pointer types; here a Python class stands for "pointer to that type", and a
 conversion receives two *instances* and fills the second from the first. Go values that are
 not structs (``[]string``, ``string``, ``*bool``, ``[]byte``, ``runtime.Object`` held in a
@@ -307,7 +307,7 @@ class ConversionFuncs:
 
 
 class Converter:
-    """Runs registered conversion functions (ref §5).
+    """Runs registered conversion functions (Go: k8s.io/apimachinery/pkg/conversion/converter.go).
 
     Lookup order for ``convert(src, dst)``: an ignored pair succeeds doing nothing; then a manual
     function; then a generated one; otherwise an error. ``[]byte -> []byte`` (:class:`BytesRef`)
@@ -405,7 +405,7 @@ def _convert_bytes(src: BytesRef, dst: BytesRef, scope: Scope) -> None:
 
 
 # --------------------------------------------------------------------------------------------
-# []string -> scalar conversions (ref §18.4)
+# []string -> scalar conversions (Go: k8s.io/apimachinery/pkg/runtime/conversion.go)
 # --------------------------------------------------------------------------------------------
 
 _INT_RE = re.compile(r"[+-]?[0-9]+\Z")
@@ -473,7 +473,7 @@ _STRING_TARGETS: dict[str, Callable[[list[str] | None], Any]] = {
 
 def convert_strings(values: list[str] | None, target: str) -> Any:
     """Convert query values to one Go scalar kind: ``string``, ``int``, ``int64``, ``bool``,
-    ``*bool`` or ``*int64`` (ref §18.4)."""
+    ``*bool`` or ``*int64`` (Go: k8s.io/apimachinery/pkg/runtime/conversion.go)."""
     try:
         fn = _STRING_TARGETS[target]
     except KeyError:

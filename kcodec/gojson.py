@@ -6,7 +6,7 @@ when the fast path cannot be proven Go-identical: syntax errors (to produce Go's
 and byte offsets), nesting deeper than the C recursion limit, ``\\uD8xx`` escapes, a UTF-8
 BOM, out-of-range numbers, floats that Python prints differently from Go, and so on.
 
-Error messages are Go's texts (reference §7.1, §20.6) with the byte offset appended as
+Error messages are Go's texts (Go: k8s.io/apimachinery/pkg/runtime/serializer/json/json.go (Decode); Go's encoding/json encoder) with the byte offset appended as
 `` at byte N``, where N is Go's ``SyntaxError.Offset`` (bytes read when the fault was seen).
 """
 from __future__ import annotations
@@ -504,7 +504,7 @@ def loads(data: bytes, *, strict: bool = False, allow_inf: bool = False) -> Any:
 # Writing.
 
 def format_float(x: float) -> str:
-    """Go's JSON text for a float64 (reference §20.6).
+    """Go's JSON text for a float64 (Go: Go's encoding/json encoder).
 
     Shortest round-trip digits; plain notation for 1e-6 <= |x| < 1e21, exponent form
     (``1e+21``, ``1e-7``) otherwise; integral values carry no ``.0``; -0.0 is ``0``.

@@ -1,6 +1,6 @@
 """sigs.k8s.io/yaml-identical YAML: YAML text -> JSON tree, JSON tree -> YAML text.
 
-Go's YAML path (ref §8) is a round trip through JSON:
+Go's YAML path (Go: sigs.k8s.io/yaml/yaml.go over go-yaml v2) is a round trip through JSON:
 
 * decode: go-yaml v2 (YAML 1.1) unmarshals the first document into ``interface{}``, keys are
   stringified, ``encoding/json`` marshals the result and the JSON text is decoded again.
@@ -776,7 +776,7 @@ def format_strict_errors(errors: list[str]) -> str:
 
 
 def yaml_to_tree(data: bytes, *, strict: bool = False) -> Any:
-    """sigs.k8s.io/yaml YAMLToJSON followed by Go's untyped JSON decode (ref §8.1).
+    """sigs.k8s.io/yaml YAMLToJSON followed by Go's untyped JSON decode (Go: sigs.k8s.io/yaml/yaml.go (YAMLToJSON)).
 
     Only the first document is read; an empty stream or empty document gives ``None``.
     Non-strict: returns the tree. Strict: returns ``(tree, errors)`` where ``errors`` is
@@ -1223,7 +1223,7 @@ def _simple_key_text(k: str) -> str | None:
 
 
 def tree_to_yaml(tree: Any) -> bytes:
-    """go-yaml v2 Marshal of a JSON tree, as sigs.k8s.io/yaml's JSONToYAML produces it (ref §8.2).
+    """go-yaml v2 Marshal of a JSON tree, as sigs.k8s.io/yaml's JSONToYAML produces it (Go: sigs.k8s.io/yaml/yaml.go (JSONToYAML)).
 
     Keys sorted the go-yaml way, 2-space indent, block sequences at their key's indent,
     ambiguous strings double-quoted, multi-line strings as ``|`` literals, long plain and
@@ -1354,7 +1354,7 @@ def _coerce_string(v: Any) -> Any:
 
 
 def interpret_yaml_gvk(data: bytes) -> Any:
-    """Read apiVersion/kind from YAML (or JSON) ``data`` as yaml.SimpleMetaFactory does (ref §6).
+    """Read apiVersion/kind from YAML (or JSON) ``data`` as yaml.SimpleMetaFactory does (Go: k8s.io/apimachinery/pkg/runtime/serializer/json/meta.go (SimpleMetaFactory)).
 
     Returns a :class:`kcodec.schema.GroupVersionKind`; empty input, ``---`` and documents
     without the fields give the empty GVK. Errors are DecodeErrors prefixed

@@ -1,7 +1,6 @@
 """Kubernetes leaf value types: ``resource.Quantity`` and ``intstr.IntOrString``.
 
-Both follow Go's ``k8s.io/apimachinery`` behaviour byte for byte on the wire (ref §20.4,
-§20.5): JSON tree forms, protobuf bodies, parse rules and error texts. Arithmetic is exact
+Both follow Go's ``k8s.io/apimachinery`` behaviour byte for byte on the wire (Go: k8s.io/apimachinery/pkg/util/intstr/intstr.go; k8s.io/apimachinery/pkg/api/resource/quantity.go): JSON tree forms, protobuf bodies, parse rules and error texts. Arithmetic is exact
 (Python ints); where Go works on int64 or int32 and silently wraps, the wrap is reproduced.
 """
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Everything here is flat and bytes-in/bytes-out so the Cython twin can mirror it line for
 line: varints, a bounds-checked field iterator, the ``runtime.Unknown`` message and the
-``k8s\\x00`` envelope of the Kubernetes protobuf serializer (ref §12, §13).
+``k8s\\x00`` envelope of the Kubernetes protobuf serializer (Go: k8s.io/apimachinery/pkg/runtime/serializer/protobuf/protobuf.go; the generated.pb.go marshallers of k8s.io/apimachinery/pkg/apis/meta/v1 and k8s.io/apimachinery/pkg/runtime).
 
 Every decoding error is a :class:`kcodec.errors.DecodeError`; errors about a position name
 the byte offset inside the buffer that was passed in.
@@ -50,7 +50,7 @@ def encode_varint(n: int) -> bytes:
     """Encode ``n`` as a protobuf base-128 varint.
 
     Negative values (Go int32/int64) are written as their 64-bit two's complement, which
-    always takes 10 bytes, as Go's generated marshallers do (ref §13).
+    always takes 10 bytes, as Go's generated marshallers do (Go: the generated.pb.go marshallers of k8s.io/apimachinery/pkg/apis/meta/v1 and k8s.io/apimachinery/pkg/runtime).
     """
     if n >= 0:
         if n < 0x80:

@@ -1,10 +1,10 @@
-"""k8s.io/apimachinery/pkg/util/yaml: JSON/YAML sniffing, YAML document streams, decoders (ref §9).
+"""k8s.io/apimachinery/pkg/util/yaml: JSON/YAML sniffing, YAML document streams, decoders (Go: k8s.io/apimachinery/pkg/util/yaml/decoder.go).
 
-* :func:`is_json_buffer` / :func:`to_json` - §9.1.
-* :class:`YAMLReader` - line-based document reader with Go's ``---`` separator rules (§9.4).
-* :class:`YAMLToJSONDecoder` - one JSON tree per YAML document (§9.4).
+* :func:`is_json_buffer` / :func:`to_json` - Go: k8s.io/apimachinery/pkg/util/yaml/decoder.go (IsJSONBuffer).
+* :class:`YAMLReader` - line-based document reader with Go's ``---`` separator rules (Go: k8s.io/apimachinery/pkg/util/yaml/decoder.go (YAMLReader)).
+* :class:`YAMLToJSONDecoder` - one JSON tree per YAML document (Go: k8s.io/apimachinery/pkg/util/yaml/decoder.go (YAMLReader)).
 * :class:`YAMLOrJSONDecoder` - sniffs JSON vs YAML and falls back from JSON to YAML after at
-  most one JSON object (§9.5).
+  most one JSON object (Go: k8s.io/apimachinery/pkg/util/yaml/decoder.go (YAMLOrJSONDecoder)).
 
 Decoders return JSON trees (``dict``/``list``/``str``/``int``/``float``/``bool``/``None``
 with Go's number rule) and raise :class:`EOFError` at the end of the stream.
@@ -72,7 +72,7 @@ def _lstrip_go_space(data: bytes) -> bytes:
 
 
 def is_json_buffer(data: bytes) -> bool:
-    """True when the first non-whitespace byte is ``{`` (arrays do not count, ref §9.1)."""
+    """True when the first non-whitespace byte is ``{`` (arrays do not count, Go: k8s.io/apimachinery/pkg/util/yaml/decoder.go (IsJSONBuffer))."""
     return _lstrip_go_space(bytes(data)).startswith(b"{")
 
 
@@ -234,7 +234,7 @@ class _Source:
 # YAML documents
 
 class YAMLReader:
-    """Split a stream into YAML documents at lines starting with ``---`` (ref §9.4).
+    """Split a stream into YAML documents at lines starting with ``---`` (Go: k8s.io/apimachinery/pkg/util/yaml/decoder.go (YAMLReader)).
 
     Only whitespace or a ``#`` comment may follow the separator; anything else raises
     :class:`YAMLSyntaxError` ``invalid Yaml document separator: ...``. Empty documents are
@@ -493,7 +493,7 @@ def _parse_json_value(data: bytes) -> Any:
 
 
 class YAMLOrJSONDecoder:
-    """Decode a stream of JSON values or YAML documents (Go's NewYAMLOrJSONDecoder, ref §9.5).
+    """Decode a stream of JSON values or YAML documents (Go's NewYAMLOrJSONDecoder, Go: k8s.io/apimachinery/pkg/util/yaml/decoder.go (YAMLOrJSONDecoder)).
 
     The first ``peek_size`` bytes decide: JSON when the first non-space is ``{``, else
     YAML. In JSON mode concatenated values are decoded one by one; when one fails after at

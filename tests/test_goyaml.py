@@ -1,4 +1,4 @@
-"""sigs.k8s.io/yaml behaviour of kcodec.goyaml (ref §6 YAML part, §7.2-7.3, §8, §20)."""
+"""sigs.k8s.io/yaml behaviour of kcodec.goyaml (Go: k8s.io/apimachinery/pkg/runtime/serializer/json/meta.go (SimpleMetaFactory) YAML part, Go: k8s.io/apimachinery/pkg/runtime/serializer/json/json.go (strict mode); k8s.io/apimachinery/pkg/runtime/serializer/json/json.go (YAML mode); sigs.k8s.io/yaml/yaml.go over go-yaml v2; k8s.io/apimachinery/pkg/apis/meta/v1 and util/intstr)."""
 from __future__ import annotations
 
 import json
@@ -34,7 +34,7 @@ def test_fixture_yaml_bytes_identical(name: str) -> None:
     assert yaml_to_tree(expected) == tree
 
 
-# --------------------------------------------------------------------------- YAML -> tree (§8.1)
+# --------------------------------------------------------------------------- YAML -> tree (Go: sigs.k8s.io/yaml/yaml.go (YAMLToJSON))
 
 @pytest.mark.parametrize("src, expected", [
     (b"a: 1.0", {"a": 1}),
@@ -194,7 +194,7 @@ def test_accepts_str_and_bytearray() -> None:
     assert yaml_to_tree(bytearray(b"a: 1")) == {"a": 1}
 
 
-# --------------------------------------------------------------------------- tree -> YAML (§8.2)
+# --------------------------------------------------------------------------- tree -> YAML (Go: sigs.k8s.io/yaml/yaml.go (JSONToYAML))
 
 @pytest.mark.parametrize("tree, expected", [
     ({"kind": "Pod", "apiVersion": "v1", "metadata": {"name": "foo", "labels": {"b": "2", "a": "1"}}},
@@ -327,7 +327,7 @@ def test_round_trip(tree: object) -> None:
     assert yaml_to_tree(tree_to_yaml(tree)) == _go_json_normalize(tree)
 
 
-# --------------------------------------------------------------------------- YAML MetaFactory (§6)
+# --------------------------------------------------------------------------- YAML MetaFactory (Go: k8s.io/apimachinery/pkg/runtime/serializer/json/meta.go (SimpleMetaFactory))
 
 @pytest.mark.parametrize("src, expected", [
     (b"apiVersion: v1\nkind: Service", ("", "v1", "Service")),

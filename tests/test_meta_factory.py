@@ -1,4 +1,4 @@
-"""JSON MetaFactory: apiVersion/kind sniffing (reference §6)."""
+"""JSON MetaFactory: apiVersion/kind sniffing (Go: k8s.io/apimachinery/pkg/runtime/serializer/json/meta.go (SimpleMetaFactory))."""
 from __future__ import annotations
 
 import pytest

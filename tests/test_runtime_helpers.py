@@ -1,4 +1,4 @@
-"""kcodec.runtime.helpers with small fake objects, typers and serializers (reference §16)."""
+"""kcodec.runtime.helpers with small fake objects, typers and serializers (Go: k8s.io/apimachinery/pkg/runtime/helper.go)."""
 from __future__ import annotations
 
 import base64

@@ -1,5 +1,5 @@
 """The JSON/YAML serializer: decode order, defaulting, ``into`` handling, strict mode,
-encoding, identifiers and data recognition (reference §6, §7, §16, §17.1, §22)."""
+encoding, identifiers and data recognition (Go: k8s.io/apimachinery/pkg/runtime/serializer/json/meta.go (SimpleMetaFactory); k8s.io/apimachinery/pkg/runtime/serializer/json/json.go; k8s.io/apimachinery/pkg/runtime/helper.go; k8s.io/apimachinery/pkg/runtime/types.go (Unknown); Go apimachinery)."""
 from __future__ import annotations
 
 import io

@@ -1,6 +1,6 @@
 """The protobuf serializer (``k8s\\x00`` + runtime.Unknown envelope) and the raw protobuf
 serializer: bytes, decode errors, defaulting, ``into`` handling, reset semantics
-(reference §12, §16, §22 items 4, 5, 8)."""
+(Go: k8s.io/apimachinery/pkg/runtime/serializer/protobuf/protobuf.go; k8s.io/apimachinery/pkg/runtime/helper.go; Go apimachinery)."""
 from __future__ import annotations
 
 import io

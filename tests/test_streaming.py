@@ -1,4 +1,4 @@
-"""streaming.StreamDecoder / StreamEncoder (ref §11.3)."""
+"""streaming.StreamDecoder / StreamEncoder (Go: k8s.io/apimachinery/pkg/runtime/serializer/streaming/streaming.go)."""
 from __future__ import annotations
 
 import io

@@ -1,4 +1,4 @@
-"""Protobuf wire kernels and the k8s envelope (ref §12.1, §12.2, §13, §17.1)."""
+"""Protobuf wire kernels and the k8s envelope (Go: k8s.io/apimachinery/pkg/runtime/serializer/protobuf/protobuf.go (the k8s\x00 envelope); k8s.io/apimachinery/pkg/runtime/serializer/protobuf/protobuf.go (Decode); the generated.pb.go marshallers of k8s.io/apimachinery/pkg/apis/meta/v1 and k8s.io/apimachinery/pkg/runtime; k8s.io/apimachinery/pkg/runtime/types.go (Unknown))."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -46,7 +46,7 @@ def test_encode_varint_known(w, value, hexed):
 
 @IMPLS
 def test_negative_varint_is_ten_bytes(w):
-    # DeletionGracePeriodSeconds=-1 -> 50 ff ff ff ff ff ff ff ff ff 01 (ref §13)
+    # DeletionGracePeriodSeconds=-1 -> 50 ff ff ff ff ff ff ff ff ff 01 (Go: the generated.pb.go marshallers of k8s.io/apimachinery/pkg/apis/meta/v1 and k8s.io/apimachinery/pkg/runtime)
     assert (b"\x50" + w.encode_varint(-1)).hex() == "50ffffffffffffffffff01"
     for n in (-1, -5, -(2**31), -(2**63)):
         assert len(w.encode_varint(n)) == 10
@@ -183,7 +183,7 @@ def test_iter_fields_never_crashes(w, data):
 
 @IMPLS
 def test_marshal_unknown_example(w):
-    # ref §12.1: Unknown{group/version, Unknown, Raw "hello world"}
+    # Go: k8s.io/apimachinery/pkg/runtime/serializer/protobuf/protobuf.go (the k8s\x00 envelope): Unknown{group/version, Unknown, Raw "hello world"}
     body = w.marshal_unknown("group/version", "Unknown", b"hello world", "", "")
     assert body.hex() == (
         "0a180a0d67726f75702f76657273696f6e1207556e6b6e6f776e"
@@ -284,7 +284,7 @@ def test_envelope_examples(w):
         "6b3873000a180a0d67726f75702f76657273696f6e1207556e6b6e6f776e"
         "120b68656c6c6f20776f726c641a002200"
     )
-    # ref §12.1 typed example: group/version Carp, body B
+    # Go: k8s.io/apimachinery/pkg/runtime/serializer/protobuf/protobuf.go (the k8s\x00 envelope) typed example: group/version Carp, body B
     body = b"\x0a\x00"
     data = w.envelope_encode("group/version", "Carp", body)
     assert data.hex() == "6b3873000a150a0d67726f75702f76657273696f6e12044361727012020a001a002200"

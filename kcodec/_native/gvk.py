@@ -1,4 +1,4 @@
-"""Pure-Python kernel of the JSON MetaFactory: read ``apiVersion`` and ``kind`` (ref §6).
+"""Pure-Python kernel of the JSON MetaFactory: read ``apiVersion`` and ``kind`` (Go: k8s.io/apimachinery/pkg/runtime/serializer/json/meta.go (SimpleMetaFactory)).
 
 Go decodes the whole document into ``struct{APIVersion, Kind string}`` with the standard
 library rules: key match is case-insensitive (``bytes.EqualFold``), the last occurrence of

@@ -1,4 +1,4 @@
-"""Small encoders, decoders and functions built on the runtime interfaces (reference §16).
+"""Small encoders, decoders and functions built on the runtime interfaces (Go: k8s.io/apimachinery/pkg/runtime/helper.go).
 
 Objects are used only through :class:`kcodec.runtime.interfaces.Object`
 (``get_object_kind()``); typers, creaters, encoders and decoders through their protocols in

@@ -1,4 +1,4 @@
-"""Query parameters <-> objects (ref §18): ParameterCodec, url.Values conversions, encoding.
+"""Query parameters <-> objects (Go: k8s.io/apimachinery/pkg/runtime/codec.go (parameterCodec)): ParameterCodec, url.Values conversions, encoding.
 
 Go's ``url.Values`` is represented by :class:`UrlValues`, a holder around a
 ``dict[str, list[str]]``, so that a scheme can register conversions from it
@@ -105,7 +105,7 @@ def _first_float(values: list[str], where: str) -> float:
 def query_values_into_struct(values: Mapping[str, list[str]], obj: Any) -> None:
     """Fill ``obj`` from query values as Go's generated ``url.Values`` conversions do.
 
-    Each field with a JSON name takes the FIRST value of its key (booleans per ref §18.4:
+    Each field with a JSON name takes the FIRST value of its key (booleans per Go: k8s.io/apimachinery/pkg/runtime/conversion.go:
     false only for ``0`` or any case of ``false``); a ``list[str]`` field takes all values.
     A key that is absent or has no values resets the field to its zero value (None for
     pointers and lists). Struct, map and custom-value fields are left untouched (Go's
@@ -241,7 +241,7 @@ def _convert_struct(result: dict[str, list[str]], obj: Any, depth: int) -> None:
 
 
 def struct_to_query_values(obj: Any) -> dict[str, list[str]]:
-    """Go's ``queryparams.Convert``: a struct's query parameters (ref §18.3).
+    """Go's ``queryparams.Convert``: a struct's query parameters (Go: k8s.io/apimachinery/pkg/conversion/queryparams/convert.go).
 
     Fields with a JSON name become keys (``omitempty`` zero values left out, nil pointers
     give ``""`` unless ``omitempty``), lists of scalars repeat the key, nested structs are
@@ -273,7 +273,7 @@ def urlencode(params: Mapping[str, Iterable[str]]) -> str:
 
 
 class ParameterCodec:
-    """Converts objects to and from query parameters through a scheme (ref §18.1, §18.2).
+    """Converts objects to and from query parameters through a scheme (Go: k8s.io/apimachinery/pkg/runtime/codec.go (DecodeParameters); k8s.io/apimachinery/pkg/runtime/codec.go (EncodeParameters)).
 
     ``scheme`` serves as typer, convertor, creater and defaulter.
     """

@@ -1,4 +1,4 @@
-"""CodecFactory: the serializers of a scheme and the codecs built from them (reference §15)."""
+"""CodecFactory: the serializers of a scheme and the codecs built from them (Go: k8s.io/apimachinery/pkg/runtime/serializer/codec_factory.go)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -201,7 +201,7 @@ class WithoutConversionCodecFactory:
 
 
 class ClientNegotiator:
-    """Picks encoders and decoders by media type, as a REST client does (reference §15.3).
+    """Picks encoders and decoders by media type, as a REST client does (Go: k8s.io/apimachinery/pkg/runtime/serializer/codec_factory.go).
 
     ``content_type`` is a bare media type, matched exactly as Go does (a client parses the
     Content-Type header first and passes its parameters separately; they are ignored).

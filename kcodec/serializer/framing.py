@@ -1,4 +1,4 @@
-"""Stream framers: cut a byte stream into frames and write frames to a stream (ref §9.3, §11).
+"""Stream framers: cut a byte stream into frames and write frames to a stream (Go: k8s.io/apimachinery/pkg/util/yaml/decoder.go (splitYAMLDocument); k8s.io/apimachinery/pkg/util/framer/framer.go).
 
 Three framers, each with ``new_frame_reader(stream)`` and ``new_frame_writer(stream)``:
 
@@ -574,7 +574,7 @@ _YAML_SEPARATOR = b"\n---"
 
 
 def split_yaml_document(data: bytes | bytearray, at_eof: bool) -> tuple[int, bytes | None]:
-    """One step of the YAML document splitter (ref §9.3): ``(advance, token)``.
+    """One step of the YAML document splitter (Go: k8s.io/apimachinery/pkg/util/yaml/decoder.go (splitYAMLDocument)): ``(advance, token)``.
 
     ``token`` is None when more data is needed (``advance`` is then 0). A chunk ends at the
     first ``\\n---``; the rest of that separator line is consumed and belongs to neither

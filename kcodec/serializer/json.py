@@ -1,6 +1,6 @@
 """The JSON and YAML serializer (one class; ``yaml=True`` selects YAML).
 
-Contracts are in :mod:`kcodec.runtime.interfaces`; Go behaviour in the reference, §6-§8.
+Contracts are in :mod:`kcodec.runtime.interfaces`; Go behaviour in Go: k8s.io/apimachinery/pkg/runtime/serializer/json/meta.go (SimpleMetaFactory); k8s.io/apimachinery/pkg/runtime/serializer/json/json.go; sigs.k8s.io/yaml/yaml.go over go-yaml v2.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The JSON MetaFactory: sniff ``apiVersion``/``kind`` from a JSON document (ref §6)."""
+"""The JSON MetaFactory: sniff ``apiVersion``/``kind`` from a JSON document (Go: k8s.io/apimachinery/pkg/runtime/serializer/json/meta.go (SimpleMetaFactory))."""
 from __future__ import annotations
 
 from kcodec import speedups

@@ -1,6 +1,6 @@
 """The protobuf serializer (``k8s\\x00`` + runtime.Unknown envelope) and its raw twin.
 
-Go behaviour: reference §12 and §13.
+Go behaviour: Go: k8s.io/apimachinery/pkg/runtime/serializer/protobuf/protobuf.go; the generated.pb.go marshallers of k8s.io/apimachinery/pkg/apis/meta/v1 and k8s.io/apimachinery/pkg/runtime.
 """
 from __future__ import annotations
 
@@ -163,7 +163,7 @@ class Serializer:
 
     def decode(self, data: bytes, defaults: GroupVersionKind | None = None,
                into: Any = None) -> tuple[Any, GroupVersionKind]:
-        """Open the envelope and decode its body; see reference §12.2 for the rules."""
+        """Open the envelope and decode its body; see Go: k8s.io/apimachinery/pkg/runtime/serializer/protobuf/protobuf.go (Decode) for the rules."""
         if type(data) is not bytes:
             data = bytes(data)
         api_version, kind, span, content_encoding, content_type = speedups.envelope_span(data)

@@ -1,4 +1,4 @@
-"""RecognizerDecoder: picks the decoder that recognises the data (reference §10)."""
+"""RecognizerDecoder: picks the decoder that recognises the data (Go: k8s.io/apimachinery/pkg/runtime/serializer/recognizer/recognizer.go)."""
 from __future__ import annotations
 
 from typing import Any

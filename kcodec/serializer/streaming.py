@@ -1,10 +1,10 @@
-"""Object streams over a framer (ref §11.3): many encoded objects on one byte stream.
+"""Object streams over a framer (Go: k8s.io/apimachinery/pkg/runtime/serializer/streaming/streaming.go): many encoded objects on one byte stream.
 
 :class:`StreamDecoder` reads one frame at a time and hands it to a decoder (anything with
 ``decode(data, defaults=None, into=None) -> (obj, gvk)``); :class:`StreamEncoder` encodes
 each object and writes it as one frame. Use the framers of
 :mod:`kcodec.serializer.framing`: JSON values, ``---`` YAML documents, or 4-byte length
-prefixed protobuf (with the raw protobuf serializer, ref §12.3).
+prefixed protobuf (with the raw protobuf serializer, Go: k8s.io/apimachinery/pkg/runtime/serializer/protobuf/protobuf.go (RawSerializer)).
 
     decoder = StreamDecoder(sock.makefile("rb"), LENGTH_DELIMITED_FRAMER, raw_serializer)
     for obj, gvk in decoder:

@@ -1,6 +1,6 @@
 """The versioning codec: decode -> default -> convert, and convert -> encode.
 
-Go behaviour: reference §14. Build it through :class:`kcodec.serializer.CodecFactory`.
+Go behaviour: Go: k8s.io/apimachinery/pkg/runtime/serializer/versioning/versioning.go. Build it through :class:`kcodec.serializer.CodecFactory`.
 """
 from __future__ import annotations
 

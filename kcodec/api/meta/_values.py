@@ -1,4 +1,4 @@
-"""metav1 leaf value types: Time, MicroTime, Duration and FieldsV1 (ref §20.1-§20.3, §13, §18.3).
+"""metav1 leaf value types: Time, MicroTime, Duration and FieldsV1 (Go: k8s.io/apimachinery/pkg/apis/meta/v1/time.go; k8s.io/apimachinery/pkg/apis/meta/v1/duration.go; the generated.pb.go marshallers of k8s.io/apimachinery/pkg/apis/meta/v1 and k8s.io/apimachinery/pkg/runtime; k8s.io/apimachinery/pkg/conversion/queryparams/convert.go).
 
 Times are kept as Unix seconds plus nanoseconds (Python ints), so every instant Go can hold
 (years 0 and beyond 9999 included) round-trips; ``.datetime`` converts on demand. Parsing

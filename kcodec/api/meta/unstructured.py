@@ -1,4 +1,4 @@
-"""Map-backed API objects (Go's ``unstructured.Unstructured``) and their JSON scheme (ref §19).
+"""Map-backed API objects (Go's ``unstructured.Unstructured``) and their JSON scheme (Go: k8s.io/apimachinery/pkg/apis/meta/v1/unstructured/unstructured.go).
 
 An :class:`Unstructured` wraps a JSON tree: ``dict`` / ``list`` / ``str`` / ``int`` (int64) /
 ``float`` (float64) / ``bool`` / ``None``. The nested helpers (``nested_string``...) read and

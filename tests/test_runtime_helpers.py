@@ -471,7 +471,8 @@ def test_decode_list(typer: Typer, fake_unknown: type) -> None:
 def test_default_framer() -> None:
     reader = DEFAULT_FRAMER.new_frame_reader(io.BytesIO(b"abc"))
     assert reader.read_frame() == b"abc"
-    assert reader.read_frame() is None
+    with pytest.raises(EOFError):
+        reader.read_frame()
     reader.close()
     out = io.BytesIO()
     DEFAULT_FRAMER.new_frame_writer(out).write(b"xyz")

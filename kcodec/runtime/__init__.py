@@ -24,6 +24,7 @@ _HOMES: dict[str, str] = {
     "new_coercing_multi_group_versioner": "kcodec.schema",
     "new_multi_group_versioner": "kcodec.schema",
     "Base64Serializer": "kcodec.runtime.helpers",
+    "DEFAULT_FRAMER": "kcodec.runtime.helpers",
     "MultiObjectTyper": "kcodec.runtime.helpers",
     "NoopDecoder": "kcodec.runtime.helpers",
     "NoopEncoder": "kcodec.runtime.helpers",
@@ -49,6 +50,7 @@ __all__ = sorted(_HOMES)
 if TYPE_CHECKING:
     from kcodec.api.meta.unstructured import Unstructured, UnstructuredList
     from kcodec.runtime.helpers import (
+        DEFAULT_FRAMER,
         Base64Serializer,
         MultiObjectTyper,
         NoopDecoder,

@@ -18,6 +18,7 @@ from kcodec.errors import (
     type_name,
 )
 from kcodec.runtime.interfaces import (
+    MAX_FRAME_SIZE,
     Decoder,
     Encoder,
     FrameReader,
@@ -499,10 +500,12 @@ class _StreamFrameReader:
         self._stream = stream
         self._size = size
 
-    def read_frame(self) -> bytes | None:
-        """The next chunk of the stream, or None at its end."""
-        chunk = self._stream.read(self._size)
-        return chunk or None
+    def read_frame(self, max_size: int = MAX_FRAME_SIZE) -> bytes:
+        """The next chunk of the stream (at most ``max_size`` bytes); EOFError at its end."""
+        chunk = self._stream.read(min(self._size, max_size))
+        if not chunk:
+            raise EOFError
+        return chunk
 
     def close(self) -> None:
         """Close the underlying stream when it can be closed."""

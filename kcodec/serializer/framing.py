@@ -29,9 +29,10 @@ from __future__ import annotations
 
 import abc
 import re
-from typing import Any, BinaryIO, Iterator, Protocol
+from typing import Any, BinaryIO, Iterator
 
 from kcodec.errors import DecodeError, EncodeError
+from kcodec.runtime.interfaces import MAX_FRAME_SIZE, FrameReader, FrameWriter, Framer
 from kcodec.gofmt import quote_char
 
 __all__ = [
@@ -57,9 +58,6 @@ __all__ = [
     "YAML_FRAMER",
 ]
 
-MAX_FRAME_SIZE = 16 * 1024 * 1024
-"""Largest frame a stream decoder accepts (Go's streaming decoder limit)."""
-
 MAX_YAML_DOCUMENT_SIZE = 5 * 1024 * 1024
 """Largest chunk the YAML document splitter buffers (Go's ``bufio.Scanner`` limit there)."""
 
@@ -71,28 +69,10 @@ ERR_OBJECT_TOO_LARGE = "object to decode was longer than maximum allowed size"
 _CHUNK = 64 * 1024
 
 
-class FrameReader(Protocol):
-    """What a framer's ``new_frame_reader`` returns."""
-
-    def read_frame(self, max_size: int = MAX_FRAME_SIZE) -> bytes: ...
-
-    def readinto(self, buf: bytearray | memoryview) -> tuple[int, bool]: ...
-
-    def close(self) -> None: ...
-
-
-class FrameWriter(Protocol):
-    """What a framer's ``new_frame_writer`` returns: one ``write`` per frame."""
-
-    def write(self, data: bytes) -> int: ...
-
-
-class Framer(Protocol):
-    """A pair of frame reader/writer factories over binary streams."""
-
-    def new_frame_reader(self, stream: BinaryIO) -> FrameReader: ...
-
-    def new_frame_writer(self, stream: BinaryIO) -> FrameWriter: ...
+# The framer contracts (Framer, FrameReader, FrameWriter) and MAX_FRAME_SIZE are stated
+# once, in kcodec.runtime.interfaces; they are re-exported here for the framers' users.
+# The readers below also offer ``readinto`` (Go's io.Reader with ErrShortBuffer) beside the
+# contract's ``read_frame``.
 
 
 def _unexpected_eof(offset: int, what: str, n: int = 0) -> DecodeError:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import IO, Any
 
 from kcodec.errors import (
+    KCodecError,
     DecodeError,
     MissingKindError,
     MissingVersionError,
@@ -103,9 +104,11 @@ def _unmarshal_into(obj: Any, body: Body | None, fresh: bool = False) -> None:
             from_proto(type(obj), body[0], into=obj, start=body[1], end=body[2])
     elif _is_google_message(obj):
         obj.Clear()
+        from google.protobuf.message import DecodeError as MessageDecodeError
+
         try:
             obj.ParseFromString(_body_bytes(body) or b"")
-        except Exception as exc:  # google.protobuf.message.DecodeError and friends
+        except (MessageDecodeError, ValueError) as exc:
             raise DecodeError(f"proto: {type(obj).__name__}: {exc}") from None
     else:
         raise NotMarshalableError(type(obj))
@@ -138,7 +141,7 @@ def _unmarshal_to_object(typer: Any, creater: Any, actual: GroupVersionKind, int
     try:
         obj = use_or_create_object(typer, creater, actual, into)
         _unmarshal_into(obj, raw, fresh=obj is not into)
-    except Exception as err:
+    except KCodecError as err:
         raise _with_gvk(err, actual) from None
     obj.get_object_kind().set_group_version_kind(actual)
     return obj, actual
@@ -190,10 +193,10 @@ class Serializer:
             except NotRegisteredError:
                 try:
                     _unmarshal_into(into, body)
-                except Exception as err:
+                except KCodecError as err:
                     raise _with_gvk(err, actual) from None
                 return into, actual
-            except Exception as err:
+            except KCodecError as err:
                 raise _with_gvk(err, actual) from None
             actual = _defaults_from_type(actual, types[0])
 
@@ -266,10 +269,10 @@ class RawSerializer:
         except NotRegisteredError:
             try:
                 _unmarshal_into(into, _whole(data))
-            except Exception as err:
+            except KCodecError as err:
                 raise _with_gvk(err, actual) from None
             return into, actual
-        except Exception as err:
+        except KCodecError as err:
             raise _with_gvk(err, actual) from None
         actual = _defaults_from_type(actual, types[0])
         if not actual.kind:

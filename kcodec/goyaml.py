@@ -31,14 +31,12 @@ from typing import Any
 import yaml as _pyyaml
 
 from kcodec.errors import DecodeError, EncodeError
-from kcodec.errors import json_kind as _json_kind
 from kcodec.gofmt import format_g, quote as _go_quote
 
 __all__ = [
     "yaml_to_tree",
     "yaml_to_value",
     "tree_to_yaml",
-    "interpret_yaml_gvk",
     "format_strict_errors",
     "YAMLError",
 ]
@@ -1333,65 +1331,3 @@ def tree_to_yaml(tree: Any) -> bytes:
             node(items[i], False)
     em.write_indent()
     return "".join(out).encode("utf-8")
-
-
-# ---------------------------------------------------------------------------------------------
-# YAML MetaFactory (runtime/serializer/yaml/meta.go)
-
-def _coerce_string(v: Any) -> Any:
-    """sigs.k8s.io/yaml's number/bool -> string coercion for string-typed targets."""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, float):
-        if math.isnan(v):
-            return "NaN"
-        if math.isinf(v):
-            return "+Inf" if v > 0 else "-Inf"
-        return _go_format_g(v, 32)
-    return v
-
-
-def interpret_yaml_gvk(data: bytes) -> Any:
-    """Read apiVersion/kind from YAML (or JSON) ``data`` as yaml.SimpleMetaFactory does (Go: k8s.io/apimachinery/pkg/runtime/serializer/json/meta.go (SimpleMetaFactory)).
-
-    Returns a :class:`kcodec.schema.GroupVersionKind`; empty input, ``---`` and documents
-    without the fields give the empty GVK. Errors are DecodeErrors prefixed
-    ``could not interpret GroupVersionKind; unmarshal error: ``; an unparsable apiVersion
-    raises ``unexpected GroupVersion string: ...`` unwrapped.
-    """
-    from kcodec.schema import GroupVersionKind, parse_group_version
-
-    prefix = "could not interpret GroupVersionKind; unmarshal error: "
-    try:
-        value, _ = yaml_to_value(data, json_numbers=False)
-    except DecodeError as err:
-        raise DecodeError(f"{prefix}error converting YAML to JSON: {err}") from None
-    fields = {"apiVersion": "", "kind": ""}
-    if value is not None:
-        if not isinstance(value, dict):
-            raise DecodeError(
-                f"{prefix}error unmarshaling JSON: while decoding JSON: json: cannot unmarshal "
-                f"{_json_kind(value)} into Go value of type runtime.TypeMeta"
-            )
-        # encoding/json visits keys in sorted order and matches field names exactly or,
-        # failing that, case-insensitively; the last match wins.
-        type_err = None
-        for key in sorted(value, key=lambda k: k.encode("utf-8", "surrogatepass")):
-            name = key if key in fields else next((f for f in fields if f.casefold() == key.casefold()), None)
-            if name is None:
-                continue
-            v = _coerce_string(value[key])
-            if v is None:
-                continue
-            if not isinstance(v, str):
-                if type_err is None:
-                    type_err = (f"{prefix}error unmarshaling JSON: while decoding JSON: json: cannot unmarshal "
-                                f"{_json_kind(v)} into Go struct field TypeMeta.{name} of type string")
-                continue
-            fields[name] = v
-        if type_err is not None:
-            raise DecodeError(type_err)
-    gv = parse_group_version(fields["apiVersion"])
-    return GroupVersionKind(gv.group, gv.version, fields["kind"])

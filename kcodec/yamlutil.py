@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import io
 import json as _stdjson
-import math
 from typing import IO, Any, Iterator
 
 from kcodec.errors import DecodeError
-from kcodec.gofmt import quote_char, shortest_digits as _shortest_digits
+from kcodec import gojson as _gojson
+from kcodec.gofmt import quote_char
 from kcodec.goyaml import _go_replace_invalid, yaml_to_tree
 
 __all__ = [
@@ -76,90 +76,7 @@ def is_json_buffer(data: bytes) -> bool:
     return _lstrip_go_space(bytes(data)).startswith(b"{")
 
 
-def _go_json_float(x: float) -> str:
-    if math.isnan(x) or math.isinf(x):
-        raise DecodeError(f"json: unsupported value: {'NaN' if math.isnan(x) else ('+Inf' if x > 0 else '-Inf')}")
-    if x == 0:
-        return "0" if math.copysign(1.0, x) > 0 else "-0"
-    digits, dp = _shortest_digits(x)
-    neg = "-" if x < 0 else ""
-    ax = abs(x)
-    if ax < 1e-6 or ax >= 1e21:
-        exp = dp - 1
-        mant = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
-        return f"{neg}{mant}e{'-' if exp < 0 else '+'}{abs(exp)}"
-    if dp <= 0:
-        return f"{neg}0.{'0' * -dp}{digits}"
-    if dp >= len(digits):
-        return neg + digits + "0" * (dp - len(digits))
-    return f"{neg}{digits[:dp]}.{digits[dp:]}"
-
-
-_HTML_ESC = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
-
-
-def _go_json_dumps(tree: Any) -> bytes:
-    """Compact encoding/json text of a tree with sorted keys (used when _gojson is absent)."""
-    out: list[str] = []
-    stack: list[Any] = [tree]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, _Literal):
-            out.append(v.text)
-        elif v is None:
-            out.append("null")
-        elif v is True:
-            out.append("true")
-        elif v is False:
-            out.append("false")
-        elif isinstance(v, str):
-            s = _stdjson.dumps(v, ensure_ascii=False)
-            if any(c in s for c in "<>&\u2028\u2029"):
-                s = "".join(_HTML_ESC.get(c, c) for c in s)
-            out.append(s)
-        elif isinstance(v, int):
-            out.append(str(v))
-        elif isinstance(v, float):
-            out.append(_go_json_float(v))
-        elif isinstance(v, dict):
-            items: list[Any] = [_Literal("}")]
-            keys = sorted(v, key=lambda k: k.encode("utf-8", "surrogatepass"))
-            for n, k in enumerate(reversed(keys)):
-                items.append(v[k])
-                items.append(_Literal(("," if n < len(keys) - 1 else "") + _go_json_key(k) + ":"))
-            items.append(_Literal("{"))
-            # items were built back to front; the stack pops the last pushed first
-            stack.extend(items)
-        elif isinstance(v, (list, tuple)):
-            parts: list[Any] = [_Literal("]")]
-            for n, x in enumerate(reversed(v)):
-                parts.append(x)
-                if n < len(v) - 1:
-                    parts.append(_Literal(","))
-            parts.append(_Literal("["))
-            stack.extend(parts)
-        else:
-            raise DecodeError(f"json: unsupported type: {type(v).__name__}")
-    return "".join(out).encode("utf-8")
-
-
-def _go_json_key(k: str) -> str:
-    s = _stdjson.dumps(k, ensure_ascii=False)
-    return "".join(_HTML_ESC.get(c, c) for c in s)
-
-
-class _Literal:
-    __slots__ = ("text",)
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-
 def _dumps(tree: Any) -> bytes:
-    try:
-        from kcodec import gojson as _gojson  # written concurrently; optional here
-    except ImportError:
-        return _go_json_dumps(tree)
     return _gojson.dumps(tree, sort_keys=True)
 
 

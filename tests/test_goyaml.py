@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 from kcodec.errors import DecodeError, EncodeError
 from kcodec.goyaml import (
     format_strict_errors,
-    interpret_yaml_gvk,
     tree_to_yaml,
     yaml_to_tree,
 )
@@ -325,41 +324,3 @@ def test_merge_key_string_is_written_plain_like_go() -> None:
 @given(_json_trees.filter(lambda t: not _has_merge_key(t)))
 def test_round_trip(tree: object) -> None:
     assert yaml_to_tree(tree_to_yaml(tree)) == _go_json_normalize(tree)
-
-
-# --------------------------------------------------------------------------- YAML MetaFactory (Go: k8s.io/apimachinery/pkg/runtime/serializer/json/meta.go (SimpleMetaFactory))
-
-@pytest.mark.parametrize("src, expected", [
-    (b"apiVersion: v1\nkind: Service", ("", "v1", "Service")),
-    (b"apiVersion: core/v2\nkind: Deployment", ("core", "v2", "Deployment")),
-    (b"apiVersion: v1", ("", "v1", "")),
-    (b"kind: Service", ("", "", "Service")),
-    (b"apiVersion: core/", ("core", "", "")),
-    (b"", ("", "", "")), (b"---", ("", "", "")), (b"foo: bar", ("", "", "")),
-    (b"apiVersion: v1\nkind: A\n---\nkind: B", ("", "v1", "A")),
-    (b'{"apiVersion":"apps/v1","kind":"Deployment"}', ("apps", "v1", "Deployment")),
-    (b"Kind: Pod\nAPIVERSION: v1", ("", "v1", "Pod")),
-    (b"kind: 1", ("", "", "1")),
-    (b"kind: null", ("", "", "")),
-])
-def test_interpret_yaml_gvk(src: bytes, expected: tuple[str, str, str]) -> None:
-    gvk = interpret_yaml_gvk(src)
-    assert (gvk.group, gvk.version, gvk.kind) == expected
-
-
-@pytest.mark.parametrize("src, gist", [
-    (b"foo", "cannot unmarshal string into Go value of type runtime.TypeMeta"),
-    (b"[]", "cannot unmarshal array into Go value of type runtime.TypeMeta"),
-    (b"kind: [a]", "cannot unmarshal array into Go struct field TypeMeta.kind of type string"),
-    (b"a: b: c", "error converting YAML to JSON: yaml: mapping values are not allowed"),
-])
-def test_interpret_yaml_gvk_errors(src: bytes, gist: str) -> None:
-    with pytest.raises(DecodeError) as info:
-        interpret_yaml_gvk(src)
-    assert str(info.value).startswith("could not interpret GroupVersionKind; unmarshal error: ")
-    assert gist in str(info.value)
-
-
-def test_interpret_bad_group_version_is_unwrapped() -> None:
-    with pytest.raises(DecodeError, match="^unexpected GroupVersion string: a/b/c$"):
-        interpret_yaml_gvk(b"apiVersion: a/b/c")

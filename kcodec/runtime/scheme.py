@@ -105,11 +105,6 @@ def default_meta_v1_field_selector_conversion(label: str, value: str) -> tuple[s
 
 
 def _to_unstructured(obj: Any) -> dict[str, Any]:
-    from kcodec import model
-
-    fn = getattr(model, "to_unstructured", None)
-    if fn is not None:
-        return fn(obj)
     return obj.to_dict()
 
 
@@ -120,11 +115,6 @@ def _from_unstructured(cls: type, content: dict[str, Any]) -> Any:
         out = cls()
         out.set_unstructured_content(copy.deepcopy(content))
         return out
-    from kcodec import model
-
-    fn = getattr(model, "from_unstructured", None)
-    if fn is not None:
-        return fn(cls, content)
     return cls.from_dict(content)
 
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import codecs
 import json
+import os
 import re
-import secrets
 from json.decoder import scanstring as _c_scanstring
 from json.encoder import encode_basestring as _c_encode_basestring
 from operator import itemgetter
@@ -580,7 +580,7 @@ class _Raws:
     """RawJSON values met while writing, replaced by unique string placeholders."""
 
     def __init__(self) -> None:
-        self.nonce = "kcraw" + secrets.token_hex(10) + "_"
+        self.nonce = "kcraw" + os.urandom(10).hex() + "_"
         self.items: list[tuple[RawJSON, int]] = []
 
     def add(self, raw: RawJSON, depth: int) -> str:

@@ -9,7 +9,6 @@ group's module when one of its kinds is first used, so start-up stays small.
 from __future__ import annotations
 
 import importlib
-import pkgutil
 import re
 import threading
 from typing import TYPE_CHECKING, Any
@@ -29,6 +28,8 @@ _built: dict[str, Any] = {}
 
 def api_modules() -> list[str]:
     """Names of every generated group/version module, sorted."""
+    import pkgutil
+
     names = []
     for pkg in pkgutil.iter_modules(__path__, __name__ + "."):
         if not pkg.ispkg:

@@ -1,8 +1,7 @@
 """CodecFactory: the serializers of a scheme and the codecs built from them (Go: k8s.io/apimachinery/pkg/runtime/serializer/codec_factory.go)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from kcodec.errors import KCodecError
 from kcodec.runtime.helpers import WithoutVersionDecoder, WithVersionEncoder
@@ -29,8 +28,7 @@ CONTENT_TYPE_YAML = "application/yaml"
 CONTENT_TYPE_PROTOBUF = "application/vnd.kubernetes.protobuf"
 
 
-@dataclass(frozen=True)
-class StreamSerializerInfo:
+class StreamSerializerInfo(NamedTuple):
     """How a media type is written as a stream of objects (watch, list streaming)."""
 
     encodes_as_text: bool
@@ -38,8 +36,7 @@ class StreamSerializerInfo:
     framer: Any
 
 
-@dataclass(frozen=True)
-class SerializerInfo:
+class SerializerInfo(NamedTuple):
     """One media type a factory speaks, with its plain, pretty, strict and stream forms."""
 
     media_type: str

@@ -27,6 +27,8 @@ __all__ = [
     "Serializer",
     "Codec",
     "ParameterCodec",
+    "MetaFactory",
+    "RecognizingDecoder",
     "MAX_FRAME_SIZE",
     "FrameReader",
     "FrameWriter",
@@ -180,6 +182,24 @@ class Codec(Serializer, Protocol):
     The methods are the same as a serializer's; the name tells callers that the version of
     the objects they get back, or that is written, is managed by the codec.
     """
+
+
+@runtime_checkable
+class MetaFactory(Protocol):
+    """Reads the apiVersion/kind a serialized document names, before it is decoded (Go's
+    ``json.MetaFactory`` in runtime/serializer/json/meta.go): the empty kind when the
+    document names none; malformed input raises :class:`kcodec.errors.DecodeError`."""
+
+    def interpret(self, data: bytes, /) -> GroupVersionKind: ...
+
+
+@runtime_checkable
+class RecognizingDecoder(Decoder, Protocol):
+    """A decoder that can tell whether data is in its format (Go's
+    ``recognizer.RecognizingDecoder``): ``recognizes_data(data)`` answers
+    ``(recognized, unknown)``, ``unknown`` being True when it cannot tell."""
+
+    def recognizes_data(self, data: bytes, /) -> tuple[bool, bool]: ...
 
 
 @runtime_checkable

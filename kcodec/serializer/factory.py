@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from kcodec.errors import KCodecError
+from kcodec.runtime.interfaces import MetaFactory
 from kcodec.runtime.helpers import WithoutVersionDecoder, WithVersionEncoder
 from kcodec.schema import DISABLED_GROUP_VERSIONER, INTERNAL_GROUP_VERSIONER, GroupVersions
 from kcodec.serializer import json as _json
@@ -77,7 +78,8 @@ class CodecFactory:
     """
 
     def __init__(self, scheme: Any, *, strict: bool = False, pretty: bool = True,
-                 extra_serializers: list[SerializerInfo] | None = None, meta_factory: Any = None) -> None:
+                 extra_serializers: list[SerializerInfo] | None = None,
+                 meta_factory: MetaFactory | None = None) -> None:
         self.scheme = scheme
         self.strict = strict
         self.pretty = pretty

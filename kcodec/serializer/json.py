@@ -24,6 +24,7 @@ from kcodec.gofmt import quote as _go_quote
 from kcodec.errors import json_kind as _json_kind
 from kcodec.model import RawJSON, Struct, TypeInfo, fields_of, to_tree
 from kcodec.runtime.helpers import use_or_create_object
+from kcodec.runtime.interfaces import MetaFactory, ObjectCreater, ObjectTyper
 from kcodec.runtime.scheme import is_unstructured
 from kcodec.runtime.types import CONTENT_TYPE_JSON, Unknown
 from kcodec.schema import GroupVersionKind, parse_group_version
@@ -122,8 +123,9 @@ class Serializer:
     :class:`StrictDecodingError` with the decoded object on ``err.obj``.
     """
 
-    def __init__(self, creater: Any, typer: Any, *, yaml: bool = False, pretty: bool = False,
-                 strict: bool = False, meta_factory: Any = None) -> None:
+    def __init__(self, creater: ObjectCreater, typer: ObjectTyper, *, yaml: bool = False,
+                 pretty: bool = False, strict: bool = False,
+                 meta_factory: MetaFactory | None = None) -> None:
         self.creater = creater
         self.typer = typer
         self.options = SerializerOptions(yaml, pretty, strict)

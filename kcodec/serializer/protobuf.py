@@ -17,6 +17,7 @@ from kcodec.errors import (
 from kcodec.gofmt import quote as _go_quote
 from kcodec.model import Struct, from_proto, is_protobuf_struct, to_proto
 from kcodec.runtime.helpers import use_or_create_object
+from kcodec.runtime.interfaces import ObjectCreater, ObjectTyper
 from kcodec.runtime.types import CONTENT_TYPE_PROTOBUF, Unknown
 from kcodec.schema import GroupVersionKind, parse_group_version
 from kcodec import speedups, wire
@@ -157,7 +158,7 @@ def _object_gvk(obj: Any) -> GroupVersionKind:
 class Serializer:
     """Protobuf with the Kubernetes envelope: magic ``k8s\\x00`` then a runtime.Unknown."""
 
-    def __init__(self, creater: Any, typer: Any) -> None:
+    def __init__(self, creater: ObjectCreater, typer: ObjectTyper) -> None:
         self.creater = creater
         self.typer = typer
 
@@ -241,7 +242,7 @@ class Serializer:
 class RawSerializer:
     """Protobuf without magic or envelope: the object's own message bytes (stream items)."""
 
-    def __init__(self, creater: Any, typer: Any) -> None:
+    def __init__(self, creater: ObjectCreater, typer: ObjectTyper) -> None:
         self.creater = creater
         self.typer = typer
 

@@ -8,6 +8,15 @@ from typing import IO, Any
 
 from kcodec.errors import DecodeError, EncodeError, NotRegisteredError, StrictDecodingError
 from kcodec.runtime.helpers import WithoutVersionDecoder, WithVersionEncoder
+from kcodec.runtime.interfaces import (
+    Decoder,
+    Encoder,
+    GroupVersioner,
+    ObjectConvertor,
+    ObjectCreater,
+    ObjectDefaulter,
+    ObjectTyper,
+)
 from kcodec.runtime.scheme import is_unstructured
 from kcodec.runtime.types import Unknown
 from kcodec.schema import GroupVersionKind, go_json_object
@@ -72,8 +81,9 @@ class VersioningCodec:
     parity with Go's constructor.
     """
 
-    def __init__(self, encoder: Any, decoder: Any, convertor: Any, creater: Any, typer: Any,
-                 defaulter: Any, encode_version: Any, decode_version: Any,
+    def __init__(self, encoder: Encoder, decoder: Decoder, convertor: ObjectConvertor,
+                 creater: ObjectCreater, typer: ObjectTyper, defaulter: ObjectDefaulter | None,
+                 encode_version: GroupVersioner | None, decode_version: GroupVersioner | None,
                  original_scheme_name: str = "") -> None:
         self.encoder = encoder
         self.decoder = decoder

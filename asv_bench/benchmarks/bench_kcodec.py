@@ -243,11 +243,12 @@ class StartUp:
     params = (["compiled", "pure"],)
     param_names = ["mode"]
     repeat = (3, 5, 20.0)
+    setup_cache = staticmethod(build_documents)
 
-    def setup(self, mode: str) -> None:
+    def setup(self, docs: dict[str, Any], mode: str) -> None:
         _docs.require_kcodec()
 
-    def timeraw_import_and_decode_deployment_yaml(self, mode: str) -> str:
+    def timeraw_import_and_decode_deployment_yaml(self, docs: dict[str, Any], mode: str) -> str:
         path = _docs.FIXTURES / "apps.v1.Deployment.yaml"
         pure = "1" if mode == "pure" else ""
         return (

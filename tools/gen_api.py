@@ -1033,13 +1033,11 @@ def render_registry(out: Path) -> str:
         "# Regenerate: python tools/gen_api.py --registry-only",
         '"""Every external group/version of kcodec.api: its module and the kinds it registers."""',
         "",
-        "#: (group, version) -> (module, kinds registered by its add_to_scheme)",
-        "GROUP_VERSIONS: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {",
+        "#: (group, version) -> (module, the kinds its add_to_scheme registers, space-separated)",
+        "GROUP_VERSIONS: dict[tuple[str, str], tuple[str, str]] = {",
     ]
     for group, version, name, kinds in sorted(rows):
-        lines.append(f"    ({group!r}, {version!r}): ({name!r}, (")
-        lines.extend(f"        {k!r}," for k in kinds)
-        lines.append("    )),")
+        lines.append(f"    ({group!r}, {version!r}): ({name!r}, {' '.join(kinds)!r}),")
     lines.append("}")
     return "\n".join(lines) + "\n"
 

@@ -78,7 +78,7 @@ def _lazy_scheme_class() -> type:
             if not self._pending or gvk in self._gvk_to_new:
                 return
             entry = GROUP_VERSIONS.get((gvk.group, gvk.version))
-            if entry is not None and gvk.kind in entry[1]:
+            if entry is not None and gvk.kind in entry[1].split():
                 self._load(entry[0])
             else:
                 # Unversioned kinds and unknown kinds: only the whole registry can say.

@@ -510,3 +510,37 @@ def test_codecs_import_loads_no_group_module() -> None:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
+
+
+def test_lazy_api_scheme_answers_as_an_eager_one() -> None:
+    """kcodec.api.scheme (loading group modules on first use) answers every query as a
+    Scheme with every module registered up front does."""
+    import importlib
+    import subprocess
+
+    code = (
+        "import importlib\n"
+        "from kcodec.api import api_modules, scheme as lazy\n"
+        "from kcodec.runtime import Scheme\n"
+        "from kcodec.schema import GroupVersionKind, GroupVersion\n"
+        "eager = Scheme('eager')\n"
+        "for name in api_modules():\n"
+        "    importlib.import_module(name).add_to_scheme(eager)\n"
+        "import kcodec.api.apps.v1 as apps\n"
+        # by kind and by object first, while the lazy scheme has loaded nothing else
+        "gvk = GroupVersionKind('batch', 'v1', 'Job')\n"
+        "assert type(lazy.new(gvk)) is type(eager.new(gvk))\n"
+        "assert lazy.object_kinds(apps.Deployment()) == eager.object_kinds(apps.Deployment())\n"
+        "import kcodec.api.meta.v1 as meta\n"
+        "assert lazy.object_kinds(meta.InternalEvent()) == eager.object_kinds(meta.InternalEvent())\n"
+        "assert lazy.object_kinds(meta.ListOptions()) == eager.object_kinds(meta.ListOptions())\n"
+        "assert lazy.recognizes(GroupVersionKind('', 'v1', 'Status')) == eager.recognizes(GroupVersionKind('', 'v1', 'Status'))\n"
+        "assert not lazy.recognizes(GroupVersionKind('nope', 'v1', 'Nope'))\n"
+        "assert lazy.all_known_types() == eager.all_known_types()\n"
+        "assert lazy.prioritized_versions_all_groups() == eager.prioritized_versions_all_groups()\n"
+        "assert lazy.known_types(GroupVersion('apps', 'v1')) == eager.known_types(GroupVersion('apps', 'v1'))\n"
+    )
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert importlib.import_module("kcodec.api").scheme.converter is not None

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 __all__ = ["scheme", "codecs", "api_modules"]
 
 _lock = threading.Lock()
+_META_V1 = "kcodec.api.meta.v1"
 #: A Kubernetes API version name; other modules of a package (``internal``,
 #: ``unstructured``, private ``_*``) are never external versions.
 _VERSION = re.compile(r"v[0-9]+(?:(?:alpha|beta)[0-9]+)?")
@@ -48,31 +49,87 @@ def _lazy_scheme_class() -> type:
     from kcodec.runtime.scheme import Scheme, is_unstructured
 
     by_module = {module: gv for gv, (module, _) in GROUP_VERSIONS.items()}
+    # Kinds registered in more than one group/version (the meta options, WatchEvent...): a
+    # lookup by such an object needs every registration, so it loads everything.
+    seen: set[str] = set()
+    shared: set[str] = set()
+    for _, kinds in GROUP_VERSIONS.values():
+        for kind in kinds.split():
+            (shared if kind in seen else seen).add(kind)
 
     class LazyScheme(Scheme):
         """Registers each group/version as the first lookup that needs it arrives.
 
         A lookup by kind or by object loads only the module that registers it; anything
         that needs the whole registry (listing, conversion, priorities) loads every module
-        first. Once loaded, a module is never loaded again, and the answers are those of a
-        scheme built eagerly.
+        first. Once every module is loaded, the registration order is settled to the order
+        an eager build (modules in name order) gives, so every answer, order included, is
+        that of a scheme built eagerly.
         """
 
         def __init__(self, name: str) -> None:
             super().__init__(name)
             self._pending = set(by_module)
             self._loading = threading.RLock()
+            # module -> what its add_to_scheme registered, in order (for _settle)
+            self._events: dict[str, list[tuple[Any, Any]]] = {}
+            self._recording: list[tuple[Any, Any]] | None = None
+
+        def _add_observed_version(self, gv: Any) -> None:
+            if self._recording is not None:
+                self._recording.append((None, gv))
+            super()._add_observed_version(gv)
+
+        def add_known_type_with_name(self, gvk: Any, t: Any) -> None:
+            if self._recording is not None:
+                self._recording.append((self._struct_class(t), gvk))
+            super().add_known_type_with_name(gvk, t)
 
         def _load(self, module: str) -> None:
             with self._loading:
-                if module in self._pending:
-                    self._pending.discard(module)
+                if module not in self._pending:
+                    return
+                self._pending.discard(module)
+                self._recording = self._events.setdefault(module, [])
+                try:
                     importlib.import_module(module).add_to_scheme(self)
+                finally:
+                    self._recording = None
+                if not self._pending:
+                    self._settle()
 
         def _load_all(self) -> None:
             if self._pending:
                 for module in sorted(self._pending):
                     self._load(module)
+
+        def _settle(self) -> None:
+            """Put the registrations in the order an eager build makes them."""
+            observed: list[Any] = []
+            kinds: dict[type, list[Any]] = {}
+            order: list[Any] = []
+            for module in sorted(self._events):
+                for cls, item in self._events[module]:
+                    if cls is None:
+                        if item in self._observed and item not in observed:
+                            observed.append(item)
+                        continue
+                    row = kinds.setdefault(cls, [])
+                    if item not in row:
+                        row.append(item)
+                    order.append(item)
+            self._observed[:] = observed + [gv for gv in self._observed if gv not in observed]
+            for cls, row in kinds.items():
+                current = self._type_to_gvk.get(cls, [])
+                current[:] = row + [gvk for gvk in current if gvk not in row]
+            for table in (self._gvk_to_type, self._gvk_to_new):
+                items = dict(table)
+                table.clear()
+                for gvk in order:
+                    if gvk in items and gvk not in table:
+                        table[gvk] = items[gvk]
+                table.update(items)
+            self._events.clear()
 
         def _for_gvk(self, gvk: Any) -> None:
             if not self._pending or gvk in self._gvk_to_new:
@@ -90,7 +147,8 @@ def _lazy_scheme_class() -> type:
             t = type(obj)
             if t in self._type_to_gvk or t in self._unversioned_types:
                 return
-            if t.__module__ in by_module:
+            # meta/v1's types are registered by every group (metav1.AddToGroupVersion).
+            if t.__module__ in by_module and t.__name__ not in shared and t.__module__ != _META_V1:
                 self._load(t.__module__)
             if t not in self._type_to_gvk and t not in self._unversioned_types:
                 self._load_all()
@@ -114,6 +172,12 @@ def _lazy_scheme_class() -> type:
         def is_unversioned(self, obj: Any) -> tuple[bool, bool]:
             self._for_object(obj)
             return super().is_unversioned(obj)
+
+        @property
+        def converter(self) -> Any:
+            """The converter with every group's conversion functions registered."""
+            self._load_all()
+            return self._converter
 
     def loading_all(fn: Any) -> Any:
         def method(self: Any, *args: Any, **kwargs: Any) -> Any:

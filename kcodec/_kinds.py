@@ -1,4 +1,8 @@
-"""Kind codes and limits shared by the model and the codec kernels (plain ints for Cython)."""
+"""Codes and limits shared by the field tables, the kernels and the layers above them.
+
+Plain ints so the Cython kernels can switch on them; the layers above import them from
+here, so a kernel never reaches up for a constant.
+"""
 
 # Kind codes of the field tables. Plain ints so the Cython kernels can switch on them.
 K_STR = 1
@@ -30,3 +34,13 @@ _GO_NAMES = {
 
 INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
+
+# Actions of a conversion plan row (kcodec.conversion.PlanRow, run by convert_fields).
+PLAN_SHARE = 0      # dst.f = src.f (scalars, same-class values: Go shares identical layouts)
+PLAN_CONVERT = 1    # a struct (or list/map of structs) of another class: fresh dst values
+PLAN_OVERRIDE = 2   # overrides[f](src, dst, scope), or leave dst.f alone when it is None
+
+#: How many nested ``scope.convert`` calls one conversion may make (struct nesting depth).
+#: Real API objects nest a few tens of levels; pure-Python conversion functions use a handful
+#: of interpreter frames per level, so this stays well inside Python's recursion limit.
+MAX_CONVERSION_DEPTH = 100

@@ -1,6 +1,6 @@
 """Conversion functions between Python types, keyed by (source class, destination class).
 
-This is kcodec's counterpart of Go's ``k8s.io/apimachinery/pkg/conversion`` (ref §5). Go keys
+This is kcodec's counterpart of Go's ``k8s.io/apimachinery/pkg/conversion`` (Go: k8s.io/apimachinery/pkg/conversion/converter.go). Go keys
 its functions by pointer types; here a Python class stands for "pointer to that type", and a
 conversion receives two *instances* and fills the second from the first. Go values that are
 not structs (``[]string``, ``string``, ``*bool``, ``[]byte``, ``runtime.Object`` held in a
@@ -23,7 +23,12 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, ClassVar, Mapping
 
+from kcodec import speedups
+from kcodec._kinds import MAX_CONVERSION_DEPTH, PLAN_CONVERT, PLAN_OVERRIDE, PLAN_SHARE
 from kcodec.errors import ConversionError, DecodeError, type_name
+from kcodec.gofmt import quote as _go_quote
+from kcodec.fieldtable import StructBase
+from kcodec.model import MISSING, Struct, fields_of
 
 __all__ = [
     "ConversionFunc",
@@ -247,12 +252,6 @@ class Meta:
         return f"Meta(context={self.context!r})"
 
 
-#: How many nested ``scope.convert`` calls one conversion may make (struct nesting depth).
-#: Real API objects nest a few tens of levels; pure-Python conversion functions use a handful
-#: of interpreter frames per level, so this stays well inside Python's recursion limit.
-MAX_CONVERSION_DEPTH = 100
-
-
 class Scope:
     """What a conversion function receives: recurse with :meth:`convert`, read :meth:`meta`.
 
@@ -308,7 +307,7 @@ class ConversionFuncs:
 
 
 class Converter:
-    """Runs registered conversion functions (ref §5).
+    """Runs registered conversion functions (Go: k8s.io/apimachinery/pkg/conversion/converter.go).
 
     Lookup order for ``convert(src, dst)``: an ignored pair succeeds doing nothing; then a manual
     function; then a generated one; otherwise an error. ``[]byte -> []byte`` (:class:`BytesRef`)
@@ -406,7 +405,7 @@ def _convert_bytes(src: BytesRef, dst: BytesRef, scope: Scope) -> None:
 
 
 # --------------------------------------------------------------------------------------------
-# []string -> scalar conversions (ref §18.4)
+# []string -> scalar conversions (Go: k8s.io/apimachinery/pkg/runtime/conversion.go)
 # --------------------------------------------------------------------------------------------
 
 _INT_RE = re.compile(r"[+-]?[0-9]+\Z")
@@ -426,27 +425,6 @@ def parse_int64(s: str, func: str = "ParseInt") -> int:
     if n < _INT64_MIN or n > _INT64_MAX:
         raise DecodeError(f"strconv.{func}: parsing {_go_quote(s)}: value out of range")
     return n
-
-
-def _go_quote(s: str) -> str:
-    out = ['"']
-    for ch in s:
-        if ch == '"':
-            out.append('\\"')
-        elif ch == "\\":
-            out.append("\\\\")
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ch == "\r":
-            out.append("\\r")
-        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
-            out.append(f"\\x{ord(ch):02x}")
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
 
 
 def _go_bool(first: str) -> bool:
@@ -495,7 +473,7 @@ _STRING_TARGETS: dict[str, Callable[[list[str] | None], Any]] = {
 
 def convert_strings(values: list[str] | None, target: str) -> Any:
     """Convert query values to one Go scalar kind: ``string``, ``int``, ``int64``, ``bool``,
-    ``*bool`` or ``*int64`` (ref §18.4)."""
+    ``*bool`` or ``*int64`` (Go: k8s.io/apimachinery/pkg/runtime/conversion.go)."""
     try:
         fn = _STRING_TARGETS[target]
     except KeyError:
@@ -526,15 +504,11 @@ def register_string_conversions(register: Callable[[Any, Any, ConversionFunc], N
 # Field copying for generated conversions: plans compiled once per class pair
 # --------------------------------------------------------------------------------------------
 
-#: Plan row actions (the ``convert_fields`` kernels switch on them).
-PLAN_SHARE = 0      # dst.f = src.f (scalars, same-class values: Go shares identical layouts)
-PLAN_CONVERT = 1    # a struct (or list/map of structs) of another class: fresh dst values
-PLAN_OVERRIDE = 2   # overrides[f](src, dst, scope), or leave dst.f alone when it is None
+# Plan row actions (PLAN_SHARE, PLAN_CONVERT, PLAN_OVERRIDE) are defined in kcodec._kinds,
+# beside the other codes the kernels switch on.
 
 
 def _fields(cls: type) -> tuple[Any, ...]:
-    from kcodec.model import fields_of
-
     return fields_of(cls)
 
 
@@ -577,13 +551,11 @@ def _always_instances(sf: Any, df: Any, cls: type) -> bool:
 def _fresh_is_new_zero(cls: type) -> bool:
     """Whether ``cls()`` equals ``cls._new_zero()`` (no Python defaults, stock constructors),
     so the kernels may allocate fresh destination values the fast way."""
-    from kcodec.model import MISSING, Struct
-
     if not (isinstance(cls, type) and issubclass(cls, Struct)):
         return False
     if cls.__init__ is not Struct.__init__:
         return False
-    if getattr(cls._new_zero, "__func__", None) is not Struct.__dict__["_new_zero"].__func__:
+    if getattr(cls._new_zero, "__func__", None) is not StructBase.__dict__["_new_zero"].__func__:
         return False
     return all(f.default is MISSING for f in _fields(cls))
 
@@ -786,5 +758,12 @@ def generated_conversion(
     return GeneratedConversion(src_cls, dst_cls, overrides)
 
 
-# Imported last: the kernels import this module and need its classes defined.
-from kcodec import speedups  # noqa: E402
+# The conversion kernels sit below this module: hand them the classes whose exact types
+# select their fast path, once, instead of letting them import this module.
+speedups.bind_conversion(
+    scope=Scope,
+    converter=Converter,
+    generated=GeneratedConversion,
+    depth_error=depth_error,
+    go_type_name=go_type_name,
+)

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+# schema.APIVersionInternal; spelled here because errors sits below schema.
+_API_VERSION_INTERNAL = "__internal"
+
 __all__ = [
     "KCodecError",
     "DecodeError",
@@ -87,8 +90,6 @@ class NotRegisteredError(KCodecError):
         super().__init__(self._message())
 
     def _message(self) -> str:
-        from kcodec.schema import APIVersionInternal  # local: schema imports errors
-
         name = self.scheme_name
         if self.type is not None and self.target is not None:
             return f'{type_name(self.type)} is not suitable for converting to "{_target(self.target)}" in scheme "{name}"'
@@ -99,7 +100,7 @@ class NotRegisteredError(KCodecError):
             return f'"{gvk.group_version()}" is not suitable for converting to "{_target(self.target)}" in scheme "{name}"'
         if not gvk.kind:
             return f'no version "{gvk.group_version()}" has been registered in scheme "{name}"'
-        if gvk.version == APIVersionInternal:
+        if gvk.version == _API_VERSION_INTERNAL:
             return f'no kind "{gvk.kind}" is registered for the internal version of group "{gvk.group}" in scheme "{name}"'
         return f'no kind "{gvk.kind}" is registered for version "{gvk.group_version()}" in scheme "{name}"'
 

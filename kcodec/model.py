@@ -15,15 +15,34 @@ on first use, into a flat table of :class:`FieldInfo` that the JSON and protobuf
 """
 from __future__ import annotations
 
-import abc
-import inspect
-import sys
-import types
-import typing
-from typing import Annotated, Any, ClassVar, TypeVar
+from typing import Any, TypeVar
 
+from kcodec import speedups
+from kcodec._kinds import K_ANY, K_BOOL, K_BYTES, K_CUSTOM, K_FLOAT, K_INT32, K_INT64, K_LIST, K_MAP, K_STR, K_STRUCT
 from kcodec.errors import DecodeError, EncodeError, NotMarshalableError
 from kcodec.errors import json_kind as _json_kind
+from kcodec.fieldtable import (
+    MISSING,
+    CustomValue,
+    FieldInfo,
+    Int32,
+    Int64,
+    RawJSON,
+    StructBase,
+    StructMeta,
+    TypeInfo,
+    Wrapped,
+    _checked,
+    _compile,
+    _is_zero_value,
+    _type_error,
+    _walk_tree,
+    _zero_of,
+    field,
+    fields_of,
+    go_type_name,
+    is_protobuf_struct,
+)
 
 __all__ = [
     "Struct",
@@ -49,489 +68,8 @@ __all__ = [
 
 T = TypeVar("T")
 
-#: ``int32`` in Go: range-checked on decode.
-Int32 = Annotated[int, "int32"]
-#: ``int64`` in Go (plain ``int`` means the same).
-Int64 = Annotated[int, "int64"]
 
-
-class _WrappedMarker:
-    """Marks a Go named slice that protobuf writes as ``message {repeated T items = 1}``."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "Wrapped"
-
-
-#: Use as ``Annotated[list[str], Wrapped]`` (metav1.Verbs, authentication ExtraValue).
-Wrapped = _WrappedMarker()
-
-
-class _Missing:
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "MISSING"
-
-
-MISSING: Any = _Missing()
-
-from kcodec._kinds import (  # noqa: E402 - kind codes and wire types of the field tables
-    K_ANY, K_BOOL, K_BYTES, K_CUSTOM, K_FLOAT,
-    K_INT32, K_INT64, K_LIST, K_MAP, K_STR, K_STRUCT, WT_BYTES, WT_FIXED64, WT_VARINT, _GO_NAMES,
-    INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN,
-)
-
-
-class RawJSON:
-    """JSON text to be emitted verbatim (after Go's compaction and HTML escaping)."""
-
-    __slots__ = ("data",)
-
-    def __init__(self, data: bytes) -> None:
-        self.data = bytes(data)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, RawJSON) and other.data == self.data
-
-    def __hash__(self) -> int:
-        return hash(self.data)
-
-    def __repr__(self) -> str:
-        return f"RawJSON({self.data!r})"
-
-
-class CustomValue(abc.ABC):
-    """Base of leaf value types with their own wire forms (Time, Quantity, IntOrString...).
-
-    The protocol (see docs/design.md): ``_to_tree``, ``_from_tree(value, path)``,
-    ``_proto_body``, ``_from_proto_body(data, path)``, ``_zero``, ``_is_zero``,
-    ``deep_copy``. A subclass missing one of the abstract methods cannot be instantiated.
-    """
-
-    __slots__ = ()
-
-    @abc.abstractmethod
-    def _to_tree(self) -> Any:
-        """The JSON tree value (str, int, None, RawJSON...)."""
-
-    @classmethod
-    @abc.abstractmethod
-    def _from_tree(cls, value: Any, path: str) -> Any:
-        """Build from a parsed JSON value; raise DecodeError naming ``path``."""
-
-    @abc.abstractmethod
-    def _proto_body(self) -> bytes:
-        """The protobuf message body (no tag, no length)."""
-
-    @classmethod
-    @abc.abstractmethod
-    def _from_proto_body(cls, data: bytes, path: str) -> Any:
-        """Build from a protobuf message body; raise DecodeError naming ``path``."""
-
-    @classmethod
-    def _zero(cls) -> Any:
-        return cls()
-
-    @classmethod
-    def _coerce(cls, value: Any) -> Any:
-        """An instance for a plain Python ``value`` given to a constructor or assignment
-        (``"500m"`` for a Quantity...), or :data:`NotImplemented` when there is none."""
-        return NotImplemented
-
-    @abc.abstractmethod
-    def _is_zero(self) -> bool:
-        """Go's IsZero, for omitzero."""
-
-    def deep_copy(self) -> Any:
-        return self
-
-
-class _FieldDecl:
-    """What ``field()`` returns: the declaration before the class is compiled."""
-
-    __slots__ = ("number", "json_name", "omitempty", "omitzero", "inline", "default")
-
-    def __init__(self, number: int, json_name: str | None, omitempty: bool, omitzero: bool,
-                 inline: bool, default: Any) -> None:
-        self.number = number
-        self.json_name = json_name
-        self.omitempty = omitempty
-        self.omitzero = omitzero
-        self.inline = inline
-        self.default = default
-
-
-def field(
-    proto_number: int = 0,
-    json_name: str | None = None,
-    *,
-    omitempty: bool = False,
-    omitzero: bool = False,
-    inline: bool = False,
-    default: Any = MISSING,
-) -> Any:
-    """Declare a struct field.
-
-    ``proto_number`` is the protobuf field number (0: not written by protobuf);
-    ``json_name`` the Go JSON name (defaults to the attribute name; ``"-"`` hides the field
-    from JSON); ``omitempty``/``omitzero`` follow Go's ``encoding/json`` options;
-    ``inline=True`` marks a Go embedded struct whose fields JSON flattens into the parent;
-    ``default`` overrides the Go zero value for Python construction only.
-    """
-    if not isinstance(proto_number, int) or proto_number < 0:
-        raise TypeError(f"proto_number must be a non-negative int, got {proto_number!r}")
-    return _FieldDecl(proto_number, json_name, omitempty, omitzero, inline, default)
-
-
-class TypeInfo:
-    """A compiled type: kind code, nested class, element type, protobuf wrapping."""
-
-    __slots__ = ("kind", "cls", "elem", "wrapped", "pointer", "wire")
-
-    def __init__(self, kind: int, cls: Any = None, elem: TypeInfo | None = None,
-                 wrapped: bool = False, pointer: bool = False) -> None:
-        self.kind = kind
-        self.cls = cls
-        self.elem = elem
-        self.wrapped = wrapped
-        self.pointer = pointer
-        if kind in (K_BOOL, K_INT32, K_INT64):
-            self.wire = WT_VARINT
-        elif kind == K_FLOAT:
-            self.wire = WT_FIXED64
-        else:
-            self.wire = WT_BYTES
-
-    def go_name(self) -> str:
-        k = self.kind
-        if k in _GO_NAMES:
-            base = _GO_NAMES[k]
-        elif k in (K_STRUCT, K_CUSTOM):
-            base = go_type_name(self.cls)
-        elif k == K_LIST:
-            base = "[]" + self.elem.go_name()  # type: ignore[union-attr]
-        else:
-            base = "map[string]" + self.elem.go_name()  # type: ignore[union-attr]
-        return ("*" + base) if self.pointer else base
-
-    def __repr__(self) -> str:
-        return f"TypeInfo({self.go_name()})"
-
-
-class FieldInfo(TypeInfo):
-    """One row of a compiled field table."""
-
-    __slots__ = ("name", "json", "number", "omitempty", "omitzero", "inline", "default")
-
-    def __init__(self, name: str, decl: _FieldDecl, t: TypeInfo) -> None:
-        super().__init__(t.kind, t.cls, t.elem, t.wrapped, t.pointer)
-        self.name = name
-        self.json = decl.json_name if decl.json_name is not None else name
-        self.number = decl.number
-        self.omitempty = decl.omitempty
-        self.omitzero = decl.omitzero
-        self.inline = decl.inline
-        self.default = decl.default
-
-    def __repr__(self) -> str:
-        return f"FieldInfo({self.name!r}, json={self.json!r}, number={self.number}, type={self.go_name()})"
-
-
-class StructMeta(type):
-    """Turns annotated fields into ``__slots__``; compiles the field table on first use."""
-
-    def __new__(mcls, name: str, bases: tuple[type, ...], ns: dict[str, Any], **kw: Any) -> Any:
-        annotations = ns.get("__annotations__", {})
-        decls: list[tuple[str, _FieldDecl]] = []
-        for attr in list(annotations):
-            value = ns.get(attr, MISSING)
-            ann = annotations[attr]
-            if isinstance(ann, str) and ann.startswith("ClassVar"):
-                continue
-            if ann is ClassVar or typing.get_origin(ann) is ClassVar:
-                continue
-            if isinstance(value, _FieldDecl):
-                decl = ns.pop(attr)
-            else:
-                if value is not MISSING:
-                    ns.pop(attr)
-                decl = _FieldDecl(0, None, False, False, False, value)
-            decls.append((attr, decl))
-        if "__slots__" not in ns:
-            ns["__slots__"] = tuple(a for a, _ in decls)
-        ns["__kc_decls__"] = tuple(decls)
-        cls = super().__new__(mcls, name, bases, ns, **kw)
-        cls.__kc_compiled__ = False  # type: ignore[attr-defined]
-        return cls
-
-
-def _all_decls(cls: type) -> list[tuple[str, _FieldDecl, type]]:
-    out: list[tuple[str, _FieldDecl, type]] = []
-    for klass in reversed(cls.__mro__):
-        for attr, decl in klass.__dict__.get("__kc_decls__", ()):
-            out.append((attr, decl, klass))
-    return out
-
-
-def _resolve_type(ann: Any, owner: type, attr: str) -> TypeInfo:
-    pointer = False
-    wrapped = False
-    origin = typing.get_origin(ann)
-    if origin is Annotated:
-        args = typing.get_args(ann)
-        base, extras = args[0], args[1:]
-        if "int32" in extras:
-            return TypeInfo(K_INT32)
-        if any(e is Wrapped for e in extras):
-            wrapped = True
-        ann = base
-        origin = typing.get_origin(ann)
-    if origin in (typing.Union, types.UnionType):
-        args = [a for a in typing.get_args(ann) if a is not type(None)]
-        if len(args) != len(typing.get_args(ann)):
-            pointer = True
-        if len(args) != 1:
-            raise TypeError(f"{owner.__name__}.{attr}: unions other than X | None are not supported")
-        t = _resolve_type(args[0], owner, attr)
-        if t.kind in (K_LIST, K_MAP, K_BYTES, K_ANY):
-            return t  # always nil-able; "| None" only documents it
-        t.pointer = pointer
-        return t
-    if ann is str:
-        return TypeInfo(K_STR)
-    if ann is bool:
-        return TypeInfo(K_BOOL)
-    if ann is int:
-        return TypeInfo(K_INT64)
-    if ann is float:
-        return TypeInfo(K_FLOAT)
-    if ann is bytes:
-        return TypeInfo(K_BYTES)
-    if ann is Any or ann is object:
-        return TypeInfo(K_ANY)
-    if origin is list:
-        (elem,) = typing.get_args(ann) or (Any,)
-        return TypeInfo(K_LIST, elem=_resolve_type(elem, owner, attr), wrapped=wrapped)
-    if origin is dict:
-        key, elem = typing.get_args(ann) or (str, Any)
-        if key is not str:
-            raise TypeError(f"{owner.__name__}.{attr}: map keys must be str")
-        return TypeInfo(K_MAP, elem=_resolve_type(elem, owner, attr))
-    if isinstance(ann, type):
-        if issubclass(ann, CustomValue):
-            return TypeInfo(K_CUSTOM, cls=ann)
-        if isinstance(ann, StructMeta):
-            return TypeInfo(K_STRUCT, cls=ann)
-    raise TypeError(f"{owner.__name__}.{attr}: unsupported field type {ann!r}")
-
-
-def _compile(cls: Any) -> None:
-    """Build ``__kc_fields__`` (declaration order) and the derived lookup tables."""
-    if cls.__dict__.get("__kc_compiled__"):
-        return
-    hints: dict[str, Any] = {}
-    for klass in reversed(cls.__mro__):
-        if "__kc_decls__" not in klass.__dict__ or not klass.__dict__["__kc_decls__"]:
-            continue
-        module = sys.modules.get(klass.__module__)
-        globalns = dict(vars(module)) if module else {}
-        localns = {klass.__name__: klass}
-        raw = klass.__dict__.get("__annotations__", {})
-        for attr, _decl in klass.__dict__["__kc_decls__"]:
-            ann = raw[attr]
-            if isinstance(ann, str):
-                try:
-                    ann = eval(ann, globalns, localns)  # noqa: S307 - our own annotations
-                except Exception as exc:  # pragma: no cover - declaration bug
-                    raise TypeError(f"{klass.__name__}.{attr}: cannot resolve annotation {ann!r}: {exc}") from exc
-            hints[attr] = (ann, klass)
-    fields: list[FieldInfo] = []
-    for attr, decl, klass in _all_decls(cls):
-        ann, owner = hints[attr]
-        fields.append(FieldInfo(attr, decl, _resolve_type(ann, owner, attr)))
-    cls.__kc_fields__ = tuple(fields)
-    cls.__kc_byname__ = {f.name: f for f in fields}
-    cls.__kc_pb__ = tuple(sorted((f for f in fields if f.number > 0), key=lambda f: f.number))
-    cls.__kc_bynum__ = {f.number: f for f in fields if f.number > 0}
-    json_map: dict[str, tuple[FieldInfo, ...]] = {}
-    for f in fields:
-        if f.inline and f.kind == K_STRUCT:
-            _compile(f.cls)
-            for key, chain in f.cls.__kc_json__.items():
-                json_map.setdefault(key, (f,) + chain)
-        elif f.json != "-":
-            json_map[f.json] = (f,)
-    cls.__kc_json__ = json_map
-    explicit = cls.__dict__.get("__protobuf__", None)
-    if explicit is None:
-        for klass in cls.__mro__:
-            if "__protobuf__" in klass.__dict__ and klass is not cls:
-                explicit = klass.__dict__["__protobuf__"]
-                break
-    cls.__kc_proto_ok__ = bool(cls.__kc_pb__) if explicit is None else bool(explicit)
-    cls.__kc_compiled__ = True
-
-
-def fields_of(cls: Any) -> tuple[FieldInfo, ...]:
-    """The compiled field table of a Struct class, in declaration order."""
-    if not cls.__dict__.get("__kc_compiled__"):
-        _compile(cls)
-    return cls.__kc_fields__
-
-
-def is_protobuf_struct(cls: Any) -> bool:
-    """Whether instances of ``cls`` have a protobuf form."""
-    if not cls.__dict__.get("__kc_compiled__"):
-        _compile(cls)
-    return cls.__kc_proto_ok__
-
-
-def go_type_name(cls: Any) -> str:
-    """Go-like short type name (``v1.Pod``) used in error messages."""
-    return f"{cls.__module__.rsplit('.', 1)[-1]}.{cls.__qualname__}"
-
-
-def _zero_of(f: TypeInfo) -> Any:
-    if f.pointer:
-        return None
-    k = f.kind
-    if k == K_STR:
-        return ""
-    if k in (K_INT32, K_INT64):
-        return 0
-    if k == K_BOOL:
-        return False
-    if k == K_FLOAT:
-        return 0.0
-    if k == K_STRUCT:
-        return f.cls._new_zero()
-    if k == K_CUSTOM:
-        return f.cls._zero()
-    return None
-
-
-_PY_NAMES = {K_STR: "str", K_BOOL: "bool", K_INT32: "int", K_INT64: "int", K_FLOAT: "float",
-             K_BYTES: "bytes", K_LIST: "list", K_MAP: "dict"}
-
-
-def _type_error(where: str, t: TypeInfo, value: Any) -> TypeError:
-    if t.kind in (K_STRUCT, K_CUSTOM):
-        want = t.cls.__name__
-    else:
-        want = t.go_name().lstrip("*")
-        py = _PY_NAMES.get(t.kind, "")
-        if py and py != want:
-            want = f"{want} ({py})"
-    if t.pointer or t.kind in (K_LIST, K_MAP, K_BYTES, K_ANY):
-        want += " or None"
-    shown = repr(value)
-    if len(shown) > 60:
-        shown = shown[:57] + "..."
-    return TypeError(f"{where}: expected {want}, got {type(value).__name__} {shown}")
-
-
-def _checked(t: TypeInfo, value: Any, where: str) -> Any:
-    """``value`` as field type ``t`` holds it, or TypeError/ValueError naming ``where``.
-
-    Only constructors and attribute assignment call this: decoders and conversions build
-    values of the right types and set slots directly, so they never pay for the check.
-    """
-    k = t.kind
-    if value is None:
-        if t.pointer or k in (K_LIST, K_MAP, K_BYTES, K_ANY):
-            return None
-        raise _type_error(where, t, value)
-    if k == K_STR:
-        if type(value) is str or isinstance(value, str):
-            return value
-    elif k in (K_INT32, K_INT64):
-        if isinstance(value, int) and not isinstance(value, bool):
-            lo, hi = (INT32_MIN, INT32_MAX) if k == K_INT32 else (INT64_MIN, INT64_MAX)
-            if not lo <= value <= hi:
-                raise ValueError(f"{where}: {value} is out of range for {_GO_NAMES[k]}")
-            return value
-    elif k == K_BOOL:
-        if isinstance(value, bool):
-            return value
-    elif k == K_FLOAT:
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return float(value)
-    elif k == K_BYTES:
-        if isinstance(value, (bytes, bytearray, memoryview)):
-            return bytes(value)
-    elif k == K_STRUCT:
-        if isinstance(value, t.cls):
-            return value
-        if isinstance(value, dict):
-            raise TypeError(
-                f"{where}: expected {t.cls.__name__}, got dict "
-                f"(build it with {t.cls.__name__}(...) or {t.cls.__name__}.from_dict(...))"
-            )
-    elif k == K_CUSTOM:
-        if isinstance(value, t.cls):
-            return value
-        try:
-            made = t.cls._coerce(value)
-        except ValueError as err:
-            raise ValueError(f"{where}: {err}") from None
-        if made is not NotImplemented:
-            return made
-    elif k == K_LIST:
-        # The caller's list is kept (not copied) unless an element had to be converted.
-        if isinstance(value, (list, tuple)):
-            elem = t.elem
-            items = [_checked(elem, v, f"{where}[{i}]") for i, v in enumerate(value)]  # type: ignore[arg-type]
-            if type(value) is list and all(a is b for a, b in zip(items, value)):
-                return value
-            return items
-    elif k == K_MAP:
-        if isinstance(value, dict):
-            elem = t.elem
-            changed = False
-            out = {}
-            for key, v in value.items():
-                if not isinstance(key, str):
-                    raise TypeError(f"{where}: map keys must be str, got {type(key).__name__} {key!r}")
-                c = out[key] = _checked(elem, v, f"{where}[{key!r}]")  # type: ignore[arg-type]
-                changed = changed or c is not v
-            return out if changed else value
-    else:
-        return value
-    raise _type_error(where, t, value)
-
-
-if sys.version_info >= (3, 11):
-    from typing import dataclass_transform
-else:  # pragma: no cover - type checkers read typing_extensions' marker; at run time it only marks
-    def dataclass_transform(**_kwargs: Any) -> Any:
-        return lambda cls: cls
-
-
-# No field_specifiers: a type checker then takes each `= field(...)` as the attribute's
-# default (field() returns Any), which is the truth here: every field has a Go zero value,
-# so every constructor argument is optional.
-@dataclass_transform(kw_only_default=True)
-class _CheckedStructMeta(StructMeta):
-    """StructMeta as type checkers see it (PEP 681): a dataclass-like class whose fields
-    are optional keyword arguments of its constructor, typed as annotated."""
-
-    @property
-    def __signature__(cls) -> inspect.Signature:
-        """The constructor's parameters, for ``help()`` and ``inspect.signature``."""
-        raw: dict[str, Any] = {}
-        for klass in reversed(cls.__mro__):
-            raw.update(klass.__dict__.get("__annotations__", {}))
-        params = []
-        for f in fields_of(cls):
-            default = f.default if f.default is not MISSING else _zero_of(f)
-            params.append(inspect.Parameter(f.name, inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                                            default=default, annotation=raw.get(f.name, Any)))
-        return inspect.Signature(params, return_annotation=None)
-
-
-class Struct(metaclass=_CheckedStructMeta):
+class Struct(StructBase):
     """Base of typed API structs: slotted, compared by value, copyable, Go-encodable.
 
     Constructors and attribute assignment check each value against the field's Go type and
@@ -539,73 +77,12 @@ class Struct(metaclass=_CheckedStructMeta):
     (int) or None, got str 'three'``); strings with an obvious Go text form are converted
     (``"500m"`` for a Quantity, ``"25%"`` or ``8080`` for an IntOrString, RFC 3339 text or
     a ``datetime`` for a Time). Decoders never pay for the check.
+
+    The field machinery (slots, zero values, checks, the compiled table) is
+    :class:`kcodec.fieldtable.StructBase`; this class adds copies and the codec entry points.
     """
 
     __slots__ = ()
-    __kc_fields__: ClassVar[tuple[FieldInfo, ...]]
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        cls = type(self)
-        if not cls.__dict__.get("__kc_compiled__"):
-            _compile(cls)
-        fields = cls.__kc_fields__
-        if len(args) > len(fields):
-            raise TypeError(f"{cls.__name__}() takes at most {len(fields)} positional arguments")
-        for i, f in enumerate(fields):
-            if i < len(args):
-                value = _checked(f, args[i], f"{cls.__name__}.{f.name}")
-                if f.name in kwargs:
-                    raise TypeError(f"{cls.__name__}() got multiple values for argument {f.name!r}")
-            elif f.name in kwargs:
-                value = _checked(f, kwargs.pop(f.name), f"{cls.__name__}.{f.name}")
-            elif f.default is not MISSING:
-                value = f.default() if callable(f.default) and not isinstance(f.default, type) else f.default
-            else:
-                value = _zero_of(f)
-            object.__setattr__(self, f.name, value)
-        if len(args) < len(fields):
-            for name in kwargs:
-                if not any(f.name == name for f in fields):
-                    raise TypeError(f"{cls.__name__}() got an unexpected keyword argument {name!r}")
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        cls = type(self)
-        if not cls.__dict__.get("__kc_compiled__"):
-            _compile(cls)
-        f = cls.__kc_byname__.get(name)
-        if f is not None:
-            value = _checked(f, value, f"{cls.__name__}.{name}")
-        object.__setattr__(self, name, value)
-
-    @classmethod
-    def _new_zero(cls: type[T]) -> T:
-        """A Go zero value of this struct (ignores Python-side ``default=``)."""
-        c: Any = cls
-        if not c.__dict__.get("__kc_compiled__"):
-            _compile(c)
-        obj = object.__new__(cls)
-        for f in c.__kc_fields__:
-            object.__setattr__(obj, f.name, _zero_of(f))
-        return obj
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        for f in fields_of(type(self)):
-            if getattr(self, f.name) != getattr(other, f.name):
-                return False
-        return True
-
-    __hash__ = None  # type: ignore[assignment]  # mutable, like Go structs
-
-    def __repr__(self) -> str:
-        parts = []
-        for f in fields_of(type(self)):
-            v = getattr(self, f.name)
-            if _is_zero_value(f, v):
-                continue
-            parts.append(f"{f.name}={v!r}")
-        return f"{type(self).__name__}({', '.join(parts)})"
 
     def deep_copy(self: T) -> T:
         """A copy sharing no mutable state with this object."""
@@ -634,87 +111,6 @@ class Struct(metaclass=_CheckedStructMeta):
     def from_dict(cls: type[T], data: dict[str, Any]) -> T:
         """Build an instance from a JSON-compatible dict (as ``json.loads`` gives)."""
         return from_tree(cls, data)
-
-
-def _is_zero_value(f: TypeInfo, v: Any) -> bool:
-    if v is None:
-        return True
-    if f.pointer:
-        return False
-    k = f.kind
-    if k in (K_STR, K_INT32, K_INT64, K_BOOL, K_FLOAT):
-        return not v
-    if k == K_STRUCT:
-        return all(_is_zero_value(g, getattr(v, g.name)) for g in fields_of(type(v)))
-    if k == K_CUSTOM:
-        return v._is_zero()
-    return False
-
-
-def _copy_value(t: TypeInfo, v: Any) -> Any:
-    if v is None:
-        return None
-    k = t.kind
-    if k == K_STRUCT:
-        return _copy_struct(v)
-    if k == K_CUSTOM:
-        return v.deep_copy()
-    if k == K_LIST:
-        e = t.elem
-        if e.kind in (K_STR, K_INT32, K_INT64, K_BOOL, K_FLOAT, K_BYTES):  # type: ignore[union-attr]
-            return list(v)
-        return [_copy_value(e, x) for x in v]  # type: ignore[arg-type]
-    if k == K_MAP:
-        e = t.elem
-        if e.kind in (K_STR, K_INT32, K_INT64, K_BOOL, K_FLOAT, K_BYTES):  # type: ignore[union-attr]
-            return dict(v)
-        return {key: _copy_value(e, x) for key, x in v.items()}  # type: ignore[arg-type]
-    if k == K_ANY:
-        return _copy_any(v)
-    return v
-
-
-def _copy_any(v: Any) -> Any:
-    return _walk_tree(v, None)
-
-
-def _walk_tree(tree: Any, leaf: Any) -> Any:
-    """Copy the dicts and lists of an untyped tree, mapping other values through ``leaf``.
-
-    Iterative: untyped values may nest as deep as the JSON/YAML depth limit (10000),
-    far beyond Python's recursion limit.
-    """
-    stack: list[tuple[Any, Any]] = []
-
-    def one(v: Any) -> Any:
-        if isinstance(v, dict):
-            d: dict[str, Any] = {}
-            stack.append((v, d))
-            return d
-        if isinstance(v, list):
-            lst: list[Any] = [None] * len(v)
-            stack.append((v, lst))
-            return lst
-        return leaf(v) if leaf is not None else v
-
-    out = one(tree)
-    while stack:
-        src, dst = stack.pop()
-        if isinstance(dst, dict):
-            for k, x in src.items():
-                dst[k] = one(x)
-        else:
-            for i, x in enumerate(src):
-                dst[i] = one(x)
-    return out
-
-
-def _copy_struct(obj: Any) -> Any:
-    cls = type(obj)
-    new = object.__new__(cls)
-    for f in fields_of(cls):
-        object.__setattr__(new, f.name, _copy_value(f, getattr(obj, f.name)))
-    return new
 
 
 # --------------------------------------------------------------------------- codecs
@@ -800,6 +196,8 @@ def invalid_value_error(obj: Any, cause: BaseException) -> EncodeError:
     return err
 
 
+
+
 def from_tree(cls: type[T], tree: Any, *, into: Any = None, strict: list[str] | None = None,
               path: str | None = None) -> T:
     """JSON tree -> typed struct.
@@ -862,7 +260,7 @@ def _raw_value(v: Any) -> Any:
         return v
     if not v.data.strip():
         return None
-    from kcodec.serializer import _gojson
+    from kcodec import gojson as _gojson
 
     try:
         return _gojson.loads(v.data)
@@ -870,31 +268,39 @@ def _raw_value(v: Any) -> Any:
         raise EncodeError(f"json: error calling MarshalJSON for type RawJSON: {exc}") from None
 
 
-def _varint(n: int) -> bytes:
-    """Protobuf varint (negative numbers as 10-byte two's complement)."""
-    if n < 0:
-        n += 1 << 64
-    out = bytearray()
-    while n >= 0x80:
-        out.append((n & 0x7F) | 0x80)
-        n >>= 7
-    out.append(n)
-    return bytes(out)
+# The plain-Python deep copy: the reference the copy kernels are tested against.
 
 
-def _read_varint(buf: bytes, pos: int, end: int, path: str) -> tuple[int, int]:
-    """Bounds-checked varint read for CustomValue bodies."""
-    from kcodec._native.codec import _read_varint as read
+def _copy_value(t: TypeInfo, v: Any) -> Any:
+    if v is None:
+        return None
+    k = t.kind
+    if k == K_STRUCT:
+        return _copy_struct(v)
+    if k == K_CUSTOM:
+        return v.deep_copy()
+    if k == K_LIST:
+        e = t.elem
+        if e.kind in (K_STR, K_INT32, K_INT64, K_BOOL, K_FLOAT, K_BYTES):  # type: ignore[union-attr]
+            return list(v)
+        return [_copy_value(e, x) for x in v]  # type: ignore[arg-type]
+    if k == K_MAP:
+        e = t.elem
+        if e.kind in (K_STR, K_INT32, K_INT64, K_BOOL, K_FLOAT, K_BYTES):  # type: ignore[union-attr]
+            return dict(v)
+        return {key: _copy_value(e, x) for key, x in v.items()}  # type: ignore[arg-type]
+    if k == K_ANY:
+        return _copy_any(v)
+    return v
 
-    return read(buf, pos, end, path)
+
+def _copy_any(v: Any) -> Any:
+    return _walk_tree(v, None)
 
 
-def _skip(buf: bytes, wire: int, pos: int, end: int, path: str) -> int:
-    """Skip one field's payload (bounds-checked)."""
-    from kcodec._native.codec import _skip as skip
-
-    return skip(buf, wire, pos, end, path)
-
-
-# Imported last: the compiled kernels import this module and need its classes defined.
-from kcodec import speedups  # noqa: E402
+def _copy_struct(obj: Any) -> Any:
+    cls = type(obj)
+    new = object.__new__(cls)
+    for f in fields_of(cls):
+        object.__setattr__(new, f.name, _copy_value(f, getattr(obj, f.name)))
+    return new

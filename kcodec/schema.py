@@ -1,4 +1,4 @@
-"""Group/version/kind value types and group versioners (reference §1, §2).
+"""Group/version/kind value types and group versioners (Go: k8s.io/apimachinery/pkg/runtime/schema/group_version.go; k8s.io/apimachinery/pkg/runtime/codec.go (GroupVersioner)).
 
 The value types are :class:`typing.NamedTuple` subclasses: immutable, hashable, ordered and
 cheap to build (decoders create one per object). Unlike plain tuples they compare equal only
@@ -118,7 +118,7 @@ class GroupVersion(NamedTuple):
     def kind_for_group_version_kinds(
         self, kinds: Sequence[GroupVersionKind]
     ) -> GroupVersionKind | None:
-        """Pick the kind to use for this group/version (reference §2.1).
+        """Pick the kind to use for this group/version (Go: k8s.io/apimachinery/pkg/runtime/codec.go (GroupVersioner)).
 
         A kind already in this group and version wins as is; otherwise the first kind of
         the same group is returned with its version replaced; otherwise ``None``.
@@ -262,7 +262,7 @@ del _cls
 
 
 def parse_group_version(s: str) -> GroupVersion:
-    """Parse ``"group/version"`` or ``"version"`` (reference §1.1).
+    """Parse ``"group/version"`` or ``"version"`` (Go: k8s.io/apimachinery/pkg/runtime/schema/group_version.go).
 
     ``""`` and ``"/"`` give the empty GroupVersion. Characters are not validated. More than
     one ``/`` raises :class:`kcodec.errors.DecodeError` (a ``ValueError``) with Go's text
@@ -283,7 +283,7 @@ _gv_cache: dict[str, GroupVersion] = {}
 
 
 def from_api_version_and_kind(api_version: str, kind: str) -> GroupVersionKind:
-    """Build a kind from TypeMeta's ``apiVersion`` and ``kind`` (reference §1.5).
+    """Build a kind from TypeMeta's ``apiVersion`` and ``kind`` (Go: k8s.io/apimachinery/pkg/runtime/schema/group_version.go).
 
     An unparsable ``apiVersion`` is dropped silently: only the kind is kept, as in Go.
     """
@@ -301,19 +301,19 @@ def from_api_version_and_kind(api_version: str, kind: str) -> GroupVersionKind:
 
 
 def parse_group_kind(s: str) -> GroupKind:
-    """Split ``"Kind.group"`` at the first dot (reference §1.3); no dot means kind only."""
+    """Split ``"Kind.group"`` at the first dot (Go: k8s.io/apimachinery/pkg/runtime/schema/group_version.go); no dot means kind only."""
     kind, dot, group = s.partition(".")
     return GroupKind(group, kind) if dot else GroupKind("", s)
 
 
 def parse_group_resource(s: str) -> GroupResource:
-    """Split ``"resource.group"`` at the first dot (reference §1.3); no dot means resource only."""
+    """Split ``"resource.group"`` at the first dot (Go: k8s.io/apimachinery/pkg/runtime/schema/group_version.go); no dot means resource only."""
     resource, dot, group = s.partition(".")
     return GroupResource(group, resource) if dot else GroupResource("", s)
 
 
 def parse_kind_arg(arg: str) -> tuple[GroupVersionKind | None, GroupKind]:
-    """Read a command-line kind both ways (reference §1.4).
+    """Read a command-line kind both ways (Go: k8s.io/apimachinery/pkg/runtime/schema/group_version.go).
 
     The first element is the ``Kind.version.group`` reading, present only when ``arg`` has at
     least two dots; the second is :func:`parse_group_kind` of ``arg``.
@@ -326,7 +326,7 @@ def parse_kind_arg(arg: str) -> tuple[GroupVersionKind | None, GroupKind]:
 
 
 def parse_resource_arg(arg: str) -> tuple[GroupVersionResource | None, GroupResource]:
-    """Read a command-line resource both ways (reference §1.4).
+    """Read a command-line resource both ways (Go: k8s.io/apimachinery/pkg/runtime/schema/group_version.go).
 
     The first element is the ``resource.version.group`` reading, present only when ``arg``
     has at least two dots; the second is :func:`parse_group_resource` of ``arg``.
@@ -351,7 +351,7 @@ def go_json_object(values: dict[str, str]) -> str:
 
 
 class GroupVersions(tuple):
-    """An ordered list of group/versions used as one group versioner (reference §2.2).
+    """An ordered list of group/versions used as one group versioner (Go: k8s.io/apimachinery/pkg/runtime/codec.go (GroupVersioner)).
 
     Each group/version picks a target as :meth:`GroupVersion.kind_for_group_version_kinds`
     does; one pick is returned as is, and among several the first one that equals an input
@@ -390,7 +390,7 @@ class GroupVersions(tuple):
 
 
 class InternalGroupVersioner:
-    """The versioner that targets the internal version of the input kind's group (§2.3).
+    """The versioner that targets the internal version of the input kind's group (Go: k8s.io/apimachinery/pkg/runtime/codec.go (GroupVersioner)).
 
     An input kind already internal wins; otherwise the first input kind moves to
     ``__internal``; no input kinds give ``None``. Use the :data:`INTERNAL_GROUP_VERSIONER`
@@ -419,7 +419,7 @@ class InternalGroupVersioner:
 
 
 class DisabledGroupVersioner:
-    """The versioner that never picks a target, so no conversion happens (reference §2.4).
+    """The versioner that never picks a target, so no conversion happens (Go: k8s.io/apimachinery/pkg/runtime/codec.go (GroupVersioner)).
 
     Use the :data:`DISABLED_GROUP_VERSIONER` instance.
     """
@@ -448,7 +448,7 @@ DISABLED_GROUP_VERSIONER = DisabledGroupVersioner()
 
 
 class MultiGroupVersioner:
-    """Targets one group/version for kinds of several accepted groups (reference §2.5).
+    """Targets one group/version for kinds of several accepted groups (Go: k8s.io/apimachinery/pkg/runtime/codec.go (GroupVersioner)).
 
     ``MultiGroupVersioner(target, *accepted_group_kinds)`` returns the plain ``target``
     :class:`GroupVersion` when no group-kinds are given, or only one in the target's own

@@ -17,9 +17,9 @@ from typing import NamedTuple
 
 from kcodec import _native
 
-__all__ = ["ENABLED", "ArenaCache", "arena_cache", "available", "describe", "use_compiled"]
-
-KERNELS: tuple[str, ...] = ()
+__all__ = [
+    "ENABLED", "ArenaCache", "arena_cache", "available", "bind_conversion", "describe", "use_compiled",
+]
 
 _FORCE_PURE = os.environ.get("KCODEC_PURE", "") in ("1", "true", "yes")
 
@@ -136,25 +136,33 @@ def _install_arena_cache() -> None:
     arena.configure(_arena_cap_from_env())
 
 
-def _bind() -> None:
-    """Load the kernels and bind them in the default mode.
+def bind_conversion(**hooks: object) -> None:
+    """Hand the conversion layer's classes to the conversion kernels of both sets.
 
-    Runs at import, and once more from the end of ``kcodec._native`` when that package was
-    imported first: its kernel modules import this one while it is still half-built, so
-    the first run finds neither its names nor a compiled module that could load."""
-    global KERNELS, _compiled
-    KERNELS = tuple(getattr(_native, "__all__", ()))
-    if not KERNELS:
-        return
-    if not _FORCE_PURE and _compiled is None:
-        try:
-            from kcodec import _speedups as compiled
-        except ImportError:
-            compiled = None
-        _compiled = compiled
-        _install_arena_cache()
-    use_compiled(not _FORCE_PURE)
+    ``kcodec.conversion`` calls this once, at its import, with ``scope``, ``converter``,
+    ``generated``, ``depth_error`` and ``go_type_name``: the kernels sit below that layer
+    and take its exact classes as given instead of importing it. Both sets receive them, so
+    :func:`use_compiled` can switch modes afterwards.
+    """
+    _native.bind_conversion(**hooks)
+    if _compiled is not None:
+        _compiled.bind_conversion(**hooks)
 
 
+def _load_compiled() -> ModuleType | None:
+    if _FORCE_PURE:
+        return None
+    try:
+        from kcodec import _speedups as compiled
+    except ImportError:
+        return None
+    return compiled
+
+
+#: Every kernel name; both sets provide each (a compiled module that was not built leaves
+#: its names to the pure twins, see :func:`use_compiled`).
+KERNELS = tuple(_native.__all__)
+_compiled = _load_compiled()
+_install_arena_cache()
 ENABLED: bool = False
-_bind()
+use_compiled(not _FORCE_PURE)

@@ -1,7 +1,6 @@
 """Kubernetes leaf value types: ``resource.Quantity`` and ``intstr.IntOrString``.
 
-Both follow Go's ``k8s.io/apimachinery`` behaviour byte for byte on the wire (ref §20.4,
-§20.5): JSON tree forms, protobuf bodies, parse rules and error texts. Arithmetic is exact
+Both follow Go's ``k8s.io/apimachinery`` behaviour byte for byte on the wire (Go: k8s.io/apimachinery/pkg/util/intstr/intstr.go; k8s.io/apimachinery/pkg/api/resource/quantity.go): JSON tree forms, protobuf bodies, parse rules and error texts. Arithmetic is exact
 (Python ints); where Go works on int64 or int32 and silently wraps, the wrap is reproduced.
 """
 from __future__ import annotations
@@ -12,6 +11,7 @@ import re
 from typing import Any, Iterator
 
 from kcodec.errors import DecodeError, EncodeError
+from kcodec.gofmt import quote as _go_quote
 from kcodec.errors import json_kind as _json_kind
 from kcodec.model import CustomValue
 
@@ -202,42 +202,6 @@ def _skip_group(data: bytes, pos: int, path: str) -> int:
 
 def _wrong_wire(wire: int, field: str, path: str) -> DecodeError:
     return _decode_error(f"proto: wrong wireType = {wire} for field {field}", path)
-
-
-def _go_quote(s: str) -> str:
-    """strconv.Quote: Go-syntax double-quoted string."""
-    out = ['"']
-    for ch in s:
-        c = ord(ch)
-        if ch == '"' or ch == "\\":
-            out.append("\\" + ch)
-        elif ch == "\a":
-            out.append("\\a")
-        elif ch == "\b":
-            out.append("\\b")
-        elif ch == "\f":
-            out.append("\\f")
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\r":
-            out.append("\\r")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ch == "\v":
-            out.append("\\v")
-        elif c < 0x20 or c == 0x7F:
-            out.append(f"\\x{c:02x}")
-        elif c < 0x80 or ch.isprintable():
-            out.append(ch)
-        elif 0xD800 <= c <= 0xDFFF:
-            out.append("\\ufffd")
-        elif c < 0x10000:
-            out.append(f"\\u{c:04x}")
-        else:
-            out.append(f"\\U{c:08x}")
-    out.append('"')
-    return "".join(out)
-
 
 
 def _float_literal(value: float) -> str:

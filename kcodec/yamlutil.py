@@ -1,10 +1,10 @@
-"""k8s.io/apimachinery/pkg/util/yaml: JSON/YAML sniffing, YAML document streams, decoders (ref §9).
+"""k8s.io/apimachinery/pkg/util/yaml: JSON/YAML sniffing, YAML document streams, decoders (Go: k8s.io/apimachinery/pkg/util/yaml/decoder.go).
 
-* :func:`is_json_buffer` / :func:`to_json` - §9.1.
-* :class:`YAMLReader` - line-based document reader with Go's ``---`` separator rules (§9.4).
-* :class:`YAMLToJSONDecoder` - one JSON tree per YAML document (§9.4).
+* :func:`is_json_buffer` / :func:`to_json` - Go: k8s.io/apimachinery/pkg/util/yaml/decoder.go (IsJSONBuffer).
+* :class:`YAMLReader` - line-based document reader with Go's ``---`` separator rules (Go: k8s.io/apimachinery/pkg/util/yaml/decoder.go (YAMLReader)).
+* :class:`YAMLToJSONDecoder` - one JSON tree per YAML document (Go: k8s.io/apimachinery/pkg/util/yaml/decoder.go (YAMLReader)).
 * :class:`YAMLOrJSONDecoder` - sniffs JSON vs YAML and falls back from JSON to YAML after at
-  most one JSON object (§9.5).
+  most one JSON object (Go: k8s.io/apimachinery/pkg/util/yaml/decoder.go (YAMLOrJSONDecoder)).
 
 Decoders return JSON trees (``dict``/``list``/``str``/``int``/``float``/``bool``/``None``
 with Go's number rule) and raise :class:`EOFError` at the end of the stream.
@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import io
 import json as _stdjson
-import math
 from typing import IO, Any, Iterator
 
 from kcodec.errors import DecodeError
-from kcodec.serializer._goyaml import _go_replace_invalid, _shortest_digits, yaml_to_tree
+from kcodec import gojson as _gojson
+from kcodec.gofmt import quote_char
+from kcodec.goyaml import _go_replace_invalid, yaml_to_tree
 
 __all__ = [
     "is_json_buffer",
@@ -71,94 +72,11 @@ def _lstrip_go_space(data: bytes) -> bytes:
 
 
 def is_json_buffer(data: bytes) -> bool:
-    """True when the first non-whitespace byte is ``{`` (arrays do not count, ref §9.1)."""
+    """True when the first non-whitespace byte is ``{`` (arrays do not count, Go: k8s.io/apimachinery/pkg/util/yaml/decoder.go (IsJSONBuffer))."""
     return _lstrip_go_space(bytes(data)).startswith(b"{")
 
 
-def _go_json_float(x: float) -> str:
-    if math.isnan(x) or math.isinf(x):
-        raise DecodeError(f"json: unsupported value: {'NaN' if math.isnan(x) else ('+Inf' if x > 0 else '-Inf')}")
-    if x == 0:
-        return "0" if math.copysign(1.0, x) > 0 else "-0"
-    digits, dp = _shortest_digits(x)
-    neg = "-" if x < 0 else ""
-    ax = abs(x)
-    if ax < 1e-6 or ax >= 1e21:
-        exp = dp - 1
-        mant = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
-        return f"{neg}{mant}e{'-' if exp < 0 else '+'}{abs(exp)}"
-    if dp <= 0:
-        return f"{neg}0.{'0' * -dp}{digits}"
-    if dp >= len(digits):
-        return neg + digits + "0" * (dp - len(digits))
-    return f"{neg}{digits[:dp]}.{digits[dp:]}"
-
-
-_HTML_ESC = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
-
-
-def _go_json_dumps(tree: Any) -> bytes:
-    """Compact encoding/json text of a tree with sorted keys (used when _gojson is absent)."""
-    out: list[str] = []
-    stack: list[Any] = [tree]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, _Literal):
-            out.append(v.text)
-        elif v is None:
-            out.append("null")
-        elif v is True:
-            out.append("true")
-        elif v is False:
-            out.append("false")
-        elif isinstance(v, str):
-            s = _stdjson.dumps(v, ensure_ascii=False)
-            if any(c in s for c in "<>&\u2028\u2029"):
-                s = "".join(_HTML_ESC.get(c, c) for c in s)
-            out.append(s)
-        elif isinstance(v, int):
-            out.append(str(v))
-        elif isinstance(v, float):
-            out.append(_go_json_float(v))
-        elif isinstance(v, dict):
-            items: list[Any] = [_Literal("}")]
-            keys = sorted(v, key=lambda k: k.encode("utf-8", "surrogatepass"))
-            for n, k in enumerate(reversed(keys)):
-                items.append(v[k])
-                items.append(_Literal(("," if n < len(keys) - 1 else "") + _go_json_key(k) + ":"))
-            items.append(_Literal("{"))
-            # items were built back to front; the stack pops the last pushed first
-            stack.extend(items)
-        elif isinstance(v, (list, tuple)):
-            parts: list[Any] = [_Literal("]")]
-            for n, x in enumerate(reversed(v)):
-                parts.append(x)
-                if n < len(v) - 1:
-                    parts.append(_Literal(","))
-            parts.append(_Literal("["))
-            stack.extend(parts)
-        else:
-            raise DecodeError(f"json: unsupported type: {type(v).__name__}")
-    return "".join(out).encode("utf-8")
-
-
-def _go_json_key(k: str) -> str:
-    s = _stdjson.dumps(k, ensure_ascii=False)
-    return "".join(_HTML_ESC.get(c, c) for c in s)
-
-
-class _Literal:
-    __slots__ = ("text",)
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-
 def _dumps(tree: Any) -> bytes:
-    try:
-        from kcodec.serializer import _gojson  # written concurrently; optional here
-    except ImportError:
-        return _go_json_dumps(tree)
     return _gojson.dumps(tree, sort_keys=True)
 
 
@@ -233,7 +151,7 @@ class _Source:
 # YAML documents
 
 class YAMLReader:
-    """Split a stream into YAML documents at lines starting with ``---`` (ref §9.4).
+    """Split a stream into YAML documents at lines starting with ``---`` (Go: k8s.io/apimachinery/pkg/util/yaml/decoder.go (YAMLReader)).
 
     Only whitespace or a ``#`` comment may follow the separator; anything else raises
     :class:`YAMLSyntaxError` ``invalid Yaml document separator: ...``. Empty documents are
@@ -308,20 +226,6 @@ class _JSONError(Exception):
         self.message = message
 
 
-def _quote_char(c: int) -> str:
-    if c == 0x27:
-        return "'\\''"
-    if c == 0x22:
-        return "'\"'"
-    ch = chr(c)
-    if ch.isprintable() and c < 0x80:
-        return f"'{ch}'"
-    if c < 0x80:
-        esc = {0x07: "\\a", 0x08: "\\b", 0x0C: "\\f", 0x0A: "\\n", 0x0D: "\\r", 0x09: "\\t", 0x0B: "\\v"}
-        return "'" + esc.get(c, "\\x%02x" % c) + "'"
-    return "'\\x%02x'" % c if c < 0xC0 else "'\\u%04x'" % c
-
-
 _WS = b" \t\n\r"
 _HEX = frozenset(b"0123456789abcdefABCDEF")
 _DIGITS = frozenset(b"0123456789")
@@ -340,7 +244,7 @@ def _scan_value(buf: bytearray, i: int, eof: bool) -> int:
             raise _Incomplete
 
     def err(j: int, ctx: str) -> _JSONError:
-        return _JSONError(j, f"invalid character {_quote_char(buf[j])} {ctx}")
+        return _JSONError(j, f"invalid character {quote_char(buf[j])} {ctx}")
 
     def skip_ws(j: int) -> int:
         while True:
@@ -387,7 +291,7 @@ def _scan_value(buf: bytearray, i: int, eof: bool) -> int:
                 for k in range(1, len(word)):
                     need(i + k)
                     if buf[i + k] != word[k]:
-                        raise err(i + k, f"in literal {word.decode()} (expecting {_quote_char(word[k])})")
+                        raise err(i + k, f"in literal {word.decode()} (expecting {quote_char(word[k])})")
                 i += len(word)
             else:
                 raise err(i, "looking for beginning of value")
@@ -499,14 +403,14 @@ def _go_int(s: str) -> Any:
 
 def _parse_json_value(data: bytes) -> Any:
     try:
-        from kcodec.serializer import _gojson
+        from kcodec import gojson as _gojson
     except ImportError:
         return _stdjson.loads(_go_replace_invalid(data), parse_int=_go_int)
     return _gojson.loads(data)
 
 
 class YAMLOrJSONDecoder:
-    """Decode a stream of JSON values or YAML documents (Go's NewYAMLOrJSONDecoder, ref §9.5).
+    """Decode a stream of JSON values or YAML documents (Go's NewYAMLOrJSONDecoder, Go: k8s.io/apimachinery/pkg/util/yaml/decoder.go (YAMLOrJSONDecoder)).
 
     The first ``peek_size`` bytes decide: JSON when the first non-space is ``{``, else
     YAML. In JSON mode concatenated values are decoded one by one; when one fails after at

@@ -2,7 +2,7 @@
 
 The Go-written fixtures set every field, so they never show a zero value, a nil list, an
 omitted key or a re-canonicalised quantity. These tests pin those down with bytes derived
-from the generated Go marshallers and struct tags (ref §7.4, §13, §20), through the
+from the generated Go marshallers and struct tags (Go: k8s.io/apimachinery/pkg/runtime/serializer/json/json.go (Encode); the generated.pb.go marshallers of k8s.io/apimachinery/pkg/apis/meta/v1 and k8s.io/apimachinery/pkg/runtime; k8s.io/apimachinery/pkg/apis/meta/v1 and util/intstr), through the
 serializers of ``kcodec.api.codecs``.
 """
 from __future__ import annotations
@@ -52,7 +52,7 @@ def roundtrip(fmt: str, obj):
     return data, back
 
 
-# ------------------------------------------------------------------ protobuf zero values (ref §13)
+# ------------------------------------------------------------------ protobuf zero values (Go: the generated.pb.go marshallers of k8s.io/apimachinery/pkg/apis/meta/v1 and k8s.io/apimachinery/pkg/runtime)
 
 EMPTY_OBJECT_META = bytes.fromhex("0a00 1200 1a00 2200 2a00 3200 3800 4200")
 EMPTY_POD_SPEC = bytes.fromhex(
@@ -104,7 +104,7 @@ def test_pointer_fields_only_when_set():
     assert to_proto(ObjectMeta(deletion_timestamp=Time())) == EMPTY_OBJECT_META + bytes.fromhex("4a00")
 
 
-# ------------------------------------------------------------------ JSON omitempty / omitzero (ref §7.4, §20)
+# ------------------------------------------------------------------ JSON omitempty / omitzero (Go: k8s.io/apimachinery/pkg/runtime/serializer/json/json.go (Encode); k8s.io/apimachinery/pkg/apis/meta/v1 and util/intstr)
 
 
 def test_zero_pod_json():
@@ -179,7 +179,7 @@ def test_map_keys_sorted_in_every_format():
     assert b"  labels:\n    B: \"0\"\n    a: \"1\"\n    b: \"2\"\n  name: foo\n" in y
 
 
-# ------------------------------------------------------------------ Quantity (ref §20.5)
+# ------------------------------------------------------------------ Quantity (Go: k8s.io/apimachinery/pkg/api/resource/quantity.go)
 
 
 def _pod_with_limits(**limits: str) -> Pod:
@@ -231,7 +231,7 @@ def test_zero_quantity_protobuf_is_the_string_0():
     assert b"\x0a\x03cpu\x12\x03\x0a\x010" in PB.encode(pod)
 
 
-# ------------------------------------------------------------------ Time / MicroTime (ref §20.1, §20.2)
+# ------------------------------------------------------------------ Time / MicroTime (Go: k8s.io/apimachinery/pkg/apis/meta/v1/time.go; k8s.io/apimachinery/pkg/apis/meta/v1/micro_time.go)
 
 
 def test_time_keeps_fraction_in_memory_but_writes_seconds():
@@ -281,7 +281,7 @@ def test_microtime_json_needs_exactly_six_digits(text):
         JSON.decode(data)
 
 
-# ------------------------------------------------------------------ IntOrString (ref §20.4)
+# ------------------------------------------------------------------ IntOrString (Go: k8s.io/apimachinery/pkg/util/intstr/intstr.go)
 
 
 @pytest.mark.parametrize(
@@ -310,7 +310,7 @@ def test_int_or_string_null_is_int_zero():
     assert svc.spec.ports[0].target_port == IntOrString.from_int(0)
 
 
-# ------------------------------------------------------------------ bytes (ref §20.6)
+# ------------------------------------------------------------------ bytes (Go: Go's encoding/json encoder)
 
 
 def test_secret_data_is_base64():
@@ -333,7 +333,7 @@ def test_secret_data_rejects_non_standard_base64(bad):
         JSON.decode(data)
 
 
-# ------------------------------------------------------------------ RawExtension (ref §17.2)
+# ------------------------------------------------------------------ RawExtension (Go: k8s.io/apimachinery/pkg/runtime/extension.go (RawExtension))
 
 
 def test_raw_extension_with_embedded_object_in_every_format():

@@ -34,7 +34,7 @@ from kcodec.errors import (
     StrictDecodingError,
 )
 from kcodec.runtime import Unstructured
-from kcodec.runtime.unstructured import UNSTRUCTURED_JSON_SCHEME
+from kcodec.api.meta.unstructured import UNSTRUCTURED_JSON_SCHEME
 from kcodec.schema import GroupVersionKind
 from kcodec.serializer.framing import JSON_FRAMER, LENGTH_DELIMITED_FRAMER, YAML_FRAMER
 from kcodec.serializer.streaming import StreamDecoder

@@ -1,4 +1,4 @@
-"""kcodec.conversion: the Converter (ref §5) and []string -> scalar conversions (ref §18.4)."""
+"""kcodec.conversion: the Converter (Go: k8s.io/apimachinery/pkg/conversion/converter.go) and []string -> scalar conversions (Go: k8s.io/apimachinery/pkg/runtime/conversion.go)."""
 from __future__ import annotations
 
 import pytest
@@ -248,7 +248,7 @@ def test_go_type_names():
     assert go_type_name(TestType1) == "_types.TestType1"
 
 
-# ------------------------------------------------------------------------- ref §18.4
+# ------------------------------------------------------------------------- Go: k8s.io/apimachinery/pkg/runtime/conversion.go
 
 
 def _registered() -> Converter:

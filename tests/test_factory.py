@@ -1,4 +1,4 @@
-"""CodecFactory (reference §15, §16 LegacyCodec defaults and DecodeInto).
+"""CodecFactory (Go: k8s.io/apimachinery/pkg/runtime/serializer/codec_factory.go; k8s.io/apimachinery/pkg/runtime/helper.go).
 
 Ports Go's serializer/codec_test.go and sparse_test.go. Go's codec tests sniff the kind with
 a meta factory reading ``myVersionKey`` / ``myKindKey``; :class:`WeirdMetaFactory` is its
@@ -48,9 +48,9 @@ from kcodec.serializer import (
     SerializerInfo,
     StreamSerializerInfo,
     WithoutConversionCodecFactory,
-    _gojson,
     serializer_info_for_media_type,
 )
+from kcodec import gojson as _gojson
 from kcodec.serializer import json as json_serializer
 from kcodec.serializer.framing import JSON_FRAMER, LENGTH_DELIMITED_FRAMER
 from kcodec.serializer.protobuf import RawSerializer
@@ -113,7 +113,7 @@ def without_kind(obj: Any) -> Any:
     return out
 
 
-# ----------------------------------------------------------------------- §15.1 supported media types
+# ----------------------------------------------------------------------- Go: k8s.io/apimachinery/pkg/runtime/serializer/codec_factory.go (SupportedMediaTypes) supported media types
 
 
 def test_supported_media_types_default_options() -> None:
@@ -196,7 +196,7 @@ def test_cbor_is_not_a_default_media_type() -> None:
     assert "application/cbor" not in types
 
 
-# ----------------------------------------------------------------------- §15.3 lookups
+# ----------------------------------------------------------------------- Go: k8s.io/apimachinery/pkg/runtime/serializer/codec_factory.go lookups
 
 
 def test_serializer_info_for_media_type() -> None:
@@ -259,7 +259,7 @@ def test_client_negotiator_without_media_types() -> None:
         neg.stream_decoder("")
 
 
-# ----------------------------------------------------------------------- §15.2 codecs
+# ----------------------------------------------------------------------- Go: k8s.io/apimachinery/pkg/runtime/serializer/codec_factory.go codecs
 
 
 def test_types_roundtrip_through_legacy_codec() -> None:

@@ -1,4 +1,4 @@
-"""Framers: length-delimited, JSON and YAML (ref §7.5, §9.3, §11.1, §11.2)."""
+"""Framers: length-delimited, JSON and YAML (Go: k8s.io/apimachinery/pkg/runtime/serializer/json/json.go (RecognizesData); k8s.io/apimachinery/pkg/util/yaml/decoder.go (splitYAMLDocument); k8s.io/apimachinery/pkg/util/framer/framer.go (lengthDelimitedFrameReader); k8s.io/apimachinery/pkg/util/framer/framer.go (jsonFrameReader))."""
 from __future__ import annotations
 
 import io

@@ -195,7 +195,7 @@ _TREE = st.recursive(
 @given(st.sampled_from(JSON or [None]), st.data())
 def test_fuzz_tree_fill(path: Any, data: st.DataObject) -> None:
     """Fixture trees with one value replaced by a random JSON value, strict and not."""
-    from kcodec.serializer import _gojson
+    from kcodec import gojson as _gojson
 
     cls, raw, _ = _fixture(path)
     tree = _gojson.loads(raw)

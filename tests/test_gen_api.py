@@ -28,7 +28,7 @@ import gen_api  # noqa: E402
 def generated_files() -> list[Path]:
     """Every generated version module (not the package __init__ files, not _values)."""
     return sorted(p for p in API_DIR.glob("*/*.py")
-                  if p.name != "__init__.py" and not p.name.startswith("_"))
+                  if re.fullmatch(r"v[0-9]+(?:(?:alpha|beta)[0-9]+)?", p.stem))
 
 
 # --------------------------------------------------------------------------- snake_case
@@ -439,9 +439,9 @@ def test_fixture_json_round_trip() -> None:
     if not _model_ready() or not fixture_cases():
         pytest.skip("model layer or fixtures not available")
     try:
-        from kcodec.serializer import _gojson
+        from kcodec import gojson as _gojson
     except ImportError:
-        pytest.skip("kcodec.serializer._gojson not available yet")
+        pytest.skip("kcodec.gojson not available yet")
     from kcodec.model import from_tree, to_tree
     from kcodec.runtime import Scheme
     from kcodec.schema import GroupVersionKind
@@ -466,7 +466,7 @@ def test_fixture_protobuf_round_trip() -> None:
     from kcodec.model import from_proto, to_proto
     from kcodec.runtime import Scheme
     from kcodec.schema import GroupVersionKind
-    from kcodec.serializer._pbwire import unmarshal_unknown
+    from kcodec.speedups import unmarshal_unknown
     scheme = Scheme()
     for p in generated_files():
         mod = importlib.import_module(f"kcodec.api.{p.parent.name}.{p.stem}")
@@ -484,3 +484,63 @@ def test_fixture_protobuf_round_trip() -> None:
         assert to_proto(obj) == raw, path.name
         checked += 1
     assert checked == len(fixture_cases())
+
+
+def test_registry_table_is_reproduced() -> None:
+    """kcodec/api/_registry.py is what tools/gen_api.py writes from the generated modules."""
+    committed = (ROOT / "kcodec" / gen_api.REGISTRY).read_text()
+    assert gen_api.render_registry(ROOT / "kcodec") == committed
+
+
+def test_codecs_import_loads_no_group_module() -> None:
+    """``from kcodec.api import codecs`` and one decode import only the modules they need."""
+    code = (
+        "import sys\n"
+        "from kcodec.api import codecs, scheme\n"
+        "loaded = lambda: sorted(m for m in sys.modules if m.count('.') == 3 and m.startswith('kcodec.api.') and not m.rsplit('.', 1)[1].startswith('_'))\n"
+        "assert loaded() == [], loaded()\n"
+        f"data = open({str(ROOT.parent / 'shared' / 'fixtures' / 'k8s-api-v0.36.3' / 'HEAD' / 'apps.v1.Deployment.yaml')!r}, 'rb').read()\n"
+        "obj, gvk = codecs.universal_deserializer().decode(data)\n"
+        "assert type(obj).__module__ == 'kcodec.api.apps.v1', obj\n"
+        "assert loaded() == ['kcodec.api.apps.v1', 'kcodec.api.core.v1', 'kcodec.api.meta.v1'], loaded()\n"
+        "assert len(scheme.all_known_types()) == 757\n"
+    )
+    import subprocess
+
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+
+
+def test_lazy_api_scheme_answers_as_an_eager_one() -> None:
+    """kcodec.api.scheme (loading group modules on first use) answers every query as a
+    Scheme with every module registered up front does."""
+    import importlib
+    import subprocess
+
+    code = (
+        "import importlib\n"
+        "from kcodec.api import api_modules, scheme as lazy\n"
+        "from kcodec.runtime import Scheme\n"
+        "from kcodec.schema import GroupVersionKind, GroupVersion\n"
+        "eager = Scheme('eager')\n"
+        "for name in api_modules():\n"
+        "    importlib.import_module(name).add_to_scheme(eager)\n"
+        "import kcodec.api.apps.v1 as apps\n"
+        # by kind and by object first, while the lazy scheme has loaded nothing else
+        "gvk = GroupVersionKind('batch', 'v1', 'Job')\n"
+        "assert type(lazy.new(gvk)) is type(eager.new(gvk))\n"
+        "assert lazy.object_kinds(apps.Deployment()) == eager.object_kinds(apps.Deployment())\n"
+        "import kcodec.api.meta.v1 as meta\n"
+        "assert lazy.object_kinds(meta.InternalEvent()) == eager.object_kinds(meta.InternalEvent())\n"
+        "assert lazy.object_kinds(meta.ListOptions()) == eager.object_kinds(meta.ListOptions())\n"
+        "assert lazy.recognizes(GroupVersionKind('', 'v1', 'Status')) == eager.recognizes(GroupVersionKind('', 'v1', 'Status'))\n"
+        "assert not lazy.recognizes(GroupVersionKind('nope', 'v1', 'Nope'))\n"
+        "assert lazy.all_known_types() == eager.all_known_types()\n"
+        "assert lazy.prioritized_versions_all_groups() == eager.prioritized_versions_all_groups()\n"
+        "assert lazy.known_types(GroupVersion('apps', 'v1')) == eager.known_types(GroupVersion('apps', 'v1'))\n"
+    )
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert importlib.import_module("kcodec.api").scheme.converter is not None

@@ -1,4 +1,4 @@
-"""Go-identical JSON text layer (reference §7.1, §7.2, §7.4, §17.1/§17.2, §20.6, §22.1-3)."""
+"""Go-identical JSON text layer (Go: k8s.io/apimachinery/pkg/runtime/serializer/json/json.go (Decode); k8s.io/apimachinery/pkg/runtime/serializer/json/json.go (strict mode); k8s.io/apimachinery/pkg/runtime/serializer/json/json.go (Encode); k8s.io/apimachinery/pkg/runtime/types.go (Unknown); k8s.io/apimachinery/pkg/runtime/extension.go (RawExtension); Go's encoding/json encoder; Go apimachinery)."""
 from __future__ import annotations
 
 import json
@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from kcodec.errors import DecodeError, EncodeError
 from kcodec.model import RawJSON
-from kcodec.serializer import _gojson as gj
-from kcodec.serializer._gojson import (
+from kcodec import gojson as gj
+from kcodec.gojson import (
     DupDict,
     JSONSyntaxError,
     compact,
@@ -106,7 +106,7 @@ def test_untyped_number_rule() -> None:
 
 
 def test_int_float_round_trip_rule() -> None:
-    # §7.4: an integral float encodes as an integer literal and decodes back as int
+    # Go: k8s.io/apimachinery/pkg/runtime/serializer/json/json.go (Encode): an integral float encodes as an integer literal and decodes back as int
     assert loads(dumps({"a": 1.0, "b": 1.5, "c": 9223372036854776000.0})) == {
         "a": 1, "b": 1.5, "c": 9223372036854775808.0}
     assert type(loads(dumps(1.0))) is int

@@ -1,4 +1,4 @@
-"""sigs.k8s.io/yaml behaviour of kcodec.serializer._goyaml (ref §6 YAML part, §7.2-7.3, §8, §20)."""
+"""sigs.k8s.io/yaml behaviour of kcodec.goyaml (Go: k8s.io/apimachinery/pkg/runtime/serializer/json/meta.go (SimpleMetaFactory) YAML part, Go: k8s.io/apimachinery/pkg/runtime/serializer/json/json.go (strict mode); k8s.io/apimachinery/pkg/runtime/serializer/json/json.go (YAML mode); sigs.k8s.io/yaml/yaml.go over go-yaml v2; k8s.io/apimachinery/pkg/apis/meta/v1 and util/intstr)."""
 from __future__ import annotations
 
 import json
@@ -12,9 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kcodec.errors import DecodeError, EncodeError
-from kcodec.serializer._goyaml import (
+from kcodec.goyaml import (
     format_strict_errors,
-    interpret_yaml_gvk,
     tree_to_yaml,
     yaml_to_tree,
 )
@@ -34,7 +33,7 @@ def test_fixture_yaml_bytes_identical(name: str) -> None:
     assert yaml_to_tree(expected) == tree
 
 
-# --------------------------------------------------------------------------- YAML -> tree (§8.1)
+# --------------------------------------------------------------------------- YAML -> tree (Go: sigs.k8s.io/yaml/yaml.go (YAMLToJSON))
 
 @pytest.mark.parametrize("src, expected", [
     (b"a: 1.0", {"a": 1}),
@@ -194,7 +193,7 @@ def test_accepts_str_and_bytearray() -> None:
     assert yaml_to_tree(bytearray(b"a: 1")) == {"a": 1}
 
 
-# --------------------------------------------------------------------------- tree -> YAML (§8.2)
+# --------------------------------------------------------------------------- tree -> YAML (Go: sigs.k8s.io/yaml/yaml.go (JSONToYAML))
 
 @pytest.mark.parametrize("tree, expected", [
     ({"kind": "Pod", "apiVersion": "v1", "metadata": {"name": "foo", "labels": {"b": "2", "a": "1"}}},
@@ -325,41 +324,3 @@ def test_merge_key_string_is_written_plain_like_go() -> None:
 @given(_json_trees.filter(lambda t: not _has_merge_key(t)))
 def test_round_trip(tree: object) -> None:
     assert yaml_to_tree(tree_to_yaml(tree)) == _go_json_normalize(tree)
-
-
-# --------------------------------------------------------------------------- YAML MetaFactory (§6)
-
-@pytest.mark.parametrize("src, expected", [
-    (b"apiVersion: v1\nkind: Service", ("", "v1", "Service")),
-    (b"apiVersion: core/v2\nkind: Deployment", ("core", "v2", "Deployment")),
-    (b"apiVersion: v1", ("", "v1", "")),
-    (b"kind: Service", ("", "", "Service")),
-    (b"apiVersion: core/", ("core", "", "")),
-    (b"", ("", "", "")), (b"---", ("", "", "")), (b"foo: bar", ("", "", "")),
-    (b"apiVersion: v1\nkind: A\n---\nkind: B", ("", "v1", "A")),
-    (b'{"apiVersion":"apps/v1","kind":"Deployment"}', ("apps", "v1", "Deployment")),
-    (b"Kind: Pod\nAPIVERSION: v1", ("", "v1", "Pod")),
-    (b"kind: 1", ("", "", "1")),
-    (b"kind: null", ("", "", "")),
-])
-def test_interpret_yaml_gvk(src: bytes, expected: tuple[str, str, str]) -> None:
-    gvk = interpret_yaml_gvk(src)
-    assert (gvk.group, gvk.version, gvk.kind) == expected
-
-
-@pytest.mark.parametrize("src, gist", [
-    (b"foo", "cannot unmarshal string into Go value of type runtime.TypeMeta"),
-    (b"[]", "cannot unmarshal array into Go value of type runtime.TypeMeta"),
-    (b"kind: [a]", "cannot unmarshal array into Go struct field TypeMeta.kind of type string"),
-    (b"a: b: c", "error converting YAML to JSON: yaml: mapping values are not allowed"),
-])
-def test_interpret_yaml_gvk_errors(src: bytes, gist: str) -> None:
-    with pytest.raises(DecodeError) as info:
-        interpret_yaml_gvk(src)
-    assert str(info.value).startswith("could not interpret GroupVersionKind; unmarshal error: ")
-    assert gist in str(info.value)
-
-
-def test_interpret_bad_group_version_is_unwrapped() -> None:
-    with pytest.raises(DecodeError, match="^unexpected GroupVersion string: a/b/c$"):
-        interpret_yaml_gvk(b"apiVersion: a/b/c")

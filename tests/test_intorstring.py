@@ -1,4 +1,4 @@
-"""intstr.IntOrString: JSON, protobuf and helper behaviour (ref §20.4)."""
+"""intstr.IntOrString: JSON, protobuf and helper behaviour (Go: k8s.io/apimachinery/pkg/util/intstr/intstr.go)."""
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,4 @@
-"""The one-pass JSON decode (``Serializer._decode_vouched`` + ``json_fill_vouched``).
+"""The one-pass JSON decode (``Serializer._decode_one_pass`` + ``json_fill_vouched``).
 
 Go reads apiVersion/kind in a validating pass over the whole text and then decodes it into
 the type they name; kcodec guesses the type from the opening keys and decodes once, keeping
@@ -36,12 +36,12 @@ def _outcome(data: bytes, defaults: Any = None) -> tuple[Any, ...]:
 def _both(data: bytes, defaults: Any = None) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     """(one-pass outcome, two-pass outcome) of the same input."""
     fast = _outcome(data, defaults)
-    original = kjson.Serializer._decode_vouched
-    kjson.Serializer._decode_vouched = lambda self, data, defaults: None  # type: ignore[method-assign]
+    original = kjson.Serializer._decode_one_pass
+    kjson.Serializer._decode_one_pass = lambda self, data, defaults: None  # type: ignore[method-assign]
     try:
         slow = _outcome(data, defaults)
     finally:
-        kjson.Serializer._decode_vouched = original  # type: ignore[method-assign]
+        kjson.Serializer._decode_one_pass = original  # type: ignore[method-assign]
     return fast, slow
 
 

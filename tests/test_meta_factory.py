@@ -1,4 +1,4 @@
-"""JSON MetaFactory: apiVersion/kind sniffing (reference §6)."""
+"""JSON MetaFactory: apiVersion/kind sniffing (Go: k8s.io/apimachinery/pkg/runtime/serializer/json/meta.go (SimpleMetaFactory))."""
 from __future__ import annotations
 
 import pytest
@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from kcodec.errors import DecodeError
 from kcodec.schema import GroupVersionKind
-from kcodec.serializer import _gojson
+from kcodec import gojson as _gojson
 from kcodec.serializer.meta import DEFAULT_META_FACTORY, SimpleMetaFactory, interpret_gvk
 from kcodec._native.gvk import interpret_gvk as pure_interpret_gvk
 

@@ -1,4 +1,4 @@
-"""metav1 Time, MicroTime, Duration and FieldsV1 wire forms (ref §20.1-§20.3, §13, §18.3)."""
+"""metav1 Time, MicroTime, Duration and FieldsV1 wire forms (Go: k8s.io/apimachinery/pkg/apis/meta/v1/time.go; k8s.io/apimachinery/pkg/apis/meta/v1/duration.go; the generated.pb.go marshallers of k8s.io/apimachinery/pkg/apis/meta/v1 and k8s.io/apimachinery/pkg/runtime; k8s.io/apimachinery/pkg/conversion/queryparams/convert.go)."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone

@@ -5,7 +5,7 @@ types use: value scalars (zero values, always written by protobuf), pointers (``
 written only when set), nil-able lists/maps/bytes (``None`` kept apart from empty), a
 value struct, a pointer struct, an embedded (inline) struct, string-keyed maps, bytes
 (base64 in JSON), and the custom values Time / Quantity / IntOrString. Expected bytes are
-written out by hand from the Go rules (ref §7.1, §7.4, §13, §20), not copied from output.
+written out by hand from the Go rules (Go: k8s.io/apimachinery/pkg/runtime/serializer/json/json.go (Decode); k8s.io/apimachinery/pkg/runtime/serializer/json/json.go (Encode); the generated.pb.go marshallers of k8s.io/apimachinery/pkg/apis/meta/v1 and k8s.io/apimachinery/pkg/runtime; k8s.io/apimachinery/pkg/apis/meta/v1 and util/intstr), not copied from output.
 """
 from __future__ import annotations
 
@@ -453,7 +453,7 @@ def test_untyped_and_hidden_fields():
     assert back.value == [1] and back.hidden == ""
 
 
-# ------------------------------------------------------------------ protobuf wire rules (ref §13)
+# ------------------------------------------------------------------ protobuf wire rules (Go: the generated.pb.go marshallers of k8s.io/apimachinery/pkg/apis/meta/v1 and k8s.io/apimachinery/pkg/runtime)
 
 ZERO_WIDGET_PB = bytes.fromhex(
     "0a00"  # 1 name "" (value: always)

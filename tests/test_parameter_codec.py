@@ -1,4 +1,4 @@
-"""ParameterCodec, url.Values conversions and queryparams.Convert (ref §18)."""
+"""ParameterCodec, url.Values conversions and queryparams.Convert (Go: k8s.io/apimachinery/pkg/runtime/codec.go (parameterCodec))."""
 from __future__ import annotations
 
 from datetime import datetime, timezone

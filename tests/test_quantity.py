@@ -1,4 +1,4 @@
-"""resource.Quantity: parsing, canonical form, JSON and protobuf forms (ref §20.5)."""
+"""resource.Quantity: parsing, canonical form, JSON and protobuf forms (Go: k8s.io/apimachinery/pkg/api/resource/quantity.go)."""
 from __future__ import annotations
 
 import pytest

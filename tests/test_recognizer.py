@@ -1,5 +1,5 @@
 """RecognizerDecoder: the two passes, strict errors as success, the fallback error, and the
-default JSON/YAML/protobuf chain (reference §10, §7.5)."""
+default JSON/YAML/protobuf chain (Go: k8s.io/apimachinery/pkg/runtime/serializer/recognizer/recognizer.go; k8s.io/apimachinery/pkg/runtime/serializer/json/json.go (RecognizesData))."""
 from __future__ import annotations
 
 from typing import Any

@@ -1,4 +1,4 @@
-"""kcodec.runtime.helpers with small fake objects, typers and serializers (reference §16)."""
+"""kcodec.runtime.helpers with small fake objects, typers and serializers (Go: k8s.io/apimachinery/pkg/runtime/helper.go)."""
 from __future__ import annotations
 
 import base64
@@ -157,7 +157,9 @@ def typer() -> Typer:
 
 @pytest.fixture
 def fake_unknown(monkeypatch: pytest.MonkeyPatch) -> type:
-    monkeypatch.setattr(runtime_pkg, "Unknown", FakeUnknown, raising=False)
+    from kcodec.runtime import helpers
+
+    monkeypatch.setattr(helpers, "Unknown", FakeUnknown)
     return FakeUnknown
 
 
@@ -469,7 +471,8 @@ def test_decode_list(typer: Typer, fake_unknown: type) -> None:
 def test_default_framer() -> None:
     reader = DEFAULT_FRAMER.new_frame_reader(io.BytesIO(b"abc"))
     assert reader.read_frame() == b"abc"
-    assert reader.read_frame() is None
+    with pytest.raises(EOFError):
+        reader.read_frame()
     reader.close()
     out = io.BytesIO()
     DEFAULT_FRAMER.new_frame_writer(out).write(b"xyz")

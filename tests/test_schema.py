@@ -1,4 +1,4 @@
-"""kcodec.schema: value types, parsing and group versioners (reference §1, §2)."""
+"""kcodec.schema: value types, parsing and group versioners (Go: k8s.io/apimachinery/pkg/runtime/schema/group_version.go; k8s.io/apimachinery/pkg/runtime/codec.go (GroupVersioner))."""
 from __future__ import annotations
 
 import copy
@@ -38,7 +38,7 @@ GR = GroupResource
 GVR = GroupVersionResource
 
 
-# --- §1.1 parse_group_version -------------------------------------------------------------
+# --- Go: k8s.io/apimachinery/pkg/runtime/schema/group_version.go parse_group_version -------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -66,7 +66,7 @@ def test_parse_group_version_rejects_two_slashes(text: str) -> None:
     assert isinstance(info.value, DecodeError)
 
 
-# --- §1.2 string forms ------------------------------------------------------------------
+# --- Go: k8s.io/apimachinery/pkg/runtime/schema/group_version.go string forms ------------------------------------------------------------------
 
 
 def test_string_forms() -> None:
@@ -145,7 +145,7 @@ def test_ordering() -> None:
     assert GV("b", "") > GV("a", "z") >= GV("a", "z")
 
 
-# --- §1.3 / §1.4 parsing group-kinds and args ----------------------------------------------
+# --- Go: k8s.io/apimachinery/pkg/runtime/schema/group_version.go parsing group-kinds and args ----------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -205,7 +205,7 @@ def test_parse_resource_arg(text: str, full: GroupVersionResource | None, gr: Gr
     assert parse_resource_arg(text) == (full, gr)
 
 
-# --- §1.5 apiVersion/kind ---------------------------------------------------------------
+# --- Go: k8s.io/apimachinery/pkg/runtime/schema/group_version.go apiVersion/kind ---------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -264,7 +264,7 @@ def test_group_kind_round_trip(group: str, kind: str) -> None:
     assert parse_group_resource(str(gr)) == GR(group, kind)
 
 
-# --- §2 group versioners ----------------------------------------------------------------
+# --- Go: k8s.io/apimachinery/pkg/runtime/codec.go (GroupVersioner) group versioners ----------------------------------------------------------------
 
 
 def test_versioners_satisfy_protocol() -> None:

@@ -1,4 +1,4 @@
-"""kcodec.runtime.scheme.Scheme (ref §4, §17.3, §4.8) with the shared test types."""
+"""kcodec.runtime.scheme.Scheme (Go: k8s.io/apimachinery/pkg/runtime/scheme.go; k8s.io/apimachinery/pkg/runtime/embedded.go; k8s.io/apimachinery/pkg/runtime/scheme.go (ToOpenAPIDefinitionName)) with the shared test types."""
 from __future__ import annotations
 
 import pytest
@@ -299,7 +299,7 @@ def test_convert_field_label():
     assert default_meta_v1_field_selector_conversion("metadata.name", "a") == ("metadata.name", "a")
 
 
-# ------------------------------------------------------------------------- ConvertToVersion (ref §4.5)
+# ------------------------------------------------------------------------- ConvertToVersion (Go: k8s.io/apimachinery/pkg/runtime/scheme.go (ConvertToVersion, UnsafeConvertToVersion))
 
 CASES = [
     # (id, input, versioner, same, expected)
@@ -445,7 +445,7 @@ def test_conversion_context_is_the_target_versioner():
     assert seen == [target]
 
 
-# ------------------------------------------------------------------------- Convert (ref §4.6)
+# ------------------------------------------------------------------------- Convert (Go: k8s.io/apimachinery/pkg/runtime/scheme.go (Convert))
 
 
 def test_convert_unstructured_to_unstructured_shares_content():
@@ -596,7 +596,7 @@ def test_scheme_builder():
     assert "never" not in calls
 
 
-# ------------------------------------------------------------------------- Object <-> RawExtension (ref §17.3)
+# ------------------------------------------------------------------------- Object <-> RawExtension (Go: k8s.io/apimachinery/pkg/runtime/embedded.go)
 
 
 def test_object_to_raw_extension():

@@ -1,5 +1,5 @@
 """The JSON/YAML serializer: decode order, defaulting, ``into`` handling, strict mode,
-encoding, identifiers and data recognition (reference §6, §7, §16, §17.1, §22)."""
+encoding, identifiers and data recognition (Go: k8s.io/apimachinery/pkg/runtime/serializer/json/meta.go (SimpleMetaFactory); k8s.io/apimachinery/pkg/runtime/serializer/json/json.go; k8s.io/apimachinery/pkg/runtime/helper.go; k8s.io/apimachinery/pkg/runtime/types.go (Unknown); Go apimachinery)."""
 from __future__ import annotations
 
 import io
@@ -28,7 +28,7 @@ from kcodec.runtime.helpers import decode_into
 from kcodec.runtime.object import Object
 from kcodec.runtime.scheme import Scheme
 from kcodec.runtime.types import CONTENT_TYPE_JSON, RawExtension, Unknown
-from kcodec.runtime.unstructured import Unstructured, UnstructuredList
+from kcodec.api.meta.unstructured import Unstructured, UnstructuredList
 from kcodec.schema import GroupVersion, GroupVersionKind, from_api_version_and_kind
 from kcodec.serializer.json import Serializer, gvk_with_defaults
 from kcodec.serializer.recognizer import RecognizerDecoder

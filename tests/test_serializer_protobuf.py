@@ -1,6 +1,6 @@
 """The protobuf serializer (``k8s\\x00`` + runtime.Unknown envelope) and the raw protobuf
 serializer: bytes, decode errors, defaulting, ``into`` handling, reset semantics
-(reference §12, §16, §22 items 4, 5, 8)."""
+(Go: k8s.io/apimachinery/pkg/runtime/serializer/protobuf/protobuf.go; k8s.io/apimachinery/pkg/runtime/helper.go; Go apimachinery)."""
 from __future__ import annotations
 
 import io
@@ -29,7 +29,7 @@ from kcodec.model import Int32, field, to_proto
 from kcodec.runtime.object import Object
 from kcodec.runtime.scheme import Scheme
 from kcodec.runtime.types import CONTENT_TYPE_PROTOBUF, Unknown
-from kcodec.runtime.unstructured import Unstructured
+from kcodec.api.meta.unstructured import Unstructured
 from kcodec.schema import GroupVersionKind
 from kcodec.serializer.framing import LENGTH_DELIMITED_FRAMER
 from kcodec.serializer.json import Serializer as JSONSerializer

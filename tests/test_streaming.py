@@ -1,4 +1,4 @@
-"""streaming.StreamDecoder / StreamEncoder (ref §11.3)."""
+"""streaming.StreamDecoder / StreamEncoder (Go: k8s.io/apimachinery/pkg/runtime/serializer/streaming/streaming.go)."""
 from __future__ import annotations
 
 import io
@@ -14,6 +14,7 @@ from kcodec.serializer.framing import (
     MAX_FRAME_SIZE,
     YAML_FRAMER,
 )
+from kcodec.runtime import DEFAULT_FRAMER
 from kcodec.serializer.streaming import StreamDecoder, StreamEncoder
 
 
@@ -53,24 +54,6 @@ class CountingStream(io.BytesIO):
         return super().write(b)
 
 
-class ReadIntoOnly:
-    """A frame reader offering only Go's Read semantics (no read_frame)."""
-
-    def __init__(self, inner) -> None:
-        self._inner = inner
-
-    def readinto(self, buf):
-        return self._inner.readinto(buf)
-
-
-class ReadIntoOnlyFramer:
-    def new_frame_reader(self, stream):
-        return ReadIntoOnly(LENGTH_DELIMITED_FRAMER.new_frame_reader(stream))
-
-    def new_frame_writer(self, stream):
-        return LENGTH_DELIMITED_FRAMER.new_frame_writer(stream)
-
-
 def framed(*frames: bytes) -> bytes:
     out = io.BytesIO()
     writer = LENGTH_DELIMITED_FRAMER.new_frame_writer(out)
@@ -79,7 +62,7 @@ def framed(*frames: bytes) -> bytes:
     return out.getvalue()
 
 
-@pytest.mark.parametrize("framer", [LENGTH_DELIMITED_FRAMER, ReadIntoOnlyFramer()], ids=["read_frame", "readinto"])
+@pytest.mark.parametrize("framer", [LENGTH_DELIMITED_FRAMER, DEFAULT_FRAMER], ids=["length-delimited", "default"])
 def test_empty_stream_is_eof(framer):
     decoder = StreamDecoder(io.BytesIO(b""), framer, FakeDecoder())
     with pytest.raises(EOFError):
@@ -87,8 +70,7 @@ def test_empty_stream_is_eof(framer):
     assert list(StreamDecoder(io.BytesIO(b""), framer, FakeDecoder())) == []
 
 
-@pytest.mark.parametrize("framer", [LENGTH_DELIMITED_FRAMER, ReadIntoOnlyFramer()], ids=["read_frame", "readinto"])
-def test_frames_of_various_sizes(framer):
+def test_frames_of_various_sizes(framer=LENGTH_DELIMITED_FRAMER):
     frames = [b"a" * 1025, b"b" * 5 * 1024, b"", b"c"]
     inner = FakeDecoder()
     decoder = StreamDecoder(io.BytesIO(framed(*frames)), framer, inner)
@@ -101,8 +83,7 @@ def test_frames_of_various_sizes(framer):
         decoder.decode()
 
 
-@pytest.mark.parametrize("framer", [LENGTH_DELIMITED_FRAMER, ReadIntoOnlyFramer()], ids=["read_frame", "readinto"])
-def test_oversized_frame_is_skipped(framer):
+def test_oversized_frame_is_skipped(framer=LENGTH_DELIMITED_FRAMER):
     big = b"x" * (MAX_FRAME_SIZE + 1024 * 1024)  # 17 MiB
     limit = b"y" * MAX_FRAME_SIZE  # exactly the limit is accepted
     data = framed(b"first", big, b"next", limit)
@@ -138,18 +119,17 @@ def test_truncated_stream_raises_unexpected_eof():
         decoder.decode()
 
 
-def test_short_buffer_with_no_progress():
-    class Broken:
+def test_frame_reader_outside_the_contract_is_refused():
+    class GoReadOnly:  # Go's io.Reader shape, without the read_frame contract
         def readinto(self, buf):
             return 0, True
 
-    class BrokenFramer:
+    class OldFramer:
         def new_frame_reader(self, stream):
-            return Broken()
+            return GoReadOnly()
 
-    decoder = StreamDecoder(io.BytesIO(b""), BrokenFramer(), FakeDecoder())
-    with pytest.raises(DecodeError, match=r"^got short buffer with n=0, base=0, cap=1024$"):
-        decoder.decode()
+    with pytest.raises(TypeError, match="kcodec.runtime.interfaces.FrameReader"):
+        StreamDecoder(io.BytesIO(b""), OldFramer(), FakeDecoder())
 
 
 def test_json_and_yaml_streams():
@@ -206,3 +186,11 @@ class _Keep(io.RawIOBase):
 
     def write(self, b) -> int:
         return self._target.write(bytes(b))
+
+
+def test_stream_decoder_over_default_framer():
+    """runtime.DEFAULT_FRAMER keeps the one frame-reader contract (chunks, EOFError at the end)."""
+    decoder = StreamDecoder(io.BytesIO(b"abc"), DEFAULT_FRAMER, FakeDecoder())
+    assert decoder.decode()[0] == b"abc"
+    with pytest.raises(EOFError):
+        decoder.decode()

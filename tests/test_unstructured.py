@@ -1,4 +1,4 @@
-"""Unstructured, UnstructuredList, nested helpers and UnstructuredJSONScheme (ref §19, §4.2, §7.4)."""
+"""Unstructured, UnstructuredList, nested helpers and UnstructuredJSONScheme (Go: k8s.io/apimachinery/pkg/apis/meta/v1/unstructured/unstructured.go; k8s.io/apimachinery/pkg/runtime/scheme.go (ObjectKinds, New); k8s.io/apimachinery/pkg/runtime/serializer/json/json.go (Encode))."""
 from __future__ import annotations
 
 import io
@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from kcodec.errors import DecodeError, KCodecError, MissingKindError
 from kcodec.schema import GroupVersionKind
-from kcodec.runtime.unstructured import (
+from kcodec.api.meta.unstructured import (
     UNSTRUCTURED_JSON_SCHEME,
     MAX_COPY_DEPTH,
     Unstructured,

@@ -1,4 +1,4 @@
-"""The versioning codec (reference §14, §4.6 counting, §17.3 nested objects).
+"""The versioning codec (Go: k8s.io/apimachinery/pkg/runtime/serializer/versioning/versioning.go; k8s.io/apimachinery/pkg/runtime/scheme.go (Convert), Go: k8s.io/apimachinery/pkg/runtime/embedded.go).
 
 Ports Go's versioning_test.go / versioning_unstructured_test.go (mock serializer, typer and
 convertors) and the codec cases of runtime/scheme_test.go and embedded_test.go.
@@ -964,7 +964,7 @@ def test_nested_object_roundtrip() -> None:
     assert decoded == EmbeddedTest(id="outer", object=EmbeddedTest(id="inner"))
 
 
-# ----------------------------------------------------------------------- §4.6 counting test
+# ----------------------------------------------------------------------- Go: k8s.io/apimachinery/pkg/runtime/scheme.go (Convert) test
 
 
 def test_conversion_function_call_counts() -> None:

@@ -1,4 +1,4 @@
-"""util/yaml behaviour of kcodec.yamlutil (ref §9.1, §9.2, §9.4, §9.5)."""
+"""util/yaml behaviour of kcodec.yamlutil (Go: k8s.io/apimachinery/pkg/util/yaml/decoder.go (IsJSONBuffer); k8s.io/apimachinery/pkg/util/yaml/decoder.go; k8s.io/apimachinery/pkg/util/yaml/decoder.go (YAMLReader); k8s.io/apimachinery/pkg/util/yaml/decoder.go (YAMLOrJSONDecoder))."""
 from __future__ import annotations
 
 import io

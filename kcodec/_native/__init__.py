@@ -12,9 +12,9 @@ from kcodec._native.codec import (
     struct_to_proto,
     struct_to_tree,
 )
-from kcodec._native.convert import convert_fields, deep_copy
+from kcodec._native.convert import bind_conversion, convert_fields, deep_copy
 from kcodec._native.gvk import interpret_gvk
-from kcodec._native.pbwire import (
+from kcodec.wire import (
     decode_signed_varint,
     decode_varint,
     encode_varint,
@@ -47,12 +47,3 @@ __all__ = [
     "convert_fields",
     "deep_copy",
 ]
-
-# Imported before kcodec.speedups (``import kcodec._native`` first), this package reached
-# speedups while both were half-built: bind the kernels now that they all exist.
-import sys as _sys  # noqa: E402
-
-_switch = _sys.modules.get("kcodec.speedups")
-if _switch is not None and hasattr(_switch, "_bind"):
-    _switch._bind()
-del _sys, _switch

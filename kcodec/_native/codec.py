@@ -11,7 +11,8 @@ import binascii
 import struct as _st
 from typing import Any
 
-from kcodec import model as _m
+from kcodec import fieldtable as _m
+from kcodec import gojson as _gojson
 from kcodec._kinds import (
     INT32_MAX,
     INT32_MIN,
@@ -32,7 +33,10 @@ from kcodec._kinds import (
     WT_FIXED64,
     WT_VARINT,
 )
-from kcodec.errors import DecodeError, EncodeError
+from kcodec.errors import DecodeError, EncodeError, json_kind
+from kcodec.wire import read_varint as _read_varint
+from kcodec.wire import skip_field as _skip
+from kcodec.wire import varint as _varint
 
 __all__ = ["struct_to_tree", "fill_from_tree", "struct_to_proto", "fill_from_proto", "json_fill",
            "json_fill_vouched", "json_encode"]
@@ -96,9 +100,7 @@ def _json_type(v: Any) -> str:
     if isinstance(v, bool):
         return "bool"
     if isinstance(v, (int, float)):
-        from kcodec.serializer._gojson import format_float
-
-        return "number " + (str(v) if isinstance(v, int) else format_float(v))
+        return "number " + (str(v) if isinstance(v, int) else _gojson.format_float(v))
     if isinstance(v, str):
         return "string"
     if isinstance(v, list):
@@ -247,19 +249,6 @@ def _decode_value(t: Any, v: Any, old: Any, strict: list[str] | None, path: str,
 
 # --------------------------------------------------------------------------- protobuf
 
-def _varint(n: int) -> bytes:
-    if n < 0:
-        n += 1 << 64
-    if n < 0x80:
-        return bytes((n,))
-    out = bytearray()
-    while n >= 0x80:
-        out.append((n & 0x7F) | 0x80)
-        n >>= 7
-    out.append(n)
-    return bytes(out)
-
-
 def _key(number: int, wire: int) -> bytes:
     return _varint((number << 3) | wire)
 
@@ -339,42 +328,6 @@ def _proto_value(t: Any, v: Any, out: bytearray) -> None:
         out += _st.pack("<d", v)
     else:
         raise EncodeError(f"cannot encode {t.go_name()} as protobuf")
-
-
-def _read_varint(buf: bytes, pos: int, end: int, path: str) -> tuple[int, int]:
-    result = 0
-    shift = 0
-    start = pos
-    while True:
-        if pos >= end:
-            raise DecodeError(f"proto: {path}: unexpected EOF in varint at byte {start}")
-        b = buf[pos]
-        pos += 1
-        result |= (b & 0x7F) << shift
-        if b < 0x80:
-            # Go keeps only 64 bits of a 10-byte varint; an out-of-range int64 must not
-            # survive into the object.
-            return result & 0xFFFFFFFFFFFFFFFF, pos
-        shift += 7
-        if shift >= 70:
-            raise DecodeError(f"proto: {path}: varint overflow at byte {start}")
-
-
-def _skip(buf: bytes, wire: int, pos: int, end: int, path: str) -> int:
-    if wire == WT_VARINT:
-        return _read_varint(buf, pos, end, path)[1]
-    if wire == WT_FIXED64:
-        pos += 8
-    elif wire == WT_BYTES:
-        n, pos = _read_varint(buf, pos, end, path)
-        pos += n
-    elif wire == 5:
-        pos += 4
-    else:
-        raise DecodeError(f"proto: {path}: illegal wire type {wire} at byte {pos}")
-    if pos > end:
-        raise DecodeError(f"proto: {path}: unexpected EOF at byte {end}")
-    return pos
 
 
 _MAX_DEPTH = 100
@@ -564,13 +517,12 @@ def json_fill(obj: Any, cls: Any, data: bytes, strict: list[str] | None, path: s
     ``null`` leaves ``obj`` untouched; a non-object is a type error. The compiled twin
     parses the bytes straight into the object without building a tree.
     """
-    from kcodec.serializer import _gojson
 
     tree = _gojson.loads(data, strict=strict is not None)
     if tree is None:
         return
     if not isinstance(tree, dict):
-        raise DecodeError(f"json: cannot unmarshal {_m._json_kind(tree)} into Go value of type {_m.go_type_name(cls)}")
+        raise DecodeError(f"json: cannot unmarshal {json_kind(tree)} into Go value of type {_m.go_type_name(cls)}")
     _fill(obj, cls, tree, strict, path, "")
 
 
@@ -580,7 +532,7 @@ def json_fill_vouched(obj: Any, cls: Any, data: bytes) -> int:
 
     This twin fills with :func:`json_fill` and answers 1 at best: its parser builds a tree
     first and keeps no record of how the top-level keys were written, so the caller reads
-    the kind with the MetaFactory (simdjson), as the two-pass decode would. Any error is
+    the kind with the MetaFactory, as the two-pass decode would. Any error is
     left for the caller's general path to raise with Go's text.
     """
     try:
@@ -593,7 +545,6 @@ def json_fill_vouched(obj: Any, cls: Any, data: bytes) -> int:
 def json_encode(obj: Any, pretty: bool, newline: bool = False) -> bytes:
     """Typed struct -> Go's JSON bytes (compact or pretty), plus ``\\n`` when ``newline``
     (Go's Encoder ends compact output with one; asking here spares copying the output)."""
-    from kcodec.serializer import _gojson
 
     out: dict[str, Any] = {}
     _struct_into(obj, type(obj).__kc_fields__, out)

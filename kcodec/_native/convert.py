@@ -9,15 +9,35 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcodec import conversion as _conv
-from kcodec import model as _m
-from kcodec._kinds import K_ANY, K_BYTES, K_CUSTOM, K_LIST, K_MAP, K_STRUCT
-from kcodec.errors import ConversionError, KCodecError
+from types import SimpleNamespace
+
+from kcodec import fieldtable as _m
+from kcodec._kinds import (
+    K_ANY, K_BYTES, K_CUSTOM, K_LIST, K_MAP, K_STRUCT, MAX_CONVERSION_DEPTH, PLAN_CONVERT, PLAN_SHARE,
+)
+from kcodec.errors import ConversionError, KCodecError, type_name
 
 __all__ = ["convert_fields", "deep_copy"]
 
-_SHARE = _conv.PLAN_SHARE
-_CONVERT = _conv.PLAN_CONVERT
+_SHARE = PLAN_SHARE
+_CONVERT = PLAN_CONVERT
+
+#: What kcodec.conversion hands over once (see :func:`bind_conversion`): the exact Scope,
+#: Converter and GeneratedConversion classes whose instances take the direct path, and its
+#: error and naming helpers. Empty until kcodec.conversion is imported; no Scope exists then.
+_conv = SimpleNamespace(
+    Scope=None, Converter=None, GeneratedConversion=None, depth_error=None, go_type_name=None,
+)
+
+
+def bind_conversion(*, scope: Any, converter: Any, generated: Any, depth_error: Any,
+                    go_type_name: Any) -> None:
+    """Receive the conversion layer's classes and helpers (called by kcodec.speedups)."""
+    _conv.Scope = scope
+    _conv.Converter = converter
+    _conv.GeneratedConversion = generated
+    _conv.depth_error = depth_error
+    _conv.go_type_name = go_type_name
 
 #: Deepest nesting ``deep_copy`` follows (structs and untyped lists/maps, counted together).
 #: Far beyond anything a decoder accepts (JSON/YAML stop at 10000): only a cyclic or absurd
@@ -84,7 +104,7 @@ def _nested(value: Any, out: Any, scope: Any) -> None:
         scope.convert(value, out)  # raises Go's error
         return
     depth = scope._depth + 1
-    if depth > _conv.MAX_CONVERSION_DEPTH:
+    if depth > MAX_CONVERSION_DEPTH:
         raise _conv.depth_error(value, out)
     child = _conv.Scope(conv, scope._meta, depth)
     if type(fn) is _conv.GeneratedConversion:
@@ -154,9 +174,15 @@ def _push(v: Any, depth: int, stack: list[tuple[Any, Any, Any, int]]) -> Any:
 
 
 def _depth_error(v: Any) -> KCodecError:
-    return KCodecError(
-        f"cannot deep copy {_conv.go_type_name(v)}: nesting exceeds {MAX_COPY_DEPTH} levels"
-    )
+    # Deep copy runs without the conversion layer loaded: name the value here (a struct, or
+    # an untyped map or slice, spelled as Go's reflect would).
+    if isinstance(v, dict):
+        name = "map[string]interface {}"
+    elif isinstance(v, list):
+        name = "[]interface {}"
+    else:
+        name = type_name(v)
+    return KCodecError(f"cannot deep copy {name}: nesting exceeds {MAX_COPY_DEPTH} levels")
 
 
 def _copy(t: Any, v: Any, depth: int, stack: list[tuple[Any, Any, Any, int]]) -> Any:

@@ -1,21 +1,20 @@
-"""Pure-Python kernel of the JSON MetaFactory: read ``apiVersion`` and ``kind`` (ref §6).
+"""Pure-Python kernel of the JSON MetaFactory: read ``apiVersion`` and ``kind`` (Go: k8s.io/apimachinery/pkg/runtime/serializer/json/meta.go (SimpleMetaFactory)).
 
 Go decodes the whole document into ``struct{APIVersion, Kind string}`` with the standard
 library rules: key match is case-insensitive (``bytes.EqualFold``), the last occurrence of
 a key wins, ``null`` leaves the value alone, any other non-string value is an error (the
 first one in document order is reported), and the whole text must be valid JSON.
 
-The fast path lets simdjson validate the document and walks only the top-level members;
-whenever simdjson refuses something Go accepts (invalid UTF-8 in strings, numbers beyond
-its range, nesting deeper than its limit, surrogate escapes) or the input is malformed,
-the exact parser of :mod:`kcodec.serializer._gojson` decides, with Go's error texts.
+Pure Python throughout: :func:`kcodec.gojson.top_level_members` validates the whole text
+with Go's rules and error texts and hands back only the top-level members, so the values
+of other members are never built. The compiled twin is ``interpret_gvk`` in
+``kcodec/_speedups/_wire.pyx``.
 """
 from __future__ import annotations
 
 from typing import Any
 
-import simdjson
-
+from kcodec import gojson as _gojson
 from kcodec.errors import DecodeError
 from kcodec.schema import GroupVersionKind, parse_group_version
 
@@ -27,7 +26,6 @@ _GO_STRUCT = (
     'Kind string "json:\\"kind,omitempty\\"" }'
 )
 _EMPTY = GroupVersionKind("", "", "")
-_BOM = b"\xef\xbb\xbf"
 _FIELDS = {"apiversion": "apiVersion", "kind": "kind"}
 
 
@@ -51,7 +49,7 @@ def _go_type(v: Any) -> str | None:
         return "bool"
     if isinstance(v, (int, float)):
         return "number"
-    if isinstance(v, (dict, simdjson.Object)):
+    if isinstance(v, dict):
         return "object"
     return "array"
 
@@ -85,8 +83,6 @@ def _not_object(value: Any) -> GroupVersionKind:
 
 
 def _exact(data: bytes) -> GroupVersionKind:
-    from kcodec.serializer import _gojson  # late: the serializer package imports kernels
-
     try:
         top = _gojson.top_level_members(data)
     except DecodeError as e:
@@ -105,17 +101,4 @@ def interpret_gvk(data: bytes) -> GroupVersionKind:
     """
     if not isinstance(data, bytes):
         data = bytes(data)
-    if data.startswith(_BOM):
-        return _exact(data)
-    try:
-        doc = simdjson.Parser().parse(data)
-    except Exception:  # noqa: BLE001 - any refusal goes to the exact parser
-        return _exact(data)
-    if isinstance(doc, simdjson.Object):
-        # Converting every member value (items()) would cost a full decode; fetch only the
-        # members that map to a field, unless a key repeats (doc[key] gives the first).
-        keys = [k for k in doc.keys() if _field(k) is not None]
-        if len(set(keys)) == len(keys):
-            return _from_members([(k, doc[k]) for k in keys])
-        return _from_members([(k, v) for k, v in doc.items() if _field(k) is not None])
-    return _not_object(doc)
+    return _exact(data)

@@ -8,7 +8,6 @@ built module provides falls back to its pure twin individually.
 from __future__ import annotations
 
 import importlib
-import sys
 
 __all__: list[str] = []
 _loaded = []
@@ -25,9 +24,8 @@ for _name in ("_wire", "_codec", "_json", "_convert"):
 if not _loaded:
     raise ImportError("kcodec._speedups: no compiled kernel module is built")
 
-# Imported first (``import kcodec._speedups``), this package reached kcodec.speedups while
-# it was still empty: bind again now that every compiled name exists.
-_switch = sys.modules.get("kcodec.speedups")
-if _switch is not None and hasattr(_switch, "_bind"):
-    _switch._bind()
-del _switch
+if "_convert" in _loaded:
+    from kcodec._speedups._convert import bind_conversion
+else:
+    def bind_conversion(**hooks: object) -> None:
+        """No compiled conversion kernel: the pure twin, bound instead, has them."""

@@ -52,7 +52,7 @@ import base64 as _base64
 import binascii as _binascii
 import struct as _st
 
-from kcodec import model as _m
+from kcodec import fieldtable as _m
 from kcodec._native import codec as _pure
 from kcodec.errors import DecodeError, EncodeError
 

@@ -28,8 +28,8 @@ from kcodec._speedups._tables cimport (
     K_BYTES, K_STRUCT, K_CUSTOM, K_LIST, K_MAP, K_ANY,
 )
 
-from kcodec import conversion as _conv
-from kcodec import model as _model
+from kcodec import _kinds
+from kcodec import fieldtable as _model
 from kcodec._native import convert as _pure
 from kcodec.errors import ConversionError, KCodecError
 
@@ -51,18 +51,31 @@ cdef enum:
     A_CONVERT = 1
     A_OVERRIDE = 2
 
-if (A_SHARE, A_CONVERT, A_OVERRIDE) != (_conv.PLAN_SHARE, _conv.PLAN_CONVERT, _conv.PLAN_OVERRIDE):
-    raise ImportError("kcodec._speedups._convert: plan actions differ from kcodec.conversion; rebuild")
+if (A_SHARE, A_CONVERT, A_OVERRIDE) != (_kinds.PLAN_SHARE, _kinds.PLAN_CONVERT, _kinds.PLAN_OVERRIDE):
+    raise ImportError("kcodec._speedups._convert: plan actions differ from kcodec._kinds; rebuild")
 
 cdef Py_ssize_t MAX_COPY_DEPTH = _pure.MAX_COPY_DEPTH
 cdef Py_ssize_t MAX_VALUE_NESTING = _pure.MAX_VALUE_NESTING
-cdef Py_ssize_t MAX_CONVERSION_DEPTH = _conv.MAX_CONVERSION_DEPTH
+cdef Py_ssize_t MAX_CONVERSION_DEPTH = _kinds.MAX_CONVERSION_DEPTH
 
-cdef object _Scope = _conv.Scope
-cdef object _Converter = _conv.Converter
-cdef object _GeneratedConversion = _conv.GeneratedConversion
-cdef object _depth_error = _conv.depth_error
-cdef object _go_type_name = _conv.go_type_name
+# Handed over once by kcodec.conversion through kcodec.speedups.bind_conversion: this
+# kernel sits below the conversion layer and never imports it. None until then (no Scope
+# can exist before kcodec.conversion is imported).
+cdef object _Scope = None
+cdef object _Converter = None
+cdef object _GeneratedConversion = None
+cdef object _depth_error = None
+cdef object _go_type_name = None
+
+
+def bind_conversion(*, scope, converter, generated, depth_error, go_type_name):
+    """Receive the conversion layer's classes and helpers (called by kcodec.speedups)."""
+    global _Scope, _Converter, _GeneratedConversion, _depth_error, _go_type_name
+    _Scope = scope
+    _Converter = converter
+    _GeneratedConversion = generated
+    _depth_error = depth_error
+    _go_type_name = go_type_name
 cdef object _object_new = object.__new__
 cdef object _base_deep_copy = _model.CustomValue.deep_copy
 # class -> True when its deep_copy is CustomValue's (returns self): skip the call.

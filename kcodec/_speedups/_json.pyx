@@ -140,9 +140,9 @@ cdef int _setup() except -1:
     global _StructMeta
     import base64
     import binascii
-    from kcodec import model
+    from kcodec import fieldtable as model
     from kcodec._native import codec
-    from kcodec.serializer import _gojson
+    from kcodec import gojson as _gojson
     _pure_json_fill = codec.json_fill
     _pure_json_encode = codec.json_encode
     _pure_struct_to_tree = codec.struct_to_tree
@@ -153,7 +153,7 @@ cdef int _setup() except -1:
     _indent = _gojson.indent
     _escape_string = _gojson.escape_string
     _RawJSON = model.RawJSON
-    _Struct = model.Struct
+    _Struct = model.StructBase
     _StructMeta = model.StructMeta
     _ready = True
     return 0

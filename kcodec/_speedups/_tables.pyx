@@ -22,7 +22,7 @@ from libc.string cimport memcpy, memset
 import types as _pytypes
 
 from kcodec import _kinds
-from kcodec import model as _model
+from kcodec import fieldtable as _model
 
 __all__ = []
 
@@ -251,7 +251,7 @@ if (K_STR, K_BOOL, K_INT32, K_INT64, K_FLOAT, K_BYTES, K_STRUCT, K_CUSTOM, K_LIS
 cdef object _object_setattr = object.__setattr__
 cdef object _object_new = object.__new__
 cdef object _MemberDescriptorType = _pytypes.MemberDescriptorType
-cdef object _struct_new_zero = _model.Struct.__dict__["_new_zero"].__func__
+cdef object _struct_new_zero = _model.StructBase.__dict__["_new_zero"].__func__
 cdef object _compile = _model._compile
 cdef str _CTABLE = "__kc_ctable__"
 cdef str _FIELDS = "__kc_fields__"

@@ -1,4 +1,4 @@
-"""Type stub of the compiled twin of ``kcodec._native.pbwire`` and ``interpret_gvk``."""
+"""Type stub of the compiled twin of ``kcodec.wire`` and ``interpret_gvk``."""
 from typing import Iterator
 
 from kcodec.schema import GroupVersionKind

@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Compiled twins of ``kcodec._native.pbwire`` and ``kcodec._native.gvk.interpret_gvk``.
+"""Compiled twins of ``kcodec.wire`` and ``kcodec._native.gvk.interpret_gvk``.
 
 Every kernel reads the input through a ``const unsigned char*`` with explicit bounds
 checks. Successful results are computed here; whenever the C path meets something it does
@@ -18,7 +18,7 @@ from cpython.object cimport PyObject
 
 from kcodec._speedups._varint cimport uvarint_size
 
-from kcodec._native import pbwire as _pure
+from kcodec import wire as _pure
 from kcodec._native import gvk as _pure_gvk
 
 __all__ = [
@@ -724,21 +724,9 @@ cdef extern from *:
     int kc_gvk_scan(const unsigned char* p, Py_ssize_t n, kc_gvk_out* out) noexcept nogil
 
 
-# Between these sizes the pure kernel's validator (simdjson: SIMD, C++) is faster than
-# this scalar scanner on indented documents (a 59 KB pretty Pod: 28 us against 50 us);
-# below, simdjson's per-call setup dominates, above, its per-parse allocations do (a
-# 31 MB PodList: 90 ms against 24 ms). Both paths give the same answer, so the faster
-# one is chosen by size alone.
-cdef enum:
-    SIMD_MIN = 16 * 1024
-    SIMD_MAX = 4 * 1024 * 1024
-
-
 def interpret_gvk(data):
     """Group, version and kind named by a JSON document's ``apiVersion`` and ``kind``."""
     if type(data) is not bytes:
-        return _pure_interpret_gvk(data)
-    if SIMD_MIN <= PyBytes_GET_SIZE(data) < SIMD_MAX:
         return _pure_interpret_gvk(data)
     return _scanned_gvk(data)
 

@@ -101,7 +101,7 @@ def write_objects(objs: list[Any], output: str, scheme: Any = None) -> bytes:
         if len(objs) == 1:
             return dump(objs[0], "json-pretty", scheme=scheme) + b"\n"
         from kcodec.runtime import Unstructured
-        from kcodec.serializer import _gojson
+        from kcodec import gojson as _gojson
 
         items = [_gojson.loads(dump(o, "json", scheme=scheme)) for o in objs]
         wrapper = Unstructured({"apiVersion": "v1", "kind": "List", "items": items,

@@ -1,4 +1,4 @@
-"""Small encoders, decoders and functions built on the runtime interfaces (reference §16).
+"""Small encoders, decoders and functions built on the runtime interfaces (Go: k8s.io/apimachinery/pkg/runtime/helper.go).
 
 Objects are used only through :class:`kcodec.runtime.interfaces.Object`
 (``get_object_kind()``); typers, creaters, encoders and decoders through their protocols in
@@ -18,6 +18,7 @@ from kcodec.errors import (
     type_name,
 )
 from kcodec.runtime.interfaces import (
+    MAX_FRAME_SIZE,
     Decoder,
     Encoder,
     FrameReader,
@@ -28,6 +29,7 @@ from kcodec.runtime.interfaces import (
     Reader,
     Writer,
 )
+from kcodec.runtime.types import Unknown
 from kcodec.schema import GroupVersionKind, go_json_object
 
 __all__ = [
@@ -437,9 +439,7 @@ def encode_list(encoder: Encoder, objects: MutableSequence[Any]) -> None:
     Objects that fail to encode are left as they are; after the whole list is processed a
     single failure is raised as is, several as an :class:`AggregateError`.
     """
-    from kcodec import runtime  # local: runtime's package imports this module
-
-    unknown = runtime.Unknown
+    unknown = Unknown
     errors: list[KCodecError] = []
     for i, obj in enumerate(objects):
         try:
@@ -479,9 +479,7 @@ def decode_list(objects: MutableSequence[Any], *decoders: Decoder) -> list[KCode
     no decoder knows stays an ``Unknown`` whose apiVersion and kind a decoder may have
     filled. Returns the collected errors (empty when all went well).
     """
-    from kcodec import runtime  # local: runtime's package imports this module
-
-    unknown = runtime.Unknown
+    unknown = Unknown
     errors: list[KCodecError] = []
     for i, obj in enumerate(objects):
         if not isinstance(obj, unknown):
@@ -502,10 +500,12 @@ class _StreamFrameReader:
         self._stream = stream
         self._size = size
 
-    def read_frame(self) -> bytes | None:
-        """The next chunk of the stream, or None at its end."""
-        chunk = self._stream.read(self._size)
-        return chunk or None
+    def read_frame(self, max_size: int = MAX_FRAME_SIZE) -> bytes:
+        """The next chunk of the stream (at most ``max_size`` bytes); EOFError at its end."""
+        chunk = self._stream.read(min(self._size, max_size))
+        if not chunk:
+            raise EOFError
+        return chunk
 
     def close(self) -> None:
         """Close the underlying stream when it can be closed."""

@@ -27,6 +27,9 @@ __all__ = [
     "Serializer",
     "Codec",
     "ParameterCodec",
+    "MetaFactory",
+    "RecognizingDecoder",
+    "MAX_FRAME_SIZE",
     "FrameReader",
     "FrameWriter",
     "Framer",
@@ -182,6 +185,24 @@ class Codec(Serializer, Protocol):
 
 
 @runtime_checkable
+class MetaFactory(Protocol):
+    """Reads the apiVersion/kind a serialized document names, before it is decoded (Go's
+    ``json.MetaFactory`` in runtime/serializer/json/meta.go): the empty kind when the
+    document names none; malformed input raises :class:`kcodec.errors.DecodeError`."""
+
+    def interpret(self, data: bytes, /) -> GroupVersionKind: ...
+
+
+@runtime_checkable
+class RecognizingDecoder(Decoder, Protocol):
+    """A decoder that can tell whether data is in its format (Go's
+    ``recognizer.RecognizingDecoder``): ``recognizes_data(data)`` answers
+    ``(recognized, unknown)``, ``unknown`` being True when it cannot tell."""
+
+    def recognizes_data(self, data: bytes, /) -> tuple[bool, bool]: ...
+
+
+@runtime_checkable
 class ParameterCodec(Protocol):
     """Converts API objects to and from URL query parameters (``dict[str, list[str]]``).
 
@@ -199,16 +220,23 @@ class ParameterCodec(Protocol):
     def encode_parameters(self, obj: Any, to_gv: GroupVersion, /) -> dict[str, list[str]]: ...
 
 
+#: Largest frame a stream decoder accepts by default (Go's streaming decoder limit, 16 MiB).
+MAX_FRAME_SIZE = 16 * 1024 * 1024
+
+
 @runtime_checkable
 class FrameReader(Protocol):
-    """Reads one frame of a framed stream at a time.
+    """Reads one frame of a framed stream at a time (what ``Framer.new_frame_reader`` gives).
 
-    ``read_frame()`` returns the bytes of the next whole frame (``b""`` for an empty frame)
-    or ``None`` at a clean end of the stream; a stream that ends inside a frame raises
-    :class:`kcodec.errors.DecodeError`. ``close()`` closes the underlying stream.
+    ``read_frame(max_size)`` returns the bytes of the next whole frame (``b""`` for an
+    empty frame) and raises :class:`EOFError` at a clean end of the stream. A stream that
+    ends inside a frame raises :class:`kcodec.errors.DecodeError`; a frame longer than
+    ``max_size`` raises ``DecodeError("object to decode was longer than maximum allowed
+    size")`` and is skipped, so the next call reads the following frame (Go's streaming
+    decoder does the same with its growing buffer). ``close()`` closes the underlying stream.
     """
 
-    def read_frame(self) -> bytes | None: ...
+    def read_frame(self, max_size: int = MAX_FRAME_SIZE) -> bytes: ...
 
     def close(self) -> None: ...
 

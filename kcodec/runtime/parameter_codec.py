@@ -1,4 +1,4 @@
-"""Query parameters <-> objects (ref §18): ParameterCodec, url.Values conversions, encoding.
+"""Query parameters <-> objects (Go: k8s.io/apimachinery/pkg/runtime/codec.go (parameterCodec)): ParameterCodec, url.Values conversions, encoding.
 
 Go's ``url.Values`` is represented by :class:`UrlValues`, a holder around a
 ``dict[str, list[str]]``, so that a scheme can register conversions from it
@@ -8,8 +8,6 @@ options struct; :func:`struct_to_query_values` is Go's ``queryparams.Convert``.
 """
 from __future__ import annotations
 
-import decimal
-import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import quote_plus
@@ -21,6 +19,7 @@ from kcodec.conversion import (
     string_slice_to_bool,
 )
 from kcodec.errors import ConversionError, DecodeError
+from kcodec.gofmt import format_g
 from kcodec.schema import GroupVersion
 
 __all__ = [
@@ -106,7 +105,7 @@ def _first_float(values: list[str], where: str) -> float:
 def query_values_into_struct(values: Mapping[str, list[str]], obj: Any) -> None:
     """Fill ``obj`` from query values as Go's generated ``url.Values`` conversions do.
 
-    Each field with a JSON name takes the FIRST value of its key (booleans per ref §18.4:
+    Each field with a JSON name takes the FIRST value of its key (booleans per Go: k8s.io/apimachinery/pkg/runtime/conversion.go:
     false only for ``0`` or any case of ``false``); a ``list[str]`` field takes all values.
     A key that is absent or has no values resets the field to its zero value (None for
     pointers and lists). Struct, map and custom-value fields are left untouched (Go's
@@ -167,33 +166,8 @@ def register_query_conversions(scheme: Any, *types: type) -> None:
 
 
 def go_format_float(v: float) -> str:
-    """Go's ``fmt`` ``%v`` of a float64 (``%g`` with shortest digits).
-
-    Exponent form when the decimal exponent is below -4 or at least 6 (Go decides with
-    precision 6 in shortest mode): ``5.0 -> "5"``, ``100.7 -> "100.7"``, ``1e6 -> "1e+06"``.
-    """
-    if math.isnan(v):
-        return "NaN"
-    if math.isinf(v):
-        return "+Inf" if v > 0 else "-Inf"
-    sign, digits, exp = decimal.Decimal(repr(v)).as_tuple()
-    ds = "".join(map(str, digits)).rstrip("0")
-    prefix = "-" if sign else ""
-    if not ds:
-        return prefix + "0"
-    exp = int(exp) + (len(digits) - len(ds))  # type: ignore[arg-type]
-    nd = len(ds)
-    dp = nd + exp
-    x = dp - 1
-    if x < -4 or x >= 6:
-        mant = ds[0] + ("." + ds[1:] if nd > 1 else "")
-        esign = "-" if x < 0 else "+"
-        return f"{prefix}{mant}e{esign}{abs(x):02d}"
-    if dp <= 0:
-        return prefix + "0." + "0" * (-dp) + ds
-    if dp >= nd:
-        return prefix + ds + "0" * (dp - nd)
-    return prefix + ds[:dp] + "." + ds[dp:]
+    """Go's ``fmt`` ``%v`` of a float64: ``5.0 -> "5"``, ``100.7 -> "100.7"``, ``1e6 -> "1e+06"``."""
+    return format_g(v)
 
 
 def _scalar_text(kind: int, v: Any) -> str:
@@ -267,7 +241,7 @@ def _convert_struct(result: dict[str, list[str]], obj: Any, depth: int) -> None:
 
 
 def struct_to_query_values(obj: Any) -> dict[str, list[str]]:
-    """Go's ``queryparams.Convert``: a struct's query parameters (ref §18.3).
+    """Go's ``queryparams.Convert``: a struct's query parameters (Go: k8s.io/apimachinery/pkg/conversion/queryparams/convert.go).
 
     Fields with a JSON name become keys (``omitempty`` zero values left out, nil pointers
     give ``""`` unless ``omitempty``), lists of scalars repeat the key, nested structs are
@@ -299,7 +273,7 @@ def urlencode(params: Mapping[str, Iterable[str]]) -> str:
 
 
 class ParameterCodec:
-    """Converts objects to and from query parameters through a scheme (ref §18.1, §18.2).
+    """Converts objects to and from query parameters through a scheme (Go: k8s.io/apimachinery/pkg/runtime/codec.go (DecodeParameters); k8s.io/apimachinery/pkg/runtime/codec.go (EncodeParameters)).
 
     ``scheme`` serves as typer, convertor, creater and defaulter.
     """

@@ -1,4 +1,4 @@
-"""The Scheme: kinds <-> Python classes, conversion, defaulting, version priorities (ref §4).
+"""The Scheme: kinds <-> Python classes, conversion, defaulting, version priorities (Go: k8s.io/apimachinery/pkg/runtime/scheme.go).
 
 A :class:`Scheme` maps every registered group/version/kind to the Python class that holds it
 and back; it is the typer (``object_kinds``, ``recognizes``), creater (``new``), convertor
@@ -96,7 +96,7 @@ def _callsite_name() -> str:
 
 
 def default_meta_v1_field_selector_conversion(label: str, value: str) -> tuple[str, str]:
-    """Accept only ``metadata.name`` and ``metadata.namespace`` field selectors (ref §4.7)."""
+    """Accept only ``metadata.name`` and ``metadata.namespace`` field selectors (Go: k8s.io/apimachinery/pkg/runtime/scheme.go (ConvertFieldLabel, DefaultMetaV1FieldSelectorConversion))."""
     if label in ("metadata.name", "metadata.namespace"):
         return label, value
     raise ConversionError(
@@ -105,11 +105,6 @@ def default_meta_v1_field_selector_conversion(label: str, value: str) -> tuple[s
 
 
 def _to_unstructured(obj: Any) -> dict[str, Any]:
-    from kcodec import model
-
-    fn = getattr(model, "to_unstructured", None)
-    if fn is not None:
-        return fn(obj)
     return obj.to_dict()
 
 
@@ -120,11 +115,6 @@ def _from_unstructured(cls: type, content: dict[str, Any]) -> Any:
         out = cls()
         out.set_unstructured_content(copy.deepcopy(content))
         return out
-    from kcodec import model
-
-    fn = getattr(model, "from_unstructured", None)
-    if fn is not None:
-        return fn(cls, content)
     return cls.from_dict(content)
 
 
@@ -165,7 +155,7 @@ def _self_conversion(cls: type) -> ConversionFunc | None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Object <-> RawExtension (ref §17.3)
+# Object <-> RawExtension (Go: k8s.io/apimachinery/pkg/runtime/embedded.go)
 # ---------------------------------------------------------------------------------------------
 
 
@@ -227,7 +217,7 @@ def register_embedded_conversions(scheme: Scheme) -> None:
 
 
 class Scheme:
-    """Registry of kinds and the machinery to create, convert and default them (ref §4).
+    """Registry of kinds and the machinery to create, convert and default them (Go: k8s.io/apimachinery/pkg/runtime/scheme.go).
 
     ``name`` appears in not-registered errors; it defaults to the creating call site
     (``module:line``). Every scheme starts with the Object <-> RawExtension conversions and the
@@ -433,7 +423,7 @@ class Scheme:
         self._field_label_funcs[gvk] = fn
 
     def convert_field_label(self, gvk: GroupVersionKind, label: str, value: str) -> tuple[str, str]:
-        """The internal ``(label, value)`` for a field selector of kind ``gvk`` (ref §4.7)."""
+        """The internal ``(label, value)`` for a field selector of kind ``gvk`` (Go: k8s.io/apimachinery/pkg/runtime/scheme.go (ConvertFieldLabel, DefaultMetaV1FieldSelectorConversion))."""
         fn = self._field_label_funcs.get(gvk)
         if fn is None:
             return default_meta_v1_field_selector_conversion(label, value)
@@ -455,7 +445,7 @@ class Scheme:
     # -- conversion -------------------------------------------------------------------------
 
     def convert(self, src: Any, dst: Any, context: Any = None) -> None:
-        """Fill ``dst`` from ``src`` (ref §4.6); ``context`` reaches every conversion function.
+        """Fill ``dst`` from ``src`` (Go: k8s.io/apimachinery/pkg/runtime/scheme.go (Convert)); ``context`` reaches every conversion function.
 
         Unstructured on either side is handled here: unstructured -> unstructured shares the
         content; typed -> unstructured writes the object's JSON-like form (converting internal
@@ -493,7 +483,7 @@ class Scheme:
 
     def convert_to_version(self, obj: Any, target: Any) -> Any:
         """``obj`` as the kind ``target`` (a group versioner) picks; never mutates ``obj``
-        and always returns a new object (ref §4.5)."""
+        and always returns a new object (Go: k8s.io/apimachinery/pkg/runtime/scheme.go (ConvertToVersion, UnsafeConvertToVersion))."""
         return self._convert_to_version(True, obj, target)
 
     def unsafe_convert_to_version(self, obj: Any, target: Any) -> Any:
@@ -553,7 +543,7 @@ class Scheme:
     # -- OpenAPI names ------------------------------------------------------------------------
 
     def to_openapi_definition_name(self, gvk: GroupVersionKind) -> str:
-        """The OpenAPI definition name of a registered kind (ref §4.8).
+        """The OpenAPI definition name of a registered kind (Go: k8s.io/apimachinery/pkg/runtime/scheme.go (ToOpenAPIDefinitionName)).
 
         A class with ``openapi_model_name()`` names itself; a kind registered as an
         unstructured class is ``<reversed group>.<version>.<kind>``; other classes use the Go

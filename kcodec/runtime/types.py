@@ -111,7 +111,7 @@ class RawExtension(CustomValue):
     def _from_tree(cls, value: Any, path: str) -> RawExtension:
         if value is None:
             return cls()
-        from kcodec.serializer._gojson import dumps
+        from kcodec.gojson import dumps
 
         return cls(dumps(value))
 
@@ -119,13 +119,14 @@ class RawExtension(CustomValue):
         raw = self.raw
         if raw is None:
             return b""
-        from kcodec.model import _varint
+        from kcodec.wire import varint as _varint
 
         return b"\x0a" + _varint(len(raw)) + bytes(raw)
 
     @classmethod
     def _from_proto_body(cls, data: bytes, path: str) -> RawExtension:
-        from kcodec.model import _read_varint, _skip
+        from kcodec.wire import read_varint as _read_varint
+        from kcodec.wire import skip_field as _skip
 
         raw = None
         pos, end = 0, len(data)

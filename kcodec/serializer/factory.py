@@ -1,10 +1,10 @@
-"""CodecFactory: the serializers of a scheme and the codecs built from them (reference §15)."""
+"""CodecFactory: the serializers of a scheme and the codecs built from them (Go: k8s.io/apimachinery/pkg/runtime/serializer/codec_factory.go)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from kcodec.errors import KCodecError
+from kcodec.runtime.interfaces import MetaFactory
 from kcodec.runtime.helpers import WithoutVersionDecoder, WithVersionEncoder
 from kcodec.schema import DISABLED_GROUP_VERSIONER, INTERNAL_GROUP_VERSIONER, GroupVersions
 from kcodec.serializer import json as _json
@@ -29,8 +29,7 @@ CONTENT_TYPE_YAML = "application/yaml"
 CONTENT_TYPE_PROTOBUF = "application/vnd.kubernetes.protobuf"
 
 
-@dataclass(frozen=True)
-class StreamSerializerInfo:
+class StreamSerializerInfo(NamedTuple):
     """How a media type is written as a stream of objects (watch, list streaming)."""
 
     encodes_as_text: bool
@@ -38,8 +37,7 @@ class StreamSerializerInfo:
     framer: Any
 
 
-@dataclass(frozen=True)
-class SerializerInfo:
+class SerializerInfo(NamedTuple):
     """One media type a factory speaks, with its plain, pretty, strict and stream forms."""
 
     media_type: str
@@ -80,7 +78,8 @@ class CodecFactory:
     """
 
     def __init__(self, scheme: Any, *, strict: bool = False, pretty: bool = True,
-                 extra_serializers: list[SerializerInfo] | None = None, meta_factory: Any = None) -> None:
+                 extra_serializers: list[SerializerInfo] | None = None,
+                 meta_factory: MetaFactory | None = None) -> None:
         self.scheme = scheme
         self.strict = strict
         self.pretty = pretty
@@ -201,7 +200,7 @@ class WithoutConversionCodecFactory:
 
 
 class ClientNegotiator:
-    """Picks encoders and decoders by media type, as a REST client does (reference §15.3).
+    """Picks encoders and decoders by media type, as a REST client does (Go: k8s.io/apimachinery/pkg/runtime/serializer/codec_factory.go).
 
     ``content_type`` is a bare media type, matched exactly as Go does (a client parses the
     Content-Type header first and passes its parameters separately; they are ignored).

@@ -1,4 +1,4 @@
-"""Stream framers: cut a byte stream into frames and write frames to a stream (ref §9.3, §11).
+"""Stream framers: cut a byte stream into frames and write frames to a stream (Go: k8s.io/apimachinery/pkg/util/yaml/decoder.go (splitYAMLDocument); k8s.io/apimachinery/pkg/util/framer/framer.go).
 
 Three framers, each with ``new_frame_reader(stream)`` and ``new_frame_writer(stream)``:
 
@@ -29,9 +29,11 @@ from __future__ import annotations
 
 import abc
 import re
-from typing import Any, BinaryIO, Iterator, Protocol
+from typing import Any, BinaryIO, Iterator
 
 from kcodec.errors import DecodeError, EncodeError
+from kcodec.runtime.interfaces import MAX_FRAME_SIZE, FrameReader, FrameWriter, Framer
+from kcodec.gofmt import quote_char
 
 __all__ = [
     "MAX_FRAME_SIZE",
@@ -56,9 +58,6 @@ __all__ = [
     "YAML_FRAMER",
 ]
 
-MAX_FRAME_SIZE = 16 * 1024 * 1024
-"""Largest frame a stream decoder accepts (Go's streaming decoder limit)."""
-
 MAX_YAML_DOCUMENT_SIZE = 5 * 1024 * 1024
 """Largest chunk the YAML document splitter buffers (Go's ``bufio.Scanner`` limit there)."""
 
@@ -70,28 +69,10 @@ ERR_OBJECT_TOO_LARGE = "object to decode was longer than maximum allowed size"
 _CHUNK = 64 * 1024
 
 
-class FrameReader(Protocol):
-    """What a framer's ``new_frame_reader`` returns."""
-
-    def read_frame(self, max_size: int = MAX_FRAME_SIZE) -> bytes: ...
-
-    def readinto(self, buf: bytearray | memoryview) -> tuple[int, bool]: ...
-
-    def close(self) -> None: ...
-
-
-class FrameWriter(Protocol):
-    """What a framer's ``new_frame_writer`` returns: one ``write`` per frame."""
-
-    def write(self, data: bytes) -> int: ...
-
-
-class Framer(Protocol):
-    """A pair of frame reader/writer factories over binary streams."""
-
-    def new_frame_reader(self, stream: BinaryIO) -> FrameReader: ...
-
-    def new_frame_writer(self, stream: BinaryIO) -> FrameWriter: ...
+# The framer contracts (Framer, FrameReader, FrameWriter) and MAX_FRAME_SIZE are stated
+# once, in kcodec.runtime.interfaces; they are re-exported here for the framers' users.
+# The readers below also offer ``readinto`` (Go's io.Reader with ErrShortBuffer) beside the
+# contract's ``read_frame``.
 
 
 def _unexpected_eof(offset: int, what: str, n: int = 0) -> DecodeError:
@@ -340,23 +321,6 @@ _K_NUMBER = 3
 _K_LITERAL = 4
 
 
-def _quote_char(c: int) -> str:
-    """Go's quoteChar: how encoding/json shows an offending byte."""
-    if c == 0x27:
-        return "'\\''"
-    if c == 0x22:
-        return "'\"'"
-    ch = chr(c)
-    if ch.isprintable():
-        return f"'{ch}'"
-    specials = {7: "\\a", 8: "\\b", 9: "\\t", 10: "\\n", 11: "\\v", 12: "\\f", 13: "\\r"}
-    if c in specials:
-        return f"'{specials[c]}'"
-    if c < 0x80:
-        return f"'\\x{c:02x}'"
-    return f"'\\u{c:04x}'"
-
-
 class JSONFrameReader(_WholeFrameReader):
     """Splits a stream into successive top-level JSON values.
 
@@ -428,7 +392,7 @@ class JSONFrameReader(_WholeFrameReader):
             self._kind = _K_LITERAL
             self._pos = pos + 1
         else:
-            raise self._fail(f"invalid character {_quote_char(c)} looking for beginning of value", pos)
+            raise self._fail(f"invalid character {quote_char(c)} looking for beginning of value", pos)
         return True
 
     def _scan(self) -> int:
@@ -481,7 +445,7 @@ class JSONFrameReader(_WholeFrameReader):
                             return pos
                     else:
                         raise self._fail(
-                            f"invalid character {_quote_char(c)} (expected {_quote_char(stack[-1])})", i
+                            f"invalid character {quote_char(c)} (expected {quote_char(stack[-1])})", i
                         )
             self._in_str = in_str
             self._pos = pos
@@ -511,7 +475,7 @@ class JSONFrameReader(_WholeFrameReader):
         if end < len(self._buf):
             c = self._buf[end]
             if c not in _JSON_WS:
-                raise self._fail(f"invalid character {_quote_char(c)} after top-level value", end)
+                raise self._fail(f"invalid character {quote_char(c)} after top-level value", end)
             return end
         if self._eof:
             return end
@@ -590,7 +554,7 @@ _YAML_SEPARATOR = b"\n---"
 
 
 def split_yaml_document(data: bytes | bytearray, at_eof: bool) -> tuple[int, bytes | None]:
-    """One step of the YAML document splitter (ref §9.3): ``(advance, token)``.
+    """One step of the YAML document splitter (Go: k8s.io/apimachinery/pkg/util/yaml/decoder.go (splitYAMLDocument)): ``(advance, token)``.
 
     ``token`` is None when more data is needed (``advance`` is then 0). A chunk ends at the
     first ``\\n---``; the rest of that separator line is consumed and belongs to neither

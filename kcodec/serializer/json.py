@@ -1,6 +1,6 @@
 """The JSON and YAML serializer (one class; ``yaml=True`` selects YAML).
 
-Contracts are in :mod:`kcodec.runtime.interfaces`; Go behaviour in the reference, §6-§8.
+Contracts are in :mod:`kcodec.runtime.interfaces`; Go behaviour in Go: k8s.io/apimachinery/pkg/runtime/serializer/json/meta.go (SimpleMetaFactory); k8s.io/apimachinery/pkg/runtime/serializer/json/json.go; sigs.k8s.io/yaml/yaml.go over go-yaml v2.
 """
 from __future__ import annotations
 
@@ -13,20 +13,23 @@ from kcodec import speedups
 from kcodec._kinds import K_ANY, K_LIST, K_MAP, K_STRUCT
 from kcodec.errors import (
     DecodeError,
+    KCodecError,
     MissingKindError,
     MissingVersionError,
     NotRegisteredError,
     StrictDecodingError,
     type_name,
 )
+from kcodec.gofmt import quote as _go_quote
 from kcodec.errors import json_kind as _json_kind
 from kcodec.model import RawJSON, Struct, TypeInfo, fields_of, invalid_value_error, to_tree
 from kcodec.runtime.helpers import use_or_create_object
+from kcodec.runtime.interfaces import MetaFactory, ObjectCreater, ObjectTyper
 from kcodec.runtime.scheme import is_unstructured
 from kcodec.runtime.types import CONTENT_TYPE_JSON, Unknown
-from kcodec.runtime.unstructured import Unstructured, UnstructuredList
 from kcodec.schema import GroupVersionKind, parse_group_version
-from kcodec.serializer import _gojson, _goyaml
+from kcodec import gojson as _gojson
+from kcodec import goyaml as _goyaml
 from kcodec.serializer.framing import JSON_FRAMER, YAML_FRAMER
 from kcodec.serializer.meta import SimpleMetaFactory
 
@@ -52,15 +55,39 @@ class SerializerOptions:
 
 
 # A document that opens with its kind and apiVersion as plain strings, in either order (as Go
-# writes every object): the guess of the one-pass decode in Serializer._decode_vouched.
+# writes every object): the guess of the one-pass decode in Serializer._decode_one_pass.
 _WS = rb"[ \t\r\n]*"
 _LEADING_TYPE_META = re.compile(
     _WS + rb"\{" + _WS + rb'"(kind|apiVersion)"' + _WS + rb":" + _WS + rb'"([^"\\\x00-\x1f\x80-\xff]*)"'
     + _WS + rb"," + _WS + rb'"(kind|apiVersion)"' + _WS + rb":" + _WS + rb'"([^"\\\x00-\x1f\x80-\xff]*)"')
 
 
-#: json_fill_vouched's answer when the object's own apiVersion/kind are what Go would read.
+#: json_fill_vouched's answers: the object's own apiVersion/kind are what Go's MetaFactory
+#: would read (2); the object was filled but its kind is unconfirmed (1); nothing usable (0).
 _VOUCHED = 2
+_NOT_FILLED = 0
+
+
+def _leading_type_meta(data: bytes) -> GroupVersionKind | None:
+    """The kind a document names in its first two members, when they are ``kind`` and
+    ``apiVersion`` as plain ASCII strings (either order); None otherwise."""
+    m = _LEADING_TYPE_META.match(data)
+    if m is None or m.group(1) == m.group(3):
+        return None
+    if m.group(1) == b"kind":
+        kind, api_version = m.group(2), m.group(4)
+    else:
+        api_version, kind = m.group(2), m.group(4)
+    if api_version.count(b"/") > 1:
+        return None  # Go's ParseGroupVersion refuses it: the two passes raise its error
+    group, version = parse_group_version(api_version.decode("ascii"))
+    return GroupVersionKind(group, version, kind.decode("ascii"))
+
+
+def _holds_type_meta(obj: Any, guess: GroupVersionKind) -> bool:
+    """Whether ``obj``'s own apiVersion/kind spell the guessed kind."""
+    api_version = guess.version if not guess.group else f"{guess.group}/{guess.version}"
+    return getattr(obj, "kind", None) == guess.kind and getattr(obj, "api_version", None) == api_version
 
 
 def gvk_with_defaults(actual: GroupVersionKind, default: GroupVersionKind) -> GroupVersionKind:
@@ -96,12 +123,16 @@ class Serializer:
     :class:`StrictDecodingError` with the decoded object on ``err.obj``.
     """
 
-    def __init__(self, creater: Any, typer: Any, *, yaml: bool = False, pretty: bool = False,
-                 strict: bool = False, meta_factory: Any = None) -> None:
+    def __init__(self, creater: ObjectCreater, typer: ObjectTyper, *, yaml: bool = False,
+                 pretty: bool = False, strict: bool = False,
+                 meta_factory: MetaFactory | None = None) -> None:
         self.creater = creater
         self.typer = typer
         self.options = SerializerOptions(yaml, pretty, strict)
         self.meta = meta_factory if meta_factory is not None else SimpleMetaFactory()
+        # Reading in one pass gives Go's outcome only where Go's MetaFactory would read the
+        # kind (another factory may read other keys) and where no strict-mode scan is due.
+        self._one_pass = type(self.meta) is SimpleMetaFactory and not strict and not yaml
         self._identifier = _stdjson.dumps(
             {"name": "json", "pretty": str(bool(pretty)).lower(),
              "strict": str(bool(strict)).lower(), "yaml": str(bool(yaml)).lower()},
@@ -114,9 +145,12 @@ class Serializer:
 
     def decode(self, data: bytes, defaults: GroupVersionKind | None = None,
                into: Any = None) -> tuple[Any, GroupVersionKind]:
-        """Decode ``data`` into a typed object; see the class docstring for the rules."""
-        original = data
-        yaml_errors: list[str] = []
+        """Decode ``data`` into a typed object; see the class docstring for the rules.
+
+        The decode reads in one pass when it can (:meth:`_decode_one_pass`) and otherwise
+        falls into Go's two passes (:meth:`_decode_two_pass`): the MetaFactory reads
+        apiVersion/kind from the whole text, then the text is decoded into the type they name.
+        """
         if self.options.yaml:
             # Go converts the whole document to JSON first and works on that JSON from then
             # on (the original YAML is only kept for Unknown, error texts and the strict
@@ -124,12 +158,66 @@ class Serializer:
             if self.options.strict:
                 tree, yaml_errors = _goyaml.yaml_to_tree(data, strict=True)
             else:
-                tree = _goyaml.yaml_to_tree(data)
-            data = _gojson.dumps(tree, sort_keys=True)
-        elif into is None and not self.options.strict and type(self.meta) is SimpleMetaFactory:
-            done = self._decode_vouched(data, defaults)
+                tree, yaml_errors = _goyaml.yaml_to_tree(data), []
+            return self._decode_two_pass(_gojson.dumps(tree, sort_keys=True), data, yaml_errors,
+                                         defaults, into)
+        if into is None and self._one_pass:
+            done = self._decode_one_pass(data, defaults)
             if done is not None:
                 return done
+        return self._decode_two_pass(data, data, [], defaults, into)
+
+    def _decode_one_pass(self, data: bytes,
+                         defaults: GroupVersionKind | None) -> tuple[Any, GroupVersionKind] | None:
+        """Decode in one pass, or None when only Go's two passes can say what happens.
+
+        Go reads apiVersion/kind with a validating pass over the whole text (the
+        MetaFactory), then decodes the text again into the type they name: on a 31 MB
+        PodList the first pass is a tenth of the time. A document that opens with both keys
+        as plain strings (as Go writes every object) names its type up front: that type is
+        created and filled at once, and the kernel reports whether the apiVersion/kind the
+        object now holds are the ones the MetaFactory would have read. When it vouches
+        (the text was valid and every top-level key an exact field name) and they match the
+        guess, the outcome is Go's without its pass. When it only filled the object, the
+        MetaFactory's pass confirms the kind (the fill is not redone). No guess, an
+        unregistered guess, an unfilled object or another kind return None, and the two
+        passes decide, with Go's error texts.
+        """
+        if type(data) is not bytes:
+            return None
+        guess = _leading_type_meta(data)
+        if guess is None:
+            return None
+        actual = guess if defaults is None else gvk_with_defaults(guess, defaults)
+        if not actual.kind or not actual.version:
+            return None
+        try:
+            obj = use_or_create_object(self.typer, self.creater, actual, None)
+        except KCodecError:
+            return None  # the two passes raise it, with the GVK Go returns beside it
+        if not isinstance(obj, Struct) or isinstance(obj, Unknown):
+            return None
+        cls = type(obj)
+        fields_of(cls)
+        filled = speedups.json_fill_vouched(obj, cls, data)
+        if filled == _NOT_FILLED:
+            return None
+        if filled == _VOUCHED and _holds_type_meta(obj, guess):
+            return obj, actual
+        # Filled as the two passes would fill this type; only the kind is unconfirmed. The
+        # MetaFactory raises here exactly what the two passes would raise first.
+        read = self.meta.interpret(data)
+        if defaults is not None:
+            read = gvk_with_defaults(read, defaults)
+        if read != actual:
+            return None
+        return obj, actual
+
+    def _decode_two_pass(self, data: bytes, original: bytes, yaml_errors: list[str],
+                         defaults: GroupVersionKind | None,
+                         into: Any) -> tuple[Any, GroupVersionKind]:
+        """Go's Decode: the MetaFactory reads apiVersion/kind, then ``data`` (JSON; the
+        document as given is ``original``) is decoded into the type they name."""
         actual = self.meta.interpret(data)
         if defaults is not None:
             actual = gvk_with_defaults(actual, defaults)
@@ -150,12 +238,12 @@ class Serializer:
                     types, _ = self.typer.object_kinds(into)
                 except NotRegisteredError:
                     unregistered = True
-                except Exception as err:
+                except KCodecError as err:
                     raise _with_gvk(err, actual) from None
             if unstructured or unregistered:
                 try:
                     strict_errs = self._unmarshal(into, data, yaml_errors)
-                except Exception as err:
+                except KCodecError as err:
                     raise _with_gvk(err, actual) from None
                 if unstructured:
                     actual = into.get_object_kind().group_version_kind()
@@ -173,68 +261,10 @@ class Serializer:
         try:
             obj = use_or_create_object(self.typer, self.creater, actual, into)
             strict_errs = self._unmarshal(obj, data, yaml_errors)
-        except Exception as err:
+        except KCodecError as err:
             raise _with_gvk(err, actual) from None
         if strict_errs:
             raise StrictDecodingError(strict_errs, obj, actual)
-        return obj, actual
-
-    def _decode_vouched(self, data: bytes,
-                        defaults: GroupVersionKind | None) -> tuple[Any, GroupVersionKind] | None:
-        """Decode in one pass, or None to take the general path.
-
-        Go reads apiVersion/kind with a validating pass over the whole text (the
-        MetaFactory), then decodes the text again into the type they name: on a 31 MB
-        PodList the first pass is a tenth of the time. When the text opens with both keys
-        as plain strings, the type they name is created and filled at once. When the kernel
-        vouches that the text was valid and every top-level key an exact field name, and the
-        object holds the guessed apiVersion and kind, the MetaFactory could only have read
-        that kind, so the outcome is Go's without its pass. When the kernel only filled the
-        object, the MetaFactory's pass confirms the kind (the fill is not redone). Anything
-        else (no guess, an error, another kind) returns None and the general path decides,
-        with Go's error texts.
-        """
-        if type(data) is not bytes:
-            return None
-        m = _LEADING_TYPE_META.match(data)
-        if m is None or m.group(1) == m.group(3):
-            return None
-        if m.group(1) == b"kind":
-            kind, api_version = m.group(2), m.group(4)
-        else:
-            api_version, kind = m.group(2), m.group(4)
-        try:
-            group, version = parse_group_version(api_version.decode("ascii"))
-        except Exception:
-            return None
-        guess = GroupVersionKind(group, version, kind.decode("ascii"))
-        actual = guess if defaults is None else gvk_with_defaults(guess, defaults)
-        if not actual.kind or not actual.version:
-            return None
-        try:
-            obj = use_or_create_object(self.typer, self.creater, actual, None)
-        except Exception:
-            return None
-        if not isinstance(obj, Struct) or isinstance(obj, Unknown):
-            return None
-        cls = type(obj)
-        fields_of(cls)
-        filled = speedups.json_fill_vouched(obj, cls, data)
-        if not filled:
-            return None
-        if filled == _VOUCHED:
-            try:
-                if obj.get_object_kind().group_version_kind() == guess:
-                    return obj, actual
-            except Exception:  # noqa: BLE001 - an unparsable apiVersion: ask the MetaFactory
-                pass
-        # Filled as the general path would fill this type; only the kind is unconfirmed. The
-        # MetaFactory raises here exactly what the general path would raise first.
-        read = self.meta.interpret(data)
-        if defaults is not None:
-            read = gvk_with_defaults(read, defaults)
-        if read != actual:
-            return None
         return obj, actual
 
     def _unmarshal(self, obj: Any, data: bytes, yaml_errors: list[str]) -> list[str]:
@@ -321,7 +351,6 @@ def _map_tree(data: bytes) -> dict[str, Any] | None:
     if tree is not None and not isinstance(tree, dict):
         raise DecodeError(f"json: cannot unmarshal {_json_kind(tree)} into Go value of type map[string]interface {{}}")
     return tree
-
 
 
 # --------------------------------------------------------------------------------------
@@ -595,33 +624,6 @@ def strict_errors(data: bytes, cls: Any) -> list[str]:
     return out
 
 
-_GO_SHORT_ESCAPES = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r",
-                     "\t": "\\t", "\v": "\\v", '"': '\\"', "\\": "\\\\"}
-
-
-def _go_quote(s: str) -> str:
-    """Go's ``strconv.Quote``."""
-    if s.isprintable() and '"' not in s and "\\" not in s:
-        return f'"{s}"'
-    out = ['"']
-    for c in s:
-        esc = _GO_SHORT_ESCAPES.get(c)
-        if esc is not None:
-            out.append(esc)
-        elif c.isprintable():
-            out.append(c)
-        else:
-            o = ord(c)
-            if o < 0x20 or o == 0x7F:
-                out.append(f"\\x{o:02x}")
-            elif o < 0x10000:
-                out.append(f"\\u{o:04x}")
-            else:
-                out.append(f"\\U{o:08x}")
-    out.append('"')
-    return "".join(out)
-
-
 # --------------------------------------------------------------------------------------
 
 
@@ -636,7 +638,7 @@ def _object_tree(obj: Any) -> Any:
     """The JSON tree Go's json.Marshal would build for ``obj``."""
     if isinstance(obj, Unknown):
         return _UnknownJSON(obj.marshal_json())
-    if isinstance(obj, (Unstructured, UnstructuredList)) or is_unstructured(obj):
+    if is_unstructured(obj):
         return obj.unstructured_content()
     return to_tree(obj)
 

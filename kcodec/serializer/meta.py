@@ -1,4 +1,4 @@
-"""The JSON MetaFactory: sniff ``apiVersion``/``kind`` from a JSON document (ref §6)."""
+"""The JSON MetaFactory: sniff ``apiVersion``/``kind`` from a JSON document (Go: k8s.io/apimachinery/pkg/runtime/serializer/json/meta.go (SimpleMetaFactory))."""
 from __future__ import annotations
 
 from kcodec import speedups
@@ -9,11 +9,7 @@ __all__ = ["SimpleMetaFactory", "DEFAULT_META_FACTORY", "interpret_gvk"]
 
 def interpret_gvk(data: bytes) -> GroupVersionKind:
     """Kernel entry point: the kind a JSON document names (see :class:`SimpleMetaFactory`)."""
-    kernel = getattr(speedups, "interpret_gvk", None)
-    if kernel is None:
-        # The kernel switch exports it once registered in kcodec._native.__all__.
-        from kcodec._native.gvk import interpret_gvk as kernel
-    return kernel(data)
+    return speedups.interpret_gvk(data)
 
 
 class SimpleMetaFactory:

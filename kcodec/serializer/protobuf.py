@@ -1,23 +1,26 @@
 """The protobuf serializer (``k8s\\x00`` + runtime.Unknown envelope) and its raw twin.
 
-Go behaviour: reference §12 and §13.
+Go behaviour: Go: k8s.io/apimachinery/pkg/runtime/serializer/protobuf/protobuf.go; the generated.pb.go marshallers of k8s.io/apimachinery/pkg/apis/meta/v1 and k8s.io/apimachinery/pkg/runtime.
 """
 from __future__ import annotations
 
 from typing import IO, Any
 
 from kcodec.errors import (
+    KCodecError,
     DecodeError,
     MissingKindError,
     MissingVersionError,
     NotMarshalableError,
     NotRegisteredError,
 )
+from kcodec.gofmt import quote as _go_quote
 from kcodec.model import Struct, from_proto, is_protobuf_struct, to_proto
 from kcodec.runtime.helpers import use_or_create_object
+from kcodec.runtime.interfaces import ObjectCreater, ObjectTyper
 from kcodec.runtime.types import CONTENT_TYPE_PROTOBUF, Unknown
 from kcodec.schema import GroupVersionKind, parse_group_version
-from kcodec.serializer import _pbwire
+from kcodec import speedups, wire
 from kcodec.serializer.framing import LENGTH_DELIMITED_FRAMER
 
 __all__ = [
@@ -44,34 +47,6 @@ def gvk_with_proto_defaults(actual: GroupVersionKind, default: GroupVersionKind)
 def _type_meta_dump(api_version: str, kind: str) -> str:
     # Go prints the envelope's TypeMeta with %#v in missing-kind errors.
     return f"runtime.TypeMeta{{APIVersion:{_go_quote(api_version)}, Kind:{_go_quote(kind)}}}"
-
-
-_GO_SHORT_ESCAPES = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r",
-                     "\t": "\\t", "\v": "\\v", '"': '\\"', "\\": "\\\\"}
-
-
-def _go_quote(s: str) -> str:
-    """Go's ``strconv.Quote``; envelope strings keep invalid UTF-8 bytes as surrogate
-    escapes, which Go prints as ``\\xNN``."""
-    out = ['"']
-    for c in s:
-        esc = _GO_SHORT_ESCAPES.get(c)
-        if esc is not None:
-            out.append(esc)
-            continue
-        o = ord(c)
-        if 0xDC80 <= o <= 0xDCFF:
-            out.append(f"\\x{o - 0xDC00:02x}")
-        elif c.isprintable():
-            out.append(c)
-        elif o < 0x20 or o == 0x7F:
-            out.append(f"\\x{o:02x}")
-        elif o < 0x10000:
-            out.append(f"\\u{o:04x}")
-        else:
-            out.append(f"\\U{o:08x}")
-    out.append('"')
-    return "".join(out)
 
 
 def _with_gvk(err: BaseException, gvk: GroupVersionKind | None) -> BaseException:
@@ -130,9 +105,11 @@ def _unmarshal_into(obj: Any, body: Body | None, fresh: bool = False) -> None:
             from_proto(type(obj), body[0], into=obj, start=body[1], end=body[2])
     elif _is_google_message(obj):
         obj.Clear()
+        from google.protobuf.message import DecodeError as MessageDecodeError
+
         try:
             obj.ParseFromString(_body_bytes(body) or b"")
-        except Exception as exc:  # google.protobuf.message.DecodeError and friends
+        except (MessageDecodeError, ValueError) as exc:
             raise DecodeError(f"proto: {type(obj).__name__}: {exc}") from None
     else:
         raise NotMarshalableError(type(obj))
@@ -165,7 +142,7 @@ def _unmarshal_to_object(typer: Any, creater: Any, actual: GroupVersionKind, int
     try:
         obj = use_or_create_object(typer, creater, actual, into)
         _unmarshal_into(obj, raw, fresh=obj is not into)
-    except Exception as err:
+    except KCodecError as err:
         raise _with_gvk(err, actual) from None
     obj.get_object_kind().set_group_version_kind(actual)
     return obj, actual
@@ -181,7 +158,7 @@ def _object_gvk(obj: Any) -> GroupVersionKind:
 class Serializer:
     """Protobuf with the Kubernetes envelope: magic ``k8s\\x00`` then a runtime.Unknown."""
 
-    def __init__(self, creater: Any, typer: Any) -> None:
+    def __init__(self, creater: ObjectCreater, typer: ObjectTyper) -> None:
         self.creater = creater
         self.typer = typer
 
@@ -190,10 +167,10 @@ class Serializer:
 
     def decode(self, data: bytes, defaults: GroupVersionKind | None = None,
                into: Any = None) -> tuple[Any, GroupVersionKind]:
-        """Open the envelope and decode its body; see reference §12.2 for the rules."""
+        """Open the envelope and decode its body; see Go: k8s.io/apimachinery/pkg/runtime/serializer/protobuf/protobuf.go (Decode) for the rules."""
         if type(data) is not bytes:
             data = bytes(data)
-        api_version, kind, span, content_encoding, content_type = _pbwire.envelope_span(data)
+        api_version, kind, span, content_encoding, content_type = speedups.envelope_span(data)
         body = _body(data, span)
         gv = parse_group_version(api_version)
         actual = GroupVersionKind(gv.group, gv.version, kind)
@@ -217,10 +194,10 @@ class Serializer:
             except NotRegisteredError:
                 try:
                     _unmarshal_into(into, body)
-                except Exception as err:
+                except KCodecError as err:
                     raise _with_gvk(err, actual) from None
                 return into, actual
-            except Exception as err:
+            except KCodecError as err:
                 raise _with_gvk(err, actual) from None
             actual = _defaults_from_type(actual, types[0])
 
@@ -233,17 +210,17 @@ class Serializer:
     def encode(self, obj: Any, stream: IO[bytes] | None = None) -> bytes:
         """Envelope ``obj``: its current GVK as TypeMeta, its protobuf body as raw."""
         if isinstance(obj, Unknown):
-            out = _pbwire.envelope_encode(obj.api_version, obj.kind, obj.raw,
+            out = speedups.envelope_encode(obj.api_version, obj.kind, obj.raw,
                                           obj.content_encoding, obj.content_type)
         elif isinstance(obj, Struct):
             gvk = _object_gvk(obj)
-            head, tail = _pbwire.envelope_parts(str(gvk.group_version()), gvk.kind)
+            head, tail = wire.envelope_parts(str(gvk.group_version()), gvk.kind)
             # The body is written straight into the envelope (a PodList body is megabytes).
             out = to_proto(obj, prefix=head, suffix=tail)
         else:
             body = _marshal(obj)
             gvk = _object_gvk(obj)
-            out = _pbwire.envelope_encode(str(gvk.group_version()), gvk.kind, body, "", "")
+            out = speedups.envelope_encode(str(gvk.group_version()), gvk.kind, body, "", "")
         if stream is not None:
             stream.write(out)
         return out
@@ -265,7 +242,7 @@ class Serializer:
 class RawSerializer:
     """Protobuf without magic or envelope: the object's own message bytes (stream items)."""
 
-    def __init__(self, creater: Any, typer: Any) -> None:
+    def __init__(self, creater: ObjectCreater, typer: ObjectTyper) -> None:
         self.creater = creater
         self.typer = typer
 
@@ -293,10 +270,10 @@ class RawSerializer:
         except NotRegisteredError:
             try:
                 _unmarshal_into(into, _whole(data))
-            except Exception as err:
+            except KCodecError as err:
                 raise _with_gvk(err, actual) from None
             return into, actual
-        except Exception as err:
+        except KCodecError as err:
             raise _with_gvk(err, actual) from None
         actual = _defaults_from_type(actual, types[0])
         if not actual.kind:
@@ -309,7 +286,7 @@ class RawSerializer:
         """The object's protobuf message bytes only: no magic, no envelope, no GVK."""
         if isinstance(obj, Unknown):
             # An Unknown has generated marshallers in Go: the message itself is written.
-            out = _pbwire.marshal_unknown(obj.api_version, obj.kind, obj.raw,
+            out = speedups.marshal_unknown(obj.api_version, obj.kind, obj.raw,
                                           obj.content_encoding, obj.content_type)
         else:
             out = _marshal(obj)

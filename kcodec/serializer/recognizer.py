@@ -1,9 +1,10 @@
-"""RecognizerDecoder: picks the decoder that recognises the data (reference §10)."""
+"""RecognizerDecoder: picks the decoder that recognises the data (Go: k8s.io/apimachinery/pkg/runtime/serializer/recognizer/recognizer.go)."""
 from __future__ import annotations
 
 from typing import Any
 
 from kcodec.errors import DecodeError, StrictDecodingError
+from kcodec.runtime.interfaces import Decoder, RecognizingDecoder
 from kcodec.schema import GroupVersionKind
 
 __all__ = ["RecognizerDecoder", "NO_MATCH_MESSAGE"]
@@ -14,7 +15,7 @@ NO_MATCH_MESSAGE = "no serialization format matched the provided data"
 class RecognizerDecoder:
     """Tries decoders that recognise the data first, then those that are unsure, in order."""
 
-    def __init__(self, *decoders: Any) -> None:
+    def __init__(self, *decoders: Decoder | RecognizingDecoder) -> None:
         self.decoders = list(decoders)
 
     def __repr__(self) -> str:

@@ -1,10 +1,10 @@
-"""Object streams over a framer (ref §11.3): many encoded objects on one byte stream.
+"""Object streams over a framer (Go: k8s.io/apimachinery/pkg/runtime/serializer/streaming/streaming.go): many encoded objects on one byte stream.
 
 :class:`StreamDecoder` reads one frame at a time and hands it to a decoder (anything with
 ``decode(data, defaults=None, into=None) -> (obj, gvk)``); :class:`StreamEncoder` encodes
 each object and writes it as one frame. Use the framers of
 :mod:`kcodec.serializer.framing`: JSON values, ``---`` YAML documents, or 4-byte length
-prefixed protobuf (with the raw protobuf serializer, ref §12.3).
+prefixed protobuf (with the raw protobuf serializer, Go: k8s.io/apimachinery/pkg/runtime/serializer/protobuf/protobuf.go (RawSerializer)).
 
     decoder = StreamDecoder(sock.makefile("rb"), LENGTH_DELIMITED_FRAMER, raw_serializer)
     for obj, gvk in decoder:
@@ -15,13 +15,9 @@ from __future__ import annotations
 from types import TracebackType
 from typing import Any, BinaryIO, Iterator
 
-from kcodec.errors import DecodeError
-from kcodec.serializer.framing import ERR_OBJECT_TOO_LARGE, MAX_FRAME_SIZE, Framer
+from kcodec.runtime.interfaces import MAX_FRAME_SIZE, Decoder, Encoder, FrameReader, Framer
 
-__all__ = ["StreamDecoder", "StreamEncoder", "INITIAL_BUFFER_SIZE", "MAX_FRAME_SIZE"]
-
-INITIAL_BUFFER_SIZE = 1024
-"""First size of the frame buffer for frame readers that only offer ``readinto``."""
+__all__ = ["StreamDecoder", "StreamEncoder", "MAX_FRAME_SIZE"]
 
 
 class StreamDecoder:
@@ -39,49 +35,23 @@ class StreamDecoder:
         self,
         stream: BinaryIO,
         framer: Framer,
-        decoder: Any,
+        decoder: Decoder,
         *,
         max_frame_size: int = MAX_FRAME_SIZE,
     ) -> None:
-        self._reader = framer.new_frame_reader(stream)
+        reader = framer.new_frame_reader(stream)
+        if not isinstance(reader, FrameReader):
+            raise TypeError(
+                f"{framer!r}.new_frame_reader returned {type(reader).__name__}, which does not keep "
+                "the kcodec.runtime.interfaces.FrameReader contract (read_frame, close)"
+            )
+        self._reader = reader
         self._decoder = decoder
         self._max = max_frame_size
-        # Go's growing buffer, used only for frame readers without read_frame.
-        self._buf = bytearray(INITIAL_BUFFER_SIZE)
-        self._reset_read = False
-
-    def _read_frame_go(self) -> bytes:
-        """Go's loop over ``readinto``: double the buffer on a short read, up to the limit."""
-        reader = self._reader
-        base = 0
-        while True:
-            view = memoryview(self._buf)
-            n, short = reader.readinto(view[base:])
-            if short:
-                if n == 0:
-                    raise DecodeError(
-                        f"got short buffer with n=0, base={base}, cap={len(self._buf)}"
-                    )
-                if self._reset_read:
-                    continue
-                if len(self._buf) < self._max:
-                    base += n
-                    view.release()
-                    self._buf.extend(bytes(min(len(self._buf), self._max - len(self._buf))))
-                    continue
-                self._reset_read = True
-                raise DecodeError(ERR_OBJECT_TOO_LARGE)
-            if self._reset_read:
-                self._reset_read = False
-                continue
-            return bytes(view[: base + n])
 
     def next_frame(self) -> bytes:
         """The next raw frame, undecoded (EOFError at the end of the stream)."""
-        read_frame = getattr(self._reader, "read_frame", None)
-        if read_frame is not None:
-            return read_frame(self._max)
-        return self._read_frame_go()
+        return self._reader.read_frame(self._max)
 
     def decode(self, defaults: Any = None, into: Any = None) -> tuple[Any, Any]:
         """Decode the next object: ``(obj, gvk)``; :class:`EOFError` at the end."""
@@ -119,7 +89,7 @@ class StreamDecoder:
 class StreamEncoder:
     """Encodes objects onto ``stream``, one framed write per object."""
 
-    def __init__(self, stream: BinaryIO, framer: Framer, encoder: Any) -> None:
+    def __init__(self, stream: BinaryIO, framer: Framer, encoder: Encoder) -> None:
         self._stream = stream
         self._writer = framer.new_frame_writer(stream)
         self._encoder = encoder

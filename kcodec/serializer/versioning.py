@@ -1,6 +1,6 @@
 """The versioning codec: decode -> default -> convert, and convert -> encode.
 
-Go behaviour: reference §14. Build it through :class:`kcodec.serializer.CodecFactory`.
+Go behaviour: Go: k8s.io/apimachinery/pkg/runtime/serializer/versioning/versioning.go. Build it through :class:`kcodec.serializer.CodecFactory`.
 """
 from __future__ import annotations
 
@@ -8,9 +8,17 @@ from typing import IO, Any
 
 from kcodec.errors import DecodeError, EncodeError, NotRegisteredError, StrictDecodingError
 from kcodec.runtime.helpers import WithoutVersionDecoder, WithVersionEncoder
+from kcodec.runtime.interfaces import (
+    Decoder,
+    Encoder,
+    GroupVersioner,
+    ObjectConvertor,
+    ObjectCreater,
+    ObjectDefaulter,
+    ObjectTyper,
+)
 from kcodec.runtime.scheme import is_unstructured
 from kcodec.runtime.types import Unknown
-from kcodec.runtime.unstructured import UnstructuredList
 from kcodec.schema import GroupVersionKind, go_json_object
 
 __all__ = [
@@ -73,8 +81,9 @@ class VersioningCodec:
     parity with Go's constructor.
     """
 
-    def __init__(self, encoder: Any, decoder: Any, convertor: Any, creater: Any, typer: Any,
-                 defaulter: Any, encode_version: Any, decode_version: Any,
+    def __init__(self, encoder: Encoder, decoder: Decoder, convertor: ObjectConvertor,
+                 creater: ObjectCreater, typer: ObjectTyper, defaulter: ObjectDefaulter | None,
+                 encode_version: GroupVersioner | None, decode_version: GroupVersioner | None,
                  original_scheme_name: str = "") -> None:
         self.encoder = encoder
         self.decoder = decoder
@@ -163,7 +172,10 @@ class VersioningCodec:
         encode = self.encoder.encode
         if isinstance(obj, Unknown):
             return encode(obj, stream)
-        if is_unstructured(obj) and not isinstance(obj, UnstructuredList) and self.encode_version is not None:
+        # An UnstructuredList (typed items in .items) is told apart by shape: the serializer
+        # sits below the unstructured package, as Go's does.
+        if is_unstructured(obj) and not isinstance(getattr(obj, "items", None), list) \
+                and self.encode_version is not None:
             # Unstructured objects already in the wanted kind (or without a version) skip the
             # typer and the converter; lists always go through them so items get converted.
             obj_gvk = obj.get_object_kind().group_version_kind()

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import IO, Any, Callable
 
 from kcodec.errors import DecodeError, KCodecError
+from kcodec.gofmt import quote as _go_quote
 from kcodec.runtime.helpers import Base64Serializer
 from kcodec.schema import (
     GroupKind,
@@ -141,26 +142,6 @@ def parse_media_type(value: str) -> tuple[str, dict[str, str]]:
         params[name] = val
         v = rest
     return media_type, params
-
-
-_QUOTE_SHORT = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t",
-                "\v": "\\v", '"': '\\"', "\\": "\\\\"}
-
-
-def _go_quote(s: str) -> str:
-    """Go's ``%q`` of a string."""
-    out = ['"']
-    for ch in s:
-        short = _QUOTE_SHORT.get(ch)
-        if short is not None:
-            out.append(short)
-        elif ch.isprintable():
-            out.append(ch)
-        else:
-            cp = ord(ch)
-            out.append(f"\\x{cp:02x}" if cp < 0x80 else f"\\u{cp:04x}" if cp < 0x10000 else f"\\U{cp:08x}")
-    out.append('"')
-    return "".join(out)
 
 
 class StorageCodec:

@@ -1,4 +1,4 @@
-"""metav1 leaf value types: Time, MicroTime, Duration and FieldsV1 (ref §20.1-§20.3, §13, §18.3).
+"""metav1 leaf value types: Time, MicroTime, Duration and FieldsV1 (Go: k8s.io/apimachinery/pkg/apis/meta/v1/time.go; k8s.io/apimachinery/pkg/apis/meta/v1/duration.go; the generated.pb.go marshallers of k8s.io/apimachinery/pkg/apis/meta/v1 and k8s.io/apimachinery/pkg/runtime; k8s.io/apimachinery/pkg/conversion/queryparams/convert.go).
 
 Times are kept as Unix seconds plus nanoseconds (Python ints), so every instant Go can hold
 (years 0 and beyond 9999 included) round-trips; ``.datetime`` converts on demand. Parsing
@@ -13,6 +13,7 @@ from datetime import datetime, timedelta, timezone, tzinfo
 from typing import Any
 
 from kcodec.errors import DecodeError, EncodeError
+from kcodec.gofmt import time_quote as _time_quote
 from kcodec.model import CustomValue, RawJSON
 from kcodec.types import (
     _I64_MAX,
@@ -87,22 +88,6 @@ def _format_utc(sec: int, nsec: int, frac_digits: int) -> str:
 
 # --------------------------------------------------------------------------------------
 # time.Parse for the RFC3339 layouts
-
-
-def _time_quote(s: str) -> str:
-    """Go's time-package quote(): ASCII kept, other bytes as \\xNN."""
-    out = ['"']
-    for ch in s:
-        c = ord(ch)
-        if c >= 0x80 or c < 0x20:
-            for b in ch.encode("utf-8", "surrogatepass"):
-                out.append(f"\\x{b:02x}")
-        else:
-            if ch == '"' or ch == "\\":
-                out.append("\\")
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
 
 
 class _TimeParseError(Exception):

@@ -2,7 +2,7 @@
 
 Everything here is flat and bytes-in/bytes-out so the Cython twin can mirror it line for
 line: varints, a bounds-checked field iterator, the ``runtime.Unknown`` message and the
-``k8s\\x00`` envelope of the Kubernetes protobuf serializer (ref §12, §13).
+``k8s\\x00`` envelope of the Kubernetes protobuf serializer (Go: k8s.io/apimachinery/pkg/runtime/serializer/protobuf/protobuf.go; the generated.pb.go marshallers of k8s.io/apimachinery/pkg/apis/meta/v1 and k8s.io/apimachinery/pkg/runtime).
 
 Every decoding error is a :class:`kcodec.errors.DecodeError`; errors about a position name
 the byte offset inside the buffer that was passed in.
@@ -11,9 +11,13 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
+from kcodec._kinds import WT_BYTES, WT_FIXED64, WT_VARINT
 from kcodec.errors import DecodeError, EncodeError
 
 __all__ = [
+    "varint",
+    "read_varint",
+    "skip_field",
     "PROTO_MAGIC",
     "encode_varint",
     "decode_varint",
@@ -46,7 +50,7 @@ def encode_varint(n: int) -> bytes:
     """Encode ``n`` as a protobuf base-128 varint.
 
     Negative values (Go int32/int64) are written as their 64-bit two's complement, which
-    always takes 10 bytes, as Go's generated marshallers do (ref §13).
+    always takes 10 bytes, as Go's generated marshallers do (Go: the generated.pb.go marshallers of k8s.io/apimachinery/pkg/apis/meta/v1 and k8s.io/apimachinery/pkg/runtime).
     """
     if n >= 0:
         if n < 0x80:
@@ -397,3 +401,60 @@ def envelope_parts(
     encoder can write the body straight into the envelope instead of copying it in."""
     parts = _unknown_parts(api_version, kind, None, content_encoding, content_type)
     return PROTO_MAGIC + b"".join(parts[:8]) + b"\x12", b"".join(parts[8:])
+
+
+# ----------------------------------------------------------- field helpers for typed bodies
+# The message walkers of kcodec._native.codec and the custom values' own bodies (Time,
+# Quantity, RawExtension...) read and write fields with these.
+
+
+def varint(n: int) -> bytes:
+    """Protobuf varint of ``n`` (negative numbers as 10-byte two's complement, as Go)."""
+    if n < 0:
+        n += 1 << 64
+    if n < 0x80:
+        return bytes((n,))
+    out = bytearray()
+    while n >= 0x80:
+        out.append((n & 0x7F) | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+def read_varint(buf: bytes, pos: int, end: int, path: str) -> tuple[int, int]:
+    """``(value, new_pos)`` of the varint at ``buf[pos]``; errors name the message ``path``."""
+    result = 0
+    shift = 0
+    start = pos
+    while True:
+        if pos >= end:
+            raise DecodeError(f"proto: {path}: unexpected EOF in varint at byte {start}")
+        b = buf[pos]
+        pos += 1
+        result |= (b & 0x7F) << shift
+        if b < 0x80:
+            # Go keeps only 64 bits of a 10-byte varint; an out-of-range int64 must not
+            # survive into the object.
+            return result & 0xFFFFFFFFFFFFFFFF, pos
+        shift += 7
+        if shift >= 70:
+            raise DecodeError(f"proto: {path}: varint overflow at byte {start}")
+
+
+def skip_field(buf: bytes, wire: int, pos: int, end: int, path: str) -> int:
+    """Position after the payload of one field of wire type ``wire`` (bounds-checked)."""
+    if wire == WT_VARINT:
+        return read_varint(buf, pos, end, path)[1]
+    if wire == WT_FIXED64:
+        pos += 8
+    elif wire == WT_BYTES:
+        n, pos = read_varint(buf, pos, end, path)
+        pos += n
+    elif wire == 5:
+        pos += 4
+    else:
+        raise DecodeError(f"proto: {path}: illegal wire type {wire} at byte {pos}")
+    if pos > end:
+        raise DecodeError(f"proto: {path}: unexpected EOF at byte {end}")
+    return pos

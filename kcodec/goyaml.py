@@ -1,6 +1,6 @@
 """sigs.k8s.io/yaml-identical YAML: YAML text -> JSON tree, JSON tree -> YAML text.
 
-Go's YAML path (ref §8) is a round trip through JSON:
+Go's YAML path (Go: sigs.k8s.io/yaml/yaml.go over go-yaml v2) is a round trip through JSON:
 
 * decode: go-yaml v2 (YAML 1.1) unmarshals the first document into ``interface{}``, keys are
   stringified, ``encoding/json`` marshals the result and the JSON text is decoded again.
@@ -22,7 +22,6 @@ import binascii
 import json as _stdjson
 import math
 import re
-import struct
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -32,13 +31,12 @@ from typing import Any
 import yaml as _pyyaml
 
 from kcodec.errors import DecodeError, EncodeError
-from kcodec.errors import json_kind as _json_kind
+from kcodec.gofmt import format_g, quote as _go_quote
 
 __all__ = [
     "yaml_to_tree",
     "yaml_to_value",
     "tree_to_yaml",
-    "interpret_yaml_gvk",
     "format_strict_errors",
     "YAMLError",
 ]
@@ -272,57 +270,13 @@ def _plain_is_string(s: str) -> bool:
 # ---------------------------------------------------------------------------------------------
 # Go number formatting
 
-def _shortest_digits(x: float) -> tuple[str, int]:
-    """Shortest round-trip decimal digits of |x| and the decimal point position."""
-    r = repr(abs(x))
-    mant, _, exp = r.partition("e")
-    ip, _, fp = mant.partition(".")
-    digits = (ip + fp).lstrip("0")
-    dp = len(ip) + (int(exp) if exp else 0) - (len(ip + fp) - len((ip + fp).lstrip("0")))
-    digits = digits.rstrip("0")
-    if not digits:
-        return "0", 1
-    return digits, dp
-
-
-def _shortest_digits32(x: float) -> tuple[str, int]:
-    for prec in range(1, 10):
-        s = "%.*e" % (prec - 1, x)
-        if struct.unpack("f", struct.pack("f", float(s)))[0] == x:
-            mant, _, exp = s.partition("e")
-            digits = mant.replace(".", "").lstrip("-").rstrip("0") or "0"
-            return digits, int(exp) + 1
-    return _shortest_digits(x)
-
-
 def _go_format_g(x: float, bits: int = 64) -> str:
     """strconv.FormatFloat(x, 'g', -1, bits) with go-yaml's .inf/.nan spellings."""
-    if math.isnan(x):
-        return ".nan"
-    if math.isinf(x):
-        return ".inf" if x > 0 else "-.inf"
-    if bits == 32:
-        try:
-            x = struct.unpack("f", struct.pack("f", x))[0]
-        except OverflowError:
-            return ".inf" if x > 0 else "-.inf"
-        if math.isinf(x):
-            return ".inf" if x > 0 else "-.inf"
-        digits, dp = _shortest_digits32(x) if x else ("0", 1)
-    else:
-        digits, dp = _shortest_digits(x) if x else ("0", 1)
-    neg = "-" if math.copysign(1.0, x) < 0 else ""
-    exp = dp - 1
-    if exp < -4 or exp >= 6:  # shortest 'g' switches to %e outside [1e-4, 1e6)
-        mant = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
-        es = "-" if exp < 0 else "+"
-        ea = abs(exp)
-        return f"{neg}{mant}e{es}{ea:02d}"
-    if dp <= 0:
-        return f"{neg}0.{'0' * -dp}{digits}"
-    if dp >= len(digits):
-        return neg + digits + "0" * (dp - len(digits))
-    return f"{neg}{digits[:dp]}.{digits[dp:]}"
+    text = format_g(x, bits)
+    return _YAML_SPECIAL.get(text, text)
+
+
+_YAML_SPECIAL = {"NaN": ".nan", "+Inf": ".inf", "-Inf": "-.inf"}
 
 
 def _json_number(v: Any) -> Any:
@@ -362,28 +316,6 @@ def _go_replace_invalid(data: bytes) -> str:
 
 # ---------------------------------------------------------------------------------------------
 # Go %#v / strconv.Quote renderings used in error texts
-
-def _go_quote(s: str) -> str:
-    out = ['"']
-    for c in s:
-        if c == '"' or c == "\\":
-            out.append("\\" + c)
-        elif c.isprintable():
-            out.append(c)
-        elif c in "\a\b\f\n\r\t\v":
-            out.append(_GO_SHORT_ESC[c])
-        elif ord(c) < 0x80:
-            out.append("\\x%02x" % ord(c))
-        elif ord(c) < 0x10000:
-            out.append("\\u%04x" % ord(c))
-        else:
-            out.append("\\U%08x" % ord(c))
-    out.append('"')
-    return "".join(out)
-
-
-_GO_SHORT_ESC = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v"}
-
 
 def _go_sharp_v(v: Any) -> str:
     if v is None:
@@ -445,12 +377,82 @@ def _parse_first_document(data: bytes) -> Any:
     ``[1|2, line, children]``, alias ``[3, line, target, name]``. Returns None for an empty
     stream.
     """
+    text = _source_text(data)
     with _NESTING.lifted():
-        return _parse_events(_LOADER(data))
+        while True:
+            try:
+                return _parse_events(_LOADER(data), text)
+            except _EscapeRetry as retry:
+                data, text = retry.data, retry.text
 
 
-def _parse_events(loader: Any) -> Any:
-    """:func:`_parse_first_document` on a loader made from the document."""
+# libyaml and go-yaml v2 differ on two escapes of double-quoted scalars: go-yaml reads \' as
+# ' and refuses \/ (a YAML 1.2 escape libyaml accepts). The scalar's source text decides.
+_UNKNOWN_ESCAPE = "found unknown escape character"
+
+
+class _EscapeRetry(Exception):
+    """The document again, with one \\' that libyaml refused spelled \\x27."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+        self.data = text.encode("utf-8")
+
+
+def _source_text(data: bytes) -> str | None:
+    """The document as libyaml indexes it (characters, after a UTF-8 byte order mark)."""
+    if b"\\" not in data:
+        return None
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def _go_escape_retry(exc: Any, text: str | None) -> _EscapeRetry | None:
+    """libyaml refused an escape: when it is go-yaml's \\' (an apostrophe), the retry."""
+    mark = getattr(exc, "problem_mark", None)
+    if text is None or mark is None or getattr(exc, "problem", None) != _UNKNOWN_ESCAPE:
+        return None
+    i = mark.index
+    if text[i:i + 2] != "\\'":
+        return None
+    return _EscapeRetry(text[:i] + "\\x27" + text[i + 2:])
+
+
+def _check_go_escapes(text: str, start: Any, end: Any) -> None:
+    """Refuse \\/ in the double-quoted scalar at ``text[start.index:end.index]`` as go-yaml
+    v2's scanner does (its escape table has no '/')."""
+    i, stop = start.index, end.index
+    while True:
+        i = text.find("\\", i, stop)
+        if i < 0:
+            return
+        if text[i + 1:i + 2] == "/":
+            seg = text[start.index:i]
+            line = start.line + seg.count("\n") + seg.count("\r") - seg.count("\r\n")
+            # A scanner error: go-yaml prints the 0-based line plus one, and no line at all
+            # when both the problem and the scalar start on the first line.
+            where = f"line {line + 1}: " if line else (f"line {start.line}: " if start.line else "")
+            raise YAMLError(f"yaml: {where}{_UNKNOWN_ESCAPE}")
+        i += 2
+
+
+def _check_yaml_version(ev: Any) -> None:
+    """go-yaml v2 reads YAML 1.1 only: any other %YAML directive is a parser error."""
+    version = getattr(ev, "version", None)
+    if version is not None and tuple(version) != (1, 1):
+        line = ev.start_mark.line
+        where = f"line {line}: " if line else ""
+        raise YAMLError(f"yaml: {where}found incompatible YAML document")
+
+
+def _parse_events(loader: Any, text: str | None = None) -> Any:
+    """:func:`_parse_first_document` on a loader made from the document (``text``: its
+    source, when it holds a backslash, for go-yaml's escape rules)."""
     get_event = loader.get_event
     ScalarEvent = _pyyaml.ScalarEvent
     MappingStartEvent = _pyyaml.MappingStartEvent
@@ -470,11 +472,14 @@ def _parse_events(loader: Any) -> Any:
             if ev is None or isinstance(ev, StreamEndEvent):
                 return None
             if isinstance(ev, DocumentStartEvent):
+                _check_yaml_version(ev)
                 break
         while True:
             ev = get_event()
             cls = type(ev)
             if cls is ScalarEvent:
+                if text is not None and ev.style == '"' and "/" in ev.value:
+                    _check_go_escapes(text, ev.start_mark, ev.end_mark)
                 node: list = [_K_SCALAR, ev.start_mark.line, ev.value, ev.tag or "", ev.implicit[0]]
                 if ev.anchor is not None:
                     anchors[ev.anchor] = node
@@ -521,6 +526,9 @@ def _parse_events(loader: Any) -> Any:
             else:
                 return node
     except _pyyaml.YAMLError as exc:
+        retry = _go_escape_retry(exc, text)
+        if retry is not None:
+            raise retry from None
         raise _yaml_error(exc) from None
     finally:
         loader.dispose()
@@ -766,7 +774,7 @@ def format_strict_errors(errors: list[str]) -> str:
 
 
 def yaml_to_tree(data: bytes, *, strict: bool = False) -> Any:
-    """sigs.k8s.io/yaml YAMLToJSON followed by Go's untyped JSON decode (ref §8.1).
+    """sigs.k8s.io/yaml YAMLToJSON followed by Go's untyped JSON decode (Go: sigs.k8s.io/yaml/yaml.go (YAMLToJSON)).
 
     Only the first document is read; an empty stream or empty document gives ``None``.
     Non-strict: returns the tree. Strict: returns ``(tree, errors)`` where ``errors`` is
@@ -1213,7 +1221,7 @@ def _simple_key_text(k: str) -> str | None:
 
 
 def tree_to_yaml(tree: Any) -> bytes:
-    """go-yaml v2 Marshal of a JSON tree, as sigs.k8s.io/yaml's JSONToYAML produces it (ref §8.2).
+    """go-yaml v2 Marshal of a JSON tree, as sigs.k8s.io/yaml's JSONToYAML produces it (Go: sigs.k8s.io/yaml/yaml.go (JSONToYAML)).
 
     Keys sorted the go-yaml way, 2-space indent, block sequences at their key's indent,
     ambiguous strings double-quoted, multi-line strings as ``|`` literals, long plain and
@@ -1323,66 +1331,3 @@ def tree_to_yaml(tree: Any) -> bytes:
             node(items[i], False)
     em.write_indent()
     return "".join(out).encode("utf-8")
-
-
-# ---------------------------------------------------------------------------------------------
-# YAML MetaFactory (runtime/serializer/yaml/meta.go)
-
-def _coerce_string(v: Any) -> Any:
-    """sigs.k8s.io/yaml's number/bool -> string coercion for string-typed targets."""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, float):
-        if math.isnan(v):
-            return "NaN"
-        if math.isinf(v):
-            return "+Inf" if v > 0 else "-Inf"
-        return _go_format_g(v, 32)
-    return v
-
-
-
-def interpret_yaml_gvk(data: bytes) -> Any:
-    """Read apiVersion/kind from YAML (or JSON) ``data`` as yaml.SimpleMetaFactory does (ref §6).
-
-    Returns a :class:`kcodec.schema.GroupVersionKind`; empty input, ``---`` and documents
-    without the fields give the empty GVK. Errors are DecodeErrors prefixed
-    ``could not interpret GroupVersionKind; unmarshal error: ``; an unparsable apiVersion
-    raises ``unexpected GroupVersion string: ...`` unwrapped.
-    """
-    from kcodec.schema import GroupVersionKind, parse_group_version
-
-    prefix = "could not interpret GroupVersionKind; unmarshal error: "
-    try:
-        value, _ = yaml_to_value(data, json_numbers=False)
-    except DecodeError as err:
-        raise DecodeError(f"{prefix}error converting YAML to JSON: {err}") from None
-    fields = {"apiVersion": "", "kind": ""}
-    if value is not None:
-        if not isinstance(value, dict):
-            raise DecodeError(
-                f"{prefix}error unmarshaling JSON: while decoding JSON: json: cannot unmarshal "
-                f"{_json_kind(value)} into Go value of type runtime.TypeMeta"
-            )
-        # encoding/json visits keys in sorted order and matches field names exactly or,
-        # failing that, case-insensitively; the last match wins.
-        type_err = None
-        for key in sorted(value, key=lambda k: k.encode("utf-8", "surrogatepass")):
-            name = key if key in fields else next((f for f in fields if f.casefold() == key.casefold()), None)
-            if name is None:
-                continue
-            v = _coerce_string(value[key])
-            if v is None:
-                continue
-            if not isinstance(v, str):
-                if type_err is None:
-                    type_err = (f"{prefix}error unmarshaling JSON: while decoding JSON: json: cannot unmarshal "
-                                f"{_json_kind(v)} into Go struct field TypeMeta.{name} of type string")
-                continue
-            fields[name] = v
-        if type_err is not None:
-            raise DecodeError(type_err)
-    gv = parse_group_version(fields["apiVersion"])
-    return GroupVersionKind(gv.group, gv.version, fields["kind"])

@@ -1,4 +1,4 @@
-"""Map-backed API objects (Go's ``unstructured.Unstructured``) and their JSON scheme (ref §19).
+"""Map-backed API objects (Go's ``unstructured.Unstructured``) and their JSON scheme (Go: k8s.io/apimachinery/pkg/apis/meta/v1/unstructured/unstructured.go).
 
 An :class:`Unstructured` wraps a JSON tree: ``dict`` / ``list`` / ``str`` / ``int`` (int64) /
 ``float`` (float64) / ``bool`` / ``None``. The nested helpers (``nested_string``...) read and
@@ -15,10 +15,10 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime, timezone
-from decimal import Decimal
 from typing import Any, BinaryIO
 
 from kcodec.errors import DecodeError, KCodecError, MissingKindError
+from kcodec.gofmt import format_g as _go_float, quote as _go_quote
 from kcodec.runtime.types import Unknown
 from kcodec.schema import GroupVersionKind, parse_group_version
 
@@ -79,31 +79,6 @@ def _go_type(x: Any) -> str:
     return type(x).__qualname__
 
 
-def _go_float(f: float) -> str:
-    """Go's ``%v`` of a float64: shortest round-trip digits, ``%e`` form when the decimal
-    exponent is below -4 or at least 6 (``1e+06``, ``1.23456789e+08``, ``1e-05``)."""
-    if f != f:
-        return "NaN"
-    if math.isinf(f):
-        return "+Inf" if f > 0 else "-Inf"
-    if f == 0:
-        return "-0" if math.copysign(1.0, f) < 0 else "0"
-    sign, digit_tuple, exponent = Decimal(repr(f)).as_tuple()
-    full = "".join(map(str, digit_tuple)).lstrip("0")
-    digits = full.rstrip("0")
-    dp = len(full) + int(exponent)  # decimal point position relative to `digits`
-    neg = "-" if sign else ""
-    x = dp - 1
-    if x < -4 or x >= 6:
-        mant = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
-        return f"{neg}{mant}e{'+' if x >= 0 else '-'}{abs(x):02d}"
-    if dp <= 0:
-        return f"{neg}0.{'0' * -dp}{digits}"
-    if dp >= len(digits):
-        return neg + digits + "0" * (dp - len(digits))
-    return f"{neg}{digits[:dp]}.{digits[dp:]}"
-
-
 class _Lit:
     __slots__ = ("text",)
 
@@ -151,30 +126,6 @@ def _go_v(x: Any) -> str:
             stack.extend(pending)
         else:
             out.append(str(item))
-    return "".join(out)
-
-
-_QUOTE_SHORT = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v", '"': '\\"', "\\": "\\\\"}
-
-
-def _go_quote(s: str) -> str:
-    """Go's ``%q`` of a string (strconv.Quote)."""
-    out = ['"']
-    for ch in s:
-        short = _QUOTE_SHORT.get(ch)
-        if short is not None:
-            out.append(short)
-        elif ch.isprintable():
-            out.append(ch)
-        else:
-            cp = ord(ch)
-            if cp < 0x80:
-                out.append(f"\\x{cp:02x}")
-            elif cp < 0x10000:
-                out.append(f"\\u{cp:04x}")
-            else:
-                out.append(f"\\U{cp:08x}")
-    out.append('"')
     return "".join(out)
 
 
@@ -1113,7 +1064,7 @@ class UnstructuredJSONScheme:
         other ``into`` is filled as a typed object. A decoded object without ``kind`` raises
         :class:`MissingKindError` (with the computed GVK in ``.gvk``); apiVersion is optional.
         """
-        from kcodec.serializer import _gojson
+        from kcodec import gojson as _gojson
 
         raw = _as_bytes(data)
         tree = _gojson.loads(raw)
@@ -1199,7 +1150,7 @@ class UnstructuredJSONScheme:
         UnstructuredList: its fields plus ``items`` (the list is not modified); Unknown: its
         raw bytes verbatim; anything else: its typed JSON plus ``\\n``.
         """
-        from kcodec.serializer import _gojson
+        from kcodec import gojson as _gojson
 
         if isinstance(obj, Unstructured):
             data = _gojson.dumps(obj.object, sort_keys=True) + b"\n"

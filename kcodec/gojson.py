@@ -6,22 +6,23 @@ when the fast path cannot be proven Go-identical: syntax errors (to produce Go's
 and byte offsets), nesting deeper than the C recursion limit, ``\\uD8xx`` escapes, a UTF-8
 BOM, out-of-range numbers, floats that Python prints differently from Go, and so on.
 
-Error messages are Go's texts (reference §7.1, §20.6) with the byte offset appended as
+Error messages are Go's texts (Go: k8s.io/apimachinery/pkg/runtime/serializer/json/json.go (Decode); Go's encoding/json encoder) with the byte offset appended as
 `` at byte N``, where N is Go's ``SyntaxError.Offset`` (bytes read when the fault was seen).
 """
 from __future__ import annotations
 
 import codecs
 import json
+import os
 import re
-import secrets
 from json.decoder import scanstring as _c_scanstring
 from json.encoder import encode_basestring as _c_encode_basestring
 from operator import itemgetter
 from typing import Any
 
 from kcodec.errors import DecodeError, EncodeError
-from kcodec.model import RawJSON
+from kcodec.gofmt import quote_char
+from kcodec.fieldtable import RawJSON
 
 __all__ = [
     "DupDict",
@@ -119,24 +120,6 @@ def _to_bytes(data: Any) -> bytes:
 # --------------------------------------------------------------------------------------
 # Exact (Go scanner-faithful) parser.
 
-def _quote_char(c: int) -> str:
-    """Go's ``quoteChar``: how a scanner error names the offending byte."""
-    if c == 0x27:
-        return "'\\''"
-    if c == 0x22:
-        return "'\"'"
-    if c == 0x5C:
-        return "'\\\\'"
-    short = {7: "\\a", 8: "\\b", 9: "\\t", 10: "\\n", 11: "\\v", 12: "\\f", 13: "\\r"}
-    if c in short:
-        return f"'{short[c]}'"
-    if c < 0x20 or c == 0x7F:
-        return f"'\\x{c:02x}'"
-    if 0x80 <= c <= 0xA0 or c == 0xAD:
-        return f"'\\u{c:04x}'"
-    return f"'{chr(c)}'"
-
-
 class _TypeErr(Exception):
     """Non-fatal decode problem (Go's saved UnmarshalTypeError)."""
 
@@ -156,7 +139,7 @@ _LITERALS = {0x74: (b"true", True), 0x66: (b"false", False), 0x6E: (b"null", Non
 
 
 def _syntax(c: int, context: str, offset: int) -> JSONSyntaxError:
-    return JSONSyntaxError(f"invalid character {_quote_char(c)} {context}", offset)
+    return JSONSyntaxError(f"invalid character {quote_char(c)} {context}", offset)
 
 
 def _eof(n: int) -> JSONSyntaxError:
@@ -521,7 +504,7 @@ def loads(data: bytes, *, strict: bool = False, allow_inf: bool = False) -> Any:
 # Writing.
 
 def format_float(x: float) -> str:
-    """Go's JSON text for a float64 (reference §20.6).
+    """Go's JSON text for a float64 (Go: Go's encoding/json encoder).
 
     Shortest round-trip digits; plain notation for 1e-6 <= |x| < 1e21, exponent form
     (``1e+21``, ``1e-7``) otherwise; integral values carry no ``.0``; -0.0 is ``0``.
@@ -597,7 +580,7 @@ class _Raws:
     """RawJSON values met while writing, replaced by unique string placeholders."""
 
     def __init__(self) -> None:
-        self.nonce = "kcraw" + secrets.token_hex(10) + "_"
+        self.nonce = "kcraw" + os.urandom(10).hex() + "_"
         self.items: list[tuple[RawJSON, int]] = []
 
     def add(self, raw: RawJSON, depth: int) -> str:
@@ -732,8 +715,6 @@ def _c_write(tree: Any, sort_keys: bool, raws: _Raws) -> str | None:
     if _FLOAT_SUSPECT.search(s):
         return None
     return s
-
-
 
 
 def _finish(s: str, raws: _Raws, pretty: bool) -> bytes | None:

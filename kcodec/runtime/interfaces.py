@@ -44,6 +44,7 @@ __all__ = [
     "ObjectCreater",
     "CacheableObject",
     "Unstructured",
+    "Transformer",
 ]
 
 
@@ -461,3 +462,23 @@ class Unstructured(Object, Protocol):
     def is_list(self) -> bool: ...
 
     def each_list_item(self, fn: Callable[[Any], None], /) -> None: ...
+
+
+@runtime_checkable
+class Transformer(Protocol):
+    """Changes a stored value on its way to and from storage (encryption at rest).
+
+    The Python form of apiserver's ``storage/value.Transformer``. ``key`` is the value's
+    storage key (the etcd key): authenticated transformers bind the ciphertext to it, so a
+    value copied under another key does not read back. ``transform_to_storage(data, key)``
+    returns the bytes to store; ``transform_from_storage(data, key)`` returns
+    ``(plaintext, stale)``, ``stale`` being True when the value was read with something other
+    than what writes use now (an older key or provider), so the caller should rewrite it
+    even when the object is unchanged. A value that cannot be read raises
+    :class:`kcodec.errors.TransformError`; plaintext is never returned for a value that does
+    not verify.
+    """
+
+    def transform_to_storage(self, data: bytes, key: bytes, /) -> bytes: ...
+
+    def transform_from_storage(self, data: bytes, key: bytes, /) -> tuple[bytes, bool]: ...

@@ -41,3 +41,29 @@ __all__ = [
     "AESCBCTransformer",
     "SecretboxTransformer",
 ]
+
+from kcodec.storage.value.kms import (
+    KMS_V2_PREFIX,
+    DecryptRequest,
+    EncryptedObject,
+    EncryptResponse,
+    KMSService,
+    KMSv2Transformer,
+    LocalKMS,
+    StatusResponse,
+)
+from kcodec.storage.value.config import load_encryption_config, parse_encryption_config, transformer_for_resource
+
+__all__ += [
+    "KMS_V2_PREFIX",
+    "EncryptedObject",
+    "EncryptResponse",
+    "DecryptRequest",
+    "StatusResponse",
+    "KMSService",
+    "LocalKMS",
+    "KMSv2Transformer",
+    "load_encryption_config",
+    "parse_encryption_config",
+    "transformer_for_resource",
+]

@@ -308,7 +308,11 @@ def test_kube_apiserver_factory_defaults() -> None:
     assert lc.storage_version == GroupVersion("coordination.k8s.io", "v1beta1")
     assert f.new_config(GroupResource("coordination.k8s.io", "leases")).storage_version == GroupVersion(
         "coordination.k8s.io", "v1")
-    # APIServices: JSON under <group>/<resource>
+    # APIServices: JSON under <group>/<resource>, written as v1 (kube-aggregator's codec)
+    apis = GroupResource("apiregistration.k8s.io", "apiservices")
+    assert f.resource_encoding_config.storage_encoding_for(apis) == GroupVersion("apiregistration.k8s.io", "v1")
+    assert f.resource_encoding_config.in_memory_encoding_for(apis) == GroupVersion("apiregistration.k8s.io",
+                                                                                   "__internal")
     f.resource_encoding_config.set_resource_encoding(GroupResource("apiregistration.k8s.io", "apiservices"),
                                                      GroupVersion("apiregistration.k8s.io", "v1"),
                                                      GroupVersion("apiregistration.k8s.io", "v1"))

@@ -222,6 +222,17 @@ def test_kmsv2_unhealthy_kms_refresh_errors() -> None:
         t.refresh()
 
 
+def test_envelope_decoding_skips_unknown_fields_like_protobuf_go() -> None:
+    base = PB(encryptedData=b"x", keyID="k", encryptedDEKSource=b"s").SerializeToString()
+    # field 9 (unknown, varint), field 2 sent as a varint (known number, other wire type: unknown too),
+    # a fixed64 and a fixed32 field: all skipped, as protobuf-go skips them
+    extra = b"\x48\x05" + b"\x10\x07" + b"\x51" + bytes(8) + b"\x5d" + bytes(4)
+    o = decode_encrypted_object(base + extra)
+    assert (o.encrypted_data, o.key_id, o.encrypted_dek_source) == (b"x", "k", b"s")
+    with pytest.raises(DecodeError, match="unexpected EOF"):
+        decode_encrypted_object(base + b"\x51" + bytes(3))
+
+
 def test_envelope_codec_round_trip_and_proto_equivalence() -> None:
     eo = EncryptedObject(b"data", "key-id", b"src", {"b.example.com": b"2", "a.example.com": b"1"}, 1)
     raw = encode_encrypted_object(eo)

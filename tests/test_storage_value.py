@@ -266,3 +266,19 @@ def test_str_keys_are_utf8() -> None:
     t = AESGCMTransformer({"k": K32})
     stored = t.transform_to_storage(PLAIN, KEY.decode())
     assert t.transform_from_storage(stored, KEY) == (PLAIN, False)
+
+
+def test_benchmark_runs_once_per_provider() -> None:
+    """Smoke run of asv_bench/benchmarks/bench_storage_value.py (no timing asserted)."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "asv_bench"))
+    from benchmarks.bench_storage_value import TransformValue
+
+    for provider in TransformValue.params[0]:
+        bench = TransformValue()
+        bench.setup(provider)
+        bench.time_to_storage(provider)
+        bench.time_from_storage(provider)
+        assert bench.chain.transform_from_storage(bench.stored, b"/registry/secrets/default/bench")[0] == bench.value

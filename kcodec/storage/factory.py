@@ -35,6 +35,7 @@ __all__ = [
     "RESOURCE_ENCODING_OVERRIDES",
     "COHABITATING_RESOURCES",
     "JSON_STORED_GROUPS",
+    "DELEGATE_STORAGE_VERSIONS",
     "ResourceEncodingConfig",
     "DefaultResourceEncodingConfig",
     "merge_resource_encoding_configs",
@@ -96,6 +97,13 @@ COHABITATING_RESOURCES: tuple[tuple[GroupResource, ...], ...] = (
 #: ``<group>/<resource>`` (apiextensions-apiserver: CRDs; kube-aggregator: APIServices).
 #: Custom resources themselves are JSON too (see :meth:`DefaultStorageFactory.add_json_resource`).
 JSON_STORED_GROUPS: tuple[str, ...] = ("apiextensions.k8s.io", "apiregistration.k8s.io")
+
+#: The versions those delegate servers write (their codecs' first version having the kind):
+#: CRDs stay apiextensions.k8s.io/v1beta1 (issue 82292), APIServices apiregistration.k8s.io/v1.
+DELEGATE_STORAGE_VERSIONS: dict[GroupResource, GroupVersion] = {
+    GroupResource("apiextensions.k8s.io", "customresourcedefinitions"): GroupVersion("apiextensions.k8s.io", "v1beta1"),
+    GroupResource("apiregistration.k8s.io", "apiservices"): GroupVersion("apiregistration.k8s.io", "v1"),
+}
 
 _STORAGE_MEDIA_TYPES = (CONTENT_TYPE_JSON, CONTENT_TYPE_YAML, CONTENT_TYPE_PROTOBUF)
 
@@ -550,9 +558,10 @@ def kube_apiserver_storage_factory(
         factory.add_cohabitating_resources(*group)
     for group in JSON_STORED_GROUPS:
         factory.set_serializer(GroupResource(group, ALL_RESOURCES), CONTENT_TYPE_JSON)
-    for gr in (GroupResource("apiextensions.k8s.io", "customresourcedefinitions"),
-               GroupResource("apiregistration.k8s.io", "apiservices")):
+    for gr, gv in DELEGATE_STORAGE_VERSIONS.items():
         factory.set_resource_etcd_prefix(gr, f"{gr.group}/{gr.resource}")
+        if scheme is not None and scheme.is_version_registered(gv):
+            encoding.set_resource_encoding(gr, gv, GroupVersion(gr.group, APIVersionInternal))
     for gr, servers in parse_etcd_servers_overrides(etcd_servers_overrides):
         factory.set_etcd_location(gr, servers)
     if encryption:

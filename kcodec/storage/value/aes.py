@@ -60,8 +60,8 @@ def _check_aes_key(key: bytes) -> bytes:
     return key
 
 
-def _key_text(key: bytes) -> str:
-    return key.decode("utf-8", "replace")
+def _key_text(key: Any) -> str:
+    return as_key(key).decode("utf-8", "replace")
 
 
 class GCMCipher:

@@ -186,8 +186,8 @@ def decode_encrypted_object(data: bytes) -> EncryptedObject:
                 # an int32 enum: Go keeps the low 32 bits, sign-extended
                 low = value & 0xFFFFFFFF
                 obj.encrypted_dek_source_type = low - (1 << 32) if low >= 1 << 31 else low
-            elif num in (1, 2, 3, 4, 5):
-                raise _WireError("proto: cannot parse invalid wire-format data")
+            # anything else, including a known number with another wire type, is an
+            # unknown field to protobuf-go: skipped
     except _WireError as err:
         raise DecodeError(str(err)) from None
     return obj

@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-from kcodec.api.apps import v1 as appsv1
 from kcodec.api.core import v1 as corev1
 from kcodec.api.meta.v1 import ObjectMeta
 from kcodec.conversion import copy_fields

@@ -361,24 +361,22 @@ def test_validation_errors_name_the_field(tmp_path: Path) -> None:
         secret: {b64(b"short")}
       - secret: "not base64!"
   - {{}}
-""", "error while parsing file: [resources[0].resources: Invalid value: []string{\"secrets\", \"*.\"}: using "
+""", "error while parsing file: [resources[0].resources: Invalid value: [\"secrets\",\"*.\"]: using "
      "overlapping resources such as 'secrets' and '*.' in the same resource list is not allowed as they will be "
      "masked, resources[0].providers[0].aesgcm.keys[0].secret: Invalid value: \"REDACTED\": secret is not of the "
      "expected length, got 5, expected one of [16 24 32], resources[0].providers[0].aesgcm.keys[1].name: Required "
      "value: name is a mandatory field for a key, resources[0].providers[0].aesgcm.keys[1].secret: Invalid value: "
      "\"REDACTED\": secrets must be base64 encoded, resources[0].providers[1]: Invalid value: "
-     "apiserver.ProviderConfiguration{AESGCM:(*apiserver.AESConfiguration)(nil), AESCBC:(*apiserver.AESConfiguration)"
-     "(nil), Secretbox:(*apiserver.SecretboxConfiguration)(nil), Identity:(*apiserver.IdentityConfiguration)(nil), "
-     "KMS:(*apiserver.KMSConfiguration)(nil)}: provider does not contain any of the expected providers: KMS, AESGCM, "
-     "AESCBC, Secretbox, Identity]")
+     "{\"AESGCM\":null,\"AESCBC\":null,\"Secretbox\":null,\"Identity\":null,\"KMS\":null}: provider does not "
+     "contain any of the expected providers: KMS, AESGCM, AESCBC, Secretbox, Identity]")
     assert [f for f, _ in err.errors] == [
         "resources[0].resources", "resources[0].providers[0].aesgcm.keys[0].secret",
         "resources[0].providers[0].aesgcm.keys[1].name", "resources[0].providers[0].aesgcm.keys[1].secret",
         "resources[0].providers[1]"]
     expect(tmp_path, HEAD + "resources:\n- resources: [Secrets, '*', deployments.extensions, events.events.k8s.io, "
                             "serviceipallocations, 'pods.*']\n  providers: [{identity: {}}]\n",
-           "error while parsing file: [resources[0].resources: Invalid value: []string{\"Secrets\", \"*\", "
-           "\"deployments.extensions\", \"events.events.k8s.io\", \"serviceipallocations\", \"pods.*\"}: using "
+           "error while parsing file: [resources[0].resources: Invalid value: [\"Secrets\",\"*\","
+           "\"deployments.extensions\",\"events.events.k8s.io\",\"serviceipallocations\",\"pods.*\"]: using "
            "overlapping resources such as 'secrets' and '*.' in the same resource list is not allowed as they will "
            "be masked, "  # "*" parses as the core group's "*." and so overlaps "Secrets", as in Go
            "resources[0].resources[0]: Invalid value: \"Secrets\": resource name should "
@@ -390,6 +388,12 @@ def test_validation_errors_name_the_field(tmp_path: Path) -> None:
            "resources[0].resources[4]: Invalid value: \"serviceipallocations\": resources which do not have REST "
            "API/s cannot be encrypted, resources[0].resources[5]: Invalid value: \"pods.*\": encrypting the same "
            "resource across groups is not supported]")
+    err = expect(tmp_path, HEAD + "resources:\n- resources: [secrets]\n  providers:\n  - identity: {}\n"
+                                  f"    aesgcm: {{keys: [{{name: k, secret: {b64(AES_KEY)}}}]}}\n",
+                 "error while parsing file: resources[0].providers[0]: Invalid value: {\"AESGCM\":{\"Keys\":[{\"Name\":"
+                 "\"k\",\"Secret\":\"REDACTED\"}]},\"AESCBC\":null,\"Secretbox\":null,\"Identity\":{},\"KMS\":null}: "
+                 "more than one provider specified in a single element, should split into different list elements")
+    assert b64(AES_KEY) not in str(err)  # Go prints the secret here; kcodec does not
     expect(tmp_path, HEAD + "resources: []\n",
            "error while parsing file: resources: Required value: at least one resources is required")
     expect(tmp_path, HEAD + """resources:
@@ -398,7 +402,7 @@ def test_validation_errors_name_the_field(tmp_path: Path) -> None:
   - kms: {name: "a:b", apiVersion: v2, endpoint: "tcp://x", timeout: -1s, cachesize: 5}
   - kms: {name: "a:b", apiVersion: v3, endpoint: "unix:///s"}
 """, "error while parsing file: [resources[0].providers[0].kms.name: Invalid value: \"a:b\": invalid KMS provider "
-     "name a:b, must not contain ':', resources[0].providers[0].kms.timeout: Invalid value: -1s: timeout should be a "
+     "name a:b, must not contain ':', resources[0].providers[0].kms.timeout: Invalid value: \"-1s\": timeout should be a "
      "positive value, resources[0].providers[0].kms.endpoint: Invalid value: \"tcp://x\": unsupported scheme \"tcp\" "
      "for KMS provider, only unix is supported, resources[0].providers[0].kms.cachesize: Invalid value: 5: cachesize "
      "is not supported in v2, resources[0].providers[1].kms.name: Invalid value: \"a:b\": invalid KMS provider name "
@@ -419,9 +423,20 @@ def test_decoding_errors(tmp_path: Path) -> None:
            '"k8s.io/apiserver/pkg/server/options/encryptionconfig/config.go:142"')
     err = expect(tmp_path, HEAD + "resources:\n- resources: secrets\n",
                  f'error while parsing file: error decoding encryption provider configuration file "{p}": json: '
-                 'cannot unmarshal string into Go struct field ResourceConfiguration.resources[0].resources of type '
+                 'cannot unmarshal string into Go struct field ResourceConfiguration.resources.resources of type '
                  '[]string')
     assert err
+    expect(tmp_path, HEAD + "resources:\n- resources: [secrets]\n  providers:\n  - secretbox: [1]\n",
+           f'error while parsing file: error decoding encryption provider configuration file "{p}": json: '
+           'cannot unmarshal array into Go struct field ProviderConfiguration.resources.providers.secretbox of type '
+           'v1.SecretboxConfiguration')
+    expect(tmp_path, HEAD + "resources:\n- resources: [secrets]\n  providers:\n  - kms: {cachesize: 1.5}\n",
+           f'error while parsing file: error decoding encryption provider configuration file "{p}": json: '
+           'cannot unmarshal number 1.5 into Go struct field KMSConfiguration.resources.providers.kms.cachesize of '
+           'type int32')
+    expect(tmp_path, HEAD + "resources:\n- resources: [secrets]\n  providers:\n  - kms: {timeout: 10m0x}\n",
+           f'error while parsing file: error decoding encryption provider configuration file "{p}": '
+           'time: unknown unit "x" in duration "10m0x"')
     with pytest.raises(ConfigError, match="^error while parsing file: error while loading file: encryption provider "
                                           "configuration file .* is empty$"):
         load_encryption_config(write(tmp_path, ""))

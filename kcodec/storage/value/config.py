@@ -15,7 +15,6 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -39,45 +38,85 @@ _SCHEME_NAME = "k8s.io/apiserver/pkg/server/options/encryptionconfig/config.go:1
 _AES_KEY_SIZES = [16, 24, 32]
 _SECRETBOX_KEY_SIZES = [32]
 
-# field name -> nested schema; "str", "int", "duration", [schema] for lists, {} objects
-_KEY = {"name": "str", "secret": "str"}
-_KEYS = {"keys": ["key"]}
-_KMS = {"apiVersion": "str", "name": "str", "cachesize": "int", "endpoint": "str", "timeout": "duration"}
-_PROVIDER = {"aesgcm": _KEYS, "aescbc": _KEYS, "secretbox": _KEYS, "identity": {}, "kms": _KMS}
-_RESOURCE = {"resources": ["str"], "providers": ["provider"]}
-_TOP = {"kind": "str", "apiVersion": "str", "resources": ["resource"]}
-_NAMED = {"key": _KEY, "provider": _PROVIDER, "resource": _RESOURCE}
-# The Go struct a field path sits in, for encoding/json's type-error text.
-_GO_STRUCT = {id(_TOP): "EncryptionConfiguration", id(_RESOURCE): "ResourceConfiguration",
-              id(_PROVIDER): "ProviderConfiguration", id(_KEYS): "AESConfiguration",
-              id(_KEY): "Key", id(_KMS): "KMSConfiguration", id({}): "IdentityConfiguration"}
-_GO_TYPE = {"str": "string", "int": "int32", "duration": "v1.Duration"}
+class _Struct:
+    """A struct of the v1 config types: its Go name and JSON fields.
 
-_DURATION_PART = re.compile(r"(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)")
+    A field's type is ``"string"``, ``"int32"``, ``"duration"`` (metav1.Duration), a
+    :class:`_Struct`, or a one-element list of one of those.
+    """
+
+    def __init__(self, name: str, fields: dict[str, Any]) -> None:
+        self.name = name
+        self.fields = fields
+
+
+_KEY = _Struct("Key", {"name": "string", "secret": "string"})
+_AES = _Struct("AESConfiguration", {"keys": [_KEY]})
+_SECRETBOX = _Struct("SecretboxConfiguration", {"keys": [_KEY]})
+_IDENTITY = _Struct("IdentityConfiguration", {})
+_KMS = _Struct("KMSConfiguration", {"apiVersion": "string", "name": "string", "cachesize": "int32",
+                                    "endpoint": "string", "timeout": "duration"})
+_PROVIDER = _Struct("ProviderConfiguration", {"aesgcm": _AES, "aescbc": _AES, "secretbox": _SECRETBOX,
+                                              "identity": _IDENTITY, "kms": _KMS})
+_RESOURCE = _Struct("ResourceConfiguration", {"resources": ["string"], "providers": [_PROVIDER]})
+_TOP = _Struct("EncryptionConfiguration", {"kind": "string", "apiVersion": "string", "resources": [_RESOURCE]})
+
+
+def _go_type(t: Any) -> str:
+    if isinstance(t, list):
+        return "[]" + _go_type(t[0])
+    if isinstance(t, _Struct):
+        return "v1." + t.name
+    return {"duration": "v1.Duration"}.get(t, t)
+
+
 _UNIT_NS = {"ns": 1, "us": 1_000, "µs": 1_000, "μs": 1_000, "ms": 1_000_000, "s": 1_000_000_000,
             "m": 60_000_000_000, "h": 3_600_000_000_000}
+_MAX_DURATION = (1 << 63) - 1
 
 
 def _parse_duration(s: str) -> int:
-    """Go's time.ParseDuration, in nanoseconds."""
-    orig, sign = s, 1
+    """Go's time.ParseDuration, in nanoseconds, with its error texts."""
+    orig = s
+    invalid = ValueError(f"time: invalid duration {_q(orig)}")
+    neg = False
     if s and s[0] in "+-":
-        sign = -1 if s[0] == "-" else 1
+        neg = s[0] == "-"
         s = s[1:]
     if s == "0":
         return 0
     if not s:
-        raise ValueError(f'time: invalid duration "{orig}"')
-    total, pos = 0.0, 0
-    while pos < len(s):
-        m = _DURATION_PART.match(s, pos)
-        if m is None:
-            if re.match(r"(\d+(?:\.\d*)?|\.\d+)$", s[pos:]):
-                raise ValueError(f'time: missing unit in duration "{orig}"')
-            raise ValueError(f'time: invalid duration "{orig}"')
-        total += float(m.group(1)) * _UNIT_NS[m.group(2)]
-        pos = m.end()
-    return sign * int(total)
+        raise invalid
+    total = 0
+    while s:
+        if not (s[0] == "." or s[0].isdigit()):
+            raise invalid
+        i = 0
+        while i < len(s) and "0" <= s[i] <= "9":
+            i += 1
+        whole, s, pre = int(s[:i] or "0"), s[i:], i > 0
+        frac, post = "", False
+        if s.startswith("."):
+            j = 1
+            while j < len(s) and "0" <= s[j] <= "9":
+                j += 1
+            frac, s, post = s[1:j], s[j:], j > 1
+        if not pre and not post:
+            raise invalid
+        k = 0
+        while k < len(s) and s[k] != "." and not ("0" <= s[k] <= "9"):
+            k += 1
+        if k == 0:
+            raise ValueError(f"time: missing unit in duration {_q(orig)}")
+        unit_name, s = s[:k], s[k:]
+        unit = _UNIT_NS.get(unit_name)
+        if unit is None:
+            raise ValueError(f"time: unknown unit {_q(unit_name)} in duration {_q(orig)}")
+        value = whole * unit + (int(int(frac) * unit / 10 ** len(frac)) if frac else 0)
+        total += value
+        if total > _MAX_DURATION + (1 if neg else 0):
+            raise invalid
+    return -total if neg else total
 
 
 def _go_duration(ns: int) -> str:
@@ -110,41 +149,46 @@ def _json_kind(value: Any) -> str:
     return "object"
 
 
-def _strict(tree: Any, schema: Any, path: str, struct: str, unknown: list[str]) -> Any:
-    """Check ``tree`` against the schema as encoding/json + strict decoding would.
+def _strict(tree: Any, typ: Any, path: str, json_path: str, struct: str, unknown: list[str]) -> Any:
+    """Check ``tree`` against ``typ`` as sigs.k8s.io/json's strict decoding would.
 
-    Unknown fields are collected (Go reports them all); a type mismatch raises at once.
+    Unknown fields are collected with their indexed path (Go reports them all, as
+    ``resources[0].providers[3].kms.pandas``); a type mismatch raises at once with
+    encoding/json's text, which names the innermost struct and the un-indexed path.
     """
-    if tree is None:
+    if tree is None:  # null leaves a Go value at its zero value
         return None
-    if isinstance(schema, str) and schema in _NAMED:
-        schema = _NAMED[schema]
-    if isinstance(schema, list):
+
+    def mismatch(what: str) -> DecodeError:
+        return DecodeError(f"json: cannot unmarshal {what} into Go struct field {struct}.{json_path} "
+                           f"of type {_go_type(typ)}")
+
+    if isinstance(typ, list):
         if not isinstance(tree, list):
-            go = "[]" + (_GO_TYPE.get(schema[0]) or schema[0].capitalize() if isinstance(schema[0], str) else "")
-            raise DecodeError(f"json: cannot unmarshal {_json_kind(tree)} into Go struct field {struct}.{path} "
-                              f"of type {go}")
-        return [_strict(item, schema[0], f"{path}[{i}]", struct, unknown) for i, item in enumerate(tree)]
-    if isinstance(schema, dict):
-        name = _GO_STRUCT.get(id(schema), "")
+            raise mismatch(_json_kind(tree))
+        return [_strict(item, typ[0], f"{path}[{i}]", json_path, struct, unknown) for i, item in enumerate(tree)]
+    if isinstance(typ, _Struct):
         if not isinstance(tree, dict):
-            raise DecodeError(f"json: cannot unmarshal {_json_kind(tree)} into Go struct field {struct}.{path} "
-                              f"of type apiserver.{name}")
+            raise mismatch(_json_kind(tree))
         out = {}
         for k, v in tree.items():
-            sub = f"{path}.{k}" if path else k
-            if k not in schema:
-                unknown.append(sub)
+            if k not in typ.fields:
+                unknown.append(f"{path}.{k}" if path else k)
                 continue
-            out[k] = _strict(v, schema[k], sub, name or struct, unknown)
+            out[k] = _strict(v, typ.fields[k], f"{path}.{k}" if path else k,
+                             f"{json_path}.{k}" if json_path else k, typ.name, unknown)
         return out
-    want = {"str": str, "int": int, "duration": str}[schema]
-    if not isinstance(tree, want) or isinstance(tree, bool):
-        raise DecodeError(f"json: cannot unmarshal {_json_kind(tree)} into Go struct field {struct}.{path} "
-                          f"of type {_GO_TYPE[schema]}")
-    if schema == "int" and not -(1 << 31) <= tree < 1 << 31:
-        raise DecodeError(f"json: cannot unmarshal number {tree} into Go struct field {struct}.{path} of type int32")
-    if schema == "duration":
+    if typ == "int32":
+        if isinstance(tree, bool) or not isinstance(tree, (int, float)):
+            raise mismatch(_json_kind(tree))
+        if isinstance(tree, float) or not -(1 << 31) <= tree < 1 << 31:
+            raise mismatch(f"number {tree}")
+        return tree
+    if not isinstance(tree, str):
+        if typ == "duration":  # metav1.Duration unmarshals a JSON string itself
+            raise DecodeError(f"json: cannot unmarshal {_json_kind(tree)} into Go value of type string")
+        raise mismatch(_json_kind(tree))
+    if typ == "duration":
         _parse_duration(tree)
     return tree
 
@@ -174,7 +218,7 @@ def _decode(data: bytes) -> dict[str, Any]:
     if (api_version, kind) not in known:
         raise DecodeError(f'no kind "{kind}" is registered for version "{api_version}" in scheme "{_SCHEME_NAME}"')
     unknown: list[str] = []
-    out = _strict(tree, _TOP, "", "EncryptionConfiguration", unknown)
+    out = _strict(tree, _TOP, "", "", "EncryptionConfiguration", unknown)
     if unknown:
         raise DecodeError("strict decoding error: " + ", ".join(f'unknown field "{u}"' for u in unknown))
     for rc in out.get("resources") or []:
@@ -193,18 +237,37 @@ def _decode(data: bytes) -> dict[str, Any]:
 # ----------------------------------------------------------------------- validation
 
 
-def _go_strings(values: list[str]) -> str:
-    return "[]string{" + ", ".join(json.dumps(v, ensure_ascii=False) for v in values) + "}"
+def _go_json(value: Any) -> str:
+    """encoding/json's Marshal of a value (compact, HTML-safe), as field errors print bad values."""
+    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    for ch, esc in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"),
+                    ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
+        text = text.replace(ch, esc)
+    return text
 
 
-def _provider_repr(p: Mapping[str, Any]) -> str:
-    def ptr(field: str, typ: str) -> str:
-        return f"(*apiserver.{typ})(nil)" if p.get(field) is None else f"(*apiserver.{typ})(...)"
-    return ("apiserver.ProviderConfiguration{AESGCM:" + ptr("aesgcm", "AESConfiguration")
-            + ", AESCBC:" + ptr("aescbc", "AESConfiguration")
-            + ", Secretbox:" + ptr("secretbox", "SecretboxConfiguration")
-            + ", Identity:" + ptr("identity", "IdentityConfiguration")
-            + ", KMS:" + ptr("kms", "KMSConfiguration") + "}")
+def _provider_value(p: Mapping[str, Any]) -> str:
+    """The bad value of a provider entry, as Go marshals its internal struct (no JSON tags).
+
+    Go prints the keys' secrets too; they are redacted here, as the key validation does.
+    """
+    def keys(cfg: Any) -> Any:
+        if cfg is None:
+            return None
+        return {"Keys": [{"Name": (k or {}).get("name") or "", "Secret": "REDACTED"}
+                         for k in (cfg.get("keys") or [])] or None}
+
+    kms = p.get("kms")
+    return _go_json({
+        "AESGCM": keys(p.get("aesgcm")),
+        "AESCBC": keys(p.get("aescbc")),
+        "Secretbox": keys(p.get("secretbox")),
+        "Identity": None if p.get("identity") is None else {},
+        "KMS": None if kms is None else {
+            "APIVersion": kms.get("apiVersion") or "", "Name": kms.get("name") or "",
+            "CacheSize": kms.get("cachesize"), "Endpoint": kms.get("endpoint") or "",
+            "Timeout": kms.get("timeout")},
+    })
 
 
 class _Errors:
@@ -256,7 +319,8 @@ def _validate_kms(kms: Mapping[str, Any], path: str, names: set[str], errs: _Err
         errs.invalid(f"{path}.name", _q(name), f"duplicate KMS provider name {name}, names must be unique")
     timeout = _parse_duration(kms.get("timeout") or "0")
     if timeout <= 0:
-        errs.invalid(f"{path}.timeout", _go_duration(timeout), "timeout should be a positive value")
+        # a *metav1.Duration: marshalled to JSON, so quoted
+        errs.invalid(f"{path}.timeout", _q(_go_duration(timeout)), "timeout should be a positive value")
     endpoint = kms.get("endpoint") or ""
     if not endpoint:
         errs.invalid(f"{path}.endpoint", '""', "endpoint is a mandatory field for a kms")
@@ -303,9 +367,9 @@ def _validate_resources(resources: list[str], path: str, errs: _Errors) -> None:
                 if r1.resource == "*" or r2.resource == "*":
                     has_overlap = True
         if has_dup:
-            errs.invalid(path, _go_strings(resources), "the same resource cannot be specified multiple times")
+            errs.invalid(path, _go_json(resources), "the same resource cannot be specified multiple times")
         if has_overlap:
-            errs.invalid(path, _go_strings(resources),
+            errs.invalid(path, _go_json(resources),
                          "using overlapping resources such as 'secrets' and '*.' in the same resource list "
                          "is not allowed as they will be masked")
     for j, res in enumerate(resources):
@@ -349,10 +413,10 @@ def _validate(config: Mapping[str, Any]) -> None:
             p = p or {}
             found = sum(1 for k in ("kms", "aesgcm", "aescbc", "secretbox", "identity") if p.get(k) is not None)
             if found == 0:
-                errs.invalid(path, _provider_repr(p), "provider does not contain any of the expected providers: "
+                errs.invalid(path, _provider_value(p), "provider does not contain any of the expected providers: "
                                                       "KMS, AESGCM, AESCBC, Secretbox, Identity")
             elif found > 1:
-                errs.invalid(path, _provider_repr(p), "more than one provider specified in a single element, "
+                errs.invalid(path, _provider_value(p), "more than one provider specified in a single element, "
                                                       "should split into different list elements")
             if p.get("kms") is not None:
                 _validate_kms(p["kms"], f"{path}.kms", names, errs)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Union
 
-from kcodec.errors import EncodeError, TransformError
+from kcodec.errors import TransformError
 from kcodec.runtime.interfaces import Transformer
 
 __all__ = [
@@ -161,11 +161,3 @@ class PrefixTransformers:
     def transform_to_storage(self, data: bytes, key: KeyLike) -> bytes:
         pt = self.transformers[0]
         return pt.prefix + pt.transformer.transform_to_storage(bytes(data), as_key(key))
-
-
-def write_error(message: str, cause: BaseException | None = None) -> EncodeError:
-    """An error for a value that could not be transformed *to* storage."""
-    err = EncodeError(message)
-    if cause is not None:
-        err.__cause__ = cause
-    return err

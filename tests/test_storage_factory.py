@@ -34,6 +34,7 @@ from kcodec.storage.factory import (
     DefaultStorageFactory,
     StorageConfig,
     kube_apiserver_storage_factory,
+    merge_group_encoding_configs,
     merge_resource_encoding_configs,
     parse_etcd_servers_overrides,
     storage_groups_to_encoding_version,
@@ -128,6 +129,26 @@ def test_merge_resource_encoding_configs_keeps_internal_memory_version() -> None
     assert cfg.in_memory_encoding_for(gr) == GroupVersion("coordination.k8s.io", "__internal")
 
 
+def test_group_encoding_from_storage_versions_under_resource_overrides() -> None:
+    cfg = merge_group_encoding_configs(DefaultResourceEncodingConfig(SCHEME), storage_groups_to_encoding_version(
+        "extensions=apps/v1,coordination.k8s.io/v1beta1"))
+    deployments = GroupResource("extensions", "deployments")
+    assert cfg.storage_encoding_for(deployments) == GroupVersion("apps", "v1")
+    assert cfg.in_memory_encoding_for(deployments) == GroupVersion("extensions", "__internal")
+    leases = GroupResource("coordination.k8s.io", "leases")
+    assert cfg.storage_encoding_for(leases) == GroupVersion("coordination.k8s.io", "v1beta1")
+    cfg.set_resource_encoding(leases, GroupVersion("coordination.k8s.io", "v1"), GroupVersion("coordination.k8s.io", "v1"))
+    assert cfg.storage_encoding_for(leases) == GroupVersion("coordination.k8s.io", "v1")
+    assert cfg.storage_encoding_for(GroupResource("apps", "deployments")) == GroupVersion("apps", "v1")
+    # through the builder: the seed's flag
+    f = kube_apiserver_storage_factory(CODECS, resource_encoding_config=DefaultResourceEncodingConfig(SCHEME),
+                                       storage_versions="coordination.k8s.io/v1beta1")
+    assert f.new_config(leases).storage_version == GroupVersion("coordination.k8s.io", "v1beta1")
+    with pytest.raises(ConfigError, match="^unexpected GroupVersion string: a/b/c$"):
+        kube_apiserver_storage_factory(CODECS, resource_encoding_config=DefaultResourceEncodingConfig(SCHEME),
+                                       storage_versions="a/b/c")
+
+
 def test_storage_groups_to_encoding_version() -> None:
     defaults = "apps/v1,batch/v1,v1,extensions/v1beta1"
     got = storage_groups_to_encoding_version("batch/v1beta1,extensions=apps/v1beta2,,", defaults)
@@ -201,6 +222,8 @@ def test_new_config_with_external_memory_version_protobuf() -> None:
     assert (cfg.storage_version, cfg.memory_version, cfg.group_resource) == (CORE_V1, CORE_V1, PODS)
     assert cfg.key("web", "default") == "/registry/pods/default/web"
     assert cfg.key_prefix == "/registry/pods"
+    assert cfg.resource_key("web", "default") == "/pods/default/web"
+    assert f.new_config(GroupResource("", "nodes")).resource_key("n1") == "/minions/n1"
     assert isinstance(cfg.transformer, IdentityTransformer)
     data = cfg.codec.encode(a_pod())
     assert data.startswith(b"k8s\x00\n\t\n\x02v1\x12\x03Pod")

@@ -39,6 +39,7 @@ __all__ = [
     "ResourceEncodingConfig",
     "DefaultResourceEncodingConfig",
     "merge_resource_encoding_configs",
+    "merge_group_encoding_configs",
     "storage_groups_to_encoding_version",
     "parse_etcd_servers_overrides",
     "validate_storage_media_type",
@@ -132,6 +133,7 @@ class DefaultResourceEncodingConfig:
     def __init__(self, scheme: Any) -> None:
         self.scheme = scheme
         self.resources: dict[GroupResource, tuple[GroupVersion, GroupVersion]] = {}
+        self.groups: dict[str, tuple[GroupVersion, GroupVersion]] = {}
 
     def __repr__(self) -> str:
         return f"DefaultResourceEncodingConfig(scheme={getattr(self.scheme, 'name', self.scheme)!r}, " \
@@ -142,6 +144,14 @@ class DefaultResourceEncodingConfig:
         """Store ``group_resource`` as ``external_gv`` and hold it in memory as ``internal_gv``."""
         self.resources[GroupResource(*group_resource)] = (GroupVersion(*external_gv), GroupVersion(*internal_gv))
 
+    def set_version_encoding(self, group: str, external_gv: GroupVersion, internal_gv: GroupVersion) -> None:
+        """Store every resource of ``group`` as ``external_gv`` (held as ``internal_gv``).
+
+        The group-wide override the seed's apiserver had (``SetVersionEncoding``), which
+        ``--storage-versions`` fed; a resource's own override still wins.
+        """
+        self.groups[group] = (GroupVersion(*external_gv), GroupVersion(*internal_gv))
+
     def _check(self, group: str) -> None:
         if not self.scheme.is_group_registered(group):
             raise ConfigError(f'group "{group}" is not registered in scheme', field=group)
@@ -150,7 +160,7 @@ class DefaultResourceEncodingConfig:
         """The version ``group_resource`` is written to storage in."""
         gr = GroupResource(*group_resource)
         self._check(gr.group)
-        override = self.resources.get(gr)
+        override = self.resources.get(gr) or self.groups.get(gr.group)
         if override is not None:
             return override[0]
         versions = self.scheme.prioritized_versions_for_group(gr.group)
@@ -162,7 +172,7 @@ class DefaultResourceEncodingConfig:
         """The version the server works with: ``{group, "__internal"}`` unless overridden."""
         gr = GroupResource(*group_resource)
         self._check(gr.group)
-        override = self.resources.get(gr)
+        override = self.resources.get(gr) or self.groups.get(gr.group)
         if override is not None:
             return override[1]
         return GroupVersion(gr.group, APIVersionInternal)
@@ -178,6 +188,18 @@ def merge_resource_encoding_configs(config: DefaultResourceEncodingConfig,
         gvr = GroupVersionResource(*gvr)
         config.set_resource_encoding(gvr.group_resource(), gvr.group_version(),
                                      GroupVersion(gvr.group, APIVersionInternal))
+    return config
+
+
+def merge_group_encoding_configs(config: DefaultResourceEncodingConfig,
+                                 storage_versions: Mapping[str, GroupVersion]) -> DefaultResourceEncodingConfig:
+    """The seed's ``mergeGroupEncodingConfigs``: store each group in its ``--storage-versions`` version.
+
+    ``storage_versions`` is what :func:`storage_groups_to_encoding_version` returns; memory
+    versions stay internal. ``config`` is changed and returned.
+    """
+    for group, gv in storage_versions.items():
+        config.set_version_encoding(group, gv, GroupVersion(group, APIVersionInternal))
     return config
 
 
@@ -294,6 +316,14 @@ class StorageConfig:
         """``prefix`` joined with ``resource_prefix`` as Go's ``path.Join`` would."""
         parts = [p.strip("/") for p in (self.prefix, self.resource_prefix) if p.strip("/")]
         return ("/" if self.prefix.startswith("/") or not self.prefix else "") + "/".join(parts)
+
+    def resource_key(self, name: str, namespace: str = "") -> str:
+        """The key relative to ``prefix``: ``/<resource_prefix>/<namespace>/<name>``.
+
+        What Go's registry hands to storage.Interface, which prepends the etcd prefix.
+        """
+        base = "/" + self.resource_prefix.strip("/")
+        return f"{base}/{namespace}/{name}" if namespace else f"{base}/{name}"
 
     def key(self, name: str, namespace: str = "") -> str:
         """The etcd key of an object: ``<key_prefix>/<namespace>/<name>`` (no namespace: cluster-scoped)."""
@@ -536,6 +566,7 @@ def kube_apiserver_storage_factory(
     resource_encoding_overrides: Iterable[GroupVersionResource] = RESOURCE_ENCODING_OVERRIDES,
     resource_config: Any = None,
     encryption: Mapping[GroupResource, Any] | None = None,
+    storage_versions: str = "",
 ) -> DefaultStorageFactory:
     """The storage factory kube-apiserver 1.36 builds (``completedStorageFactoryConfig.New``).
 
@@ -546,11 +577,15 @@ def kube_apiserver_storage_factory(
     groups in :data:`JSON_STORED_GROUPS` as JSON under ``<group>/<resource>``. The
     storage-version overrides, cohabitating resources and special prefixes are 1.36's;
     ``etcd_servers_overrides`` is ``--etcd-servers-overrides``; ``encryption`` is what
-    :func:`~kcodec.storage.value.load_encryption_config` returns.
+    :func:`~kcodec.storage.value.load_encryption_config` returns. ``storage_versions`` is
+    the seed's ``--storage-versions`` (``"apps/v1,extensions=apps/v1beta2"``; removed from
+    kube-apiserver since): group-wide storage versions under the per-resource overrides.
     """
     validate_storage_media_type(media_type)
     scheme = getattr(serializer, "scheme", None)
     encoding = resource_encoding_config or DefaultResourceEncodingConfig(scheme)
+    if storage_versions:
+        merge_group_encoding_configs(encoding, storage_groups_to_encoding_version(storage_versions))
     merge_resource_encoding_configs(encoding, resource_encoding_overrides)
     factory = DefaultStorageFactory(storage_config, media_type, serializer, encoding,
                                     SPECIAL_DEFAULT_RESOURCE_PREFIXES, resource_config)

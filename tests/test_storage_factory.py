@@ -385,3 +385,28 @@ def test_seed_flow_secret_encrypted_with_aesgcm(tmp_path: Path) -> None:
     assert not stale and cfg.codec.decode(read)[0].data == {"password": b"hunter2"}
     # a Pod is not encrypted: identity for resources the config does not list
     assert isinstance(f.new_config(PODS).transformer, IdentityTransformer)
+
+
+def test_factory_config_drives_the_embedded_store(tmp_path: Path) -> None:
+    """new_config's codec, prefix, keys and transformer, handed to the SQLite store: the raw
+    value under /registry/secrets/<ns>/<name> is kube-apiserver's aesgcm-over-protobuf."""
+    from kcodec.storage.sqlite import SQLiteStore
+
+    key = os.urandom(32)
+    f = kube_apiserver_storage_factory(CODECS, resource_encoding_config=DefaultResourceEncodingConfig(SCHEME),
+                                       encryption={SECRETS: AESGCMTransformer({"key1": key})})
+    f.resource_encoding_config.set_resource_encoding(SECRETS, CORE_V1, CORE_V1)
+    cfg = f.new_config(SECRETS)
+    store = SQLiteStore(tmp_path / "cluster.db", cfg.codec, prefix=cfg.prefix, transformer=cfg.transformer)
+    created = store.create(cfg.resource_key("db", "default"),
+                           corev1.Secret(metadata=ObjectMeta(name="db", namespace="default"),
+                                         data={"password": b"hunter2"}))
+    assert created.metadata.resource_version
+    etcd_key = cfg.key("db", "default").encode()
+    raw = store.kv.get(etcd_key)[0].value
+    prefix = b"k8s:enc:aesgcm:v1:key1:"
+    assert raw.startswith(prefix) and b"hunter2" not in raw
+    plain = AESGCM(key).decrypt(raw[len(prefix):len(prefix) + 12], raw[len(prefix) + 12:], etcd_key)
+    secret, _ = CODECS.universal_deserializer().decode(plain)
+    assert plain.startswith(b"k8s\x00") and secret.data == {"password": b"hunter2"}
+    assert store.get(cfg.resource_key("db", "default")).data == {"password": b"hunter2"}

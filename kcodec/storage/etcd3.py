@@ -84,13 +84,17 @@ class Etcd3KV:
     """The etcd backend of the :class:`~kcodec.storage.kv.KV` contract.
 
     ``timeout`` bounds each operation including fail-over between members;
+    ``request_timeout`` each attempt on one member (a proposal forwarded to a leader that
+    just died is dropped, and etcd would only answer "request timed out" after 5 s plus two
+    election timeouts; giving up sooner lets the next write reach the new leader);
     ``ca_file``/``cert_file``/``key_file`` are used for ``https://`` endpoints.
     """
 
-    def __init__(self, endpoints: str | Sequence[str], *, timeout: float = 10.0,
+    def __init__(self, endpoints: str | Sequence[str], *, timeout: float = 10.0, request_timeout: float = 3.0,
                  ca_file: str | None = None, cert_file: str | None = None, key_file: str | None = None) -> None:
         self.endpoints = parse_endpoints(endpoints)
         self.timeout = timeout
+        self.request_timeout = request_timeout
         self._tls_files = (ca_file, cert_file, key_file)
         self._channels: dict[int, Any] = {}
         self._stubs: dict[int, tuple[Any, Any, Any]] = {}
@@ -153,7 +157,7 @@ class Etcd3KV:
             stub = self._stub(index)[0 if method != "Status" else 2]
             left = deadline - time.monotonic()
             try:
-                return getattr(stub, method)(request, timeout=max(left, 0.05))
+                return getattr(stub, method)(request, timeout=max(min(left, self.request_timeout), 0.05))
             except grpc.RpcError as exc:
                 code, details = exc.code(), exc.details() or ""
                 if code == grpc.StatusCode.OUT_OF_RANGE and "compacted" in details:
@@ -367,10 +371,11 @@ class Etcd3Store(Store):
     """:class:`kcodec.storage.Store` on etcd v3: ``Etcd3Store("http://127.0.0.1:2379", codec)``.
 
     ``endpoints`` is a comma-separated string or a list of URLs; keyword options
-    ``timeout``, ``ca_file``, ``cert_file``, ``key_file`` go to :class:`Etcd3KV`.
+    ``timeout``, ``request_timeout``, ``ca_file``, ``cert_file``, ``key_file`` go to :class:`Etcd3KV`.
     """
 
     def __init__(self, endpoints: str | Sequence[str], codec: Any, prefix: str = "/registry",
                  transformer: Any = None, **kwargs: Any) -> None:
-        kv_options = {k: kwargs.pop(k) for k in ("timeout", "ca_file", "cert_file", "key_file") if k in kwargs}
+        kv_options = {k: kwargs.pop(k) for k in ("timeout", "request_timeout", "ca_file", "cert_file", "key_file")
+                      if k in kwargs}
         super().__init__(Etcd3KV(endpoints, **kv_options), codec, prefix, transformer, **kwargs)

@@ -18,6 +18,7 @@ wake it at once) and reports rows after its revision in order.
 from __future__ import annotations
 
 import os
+import random
 import sqlite3
 import threading
 import time
@@ -91,7 +92,7 @@ class SQLiteKV:
         self._wakeup = _wakeup_for(os.path.abspath(self.path))
         conn = self._conn()
         # journal_mode is a property of the file: the first opener sets it for everyone.
-        conn.execute("PRAGMA journal_mode=WAL")
+        self._retry(lambda: conn.execute("PRAGMA journal_mode=WAL"))
         def schema(c: sqlite3.Connection) -> None:
             for statement in _SCHEMA.split(";"):
                 if statement.strip():
@@ -106,10 +107,11 @@ class SQLiteKV:
         if conn is None:
             if self._closed:
                 raise sqlite3.ProgrammingError(f"{self.path}: the store is closed")
-            conn = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None,
-                                   check_same_thread=False)
-            conn.execute("PRAGMA synchronous=NORMAL")
-            conn.execute(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")
+            # SQLite's own busy handler sleeps in steps of up to 100 ms, which several
+            # processes contending for one key turn into long stalls: it only waits a few
+            # milliseconds here, and _begin retries with short random pauses instead.
+            conn = sqlite3.connect(self.path, timeout=0.005, isolation_level=None, check_same_thread=False)
+            self._retry(lambda: conn.execute("PRAGMA synchronous=NORMAL"))
             self._local.conn = conn
             with self._conns_lock:
                 self._all_conns.append(conn)
@@ -127,11 +129,24 @@ class SQLiteKV:
 
     # ------------------------------------------------------------------ transactions
 
+    def _retry(self, fn):
+        deadline = time.monotonic() + self.busy_timeout
+        pause = 0.0002
+        while True:
+            try:
+                return fn()
+            except sqlite3.OperationalError as exc:
+                text = str(exc)
+                if "locked" not in text and "busy" not in text or time.monotonic() > deadline:
+                    raise
+            time.sleep(random.uniform(0, pause))
+            pause = min(pause * 2, 0.005)
+
     def _read_txn(self, fn):
         conn = self._conn()
-        conn.execute("BEGIN")
+        self._retry(lambda: conn.execute("BEGIN"))
         try:
-            return fn(conn)
+            return self._retry(lambda: fn(conn))
         finally:
             conn.execute("COMMIT")
 
@@ -139,13 +154,13 @@ class SQLiteKV:
         conn = self._conn()
         # IMMEDIATE takes the write lock up front: two writers never both read a revision
         # and then race to bump it (a deferred upgrade would fail with SQLITE_BUSY mid-way).
-        conn.execute("BEGIN IMMEDIATE")
+        self._retry(lambda: conn.execute("BEGIN IMMEDIATE"))
         try:
             result = fn(conn)
         except BaseException:
             conn.execute("ROLLBACK")
             raise
-        conn.execute("COMMIT")
+        self._retry(lambda: conn.execute("COMMIT"))
         if not schema:
             with self._wakeup:
                 self._wakeup.notify_all()

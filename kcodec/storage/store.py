@@ -22,7 +22,9 @@ behave the same:
 from __future__ import annotations
 
 import posixpath
+import random
 import sys
+import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
@@ -393,6 +395,7 @@ class Store:
         else:
             state = current()
             is_current = True
+        conflicts = 0
         while True:
             if preconditions is not None:
                 try:
@@ -425,6 +428,11 @@ class Store:
             if not result.succeeded:
                 state = self._state(result.current, prepared, ignore_not_found)
                 is_current = True
+                conflicts += 1
+                if conflicts > 2:
+                    # Go retries at once; with many writers on one key most retries lose
+                    # again, so after a few a short random pause spreads them out.
+                    time.sleep(random.uniform(0, min(0.0005 * conflicts, 0.01)))
                 continue
             return self._decode(data, prepared, result.revision)
 

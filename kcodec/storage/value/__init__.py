@@ -43,7 +43,11 @@ __all__ = [
 ]
 
 from kcodec.storage.value.kms import (
+    KMS_V1_PREFIX,
     KMS_V2_PREFIX,
+    KMSv1Service,
+    KMSv1Transformer,
+    LocalKMSv1,
     DecryptRequest,
     EncryptedObject,
     EncryptResponse,
@@ -55,6 +59,10 @@ from kcodec.storage.value.kms import (
 from kcodec.storage.value.config import load_encryption_config, parse_encryption_config, transformer_for_resource
 
 __all__ += [
+    "KMS_V1_PREFIX",
+    "KMSv1Service",
+    "KMSv1Transformer",
+    "LocalKMSv1",
     "KMS_V2_PREFIX",
     "EncryptedObject",
     "EncryptResponse",

@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 from kcodec.errors import ConfigError, DecodeError
 from kcodec.schema import GroupResource, parse_group_resource
 from kcodec.storage.value.aes import AESCBCTransformer, AESGCMTransformer
-from kcodec.storage.value.kms import KMSService, KMSv2Transformer
+from kcodec.storage.value.kms import KMSService, KMSv1Transformer, KMSv2Transformer
 from kcodec.storage.value.secretbox import SecretboxTransformer
 from kcodec.storage.value.transformer import IdentityTransformer, PrefixTransformers
 
@@ -441,7 +441,7 @@ def _keys(p: Mapping[str, Any]) -> list[tuple[str, bytes]]:
     return [(k.get("name") or "", base64.b64decode(k.get("secret") or "")) for k in (p.get("keys") or [])]
 
 
-def _provider(p: Mapping[str, Any], kms_services: Mapping[str, KMSService]) -> Any:
+def _provider(p: Mapping[str, Any], kms_services: Mapping[str, Any], kms_v1: bool) -> Any:
     if p.get("aesgcm") is not None:
         return AESGCMTransformer(_keys(p["aesgcm"]))
     if p.get("aescbc") is not None:
@@ -451,13 +451,16 @@ def _provider(p: Mapping[str, Any], kms_services: Mapping[str, KMSService]) -> A
     if p.get("kms") is not None:
         kms = p["kms"]
         name = kms.get("name") or ""
-        if kms.get("apiVersion") == "v1":
+        v1 = kms.get("apiVersion") == "v1"
+        if v1 and not kms_v1:
             raise ConfigError("KMSv1 is deprecated and will only receive security updates going forward. Use "
                               "KMSv2 instead.  Set --feature-gates=KMSv1=true to use the deprecated KMSv1 feature.")
         service = kms_services.get(name)
         if service is None:
-            raise ConfigError(f"could not configure KMSv2-Plugin's probe {_q(name)}, error: no KMS service given "
-                              f"for this provider (kube-apiserver would dial {kms.get('endpoint')})")
+            raise ConfigError(f"could not configure KMSv{1 if v1 else 2}-Plugin's probe {_q(name)}, error: no KMS "
+                              f"service given for this provider (kube-apiserver would dial {kms.get('endpoint')})")
+        if v1:
+            return KMSv1Transformer(name, service, cache_size=int(kms.get("cachesize") or 0))
         return KMSv2Transformer(name, service)
     if p.get("identity") is not None:
         return IdentityTransformer()
@@ -472,7 +475,7 @@ def _gr_yaml(gr: GroupResource) -> str:
 
 
 def parse_encryption_config(data: bytes, *, source: str = "<data>",
-                            kms_services: Mapping[str, KMSService] | None = None
+                            kms_services: Mapping[str, KMSService] | None = None, kms_v1: bool = False
                             ) -> dict[GroupResource, PrefixTransformers]:
     """:func:`load_encryption_config` for the file's bytes; ``source`` names it in errors."""
     services = dict(kms_services or {})
@@ -485,7 +488,7 @@ def parse_encryption_config(data: bytes, *, source: str = "<data>",
     chains: dict[GroupResource, list[Any]] = {}
     for rc in config.get("resources") or []:
         try:
-            providers = [_provider(p, services).prefix_transformer() for p in rc.get("providers") or []]
+            providers = [_provider(p, services, kms_v1).prefix_transformer() for p in rc.get("providers") or []]
         except ConfigError as err:
             raise ConfigError(f"error while building transformers: {err}") from None
         for res in rc.get("resources") or []:
@@ -499,8 +502,8 @@ def parse_encryption_config(data: bytes, *, source: str = "<data>",
     return {gr: PrefixTransformers(*items, error="no matching prefix found") for gr, items in chains.items()}
 
 
-def load_encryption_config(path: str | Path, *, kms_services: Mapping[str, KMSService] | None = None
-                           ) -> dict[GroupResource, PrefixTransformers]:
+def load_encryption_config(path: str | Path, *, kms_services: Mapping[str, KMSService] | None = None,
+                           kms_v1: bool = False) -> dict[GroupResource, PrefixTransformers]:
     """Read an EncryptionConfiguration file: a transformer chain per configured resource.
 
     Keys are the resources as written (``secrets`` -> ``GroupResource("", "secrets")``,
@@ -510,6 +513,8 @@ def load_encryption_config(path: str | Path, *, kms_services: Mapping[str, KMSSe
     (including unknown fields), validation errors named by field path
     (``resources[0].providers[0].aesgcm.keys[0].secret: Invalid value: "REDACTED": ...``;
     ``.field`` and ``.errors`` hold them as data), rules masked by earlier wildcards.
+    ``kms_services`` maps KMS provider names to services (``KMSService`` for v2,
+    ``KMSv1Service`` for v1); ``kms_v1=True`` is ``--feature-gates=KMSv1=true``.
     """
     path = str(path)
     try:
@@ -521,7 +526,7 @@ def load_encryption_config(path: str | Path, *, kms_services: Mapping[str, KMSSe
     if not data:
         raise ConfigError(f"error while parsing file: error while loading file: encryption provider configuration "
                           f"file {_q(path)} is empty")
-    return parse_encryption_config(data, source=path, kms_services=kms_services)
+    return parse_encryption_config(data, source=path, kms_services=kms_services, kms_v1=kms_v1)
 
 
 def transformer_for_resource(overrides: Mapping[GroupResource, Any], resource: GroupResource) -> Any:

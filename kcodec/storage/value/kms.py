@@ -26,8 +26,8 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from kcodec.errors import EncodeError, KCodecError, TransformError
-from kcodec.storage.value.aes import MIN_SEED_SIZE, ExtendedNonceGCMCipher, GCMCipher
-from kcodec.storage.value.transformer import PrefixTransformer, as_key
+from kcodec.storage.value.aes import MIN_SEED_SIZE, CBCCipher, ExtendedNonceGCMCipher, GCMCipher
+from kcodec.storage.value.transformer import PrefixTransformer, as_key, reduce_errors
 
 __all__ = [
     "KMS_V2_PREFIX",
@@ -40,6 +40,10 @@ __all__ = [
     "KMSService",
     "LocalKMS",
     "KMSv2Transformer",
+    "KMS_V1_PREFIX",
+    "KMSv1Service",
+    "LocalKMSv1",
+    "KMSv1Transformer",
     "encode_encrypted_object",
     "decode_encrypted_object",
     "validate_encrypted_object",
@@ -504,9 +508,9 @@ class KMSv2Transformer:
 
 
 class _Envelope:
-    """The KMS v2 transformer without its prefix (what sits inside a prefix chain)."""
+    """A KMS transformer without its prefix (what sits inside a prefix chain)."""
 
-    def __init__(self, owner: KMSv2Transformer) -> None:
+    def __init__(self, owner: Any) -> None:
         self.owner = owner
 
     def __repr__(self) -> str:
@@ -517,3 +521,128 @@ class _Envelope:
 
     def transform_to_storage(self, data: bytes, key: bytes) -> bytes:
         return self.owner._write(bytes(data), as_key(key))
+
+
+# ----------------------------------------------------------------------- KMS v1 (deprecated)
+
+KMS_V1_PREFIX = "k8s:enc:kms:v1:"
+
+
+@runtime_checkable
+class KMSv1Service(Protocol):
+    """A KMS as the deprecated v1 envelope uses it (apiserver ``envelope.Service``).
+
+    ``encrypt(dek)`` and ``decrypt(ciphertext)`` only: no key IDs, no annotations.
+    """
+
+    def encrypt(self, data: bytes, /) -> bytes: ...
+
+    def decrypt(self, data: bytes, /) -> bytes: ...
+
+
+class LocalKMSv1:
+    """An in-process KMS v1 service: DEKs sealed with AES-GCM under one key encryption key."""
+
+    def __init__(self, kek: bytes | None = None) -> None:
+        self._aead = AESGCM(bytes(kek) if kek is not None else os.urandom(32))
+
+    def __repr__(self) -> str:
+        return "LocalKMSv1()"
+
+    def encrypt(self, data: bytes) -> bytes:
+        nonce = os.urandom(12)
+        return nonce + self._aead.encrypt(nonce, bytes(data), None)
+
+    def decrypt(self, data: bytes) -> bytes:
+        data = bytes(data)
+        try:
+            return self._aead.decrypt(data[:12], data[12:], None)
+        except (InvalidTag, ValueError):
+            raise KCodecError("ciphertext does not decrypt under this KMS key") from None
+
+
+class KMSv1Transformer:
+    """The ``kms`` provider with ``apiVersion: v1`` (Go's ``envelope.NewEnvelopeTransformer``).
+
+    Values are ``k8s:enc:kms:v1:<name>:`` + a 2-byte big-endian length + the encrypted DEK
+    + the data under that DEK: AES-GCM since 1.25, AES-CBC before (still read, as stale).
+    Every write makes a new DEK, as in Go. kube-apiserver refuses v1 providers unless the
+    ``KMSv1`` feature gate is on; kcodec reads them so old clusters' data stays readable.
+    """
+
+    def __init__(self, name: str, service: KMSv1Service, cache_size: int = 1000) -> None:
+        self.name = name
+        self.service = service
+        self.cache_size = cache_size
+        self.prefix = (KMS_V1_PREFIX + name + ":").encode("utf-8")
+        self._cache: dict[bytes, tuple[Any, Any]] = {}
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"KMSv1Transformer(name={self.name!r}, service={self.service!r})"
+
+    def prefix_transformer(self) -> PrefixTransformer:
+        """The envelope transformer under ``k8s:enc:kms:v1:<name>:``."""
+        return PrefixTransformer(self.prefix, _Envelope(self))
+
+    def _ciphers(self, enc_key: bytes, key: bytes) -> tuple[Any, Any]:
+        with self._lock:
+            found = self._cache.get(enc_key)
+        if found is not None:
+            return found
+        try:
+            dek = self.service.decrypt(enc_key)
+        except KCodecError as err:
+            raise TransformError(str(err), key=key.decode("utf-8", "replace"), key_name=self.name) from None
+        try:
+            pair = (GCMCipher(dek, name=self.name), CBCCipher(dek, name=self.name))
+        except ValueError as err:
+            raise TransformError(str(err), key=key.decode("utf-8", "replace"), key_name=self.name) from None
+        self._remember(enc_key, pair)
+        return pair
+
+    def _remember(self, enc_key: bytes, pair: tuple[Any, Any]) -> None:
+        if self.cache_size <= 0:
+            return
+        with self._lock:
+            if len(self._cache) >= self.cache_size:
+                self._cache.pop(next(iter(self._cache)))
+            self._cache[enc_key] = pair
+
+    def _read(self, data: bytes, key: bytes) -> tuple[bytes, bool]:
+        if len(data) < 2 or len(data) - 2 < int.from_bytes(data[:2], "big"):
+            raise TransformError("invalid data encountered by envelope transformer: failed to read uint16 length "
+                                 "prefixed data", key=key.decode("utf-8", "replace"), key_name=self.name)
+        n = int.from_bytes(data[:2], "big")
+        enc_key, body = data[2:2 + n], data[2 + n:]
+        gcm, cbc = self._ciphers(enc_key, key)
+        errors = []
+        for i, cipher in enumerate((gcm, cbc)):
+            try:
+                out, stale = cipher.transform_from_storage(body, key)
+            except TransformError as err:
+                errors.append(err)
+                continue
+            return out, stale or i != 0
+        raise reduce_errors(errors, key)
+
+    def _write(self, data: bytes, key: bytes) -> bytes:
+        dek = os.urandom(32)
+        try:
+            enc_key = bytes(self.service.encrypt(dek))
+        except KCodecError as err:
+            raise EncodeError(str(err)) from err
+        if len(enc_key) > 0xFFFF:
+            raise EncodeError(f"encrypted DEK of {len(enc_key)} bytes does not fit a uint16 length")
+        gcm = GCMCipher(dek, name=self.name)
+        self._remember(enc_key, (gcm, CBCCipher(dek, name=self.name)))
+        return len(enc_key).to_bytes(2, "big") + enc_key + gcm.transform_to_storage(data, key)
+
+    def transform_from_storage(self, data: bytes, key: Any) -> tuple[bytes, bool]:
+        data, key_b = bytes(data), as_key(key)
+        if not data.startswith(self.prefix):
+            raise TransformError("no matching prefix found", key=key_b.decode("utf-8", "replace"))
+        return self._read(data[len(self.prefix):], key_b)
+
+    def transform_to_storage(self, data: bytes, key: Any) -> bytes:
+        return self.prefix + self._write(bytes(data), as_key(key))

@@ -383,6 +383,10 @@ class DefaultStorageFactory:
         factory.set_transformer(GroupResource("", "secrets"), AESGCMTransformer({"k1": key}))
         cfg = factory.new_config(GroupResource("", "secrets"))
         cfg.codec.encode(secret); cfg.key("db", "default")  # '/registry/secrets/default/db'
+
+    Memory versions default to ``{group, "__internal"}``, which needs a scheme holding the
+    internal (hub) types; with external kinds only (``kcodec.api.codecs``), give each
+    resource its memory version with ``resource_encoding_config.set_resource_encoding``.
     """
 
     def __init__(self, storage_config: StorageConfig | None, default_media_type: str, default_serializer: Any,

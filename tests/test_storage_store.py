@@ -613,3 +613,11 @@ def test_is_conflict_predicate() -> None:
     assert is_conflict(ConflictError("/k", 3)) and not is_conflict(KeyExistsError("/k"))
     assert str(ConflictError("/k", 3)) == ("StorageError: resource version conflicts, Code: 3, Key: /k, "
                                            "ResourceVersion: 3, AdditionalErrorMsg: <nil>")
+
+
+def test_backends_keep_the_storage_interface_contract(store) -> None:
+    from kcodec.runtime.interfaces import StorageInterface, WatchInterface
+
+    assert isinstance(store, StorageInterface)
+    with store.watch("/pods", resource_version=str(store.current_revision()), recursive=True) as w:
+        assert isinstance(w, WatchInterface)

@@ -45,6 +45,8 @@ __all__ = [
     "CacheableObject",
     "Unstructured",
     "Transformer",
+    "WatchInterface",
+    "StorageInterface",
 ]
 
 
@@ -482,3 +484,48 @@ class Transformer(Protocol):
     def transform_to_storage(self, data: bytes, key: bytes, /) -> bytes: ...
 
     def transform_from_storage(self, data: bytes, key: bytes, /) -> tuple[bytes, bool]: ...
+
+
+@runtime_checkable
+class WatchInterface(Protocol):
+    """A running watch (apimachinery's ``watch.Interface``): iterating it yields events
+    with ``.type`` ("ADDED", "MODIFIED", "DELETED", "BOOKMARK") and ``.object`` that unpack
+    as ``(type, object)``; ``next(timeout)`` returns one or ``None``; ``stop()`` ends it."""
+
+    def __iter__(self) -> Any: ...
+
+    def next(self, timeout: float | None = None) -> Any: ...
+
+    def stop(self) -> None: ...
+
+
+@runtime_checkable
+class StorageInterface(Protocol):
+    """apiserver's ``storage.Interface``: objects kept under keys, versioned by revision.
+
+    Objects carry ``metadata.resourceVersion`` from the backend's revision. ``create``
+    raises ``KeyExistsError`` for an existing key; ``get`` raises ``KeyNotFoundError``
+    (or returns ``None`` with ``ignore_not_found``); ``guaranteed_update`` calls
+    ``try_update(current) -> new`` until its write wins the optimistic-concurrency race
+    and writes nothing when the bytes do not change; ``preconditions`` (UID and/or
+    resourceVersion) raise ``InvalidObjectError`` when they fail; ``get_list`` returns the
+    kind's list at one revision, paged by ``limit`` and Go's continue tokens; ``watch``
+    reports changes after ``resource_version`` in revision order. Implemented by
+    :class:`kcodec.storage.Store` (errors in :mod:`kcodec.storage.errors`).
+    """
+
+    def create(self, key: str, obj: Any, /) -> Any: ...
+
+    def get(self, key: str, ignore_not_found: bool = False) -> Any: ...
+
+    def guaranteed_update(self, key: str, try_update: Callable[[Any], Any], *, preconditions: Any = None,
+                          ignore_not_found: bool = False) -> Any: ...
+
+    def delete(self, key: str, *, preconditions: Any = None) -> Any: ...
+
+    def get_list(self, key_prefix: str, *, resource_version: str = "", limit: int = 0,
+                 continue_token: str = "") -> Any: ...
+
+    def watch(self, key: str, *, resource_version: str = "", recursive: bool = False) -> WatchInterface: ...
+
+    def count(self, key_prefix: str, /) -> int: ...

@@ -277,6 +277,7 @@ class _EtcdWatch:
         self.next_rev = start_revision
         self.events: queue.Queue[Any] = queue.Queue()
         self.closed = False
+        self.reconnects = 0  # streams re-created after a failure (each resumes at next_rev)
         self._call: Any = None
         self._requests: queue.Queue[Any] = queue.Queue()
         self._thread = threading.Thread(target=self._run, name=f"kcodec-etcd-watch {key!r}", daemon=True)
@@ -339,12 +340,14 @@ class _EtcdWatch:
                                                      f"{exc.code().name}: {exc.details()}"))
                     return
                 self.kv._failover(index)
+                self.reconnects += 1
                 time.sleep(0.1)
                 continue
             if self.closed:
                 return
             # The server ended the stream without an error (e.g. the member is stopping).
             self.kv._failover(index)
+            self.reconnects += 1
             time.sleep(0.05)
 
     def next_batch(self, timeout: float | None) -> list[RawEvent]:

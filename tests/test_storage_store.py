@@ -621,3 +621,20 @@ def test_backends_keep_the_storage_interface_contract(store) -> None:
     assert isinstance(store, StorageInterface)
     with store.watch("/pods", resource_version=str(store.current_revision()), recursive=True) as w:
         assert isinstance(w, WatchInterface)
+
+
+def test_storage_errors_pickle_and_try_update_returning_none(store) -> None:
+    import pickle
+
+    from kcodec.storage.errors import ConflictError
+
+    errors = [KeyExistsError("/k", 0), ConflictError("/k", 4, "detail"), CorruptObjectError("/k", 2, "bad"),
+              TooLargeResourceVersionError(9, 3), ResourceExpiredError("too old", continue_token="t", compact_revision=5),
+              BadRequestError("invalid"), ResourceVersionSetOnCreateError()]
+    for err in errors:
+        back = pickle.loads(pickle.dumps(err))
+        assert type(back) is type(err) and str(back) == str(err)
+    assert pickle.loads(pickle.dumps(errors[4])).continue_token == "t"
+    store.create(key("a"), pod("a"))
+    with pytest.raises(TypeError, match="returned None"):
+        store.guaranteed_update(key("a"), lambda cur: None)

@@ -144,6 +144,13 @@ class ResourceExpiredError(KCodecError):
         self.compact_revision = compact_revision
         super().__init__(message)
 
+    def __reduce__(self):
+        return (_expired, (str(self), self.continue_token, self.compact_revision))
+
+
+def _expired(message: str, continue_token: str, compact_revision: int) -> ResourceExpiredError:
+    return ResourceExpiredError(message, continue_token=continue_token, compact_revision=compact_revision)
+
 
 class TooLargeResourceVersionError(KCodecError):
     """Go's ``NewTooLargeResourceVersionError``: a not-older-than read asked for the future."""
@@ -153,6 +160,9 @@ class TooLargeResourceVersionError(KCodecError):
         self.current_revision = current
         super().__init__(f"Too large resource version: {minimum}, current: {current}")
 
+    def __reduce__(self):
+        return (type(self), (self.minimum_resource_version, self.current_revision))
+
 
 class BadRequestError(KCodecError, ValueError):
     """Go's ``apierrors.NewBadRequest`` from the storage layer (invalid continue token or RV)."""
@@ -161,7 +171,7 @@ class BadRequestError(KCodecError, ValueError):
 class ResourceVersionSetOnCreateError(KCodecError, ValueError):
     """Go's ``storage.ErrResourceVersionSetOnCreate``."""
 
-    def __init__(self) -> None:
+    def __init__(self, *_: object) -> None:
         super().__init__("resourceVersion should not be set on objects to be created")
 
 

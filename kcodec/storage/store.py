@@ -415,6 +415,8 @@ class Store:
                 if cached_rev == state.rev:
                     raise
                 continue
+            if new_obj is None:
+                raise TypeError(f"try_update for {prepared} returned None: it must return the updated object")
             data = self._encode(_prepare_for_storage(new_obj))
             if not state.stale and data == state.data:
                 if not is_current:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cryptography.hazmat.primitives import hashes
@@ -506,9 +507,9 @@ def test_building_errors(tmp_path: Path) -> None:
     kms = LocalKMSv1()
     chain = load_encryption_config(write(tmp_path, v1), kms_services={"old": kms}, kms_v1=True)[GroupResource("", "secrets")]
     assert chain.transform_from_storage(go_kmsv1("old", kms, PLAIN, KEY), KEY) == (PLAIN, False)
-    with pytest.raises(ConfigError, match="^error while building transformers: could not configure KMSv2-Plugin's "
-                                          "probe \"vault\", error: no KMS service given"):
-        load_encryption_config(write(tmp_path, CONFIG))
+    with pytest.raises(ConfigError, match="^error while building transformers: could not configure KMSv1-Plugin's "
+                                          "probe \"old\", error: no KMS v1 service given"):
+        load_encryption_config(write(tmp_path, v1), kms_v1=True)
 
 
 def test_parse_encryption_config_from_bytes() -> None:
@@ -518,3 +519,140 @@ def test_parse_encryption_config_from_bytes() -> None:
     chain = overrides[GroupResource("", "secrets")]
     assert isinstance(chain, PrefixTransformers)
     assert AESGCMTransformer({"k": AES_KEY}).transform_from_storage(chain.transform_to_storage(PLAIN, KEY), KEY) == (PLAIN, False)
+
+
+# ----------------------------------------------------------------------- KMS v2 plugin over gRPC
+
+
+def _kms_api_classes() -> dict[str, Any]:
+    """k8s.io/kms apis/v2 messages, built with protobuf (the plugin side of the test)."""
+    F = descriptor_pb2.FieldDescriptorProto
+    fdp = descriptor_pb2.FileDescriptorProto(name="kcodec_test_kmsapi.proto", package="v2", syntax="proto3")
+
+    def msg(name: str, *fields: tuple[str, int, int], maps: tuple[tuple[str, int], ...] = ()) -> None:
+        m = fdp.message_type.add(name=name)
+        for fname, num, typ in fields:
+            m.field.add(name=fname, number=num, type=typ, label=F.LABEL_OPTIONAL)
+        for fname, num in maps:
+            e = m.nested_type.add(name="AnnotationsEntry")
+            e.options.map_entry = True
+            e.field.add(name="key", number=1, type=F.TYPE_STRING, label=F.LABEL_OPTIONAL)
+            e.field.add(name="value", number=2, type=F.TYPE_BYTES, label=F.LABEL_OPTIONAL)
+            m.field.add(name=fname, number=num, type=F.TYPE_MESSAGE, label=F.LABEL_REPEATED,
+                        type_name=f".v2.{name}.AnnotationsEntry")
+
+    msg("StatusRequest")
+    msg("StatusResponse", ("version", 1, F.TYPE_STRING), ("healthz", 2, F.TYPE_STRING), ("key_id", 3, F.TYPE_STRING))
+    msg("DecryptRequest", ("ciphertext", 1, F.TYPE_BYTES), ("uid", 2, F.TYPE_STRING), ("key_id", 3, F.TYPE_STRING),
+        maps=(("annotations", 4),))
+    msg("DecryptResponse", ("plaintext", 1, F.TYPE_BYTES))
+    msg("EncryptRequest", ("plaintext", 1, F.TYPE_BYTES), ("uid", 2, F.TYPE_STRING))
+    msg("EncryptResponse", ("ciphertext", 1, F.TYPE_BYTES), ("key_id", 2, F.TYPE_STRING), maps=(("annotations", 3),))
+    pool = descriptor_pool.DescriptorPool()
+    pool.Add(fdp)
+    return {n: message_factory.GetMessageClass(pool.FindMessageTypeByName("v2." + n))
+            for n in ("StatusRequest", "StatusResponse", "DecryptRequest", "DecryptResponse", "EncryptRequest",
+                      "EncryptResponse")}
+
+
+@pytest.fixture
+def kms_plugin():
+    """A KMS v2 plugin (gRPC server on a unix socket) backed by LocalKMS; stopped afterwards."""
+    import tempfile
+    from concurrent import futures
+
+    grpc = pytest.importorskip("grpc")
+    api = _kms_api_classes()
+    kms = LocalKMS(os.urandom(32), "kek-1")
+    seen: list[tuple[str, Any]] = []
+
+    def status(req: Any, ctx: Any) -> Any:
+        seen.append(("Status", req))
+        st = kms.status()
+        return api["StatusResponse"](version=st.version, healthz=st.healthz, key_id=st.key_id)
+
+    def encrypt(req: Any, ctx: Any) -> Any:
+        seen.append(("Encrypt", req))
+        resp = kms.encrypt(req.uid, req.plaintext)
+        out = api["EncryptResponse"](ciphertext=resp.ciphertext, key_id=resp.key_id)
+        out.annotations["kms.example.com"] = b"v1"
+        return out
+
+    def decrypt(req: Any, ctx: Any) -> Any:
+        seen.append(("Decrypt", req))
+        if dict(req.annotations) != {"kms.example.com": b"v1"}:
+            ctx.abort(grpc.StatusCode.INVALID_ARGUMENT, "annotations lost")
+        return api["DecryptResponse"](plaintext=kms.decrypt(req.uid, DecryptRequest(req.ciphertext, req.key_id)))
+
+    def handler(fn: Any, req: str, resp: str) -> Any:
+        return grpc.unary_unary_rpc_method_handler(fn, request_deserializer=api[req].FromString,
+                                                   response_serializer=api[resp].SerializeToString)
+
+    tmp = tempfile.mkdtemp(prefix="kms", dir="/tmp")
+    sock = os.path.join(tmp, "kms.sock")
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
+    server.add_generic_rpc_handlers([grpc.method_handlers_generic_handler("v2.KeyManagementService", {
+        "Status": handler(status, "StatusRequest", "StatusResponse"),
+        "Encrypt": handler(encrypt, "EncryptRequest", "EncryptResponse"),
+        "Decrypt": handler(decrypt, "DecryptRequest", "DecryptResponse"),
+    })])
+    server.add_insecure_port("unix://" + sock)
+    server.start()
+    try:
+        yield "unix://" + sock, kms, seen
+    finally:
+        server.stop(None)
+        if os.path.exists(sock):
+            os.unlink(sock)
+        os.rmdir(tmp)
+
+
+def test_kms_v2_plugin_dialed_at_its_endpoint(tmp_path: Path, kms_plugin: Any) -> None:
+    endpoint, kms, seen = kms_plugin
+    text = (HEAD + "resources:\n- resources: [secrets]\n  providers:\n  - kms:\n      apiVersion: v2\n"
+            f"      name: vault\n      endpoint: {endpoint}\n      timeout: 5s\n")
+    chain = load_encryption_config(write(tmp_path, text))[GroupResource("", "secrets")]
+    stored = chain.transform_to_storage(PLAIN, KEY)
+    assert [name for name, _ in seen] == ["Encrypt"] and seen[0][1].uid and len(seen[0][1].plaintext) == 32
+    o = PB()
+    o.ParseFromString(stored[len(b"k8s:enc:kms:v2:vault:"):])
+    assert o.keyID == "kek-1" and dict(o.annotations) == {"kms.example.com": b"v1"}
+    # a fresh reader (cold DEK cache) asks the plugin to decrypt, annotations and key ID included
+    reader = load_encryption_config(write(tmp_path, text))[GroupResource("", "secrets")]
+    assert reader.transform_from_storage(stored, KEY) == (PLAIN, False)
+    decrypts = [req for name, req in seen if name == "Decrypt"]
+    assert len(decrypts) == 1 and decrypts[0].key_id == "kek-1" and decrypts[0].ciphertext == o.encryptedDEKSource
+    # key rotated at the plugin: refresh sees it through Status and writes with a new DEK
+    kms.rotate(os.urandom(32), "kek-2")
+    from kcodec.storage.value.kms_grpc import GRPCKMSService
+
+    service = GRPCKMSService(endpoint)
+    t = KMSv2Transformer("vault", service)
+    t.refresh()
+    assert [name for name, _ in seen][-2:] == ["Status", "Encrypt"]
+    assert t.transform_from_storage(stored, KEY) == (PLAIN, True)
+    assert t.transform_from_storage(t.transform_to_storage(PLAIN, KEY), KEY) == (PLAIN, False)
+    service.close()
+
+
+def test_kms_v2_plugin_unreachable_fails_within_the_timeout(tmp_path: Path) -> None:
+    pytest.importorskip("grpc")
+    from kcodec.storage.value.kms_grpc import GRPCKMSService
+
+    svc = GRPCKMSService(f"unix://{tmp_path}/nothing.sock", timeout=0.3)
+    t = KMSv2Transformer("vault", svc)
+    with pytest.raises(Exception, match=r"^failed to encrypt DEK, error: rpc error: code = (DeadlineExceeded|Unavailable) desc = "):
+        t.transform_to_storage(PLAIN, KEY)
+    svc.close()
+
+
+def test_parse_kms_endpoint() -> None:
+    from kcodec.errors import KCodecError
+    from kcodec.storage.value.kms_grpc import parse_kms_endpoint
+
+    assert parse_kms_endpoint("unix:///var/run/kms.sock") == "/var/run/kms.sock"
+    assert parse_kms_endpoint("unix:///@abstract") == "@abstract"
+    with pytest.raises(KCodecError, match='^unsupported scheme "tcp" for remote KMS provider$'):
+        parse_kms_endpoint("tcp://127.0.0.1:1")
+    with pytest.raises(KCodecError, match="^remote KMS provider can't use empty string as endpoint$"):
+        parse_kms_endpoint("")

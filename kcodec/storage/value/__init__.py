@@ -56,6 +56,7 @@ from kcodec.storage.value.kms import (
     LocalKMS,
     StatusResponse,
 )
+from kcodec.storage.value.kms_grpc import GRPCKMSService
 from kcodec.storage.value.config import load_encryption_config, parse_encryption_config, transformer_for_resource
 
 __all__ += [
@@ -70,6 +71,7 @@ __all__ += [
     "StatusResponse",
     "KMSService",
     "LocalKMS",
+    "GRPCKMSService",
     "KMSv2Transformer",
     "load_encryption_config",
     "parse_encryption_config",

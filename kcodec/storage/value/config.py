@@ -6,9 +6,10 @@ Follows apiserver ``pkg/server/options/encryptionconfig/config.go`` (building th
 v1 defaults of ``pkg/apis/apiserver/v1/defaults.go``. Files are decoded strictly, as the
 API server does: an unknown field is an error naming its path.
 
-KMS providers need a :class:`~kcodec.storage.value.kms.KMSService` per provider name
-(``kms_services``): kube-apiserver dials a gRPC plugin at ``endpoint``; kcodec has no gRPC
-client, so the caller supplies the service (``LocalKMS``, or a bridge to the plugin).
+KMS v2 providers dial their plugin's ``endpoint`` over gRPC, as kube-apiserver does
+(``grpcio`` needed), unless ``kms_services`` gives a
+:class:`~kcodec.storage.value.kms.KMSService` for the provider's name (``LocalKMS``...).
+KMS v1 providers (behind ``kms_v1=True``) need a ``KMSv1Service`` from ``kms_services``.
 """
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from kcodec.errors import ConfigError, DecodeError
+from kcodec.errors import ConfigError, DecodeError, KCodecError
 from kcodec.schema import GroupResource, parse_group_resource
 from kcodec.storage.value.aes import AESCBCTransformer, AESGCMTransformer
 from kcodec.storage.value.kms import KMSService, KMSv1Transformer, KMSv2Transformer
@@ -456,9 +457,18 @@ def _provider(p: Mapping[str, Any], kms_services: Mapping[str, Any], kms_v1: boo
             raise ConfigError("KMSv1 is deprecated and will only receive security updates going forward. Use "
                               "KMSv2 instead.  Set --feature-gates=KMSv1=true to use the deprecated KMSv1 feature.")
         service = kms_services.get(name)
+        if service is None and not v1:
+            # as kube-apiserver does: dial the plugin at its endpoint
+            from kcodec.storage.value.kms_grpc import GRPCKMSService
+
+            try:
+                service = GRPCKMSService(kms.get("endpoint") or "",
+                                         timeout=_parse_duration(kms.get("timeout") or "3s") / 1e9)
+            except KCodecError as err:
+                raise ConfigError(f"could not configure KMSv2-Plugin's probe {_q(name)}, error: {err}") from None
         if service is None:
-            raise ConfigError(f"could not configure KMSv{1 if v1 else 2}-Plugin's probe {_q(name)}, error: no KMS "
-                              f"service given for this provider (kube-apiserver would dial {kms.get('endpoint')})")
+            raise ConfigError(f"could not configure KMSv1-Plugin's probe {_q(name)}, error: no KMS v1 service given "
+                              f"for this provider (kcodec does not speak the v1beta1 gRPC API)")
         if v1:
             return KMSv1Transformer(name, service, cache_size=int(kms.get("cachesize") or 0))
         return KMSv2Transformer(name, service)

@@ -638,3 +638,30 @@ def test_storage_errors_pickle_and_try_update_returning_none(store) -> None:
     store.create(key("a"), pod("a"))
     with pytest.raises(TypeError, match="returned None"):
         store.guaranteed_update(key("a"), lambda cur: None)
+
+
+def test_filtered_watch_turns_transitions_into_added_and_deleted(store) -> None:
+    def web(p):
+        return (p.metadata.labels or {}).get("app") == "web"
+
+    def relabel(app):
+        def update(cur):
+            cur.metadata.labels = {"app": app}
+            return cur
+        return update
+    store.create(key("old"), pod("old", labels={"app": "web"}))
+    start = store.current_revision()
+    store.create(key("a"), pod("a", labels={"app": "web"}))  # ADDED
+    store.create(key("b"), pod("b", labels={"app": "db"}))  # filtered out
+    store.guaranteed_update(key("a"), add_label("tier", "1"))  # MODIFIED (still web)
+    store.guaranteed_update(key("a"), relabel("db"))  # DELETED: left the selection
+    store.guaranteed_update(key("b"), relabel("web"))  # ADDED: entered it
+    store.delete(key("b"))  # DELETED
+    store.delete(key("a"))  # not selected when deleted: nothing
+    with store.watch("/pods/default", resource_version=str(start), recursive=True, predicate=web) as w:
+        got = [(e.type, e.object.metadata.name, (e.object.metadata.labels or {}).get("app")) for e in
+               iter(lambda: w.next(0.5), None)]
+    assert got == [("ADDED", "a", "web"), ("MODIFIED", "a", "web"), ("DELETED", "a", "web"),
+                   ("ADDED", "b", "web"), ("DELETED", "b", "web")]
+    with store.watch("/pods/default", resource_version="0", recursive=True, predicate=web) as w:
+        assert [e.object.metadata.name for e in iter(lambda: w.next(0.3), None)] == ["old"]

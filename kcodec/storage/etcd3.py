@@ -326,7 +326,7 @@ class _EtcdWatch:
                         if ev.type == 1:  # DELETE
                             batch.append(RawEvent("DELETE", _kv(ev.kv), _kv(ev.prev_kv) if ev.HasField("prev_kv") else None))
                         else:
-                            batch.append(RawEvent("PUT", _kv(ev.kv)))
+                            batch.append(RawEvent("PUT", _kv(ev.kv), _kv(ev.prev_kv) if ev.HasField("prev_kv") else None))
                     self.next_rev = resp.events[-1].kv.mod_revision + 1
                     self.events.put(batch)
             except grpc.RpcError as exc:

@@ -70,7 +70,8 @@ class TxnResult:
 class RawEvent:
     """A watch event as the backend sees it: ``"PUT"`` or ``"DELETE"``, the key's value
     after the event (for a delete: the key, empty value, the delete's revision as
-    ``mod_revision``) and, for deletes, the value before it."""
+    ``mod_revision``) and the value before it (always for deletes; for puts when the
+    backend has it at hand, else ``None``)."""
 
     type: str
     kv: KeyValue

@@ -577,7 +577,8 @@ class Store:
         meta.remaining_item_count = remaining
         return out
 
-    def watch(self, key: str, *, resource_version: str = "", recursive: bool = False) -> Watcher:
+    def watch(self, key: str, *, resource_version: str = "", recursive: bool = False,
+              predicate: Callable[[Any], bool] | None = None) -> Watcher:
         """Watch ``key`` (or every key under it when ``recursive``) for changes after
         ``resource_version``.
 
@@ -586,7 +587,8 @@ class Store:
         :class:`Watcher` for :class:`WatchEvent` s; it raises
         :class:`~kcodec.storage.errors.ResourceExpiredError` ("too old resource version")
         when the revision was compacted, and :class:`CorruptObjectError` for a value that
-        does not decode.
+        does not decode. ``predicate(obj)`` filters as a selector does in Go: an object
+        that starts matching is ADDED, one that stops matching DELETED (its last state).
         """
         prepared = self.prepare_key(key, recursive)
         rev = _parse_rv(resource_version)
@@ -605,18 +607,41 @@ class Store:
             raw = self.kv.watch(bkey, range_end, rev + 1)
         except CompactedError as exc:
             raise _too_old(rev, exc.compact_revision) from None
-        return Watcher(self, raw, initial, rev)
+        return Watcher(self, raw, initial, rev, predicate)
 
-    def transform_event(self, event: RawEvent) -> WatchEvent:
-        """Go's ``watchChan.transform`` for an unfiltered watch."""
+    def _previous(self, event: RawEvent) -> KeyValue | None:
+        if event.prev_kv is not None:
+            return event.prev_kv
+        key = event.kv.key
+        found = self.kv.range(key, key + b"\x00", revision=event.kv.mod_revision - 1, limit=1).kvs
+        return found[0] if found else None
+
+    def transform_event(self, event: RawEvent, predicate: Callable[[Any], bool] | None = None) -> WatchEvent | None:
+        """Go's ``watchChan.transform``: the event as the watcher sees it, ``None`` when
+        ``predicate`` filters it out."""
+        rev = event.kv.mod_revision
         if event.type == "DELETE":
             if event.prev_kv is None:
                 raise KCodecError(f"etcd event received with PrevKv=nil (key={event.kv.key!r}, "
-                                  f"modRevision={event.kv.mod_revision}, type=DELETE)")
+                                  f"modRevision={rev}, type=DELETE)")
             # The old object, at the revision of its deletion.
-            return WatchEvent(DELETED, self.decode_value(event.prev_kv, event.kv.mod_revision))
-        obj = self.decode_value(event.kv)
-        return WatchEvent(ADDED if event.is_create else MODIFIED, obj)
+            old = self.decode_value(event.prev_kv, rev)
+            return WatchEvent(DELETED, old) if predicate is None or predicate(old) else None
+        cur = self.decode_value(event.kv)
+        if event.is_create:
+            return WatchEvent(ADDED, cur) if predicate is None or predicate(cur) else None
+        if predicate is None:
+            return WatchEvent(MODIFIED, cur)
+        prev = self._previous(event)
+        old = self.decode_value(prev, rev) if prev is not None else None
+        cur_passes, old_passes = predicate(cur), old is not None and predicate(old)
+        if cur_passes and old_passes:
+            return WatchEvent(MODIFIED, cur)
+        if cur_passes:
+            return WatchEvent(ADDED, cur)
+        if old_passes:
+            return WatchEvent(DELETED, old)
+        return None
 
 
 def _too_old(rev: int, compact_revision: int) -> ResourceExpiredError:
@@ -664,8 +689,10 @@ class Watcher:
     a watch from after a reconnect.
     """
 
-    def __init__(self, store: Store, raw: RawWatch, initial: list[KeyValue], start_rev: int) -> None:
+    def __init__(self, store: Store, raw: RawWatch, initial: list[KeyValue], start_rev: int,
+                 predicate: Callable[[Any], bool] | None = None) -> None:
         self._store = store
+        self._predicate = predicate
         self._raw = raw
         self._initial: deque[KeyValue] = deque(initial)
         self._batch: deque[RawEvent] = deque()
@@ -700,21 +727,26 @@ class Watcher:
 
     def next(self, timeout: float | None = None) -> WatchEvent | None:
         """The next event, or ``None`` after ``timeout`` seconds (or once stopped)."""
-        if self._initial:
-            kv = self._initial.popleft()
+        while self._initial:
+            obj = self._store.decode_value(self._initial.popleft())
             # Initial events carry the object's own mod revision, as Go's sync() does.
-            return WatchEvent(ADDED, self._store.decode_value(kv))
-        while not self._batch:
-            if self._stopped:
-                return None
-            try:
-                self._batch = deque(self._raw.next_batch(timeout))
-            except CompactedError as exc:
-                self.stop()
-                raise _too_old(self.resource_version, exc.compact_revision) from None
-            if not self._batch:
-                return None
-        raw = self._batch.popleft()
-        event = self._store.transform_event(raw)
-        self.resource_version = raw.kv.mod_revision
-        return event
+            if self._predicate is None or self._predicate(obj):
+                return WatchEvent(ADDED, obj)
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            while not self._batch:
+                if self._stopped:
+                    return None
+                left = None if deadline is None else max(deadline - time.monotonic(), 0.0)
+                try:
+                    self._batch = deque(self._raw.next_batch(left))
+                except CompactedError as exc:
+                    self.stop()
+                    raise _too_old(self.resource_version, exc.compact_revision) from None
+                if not self._batch:
+                    return None
+            raw = self._batch.popleft()
+            event = self._store.transform_event(raw, self._predicate)
+            self.resource_version = raw.kv.mod_revision
+            if event is not None:
+                return event

@@ -351,6 +351,21 @@ def test_kube_apiserver_factory_defaults() -> None:
         kube_apiserver_storage_factory(CODECS, media_type="text/plain")
 
 
+def test_kube_apiserver_factory_defaults_to_the_legacy_scheme() -> None:
+    try:
+        import kcodec.legacyscheme as legacy
+    except ImportError:
+        with pytest.raises(ConfigError, match="^kube_apiserver_storage_factory needs a serializer: "
+                                              "kcodec.legacyscheme"):
+            kube_apiserver_storage_factory()
+        return
+    f = kube_apiserver_storage_factory()
+    assert f.default_serializer is legacy.codecs
+    cfg = f.new_config(GroupResource("apps", "deployments"))
+    assert cfg.storage_version == GroupVersion("apps", "v1")
+    assert cfg.memory_version == GroupVersion("apps", "__internal")
+
+
 def test_add_json_resource_for_custom_resources() -> None:
     f = factory()
     gr = GroupResource("apps", "widgets")  # a group the scheme knows, standing in for a CRD's

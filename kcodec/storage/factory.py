@@ -561,7 +561,7 @@ class DefaultStorageFactory:
 
 
 def kube_apiserver_storage_factory(
-    serializer: Any,
+    serializer: Any = None,
     *,
     resource_encoding_config: DefaultResourceEncodingConfig | None = None,
     storage_config: StorageConfig | None = None,
@@ -574,9 +574,9 @@ def kube_apiserver_storage_factory(
 ) -> DefaultStorageFactory:
     """The storage factory kube-apiserver 1.36 builds (``completedStorageFactoryConfig.New``).
 
-    ``serializer`` is the CodecFactory over the server's scheme (Go's ``legacyscheme.Codecs``;
-    its scheme should hold the internal types for the default ``__internal`` memory
-    versions). Built-in kinds are stored as protobuf (``media_type``, kube-apiserver's
+    ``serializer`` is the CodecFactory over the server's scheme, by default
+    ``kcodec.legacyscheme.codecs`` (Go's ``legacyscheme.Codecs``, which holds the internal
+    types the default ``__internal`` memory versions need). Built-in kinds are stored as protobuf (``media_type``, kube-apiserver's
     ``--storage-media-type`` default; :func:`validate_storage_media_type` checks it); the
     groups in :data:`JSON_STORED_GROUPS` as JSON under ``<group>/<resource>``. The
     storage-version overrides, cohabitating resources and special prefixes are 1.36's;
@@ -586,6 +586,12 @@ def kube_apiserver_storage_factory(
     kube-apiserver since): group-wide storage versions under the per-resource overrides.
     """
     validate_storage_media_type(media_type)
+    if serializer is None:
+        try:
+            from kcodec.legacyscheme import codecs as serializer  # type: ignore[no-redef]
+        except ImportError:
+            raise ConfigError("kube_apiserver_storage_factory needs a serializer: kcodec.legacyscheme (the "
+                              "default, with the internal versions) is not available") from None
     scheme = getattr(serializer, "scheme", None)
     encoding = resource_encoding_config or DefaultResourceEncodingConfig(scheme)
     if storage_versions:

@@ -472,7 +472,8 @@ class DefaultStorageFactory:
         simple storage factory with that layout), written as ``storage_version`` and read as
         ``memory_version`` (default: the storage version; custom resources have no internal
         version). The encoding config must be a :class:`DefaultResourceEncodingConfig` whose
-        scheme (or ``serializer``'s) knows the group.
+        scheme knows the group: for a custom resource, a scheme where the CRD's kinds are
+        registered as ``Unstructured`` (kcodec.api.apiextensions' ``add_custom_resource_definition``).
         """
         gr = _gr(group_resource)
         self.set_serializer(gr, CONTENT_TYPE_JSON, serializer)

@@ -563,7 +563,15 @@ def test_aesgcm_transformer_round_trip_and_stale_rewrite(backend, tmp_path, endp
         rev = s.current_revision()
         s.guaranteed_update("/secrets/default/s", lambda cur: cur)
         assert s.current_revision() == rev
-        # A wrong key never yields plaintext.
+        # A tampered ciphertext never yields plaintext.
+        raw, _ = s.kv.get(full)
+        tampered = raw.value[:-1] + bytes([raw.value[-1] ^ 1])
+        s.kv.put_raw(full, tampered)
+        with pytest.raises(CorruptObjectError, match="secrets/default/s"):
+            s.get("/secrets/default/s")
+        s.kv.put_raw(full, raw.value)
+        assert s.get("/secrets/default/s").data == {"password": b"hunter2"}
+        # Nor does a wrong key.
         s.transformer = AESGCMTransformer({"k2": b"3" * 32})
         with pytest.raises(CorruptObjectError, match="secrets/default/s") as info:
             s.get("/secrets/default/s")

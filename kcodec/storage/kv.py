@@ -175,8 +175,10 @@ def decode_continue(continue_value: str, key_prefix: str) -> tuple[str, int]:
 
     try:
         padded = continue_value + "=" * (-len(continue_value) % 4)
-        if "=" in continue_value or "+" in continue_value or "/" in continue_value:
-            raise ValueError("illegal base64 data")
+        # Go's RawURLEncoding takes only the URL alphabet, unpadded (Python would skip junk).
+        bad_at = next((i for i, ch in enumerate(continue_value) if not (ch.isascii() and (ch.isalnum() or ch in "-_"))), -1)
+        if bad_at >= 0:
+            raise ValueError(f"illegal base64 data at input byte {bad_at}")
         data = base64.urlsafe_b64decode(padded.encode("ascii"))
     except (ValueError, UnicodeEncodeError) as exc:
         raise bad(f"{_INVALID}: {exc}") from None

@@ -673,3 +673,13 @@ def test_filtered_watch_turns_transitions_into_added_and_deleted(store) -> None:
                    ("ADDED", "b", "web"), ("DELETED", "b", "web")]
     with store.watch("/pods/default", resource_version="0", recursive=True, predicate=web) as w:
         assert [e.object.metadata.name for e in iter(lambda: w.next(0.3), None)] == ["old"]
+
+
+def test_compaction_errors(store) -> None:
+    fill(store, 2)
+    rev = store.current_revision()
+    store.compact(rev)
+    with pytest.raises(ResourceExpiredError, match="has been compacted"):
+        store.compact(rev - 1)
+    with pytest.raises(TooLargeResourceVersionError, match=f"Too large resource version: {rev + 10}, current: {rev}"):
+        store.compact(rev + 10)

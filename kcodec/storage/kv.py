@@ -16,6 +16,7 @@ import posixpath
 from dataclasses import dataclass
 from typing import Protocol
 
+from kcodec.errors import KCodecError
 from kcodec.storage.errors import BadRequestError
 
 __all__ = [
@@ -82,7 +83,7 @@ class RawEvent:
         return self.type == "PUT" and self.kv.create_revision == self.kv.mod_revision
 
 
-class CompactedError(Exception):
+class CompactedError(KCodecError):
     """The backend no longer has the revision asked for (etcd's ``ErrCompacted``)."""
 
     def __init__(self, compact_revision: int, requested: int = 0) -> None:
@@ -91,7 +92,7 @@ class CompactedError(Exception):
         super().__init__(f"mvcc: required revision has been compacted (requested {requested}, compacted {compact_revision})")
 
 
-class FutureRevisionError(Exception):
+class FutureRevisionError(KCodecError):
     """A read at a revision the backend has not reached (etcd's ``ErrFutureRev``)."""
 
     def __init__(self, requested: int, current: int) -> None:

@@ -453,8 +453,18 @@ class Store:
         return self.kv.current_revision()
 
     def compact(self, revision: int) -> None:
-        """Drop history before ``revision`` (reads and watches older than it then fail)."""
-        self.kv.compact(revision)
+        """Drop history before ``revision`` (reads and watches older than it then fail).
+
+        Raises :class:`ResourceExpiredError` when the store is already compacted at or past
+        ``revision`` and :class:`TooLargeResourceVersionError` for a future revision.
+        """
+        try:
+            self.kv.compact(revision)
+        except CompactedError as exc:
+            raise ResourceExpiredError(f"compaction to {revision}: mvcc: required revision has been compacted",
+                                       compact_revision=exc.compact_revision) from None
+        except FutureRevisionError:
+            raise TooLargeResourceVersionError(revision, self.kv.current_revision()) from None
 
     def _validate_minimum_rv(self, minimum: str, actual: int) -> None:
         if not minimum:

@@ -21,6 +21,8 @@ __all__ = [
     "ConversionError",
     "EncodeError",
     "NotMarshalableError",
+    "TransformError",
+    "ConfigError",
     "is_not_registered_error",
     "is_missing_kind",
     "is_missing_version",
@@ -125,6 +127,34 @@ class NotMarshalableError(EncodeError):
             f"object {type_name(obj_type)} does not implement the protobuf marshalling "
             "interface and cannot be encoded to a protobuf message"
         )
+
+
+class TransformError(DecodeError):
+    """A stored value could not be transformed (decrypted, verified) on its way from storage.
+
+    The message is Go's (``cipher: message authentication failed``...); ``key`` is the
+    storage key of the value and ``key_name`` the name of the encryption key or provider
+    that was tried, when one was. Never raised with any plaintext attached.
+    """
+
+    def __init__(self, message: str, key: bytes | str | None = None, key_name: str | None = None) -> None:
+        self.key = key
+        self.key_name = key_name
+        super().__init__(message)
+
+
+class ConfigError(KCodecError, ValueError):
+    """A storage or encryption configuration is invalid (a flag value, a config file).
+
+    The message is Go's; ``field`` is the field path or flag named by the first fault
+    (``resources[0].providers[1].aesgcm.keys[0].secret``, ``--etcd-servers-overrides``)
+    and ``errors`` lists every ``(field, message)`` found, for callers that report them all.
+    """
+
+    def __init__(self, message: str, field: str = "", errors: list[tuple[str, str]] | None = None) -> None:
+        self.field = field
+        self.errors = list(errors) if errors is not None else [(field, message)]
+        super().__init__(message)
 
 
 def is_not_registered_error(err: BaseException | None) -> bool:

@@ -33,6 +33,31 @@ def _json(**options: Any) -> Any:
     return json.Serializer(s, s, **options)
 
 
+_TMP: list[Any] = []
+
+
+def _tmp_db() -> str:
+    """A database path in a directory removed when the test process ends."""
+    import tempfile
+
+    if not _TMP:
+        _TMP.append(tempfile.TemporaryDirectory())
+    _TMP.append(None)
+    return f"{_TMP[0].name}/db{len(_TMP)}.sqlite"
+
+
+def _sqlite_kv() -> Any:
+    from kcodec.storage.sqlite import SQLiteKV
+
+    return SQLiteKV(_tmp_db())
+
+
+def _sqlite_store() -> Any:
+    from kcodec.storage.sqlite import SQLiteStore
+
+    return SQLiteStore(_tmp_db(), _api().codecs.legacy_codec(GroupVersion("", "v1")))
+
+
 def _protobuf(raw: bool = False) -> Any:
     from kcodec.serializer import protobuf
 
@@ -99,6 +124,28 @@ CASES: list[tuple[str, Any, Callable[[], Any]]] = [
     ("MultiGroupVersioner", interfaces.GroupVersioner, lambda: runtime.MultiGroupVersioner(APPS_V1)),
     ("Unstructured", interfaces.Unstructured, lambda: runtime.Unstructured({})),
     ("UnstructuredList", interfaces.Unstructured, lambda: runtime.UnstructuredList({})),
+    ("IdentityTransformer", interfaces.Transformer,
+     lambda: __import__("kcodec.storage.value", fromlist=["x"]).IdentityTransformer()),
+    ("AESGCMTransformer", interfaces.Transformer,
+     lambda: __import__("kcodec.storage.value.aes", fromlist=["x"]).AESGCMTransformer({"k1": b"0" * 32})),
+    ("AESCBCTransformer", interfaces.Transformer,
+     lambda: __import__("kcodec.storage.value.aes", fromlist=["x"]).AESCBCTransformer({"k1": b"0" * 32})),
+    ("SecretboxTransformer", interfaces.Transformer,
+     lambda: __import__("kcodec.storage.value.secretbox", fromlist=["x"]).SecretboxTransformer({"k1": b"0" * 32})),
+    ("KMSv2Transformer", interfaces.Transformer,
+     lambda: (lambda kms: kms.KMSv2Transformer("p", kms.LocalKMS()))(
+         __import__("kcodec.storage.value.kms", fromlist=["x"]))),
+    ("LocalKMS", interfaces.KMSService, lambda: __import__("kcodec.storage.value.kms", fromlist=["x"]).LocalKMS()),
+    ("GRPCKMSService", interfaces.KMSService,
+     lambda: __import__("kcodec.storage.value.kms_grpc", fromlist=["x"]).GRPCKMSService("unix:///nonexistent.sock")),
+    ("LocalKMSv1", interfaces.KMSv1Service,
+     lambda: __import__("kcodec.storage.value.kms", fromlist=["x"]).LocalKMSv1()),
+    ("DefaultResourceEncodingConfig", interfaces.ResourceEncodingConfig,
+     lambda: __import__("kcodec.storage.factory", fromlist=["x"]).DefaultResourceEncodingConfig(_api().scheme)),
+    ("SQLiteKV", interfaces.KV, _sqlite_kv),
+    ("SQLiteKV watch", interfaces.RawWatch, lambda: _sqlite_kv().watch(b"/a", None, 0)),
+    ("SQLiteStore", interfaces.StorageInterface, _sqlite_store),
+    ("SQLiteStore watch", interfaces.WatchInterface, lambda: _sqlite_store().watch("/a", resource_version="0")),
     ("typed object", interfaces.Object, lambda: __import__("kcodec.api.apps.v1", fromlist=["x"]).Deployment()),
 ]
 for _name in ("json", "yaml", "length-delimited", "default"):

@@ -267,7 +267,9 @@ def instantiate(cls: type, params: tuple[Any, ...], docs: dict[str, Any]) -> Any
     Raises NotImplementedError (asv's skip) when the setup skips.
     """
     inst = cls()
-    inst.setup(docs, *params)
+    setup = getattr(inst, "setup", None)
+    if setup is not None:
+        setup(*_cached(cls, docs), *params)
     return inst
 
 
@@ -275,9 +277,14 @@ def teardown(inst: Any, params: tuple[Any, ...], docs: dict[str, Any]) -> None:
     """asv's teardown of a set-up instance, when its class has one."""
     fn = getattr(inst, "teardown", None)
     if fn is not None:
-        fn(docs, *params)
+        fn(*_cached(type(inst), docs), *params)
 
 
 def bound(inst: Any, method: str, params: tuple[Any, ...], docs: dict[str, Any]) -> Callable[[], Any]:
     """A zero-argument callable running benchmark ``method`` of a set-up instance once."""
-    return functools.partial(getattr(inst, method), docs, *params)
+    return functools.partial(getattr(inst, method), *_cached(type(inst), docs), *params)
+
+
+def _cached(cls: type, docs: dict[str, Any]) -> tuple[Any, ...]:
+    """What asv passes ahead of the parameters: the setup_cache result, when the class has one."""
+    return (docs,) if hasattr(cls, "setup_cache") else ()

@@ -25,6 +25,7 @@ EXIT_USAGE = 2
 COMMANDS: tuple[str, ...] = (
     "kcodec.cli.codec",
     "kcodec.cli.version",
+    "kcodec.cli.etcd",
 )
 
 _EPILOG = """\

@@ -1,0 +1,360 @@
+"""The embedded default backend: an MVCC revision log in SQLite (standard library).
+
+It keeps what kine keeps for k3s: every write appends a row to a log whose primary key is
+the revision, so reads at an older revision, watches from a revision and compaction work
+as on etcd. A second table holds the latest value of each key, so current reads and lists
+do not scan the log. Several threads and several processes may use one file:
+
+- WAL journal, so readers never block the writer and see one committed snapshot each;
+- every write is one ``BEGIN IMMEDIATE`` transaction that reads the key, compares its mod
+  revision, appends to the log, updates the latest-value table and bumps the revision, so a
+  writer killed at any point (even SIGKILL) leaves either all of it or none of it;
+- ``synchronous=NORMAL``: in WAL mode a committed write survives the process dying at once;
+  only an operating-system crash can lose the last commits (as kine's default).
+
+A watch polls the log (at most every ``poll_interval`` seconds; writers in the same process
+wake it at once) and reports rows after its revision in order.
+"""
+from __future__ import annotations
+
+import os
+import random
+import sqlite3
+import threading
+import time
+from typing import Any
+
+from kcodec.storage.kv import (
+    CompactedError,
+    FutureRevisionError,
+    KeyValue,
+    RangeResult,
+    RawEvent,
+    TxnResult,
+)
+from kcodec.storage.store import Store
+
+__all__ = ["SQLiteStore", "SQLiteKV"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS kcodec_meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+INSERT OR IGNORE INTO kcodec_meta (name, value) VALUES ('revision', 1), ('compact_revision', 0);
+CREATE TABLE IF NOT EXISTS kcodec_log (
+    rev INTEGER PRIMARY KEY,
+    key BLOB NOT NULL,
+    deleted INTEGER NOT NULL,
+    create_rev INTEGER NOT NULL,
+    version INTEGER NOT NULL,
+    value BLOB NOT NULL,
+    prev_rev INTEGER,
+    prev_value BLOB
+);
+CREATE INDEX IF NOT EXISTS kcodec_log_key_rev ON kcodec_log (key, rev);
+CREATE TABLE IF NOT EXISTS kcodec_kv (
+    key BLOB PRIMARY KEY,
+    create_rev INTEGER NOT NULL,
+    mod_rev INTEGER NOT NULL,
+    version INTEGER NOT NULL,
+    value BLOB NOT NULL
+) WITHOUT ROWID;
+"""
+
+# Writers in this process wake this process's watchers on the same file at once.
+_wakeups: dict[str, threading.Condition] = {}
+_wakeups_lock = threading.Lock()
+
+
+def _wakeup_for(path: str) -> threading.Condition:
+    with _wakeups_lock:
+        cond = _wakeups.get(path)
+        if cond is None:
+            cond = _wakeups[path] = threading.Condition()
+        return cond
+
+
+def _bounds(key: bytes, range_end: bytes) -> tuple[str, tuple[Any, ...]]:
+    if range_end == b"\x00":
+        return "key >= ?", (key,)
+    return "key >= ? AND key < ?", (key, range_end)
+
+
+class SQLiteKV:
+    """The SQLite revision log behind :class:`SQLiteStore` (the :class:`~kcodec.storage.kv.KV` contract)."""
+
+    def __init__(self, path: str | os.PathLike[str], *, busy_timeout: float = 30.0, poll_interval: float = 0.02) -> None:
+        self.path = os.fspath(path)
+        self.busy_timeout = busy_timeout
+        self.poll_interval = poll_interval
+        self._local = threading.local()
+        self._all_conns: list[sqlite3.Connection] = []
+        self._conns_lock = threading.Lock()
+        self._closed = False
+        self._wakeup = _wakeup_for(os.path.abspath(self.path))
+        conn = self._conn()
+        # journal_mode is a property of the file: the first opener sets it for everyone.
+        self._retry(lambda: conn.execute("PRAGMA journal_mode=WAL"))
+        def schema(c: sqlite3.Connection) -> None:
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    c.execute(statement)
+        self._write_txn(schema, schema=True)
+
+    def __repr__(self) -> str:
+        return f"SQLiteKV({self.path!r})"
+
+    def _conn(self) -> sqlite3.Connection:
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            if self._closed:
+                raise sqlite3.ProgrammingError(f"{self.path}: the store is closed")
+            # SQLite's own busy handler sleeps in steps of up to 100 ms, which several
+            # processes contending for one key turn into long stalls: it only waits a few
+            # milliseconds here, and _begin retries with short random pauses instead.
+            conn = sqlite3.connect(self.path, timeout=0.005, isolation_level=None, check_same_thread=False)
+            self._retry(lambda: conn.execute("PRAGMA synchronous=NORMAL"))
+            self._local.conn = conn
+            with self._conns_lock:
+                self._all_conns.append(conn)
+        return conn
+
+    def close(self) -> None:
+        self._closed = True
+        with self._conns_lock:
+            conns, self._all_conns = self._all_conns, []
+        for conn in conns:
+            try:
+                conn.close()
+            except sqlite3.Error:
+                pass
+
+    # ------------------------------------------------------------------ transactions
+
+    def _retry(self, fn):
+        deadline = time.monotonic() + self.busy_timeout
+        pause = 0.0002
+        while True:
+            try:
+                return fn()
+            except sqlite3.OperationalError as exc:
+                text = str(exc)
+                if "locked" not in text and "busy" not in text or time.monotonic() > deadline:
+                    raise
+            time.sleep(random.uniform(0, pause))
+            pause = min(pause * 2, 0.005)
+
+    def _read_txn(self, fn):
+        conn = self._conn()
+        self._retry(lambda: conn.execute("BEGIN"))
+        try:
+            return self._retry(lambda: fn(conn))
+        finally:
+            conn.execute("COMMIT")
+
+    def _write_txn(self, fn, schema: bool = False):
+        conn = self._conn()
+        # IMMEDIATE takes the write lock up front: two writers never both read a revision
+        # and then race to bump it (a deferred upgrade would fail with SQLITE_BUSY mid-way).
+        self._retry(lambda: conn.execute("BEGIN IMMEDIATE"))
+        try:
+            result = fn(conn)
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        self._retry(lambda: conn.execute("COMMIT"))
+        if not schema:
+            with self._wakeup:
+                self._wakeup.notify_all()
+        return result
+
+    @staticmethod
+    def _meta(conn: sqlite3.Connection, name: str) -> int:
+        return conn.execute("SELECT value FROM kcodec_meta WHERE name = ?", (name,)).fetchone()[0]
+
+    # ------------------------------------------------------------------ reads
+
+    def current_revision(self) -> int:
+        return self._read_txn(lambda c: self._meta(c, "revision"))
+
+    def get(self, key: bytes) -> tuple[KeyValue | None, int]:
+        def read(conn: sqlite3.Connection):
+            row = conn.execute("SELECT create_rev, mod_rev, version, value FROM kcodec_kv WHERE key = ?",
+                               (key,)).fetchone()
+            rev = self._meta(conn, "revision")
+            return (KeyValue(key, row[3], row[0], row[1], row[2]) if row else None), rev
+        return self._read_txn(read)
+
+    def range(self, key: bytes, range_end: bytes, *, revision: int = 0, limit: int = 0,
+              count_only: bool = False) -> RangeResult:
+        where, args = _bounds(key, range_end)
+
+        def read(conn: sqlite3.Connection) -> RangeResult:
+            current = self._meta(conn, "revision")
+            if revision > current:
+                raise FutureRevisionError(revision, current)
+            if revision and revision < current:
+                compacted = self._meta(conn, "compact_revision")
+                if revision < compacted:
+                    raise CompactedError(compacted, revision)
+                inner = (f"SELECT key, MAX(rev) AS rev, deleted, create_rev, version, value FROM kcodec_log "
+                         f"WHERE {where} AND rev <= ? GROUP BY key")
+                source = f"(SELECT key, create_rev, rev AS mod_rev, version, value FROM ({inner}) WHERE deleted = 0)"
+                qargs = args + (revision,)
+            else:
+                source = f"(SELECT key, create_rev, mod_rev, version, value FROM kcodec_kv WHERE {where})"
+                qargs = args
+            count = conn.execute(f"SELECT COUNT(*) FROM {source}", qargs).fetchone()[0]
+            if count_only:
+                return RangeResult([], count, False, current)
+            sql = f"SELECT key, create_rev, mod_rev, version, value FROM {source} ORDER BY key"
+            if limit > 0:
+                sql += f" LIMIT {int(limit)}"
+            kvs = [KeyValue(r[0], r[4], r[1], r[2], r[3]) for r in conn.execute(sql, qargs)]
+            return RangeResult(kvs, count, count > len(kvs), current)
+        return self._read_txn(read)
+
+    # ------------------------------------------------------------------ writes
+
+    def optimistic_put(self, key: bytes, value: bytes, expected_mod_revision: int) -> TxnResult:
+        def write(conn: sqlite3.Connection) -> TxnResult:
+            row = conn.execute("SELECT create_rev, mod_rev, version, value FROM kcodec_kv WHERE key = ?",
+                               (key,)).fetchone()
+            mod = row[1] if row else 0
+            rev = self._meta(conn, "revision")
+            if mod != expected_mod_revision:
+                return TxnResult(False, rev, KeyValue(key, row[3], row[0], row[1], row[2]) if row else None)
+            new = rev + 1
+            create_rev = row[0] if row else new
+            version = row[2] + 1 if row else 1
+            conn.execute("INSERT INTO kcodec_log (rev, key, deleted, create_rev, version, value) "
+                         "VALUES (?, ?, 0, ?, ?, ?)", (new, key, create_rev, version, value))
+            conn.execute("INSERT OR REPLACE INTO kcodec_kv (key, create_rev, mod_rev, version, value) "
+                         "VALUES (?, ?, ?, ?, ?)", (key, create_rev, new, version, value))
+            conn.execute("UPDATE kcodec_meta SET value = ? WHERE name = 'revision'", (new,))
+            return TxnResult(True, new)
+        return self._write_txn(write)
+
+    def optimistic_delete(self, key: bytes, expected_mod_revision: int) -> TxnResult:
+        def write(conn: sqlite3.Connection) -> TxnResult:
+            row = conn.execute("SELECT create_rev, mod_rev, version, value FROM kcodec_kv WHERE key = ?",
+                               (key,)).fetchone()
+            rev = self._meta(conn, "revision")
+            if row is None or row[1] != expected_mod_revision:
+                return TxnResult(False, rev, KeyValue(key, row[3], row[0], row[1], row[2]) if row else None)
+            new = rev + 1
+            conn.execute("INSERT INTO kcodec_log (rev, key, deleted, create_rev, version, value, prev_rev, prev_value) "
+                         "VALUES (?, ?, 1, ?, ?, x'', ?, ?)", (new, key, row[0], row[2], row[1], row[3]))
+            conn.execute("DELETE FROM kcodec_kv WHERE key = ?", (key,))
+            conn.execute("UPDATE kcodec_meta SET value = ? WHERE name = 'revision'", (new,))
+            return TxnResult(True, new)
+        return self._write_txn(write)
+
+    def put_raw(self, key: bytes, value: bytes) -> int:
+        """Write ``value`` at ``key`` unconditionally (tools and tests that plant raw data)."""
+        kv, _ = self.get(key)
+        while True:
+            result = self.optimistic_put(key, value, kv.mod_revision if kv else 0)
+            if result.succeeded:
+                return result.revision
+            kv = result.current
+
+    def compact(self, revision: int) -> None:
+        def write(conn: sqlite3.Connection) -> None:
+            current = self._meta(conn, "revision")
+            compacted = self._meta(conn, "compact_revision")
+            if revision <= compacted:
+                raise CompactedError(compacted, revision)
+            if revision > current:
+                raise FutureRevisionError(revision, current)
+            # Keep, for each key, the newest row at or before `revision` unless it is a
+            # delete: that is what a read at `revision` (or later) can still need.
+            conn.execute(
+                "DELETE FROM kcodec_log WHERE rev < :c AND (deleted = 1 OR EXISTS ("
+                "SELECT 1 FROM kcodec_log AS n WHERE n.key = kcodec_log.key AND n.rev > kcodec_log.rev "
+                "AND n.rev <= :c))", {"c": revision})
+            conn.execute("DELETE FROM kcodec_log WHERE rev = :c AND deleted = 1", {"c": revision})
+            conn.execute("UPDATE kcodec_meta SET value = ? WHERE name = 'compact_revision'", (revision,))
+        self._write_txn(write)
+
+    # ------------------------------------------------------------------ watch
+
+    def watch(self, key: bytes, range_end: bytes | None, start_revision: int) -> _SQLiteWatch:
+        w = _SQLiteWatch(self, key, range_end, start_revision)
+        w.check_compacted()
+        return w
+
+
+class _SQLiteWatch:
+    """Polls the log for rows at or after ``position`` that match the watched key(s)."""
+
+    BATCH = 1000
+
+    def __init__(self, kv: SQLiteKV, key: bytes, range_end: bytes | None, start_revision: int) -> None:
+        self.kv = kv
+        self.position = max(start_revision, 1)
+        self.closed = False
+        if range_end is None:
+            self.where, self.args = "key = ?", (key,)
+        else:
+            self.where, self.args = _bounds(key, range_end)
+
+    def check_compacted(self) -> None:
+        compacted = self.kv._read_txn(lambda c: SQLiteKV._meta(c, "compact_revision"))
+        if self.position < compacted:
+            raise CompactedError(compacted, self.position)
+
+    def close(self) -> None:
+        self.closed = True
+        with self.kv._wakeup:
+            self.kv._wakeup.notify_all()
+
+    def _poll(self) -> list[RawEvent]:
+        def read(conn: sqlite3.Connection) -> list[RawEvent]:
+            compacted = SQLiteKV._meta(conn, "compact_revision")
+            if self.position < compacted:
+                raise CompactedError(compacted, self.position)
+            rows = conn.execute(
+                f"SELECT rev, key, deleted, create_rev, version, value, prev_rev, prev_value FROM kcodec_log "
+                f"WHERE rev >= ? AND {self.where} ORDER BY rev LIMIT {self.BATCH}",
+                (self.position,) + self.args).fetchall()
+            return rows
+        rows = self.kv._read_txn(read)
+        events: list[RawEvent] = []
+        for rev, key, deleted, create_rev, version, value, prev_rev, prev_value in rows:
+            if deleted:
+                events.append(RawEvent("DELETE", KeyValue(key, b"", 0, rev, 0),
+                                       KeyValue(key, prev_value, create_rev, prev_rev, version)))
+            else:
+                events.append(RawEvent("PUT", KeyValue(key, value, create_rev, rev, version)))
+        if rows:
+            self.position = rows[-1][0] + 1
+        return events
+
+    def next_batch(self, timeout: float | None) -> list[RawEvent]:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while not self.closed:
+            events = self._poll()
+            if events:
+                return events
+            wait = self.kv.poll_interval
+            if deadline is not None:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return []
+                wait = min(wait, left)
+            with self.kv._wakeup:
+                if not self.closed:
+                    self.kv._wakeup.wait(wait)
+        return []
+
+
+class SQLiteStore(Store):
+    """:class:`kcodec.storage.Store` on a SQLite file: the embedded default, no server needed.
+
+    ``SQLiteStore("cluster.db", codec)`` creates the file when missing. Several stores
+    (threads or processes) may share one file.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], codec: Any, prefix: str = "/registry",
+                 transformer: Any = None, **kwargs: Any) -> None:
+        kv_options = {k: kwargs.pop(k) for k in ("busy_timeout", "poll_interval") if k in kwargs}
+        super().__init__(SQLiteKV(path, **kv_options), codec, prefix, transformer, **kwargs)

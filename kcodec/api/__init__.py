@@ -22,14 +22,16 @@ _built: dict[str, Any] = {}
 
 
 def api_modules() -> list[str]:
-    """Names of every generated group/version module, sorted."""
+    """Names of every external group/version module, sorted (internal versions excluded)."""
     names = []
     for pkg in pkgutil.iter_modules(__path__, __name__ + "."):
         if not pkg.ispkg:
             continue
         sub = importlib.import_module(pkg.name)
         for mod in pkgutil.iter_modules(sub.__path__, pkg.name + "."):
-            if not mod.ispkg and not mod.name.rsplit(".", 1)[1].startswith("_"):
+            leaf = mod.name.rsplit(".", 1)[1]
+            # Internal (hub) versions belong to kcodec.legacyscheme, not to this scheme.
+            if not mod.ispkg and not leaf.startswith("_") and leaf != "internal":
                 names.append(mod.name)
     return sorted(names)
 

@@ -502,12 +502,13 @@ def _check_whole(data: bytes, start: int, end: int) -> None:
 
 
 class _Dec:
-    __slots__ = ("data", "pos", "strict")
+    __slots__ = ("data", "pos", "strict", "transcode")
 
-    def __init__(self, data: bytes, pos: int, strict: list[str] | None) -> None:
+    def __init__(self, data: bytes, pos: int, strict: list[str] | None, transcode: bool = True) -> None:
         self.data = data
         self.pos = pos
         self.strict = strict
+        self.transcode = transcode
 
     def head(self) -> tuple[int, int, int]:
         data = self.data
@@ -684,6 +685,18 @@ class _Dec:
                                self.value(f, getattr(target, f.name), path + "." + key, spath + key, depth + 1))
             i += 1
 
+    def raw_value(self, cls: Any) -> Any:
+        """RawExtension / FieldsV1 left as CBOR (Go's Transcode(false), used for watch
+        streams): the item's bytes, a RawExtension's behind the self-described tag."""
+        start = self.pos
+        self.skip_item()
+        raw = self.data[start:self.pos]
+        if raw == b"\xf6":
+            return cls()
+        if "object" in cls.__slots__ and not raw.startswith(SELF_DESCRIBED):
+            raw = SELF_DESCRIBED + raw
+        return cls(raw)
+
     def skip_item(self) -> None:
         self.pos = cbor_item_end(self.data, self.pos, len(self.data))
 
@@ -700,6 +713,8 @@ class _Dec:
                     self.pos += 1
                     return None
                 self.pos = p0
+            if not self.transcode and "raw" in getattr(t.cls, "__slots__", ()):
+                return self.raw_value(t.cls)
             return _custom(t.cls, self.any(depth), path)
         later = self.skip_tags()
         ib = data[self.pos]
@@ -863,12 +878,14 @@ def cbor_loads(data: bytes, start: int = 0, end: int = -1) -> Any:
 
 
 def cbor_fill(obj: Any, cls: Any, data: bytes, strict: list[str] | None, path: str,
-              start: int = 0, end: int = -1) -> None:
-    """Fill typed ``obj`` (of class ``cls``) from the CBOR map ``data[start:end]``."""
+              start: int = 0, end: int = -1, transcode: bool = True) -> None:
+    """Fill typed ``obj`` (of class ``cls``) from the CBOR map ``data[start:end]``.
+
+    ``transcode`` False keeps RawExtension/FieldsV1 values as CBOR bytes instead of JSON."""
     if end < 0:
         end = len(data)
     _check_whole(data, start, end)
-    d = _Dec(data, start, strict)
+    d = _Dec(data, start, strict, transcode)
     try:
         d.struct(obj, cls, path, "", 1)
     except RecursionError:

@@ -79,20 +79,23 @@ class Serializer:
     """CBOR serializer over a scheme's creater and typer (Go's ``cbor.NewSerializer``).
 
     ``strict=True`` reports unknown fields as :class:`StrictDecodingError` (the decoded
-    object on ``err.obj``), as Go's ``Strict(true)``. Example::
+    object on ``err.obj``), as Go's ``Strict(true)``. ``transcode=False`` (Go's
+    ``Transcode(false)``, the watch-stream serializer) leaves decoded RawExtension and
+    FieldsV1 values holding CBOR instead of converting them to JSON. Example::
 
         s = Serializer(scheme, scheme)
         data = s.encode(pod)             # b"\\xd9\\xd9\\xf7\\xa4DkindCPod..."
         obj, gvk = s.decode(data)
     """
 
-    def __init__(self, creater: Any, typer: Any, *, strict: bool = False) -> None:
+    def __init__(self, creater: Any, typer: Any, *, strict: bool = False, transcode: bool = True) -> None:
         self.creater = creater
         self.typer = typer
         self.strict = strict
+        self.transcode = transcode
 
     def __repr__(self) -> str:
-        return f"cbor.Serializer(strict={self.strict})"
+        return f"cbor.Serializer(strict={self.strict}, transcode={self.transcode})"
 
     # ------------------------------------------------------------------ decoding
 
@@ -135,7 +138,7 @@ class Serializer:
         cls = type(obj)
         fields_of(cls)
         strict: list[str] | None = [] if self.strict else None
-        speedups.cbor_fill(obj, cls, data, strict, cls.__name__)
+        speedups.cbor_fill(obj, cls, data, strict, cls.__name__, 0, len(data), self.transcode)
         return strict or []
 
     def _decode_unstructured(self, data: bytes, defaults: GroupVersionKind | None,

@@ -111,7 +111,8 @@ class CodecFactory:
             serializers.append(SerializerInfo(
                 CONTENT_TYPE_CBOR, "application", "cbor", False, cbor_s, None,
                 _cbor.Serializer(scheme, scheme, strict=True),
-                StreamSerializerInfo(False, cbor_s, _cbor.CBOR_SEQ_FRAMER)))
+                StreamSerializerInfo(False, _cbor.Serializer(scheme, scheme, transcode=False),
+                                     _cbor.CBOR_SEQ_FRAMER)))
         serializers.extend(extra_serializers or ())
         decoders: list[Any] = []
         infos: list[SerializerInfo] = []

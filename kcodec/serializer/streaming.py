@@ -15,7 +15,7 @@ from __future__ import annotations
 from types import TracebackType
 from typing import Any, BinaryIO, Iterator
 
-from kcodec.errors import DecodeError
+from kcodec.errors import DecodeError, KCodecError, NotRegisteredError
 from kcodec.serializer.framing import ERR_OBJECT_TOO_LARGE, MAX_FRAME_SIZE, Framer
 
 __all__ = ["StreamDecoder", "StreamEncoder", "INITIAL_BUFFER_SIZE", "MAX_FRAME_SIZE"]
@@ -33,6 +33,12 @@ class StreamDecoder:
     to decode was longer than maximum allowed size`` and is skipped: the next call decodes
     the following frame. Errors of the wrapped decoder propagate unchanged, and a zero
     length frame is passed to it as ``b""``.
+
+    A frame whose kind the decoder does not know (``NotRegisteredError``) is decoded again
+    into an :class:`~kcodec.runtime.Unstructured`, as kubectl reads manifests of kinds it has
+    no types for, so one unknown kind does not end the stream; ``unknown_as_unstructured=
+    False`` raises the error instead (Go's watch decoder). A decoder that cannot fill an
+    Unstructured (protobuf) raises the original error.
     """
 
     def __init__(
@@ -42,8 +48,10 @@ class StreamDecoder:
         decoder: Any,
         *,
         max_frame_size: int = MAX_FRAME_SIZE,
+        unknown_as_unstructured: bool = True,
     ) -> None:
         self._reader = framer.new_frame_reader(stream)
+        self._unknown_as_unstructured = unknown_as_unstructured
         self._decoder = decoder
         self._max = max_frame_size
         # Go's growing buffer, used only for frame readers without read_frame.
@@ -86,7 +94,20 @@ class StreamDecoder:
     def decode(self, defaults: Any = None, into: Any = None) -> tuple[Any, Any]:
         """Decode the next object: ``(obj, gvk)``; :class:`EOFError` at the end."""
         frame = self.next_frame()
-        return self._decoder.decode(frame, defaults, into)
+        return self._decode_frame(frame, defaults, into)
+
+    def _decode_frame(self, frame: bytes, defaults: Any, into: Any) -> tuple[Any, Any]:
+        try:
+            return self._decoder.decode(frame, defaults, into)
+        except NotRegisteredError as err:
+            if not self._unknown_as_unstructured or into is not None:
+                raise
+            from kcodec.runtime import Unstructured
+
+            try:
+                return self._decoder.decode(frame, defaults, Unstructured())
+            except KCodecError:
+                raise err from None
 
     def __iter__(self) -> Iterator[tuple[Any, Any]]:
         return self
@@ -96,7 +117,7 @@ class StreamDecoder:
             frame = self.next_frame()
         except EOFError:
             raise StopIteration from None
-        return self._decoder.decode(frame, None, None)
+        return self._decode_frame(frame, None, None)
 
     def close(self) -> None:
         """Close the frame reader and its stream."""

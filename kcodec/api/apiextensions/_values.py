@@ -203,8 +203,7 @@ class JSONSchemaPropsOrBool(_SchemaHolder):
 
     @classmethod
     def _from_tree(cls, value: Any, path: str) -> JSONSchemaPropsOrBool:
-        if value is None:
-            return cls()
+        # null is refused too; a null member never gets here (the pointer stays nil).
         if isinstance(value, dict):
             return cls(True, _schema_from_tree(cls, value, path))
         if value is True or value is False:

@@ -249,3 +249,60 @@ def test_v1beta1_values_are_their_own_classes(sers):
     ap = _schema(obj).additional_properties
     assert type(ap) is v1beta1.JSONSchemaPropsOrBool and type(ap.schema) is v1beta1.JSONSchemaProps
     assert v1beta1.JSONSchemaPropsOrBool(True) != v1.JSONSchemaPropsOrBool(True)
+
+
+STRICT_CRD = b"""apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: a}
+spec:
+  group: g
+  names: {kind: K, plural: ks}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        bogusTop: 1
+        properties:
+          a: {type: string, bogusProp: 1}
+          b:
+            type: array
+            items: {type: string, bogusItems: 1}
+"""
+
+
+def test_strict_decoding_stops_at_hand_unmarshalled_values():
+    # Upstream's UnmarshalJSON methods decode nested schemas with the non-strict decoder, so
+    # an unknown field below `items` (or additionalProperties...) is not reported; one below
+    # `properties` (a plain map of schemas) is.
+    from kcodec.api import scheme
+    from kcodec.errors import StrictDecodingError
+    from kcodec.serializer.json import Serializer
+
+    with pytest.raises(StrictDecodingError) as info:
+        Serializer(scheme, scheme, yaml=True, strict=True).decode(STRICT_CRD)
+    assert info.value.errors == [
+        'unknown field "spec.versions[0].schema.openAPIV3Schema.bogusTop"',
+        'unknown field "spec.versions[0].schema.openAPIV3Schema.properties.a.bogusProp"',
+    ]
+
+
+def test_external_scheme_registers_the_external_versions_only():
+    from kcodec.api import api_modules, scheme
+    from kcodec.schema import GroupVersionKind as GVK
+
+    for gv in ("apiextensions.k8s.io/v1", "apiextensions.k8s.io/v1beta1"):
+        group, version = gv.split("/")
+        for kind in ("CustomResourceDefinition", "CustomResourceDefinitionList", "ConversionReview",
+                     "WatchEvent", "ListOptions"):
+            assert scheme.recognizes(GVK(group, version, kind)), (gv, kind)
+    for version in ("v1", "v1beta1"):
+        assert scheme.recognizes(GVK("apiregistration.k8s.io", version, "APIService"))
+        assert scheme.recognizes(GVK("apiregistration.k8s.io", version, "APIServiceList"))
+    # (metav1.AddToGroupVersion puts the internal WatchEvent there, as in Go; nothing else)
+    assert not scheme.recognizes(GVK("apiextensions.k8s.io", "__internal", "CustomResourceDefinition"))
+    assert not scheme.recognizes(GVK("apiregistration.k8s.io", "__internal", "APIService"))
+    assert not [m for m in api_modules() if m.endswith(".internal")]

@@ -150,6 +150,25 @@ def test_unknown_construct_is_refused(tmp_path: Path) -> None:
         world.build_class(pkg, pkg.decls["Bad"])
 
 
+def test_unknown_hand_marshaller_is_refused(tmp_path: Path) -> None:
+    d = tmp_path / "odd" / "v1"
+    d.mkdir(parents=True)
+    (d / "types.go").write_text("package v1\ntype Odd struct {\n\tX string `json:\"x\"`\n}\n")
+    (d / "marshal.go").write_text("package v1\n\nfunc (o Odd) MarshalJSON() ([]byte, error) {\n"
+                                  "\treturn nil, nil\n}\n")
+    world = gen_api.World({"k8s.io/api/odd/v1": gen_api.parse_package(d, "k8s.io/api/odd/v1")})
+    assert world.packages["k8s.io/api/odd/v1"].marshallers == {"Odd"}
+    with pytest.raises(gen_api.GenError, match="MarshalJSON/UnmarshalJSON on .'Odd'."):
+        gen_api._ordered_classes(world, world.packages["k8s.io/api/odd/v1"])
+
+
+def test_extra_source_modules() -> None:
+    assert gen_api.module_of("k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1beta1") == (
+        "kcodec.api.apiextensions", "v1beta1", "apiextensionsv1beta1")
+    assert gen_api.module_of("k8s.io/kube-aggregator/pkg/apis/apiregistration") == (
+        "kcodec.api.apiregistration", "internal", "apiregistration")
+
+
 # --------------------------------------------------------------------------- generated files
 
 @dataclass
@@ -491,3 +510,41 @@ def test_fixture_protobuf_round_trip() -> None:
         assert to_proto(obj) == raw, path.name
         checked += 1
     assert checked == len(fixture_cases())
+
+
+def test_extra_sources_protobuf_numbers_match_generated_proto() -> None:
+    """apiextensions / apiregistration classes agree with their generated.proto; the
+    hand-marshalled classes' messages are the ones kcodec/api/apiextensions/_values.py writes."""
+    api, machinery = _upstream()
+    extra = {flag: Path(os.environ[env]) for flag, env, *_ in gen_api.EXTRA_SOURCES
+             if os.environ.get(env)}
+    if len(extra) != len(gen_api.EXTRA_SOURCES):
+        pytest.skip("set KCODEC_UPSTREAM_APIEXTENSIONS and KCODEC_UPSTREAM_KUBE_AGGREGATOR")
+    packages = gen_api.discover(api, machinery, extra)
+    world = gen_api.World(packages)
+    hand_messages = {
+        "JSON": {1: "raw"},
+        "JSONSchemaPropsOrArray": {1: "schema", 2: "jSONSchemas"},
+        "JSONSchemaPropsOrBool": {1: "allows", 2: "schema"},
+        "JSONSchemaPropsOrStringArray": {1: "schema", 2: "property"},
+    }
+    checked = 0
+    for path, pkg in packages.items():
+        if not any(path.startswith(m) for _f, _e, m, *_ in gen_api.EXTRA_SOURCES):
+            continue
+        proto = pkg.directory / "generated.proto"
+        if not proto.exists():
+            assert all(not f.number for c in gen_api._ordered_classes(world, pkg) for f in c.fields)
+            continue
+        messages = {}
+        for m in re.finditer(r"^message (\w+) \{(.*?)^\}", proto.read_text(), re.M | re.S):
+            body = re.sub(r"//[^\n]*", "", m.group(2))
+            messages[m.group(1)] = {int(f[3]): f for f in _PROTO_FIELD.findall(body)}
+        for cls in gen_api._ordered_classes(world, pkg):
+            if cls.hand:
+                assert {n: f[2] for n, f in messages[cls.name].items()} == hand_messages[cls.name]
+                continue
+            mine = {f.number: f for f in cls.fields if f.number}
+            assert set(mine) == set(messages.get(cls.name, {})), f"{path}.{cls.name}"
+            checked += len(mine)
+    assert checked > 100

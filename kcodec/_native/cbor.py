@@ -878,13 +878,15 @@ def cbor_loads(data: bytes, start: int = 0, end: int = -1) -> Any:
 
 
 def cbor_fill(obj: Any, cls: Any, data: bytes, strict: list[str] | None, path: str,
-              start: int = 0, end: int = -1, transcode: bool = True) -> None:
+              start: int = 0, end: int = -1, transcode: bool = True, checked: bool = False) -> None:
     """Fill typed ``obj`` (of class ``cls``) from the CBOR map ``data[start:end]``.
 
-    ``transcode`` False keeps RawExtension/FieldsV1 values as CBOR bytes instead of JSON."""
+    ``transcode`` False keeps RawExtension/FieldsV1 values as CBOR bytes instead of JSON;
+    ``checked`` says the caller already had ``cbor_type_meta`` accept the same span."""
     if end < 0:
         end = len(data)
-    _check_whole(data, start, end)
+    if not checked:
+        _check_whole(data, start, end)
     d = _Dec(data, start, strict, transcode)
     try:
         d.struct(obj, cls, path, "", 1)
@@ -898,6 +900,10 @@ def cbor_type_meta(data: bytes, start: int = 0, end: int = -1) -> tuple[str, str
     if end < 0:
         end = len(data)
     _check_whole(data, start, end)
+    return _type_meta_checked(data, start, end)
+
+
+def _type_meta_checked(data: bytes, start: int, end: int) -> tuple[str, str]:
     d = _Dec(data, start, None)
     d.skip_tags()
     major, ai, n = d.head()

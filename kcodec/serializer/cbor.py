@@ -124,21 +124,22 @@ class Serializer:
             raise _with_gvk(MissingVersionError(_diagnose(data)), actual)
         try:
             obj = use_or_create_object(self.typer, self.creater, actual, into)
-            strict_errs = self._unmarshal(obj, data)
+            strict_errs = self._unmarshal(obj, data, True)
         except Exception as err:
             raise _with_gvk(err, actual) from None
         if strict_errs:
             raise StrictDecodingError(strict_errs, obj, actual)
         return obj, actual
 
-    def _unmarshal(self, obj: Any, data: bytes) -> list[str]:
+    def _unmarshal(self, obj: Any, data: bytes, checked: bool = False) -> list[str]:
         if not isinstance(obj, Struct):
             raise DecodeError(f"cbor: cannot unmarshal into Go value of type {type(obj).__name__}: "
                               "the object is neither a kcodec Struct nor unstructured")
         cls = type(obj)
         fields_of(cls)
         strict: list[str] | None = [] if self.strict else None
-        speedups.cbor_fill(obj, cls, data, strict, cls.__name__, 0, len(data), self.transcode)
+        # ``checked``: _interpret already had the whole item scanned for well-formedness.
+        speedups.cbor_fill(obj, cls, data, strict, cls.__name__, 0, len(data), self.transcode, checked)
         return strict or []
 
     def _decode_unstructured(self, data: bytes, defaults: GroupVersionKind | None,

@@ -306,3 +306,12 @@ def test_external_scheme_registers_the_external_versions_only():
     assert not scheme.recognizes(GVK("apiextensions.k8s.io", "__internal", "CustomResourceDefinition"))
     assert not scheme.recognizes(GVK("apiregistration.k8s.io", "__internal", "APIService"))
     assert not [m for m in api_modules() if m.endswith(".internal")]
+
+
+@pytest.mark.parametrize("value", ["a<b&c>", "é\u2028\u2029x", '\x01"\\\x7f', "x\udcff", "", True, False,
+                                   0, -5, 2**63 - 1, 1.5, [1, "<"], {"b": None, "a": [{}]}])
+def test_json_from_value_writes_go_text(value):
+    from kcodec.api.apiextensions import v1
+    from kcodec.serializer._gojson import dumps
+
+    assert v1.JSON.from_value(value).raw == dumps(value)

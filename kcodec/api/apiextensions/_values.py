@@ -128,6 +128,16 @@ class JSON(CustomValue):
         """A JSON holding the Go text of a tree value (None gives an empty JSON)."""
         if value is None:
             return cls()
+        t = type(value)
+        # Scalars (most enum members) skip the general writer: same text, a tenth the time.
+        if t is str:
+            from kcodec.serializer._gojson import escape_string
+
+            return cls(escape_string(value).encode("utf-8"))
+        if t is bool:
+            return cls(b"true" if value else b"false")
+        if t is int:
+            return cls(str(value).encode())
         from kcodec.serializer._gojson import dumps
 
         return cls(dumps(value))

@@ -315,3 +315,26 @@ def test_json_from_value_writes_go_text(value):
     from kcodec.serializer._gojson import dumps
 
     assert v1.JSON.from_value(value).raw == dumps(value)
+
+
+def test_repeated_schema_field_merges():
+    # protobuf: a message field met twice is merged into one value, as Go's Unmarshal does.
+    from kcodec.api.apiextensions import v1
+    from kcodec.model import to_proto
+
+    a = to_proto(v1.JSONSchemaProps(type="a"))
+    d = b"\x22\x01d"  # description (4) = "d" only
+    body = b"\x08\x01\x12" + bytes([len(a)]) + a + b"\x12" + bytes([len(d)]) + d
+    got = v1.JSONSchemaPropsOrBool._from_proto_body(body, "f")
+    assert got.schema.type == "a" and got.schema.description == "d"
+
+
+@pytest.mark.parametrize("items,where", [
+    ('{"type":5}', "openAPIV3Schema.items.type"),
+    ('[{},{"minimum":"no"}]', "openAPIV3Schema.items[1].minimum"),
+])
+def test_errors_inside_values_name_the_value(sers, items, where):
+    with pytest.raises(DecodeError) as info:
+        sers[0].decode(_doc("v1", "items", items))
+    assert where in str(info.value)
+    assert ".one" not in str(info.value) and ".many" not in str(info.value)

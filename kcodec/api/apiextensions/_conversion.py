@@ -23,6 +23,7 @@ from kcodec.model import Struct, fields_of
 from kcodec.serializer._gojson import dumps
 
 from kcodec.api.apiextensions import internal, v1, v1beta1
+from kcodec.api.apiextensions._values import new_schema
 
 __all__ = ["add_conversion_funcs"]
 
@@ -77,7 +78,7 @@ def _json_fields(json_cls: type) -> tuple[dict[str, Any], dict[str, Any]]:
 def _convert_schema(src: Any, dst_props: type, scope: Scope) -> Any:
     if src is None:
         return None
-    out = dst_props._new_zero()
+    out = new_schema(dst_props)
     scope.convert(src, out)
     return out
 

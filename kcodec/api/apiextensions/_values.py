@@ -26,8 +26,8 @@ from typing import Any
 
 from kcodec.errors import DecodeError
 from kcodec.errors import json_kind as _json_kind
-from kcodec.model import CustomValue, RawJSON, _read_varint, _skip, _varint, from_proto, from_tree
-from kcodec.model import to_proto, to_tree
+from kcodec.model import CustomValue, RawJSON, Struct, StructMeta, _read_varint, _skip, _varint
+from kcodec.model import field, from_proto, from_tree, to_proto, to_tree
 
 __all__ = ["JSON", "JSONSchemaPropsOrBool", "JSONSchemaPropsOrArray", "JSONSchemaPropsOrStringArray"]
 
@@ -45,6 +45,44 @@ def _props_class(cls: type) -> Any:
         found = sys.modules[cls.__module__].JSONSchemaProps
         setattr(cls, "_kc_props", found)
     return found
+
+
+# One small struct per JSONSchemaProps class, holding a schema (`one`) or a list of them
+# (`many`): decoding a schema as a member of it lets the kernels build the schema itself,
+# where decoding it at the top would first make its zero value in Python (44 fields).
+_BOXES: dict[type, Any] = {}
+
+
+def _box(props: type) -> Any:
+    box = _BOXES.get(props)
+    if box is None:
+        ns = {"__annotations__": {"one": props | None, "many": list[props] | None},  # type: ignore[operator,valid-type]
+              "__module__": __name__, "__qualname__": f"_SchemaBox[{props.__module__}]",
+              "__protobuf__": True, "one": field(1, "one"), "many": field(2, "many")}
+        box = StructMeta("_SchemaBox", (Struct,), ns)
+        _BOXES[props] = box
+    return box
+
+
+def new_schema(props: type) -> Any:
+    """A zero JSONSchemaProps of class *props* (built by the kernels)."""
+    return from_proto(_box(props), b"\x0a\x00").one
+
+
+def _boxed_tree(props: type, member: str, value: Any, path: str) -> Any:
+    try:
+        return getattr(from_tree(_box(props), {member: value}, path=path), member)
+    except DecodeError as exc:
+        # The box is ours, not Go's: name the value's own path in the message.
+        raise DecodeError(str(exc).replace(f"{path}.{member}", path)) from None
+
+
+def _boxed_proto(props: type, data: bytes, path: str) -> Any:
+    framed = b"\x0a" + _varint(len(data)) + bytes(data)
+    try:
+        return from_proto(_box(props), framed, path=path).one
+    except DecodeError as exc:
+        raise DecodeError(str(exc).replace(f"{path}.one", path)) from None
 
 
 def _fields(data: bytes, path: str) -> list[tuple[int, int, Any]]:
@@ -76,7 +114,14 @@ def _message(number: int, body: bytes) -> bytes:
 
 
 def _schema_from_tree(cls: type, value: Any, path: str) -> Any:
-    return from_tree(_props_class(cls), value, path=path)
+    return _boxed_tree(_props_class(cls), "one", value, path)
+
+
+def _merge(props: type, schema: Any, data: bytes, path: str) -> Any:
+    """A repeated message field merges into the value read so far (Go's generated code)."""
+    if schema is None:
+        return _boxed_proto(props, data, path)
+    return from_proto(props, bytes(data), into=schema, path=path)
 
 
 def _check_wire(wire: int, want: int, path: str, name: str) -> None:
@@ -235,7 +280,7 @@ class JSONSchemaPropsOrBool(_SchemaHolder):
                 allows = value != 0
             elif number == 2:
                 _check_wire(wire, 2, path, "Schema")
-                schema = from_proto(_props_class(cls), bytes(value), into=schema, path=path)
+                schema = _merge(_props_class(cls), schema, value, path)
         return cls(allows, schema)
 
 
@@ -265,7 +310,7 @@ class JSONSchemaPropsOrArray(_SchemaHolder):
         if isinstance(value, dict):
             return cls(_schema_from_tree(cls, value, path))
         if isinstance(value, list):
-            return cls(None, [_schema_from_tree(cls, v, f"{path}[{i}]") for i, v in enumerate(value)])
+            return cls(None, _boxed_tree(_props_class(cls), "many", value, path))
         return cls()
 
     def _proto_body(self) -> bytes:
@@ -283,12 +328,12 @@ class JSONSchemaPropsOrArray(_SchemaHolder):
         for number, wire, value in _fields(data, path):
             if number == 1:
                 _check_wire(wire, 2, path, "Schema")
-                schema = from_proto(props, bytes(value), into=schema, path=path)
+                schema = _merge(props, schema, value, path)
             elif number == 2:
                 _check_wire(wire, 2, path, "JSONSchemas")
                 if schemas is None:
                     schemas = []
-                schemas.append(from_proto(props, bytes(value), path=f"{path}[{len(schemas)}]"))
+                schemas.append(_boxed_proto(props, value, f"{path}[{len(schemas)}]"))
         return cls(schema, schemas)
 
 
@@ -338,7 +383,7 @@ class JSONSchemaPropsOrStringArray(_SchemaHolder):
         for number, wire, value in _fields(data, path):
             if number == 1:
                 _check_wire(wire, 2, path, "Schema")
-                schema = from_proto(_props_class(cls), bytes(value), into=schema, path=path)
+                schema = _merge(_props_class(cls), schema, value, path)
             elif number == 2:
                 _check_wire(wire, 2, path, "Property")
                 if prop is None:

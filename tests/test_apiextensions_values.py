@@ -338,3 +338,12 @@ def test_errors_inside_values_name_the_value(sers, items, where):
         sers[0].decode(_doc("v1", "items", items))
     assert where in str(info.value)
     assert ".one" not in str(info.value) and ".many" not in str(info.value)
+
+
+@pytest.mark.parametrize("raw", [b'"abc"', b'"a\\nb"', '"é"'.encode(), b"true", b"false", b'""', b'"<&>"',
+                                 b"12", b"-1.5e3", b'{"a":[1,null]}', b'"\\u00e9"', b" true"])
+def test_json_value_reads_go_values(raw):
+    from kcodec.api.apiextensions import v1
+    from kcodec.serializer._gojson import loads
+
+    assert v1.JSON(raw).value() == loads(raw)

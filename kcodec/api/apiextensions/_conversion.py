@@ -42,6 +42,8 @@ def _value_to_json(cls: type, value: Any) -> Any:
     """Convert_apiextensions_JSON_To_v1_JSON: json.Marshal of the value (keys sorted)."""
     if value is None:
         return cls()
+    if type(value) in (str, bool, int):
+        return cls.from_value(value)
     return cls(dumps(value, sort_keys=True))
 
 

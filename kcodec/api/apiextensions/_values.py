@@ -21,6 +21,7 @@ value holds is the ``JSONSchemaProps`` of the subclass's own module, looked up o
 """
 from __future__ import annotations
 
+import re
 import sys
 from typing import Any
 
@@ -32,6 +33,8 @@ from kcodec.model import field, from_proto, from_tree, to_proto, to_tree
 __all__ = ["JSON", "JSONSchemaPropsOrBool", "JSONSchemaPropsOrArray", "JSONSchemaPropsOrStringArray"]
 
 _SCHEMA_EXPECTED = "boolean or JSON schema expected"
+# A JSON string with nothing to unescape or check: printable ASCII but quote and backslash.
+_PLAIN_STRING = re.compile(rb'"[\x20\x21\x23-\x5b\x5d-\x7e]*"')
 
 
 def _where(msg: str, path: str) -> str:
@@ -162,11 +165,16 @@ class JSON(CustomValue):
 
     def value(self) -> Any:
         """The JSON value ``raw`` holds, as a tree (None for ``null`` or no value)."""
-        if not self.raw:
+        raw = self.raw
+        if not raw:
             return None
+        if raw == b"true" or raw == b"false":
+            return raw == b"true"
+        if raw[0] == 0x22 and raw[-1] == 0x22 and len(raw) > 1 and _PLAIN_STRING.fullmatch(raw):
+            return raw[1:-1].decode("utf-8")
         from kcodec.serializer._gojson import loads
 
-        return loads(self.raw)
+        return loads(raw)
 
     @classmethod
     def from_value(cls, value: Any) -> JSON:

@@ -460,3 +460,18 @@ def test_corpus_apiservice_to_v1(scheme, yaml_serializer, name, doc):
     assert new.spec.ca_bundle == obj.spec.ca_bundle
     if gvk.version == "v1":
         assert new == obj
+
+
+def test_type_meta_is_not_copied(scheme):
+    # Go's generated conversions never copy TypeMeta; convert_to_version sets the target's.
+    internal, v1, _ = _ns()
+    src = v1.CustomResourceDefinitionList(
+        kind="CustomResourceDefinitionList", api_version="apiextensions.k8s.io/v1",
+        items=[v1.CustomResourceDefinition(kind="CustomResourceDefinition", api_version="apiextensions.k8s.io/v1")])
+    out = internal.CustomResourceDefinitionList()
+    scheme.convert(src, out)
+    assert (out.kind, out.api_version) == ("", "")
+    assert (out.items[0].kind, out.items[0].api_version) == ("", "")
+    back = scheme.convert_to_version(out, V1)
+    assert (back.kind, back.api_version) == ("CustomResourceDefinitionList", "apiextensions.k8s.io/v1")
+    assert back.items[0].kind == ""

@@ -20,6 +20,7 @@ from typing import Any
 
 from kcodec.conversion import Scope, generated_conversion
 from kcodec.model import Struct, fields_of
+from kcodec.runtime import Object
 from kcodec.serializer._gojson import dumps
 
 from kcodec.api.apiextensions import internal, v1, v1beta1
@@ -134,6 +135,11 @@ def _struct_pairs(ext: Any) -> list[tuple[str, type, type]]:
     return out
 
 
+# Generated conversions leave TypeMeta alone (Go's autoConvert_* never copy it): the
+# destination keeps its own apiVersion/kind, which convert_to_version then sets.
+_KEEP_TYPE_META: dict[str, None] = {"kind": None, "api_version": None}
+
+
 def _register(scheme: Any, ext: Any, to_internal: dict[str, dict[str, Any]],
               from_internal: dict[str, dict[str, Any]], manual: dict[str, Any]) -> None:
     """Register generated conversions for every struct pair of *ext* <-> internal.
@@ -145,7 +151,10 @@ def _register(scheme: Any, ext: Any, to_internal: dict[str, dict[str, Any]],
     for name, ext_cls, int_cls in _struct_pairs(ext):
         for direction, src, dst, overrides in (("in", ext_cls, int_cls, to_internal),
                                                ("out", int_cls, ext_cls, from_internal)):
-            fn: Any = generated_conversion(src, dst, overrides.get(name))
+            table = dict(overrides.get(name) or {})
+            if issubclass(dst, Object):
+                table.update(_KEEP_TYPE_META)
+            fn: Any = generated_conversion(src, dst, table)
             wrap = manual.get(f"{name}:{direction}")
             if wrap is not None:
                 scheme.add_conversion_func(src, dst, wrap(fn))

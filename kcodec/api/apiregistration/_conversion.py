@@ -11,6 +11,7 @@ from typing import Any
 
 from kcodec.conversion import Scope, generated_conversion
 from kcodec.model import Struct
+from kcodec.runtime import Object
 
 from kcodec.api.apiregistration import internal, v1, v1beta1
 
@@ -35,8 +36,11 @@ def add_conversion_funcs(scheme: Any) -> None:
             if not (isinstance(a, type) and isinstance(b, type) and issubclass(a, Struct)
                     and issubclass(b, Struct)):
                 continue
-            port = name == "ServiceReference"
-            scheme.add_generated_conversion_func(
-                a, b, generated_conversion(a, b, {"port": _port_in} if port else None))
-            scheme.add_generated_conversion_func(
-                b, a, generated_conversion(b, a, {"port": _port_out} if port else None))
+            into: dict[str, Any] = {"port": _port_in} if name == "ServiceReference" else {}
+            back: dict[str, Any] = {"port": _port_out} if name == "ServiceReference" else {}
+            if issubclass(a, Object):
+                # Go's autoConvert_* never copy TypeMeta: the destination keeps its own.
+                into.update(kind=None, api_version=None)
+                back.update(kind=None, api_version=None)
+            scheme.add_generated_conversion_func(a, b, generated_conversion(a, b, into))
+            scheme.add_generated_conversion_func(b, a, generated_conversion(b, a, back))

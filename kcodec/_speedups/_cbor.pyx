@@ -32,7 +32,7 @@ from cpython.list cimport PyList_Append
 from cpython.dict cimport PyDict_GetItem, PyDict_SetItem
 from cpython.float cimport PyFloat_FromDouble
 from kcodec._speedups._tables cimport (
-    kc_prefetch, Table, TypeRow, FieldRow, table_of, is_zero_value, gc_pause, gc_resume,
+    kc_prefetch, Table, TypeRow, FieldRow, table_of, is_zero_value, gc_pause, gc_resume, untrack,
     StrCache, strcache_init, strcache_ascii, strcache_clear, slot_get, slot_set,
     K_STR, K_BOOL, K_INT32, K_INT64, K_FLOAT, K_BYTES, K_STRUCT, K_CUSTOM, K_LIST, K_MAP, K_ANY,
 )
@@ -220,12 +220,15 @@ cdef class _Plan:
     cdef tuple keys    # bytes: head + key
     cdef tuple chains  # tuple of FieldRow (inline chain ending in the field)
     cdef tuple rows    # the last FieldRow of each chain
+    cdef tuple rawkeys  # bytes: the key alone
     cdef Py_ssize_t n
     cdef PyObject** row_ptrs
     cdef const char** key_ptrs
     cdef Py_ssize_t* key_lens
     cdef Py_ssize_t* offsets   # slot offset; -1: getattr; -2: inline chain
     cdef int* kinds
+    cdef const unsigned char** raw_ptrs  # the key's UTF-8 bytes (after the head)
+    cdef Py_ssize_t* raw_lens
 
     def __dealloc__(self):
         free(self.row_ptrs)
@@ -233,6 +236,8 @@ cdef class _Plan:
         free(self.key_lens)
         free(self.offsets)
         free(self.kinds)
+        free(self.raw_ptrs)
+        free(self.raw_lens)
 
 
 cdef dict _plans = {}
@@ -249,9 +254,10 @@ cdef _Plan _plan_of(Table t):
     rows = []
     for key, chain in t.json.items():
         kb = _pure._str_bytes(key)
-        rows.append((_pure._head(2, len(kb)) + kb, chain))
+        rows.append((_pure._head(2, len(kb)) + kb, chain, kb))
     rows.sort(key=lambda r: r[0])
     p = _Plan()
+    p.rawkeys = tuple(r[2] for r in rows)
     p.keys = tuple(r[0] for r in rows)
     p.chains = tuple(r[1] for r in rows)
     p.rows = tuple(r[1][-1] for r in rows)
@@ -261,7 +267,9 @@ cdef _Plan _plan_of(Table t):
     p.key_lens = <Py_ssize_t*>malloc(sizeof(Py_ssize_t) * (p.n + 1))
     p.offsets = <Py_ssize_t*>malloc(sizeof(Py_ssize_t) * (p.n + 1))
     p.kinds = <int*>malloc(sizeof(int) * (p.n + 1))
-    if not (p.row_ptrs and p.key_ptrs and p.key_lens and p.offsets and p.kinds):
+    p.raw_ptrs = <const unsigned char**>malloc(sizeof(char*) * (p.n + 1))
+    p.raw_lens = <Py_ssize_t*>malloc(sizeof(Py_ssize_t) * (p.n + 1))
+    if not (p.row_ptrs and p.key_ptrs and p.key_lens and p.offsets and p.kinds and p.raw_ptrs and p.raw_lens):
         raise MemoryError()
     for i in range(p.n):
         f = <FieldRow>p.rows[i]
@@ -271,6 +279,8 @@ cdef _Plan _plan_of(Table t):
         p.key_lens[i] = PyBytes_GET_SIZE(kb)
         p.offsets[i] = -2 if len(p.chains[i]) > 1 else f.offset
         p.kinds[i] = f.kind
+        p.raw_lens[i] = PyBytes_GET_SIZE(<bytes>p.rawkeys[i])
+        p.raw_ptrs[i] = <const unsigned char*>PyBytes_AS_STRING(<bytes>p.rawkeys[i])
     if len(_plans) > 4096:
         _plans.clear()
     _plans[t] = p
@@ -293,16 +303,61 @@ cdef int _put_struct(_Writer w, object obj, Table t, int depth) except -1:
         Py_LeaveRecursiveCall()
 
 
+cdef object _SKIP = object()
+
+
+cdef object _pick(_Plan plan, Py_ssize_t i, object obj, bint owned):
+    """The value of plan entry ``i`` of ``obj``, or _SKIP when Go leaves it out."""
+    cdef FieldRow f = <FieldRow>plan.row_ptrs[i]
+    cdef Py_ssize_t off = plan.offsets[i]
+    cdef Py_ssize_t j, nchain
+    cdef PyObject* p
+    cdef tuple chain
+    cdef int k
+    if off >= 0 and owned:
+        p = (<PyObject**>((<char*><PyObject*>obj) + off))[0]
+        if p == NULL:
+            v = getattr(obj, f.name)
+        else:
+            v = <object>p
+    elif off == -2:
+        chain = <tuple>plan.chains[i]
+        nchain = len(chain)
+        target = obj
+        for j in range(nchain - 1):
+            target = getattr(target, (<FieldRow>chain[j]).name)
+            if target is None:
+                return _SKIP
+        v = getattr(target, f.name)
+    else:
+        v = getattr(obj, f.name)
+    if v is None:
+        if f.omitempty or f.omitzero:
+            return _SKIP
+        return v
+    k = plan.kinds[i]
+    if f.omitempty:
+        # Go's isEmptyValue, asked only where it can hold: structs and custom values are
+        # never empty.
+        if k == K_STR:
+            if not f.pointer and type(v) is str and PyUnicode_GET_LENGTH(v) == 0:
+                return _SKIP
+        elif k == K_LIST or k == K_MAP or k == K_BYTES:
+            if len(v) == 0:
+                return _SKIP
+        elif k <= K_FLOAT and not f.pointer and not v:
+            return _SKIP
+    if f.omitzero and not f.pointer and is_zero_value(f, v):
+        return _SKIP
+    return v
+
+
 cdef int _put_struct_body(_Writer w, object obj, Table t, int depth) except -1:
     cdef _Plan plan = _plan_of(t)
-    cdef Py_ssize_t i, j, nchain, count = 0, head_at, body_at, size, off
-    cdef tuple chain
-    cdef FieldRow f
-    cdef FieldRow inl
+    cdef Py_ssize_t i, count = 0, off, kl
     cdef bint owned = t.owns(obj)
-    cdef Py_ssize_t extra
     cdef PyObject* p
-    cdef int k
+    cdef const char* kp
     if owned:
         # Encoding is bound by memory latency: ask for every field value at once rather
         # than waiting for each in turn (as _codec's protobuf encoder does).
@@ -312,67 +367,41 @@ cdef int _put_struct_body(_Writer w, object obj, Table t, int depth) except -1:
                 p = (<PyObject**>((<char*><PyObject*>obj) + off))[0]
                 if p != NULL and p != <PyObject*>None:
                     kc_prefetch(p)
-    head_at = w.n
-    w.put_byte(0)  # map head; widened below when there are 24 entries or more
-    body_at = w.n
+    if plan.n < 24:
+        count = plan.n  # any count fits the one-byte head patched below
+    else:
+        # The head's width depends on the count: count first, so the body is never moved.
+        for i in range(plan.n):
+            if _pick(plan, i, obj, owned) is not _SKIP:
+                count += 1
+        w.put_head(5, <uint64_t>count)
+        count = -1
+    if count >= 0:
+        i = w.n
+        w.put_byte(0)
+        count = i
+    cdef Py_ssize_t written = 0
     for i in range(plan.n):
-        f = <FieldRow>plan.row_ptrs[i]
-        off = plan.offsets[i]
-        if off >= 0 and owned:
-            p = (<PyObject**>((<char*><PyObject*>obj) + off))[0]
-            if p == NULL:
-                v = getattr(obj, f.name)
-            else:
-                v = <object>p
-        elif off == -2:
-            chain = <tuple>plan.chains[i]
-            nchain = len(chain)
-            target = obj
-            for j in range(nchain - 1):
-                inl = <FieldRow>chain[j]
-                target = getattr(target, inl.name)
-                if target is None:
-                    break
-            if target is None:
-                continue
-            v = getattr(target, f.name)
-        else:
-            v = getattr(obj, f.name)
-        k = plan.kinds[i]
-        if v is None:
-            if f.omitempty or f.omitzero:
-                continue
-        elif k == K_STR:
-            if f.omitempty and not f.pointer and type(v) is str and PyUnicode_GET_LENGTH(v) == 0:
-                continue
-            w.put_raw(plan.key_ptrs[i], plan.key_lens[i])
-            _put_str(w, v)
-            count += 1
+        v = _pick(plan, i, obj, owned)
+        if v is _SKIP:
             continue
+        kl = plan.key_lens[i]
+        kp = plan.key_ptrs[i]
+        if w.n + kl > w.cap:
+            w.grow(kl)
+        if kl <= 16:
+            for off in range(kl):
+                w.buf[w.n + off] = <unsigned char>kp[off]
+            w.n += kl
         else:
-            if f.omitempty:
-                # Go's isEmptyValue, asked only where it can hold: structs and custom
-                # values are never empty.
-                if k == K_LIST or k == K_MAP or k == K_BYTES:
-                    if len(v) == 0:
-                        continue
-                elif k <= K_FLOAT and not f.pointer and not v:
-                    continue
-            if f.omitzero and not f.pointer and is_zero_value(f, v):
-                continue
-        w.put_raw(plan.key_ptrs[i], plan.key_lens[i])
-        _put_value(w, f, v, depth + 1)
-        count += 1
-    if count < 24:
-        w.buf[head_at] = 0xA0 | <unsigned char>count
-        return 0
-    size = w.n - body_at
-    extra = 1 if count < 0x100 else (2 if count < 0x10000 else 4)
-    w.grow(extra)
-    memmove(w.buf + body_at + extra, w.buf + body_at, size)
-    w.n = head_at
-    w.put_head(5, <uint64_t>count)
-    w.n = body_at + extra + size
+            w.put_raw(kp, kl)
+        if plan.kinds[i] == K_STR and v is not None:
+            _put_str(w, v)
+        else:
+            _put_value(w, <FieldRow>plan.row_ptrs[i], v, depth + 1)
+        written += 1
+    if count >= 0:
+        w.buf[count] = 0xA0 | <unsigned char>written
     return 0
 
 
@@ -799,6 +828,8 @@ cdef object _string(_Reader r, unsigned char major, Py_ssize_t n):
             h = (h ^ s[i]) * 1099511628211ULL
             i += 1
         if (acc & 0x8080808080808080ULL) == 0:
+            h ^= h >> 32
+            h *= 0x9E3779B97F4A7C15ULL
             return strcache_ascii(&r.strings, s, n, h ^ (h >> 29))
     else:
         while i < n:
@@ -829,19 +860,16 @@ cdef int _key_after(const unsigned char* prev, Py_ssize_t pn, const unsigned cha
 
 
 cdef int _fill_map(_Reader r, object obj, Table t, uint64_t n, int depth) except -1:
-    cdef dict jmap = t.json
+    cdef _Plan plan = _plan_of(t)
     cdef uint64_t i, klen
     cdef unsigned char major
-    cdef const unsigned char* prev = NULL
-    cdef Py_ssize_t pn = 0
     cdef const unsigned char* ks
-    cdef PyObject* hit
+    cdef Py_ssize_t j = 0, pl, off, nchain, m
+    cdef int c
     cdef tuple chain
-    cdef Py_ssize_t nchain, j
     cdef FieldRow f
     cdef FieldRow inl
     cdef bint direct = t.owns(obj)
-    cdef bint tdirect
     if depth > MAX_NESTED_LEVELS:
         raise _Fallback()
     for i in range(n):
@@ -849,36 +877,48 @@ cdef int _fill_map(_Reader r, object obj, Table t, uint64_t n, int depth) except
         if major != 2 and major != 3:
             raise _Fallback()
         ks = r.p + r.pos
-        # Go writes keys in order; out of order (where duplicates could hide) goes pure.
-        if not _key_after(prev, pn, ks, <Py_ssize_t>klen):
+        # Go writes the keys in the plan's order: one merge pass finds every field without
+        # building key strings. A key not met this way (unknown, duplicated, out of order)
+        # goes to the pure walker.
+        while j < plan.n:
+            pl = plan.raw_lens[j]
+            if pl < <Py_ssize_t>klen:
+                j += 1
+                continue
+            if pl > <Py_ssize_t>klen:
+                raise _Fallback()
+            c = memcmp(plan.raw_ptrs[j], ks, pl)
+            if c < 0:
+                j += 1
+                continue
+            if c > 0:
+                raise _Fallback()
+            break
+        else:
             raise _Fallback()
-        prev = ks
-        pn = <Py_ssize_t>klen
-        key = _string(r, major, <Py_ssize_t>klen)
-        hit = PyDict_GetItem(jmap, key)
-        if hit == NULL:
-            # Unknown field: the pure walker records strict-mode errors.
-            raise _Fallback()
-        chain = <tuple>hit
-        nchain = len(chain)
-        target = obj
-        tdirect = direct
-        if nchain > 1:
-            tdirect = False
-            for j in range(nchain - 1):
-                inl = <FieldRow>chain[j]
+        r.pos += <Py_ssize_t>klen
+        f = <FieldRow>plan.row_ptrs[j]
+        off = plan.offsets[j]
+        if off >= 0 and direct:
+            old = slot_get(obj, off, f.name)
+            slot_set(obj, off, f.name, _value(r, f, old, depth + 1), None)
+        elif off == -2:
+            chain = <tuple>plan.chains[j]
+            nchain = len(chain)
+            target = obj
+            for m in range(nchain - 1):
+                inl = <FieldRow>chain[m]
                 sub = getattr(target, inl.name)
                 if sub is None:
                     sub = inl.cls._new_zero()
                     _object_setattr(target, inl.name, sub)
                 target = sub
-        f = <FieldRow>chain[nchain - 1]
-        if tdirect and f.offset >= 0:
-            old = slot_get(target, f.offset, f.name)
-            slot_set(target, f.offset, f.name, _value(r, f, old, depth + 1), None)
-        else:
             old = getattr(target, f.name)
             _object_setattr(target, f.name, _value(r, f, old, depth + 1))
+        else:
+            old = getattr(obj, f.name)
+            _object_setattr(obj, f.name, _value(r, f, old, depth + 1))
+        j += 1
     return 0
 
 
@@ -947,6 +987,10 @@ cdef object _value(_Reader r, TypeRow t, object old, int depth):
             x_obj = _value(r, e, None, depth + 1)
             Py_INCREF(x_obj)
             PyList_SET_ITEM(out, <Py_ssize_t>i, x_obj)
+        # Decoded containers hold strings, numbers and untracked structs only: the cycle
+        # collector need not track them (see "Untracked decoded objects" in _tables.pyx).
+        if e.kind != K_ANY and e.kind != K_CUSTOM:
+            untrack(out)
         return out
     if k == K_MAP:
         _head(r, &major, &val)
@@ -993,6 +1037,8 @@ cdef object _map(_Reader r, TypeRow e, object old, uint64_t n, int depth):
     if old is not None:
         old.update(out)
         return old
+    if e.kind != K_ANY and e.kind != K_CUSTOM:
+        untrack(out)
     return out
 
 

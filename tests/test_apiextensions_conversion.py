@@ -475,3 +475,23 @@ def test_type_meta_is_not_copied(scheme):
     back = scheme.convert_to_version(out, V1)
     assert (back.kind, back.api_version) == ("CustomResourceDefinitionList", "apiextensions.k8s.io/v1")
     assert back.items[0].kind == ""
+
+
+def test_codec_factory_path(scheme):
+    """kubectl convert's path: the universal decoder yields the defaulted internal object, a
+    codec for v1 writes it as v1."""
+    from kcodec.api.apiextensions import internal
+    from kcodec.serializer.factory import CodecFactory
+    from kcodec.serializer.json import Serializer
+
+    if not V1BETA1_CRDS:
+        pytest.skip("corpus not found")
+    codecs = CodecFactory(scheme)
+    obj = codecs.universal_decoder().decode(V1BETA1_CRDS[0][1])[0]
+    assert isinstance(obj, internal.CustomResourceDefinition)
+    assert obj.spec.preserve_unknown_fields is not None and obj.spec.conversion is not None
+    yaml = Serializer(scheme, scheme, yaml=True)
+    text = codecs.encoder_for_version(yaml, V1).encode(obj)
+    assert text.startswith(b"apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n")
+    again, gvk = yaml.decode(text)
+    assert gvk.version == "v1" and again.spec.versions

@@ -361,3 +361,25 @@ def test_every_corpus_document_decodes_without_not_registered(corpus_scheme):
             assert gvk2 == gvk and again == obj, where
     assert counts["crd"] >= 21 and counts["apiservice"] >= 9, counts
     assert counts["custom"] >= 40 and counts["custom_registered"] >= 5, counts
+
+
+def test_prune_with_several_definitions_and_lists(yaml_ser, widget_crd):
+    from kcodec.api import apiextensions
+    from kcodec.runtime import UnstructuredList
+
+    other = {"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+             "metadata": {"name": "others.example.com"},
+             "spec": {"group": "example.com", "names": {"kind": "Other", "plural": "others"},
+                      "scope": "Namespaced", "versions": [{"name": "v1", "served": True, "storage": True}]}}
+    crds = [apiextensions.as_v1_definition(other), widget_crd]
+    lst, _ = yaml_ser.decode(b"apiVersion: example.com/v1\nkind: WidgetList\nitems:\n"
+                             b"- metadata: {name: a}\n  spec: {size: 1, junk: 2}\n"
+                             b"- metadata: {name: b}\n  spec: {size: 2}\n")
+    assert isinstance(lst, UnstructuredList)
+    assert apiextensions.prune(lst, crds) == ["items[0].spec.junk"]
+    assert lst.items[0].unstructured_content()["spec"] == {"size": 1}
+    gadget = {"apiVersion": "example.com/v1", "kind": "Gadget", "spec": {}}
+    with pytest.raises(NotRegisteredError):
+        apiextensions.prune(gadget, crds)
+    assert apiextensions.prune({"apiVersion": "example.com/v1", "kind": "Other", "spec": {"a": 1}},
+                               crds) == ["spec"]

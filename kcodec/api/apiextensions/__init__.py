@@ -7,7 +7,8 @@ and their registration, ``_custom`` the custom-resource helpers exported here:
 
 - ``add_custom_resource_definition(scheme, crd)``: register the kinds a CRD defines
   (Unstructured / UnstructuredList per served version);
-- ``custom_resource_kinds(crd)``, ``structural_schema(crd, version)``;
+- ``custom_resource_kinds(crd)``, ``structural_schema(crd, version)``,
+  ``as_v1_definition(crd)`` (any CRD as the v1 object an API server stores);
 - ``prune(obj, crd)`` and ``check_custom_resource(obj, crd, strict=...)``: drop or report
   the fields the CRD's schema does not declare, as the API server does.
 
@@ -23,13 +24,13 @@ from __future__ import annotations
 from typing import Any
 
 __all__ = ["add_custom_resource_definition", "custom_resource_kinds", "structural_schema",
-           "prune", "check_custom_resource", "install"]
+           "prune", "check_custom_resource", "as_v1_definition", "install"]
 
 
 def __getattr__(name: str) -> Any:
     # Loaded on first use: importing the package (as kcodec.api.api_modules does) stays cheap.
     if name in ("add_custom_resource_definition", "custom_resource_kinds", "structural_schema",
-                "prune", "check_custom_resource"):
+                "prune", "check_custom_resource", "as_v1_definition"):
         from kcodec.api.apiextensions import _custom
 
         return getattr(_custom, name)

@@ -32,6 +32,7 @@ __all__ = [
     "structural_schema",
     "prune",
     "check_custom_resource",
+    "as_v1_definition",
 ]
 
 _META_FIELDS = frozenset(("apiVersion", "kind", "metadata"))
@@ -227,15 +228,53 @@ def _content_and_version(obj: Any) -> tuple[dict[str, Any], str]:
     return content, version
 
 
-def prune(obj: Any, crd: Any) -> list[str]:
-    """Remove, in place, the fields of custom resource *obj* (Unstructured or dict) that its
-    version's schema in *crd* does not declare; return their paths, sorted.
+def as_v1_definition(crd: Any) -> v1.CustomResourceDefinition:
+    """*crd* (v1 or v1beta1; typed, Unstructured or dict) as a typed v1 CRD, converted as an
+    API server would store it. Convert once and pass the result when checking many objects."""
+    return _as_v1(crd)
 
+
+def _definition_for(content: dict[str, Any], crds: Any) -> v1.CustomResourceDefinition:
+    """The CRD among *crds* (one CRD, or a list/tuple of them) that defines *content*'s kind."""
+    if not isinstance(crds, (list, tuple)):
+        return _as_v1(crds)
+    api_version = content.get("apiVersion")
+    kind = content.get("kind")
+    group = api_version.rsplit("/", 1)[0] if isinstance(api_version, str) and "/" in api_version else ""
+    for crd in crds:
+        c = _as_v1(crd)
+        names = c.spec.names
+        if c.spec.group == group and kind in (names.kind, names.list_kind or names.kind + "List"):
+            return c
+    version = api_version.rsplit("/", 1)[-1] if isinstance(api_version, str) else ""
+    raise NotRegisteredError("the given CustomResourceDefinitions",
+                             gvk=GroupVersionKind(group, version, str(kind or "")))
+
+
+def prune(obj: Any, crd: Any) -> list[str]:
+    """Remove, in place, the fields of custom resource *obj* (Unstructured, UnstructuredList
+    or dict) that its version's schema in *crd* does not declare; return their paths, sorted.
+
+    *crd* is one CRD or a list of them (the one defining *obj*'s group and kind is used).
     Nothing is pruned when the CRD keeps unknown fields (``preserveUnknownFields: true``).
-    Unknown members of the root ``metadata`` are dropped and reported as well.
+    Unknown members of the root ``metadata`` are dropped and reported as well. The items of a
+    list are pruned one by one, their paths prefixed with ``items[i].``.
     """
-    c = _as_v1(crd)
+    if isinstance(obj, UnstructuredList):
+        head = obj.unstructured_content()
+        c = _definition_for(head, crd)
+        _, version = _content_and_version(head)
+        paths = []
+        for i, item in enumerate(obj.items):
+            content = item.unstructured_content()
+            for p in _prune_one(content, c, _content_and_version(content)[1] or version):
+                paths.append(f"items[{i}].{p}")
+        return paths
     content, version = _content_and_version(obj)
+    return _prune_one(content, _definition_for(content, crd), version)
+
+
+def _prune_one(content: dict[str, Any], c: v1.CustomResourceDefinition, version: str) -> list[str]:
     pruner = _Pruner()
     if not c.spec.preserve_unknown_fields:
         schema = structural_schema(c, version)
@@ -258,6 +297,6 @@ def check_custom_resource(obj: Any, crd: Any, *, strict: bool = False) -> list[s
     paths = prune(obj, crd)
     errors = [f'unknown field "{p}"' for p in paths]
     if strict and errors:
-        gvk = obj.group_version_kind() if isinstance(obj, Unstructured) else None
+        gvk = obj.group_version_kind() if isinstance(obj, (Unstructured, UnstructuredList)) else None
         raise StrictDecodingError(errors, obj, gvk)
     return errors

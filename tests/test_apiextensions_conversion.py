@@ -6,7 +6,6 @@ every APIService of ../shared/corpus goes through the internal version to v1.
 """
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 

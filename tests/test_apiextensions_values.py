@@ -347,3 +347,45 @@ def test_json_value_reads_go_values(raw):
     from kcodec.serializer._gojson import loads
 
     assert v1.JSON(raw).value() == loads(raw)
+
+
+@pytest.mark.parametrize("member", ["items", "additionalProperties", "additionalItems"])
+def test_hostile_nesting_is_a_decode_error(sers, member):
+    from kcodec.api.apiextensions import _values
+
+    text = "{}"
+    for _ in range(3000):
+        text = '{"%s":%s}' % (member, text)
+    with pytest.raises(DecodeError, match="exceeded max nesting depth"):
+        sers[0].decode(_doc("v1", member, text))
+    # just inside the bound: fine, both ways, in both formats
+    ok = "{}"
+    for _ in range(_values.MAX_SCHEMA_NESTING - 1):
+        ok = '{"%s":%s}' % (member, ok)
+    _round_trip(sers, member, ok)
+
+
+def test_hostile_protobuf_nesting_is_a_decode_error():
+    from kcodec.api.apiextensions import _values, v1
+    from kcodec.model import to_proto
+
+    body = b""
+    for _ in range(200):
+        schema = b"" if not body else b"\xc2\x01" + _values._varint(len(body)) + body  # items (24)
+        body = b"\x0a" + _values._varint(len(schema)) + schema  # JSONSchemaPropsOrArray.schema
+    with pytest.raises(DecodeError, match="nesting depth"):
+        v1.JSONSchemaPropsOrArray._from_proto_body(body, "x")
+    assert to_proto(v1.JSONSchemaProps()) is not None
+
+
+def test_deep_objects_built_in_python_fail_to_encode(sers):
+    from kcodec.api.apiextensions import _values, v1
+
+    s = v1.JSONSchemaProps()
+    for _ in range(_values.MAX_SCHEMA_NESTING + 5):
+        s = v1.JSONSchemaProps(items=v1.JSONSchemaPropsOrArray(s))
+    crd = v1.CustomResourceDefinition(spec=v1.CustomResourceDefinitionSpec(versions=[
+        v1.CustomResourceDefinitionVersion(name="v1", schema=v1.CustomResourceValidation(open_apiv3_schema=s))]))
+    for ser in sers:
+        with pytest.raises(EncodeError, match="nesting depth"):
+            ser.encode(crd)

@@ -21,11 +21,13 @@ value holds is the ``JSONSchemaProps`` of the subclass's own module, looked up o
 """
 from __future__ import annotations
 
+import functools
 import re
 import sys
+import threading
 from typing import Any
 
-from kcodec.errors import DecodeError
+from kcodec.errors import DecodeError, EncodeError
 from kcodec.errors import json_kind as _json_kind
 from kcodec.model import CustomValue, RawJSON, Struct, StructMeta, _read_varint, _skip, _varint
 from kcodec.model import field, from_proto, from_tree, to_proto, to_tree
@@ -39,6 +41,59 @@ _PLAIN_STRING = re.compile(rb'"[\x20\x21\x23-\x5b\x5d-\x7e]*"')
 
 def _where(msg: str, path: str) -> str:
     return f"{msg} (at {path})" if path else msg
+
+
+#: How many hand-marshalled values may nest inside one another (``items`` in ``items``...).
+#: Go has no such limit below its JSON depth of 10000; kcodec decodes these values with
+#: Python recursion, so it stops far earlier, with a DecodeError, where real schemas never go.
+MAX_SCHEMA_NESTING = 64
+
+_nesting = threading.local()
+
+
+def _nested(error: type, what: str) -> Any:
+    """Count nested calls of a value's decoder (or encoder) and bound them: past
+    MAX_SCHEMA_NESTING, or when Python's own stack runs out, raise *error* naming the path."""
+
+    def wrap(fn: Any) -> Any:
+        @functools.wraps(fn)
+        def run(owner: Any, value: Any, path: str = "") -> Any:
+            depth = getattr(_nesting, "depth", 0)
+            if depth >= MAX_SCHEMA_NESTING:
+                raise error(_where(f"{what}: exceeded max nesting depth {MAX_SCHEMA_NESTING}", path))
+            _nesting.depth = depth + 1
+            try:
+                return fn(owner, value, path)
+            except RecursionError:
+                raise error(_where(f"{what}: schema nested too deeply", path)) from None
+            finally:
+                _nesting.depth = depth
+
+        return run
+
+    return wrap
+
+
+_decode_guard = _nested(DecodeError, "json schema")
+
+
+def _encode_guard(fn: Any) -> Any:
+    """The encoders' bound: the same depth as decoding accepts, as an EncodeError."""
+
+    @functools.wraps(fn)
+    def run(self: Any) -> Any:
+        depth = getattr(_nesting, "depth", 0)
+        if depth >= MAX_SCHEMA_NESTING:
+            raise EncodeError(f"json schema: exceeded max nesting depth {MAX_SCHEMA_NESTING}")
+        _nesting.depth = depth + 1
+        try:
+            return fn(self)
+        except RecursionError:
+            raise EncodeError("json schema: schema nested too deeply") from None
+        finally:
+            _nesting.depth = depth
+
+    return run
 
 
 def _props_class(cls: type) -> Any:
@@ -259,12 +314,14 @@ class JSONSchemaPropsOrBool(_SchemaHolder):
     def deep_copy(self) -> JSONSchemaPropsOrBool:
         return type(self)(self.allows, self.schema.deep_copy() if self.schema is not None else None)
 
+    @_encode_guard
     def _to_tree(self) -> Any:
         if self.schema is not None:
             return to_tree(self.schema)
         return bool(self.allows)
 
     @classmethod
+    @_decode_guard
     def _from_tree(cls, value: Any, path: str) -> JSONSchemaPropsOrBool:
         # null is refused too; a null member never gets here (the pointer stays nil).
         if isinstance(value, dict):
@@ -273,6 +330,7 @@ class JSONSchemaPropsOrBool(_SchemaHolder):
             return cls(value)
         raise DecodeError(_where(_SCHEMA_EXPECTED, path))
 
+    @_encode_guard
     def _proto_body(self) -> bytes:
         out = b"\x08\x01" if self.allows else b"\x08\x00"
         if self.schema is not None:
@@ -280,6 +338,7 @@ class JSONSchemaPropsOrBool(_SchemaHolder):
         return out
 
     @classmethod
+    @_decode_guard
     def _from_proto_body(cls, data: bytes, path: str) -> JSONSchemaPropsOrBool:
         allows, schema = False, None
         for number, wire, value in _fields(data, path):
@@ -307,12 +366,14 @@ class JSONSchemaPropsOrArray(_SchemaHolder):
                           [s.deep_copy() for s in self.json_schemas]
                           if self.json_schemas is not None else None)
 
+    @_encode_guard
     def _to_tree(self) -> Any:
         if self.json_schemas:
             return [to_tree(s) for s in self.json_schemas]
         return to_tree(self.schema) if self.schema is not None else None
 
     @classmethod
+    @_decode_guard
     def _from_tree(cls, value: Any, path: str) -> JSONSchemaPropsOrArray:
         # Upstream looks at the first byte only: anything but an object or array is empty.
         if isinstance(value, dict):
@@ -321,6 +382,7 @@ class JSONSchemaPropsOrArray(_SchemaHolder):
             return cls(None, _boxed_tree(_props_class(cls), "many", value, path))
         return cls()
 
+    @_encode_guard
     def _proto_body(self) -> bytes:
         out = b""
         if self.schema is not None:
@@ -330,6 +392,7 @@ class JSONSchemaPropsOrArray(_SchemaHolder):
         return out
 
     @classmethod
+    @_decode_guard
     def _from_proto_body(cls, data: bytes, path: str) -> JSONSchemaPropsOrArray:
         props = _props_class(cls)
         schema, schemas = None, None
@@ -359,12 +422,14 @@ class JSONSchemaPropsOrStringArray(_SchemaHolder):
         return type(self)(self.schema.deep_copy() if self.schema is not None else None,
                           list(self.property) if self.property is not None else None)
 
+    @_encode_guard
     def _to_tree(self) -> Any:
         if self.property:
             return list(self.property)
         return to_tree(self.schema) if self.schema is not None else None
 
     @classmethod
+    @_decode_guard
     def _from_tree(cls, value: Any, path: str) -> JSONSchemaPropsOrStringArray:
         if isinstance(value, dict):
             return cls(_schema_from_tree(cls, value, path))
@@ -377,6 +442,7 @@ class JSONSchemaPropsOrStringArray(_SchemaHolder):
             return cls(None, list(value))
         return cls()
 
+    @_encode_guard
     def _proto_body(self) -> bytes:
         out = b""
         if self.schema is not None:
@@ -386,6 +452,7 @@ class JSONSchemaPropsOrStringArray(_SchemaHolder):
         return out
 
     @classmethod
+    @_decode_guard
     def _from_proto_body(cls, data: bytes, path: str) -> JSONSchemaPropsOrStringArray:
         schema, prop = None, None
         for number, wire, value in _fields(data, path):

@@ -267,6 +267,19 @@ def test_hostile_input_is_decode_error(data: bytes, message: str, s) -> None:
         s.decode(data)
 
 
+@pytest.mark.parametrize("depth,ok", [(9998, True), (9999, False)])
+def test_nesting_limit_counts_tag_and_top_map(depth: int, ok: bool, s) -> None:
+    # d9d9f7 (level 1), the top map (level 2), then ``depth`` arrays in an unknown field.
+    from kcodec.errors import DecodeError
+
+    data = _cm(_t("x"), b"\x81" * depth + b"\x80")
+    if ok:
+        assert s.decode(data)[0].kind == "ConfigMap"
+    else:
+        with pytest.raises(DecodeError, match="exceeded max nested level 10000"):
+            s.decode(data)
+
+
 def test_nesting_within_limit_decodes(s) -> None:
     from kcodec.runtime.unstructured import Unstructured
 

@@ -570,9 +570,9 @@ cdef inline bint _finite(double d) noexcept:
     return d == d and d - d == 0.0
 
 
-cdef Py_ssize_t _item_end(const unsigned char* p, Py_ssize_t pos, Py_ssize_t end) except -2:
-    """End of the well-formed data item at ``pos``; -1 for "unexpected EOF" (the caller
-    raises); DecodeError for anything else."""
+cdef Py_ssize_t _item_end(const unsigned char* p, Py_ssize_t pos, Py_ssize_t end, int base=0) except -2:
+    """End of the well-formed data item at ``pos``, found ``base`` levels deep; -1 for
+    "unexpected EOF" (the caller raises); DecodeError for anything else."""
     cdef Frame* stack = NULL
     cdef Py_ssize_t depth = 0
     cdef unsigned char ib, major, ai, cmaj, cai
@@ -669,7 +669,7 @@ cdef Py_ssize_t _item_end(const unsigned char* p, Py_ssize_t pos, Py_ssize_t end
                         return -1
                     pos += <Py_ssize_t>val
             elif major <= 6:
-                if depth >= MAX_NESTED_LEVELS:
+                if depth + base >= MAX_NESTED_LEVELS:
                     raise DecodeError(f"cbor: exceeded max nested level {MAX_NESTED_LEVELS}")
                 if depth == cap:
                     grown = <Frame*>realloc(stack, sizeof(Frame) * cap * 2)
@@ -1134,20 +1134,23 @@ def cbor_loads(data, Py_ssize_t start=0, Py_ssize_t end=-1):
 
 
 def cbor_type_meta(data, Py_ssize_t start=0, Py_ssize_t end=-1):
-    """(apiVersion, kind) of the CBOR map ``data[start:end]`` (see the pure twin): the
-    top-level map is walked here, values other than the two strings skipped in C."""
+    """(apiVersion, kind) of the CBOR map ``data[start:end]`` (see the pure twin).
+
+    The top-level map is walked here and every other value skipped with the C scan, so the
+    whole item is checked for well-formedness once, in document order as Go checks it;
+    any other shape goes through the full scan and the pure walker."""
     cdef bytes b = data if type(data) is bytes else bytes(data)
     cdef _Reader r
     cdef unsigned char major
     cdef uint64_t n, i, klen
     cdef const unsigned char* prev = NULL
     cdef const unsigned char* ks
-    cdef Py_ssize_t pn = 0
+    cdef Py_ssize_t pn = 0, stop
     cdef str api_version = ""
     cdef str kind = ""
+    cdef int base = 1  # the top-level map's own level
     if end < 0 or end > PyBytes_GET_SIZE(b):
         end = PyBytes_GET_SIZE(b)
-    _check_whole(b, start, end)
     r = _Reader()
     r.data = b
     r.p = <const unsigned char*>PyBytes_AS_STRING(b)
@@ -1157,28 +1160,61 @@ def cbor_type_meta(data, Py_ssize_t start=0, Py_ssize_t end=-1):
     try:
         if end - start >= 3 and r.p[start] == 0xD9 and r.p[start + 1] == 0xD9 and r.p[start + 2] == 0xF7:
             r.pos += 3
+            base = 2  # the tag is a level too, as the full scan counts it
+        if r.pos >= end:
+            raise _Fallback()
         _head(r, &major, &n)
-        if major != 5:
+        if major != 5 or n > MAX_MAP_PAIRS or n * 2 > <uint64_t>(end - r.pos):
             raise _Fallback()
         for i in range(n):
+            if r.pos >= end:
+                raise _Fallback()
             _head(r, &major, &klen)
-            if major != 2 and major != 3:
+            if (major != 2 and major != 3) or klen > <uint64_t>(end - r.pos):
                 raise _Fallback()
             ks = r.p + r.pos
             if not _key_after(prev, pn, ks, <Py_ssize_t>klen):
                 raise _Fallback()
             prev = ks
             pn = <Py_ssize_t>klen
-            r.pos += <Py_ssize_t>klen
-            if klen == 4 and ks[0] == b'k' and ks[1] == b'i' and ks[2] == b'n' and ks[3] == b'd':
-                kind = _type_meta_string(r)
-            elif klen == 10 and memcmp(ks, b"apiVersion", 10) == 0:
-                api_version = _type_meta_string(r)
+            if r.pos + <Py_ssize_t>klen >= end:
+                raise _Fallback()
+            if major == 3 or (klen == 4 and memcmp(ks, b"kind", 4) == 0) or \
+                    (klen == 10 and memcmp(ks, b"apiVersion", 10) == 0):
+                stop = _item_end(r.p, r.pos + <Py_ssize_t>klen, end, base)
+                if stop < 0:
+                    raise _Fallback()
+                if major == 3 and not _is_utf8(ks, <Py_ssize_t>klen):
+                    raise _Fallback()
+                r.pos += <Py_ssize_t>klen
+                if klen == 4 and memcmp(ks, b"kind", 4) == 0:
+                    kind = _type_meta_string(r)
+                elif klen == 10 and memcmp(ks, b"apiVersion", 10) == 0:
+                    api_version = _type_meta_string(r)
+                else:
+                    r.pos = stop
+                if r.pos != stop:
+                    raise _Fallback()
             else:
-                r.pos = _item_end(r.p, r.pos, r.end)
+                r.pos += <Py_ssize_t>klen
+                stop = _item_end(r.p, r.pos, end, base)
+                if stop < 0:
+                    raise DecodeError("unexpected EOF")
+                r.pos = stop
+        if r.pos != end:
+            raise _Fallback()
         return api_version, kind
     except _Fallback:
+        _check_whole(b, start, end)
         return _pure._type_meta_checked(b, start, end)
+
+
+cdef bint _is_utf8(const unsigned char* s, Py_ssize_t n) except -1:
+    try:
+        PyUnicode_DecodeUTF8(<const char*>s, n, NULL)
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 cdef str _type_meta_string(_Reader r):

@@ -383,3 +383,20 @@ def test_prune_with_several_definitions_and_lists(yaml_ser, widget_crd):
         apiextensions.prune(gadget, crds)
     assert apiextensions.prune({"apiVersion": "example.com/v1", "kind": "Other", "spec": {"a": 1}},
                                crds) == ["spec"]
+
+
+def test_prune_deeply_nested_unknown_arrays(widget_crd):
+    from kcodec.api import apiextensions
+
+    deep: list = [{"x": 1}]
+    for _ in range(5000):
+        deep = [deep]
+    obj = {"apiVersion": "example.com/v1", "kind": "Widget", "spec": {"parts": [{"name": "a"}], "size": 1},
+           "status": {}}
+    content = {"apiVersion": "example.com/v1", "kind": "Widget", "spec": {"free": {"n": deep}}}
+    assert apiextensions.prune(content, widget_crd) == []  # preserved below `free`
+    content = {"apiVersion": "example.com/v1", "kind": "Widget",
+               "spec": {"labels": {"a": "b"}, "parts": deep}}
+    paths = apiextensions.prune(content, widget_crd)
+    assert len(paths) == 1 and paths[0].startswith("spec.parts[0][0]") and paths[0].endswith("[0].x")
+    assert apiextensions.prune(obj, widget_crd) == ["status"]

@@ -157,15 +157,13 @@ class _Pruner:
         self.paths.append(f"{path}.{key}" if path else key)
 
     def prune(self, x: Any, s: v1.JSONSchemaProps | None, path: str, embedded: bool) -> None:
-        if s is not None and s.x_preserve_unknown_fields:
+        if s is None:
+            self.prune_nil(x, path)
+            return
+        if s.x_preserve_unknown_fields:
             self.skip(x, s, path, embedded)
             return
         if isinstance(x, dict):
-            if s is None:
-                for k in list(x):
-                    self.record(path, k)
-                    del x[k]
-                return
             props = _properties(s)
             has_ap, ap = _additional(s)
             for k in list(x):
@@ -185,6 +183,19 @@ class _Pruner:
             item = _items(s)
             for i, v in enumerate(x):
                 self.prune(v, item, f"{path}[{i}]", item is not None and item.x_embedded_resource)
+
+    def prune_nil(self, x: Any, path: str) -> None:
+        """No schema: every member of an object goes, arrays are walked (iteratively: the
+        value may nest as deep as the decoder allowed)."""
+        stack = [(x, path)]
+        while stack:
+            v, p = stack.pop()
+            if isinstance(v, dict):
+                for k in list(v):
+                    self.record(p, k)
+                    del v[k]
+            elif isinstance(v, list):
+                stack.extend((e, f"{p}[{i}]") for i, e in enumerate(v))
 
     def skip(self, x: Any, s: v1.JSONSchemaProps | None, path: str, embedded: bool) -> None:
         if s is None:

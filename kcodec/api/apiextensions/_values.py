@@ -171,6 +171,16 @@ def _message(number: int, body: bytes) -> bytes:
     return _varint((number << 3) | 2) + _varint(len(body)) + body
 
 
+def _untranscode(value: Any) -> Any:
+    """A RawJSON handed in by a decoder that transcoded the value to JSON text (the CBOR
+    decoder does so for JSON-unmarshalled types), read back as a tree."""
+    if isinstance(value, RawJSON):
+        from kcodec.serializer._gojson import loads
+
+        return loads(value.data)
+    return value
+
+
 def _schema_from_tree(cls: type, value: Any, path: str) -> Any:
     return _boxed_tree(_props_class(cls), "one", value, path)
 
@@ -257,6 +267,11 @@ class JSON(CustomValue):
     @classmethod
     def _from_tree(cls, value: Any, path: str) -> JSON:
         # UnmarshalJSON keeps the value's text, and nothing for null.
+        if isinstance(value, RawJSON):
+            from kcodec.serializer._gojson import compact
+
+            raw = compact(value.data)
+            return cls(raw if raw != b"null" else None)
         return cls.from_value(value)
 
     def _proto_body(self) -> bytes:
@@ -323,6 +338,7 @@ class JSONSchemaPropsOrBool(_SchemaHolder):
     @classmethod
     @_decode_guard
     def _from_tree(cls, value: Any, path: str) -> JSONSchemaPropsOrBool:
+        value = _untranscode(value)
         # null is refused too; a null member never gets here (the pointer stays nil).
         if isinstance(value, dict):
             return cls(True, _schema_from_tree(cls, value, path))
@@ -375,6 +391,7 @@ class JSONSchemaPropsOrArray(_SchemaHolder):
     @classmethod
     @_decode_guard
     def _from_tree(cls, value: Any, path: str) -> JSONSchemaPropsOrArray:
+        value = _untranscode(value)
         # Upstream looks at the first byte only: anything but an object or array is empty.
         if isinstance(value, dict):
             return cls(_schema_from_tree(cls, value, path))
@@ -431,6 +448,7 @@ class JSONSchemaPropsOrStringArray(_SchemaHolder):
     @classmethod
     @_decode_guard
     def _from_tree(cls, value: Any, path: str) -> JSONSchemaPropsOrStringArray:
+        value = _untranscode(value)
         if isinstance(value, dict):
             return cls(_schema_from_tree(cls, value, path))
         if isinstance(value, list):

@@ -234,6 +234,11 @@ class StructMeta(type):
     """Turns annotated fields into ``__slots__``; compiles the field table on first use."""
 
     def __new__(mcls, name: str, bases: tuple[type, ...], ns: dict[str, Any], **kw: Any) -> Any:
+        if "__kc_decls__" in ns:
+            # Already done: type.__new__ calls the most derived metaclass's __new__ again with
+            # this namespace when the one called is a base of it (StructMeta(name, (Struct,), ns)).
+            return super().__new__(mcls, name, bases, ns, **kw)
+        ns = dict(ns)  # the caller's namespace is left as it was given
         annotations = ns.get("__annotations__", {})
         decls: list[tuple[str, _FieldDecl]] = []
         for attr in list(annotations):

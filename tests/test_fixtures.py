@@ -1,4 +1,5 @@
-"""The oracle: Go-written json/yaml/pb files of every built-in kind (Kubernetes 1.36).
+"""The oracle: Go-written json/yaml/pb files of every built-in kind (Kubernetes 1.36), and of
+apiextensions.k8s.io (k8s.io/apiextensions-apiserver v0.36.3).
 
 Each file must decode, re-encode to identical bytes, and the three decoded objects must
 be equal. Runs in both modes (see conftest.py).
@@ -9,9 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES, fixtures_dir
+from conftest import FIXTURES, SHARED, fixtures_dir
 
 KINDS = sorted({p.name.rsplit(".", 1)[0] for p in FIXTURES.glob("*.json")}) if FIXTURES.is_dir() else []
+APIEXTENSIONS = SHARED / "fixtures" / "apiextensions-apiserver-v0.36.3" / "HEAD"
+APIEXTENSIONS_KINDS = sorted({p.name.rsplit(".", 1)[0] for p in APIEXTENSIONS.glob("*.json")})
 
 
 @pytest.fixture(scope="module")
@@ -35,9 +38,25 @@ def test_fixture_folder_is_complete():
 
 @pytest.mark.parametrize("name", KINDS)
 def test_fixture_roundtrip(name: str, serializers) -> None:
+    _roundtrip(fixtures_dir(), name, serializers)
+
+
+def test_apiextensions_fixture_folder_is_complete():
+    if not APIEXTENSIONS.is_dir():
+        pytest.skip(f"apiextensions fixtures not found at {APIEXTENSIONS}")
+    assert APIEXTENSIONS_KINDS == [f"apiextensions.k8s.io.{v}.{k}" for v in ("v1", "v1beta1")
+                                   for k in ("ConversionReview", "CustomResourceDefinition")]
+    assert len(list(APIEXTENSIONS.iterdir())) == 12
+
+
+@pytest.mark.parametrize("name", APIEXTENSIONS_KINDS)
+def test_apiextensions_fixture_roundtrip(name: str, serializers) -> None:
+    _roundtrip(APIEXTENSIONS, name, serializers)
+
+
+def _roundtrip(folder: Path, name: str, serializers) -> None:
     from kcodec.schema import GroupVersionKind
 
-    folder = fixtures_dir()
     group, version, kind = name.rsplit(".", 2)
     # Go's round-trip test knows the kind it decodes; WatchEvent's files carry none.
     expected = GroupVersionKind("" if group == "core" else group, version, kind)

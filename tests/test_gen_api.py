@@ -150,6 +150,25 @@ def test_unknown_construct_is_refused(tmp_path: Path) -> None:
         world.build_class(pkg, pkg.decls["Bad"])
 
 
+def test_unknown_hand_marshaller_is_refused(tmp_path: Path) -> None:
+    d = tmp_path / "odd" / "v1"
+    d.mkdir(parents=True)
+    (d / "types.go").write_text("package v1\ntype Odd struct {\n\tX string `json:\"x\"`\n}\n")
+    (d / "marshal.go").write_text("package v1\n\nfunc (o Odd) MarshalJSON() ([]byte, error) {\n"
+                                  "\treturn nil, nil\n}\n")
+    world = gen_api.World({"k8s.io/api/odd/v1": gen_api.parse_package(d, "k8s.io/api/odd/v1")})
+    assert world.packages["k8s.io/api/odd/v1"].marshallers == {"Odd"}
+    with pytest.raises(gen_api.GenError, match="MarshalJSON/UnmarshalJSON on .'Odd'."):
+        gen_api._ordered_classes(world, world.packages["k8s.io/api/odd/v1"])
+
+
+def test_extra_source_modules() -> None:
+    assert gen_api.module_of("k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1beta1") == (
+        "kcodec.api.apiextensions", "v1beta1", "apiextensionsv1beta1")
+    assert gen_api.module_of("k8s.io/kube-aggregator/pkg/apis/apiregistration") == (
+        "kcodec.api.apiregistration", "internal", "apiregistration")
+
+
 # --------------------------------------------------------------------------- generated files
 
 @dataclass
@@ -213,7 +232,7 @@ def load_module(rel: str) -> ModuleInfo:
                     kw = {k.arg: k.value.value for k in st.value.keywords}
                     rows.append(FieldRow(st.target.id, ast.unparse(st.annotation),
                                          args[1].value, args[0].value, bool(kw.get("inline"))))
-            classes[node.name] = ClassRow(node.name, node.bases[0].id if node.bases else "", rows)
+            classes[node.name] = ClassRow(node.name, ast.unparse(node.bases[0]) if node.bases else "", rows)
         elif isinstance(node, ast.FunctionDef) and node.name == "add_to_scheme":
             for call in ast.walk(node):
                 if isinstance(call, ast.Call) and getattr(call.func, "attr", "") == \
@@ -341,13 +360,20 @@ def test_regeneration_is_identical(tmp_path: Path) -> None:
     if not api or not machinery:
         pytest.skip("set KCODEC_UPSTREAM_API and KCODEC_UPSTREAM_APIMACHINERY to k8s.io/api and "
                     "k8s.io/apimachinery v0.36.3 checkouts to check regeneration")
-    files, _ = gen_api.generate(Path(api), Path(machinery))
-    again, _ = gen_api.generate(Path(api), Path(machinery))
+    # Groups from other repositories (EXTRA_SOURCES) are checked when their checkout is given.
+    extra = {flag: Path(os.environ[env]) for flag, env, *_ in gen_api.EXTRA_SOURCES
+             if os.environ.get(env)}
+    files, _ = gen_api.generate(Path(api), Path(machinery), extra)
+    again, _ = gen_api.generate(Path(api), Path(machinery), extra)
     assert files == again
     for rel, text in files.items():
         assert (ROOT / "kcodec" / rel).read_text() == text, f"{rel} differs from the generator"
+    skipped = {f"api/{sub.rsplit('/', 1)[1]}" for flag, _env, _m, _t, _c, sub in gen_api.EXTRA_SOURCES
+               if flag not in extra}
     committed = {f"api/{p.parent.name}/{p.name}" for p in API_DIR.glob("*/*.py")
-                 if p.name != "__init__.py" or p.parent.name != "meta"}
+                 if not (p.name == "__init__.py" and f"api/{p.parent.name}" in gen_api.HAND_WRITTEN_INITS)
+                 and not (p.name.startswith("_") and p.name != "__init__.py")
+                 and f"api/{p.parent.name}" not in skipped}
     committed.discard("api/meta/_values.py")
     assert committed == set(files)
 
@@ -503,7 +529,7 @@ def test_codecs_import_loads_no_group_module() -> None:
         "obj, gvk = codecs.universal_deserializer().decode(data)\n"
         "assert type(obj).__module__ == 'kcodec.api.apps.v1', obj\n"
         "assert loaded() == ['kcodec.api.apps.v1', 'kcodec.api.core.v1', 'kcodec.api.meta.v1'], loaded()\n"
-        "assert len(scheme.all_known_types()) == 757\n"
+        "assert len(scheme.all_known_types()) == 797\n"  # 757 of k8s.io/api, 40 of apiextensions and apiregistration
     )
     import subprocess
 
@@ -544,3 +570,41 @@ def test_lazy_api_scheme_answers_as_an_eager_one() -> None:
     run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert importlib.import_module("kcodec.api").scheme.converter is not None
+
+
+def test_extra_sources_protobuf_numbers_match_generated_proto() -> None:
+    """apiextensions / apiregistration classes agree with their generated.proto; the
+    hand-marshalled classes' messages are the ones kcodec/api/apiextensions/_values.py writes."""
+    api, machinery = _upstream()
+    extra = {flag: Path(os.environ[env]) for flag, env, *_ in gen_api.EXTRA_SOURCES
+             if os.environ.get(env)}
+    if len(extra) != len(gen_api.EXTRA_SOURCES):
+        pytest.skip("set KCODEC_UPSTREAM_APIEXTENSIONS and KCODEC_UPSTREAM_KUBE_AGGREGATOR")
+    packages = gen_api.discover(api, machinery, extra)
+    world = gen_api.World(packages)
+    hand_messages = {
+        "JSON": {1: "raw"},
+        "JSONSchemaPropsOrArray": {1: "schema", 2: "jSONSchemas"},
+        "JSONSchemaPropsOrBool": {1: "allows", 2: "schema"},
+        "JSONSchemaPropsOrStringArray": {1: "schema", 2: "property"},
+    }
+    checked = 0
+    for path, pkg in packages.items():
+        if not any(path.startswith(m) for _f, _e, m, *_ in gen_api.EXTRA_SOURCES):
+            continue
+        proto = pkg.directory / "generated.proto"
+        if not proto.exists():
+            assert all(not f.number for c in gen_api._ordered_classes(world, pkg) for f in c.fields)
+            continue
+        messages = {}
+        for m in re.finditer(r"^message (\w+) \{(.*?)^\}", proto.read_text(), re.M | re.S):
+            body = re.sub(r"//[^\n]*", "", m.group(2))
+            messages[m.group(1)] = {int(f[3]): f for f in _PROTO_FIELD.findall(body)}
+        for cls in gen_api._ordered_classes(world, pkg):
+            if cls.hand:
+                assert {n: f[2] for n, f in messages[cls.name].items()} == hand_messages[cls.name]
+                continue
+            mine = {f.number: f for f in cls.fields if f.number}
+            assert set(mine) == set(messages.get(cls.name, {})), f"{path}.{cls.name}"
+            checked += len(mine)
+    assert checked > 100

@@ -155,6 +155,9 @@ def operations(items: int) -> list[tuple[str, list[Case]]]:
         ]),
         (f"free a decoded {lst} (protobuf)", [(KCODEC, k.PodListFree, "time_free", ("protobuf",))]),
         (f"encode {lst} protobuf", [(KCODEC, k.PodListCodec, "time_encode", ("protobuf",))]),
+        # Target (issue 14): CBOR no slower than 2x protobuf on the same list, both ways.
+        (f"decode {lst} CBOR", [(KCODEC, k.PodListCodec, "time_decode", ("cbor",))]),
+        (f"encode {lst} CBOR", [(KCODEC, k.PodListCodec, "time_encode", ("cbor",))]),
         ("convert widgets v1 -> internal", [(KCODEC, c.ConvertInternal, "time_to_internal", ("widgets",))]),
         ("convert widgets internal -> v1", [(KCODEC, c.ConvertInternal, "time_to_external", ("widgets",))]),
         ("convert Pod v1 -> internal (legacyscheme)",

@@ -46,6 +46,28 @@ EXTERNAL_TYPES: dict[tuple[str, str], tuple[str, str]] = {
 EXTERNAL_STRINGS = {("k8s.io/apimachinery/pkg/types", "UID"),
                     ("k8s.io/apimachinery/pkg/types", "NodeName")}
 
+# API groups kept outside k8s.io/api, each in a repository of its own: (flag, environment
+# variable, module, tag, commit, directory of the internal package). Their versioned packages
+# are the directories below it that have a register.go; the internal package itself is
+# generated too (as `<package>/internal.py`), since upstream keeps it in the same repository.
+EXTRA_SOURCES = (
+    ("apiextensions", "KCODEC_UPSTREAM_APIEXTENSIONS", "k8s.io/apiextensions-apiserver", "v0.36.3",
+     "2e78d6fca8b214fd93118268eb9d36255d79738f", "pkg/apis/apiextensions"),
+    ("kube-aggregator", "KCODEC_UPSTREAM_KUBE_AGGREGATOR", "k8s.io/kube-aggregator", "v0.36.2",
+     "af2b349648d5bbb78b2d42ec95a6b19ae4231401", "pkg/apis/apiregistration"),
+)
+INTERNAL_VERSION = "__internal"
+
+# Struct types whose JSON form upstream writes by hand (a marshal.go with MarshalJSON and
+# UnmarshalJSON): their classes subclass kcodec.api.<package>._values, which holds the
+# hand-written wire forms. Any other MarshalJSON met in a package stops the generator.
+HAND_MARSHALLED = {
+    "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1":
+        ("JSON", "JSONSchemaPropsOrArray", "JSONSchemaPropsOrBool", "JSONSchemaPropsOrStringArray"),
+    "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1beta1":
+        ("JSON", "JSONSchemaPropsOrArray", "JSONSchemaPropsOrBool", "JSONSchemaPropsOrStringArray"),
+}
+
 PRIMITIVES = {
     "string": "str", "bool": "bool", "int32": "Int32", "int64": "Int64", "int": "Int64",
     "float64": "float",
@@ -156,6 +178,7 @@ class GoPackage:
     decls: dict[str, GoDecl] = dc_field(default_factory=dict)
     file_imports: dict[str, dict[str, str]] = dc_field(default_factory=dict)
     proto_messages: set[str] = dc_field(default_factory=set)
+    marshallers: set[str] = dc_field(default_factory=set)  # types with a MarshalJSON method
 
 
 class _Parser:
@@ -353,6 +376,8 @@ def parse_package(directory: Path, import_path: str) -> GoPackage:
         if n == "fieldsv1_string.go":
             continue  # the build-tag twin of fieldsv1_byte.go; FieldsV1 is custom anyway
         parse_go_file(f, pkg)
+        pkg.marshallers.update(re.findall(r"^func \(\w+ \*?(\w+)\) (?:Marshal|Unmarshal)JSON\(",
+                                          f.read_text(encoding="utf-8"), re.M))
     proto = directory / "generated.proto"
     if proto.exists():
         pkg.proto_messages = set(re.findall(r"^message (\w+) \{", proto.read_text(), re.M))
@@ -451,6 +476,7 @@ class ClassDef:
     is_object: bool
     protobuf: bool | None      # explicit __protobuf__ value, None = model default
     order: tuple[str, int]
+    hand: bool = False         # wire forms written by hand in <package>._values
 
 
 class World:
@@ -472,6 +498,8 @@ class World:
             return T("ext", name, pkg_path)
         if (pkg_path, name) in EXTERNAL_STRINGS:
             return T("prim", "str")
+        if name in HAND_MARSHALLED.get(pkg_path, ()):
+            return T("class", name, pkg_path)
         pkg = self.packages.get(pkg_path)
         if pkg is None or name not in pkg.decls:
             raise GenError(f"unknown type {pkg_path}.{name}")
@@ -570,6 +598,11 @@ class World:
                     raise GenError(f"{pkg.path}.{decl.name}: embedded pointer {etype.name}")
                 resolved = self.resolve(spkg, sdecl, gf.type)
                 attr = snake_case(etype.name)
+                if (jtag is None and ipath == META_PKG
+                        and etype.name in ("ObjectMeta", "ListMeta")):
+                    # Internal packages embed metadata untagged; it is still the `metadata`
+                    # member, as in every external version, so conversions pair it by name.
+                    jname = "metadata"
                 inline = not jname
                 if not inline:
                     # Go embeds ObjectMeta/ListMeta under a JSON name; the Python attribute
@@ -613,6 +646,12 @@ def module_of(pkg_path: str) -> tuple[str, str, str]:
     """(python package, version module, alias) of a Go package."""
     if pkg_path == META_PKG:
         return "kcodec.api.meta", "v1", "metav1"
+    for _flag, _env, module, _tag, _commit, sub in EXTRA_SOURCES:
+        base = f"{module}/{sub}"
+        if pkg_path == base or pkg_path.startswith(base + "/"):
+            group = sub.rsplit("/", 1)[1]
+            version = pkg_path[len(base) + 1:] or "internal"
+            return f"kcodec.api.{group}", version, group + ("" if version == "internal" else version)
     if not pkg_path.startswith(API_PREFIX):
         raise GenError(f"no module for {pkg_path}")
     group, version = pkg_path[len(API_PREFIX):].split("/")
@@ -629,6 +668,7 @@ class ModuleWriter:
         self.modules: set[str] = set()   # Go package paths imported as module aliases
         self.model_names: set[str] = {"Struct", "field"}
         self.typing_names: set[str] = set()
+        self.hand = False                # subclasses <package>._values (hand-marshalled types)
 
     def ann(self, t: T, top: bool = True) -> str:
         """The annotation text of *t* (*top*: the field's own type, where nil is spelled)."""
@@ -682,6 +722,12 @@ def class_doc(cls: ClassDef, gv: str, kinds: set[str]) -> str:
 
 def render_class(w: ModuleWriter, cls: ClassDef, gv: str, kinds: set[str]) -> list[str]:
     """The source lines of one generated class."""
+    if cls.hand:
+        w.hand = True
+        return [f"class {cls.name}(_values.{cls.name}):",
+                f'    """{cls.name}: struct of {gv}, JSON form as upstream\'s marshal.go '
+                f'(see _values)."""',
+                "    __slots__ = ()"]
     base = "Object" if cls.is_object else "Struct"
     fn = "_field" if any(f.attr == "field" for f in cls.fields) else "field"
     if fn == "_field":
@@ -711,8 +757,9 @@ def parse_register(pkg: GoPackage) -> tuple[str, str, list[tuple[str, str]], boo
     src = (pkg.directory / "register.go").read_text()
     src = re.sub(r"//[^\n]*", "", src)
     group = re.search(r'const GroupName\s*=\s*"([^"]*)"', src).group(1)
-    version = re.search(r'SchemeGroupVersion\s*=\s*schema\.GroupVersion\{Group:\s*GroupName,'
-                        r'\s*Version:\s*"([^"]+)"\}', src).group(1)
+    vm = re.search(r'SchemeGroupVersion\s*=\s*schema\.GroupVersion\{Group:\s*GroupName,'
+                   r'\s*Version:\s*(?:"([^"]+)"|(runtime\.APIVersionInternal))\}', src)
+    version = vm.group(1) or INTERNAL_VERSION
     kinds: list[tuple[str, str]] = []
     for m in re.finditer(r"scheme\.AddKnownTypes\(\s*(\w+)\s*,(.*?)\)", src, re.S):
         if m.group(1) != "SchemeGroupVersion":
@@ -727,10 +774,18 @@ def parse_register(pkg: GoPackage) -> tuple[str, str, list[tuple[str, str]], boo
 
 def _ordered_classes(world: World, pkg: GoPackage) -> list[ClassDef]:
     out = []
+    hand = HAND_MARSHALLED.get(pkg.path, ())
+    if pkg.path != META_PKG and set(pkg.marshallers) != set(hand):
+        raise GenError(f"{pkg.path}: MarshalJSON/UnmarshalJSON on {sorted(pkg.marshallers)}, "
+                       f"hand-written forms known for {sorted(hand)}")
     for decl in sorted(pkg.decls.values(), key=lambda d: (d.file, d.index)):
         if pkg.path == META_PKG and (decl.name in META_SKIPPED or decl.name in META_CUSTOM_VALUES):
             continue
         if decl.alias:
+            continue
+        if decl.name in hand:
+            out.append(ClassDef(pkg.path, decl.name, [], False, None, (decl.file, decl.index),
+                                hand=True))
             continue
         t = decl.type
         if t.kind == "struct" or (t.kind == "ident" and
@@ -831,6 +886,8 @@ def render_module(world: World, pkg: GoPackage, source: str) -> str:
     tnames = sorted({line.split()[-1] for line in w.imports if line.startswith("from kcodec.types")})
     if tnames:
         out.append(f"from kcodec.types import {', '.join(tnames)}")
+    if w.hand:
+        out.append(f"from {module_of(pkg.path)[0]} import _values")
     if is_meta:
         out.append("from kcodec.api.meta._values import Duration, FieldsV1, MicroTime, Time")
     mod_lines = []
@@ -966,33 +1023,61 @@ def add_to_scheme(scheme: Any) -> None:
 
 # --------------------------------------------------------------------------- driver
 
-def discover(api_root: Path, machinery_root: Path) -> dict[str, GoPackage]:
-    """Parse every group/version package of k8s.io/api plus apimachinery meta/v1."""
+def discover(api_root: Path, machinery_root: Path,
+             extra: dict[str, Path] | None = None) -> dict[str, GoPackage]:
+    """Parse every group/version package of k8s.io/api plus apimachinery meta/v1, and of the
+    EXTRA_SOURCES repositories named in *extra* ({flag: checkout})."""
     packages: dict[str, GoPackage] = {}
     for reg in sorted(api_root.glob("*/*/register.go")):
         d = reg.parent
         path = f"{API_PREFIX}{d.parent.name}/{d.name}"
         packages[path] = parse_package(d, path)
     packages[META_PKG] = parse_package(machinery_root / "pkg/apis/meta/v1", META_PKG)
+    for flag, _env, module, _tag, _commit, sub in EXTRA_SOURCES:
+        root = (extra or {}).get(flag)
+        if root is None:
+            continue
+        base = Path(root) / sub
+        if not (base / "register.go").exists():
+            raise GenError(f"--{flag} {root}: no {sub}/register.go there")
+        packages[f"{module}/{sub}"] = parse_package(base, f"{module}/{sub}")
+        for reg in sorted(base.glob("*/register.go")):
+            path = f"{module}/{sub}/{reg.parent.name}"
+            packages[path] = parse_package(reg.parent, path)
     return packages
 
 
-def generate(api_root: Path, machinery_root: Path) -> tuple[dict[str, str], list[str]]:
-    """Return {relative file path: text} for every generated file, and generator notes."""
-    packages = discover(api_root, machinery_root)
+def _source_of(path: str) -> str:
+    """The "<module> <tag> (<commit>)" a generated module names in its header."""
+    if path == META_PKG:
+        return f"k8s.io/apimachinery {API_VERSION_TAG} ({APIMACHINERY_COMMIT[:12]})"
+    for _flag, _env, module, tag, commit, sub in EXTRA_SOURCES:
+        if path.startswith(f"{module}/{sub}"):
+            return f"{module} {tag} ({commit[:12]})"
+    return f"k8s.io/api {API_VERSION_TAG} ({API_COMMIT[:12]})"
+
+
+# Packages whose __init__.py is written by hand (the generator leaves it alone).
+HAND_WRITTEN_INITS = ("api/meta", "api/apiextensions")
+
+
+def generate(api_root: Path, machinery_root: Path,
+             extra: dict[str, Path] | None = None) -> tuple[dict[str, str], list[str]]:
+    """Return {relative file path: text} for every generated file, and generator notes.
+
+    *extra* maps EXTRA_SOURCES flags (``apiextensions``, ``kube-aggregator``) to checkouts of
+    those repositories; groups whose checkout is not given are not generated."""
+    packages = discover(api_root, machinery_root, extra)
     world = World(packages)
     files: dict[str, str] = {}
-    api_src = f"k8s.io/api {API_VERSION_TAG} ({API_COMMIT[:12]})"
-    meta_src = f"k8s.io/apimachinery {API_VERSION_TAG} ({APIMACHINERY_COMMIT[:12]})"
     groups: dict[str, list[str]] = {}
     for path, pkg in sorted(packages.items()):
         parent, ver, _ = module_of(path)
         rel = "/".join(parent.split(".")[1:])  # api/<group>
-        src = meta_src if path == META_PKG else api_src
-        files[f"{rel}/{ver}.py"] = render_module(world, pkg, src)
+        files[f"{rel}/{ver}.py"] = render_module(world, pkg, _source_of(path))
         groups.setdefault(rel, []).append(ver)
     for rel, vers in sorted(groups.items()):
-        if rel == "api/meta":
+        if rel in HAND_WRITTEN_INITS:
             continue  # kcodec/api/meta/__init__.py belongs to the integrator
         grp = rel.split("/", 1)[1]
         files[f"{rel}/__init__.py"] = (
@@ -1049,18 +1134,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--api", default=os.environ.get("KCODEC_UPSTREAM_API", "/tmp/upstream/api"))
     ap.add_argument("--apimachinery", default=os.environ.get("KCODEC_UPSTREAM_APIMACHINERY",
                                                              "/tmp/upstream/apimachinery"))
+    for flag, env, module, tag, _commit, _sub in EXTRA_SOURCES:
+        ap.add_argument(f"--{flag}", default=os.environ.get(env),
+                        help=f"checkout of {module} {tag} (default ${env}; omitted: not generated)")
     ap.add_argument("--out", default=str(here / "kcodec"))
     ap.add_argument("--notes", action="store_true", help="print the special cases found")
     ap.add_argument("--registry-only", action="store_true",
                     help=f"only rewrite kcodec/{REGISTRY} from the generated modules "
                          "(no upstream checkout needed)")
     args = ap.parse_args(argv)
+    extra = {flag: Path(v) for flag, *_ in EXTRA_SOURCES
+             if (v := getattr(args, flag.replace("-", "_")))}
     out = Path(args.out)
     if args.registry_only:
         (out / REGISTRY).write_text(render_registry(out))
         print(f"wrote {out / REGISTRY}", file=sys.stderr)
         return 0
-    files, notes = generate(Path(args.api), Path(args.apimachinery))
+    files, notes = generate(Path(args.api), Path(args.apimachinery), extra)
     for rel, text in sorted(files.items()):
         target = out / rel
         target.parent.mkdir(parents=True, exist_ok=True)

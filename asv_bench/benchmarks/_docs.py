@@ -170,14 +170,24 @@ def protobuf_serializer() -> Any:
     return Serializer(scheme, scheme)
 
 
+def cbor_serializer() -> Any:
+    """kcodec's CBOR serializer over the built-in scheme."""
+    from kcodec.api import scheme
+    from kcodec.serializer.cbor import Serializer
+
+    return Serializer(scheme, scheme)
+
+
 def serializer_for(fmt: str) -> Any:
-    """The kcodec serializer of format ``fmt`` (``json``, ``yaml`` or ``protobuf``)."""
+    """The kcodec serializer of format ``fmt`` (``json``, ``yaml``, ``protobuf`` or ``cbor``)."""
     if fmt == "json":
         return json_serializer()
     if fmt == "yaml":
         return json_serializer(yaml=True)
     if fmt == "protobuf":
         return protobuf_serializer()
+    if fmt == "cbor":
+        return cbor_serializer()
     raise ValueError(f"unknown format {fmt!r}")
 
 
@@ -187,11 +197,17 @@ def podlist_protobuf(list_json: bytes) -> bytes:
     return protobuf_serializer().encode(obj)
 
 
+def podlist_cbor(list_json: bytes) -> bytes:
+    """The PodList as CBOR (Go's bytes for it), made by kcodec from the JSON list."""
+    obj, _ = json_serializer().decode(list_json)
+    return cbor_serializer().encode(obj)
+
+
 def build_documents() -> dict[str, Any]:
     """All benchmark inputs as bytes (memoized per ``(LIST_ITEMS, MEM_ITEMS)``).
 
     Keys: ``pod_json`` (the pretty fixture), ``pod_yaml``, ``pod_pb``, ``list_json``,
-    ``list_pb`` (None when kcodec is not importable yet), ``times_json`` / ``times_pb``
+    ``list_pb`` and ``list_cbor`` (None when kcodec is not importable yet), ``times_json`` / ``times_pb``
     (the PodList with every timestamp distinct), ``mem_json`` (the PodList of
     ``MEM_ITEMS`` pods), ``list_items`` and ``mem_items``.
     """
@@ -208,6 +224,7 @@ def build_documents() -> dict[str, Any]:
         "pod_pb": fixture_bytes("pb"),
         "list_json": list_json,
         "list_pb": podlist_protobuf(list_json) if kcodec_ready() else None,
+        "list_cbor": podlist_cbor(list_json) if kcodec_ready() else None,
         "times_json": times_json,
         "times_pb": podlist_protobuf(times_json) if kcodec_ready() else None,
         "mem_json": podlist_json(pod_json, MEM_ITEMS),

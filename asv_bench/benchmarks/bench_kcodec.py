@@ -57,7 +57,7 @@ class Envelope:
 
 
 _POD_DOC = {"json": "pod_json", "yaml": "pod_yaml", "protobuf": "pod_pb"}
-_LIST_DOC = {"json": "list_json", "protobuf": "list_pb"}
+_LIST_DOC = {"json": "list_json", "protobuf": "list_pb", "cbor": "list_cbor"}
 
 
 class PodCodec:
@@ -99,9 +99,9 @@ class DeepCopy:
 
 
 class PodListCodec(Heavy):
-    """Decode and encode of the PodList (compact JSON, protobuf)."""
+    """Decode and encode of the PodList (compact JSON, protobuf, CBOR as Go writes it)."""
 
-    params = [MODES, ["json", "protobuf"]]
+    params = [MODES, ["json", "protobuf", "cbor"]]
     param_names = ["mode", "format"]
 
     def setup(self, docs: dict[str, Any], mode: str, fmt: str) -> None:

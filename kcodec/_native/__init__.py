@@ -3,6 +3,14 @@
 Each name in ``__all__`` exists in both packages with the same signature and behaviour;
 :mod:`kcodec.speedups` binds one set or the other.
 """
+from kcodec._native.cbor import (
+    cbor_encode,
+    cbor_encode_tree,
+    cbor_fill,
+    cbor_item_end,
+    cbor_loads,
+    cbor_type_meta,
+)
 from kcodec._native.codec import (
     fill_from_proto,
     fill_from_tree,
@@ -46,4 +54,10 @@ __all__ = [
     "unmarshal_unknown",
     "convert_fields",
     "deep_copy",
+    "cbor_encode",
+    "cbor_encode_tree",
+    "cbor_fill",
+    "cbor_item_end",
+    "cbor_loads",
+    "cbor_type_meta",
 ]

@@ -11,7 +11,7 @@ import importlib
 
 __all__: list[str] = []
 _loaded = []
-for _name in ("_wire", "_codec", "_json", "_convert"):
+for _name in ("_wire", "_codec", "_json", "_convert", "_cbor"):
     try:
         _mod = importlib.import_module(f"{__name__}.{_name}")
     except ImportError:

@@ -28,7 +28,8 @@ _built: dict[str, Any] = {}
 
 
 def api_modules() -> list[str]:
-    """Names of every generated group/version module, sorted."""
+    """Names of every external group/version module, sorted (internal versions excluded:
+    they belong to kcodec.legacyscheme)."""
     import pkgutil
 
     names = []

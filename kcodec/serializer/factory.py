@@ -7,6 +7,7 @@ from kcodec.errors import KCodecError
 from kcodec.runtime.interfaces import MetaFactory
 from kcodec.runtime.helpers import WithoutVersionDecoder, WithVersionEncoder
 from kcodec.schema import DISABLED_GROUP_VERSIONER, INTERNAL_GROUP_VERSIONER, GroupVersions
+from kcodec.serializer import cbor as _cbor
 from kcodec.serializer import json as _json
 from kcodec.serializer import protobuf as _protobuf
 from kcodec.serializer.recognizer import RecognizerDecoder
@@ -22,11 +23,15 @@ __all__ = [
     "CONTENT_TYPE_JSON",
     "CONTENT_TYPE_YAML",
     "CONTENT_TYPE_PROTOBUF",
+    "CONTENT_TYPE_CBOR",
+    "CONTENT_TYPE_CBOR_SEQ",
 ]
 
 CONTENT_TYPE_JSON = "application/json"
 CONTENT_TYPE_YAML = "application/yaml"
 CONTENT_TYPE_PROTOBUF = "application/vnd.kubernetes.protobuf"
+CONTENT_TYPE_CBOR = _cbor.CONTENT_TYPE_CBOR
+CONTENT_TYPE_CBOR_SEQ = _cbor.CONTENT_TYPE_CBOR_SEQ
 
 
 class StreamSerializerInfo(NamedTuple):
@@ -79,8 +84,9 @@ class CodecFactory:
 
     def __init__(self, scheme: Any, *, strict: bool = False, pretty: bool = True,
                  extra_serializers: list[SerializerInfo] | None = None,
-                 meta_factory: MetaFactory | None = None) -> None:
+                 meta_factory: MetaFactory | None = None, cbor: bool = False) -> None:
         self.scheme = scheme
+        self.cbor = cbor
         self.strict = strict
         self.pretty = pretty
         mf = meta_factory
@@ -98,6 +104,13 @@ class CodecFactory:
             SerializerInfo(CONTENT_TYPE_PROTOBUF, "application", "vnd.kubernetes.protobuf", False, proto, None,
                            proto, StreamSerializerInfo(False, raw, raw.framer)),
         ]
+        if cbor:
+            cbor_s = _cbor.Serializer(scheme, scheme)
+            serializers.append(SerializerInfo(
+                CONTENT_TYPE_CBOR, "application", "cbor", False, cbor_s, None,
+                _cbor.Serializer(scheme, scheme, strict=True),
+                StreamSerializerInfo(False, _cbor.Serializer(scheme, scheme, transcode=False),
+                                     _cbor.CBOR_SEQ_FRAMER)))
         serializers.extend(extra_serializers or ())
         decoders: list[Any] = []
         infos: list[SerializerInfo] = []
@@ -218,6 +231,13 @@ class ClientNegotiator:
 
     def _info(self, content_type: str, stream: bool) -> SerializerInfo:
         infos = self.factory.supported_media_types()
+        if stream and any(i.media_type == CONTENT_TYPE_CBOR for i in infos):
+            # client-go: a CBOR watch is application/cbor-seq; application/cbor names
+            # exactly one data item, never a stream.
+            if content_type == CONTENT_TYPE_CBOR:
+                raise KCodecError(f"no stream serializers registered for {content_type}")
+            if content_type == CONTENT_TYPE_CBOR_SEQ:
+                content_type = CONTENT_TYPE_CBOR
         info = serializer_info_for_media_type(infos, content_type)
         if info is None:
             if content_type or not infos:

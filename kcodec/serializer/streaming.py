@@ -15,6 +15,7 @@ from __future__ import annotations
 from types import TracebackType
 from typing import Any, BinaryIO, Iterator
 
+from kcodec.errors import KCodecError, NotRegisteredError
 from kcodec.runtime.interfaces import MAX_FRAME_SIZE, Decoder, Encoder, FrameReader, Framer
 
 __all__ = ["StreamDecoder", "StreamEncoder", "MAX_FRAME_SIZE"]
@@ -29,6 +30,12 @@ class StreamDecoder:
     to decode was longer than maximum allowed size`` and is skipped: the next call decodes
     the following frame. Errors of the wrapped decoder propagate unchanged, and a zero
     length frame is passed to it as ``b""``.
+
+    A frame whose kind the decoder does not know (``NotRegisteredError``) is decoded again
+    into an :class:`~kcodec.runtime.Unstructured`, as kubectl reads manifests of kinds it has
+    no types for, so one unknown kind does not end the stream; ``unknown_as_unstructured=
+    False`` raises the error instead (Go's watch decoder). A decoder that cannot fill an
+    Unstructured (protobuf) raises the original error.
     """
 
     def __init__(
@@ -38,6 +45,7 @@ class StreamDecoder:
         decoder: Decoder,
         *,
         max_frame_size: int = MAX_FRAME_SIZE,
+        unknown_as_unstructured: bool = True,
     ) -> None:
         reader = framer.new_frame_reader(stream)
         if not isinstance(reader, FrameReader):
@@ -46,6 +54,7 @@ class StreamDecoder:
                 "the kcodec.runtime.interfaces.FrameReader contract (read_frame, close)"
             )
         self._reader = reader
+        self._unknown_as_unstructured = unknown_as_unstructured
         self._decoder = decoder
         self._max = max_frame_size
 
@@ -56,7 +65,20 @@ class StreamDecoder:
     def decode(self, defaults: Any = None, into: Any = None) -> tuple[Any, Any]:
         """Decode the next object: ``(obj, gvk)``; :class:`EOFError` at the end."""
         frame = self.next_frame()
-        return self._decoder.decode(frame, defaults, into)
+        return self._decode_frame(frame, defaults, into)
+
+    def _decode_frame(self, frame: bytes, defaults: Any, into: Any) -> tuple[Any, Any]:
+        try:
+            return self._decoder.decode(frame, defaults, into)
+        except NotRegisteredError as err:
+            if not self._unknown_as_unstructured or into is not None:
+                raise
+            from kcodec.runtime import Unstructured
+
+            try:
+                return self._decoder.decode(frame, defaults, Unstructured())
+            except KCodecError:
+                raise err from None
 
     def __iter__(self) -> Iterator[tuple[Any, Any]]:
         return self
@@ -66,7 +88,7 @@ class StreamDecoder:
             frame = self.next_frame()
         except EOFError:
             raise StopIteration from None
-        return self._decoder.decode(frame, None, None)
+        return self._decode_frame(frame, None, None)
 
     def close(self) -> None:
         """Close the frame reader and its stream."""

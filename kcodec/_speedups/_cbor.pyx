@@ -1,0 +1,1229 @@
+# cython: language_level=3
+"""Compiled twins of the CBOR kernels of ``kcodec._native.cbor``.
+
+``cbor_encode`` walks the compiled tables of ``_tables`` with a per-class plan of the fields
+in Go's key order (encoded key bytes sorted bytewise) and writes into one growable buffer;
+``cbor_item_end`` is the well-formedness scan in C (an explicit stack, Go's limits);
+``cbor_fill`` runs that scan, then fills the object through a ``const unsigned char*`` on
+the shapes Go writes: definite lengths, byte/text strings, keys in Go's order. Anything
+else (indefinite lengths, tags, keys out of order -- where duplicates could hide --, type
+mismatches, invalid UTF-8) makes it start over in the pure walker, which decides the
+outcome and raises Go's error texts with their paths; a fill repeated over a partly filled
+object gives the same result, since every field it reaches is overwritten or merged with
+the same values.
+
+Deliberate differences from the pure walkers, invisible to ``==``: custom values
+(Time, Quantity, IntOrString, FieldsV1...) are decoded once per distinct encoded item per
+call (immutable ones shared, mutable ones deep-copied) and encoded once per value object
+per call; decoded structs are untracked by the cycle collector, which is paused during the
+fill (see ``_tables.pyx``); equal short ASCII strings of one document are one str object.
+``cbor_loads``, ``cbor_encode_tree`` and ``cbor_type_meta`` run the compiled scan and then
+the pure walkers (they serve Unstructured objects and TypeMeta sniffing, not the hot path).
+"""
+from libc.stdint cimport uint64_t, int64_t, uint32_t, uint16_t
+from libc.string cimport memcpy, memmove, memcmp
+from libc.stdlib cimport malloc, realloc, free
+from libc.math cimport INFINITY, NAN, ldexp
+from cpython.object cimport PyObject
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE, PyBytes_FromStringAndSize
+from cpython.unicode cimport PyUnicode_DecodeUTF8
+from cpython.long cimport PyLong_FromUnsignedLongLong, PyLong_FromLongLong, PyLong_FromVoidPtr
+from cpython.list cimport PyList_Append
+from cpython.dict cimport PyDict_GetItem, PyDict_SetItem
+from cpython.float cimport PyFloat_FromDouble
+from kcodec._speedups._tables cimport (
+    kc_prefetch, Table, TypeRow, FieldRow, table_of, is_zero_value, gc_pause, gc_resume, untrack,
+    StrCache, strcache_init, strcache_ascii, strcache_clear, slot_get, slot_set,
+    K_STR, K_BOOL, K_INT32, K_INT64, K_FLOAT, K_BYTES, K_STRUCT, K_CUSTOM, K_LIST, K_MAP, K_ANY,
+)
+
+import base64 as _base64
+import binascii as _binascii
+
+from kcodec import fieldtable as _m
+from kcodec._native import cbor as _pure
+from kcodec.errors import DecodeError, EncodeError
+
+__all__ = ["cbor_encode", "cbor_encode_tree", "cbor_fill", "cbor_loads", "cbor_item_end", "cbor_type_meta"]
+
+
+cdef extern from "Python.h":
+    int _PyBytes_Resize(PyObject** bytes, Py_ssize_t newsize) except -1
+    bint PyUnicode_IS_ASCII(object u)
+    Py_ssize_t PyUnicode_GET_LENGTH(object u)
+    void* PyUnicode_DATA(object u)
+    object PyUnicode_AsEncodedString(object u, const char* encoding, const char* errors)
+    long long PyLong_AsLongLongAndOverflow(object v, int* overflow) except? -1
+    double PyFloat_AS_DOUBLE(object v)
+    int PyDict_Next(object d, Py_ssize_t* pos, PyObject** key, PyObject** value)
+    int PyUnicode_Compare(object a, object b) except? -1
+    int Py_EnterRecursiveCall(const char* where) except -1
+    void Py_LeaveRecursiveCall()
+    object PyList_New(Py_ssize_t n)
+    void PyList_SET_ITEM(object lst, Py_ssize_t i, object x)
+    void Py_INCREF(object o)
+
+
+cdef int MAX_NESTED_LEVELS = 10000
+cdef uint64_t MAX_ARRAY_ELEMENTS = 2147483647
+cdef uint64_t MAX_MAP_PAIRS = 2097152
+cdef object _object_setattr = object.__setattr__
+cdef object _put_float_pure = _pure._put_float
+cdef object _put_tree_pure = _pure._put_tree
+cdef object _custom_pure = _pure._custom
+cdef object _PureDec = _pure._Dec
+cdef object _b64decode = _base64.b64decode
+
+
+class _Fallback(Exception):
+    """The compiled fill met a shape it leaves to the pure walker."""
+
+
+# ============================================================================ writer
+
+
+cdef class _Writer:
+    """A growable output buffer: the result bytes object itself, trimmed at the end."""
+    cdef PyObject* out
+    cdef unsigned char* buf
+    cdef Py_ssize_t n
+    cdef Py_ssize_t cap
+    cdef dict custom  # id(value) -> (value, encoded bytes) for immutable custom values
+
+    def __cinit__(self, Py_ssize_t size):
+        if size < 256:
+            size = 256
+        o = PyBytes_FromStringAndSize(NULL, size)
+        Py_INCREF(o)
+        self.out = <PyObject*>o
+        self.buf = <unsigned char*>PyBytes_AS_STRING(o)
+        self.cap = size
+        self.n = 0
+        self.custom = {}
+
+    def __dealloc__(self):
+        cdef PyObject* o = self.out
+        self.out = NULL
+        if o != NULL:
+            Py_XDECREF_(o)
+
+    cdef int grow(self, Py_ssize_t extra) except -1:
+        cdef Py_ssize_t need = self.n + extra
+        cdef Py_ssize_t cap = self.cap
+        if need <= cap:
+            return 0
+        cap = need if cap * 2 < need else cap * 2
+        _PyBytes_Resize(&self.out, cap)
+        self.buf = <unsigned char*>PyBytes_AS_STRING(<object>self.out)
+        self.cap = cap
+        return 0
+
+    cdef inline int put_byte(self, unsigned char b) except -1:
+        if self.n + 1 > self.cap:
+            self.grow(1)
+        self.buf[self.n] = b
+        self.n += 1
+        return 0
+
+    cdef inline int put_raw(self, const void* data, Py_ssize_t size) except -1:
+        if self.n + size > self.cap:
+            self.grow(size)
+        memcpy(self.buf + self.n, data, size)
+        self.n += size
+        return 0
+
+    cdef inline int put_head(self, unsigned char major, uint64_t v) except -1:
+        cdef unsigned char m = major << 5
+        cdef unsigned char* p
+        if self.n + 9 > self.cap:
+            self.grow(9)
+        p = self.buf + self.n
+        if v < 24:
+            p[0] = m | <unsigned char>v
+            self.n += 1
+        elif v < 0x100:
+            p[0] = m | 24
+            p[1] = <unsigned char>v
+            self.n += 2
+        elif v < 0x10000:
+            p[0] = m | 25
+            p[1] = <unsigned char>(v >> 8)
+            p[2] = <unsigned char>v
+            self.n += 3
+        elif v < 0x100000000:
+            p[0] = m | 26
+            p[1] = <unsigned char>(v >> 24)
+            p[2] = <unsigned char>(v >> 16)
+            p[3] = <unsigned char>(v >> 8)
+            p[4] = <unsigned char>v
+            self.n += 5
+        else:
+            p[0] = m | 27
+            for i in range(8):
+                p[1 + i] = <unsigned char>(v >> (56 - 8 * i))
+            self.n += 9
+        return 0
+
+    cdef bytes result(self):
+        cdef PyObject* o = self.out
+        self.out = NULL
+        _PyBytes_Resize(&o, self.n)
+        r = <bytes>o
+        Py_XDECREF_(o)
+        return r
+
+
+cdef extern from "Python.h":
+    void Py_XDECREF_ "Py_XDECREF"(PyObject* o)
+
+
+cdef int _put_str(_Writer w, object v) except -1:
+    cdef Py_ssize_t n
+    if type(v) is str and PyUnicode_IS_ASCII(v):
+        n = PyUnicode_GET_LENGTH(v)
+        w.put_head(2, <uint64_t>n)
+        return w.put_raw(PyUnicode_DATA(v), n)
+    if type(v) is str:
+        b = PyUnicode_AsEncodedString(v, "utf-8", "surrogateescape")
+    else:
+        b = _pure._str_bytes(v)
+    w.put_head(2, <uint64_t>PyBytes_GET_SIZE(b))
+    return w.put_raw(PyBytes_AS_STRING(b), PyBytes_GET_SIZE(b))
+
+
+cdef int _put_int(_Writer w, object v) except -1:
+    cdef int overflow = 0
+    cdef long long x
+    if type(v) is int or type(v) is bool:
+        x = PyLong_AsLongLongAndOverflow(v, &overflow)
+        if overflow == 0:
+            if x >= 0:
+                return w.put_head(0, <uint64_t>x)
+            return w.put_head(1, <uint64_t>(-1 - x))
+    return _put_py(w, _pure._put_int, v)
+
+
+cdef int _put_py(_Writer w, object fn, object v, int depth=0) except -1:
+    """Write what a pure helper writes for ``v`` (rare shapes: floats, big ints, trees)."""
+    cdef bytearray tmp = bytearray()
+    if depth:
+        fn(tmp, v, depth)
+    else:
+        fn(tmp, v)
+    b = bytes(tmp)
+    return w.put_raw(PyBytes_AS_STRING(b), PyBytes_GET_SIZE(b))
+
+
+cdef class _Plan:
+    """A struct class's fields in Go's CBOR key order: encoded keys and inline chains, with
+    C mirrors for the encode loop (borrowed pointers kept alive by the tuples)."""
+    cdef tuple keys    # bytes: head + key
+    cdef tuple chains  # tuple of FieldRow (inline chain ending in the field)
+    cdef tuple rows    # the last FieldRow of each chain
+    cdef tuple rawkeys  # bytes: the key alone
+    cdef Py_ssize_t n
+    cdef PyObject** row_ptrs
+    cdef const char** key_ptrs
+    cdef Py_ssize_t* key_lens
+    cdef Py_ssize_t* offsets   # slot offset; -1: getattr; -2: inline chain
+    cdef int* kinds
+    cdef const unsigned char** raw_ptrs  # the key's UTF-8 bytes (after the head)
+    cdef Py_ssize_t* raw_lens
+
+    def __dealloc__(self):
+        free(self.row_ptrs)
+        free(self.key_ptrs)
+        free(self.key_lens)
+        free(self.offsets)
+        free(self.kinds)
+        free(self.raw_ptrs)
+        free(self.raw_lens)
+
+
+cdef dict _plans = {}
+
+
+cdef _Plan _plan_of(Table t):
+    cdef _Plan p
+    cdef PyObject* hit = PyDict_GetItem(_plans, t)
+    cdef Py_ssize_t i
+    cdef FieldRow f
+    cdef bytes kb
+    if hit != NULL:
+        return <_Plan>hit
+    rows = []
+    for key, chain in t.json.items():
+        kb = _pure._str_bytes(key)
+        rows.append((_pure._head(2, len(kb)) + kb, chain, kb))
+    rows.sort(key=lambda r: r[0])
+    p = _Plan()
+    p.rawkeys = tuple(r[2] for r in rows)
+    p.keys = tuple(r[0] for r in rows)
+    p.chains = tuple(r[1] for r in rows)
+    p.rows = tuple(r[1][-1] for r in rows)
+    p.n = len(rows)
+    p.row_ptrs = <PyObject**>malloc(sizeof(PyObject*) * (p.n + 1))
+    p.key_ptrs = <const char**>malloc(sizeof(char*) * (p.n + 1))
+    p.key_lens = <Py_ssize_t*>malloc(sizeof(Py_ssize_t) * (p.n + 1))
+    p.offsets = <Py_ssize_t*>malloc(sizeof(Py_ssize_t) * (p.n + 1))
+    p.kinds = <int*>malloc(sizeof(int) * (p.n + 1))
+    p.raw_ptrs = <const unsigned char**>malloc(sizeof(char*) * (p.n + 1))
+    p.raw_lens = <Py_ssize_t*>malloc(sizeof(Py_ssize_t) * (p.n + 1))
+    if not (p.row_ptrs and p.key_ptrs and p.key_lens and p.offsets and p.kinds and p.raw_ptrs and p.raw_lens):
+        raise MemoryError()
+    for i in range(p.n):
+        f = <FieldRow>p.rows[i]
+        kb = <bytes>p.keys[i]
+        p.row_ptrs[i] = <PyObject*>f
+        p.key_ptrs[i] = PyBytes_AS_STRING(kb)
+        p.key_lens[i] = PyBytes_GET_SIZE(kb)
+        p.offsets[i] = -2 if len(p.chains[i]) > 1 else f.offset
+        p.kinds[i] = f.kind
+        p.raw_lens[i] = PyBytes_GET_SIZE(<bytes>p.rawkeys[i])
+        p.raw_ptrs[i] = <const unsigned char*>PyBytes_AS_STRING(<bytes>p.rawkeys[i])
+    if len(_plans) > 4096:
+        _plans.clear()
+    _plans[t] = p
+    return p
+
+
+cdef inline Table _table_for(TypeRow t, object v):
+    if type(v) is t.cls:
+        return t.struct_table()
+    return table_of(type(v))
+
+
+cdef int _put_struct(_Writer w, object obj, Table t, int depth) except -1:
+    if depth > MAX_NESTED_LEVELS:
+        raise EncodeError(f"cbor: exceeded max nested level {MAX_NESTED_LEVELS}")
+    Py_EnterRecursiveCall(" while encoding a struct as CBOR")
+    try:
+        return _put_struct_body(w, obj, t, depth)
+    finally:
+        Py_LeaveRecursiveCall()
+
+
+cdef object _SKIP = object()
+
+
+cdef object _pick(_Plan plan, Py_ssize_t i, object obj, bint owned):
+    """The value of plan entry ``i`` of ``obj``, or _SKIP when Go leaves it out."""
+    cdef FieldRow f = <FieldRow>plan.row_ptrs[i]
+    cdef Py_ssize_t off = plan.offsets[i]
+    cdef Py_ssize_t j, nchain
+    cdef PyObject* p
+    cdef tuple chain
+    cdef int k
+    if off >= 0 and owned:
+        p = (<PyObject**>((<char*><PyObject*>obj) + off))[0]
+        if p == NULL:
+            v = getattr(obj, f.name)
+        else:
+            v = <object>p
+    elif off == -2:
+        chain = <tuple>plan.chains[i]
+        nchain = len(chain)
+        target = obj
+        for j in range(nchain - 1):
+            target = getattr(target, (<FieldRow>chain[j]).name)
+            if target is None:
+                return _SKIP
+        v = getattr(target, f.name)
+    else:
+        v = getattr(obj, f.name)
+    if v is None:
+        if f.omitempty or f.omitzero:
+            return _SKIP
+        return v
+    k = plan.kinds[i]
+    if f.omitempty:
+        # Go's isEmptyValue, asked only where it can hold: structs and custom values are
+        # never empty.
+        if k == K_STR:
+            if not f.pointer and type(v) is str and PyUnicode_GET_LENGTH(v) == 0:
+                return _SKIP
+        elif k == K_LIST or k == K_MAP or k == K_BYTES:
+            if len(v) == 0:
+                return _SKIP
+        elif k <= K_FLOAT and not f.pointer and not v:
+            return _SKIP
+    if f.omitzero and not f.pointer and is_zero_value(f, v):
+        return _SKIP
+    return v
+
+
+cdef int _put_struct_body(_Writer w, object obj, Table t, int depth) except -1:
+    cdef _Plan plan = _plan_of(t)
+    cdef Py_ssize_t i, count = 0, off, kl
+    cdef bint owned = t.owns(obj)
+    cdef PyObject* p
+    cdef const char* kp
+    if owned:
+        # Encoding is bound by memory latency: ask for every field value at once rather
+        # than waiting for each in turn (as _codec's protobuf encoder does).
+        for i in range(plan.n):
+            off = plan.offsets[i]
+            if off >= 0:
+                p = (<PyObject**>((<char*><PyObject*>obj) + off))[0]
+                if p != NULL and p != <PyObject*>None:
+                    kc_prefetch(p)
+    if plan.n < 24:
+        count = plan.n  # any count fits the one-byte head patched below
+    else:
+        # The head's width depends on the count: count first, so the body is never moved.
+        for i in range(plan.n):
+            if _pick(plan, i, obj, owned) is not _SKIP:
+                count += 1
+        w.put_head(5, <uint64_t>count)
+        count = -1
+    if count >= 0:
+        i = w.n
+        w.put_byte(0)
+        count = i
+    cdef Py_ssize_t written = 0
+    for i in range(plan.n):
+        v = _pick(plan, i, obj, owned)
+        if v is _SKIP:
+            continue
+        kl = plan.key_lens[i]
+        kp = plan.key_ptrs[i]
+        if w.n + kl > w.cap:
+            w.grow(kl)
+        if kl <= 16:
+            for off in range(kl):
+                w.buf[w.n + off] = <unsigned char>kp[off]
+            w.n += kl
+        else:
+            w.put_raw(kp, kl)
+        if plan.kinds[i] == K_STR and v is not None:
+            _put_str(w, v)
+        else:
+            _put_value(w, <FieldRow>plan.row_ptrs[i], v, depth + 1)
+        written += 1
+    if count >= 0:
+        w.buf[count] = 0xA0 | <unsigned char>written
+    return 0
+
+
+cdef bint _sorted_cbor_keys(dict d) except -1:
+    """Whether every key is an ASCII str and they already ascend in Go's CBOR order."""
+    cdef Py_ssize_t pos = 0
+    cdef PyObject* k
+    cdef PyObject* val
+    cdef PyObject* prev = NULL
+    cdef Py_ssize_t pl = 0, kl
+    while PyDict_Next(d, &pos, &k, &val):
+        if type(<object>k) is not str or not PyUnicode_IS_ASCII(<object>k):
+            return False
+        kl = PyUnicode_GET_LENGTH(<object>k)
+        if prev != NULL:
+            if kl < pl or (kl == pl and PyUnicode_Compare(<object>prev, <object>k) >= 0):
+                return False
+        prev = k
+        pl = kl
+    return True
+
+
+cdef object _ascii_items_in_cbor_order(dict d):
+    """(length, key, value) of a dict with ASCII str keys, in Go's CBOR key order (shorter
+    keys first, then bytewise); None when a key is anything else."""
+    cdef list items = []
+    for k, val in d.items():
+        if type(k) is not str or not PyUnicode_IS_ASCII(k):
+            return None
+        items.append((PyUnicode_GET_LENGTH(k), k, val))
+    items.sort()  # keys are distinct: values are never compared
+    return items
+
+
+cdef int _put_value(_Writer w, TypeRow t, object v, int depth) except -1:
+    cdef int k
+    cdef TypeRow e
+    if v is None:
+        return w.put_byte(0xF6)
+    k = t.kind
+    if k == K_STR:
+        return _put_str(w, v)
+    if k == K_INT32 or k == K_INT64:
+        return _put_int(w, v)
+    if k == K_BOOL:
+        return w.put_byte(0xF5 if v else 0xF4)
+    if k == K_STRUCT:
+        return _put_struct(w, v, _table_for(t, v), depth)
+    if k == K_LIST:
+        e = t.elem
+        w.put_head(4, <uint64_t>len(v))
+        if e.kind == K_STR:
+            for x in v:
+                if x is None:
+                    w.put_byte(0xF6)
+                else:
+                    _put_str(w, x)
+        else:
+            for x in v:
+                _put_value(w, e, x, depth + 1)
+        return 0
+    if k == K_MAP:
+        e = t.elem
+        w.put_head(5, <uint64_t>len(v))
+        if type(v) is dict and _sorted_cbor_keys(<dict>v):
+            for mk, mv in (<dict>v).items():
+                _put_str(w, mk)
+                _put_value(w, e, mv, depth + 1)
+            return 0
+        items = _ascii_items_in_cbor_order(v) if type(v) is dict else None
+        if items is not None:
+            for item in <list>items:
+                _put_str(w, (<tuple>item)[1])
+                _put_value(w, e, (<tuple>item)[2], depth + 1)
+        else:
+            for kb, key in _pure._sorted_keys(v):
+                w.put_head(2, <uint64_t>PyBytes_GET_SIZE(kb))
+                w.put_raw(PyBytes_AS_STRING(kb), PyBytes_GET_SIZE(kb))
+                _put_value(w, e, v[key], depth + 1)
+        return 0
+    if k == K_CUSTOM:
+        return _put_custom(w, t, v, depth)
+    if k == K_BYTES:
+        w.put_byte(0xD6)
+        if type(v) is not bytes:
+            v = bytes(v)
+        w.put_head(2, <uint64_t>PyBytes_GET_SIZE(v))
+        return w.put_raw(PyBytes_AS_STRING(v), PyBytes_GET_SIZE(v))
+    if k == K_FLOAT:
+        return _put_py(w, _put_float_pure, float(v))
+    return _put_py(w, _put_tree_pure, v, depth)
+
+
+cdef int _put_custom(_Writer w, TypeRow t, object v, int depth) except -1:
+    """A custom value through its JSON form (the pure walker), once per value object when
+    immutable, once per raw content for FieldsV1-like values holding bytes."""
+    cdef PyObject* hit
+    cdef bytes b
+    if t.shareable and type(v) is t.cls:
+        key = PyLong_FromVoidPtr(<void*>v)
+    else:
+        raw = getattr(v, "raw", None)
+        if type(raw) is not bytes:
+            return _put_py(w, _pure._put_custom, v, depth)
+        key = (type(v), raw)
+    hit = PyDict_GetItem(w.custom, key)
+    if hit != NULL:
+        b = <bytes>(<tuple>hit)[1]
+        return w.put_raw(PyBytes_AS_STRING(b), PyBytes_GET_SIZE(b))
+    tmp = bytearray()
+    _pure._put_custom(tmp, v, depth)
+    b = bytes(tmp)
+    # The value is kept alive with its bytes, so its address is not reused meanwhile.
+    w.custom[key] = (v, b)
+    return w.put_raw(PyBytes_AS_STRING(b), PyBytes_GET_SIZE(b))
+
+
+cdef dict _size_hint = {}
+
+
+def cbor_encode(obj, prefix=b""):
+    """``prefix`` + the CBOR encoding of a typed struct, as Go's ``modes.Encode``."""
+    cls = type(obj)
+    hint = _size_hint.get(cls, 0)
+    cdef bytes pre = prefix if type(prefix) is bytes else bytes(prefix)
+    cdef _Writer w = _Writer(PyBytes_GET_SIZE(pre) + <Py_ssize_t>hint)
+    w.put_raw(PyBytes_AS_STRING(pre), PyBytes_GET_SIZE(pre))
+    try:
+        _put_struct(w, obj, table_of(cls), 1)
+    except RecursionError:
+        raise EncodeError(f"cbor: exceeded max nested level {MAX_NESTED_LEVELS}") from None
+    if len(_size_hint) >= 512:
+        _size_hint.clear()
+    _size_hint[cls] = w.n
+    return w.result()
+
+
+def cbor_encode_tree(tree, prefix=b""):
+    """``prefix`` + the CBOR encoding of a JSON-shaped tree (the pure walker)."""
+    return _pure.cbor_encode_tree(tree, prefix)
+
+
+# ============================================================================ well-formedness
+
+
+cdef struct Frame:
+    int64_t left   # items left; -1: indefinite
+    int major
+    uint64_t count  # items read of an indefinite container
+
+
+cdef inline double _half(uint16_t h) noexcept:
+    cdef int e = (h >> 10) & 0x1F
+    cdef int m = h & 0x3FF
+    cdef double v
+    if e == 0:
+        v = ldexp(<double>m, -24)
+    elif e == 31:
+        v = INFINITY if m == 0 else NAN
+    else:
+        v = ldexp(<double>(1024 + m), e - 25)
+    return -v if h & 0x8000 else v
+
+
+cdef inline bint _finite(double d) noexcept:
+    return d == d and d - d == 0.0
+
+
+cdef Py_ssize_t _item_end(const unsigned char* p, Py_ssize_t pos, Py_ssize_t end, int base=0) except -2:
+    """End of the well-formed data item at ``pos``, found ``base`` levels deep; -1 for
+    "unexpected EOF" (the caller raises); DecodeError for anything else."""
+    cdef Frame* stack = NULL
+    cdef Py_ssize_t depth = 0
+    cdef unsigned char ib, major, ai, cmaj, cai
+    cdef uint64_t val, cval, n
+    cdef uint32_t f32
+    cdef uint64_t f64
+    cdef float fv
+    cdef double dv
+    cdef int i
+    cdef Frame* top
+    cdef Frame* grown
+    cdef Py_ssize_t cap = 32
+    if pos >= end:
+        raise DecodeError("EOF")
+    # Grown on demand up to Go's nesting limit: most items are a few levels deep.
+    stack = <Frame*>malloc(sizeof(Frame) * cap)
+    if stack == NULL:
+        raise MemoryError()
+    try:
+        while True:
+            if depth and stack[depth - 1].left < 0:
+                if pos >= end:
+                    return -1
+                if p[pos] == 0xFF:
+                    depth -= 1
+                    if stack[depth].major == 5 and stack[depth].count % 2:
+                        raise DecodeError('cbor: unexpected "break" code')
+                    pos += 1
+                    if not _done(stack, &depth):
+                        return pos
+                    continue
+            # head
+            if pos >= end:
+                return -1
+            ib = p[pos]
+            major = ib >> 5
+            ai = ib & 0x1F
+            pos += 1
+            if ai < 24:
+                val = ai
+            elif ai <= 27:
+                n = 1 << (ai - 24)
+                if <Py_ssize_t>n > end - pos:
+                    return -1
+                val = 0
+                for i in range(<int>n):
+                    val = (val << 8) | p[pos + i]
+                pos += <Py_ssize_t>n
+                if ai == 24 and major == 7 and val < 32:
+                    raise DecodeError(f"cbor: invalid simple value {val} for type primitives")
+            elif ai == 31:
+                if major == 0 or major == 1 or major == 6:
+                    raise DecodeError(f"cbor: invalid additional information 31 for type {_pure._TYPE_NAMES[major]}")
+                if major == 7:
+                    raise DecodeError('cbor: unexpected "break" code')
+                val = 0
+            else:
+                raise DecodeError(f"cbor: invalid additional information {ai} for type {_pure._TYPE_NAMES[major]}")
+            if major <= 1:
+                pass
+            elif major <= 3:
+                if ai == 31:
+                    while True:
+                        if pos >= end:
+                            return -1
+                        if p[pos] == 0xFF:
+                            pos += 1
+                            break
+                        cmaj = p[pos] >> 5
+                        cai = p[pos] & 0x1F
+                        pos += 1
+                        if cmaj != major:
+                            raise DecodeError(f"cbor: wrong element type {_pure._TYPE_NAMES[cmaj]} "
+                                              f"for indefinite-length {_pure._TYPE_NAMES[major]}")
+                        if cai == 31:
+                            raise DecodeError(f"cbor: indefinite-length {_pure._TYPE_NAMES[major]} chunk is not definite-length")
+                        if cai < 24:
+                            cval = cai
+                        elif cai <= 27:
+                            n = 1 << (cai - 24)
+                            if <Py_ssize_t>n > end - pos:
+                                return -1
+                            cval = 0
+                            for i in range(<int>n):
+                                cval = (cval << 8) | p[pos + i]
+                            pos += <Py_ssize_t>n
+                        else:
+                            raise DecodeError(f"cbor: invalid additional information {cai} for type {_pure._TYPE_NAMES[cmaj]}")
+                        if cval > <uint64_t>(end - pos):
+                            return -1
+                        pos += <Py_ssize_t>cval
+                else:
+                    if val > <uint64_t>(end - pos):
+                        return -1
+                    pos += <Py_ssize_t>val
+            elif major <= 6:
+                if depth + base >= MAX_NESTED_LEVELS:
+                    raise DecodeError(f"cbor: exceeded max nested level {MAX_NESTED_LEVELS}")
+                if depth == cap:
+                    grown = <Frame*>realloc(stack, sizeof(Frame) * cap * 2)
+                    if grown == NULL:
+                        raise MemoryError()
+                    stack = grown
+                    cap *= 2
+                if major == 6:
+                    if val == 2 or val == 3:
+                        raise DecodeError("cbor: bignum tags are forbidden")
+                    stack[depth].left = 1
+                    stack[depth].major = 6
+                    stack[depth].count = 0
+                    depth += 1
+                    continue
+                if ai == 31:
+                    stack[depth].left = -1
+                    stack[depth].major = major
+                    stack[depth].count = 0
+                    depth += 1
+                    continue
+                if major == 4:
+                    if val > MAX_ARRAY_ELEMENTS:
+                        raise DecodeError(f"cbor: exceeded max number of elements {MAX_ARRAY_ELEMENTS} for CBOR array")
+                    n = val
+                else:
+                    if val > MAX_MAP_PAIRS:
+                        raise DecodeError(f"cbor: exceeded max number of key-value pairs {MAX_MAP_PAIRS} for CBOR map")
+                    n = val * 2
+                if n > <uint64_t>(end - pos):
+                    return -1
+                if n:
+                    stack[depth].left = <int64_t>n
+                    stack[depth].major = major
+                    stack[depth].count = 0
+                    depth += 1
+                    continue
+            else:
+                if ai <= 24:
+                    if val < 20 or val > 22:
+                        raise DecodeError("cbor: data item of cbor type primitives is not accepted by protocol: "
+                                          f"simple value {val} is not recognized")
+                else:
+                    if ai == 25:
+                        dv = _half(<uint16_t>val)
+                    elif ai == 26:
+                        f32 = <uint32_t>val
+                        memcpy(&fv, &f32, 4)
+                        dv = fv
+                    else:
+                        f64 = val
+                        memcpy(&dv, &f64, 8)
+                    if not _finite(dv):
+                        _pure._check_float(dv)
+            if not _done(stack, &depth):
+                return pos
+    finally:
+        free(stack)
+
+
+cdef bint _done(Frame* stack, Py_ssize_t* depth) except -1:
+    cdef Frame* top
+    while depth[0]:
+        top = &stack[depth[0] - 1]
+        if top.left < 0:
+            top.count += 1
+            if top.major == 4 and top.count > MAX_ARRAY_ELEMENTS:
+                raise DecodeError(f"cbor: exceeded max number of elements {MAX_ARRAY_ELEMENTS} for CBOR array")
+            if top.major == 5 and top.count > 2 * MAX_MAP_PAIRS:
+                raise DecodeError(f"cbor: exceeded max number of key-value pairs {MAX_MAP_PAIRS} for CBOR map")
+            return True
+        top.left -= 1
+        if top.left:
+            return True
+        depth[0] -= 1
+    return False
+
+
+def cbor_item_end(data, Py_ssize_t pos=0, Py_ssize_t end=-1):
+    """Check the data item at ``pos`` for well-formedness (and Go's limits); return where
+    it ends. Raises ``DecodeError`` ("unexpected EOF" when it is cut short)."""
+    cdef bytes b = data if type(data) is bytes else bytes(data)
+    if end < 0 or end > PyBytes_GET_SIZE(b):
+        end = PyBytes_GET_SIZE(b)
+    if pos < 0:
+        pos = 0
+    r = _item_end(<const unsigned char*>PyBytes_AS_STRING(b), pos, end)
+    if r < 0:
+        raise DecodeError("unexpected EOF")
+    return r
+
+
+cdef int _check_whole(bytes data, Py_ssize_t start, Py_ssize_t end) except -1:
+    cdef Py_ssize_t stop = _item_end(<const unsigned char*>PyBytes_AS_STRING(data), start, end)
+    if stop < 0:
+        raise DecodeError("unexpected EOF")
+    if stop != end:
+        raise DecodeError(f"cbor: {end - stop} bytes of extraneous data starting at index {stop - start}")
+    return 0
+
+
+# ============================================================================ decoding
+
+
+cdef class _Reader:
+    cdef bytes data
+    cdef const unsigned char* p
+    cdef Py_ssize_t pos
+    cdef Py_ssize_t end
+    cdef bint transcode
+    cdef StrCache strings
+    cdef dict customs  # (class, item bytes) -> decoded custom value
+
+    def __dealloc__(self):
+        strcache_clear(&self.strings)
+
+
+cdef inline int _head(_Reader r, unsigned char* major, uint64_t* val) except -1:
+    """Read a definite head (well-formedness was checked): ai 31 and tags fall back."""
+    cdef const unsigned char* p = r.p
+    cdef unsigned char ib = p[r.pos]
+    cdef unsigned char ai = ib & 0x1F
+    cdef uint64_t v
+    cdef int i, n
+    major[0] = ib >> 5
+    r.pos += 1
+    if ai < 24:
+        val[0] = ai
+        return 0
+    if ai == 31 or major[0] == 6:
+        raise _Fallback()
+    n = 1 << (ai - 24)
+    v = 0
+    for i in range(n):
+        v = (v << 8) | p[r.pos + i]
+    r.pos += n
+    val[0] = v
+    return 0
+
+
+cdef object _string(_Reader r, unsigned char major, Py_ssize_t n):
+    cdef const unsigned char* s = r.p + r.pos
+    cdef uint64_t h = 1469598103934665603ULL
+    cdef uint64_t w, acc = 0
+    cdef Py_ssize_t i = 0
+    r.pos += n
+    if n <= 64:
+        # One pass: ASCII check and the cache hash, a word at a time.
+        while i + 8 <= n:
+            memcpy(&w, s + i, 8)
+            acc |= w
+            h = (h ^ w) * 1099511628211ULL
+            i += 8
+        while i < n:
+            acc |= s[i]
+            h = (h ^ s[i]) * 1099511628211ULL
+            i += 1
+        if (acc & 0x8080808080808080ULL) == 0:
+            h ^= h >> 32
+            h *= 0x9E3779B97F4A7C15ULL
+            return strcache_ascii(&r.strings, s, n, h ^ (h >> 29))
+    else:
+        while i < n:
+            if s[i] >= 0x80:
+                break
+            i += 1
+        if i == n:
+            return PyUnicode_DecodeUTF8(<const char*>s, n, NULL)
+    if major == 3:
+        try:
+            return PyUnicode_DecodeUTF8(<const char*>s, n, NULL)
+        except UnicodeDecodeError:
+            raise _Fallback()
+    return PyUnicode_DecodeUTF8(<const char*>s, n, "surrogateescape")
+
+
+cdef int _key_after(const unsigned char* prev, Py_ssize_t pn, const unsigned char* cur, Py_ssize_t cn) noexcept:
+    """1 when ``cur`` comes strictly after ``prev`` in Go's key order (length, then bytes)."""
+    cdef Py_ssize_t i
+    if prev == NULL:
+        return 1
+    if cn != pn:
+        return cn > pn
+    for i in range(cn):
+        if cur[i] != prev[i]:
+            return cur[i] > prev[i]
+    return 0
+
+
+cdef int _fill_map(_Reader r, object obj, Table t, uint64_t n, int depth) except -1:
+    cdef _Plan plan = _plan_of(t)
+    cdef uint64_t i, klen
+    cdef unsigned char major
+    cdef const unsigned char* ks
+    cdef Py_ssize_t j = 0, pl, off, nchain, m
+    cdef int c
+    cdef tuple chain
+    cdef FieldRow f
+    cdef FieldRow inl
+    cdef bint direct = t.owns(obj)
+    if depth > MAX_NESTED_LEVELS:
+        raise _Fallback()
+    for i in range(n):
+        _head(r, &major, &klen)
+        if major != 2 and major != 3:
+            raise _Fallback()
+        ks = r.p + r.pos
+        # Go writes the keys in the plan's order: one merge pass finds every field without
+        # building key strings. A key not met this way (unknown, duplicated, out of order)
+        # goes to the pure walker.
+        while j < plan.n:
+            pl = plan.raw_lens[j]
+            if pl < <Py_ssize_t>klen:
+                j += 1
+                continue
+            if pl > <Py_ssize_t>klen:
+                raise _Fallback()
+            c = memcmp(plan.raw_ptrs[j], ks, pl)
+            if c < 0:
+                j += 1
+                continue
+            if c > 0:
+                raise _Fallback()
+            break
+        else:
+            raise _Fallback()
+        r.pos += <Py_ssize_t>klen
+        f = <FieldRow>plan.row_ptrs[j]
+        off = plan.offsets[j]
+        if off >= 0 and direct:
+            old = slot_get(obj, off, f.name)
+            slot_set(obj, off, f.name, _value(r, f, old, depth + 1), None)
+        elif off == -2:
+            chain = <tuple>plan.chains[j]
+            nchain = len(chain)
+            target = obj
+            for m in range(nchain - 1):
+                inl = <FieldRow>chain[m]
+                sub = getattr(target, inl.name)
+                if sub is None:
+                    sub = inl.cls._new_zero()
+                    _object_setattr(target, inl.name, sub)
+                target = sub
+            old = getattr(target, f.name)
+            _object_setattr(target, f.name, _value(r, f, old, depth + 1))
+        else:
+            old = getattr(obj, f.name)
+            _object_setattr(obj, f.name, _value(r, f, old, depth + 1))
+        j += 1
+    return 0
+
+
+cdef object _value(_Reader r, TypeRow t, object old, int depth):
+    cdef int k = t.kind
+    cdef unsigned char major
+    cdef uint64_t val, i
+    cdef unsigned char ib = r.p[r.pos]
+    cdef long long x
+    cdef Table st
+    cdef TypeRow e
+    if ib == 0xF6:
+        r.pos += 1
+        if t.pointer or k == K_LIST or k == K_MAP or k == K_BYTES or k == K_ANY:
+            return None
+        if k == K_CUSTOM:
+            return _custom(r, t, r.pos - 1, depth)
+        if k == K_STRUCT:
+            return old if old is not None else t.struct_table().new_zero()
+        return old if old is not None else t.zero()
+    if k == K_STR:
+        _head(r, &major, &val)
+        if major != 2 and major != 3:
+            raise _Fallback()
+        return _string(r, major, <Py_ssize_t>val)
+    if k == K_CUSTOM:
+        return _custom(r, t, r.pos, depth)
+    if k == K_INT32 or k == K_INT64:
+        _head(r, &major, &val)
+        if major == 0:
+            if val > <uint64_t>(2147483647 if k == K_INT32 else 9223372036854775807):
+                raise _Fallback()
+            return PyLong_FromUnsignedLongLong(val)
+        if major == 1:
+            if val > <uint64_t>(2147483647 if k == K_INT32 else 9223372036854775807):
+                raise _Fallback()
+            x = -1 - <long long>val
+            return PyLong_FromLongLong(x)
+        raise _Fallback()
+    if k == K_BOOL:
+        if ib == 0xF5:
+            r.pos += 1
+            return True
+        if ib == 0xF4:
+            r.pos += 1
+            return False
+        raise _Fallback()
+    if k == K_STRUCT:
+        _head(r, &major, &val)
+        if major != 5:
+            raise _Fallback()
+        st = t.struct_table()
+        if old is None:
+            old = st.new_zero_untracked()
+        elif type(old) is not st.cls:
+            st = table_of(type(old))
+        _fill_map(r, old, st, val, depth)
+        return old
+    if k == K_LIST:
+        _head(r, &major, &val)
+        if major != 4:
+            raise _Fallback()
+        e = t.elem
+        out = PyList_New(<Py_ssize_t>val)
+        for i in range(val):
+            x_obj = _value(r, e, None, depth + 1)
+            Py_INCREF(x_obj)
+            PyList_SET_ITEM(out, <Py_ssize_t>i, x_obj)
+        # Decoded containers hold strings, numbers and untracked structs only: the cycle
+        # collector need not track them (see "Untracked decoded objects" in _tables.pyx).
+        if e.kind != K_ANY and e.kind != K_CUSTOM:
+            untrack(out)
+        return out
+    if k == K_MAP:
+        _head(r, &major, &val)
+        if major != 5:
+            raise _Fallback()
+        return _map(r, t.elem, old, val, depth)
+    if k == K_BYTES:
+        _head(r, &major, &val)
+        if major == 6 and val == 22:
+            _head(r, &major, &val)
+            if major != 2:
+                raise _Fallback()
+            b = PyBytes_FromStringAndSize(<const char*>(r.p + r.pos), <Py_ssize_t>val)
+            r.pos += <Py_ssize_t>val
+            return b
+        raise _Fallback()
+    if k == K_FLOAT:
+        if ib == 0xF9 or ib == 0xFA or ib == 0xFB or ib < 0x40:
+            return _pure_value(r, t, old, depth)
+        raise _Fallback()
+    if k == K_ANY:
+        return _pure_value(r, t, old, depth)
+    raise _Fallback()
+
+
+cdef object _map(_Reader r, TypeRow e, object old, uint64_t n, int depth):
+    cdef uint64_t i, klen
+    cdef unsigned char major
+    cdef const unsigned char* prev = NULL
+    cdef Py_ssize_t pn = 0
+    cdef const unsigned char* ks
+    cdef dict out = {}
+    for i in range(n):
+        _head(r, &major, &klen)
+        if major != 2 and major != 3:
+            raise _Fallback()
+        ks = r.p + r.pos
+        if not _key_after(prev, pn, ks, <Py_ssize_t>klen):
+            raise _Fallback()
+        prev = ks
+        pn = <Py_ssize_t>klen
+        key = _string(r, major, <Py_ssize_t>klen)
+        PyDict_SetItem(out, key, _value(r, e, None, depth + 1))
+    if old is not None:
+        old.update(out)
+        return old
+    if e.kind != K_ANY and e.kind != K_CUSTOM:
+        untrack(out)
+    return out
+
+
+cdef object _pure_value(_Reader r, TypeRow t, object old, int depth):
+    """One value through the pure walker (floats, untyped values: rare in API objects)."""
+    d = _PureDec(r.data, r.pos, None, r.transcode)
+    v = d.value(t.info, old, "", "", depth)
+    r.pos = d.pos
+    return v
+
+
+cdef object _custom(_Reader r, TypeRow t, Py_ssize_t start, int depth):
+    """A custom value, decoded once per distinct encoded item in this call."""
+    cdef Py_ssize_t stop
+    cdef PyObject* hit
+    if r.p[start] == 0xF6:
+        r.pos = start + 1
+        if t.pointer:
+            return None
+        return t.cls._from_tree(None, "")
+    stop = _item_end(r.p, start, r.end)
+    key = (t.cls, PyBytes_FromStringAndSize(<const char*>(r.p + start), stop - start))
+    hit = PyDict_GetItem(r.customs, key)
+    if hit != NULL:
+        r.pos = stop
+        v = <object>hit
+        return v if t.shareable or v is None else v.deep_copy()
+    d = _PureDec(r.data, start, None, r.transcode)
+    v = d.value(t.info, None, "", "", depth)
+    r.pos = d.pos
+    r.customs[key] = v
+    return v.deep_copy() if not t.shareable and v is not None else v
+
+
+def cbor_fill(obj, cls, data, strict, path, Py_ssize_t start=0, Py_ssize_t end=-1, transcode=True,
+              checked=False):
+    """Fill typed ``obj`` (of class ``cls``) from the CBOR map ``data[start:end]``.
+
+    ``transcode`` False keeps RawExtension/FieldsV1 values as CBOR bytes instead of JSON;
+    ``checked`` says the caller already had ``cbor_type_meta`` accept the same span."""
+    cdef bytes b = data if type(data) is bytes else bytes(data)
+    cdef _Reader r
+    cdef unsigned char major
+    cdef uint64_t n
+    cdef Table t
+    if end < 0 or end > PyBytes_GET_SIZE(b):
+        end = PyBytes_GET_SIZE(b)
+    if not checked:
+        _check_whole(b, start, end)
+    if strict is None:
+        r = _Reader()
+        r.data = b
+        r.p = <const unsigned char*>PyBytes_AS_STRING(b)
+        r.pos = start
+        r.end = end
+        r.transcode = bool(transcode)
+        r.customs = {}
+        strcache_init(&r.strings, end - start)
+        t = table_of(cls)
+        gc_pause()
+        try:
+            # Skip the self-described tag Go puts first.
+            if end - start >= 3 and r.p[start] == 0xD9 and r.p[start + 1] == 0xD9 and r.p[start + 2] == 0xF7:
+                r.pos += 3
+            _head(r, &major, &n)
+            if major == 5 and type(obj) is t.cls:
+                _fill_map(r, obj, t, n, 1)
+                return None
+        except _Fallback:
+            pass
+        finally:
+            gc_resume()
+    # The pure walker decides every other case (and raises Go's errors with paths).
+    d = _PureDec(b, start, strict, bool(transcode))
+    try:
+        d.struct(obj, cls, path, "", 1)
+    except RecursionError:
+        raise DecodeError(f"cbor: exceeded max nested level {MAX_NESTED_LEVELS}") from None
+    return None
+
+
+def cbor_loads(data, Py_ssize_t start=0, Py_ssize_t end=-1):
+    """CBOR item ``data[start:end]`` -> JSON-shaped tree (Go's decode into interface{})."""
+    cdef bytes b = data if type(data) is bytes else bytes(data)
+    if end < 0 or end > PyBytes_GET_SIZE(b):
+        end = PyBytes_GET_SIZE(b)
+    _check_whole(b, start, end)
+    d = _PureDec(b, start, None)
+    try:
+        return d.any(1)
+    except RecursionError:
+        raise DecodeError(f"cbor: exceeded max nested level {MAX_NESTED_LEVELS}") from None
+
+
+def cbor_type_meta(data, Py_ssize_t start=0, Py_ssize_t end=-1):
+    """(apiVersion, kind) of the CBOR map ``data[start:end]`` (see the pure twin).
+
+    The top-level map is walked here and every other value skipped with the C scan, so the
+    whole item is checked for well-formedness once, in document order as Go checks it;
+    any other shape goes through the full scan and the pure walker."""
+    cdef bytes b = data if type(data) is bytes else bytes(data)
+    cdef _Reader r
+    cdef unsigned char major
+    cdef uint64_t n, i, klen
+    cdef const unsigned char* prev = NULL
+    cdef const unsigned char* ks
+    cdef Py_ssize_t pn = 0, stop
+    cdef str api_version = ""
+    cdef str kind = ""
+    cdef int base = 1  # the top-level map's own level
+    if end < 0 or end > PyBytes_GET_SIZE(b):
+        end = PyBytes_GET_SIZE(b)
+    r = _Reader()
+    r.data = b
+    r.p = <const unsigned char*>PyBytes_AS_STRING(b)
+    r.pos = start
+    r.end = end
+    strcache_init(&r.strings, 0)
+    try:
+        if end - start >= 3 and r.p[start] == 0xD9 and r.p[start + 1] == 0xD9 and r.p[start + 2] == 0xF7:
+            r.pos += 3
+            base = 2  # the tag is a level too, as the full scan counts it
+        if r.pos >= end:
+            raise _Fallback()
+        _head(r, &major, &n)
+        if major != 5 or n > MAX_MAP_PAIRS or n * 2 > <uint64_t>(end - r.pos):
+            raise _Fallback()
+        for i in range(n):
+            if r.pos >= end:
+                raise _Fallback()
+            _head(r, &major, &klen)
+            if (major != 2 and major != 3) or klen > <uint64_t>(end - r.pos):
+                raise _Fallback()
+            ks = r.p + r.pos
+            if not _key_after(prev, pn, ks, <Py_ssize_t>klen):
+                raise _Fallback()
+            prev = ks
+            pn = <Py_ssize_t>klen
+            if r.pos + <Py_ssize_t>klen >= end:
+                raise _Fallback()
+            if major == 3 or (klen == 4 and memcmp(ks, b"kind", 4) == 0) or \
+                    (klen == 10 and memcmp(ks, b"apiVersion", 10) == 0):
+                stop = _item_end(r.p, r.pos + <Py_ssize_t>klen, end, base)
+                if stop < 0:
+                    raise _Fallback()
+                if major == 3 and not _is_utf8(ks, <Py_ssize_t>klen):
+                    raise _Fallback()
+                r.pos += <Py_ssize_t>klen
+                if klen == 4 and memcmp(ks, b"kind", 4) == 0:
+                    kind = _type_meta_string(r)
+                elif klen == 10 and memcmp(ks, b"apiVersion", 10) == 0:
+                    api_version = _type_meta_string(r)
+                else:
+                    r.pos = stop
+                if r.pos != stop:
+                    raise _Fallback()
+            else:
+                r.pos += <Py_ssize_t>klen
+                stop = _item_end(r.p, r.pos, end, base)
+                if stop < 0:
+                    raise DecodeError("unexpected EOF")
+                r.pos = stop
+        if r.pos != end:
+            raise _Fallback()
+        return api_version, kind
+    except _Fallback:
+        _check_whole(b, start, end)
+        return _pure._type_meta_checked(b, start, end)
+
+
+cdef bint _is_utf8(const unsigned char* s, Py_ssize_t n) except -1:
+    try:
+        PyUnicode_DecodeUTF8(<const char*>s, n, NULL)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+cdef str _type_meta_string(_Reader r):
+    cdef unsigned char major
+    cdef uint64_t n
+    if r.p[r.pos] == 0xF6:
+        r.pos += 1
+        return ""
+    _head(r, &major, &n)
+    if major != 2 and major != 3:
+        raise _Fallback()
+    return _string(r, major, <Py_ssize_t>n)

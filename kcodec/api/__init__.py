@@ -29,7 +29,9 @@ def api_modules() -> list[str]:
             continue
         sub = importlib.import_module(pkg.name)
         for mod in pkgutil.iter_modules(sub.__path__, pkg.name + "."):
-            if not mod.ispkg and not mod.name.rsplit(".", 1)[1].startswith("_"):
+            leaf = mod.name.rsplit(".", 1)[1]
+            # internal (hub) versions belong to kcodec.legacyscheme, not to the external scheme
+            if not mod.ispkg and not leaf.startswith("_") and leaf != "internal":
                 names.append(mod.name)
     return sorted(names)
 

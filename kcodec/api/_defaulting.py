@@ -1,0 +1,282 @@
+"""Defaulting, field-label conversions and version priorities of the built-in API groups.
+
+This is what kube-apiserver's legacy scheme registers besides types and conversions
+(kubernetes/kubernetes ``pkg/apis/<group>/<version>/defaults.go`` with its generated
+``zz_generated.defaults.go``, ``<version>/conversion.go`` field-label functions and
+``<group>/install/install.go`` version priorities). :func:`install` puts all of it on a
+:class:`~kcodec.runtime.scheme.Scheme`; ``kcodec.legacyscheme`` calls it.
+
+How the defaulters are built
+----------------------------
+Go's defaulter-gen writes, for every top-level type, a function that calls the type's own
+``SetDefaults_<Type>`` and then walks its fields in declaration order, calling the
+``SetDefaults_`` of every nested type (pointers only when set, every element of slices
+and maps) and applying the declarative ``+default=`` markers of the fields on the way.
+Here that walk is built from the model field tables instead of generated: each package's
+``_defaults`` module lists its hand-written functions (``DEFAULTERS``, keyed by model
+class) and its markers (``MARKERS``, keyed by ``(class, field name)``), and
+:func:`defaulter_for` compiles, per class, a closure that does exactly what the generated
+Go function does, in the same order:
+
+1. the class's own defaulter;
+2. for each field in declaration order: the field's marker (only when the field holds
+   its zero value, or nil for a pointer), then the walk of the field's value.
+
+Types whose walk does nothing get no closure, so a walk only descends where something can
+change. ``resource.Quantity`` maps of core's ``ResourceList`` type are rounded up to milli
+precision (``SetDefaults_ResourceList``); the model does not keep Go's named map type, so
+those fields are listed by :data:`kcodec.api.core._defaults.RESOURCE_LIST_FIELDS`.
+"""
+from __future__ import annotations
+
+import importlib
+from typing import Any, Callable
+
+from kcodec._kinds import K_CUSTOM, K_LIST, K_MAP, K_STRUCT
+from kcodec.model import fields_of
+from kcodec.schema import GroupVersion
+
+__all__ = [
+    "install",
+    "defaulter_for",
+    "VERSION_PRIORITIES",
+    "DEFAULTING_PACKAGES",
+    "set_object_defaults",
+]
+
+#: Packages (``kcodec.api.<name>``) that have a ``_defaults`` module.
+DEFAULTING_PACKAGES = (
+    "core",
+    "apps",
+    "extensions",
+    "batch",
+    "autoscaling",
+    "networking",
+    "rbac",
+    "storage",
+    "scheduling",
+    "admissionregistration",
+    "flowcontrol",
+    "discovery",
+    "resource",
+    "certificates",
+    "authentication",
+)
+
+#: Version priority of every group, most preferred first, as each
+#: ``pkg/apis/<group>/install/install.go`` calls ``scheme.SetVersionPriority`` (only the
+#: versions k8s.io/api v0.36.3 still has). resource.k8s.io/v1beta1 is installed by a
+#: scheme init function after the others, so it ranks last.
+VERSION_PRIORITIES: dict[str, tuple[str, ...]] = {
+    "": ("v1",),
+    "admission.k8s.io": ("v1", "v1beta1"),
+    "admissionregistration.k8s.io": ("v1", "v1beta1", "v1alpha1"),
+    "apps": ("v1", "v1beta2", "v1beta1"),
+    "authentication.k8s.io": ("v1", "v1beta1", "v1alpha1"),
+    "authorization.k8s.io": ("v1", "v1beta1"),
+    "autoscaling": ("v2", "v1"),
+    "batch": ("v1", "v1beta1"),
+    "certificates.k8s.io": ("v1", "v1beta1", "v1alpha1"),
+    "coordination.k8s.io": ("v1", "v1beta1", "v1alpha2"),
+    "discovery.k8s.io": ("v1", "v1beta1"),
+    "events.k8s.io": ("v1", "v1beta1"),
+    "extensions": ("v1beta1",),
+    "flowcontrol.apiserver.k8s.io": ("v1", "v1beta3", "v1beta2", "v1beta1"),
+    "imagepolicy.k8s.io": ("v1alpha1",),
+    "internal.apiserver.k8s.io": ("v1alpha1",),
+    "networking.k8s.io": ("v1", "v1beta1"),
+    "node.k8s.io": ("v1", "v1beta1", "v1alpha1"),
+    "policy": ("v1", "v1beta1"),
+    "rbac.authorization.k8s.io": ("v1", "v1beta1", "v1alpha1"),
+    "resource.k8s.io": ("v1", "v1beta2", "v1alpha3", "v1beta1"),
+    "scheduling.k8s.io": ("v1", "v1beta1", "v1alpha2"),
+    "storage.k8s.io": ("v1", "v1beta1", "v1alpha1"),
+    "storagemigration.k8s.io": ("v1beta1",),
+}
+
+_NOTHING = object()
+
+_tables: tuple[dict[type, Callable[[Any], None]], dict[tuple[type, str], Any], frozenset] | None = None
+_compiled: dict[type, Callable[[Any], None] | None] = {}
+
+
+def _load_tables() -> tuple[dict[type, Callable[[Any], None]], dict[tuple[type, str], Any], frozenset]:
+    global _tables
+    if _tables is None:
+        defaulters: dict[type, Callable[[Any], None]] = {}
+        markers: dict[tuple[type, str], Any] = {}
+        for pkg in DEFAULTING_PACKAGES:
+            mod = importlib.import_module(f"kcodec.api.{pkg}._defaults")
+            defaulters.update(mod.DEFAULTERS)
+            markers.update(getattr(mod, "MARKERS", {}))
+        core = importlib.import_module("kcodec.api.core._defaults")
+        _tables = (defaulters, markers, frozenset(core.RESOURCE_LIST_FIELDS))
+    return _tables
+
+
+def _marker_step(name: str, value: Any, pointer: bool) -> Callable[[Any], None]:
+    # defaulter-gen tests a pointer against nil and a value against its zero value.
+    if pointer:
+        def step(obj: Any) -> None:
+            if getattr(obj, name) is None:
+                setattr(obj, name, value)
+    else:
+        zero = type(value)()
+
+        def step(obj: Any) -> None:
+            if getattr(obj, name) == zero:
+                setattr(obj, name, value)
+    return step
+
+
+def _struct_step(name: str, run: Callable[[Any], None]) -> Callable[[Any], None]:
+    def step(obj: Any) -> None:
+        v = getattr(obj, name)
+        if v is not None:
+            run(v)
+    return step
+
+
+def _list_step(name: str, run: Callable[[Any], None]) -> Callable[[Any], None]:
+    def step(obj: Any) -> None:
+        items = getattr(obj, name)
+        if items:
+            for item in items:
+                run(item)
+    return step
+
+
+def _map_step(name: str, run: Callable[[Any], None]) -> Callable[[Any], None]:
+    def step(obj: Any) -> None:
+        items = getattr(obj, name)
+        if items:
+            for item in items.values():
+                run(item)
+    return step
+
+
+def _resource_list_step(name: str, fn: Callable[[dict], None]) -> Callable[[Any], None]:
+    def step(obj: Any) -> None:
+        v = getattr(obj, name)
+        if v:
+            fn(v)
+    return step
+
+
+def defaulter_for(cls: type) -> Callable[[Any], None] | None:
+    """The compiled defaulting walk of model class ``cls``, or None when it changes nothing.
+
+    Mirrors defaulter-gen's ``SetObjectDefaults_<Type>``: own defaulter first, then each
+    field in declaration order (marker, then the nested walk).
+    """
+    if cls in _compiled:
+        found = _compiled[cls]
+        if found is _IN_PROGRESS:
+            # A recursive type: resolve the walk when it runs, once compiling has finished.
+            def late(obj: Any, _cls: type = cls) -> None:
+                fn = _compiled.get(_cls)
+                if fn is not None and fn is not _IN_PROGRESS:
+                    fn(obj)
+            return late
+        return found
+    defaulters, markers, resource_lists = _load_tables()
+    _compiled[cls] = _IN_PROGRESS
+    own = defaulters.get(cls)
+    steps: list[Callable[[Any], None]] = []
+    round_up = None
+    for f in fields_of(cls):
+        marker = markers.get((cls, f.name), _NOTHING)
+        if marker is not _NOTHING:
+            steps.append(_marker_step(f.name, marker, f.pointer))
+        if f.kind == K_STRUCT:
+            run = defaulter_for(f.cls)
+            if run is not None:
+                steps.append(_struct_step(f.name, run))
+        elif f.kind == K_LIST and f.elem is not None and f.elem.kind == K_STRUCT:
+            run = defaulter_for(f.elem.cls)
+            if run is not None:
+                steps.append(_list_step(f.name, run))
+        elif f.kind == K_MAP and f.elem is not None:
+            if f.elem.kind == K_STRUCT:
+                run = defaulter_for(f.elem.cls)
+                if run is not None:
+                    steps.append(_map_step(f.name, run))
+            elif f.elem.kind == K_CUSTOM and (cls, f.name) in resource_lists:
+                if round_up is None:
+                    round_up = importlib.import_module("kcodec.api.core._defaults").set_defaults_resource_list
+                steps.append(_resource_list_step(f.name, round_up))
+    result: Callable[[Any], None] | None
+    if own is None and not steps:
+        result = None
+    elif not steps:
+        result = own
+    else:
+        all_steps = ([own] if own is not None else []) + steps
+        if len(all_steps) == 1:
+            result = all_steps[0]
+        else:
+            frozen = tuple(all_steps)
+
+            def result(obj: Any) -> None:
+                for s in frozen:
+                    s(obj)
+            result.__qualname__ = f"set_object_defaults[{cls.__module__}.{cls.__qualname__}]"
+    _compiled[cls] = result
+    return result
+
+
+def _in_progress(obj: Any) -> None:  # pragma: no cover - placeholder identity only
+    raise RuntimeError("defaulter used while being compiled")
+
+
+_IN_PROGRESS = _in_progress
+
+
+def set_object_defaults(obj: Any) -> None:
+    """Apply the defaults of ``obj``'s version to it in place (no scheme needed)."""
+    fn = defaulter_for(type(obj))
+    if fn is not None:
+        fn(obj)
+
+
+def _external_modules() -> list[Any]:
+    from kcodec.api import api_modules
+
+    mods = []
+    for name in api_modules():
+        if name.rsplit(".", 1)[1] == "internal" or name.startswith("kcodec.api.meta."):
+            continue
+        mods.append(importlib.import_module(name))
+    return mods
+
+
+def _kinds_of(mod: Any) -> list[type]:
+    from kcodec.runtime import Object
+
+    out = []
+    for value in vars(mod).values():
+        if isinstance(value, type) and issubclass(value, Object) and value.__module__ == mod.__name__:
+            out.append(value)
+    return out
+
+
+def install(scheme: Any) -> None:
+    """Register defaulting functions, field-label conversions and version priorities.
+
+    Defaulters go on every top-level kind of every external version module whose walk
+    does something (list kinds included, as Go registers them); a class absent from
+    ``scheme`` costs nothing. Priorities are set for groups ``scheme`` knows, so the
+    call also suits a scheme holding only some groups.
+    """
+    from kcodec.api import _fieldlabels
+
+    for mod in _external_modules():
+        for cls in _kinds_of(mod):
+            fn = defaulter_for(cls)
+            if fn is not None:
+                scheme.add_type_defaulting_func(cls, fn)
+    for gvk, fn in _fieldlabels.field_label_conversions():
+        scheme.add_field_label_conversion_func(gvk, fn)
+    for group, versions in VERSION_PRIORITIES.items():
+        if scheme.is_group_registered(group):
+            scheme.set_version_priority(*(GroupVersion(group, v) for v in versions))

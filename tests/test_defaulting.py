@@ -672,3 +672,21 @@ def test_every_defaulter_table_names_real_fields():
     for cls, name in resource_lists:
         assert name in {f.name for f in fields_of(cls)}, (cls, name)
     assert len(defaulters) > 60
+
+
+def test_defaulting_benchmark_runs_once(monkeypatch, kcodec_mode):
+    """asv's DefaultDeployments works (on 3 Deployments; timings live in asv only)."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "asv_bench"))
+    from benchmarks import bench_defaulting
+
+    monkeypatch.setattr(bench_defaulting, "DEPLOYMENTS", 3)
+    bench = bench_defaulting.DefaultDeployments()
+    bench.setup(kcodec_mode)
+    bench.time_default_fresh(kcodec_mode)
+    bench.time_default_again(kcodec_mode)
+    assert [d.metadata.name for d in bench.fresh] == ["web-0", "web-1", "web-2"]
+    assert bench.fresh == bench.defaulted
+    assert bench.fresh[0].spec.template.spec.containers[1].image_pull_policy == "Always"

@@ -571,6 +571,7 @@ def test_storage_scheduling_discovery_resource_misc():
     assert pcr.spec.max_expiration_seconds == 86400
     csr = defaulted(cert.CertificateSigningRequest, {"spec": {"request": ""}})
     assert csr.spec.usages == ["digital signature", "key encipherment"]
+    assert csr.spec.signer_name == "kubernetes.io/legacy-unknown"
 
 
 def test_quantity_round_up_keeps_format_and_coarse_values():
@@ -690,3 +691,52 @@ def test_defaulting_benchmark_runs_once(monkeypatch, kcodec_mode):
     assert [d.metadata.name for d in bench.fresh] == ["web-0", "web-1", "web-2"]
     assert bench.fresh == bench.defaulted
     assert bench.fresh[0].spec.template.spec.containers[1].image_pull_policy == "Always"
+
+
+def _csr_pem(org: str, cn: str, dns: list[str] | None = None) -> bytes:
+    pytest.importorskip("cryptography")
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    builder = x509.CertificateSigningRequestBuilder().subject_name(x509.Name([
+        x509.NameAttribute(NameOID.ORGANIZATION_NAME, org), x509.NameAttribute(NameOID.COMMON_NAME, cn)]))
+    if dns:
+        builder = builder.add_extension(x509.SubjectAlternativeName([x509.DNSName(d) for d in dns]), critical=False)
+    return builder.sign(key, hashes.SHA256()).public_bytes(serialization.Encoding.PEM)
+
+
+@pytest.mark.parametrize("org, cn, dns, usages, signer", [
+    ("system:nodes", "system:node:n1", None, ["digital signature", "client auth"],
+     "kubernetes.io/kube-apiserver-client-kubelet"),
+    ("system:nodes", "system:node:n1", None, ["digital signature", "key encipherment", "client auth"],
+     "kubernetes.io/kube-apiserver-client-kubelet"),
+    ("system:nodes", "system:node:n1", ["n1.example.com"], ["digital signature", "server auth"],
+     "kubernetes.io/kubelet-serving"),
+    ("system:nodes", "system:node:n1", None, None, "kubernetes.io/legacy-unknown"),  # default usages
+    ("system:nodes", "someone", None, ["digital signature", "client auth"], "kubernetes.io/legacy-unknown"),
+    ("team", "system:node:n1", None, ["digital signature", "client auth"], "kubernetes.io/legacy-unknown"),
+])
+def test_v1beta1_csr_signer_name_from_the_request(org, cn, dns, usages, signer):
+    from kcodec.api.certificates import v1beta1
+
+    csr = v1beta1.CertificateSigningRequest(spec=v1beta1.CertificateSigningRequestSpec(
+        request=_csr_pem(org, cn, dns), usages=usages))
+    set_object_defaults(csr)
+    assert csr.spec.signer_name == signer
+    assert csr.spec.usages == (usages if usages is not None else ["digital signature", "key encipherment"])
+
+
+def test_csr_conditions_and_unparseable_requests():
+    from kcodec.api.certificates import v1, v1beta1
+
+    bad = v1beta1.CertificateSigningRequest(spec=v1beta1.CertificateSigningRequestSpec(
+        request=b"-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n", usages=[]))
+    set_object_defaults(bad)
+    assert bad.spec.signer_name == "kubernetes.io/legacy-unknown"
+    assert bad.spec.usages == []  # only a nil list is defaulted
+    for mod in (v1, v1beta1):
+        c = defaulted(mod.CertificateSigningRequest, {"status": {"conditions": [{"type": "Approved"}]}})
+        assert c.status.conditions[0].status == "True"

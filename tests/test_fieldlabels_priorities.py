@@ -92,6 +92,14 @@ def test_go_quotes_odd_labels(scheme):
     assert str(info.value) == 'field label "a\\"b\\n" not supported for batchv1.Job'
 
 
+def test_priorities_do_not_depend_on_registration_order():
+    from kcodec.runtime.scheme import Scheme
+
+    s = Scheme("empty")
+    install(s)
+    assert [gv.version for gv in s.prioritized_versions_for_group("apps")] == ["v1", "v1beta2", "v1beta1"]
+
+
 def test_kinds_without_a_function_take_metadata_only(scheme):
     gvk = GroupVersionKind("apps", "v1", "Deployment")
     assert scheme.convert_field_label(gvk, "metadata.name", "x") == ("metadata.name", "x")
@@ -129,5 +137,6 @@ def test_priority_table_covers_every_external_version_exactly(scheme):
     for group, versions in served.items():
         assert set(VERSION_PRIORITIES[group]) == versions, group
     preferred = {gv.group: gv.version for gv in scheme.preferred_versions_all_groups()}
+    assert set(VERSION_PRIORITIES) <= set(preferred)
     assert preferred["apps"] == "v1" and preferred["autoscaling"] == "v2"
     assert scheme.prioritized_versions_for_group("apps")[0] == GroupVersion("apps", "v1")

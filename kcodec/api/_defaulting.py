@@ -66,11 +66,14 @@ DEFAULTING_PACKAGES = (
 #: Version priority of every group, most preferred first, as each
 #: ``pkg/apis/<group>/install/install.go`` calls ``scheme.SetVersionPriority`` (only the
 #: versions k8s.io/api v0.36.3 still has). resource.k8s.io/v1beta1 is installed by a
-#: scheme init function after the others, so it ranks last.
+#: scheme init function after the others, so it ranks last. apiextensions.k8s.io and
+#: apiregistration.k8s.io are as apiextensions-apiserver and kube-aggregator install them.
 VERSION_PRIORITIES: dict[str, tuple[str, ...]] = {
     "": ("v1",),
     "admission.k8s.io": ("v1", "v1beta1"),
     "admissionregistration.k8s.io": ("v1", "v1beta1", "v1alpha1"),
+    "apiextensions.k8s.io": ("v1", "v1beta1"),
+    "apiregistration.k8s.io": ("v1", "v1beta1"),
     "apps": ("v1", "v1beta2", "v1beta1"),
     "authentication.k8s.io": ("v1", "v1beta1", "v1alpha1"),
     "authorization.k8s.io": ("v1", "v1beta1"),
@@ -265,8 +268,10 @@ def install(scheme: Any) -> None:
 
     Defaulters go on every top-level kind of every external version module whose walk
     does something (list kinds included, as Go registers them); a class absent from
-    ``scheme`` costs nothing. Priorities are set for groups ``scheme`` knows, so the
-    call also suits a scheme holding only some groups.
+    ``scheme`` costs nothing. Priorities are set for every group of
+    :data:`VERSION_PRIORITIES`, whether or not its types are registered yet (Go's
+    ``SetVersionPriority`` does not look either), so the call may come before or after
+    the types are added.
     """
     from kcodec.api import _fieldlabels
 
@@ -278,5 +283,4 @@ def install(scheme: Any) -> None:
     for gvk, fn in _fieldlabels.field_label_conversions():
         scheme.add_field_label_conversion_func(gvk, fn)
     for group, versions in VERSION_PRIORITIES.items():
-        if scheme.is_group_registered(group):
-            scheme.set_version_priority(*(GroupVersion(group, v) for v in versions))
+        scheme.set_version_priority(*(GroupVersion(group, v) for v in versions))

@@ -67,7 +67,9 @@ def test_pod_spec_host_is_spec_node_name(scheme):
     (GroupVersionKind("certificates.k8s.io", "v1beta1", "PodCertificateRequest"), "spec.nodeName",
      "spec.pkixPublicKey", "field label not supported: spec.pkixPublicKey"),
     (GroupVersionKind("resource.k8s.io", "v1", "ResourceSlice"), "spec.driver", "spec.pool",
-     "field label not supported: spec.pool"),
+     "field label not supported for resource.k8s.io/v1, Kind=ResourceSlice: spec.pool"),
+    (GroupVersionKind("resource.k8s.io", "v1beta2", "ResourceSlice"), "spec.nodeName", "spec.pool",
+     "field label not supported for resource.k8s.io/v1beta2, Kind=ResourceSlice: spec.pool"),
 ])
 def test_supported_and_unsupported_labels(scheme, gvk, good, bad, message):
     assert scheme.convert_field_label(gvk, good, "x") == (good, "x")

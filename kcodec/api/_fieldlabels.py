@@ -151,10 +151,12 @@ def _build() -> dict[GroupVersionKind, FieldLabelFunc]:
     for version in ("v1", "v1beta1"):
         t[gvk("events.k8s.io", version, "Event")] = _mapping(_EVENTS_MAPPING, _plain)
 
-    # resource.k8s.io ResourceSlice
+    # resource.k8s.io ResourceSlice; the message names the kind as GroupVersionKind.String()
     for version in ("v1", "v1beta1", "v1beta2"):
         t[gvk("resource.k8s.io", version, "ResourceSlice")] = _accepting(
-            ("metadata.name", "spec.nodeName", "spec.driver"), _plain)
+            ("metadata.name", "spec.nodeName", "spec.driver"),
+            lambda label, v=version: f"field label not supported for resource.k8s.io/{v}, Kind=ResourceSlice: {label}",
+        )
     return t
 
 

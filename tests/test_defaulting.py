@@ -435,6 +435,7 @@ def test_batch_job_and_cron_job():
     s = job.spec
     assert (s.completions, s.parallelism, s.backoff_limit) == (1, 1, 6)
     assert (s.completion_mode, s.suspend, s.pod_replacement_policy) == ("NonIndexed", False, "TerminatingOrFailed")
+    assert s.manual_selector is False
     assert job.metadata.labels == {"app": "web"}
     assert s.template.spec.restart_policy == "Always"
     par = defaulted(v1.Job, {"spec": {"parallelism": 3, "backoffLimitPerIndex": 1, "template": POD_TEMPLATE,
@@ -451,6 +452,7 @@ def test_batch_job_and_cron_job():
         assert cj.spec.job_template.spec.template.spec.scheduler_name == "default-scheduler"
         # SetDefaults_Job is a Job's, not a job template's
         assert cj.spec.job_template.spec.backoff_limit is None
+        assert cj.spec.job_template.spec.manual_selector is None
 
 
 def test_autoscaling():

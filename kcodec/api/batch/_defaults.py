@@ -31,13 +31,15 @@ def set_defaults_job(obj: v1.Job) -> None:
         spec.completion_mode = "NonIndexed"
     if spec.suspend is None:
         spec.suspend = False
-    if spec.pod_failure_policy is not None:
-        for rule in spec.pod_failure_policy.rules or ():
-            for pattern in rule.on_pod_conditions or ():
-                if pattern.status == "":
-                    pattern.status = "True"
     if spec.pod_replacement_policy is None:
         spec.pod_replacement_policy = "Failed" if spec.pod_failure_policy is not None else "TerminatingOrFailed"
+    if spec.manual_selector is None:
+        spec.manual_selector = False
+
+
+def set_defaults_pod_failure_policy_on_pod_conditions_pattern(obj: v1.PodFailurePolicyOnPodConditionsPattern) -> None:
+    if obj.status == "":
+        obj.status = "True"
 
 
 def _cron_job(obj: Any) -> None:
@@ -54,6 +56,7 @@ def _cron_job(obj: Any) -> None:
 
 DEFAULTERS = {
     v1.Job: set_defaults_job,
+    v1.PodFailurePolicyOnPodConditionsPattern: set_defaults_pod_failure_policy_on_pod_conditions_pattern,
     v1.CronJob: _cron_job,
     v1beta1.CronJob: _cron_job,
 }

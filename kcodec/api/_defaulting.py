@@ -30,6 +30,7 @@ those fields are listed by :data:`kcodec.api.core._defaults.RESOURCE_LIST_FIELDS
 from __future__ import annotations
 
 import importlib
+import threading
 from typing import Any, Callable
 
 from kcodec._kinds import K_CUSTOM, K_LIST, K_MAP, K_STRUCT
@@ -101,6 +102,8 @@ _NOTHING = object()
 
 _tables: tuple[dict[type, Callable[[Any], None]], dict[tuple[type, str], Any], frozenset] | None = None
 _compiled: dict[type, Callable[[Any], None] | None] = {}
+# Compiling fills _compiled recursively; one thread at a time keeps half-built walks private.
+_lock = threading.RLock()
 
 
 def _load_tables() -> tuple[dict[type, Callable[[Any], None]], dict[tuple[type, str], Any], frozenset]:
@@ -172,6 +175,14 @@ def defaulter_for(cls: type) -> Callable[[Any], None] | None:
     Mirrors defaulter-gen's ``SetObjectDefaults_<Type>``: own defaulter first, then each
     field in declaration order (marker, then the nested walk).
     """
+    found = _compiled.get(cls, _NOTHING)
+    if found is not _NOTHING and found is not _IN_PROGRESS:
+        return found  # type: ignore[return-value]
+    with _lock:
+        return _compile_walk(cls)
+
+
+def _compile_walk(cls: type) -> Callable[[Any], None] | None:
     if cls in _compiled:
         found = _compiled[cls]
         if found is _IN_PROGRESS:
@@ -192,16 +203,16 @@ def defaulter_for(cls: type) -> Callable[[Any], None] | None:
         if marker is not _NOTHING:
             steps.append(_marker_step(f.name, marker, f.pointer))
         if f.kind == K_STRUCT:
-            run = defaulter_for(f.cls)
+            run = _compile_walk(f.cls)
             if run is not None:
                 steps.append(_struct_step(f.name, run))
         elif f.kind == K_LIST and f.elem is not None and f.elem.kind == K_STRUCT:
-            run = defaulter_for(f.elem.cls)
+            run = _compile_walk(f.elem.cls)
             if run is not None:
                 steps.append(_list_step(f.name, run))
         elif f.kind == K_MAP and f.elem is not None:
             if f.elem.kind == K_STRUCT:
-                run = defaulter_for(f.elem.cls)
+                run = _compile_walk(f.elem.cls)
                 if run is not None:
                     steps.append(_map_step(f.name, run))
             elif f.elem.kind == K_CUSTOM and (cls, f.name) in resource_lists:

@@ -742,3 +742,19 @@ def test_csr_conditions_and_unparseable_requests():
     for mod in (v1, v1beta1):
         c = defaulted(mod.CertificateSigningRequest, {"status": {"conditions": [{"type": "Approved"}]}})
         assert c.status.conditions[0].status == "True"
+
+
+def test_device_taints_record_when_they_were_added():
+    import time
+
+    from kcodec.api.resource import v1
+
+    before = int(time.time())
+    rs = defaulted(v1.ResourceSlice, {"spec": {"driver": "d", "pool": {"name": "p"}, "devices": [
+        {"name": "gpu0", "taints": [{"key": "k", "effect": "NoSchedule"},
+                                    {"key": "j", "effect": "NoSchedule", "timeAdded": "2020-01-02T03:04:05Z"}]}]}})
+    added, given = (t.time_added for t in rs.spec.devices[0].taints)
+    after = int(time.time())
+    assert before <= added.unix_seconds() <= after
+    assert added.nanosecond == 0  # truncated to the second
+    assert as_dict(rs)["spec"]["devices"][0]["taints"][1]["timeAdded"] == "2020-01-02T03:04:05Z"

@@ -758,3 +758,100 @@ def test_device_taints_record_when_they_were_added():
     assert before <= added.unix_seconds() <= after
     assert added.nanosecond == 0  # truncated to the second
     assert as_dict(rs)["spec"]["devices"][0]["taints"][1]["timeAdded"] == "2020-01-02T03:04:05Z"
+
+
+def _leaves(tree, prefix=""):
+    """Flatten a JSON tree into {path: value} for its scalar leaves and empty containers."""
+    out = {}
+    if isinstance(tree, dict) and tree:
+        for k, v in tree.items():
+            out.update(_leaves(v, f"{prefix}.{k}"))
+    elif isinstance(tree, list) and tree:
+        for i, v in enumerate(tree):
+            out.update(_leaves(v, f"{prefix}[{i}]"))
+    else:
+        out[prefix] = tree
+    return out
+
+
+_HANDLER = {"httpGet": {"port": 1}}
+_CONTAINER = {
+    "name": "c", "ports": [{"containerPort": 1}],
+    "env": [{"name": "e", "valueFrom": {"fieldRef": {"fieldPath": "f"}}}],
+    "lifecycle": {"postStart": _HANDLER, "preStop": _HANDLER},
+    "livenessProbe": _HANDLER, "readinessProbe": _HANDLER, "startupProbe": {"grpc": {"port": 1}},
+}
+_VOLUME_SOURCES = {
+    "azureDisk": {"diskName": "d", "diskURI": "u"}, "configMap": {}, "downwardAPI": {"items": [
+        {"path": "p", "fieldRef": {"fieldPath": "f"}}]}, "hostPath": {"path": "/"}, "iscsi": {
+        "targetPortal": "t", "iqn": "i", "lun": 0}, "projected": {"sources": [
+        {"downwardAPI": {"items": [{"path": "p", "fieldRef": {"fieldPath": "f"}}]}},
+        {"serviceAccountToken": {"path": "t"}}]}, "rbd": {"monitors": ["m"], "image": "i"},
+    "scaleIO": {"gateway": "g", "system": "s", "secretRef": {}}, "secret": {},
+}
+
+
+def test_workload_defaults_under_a_pod_template():
+    """Port of upstream TestWorkloadDefaults: every default a PodTemplateSpec's contents
+    get (a change here would roll every workload on an API server upgrade)."""
+    from kcodec.api.core import v1
+
+    spec = {
+        "containers": [dict(_CONTAINER)], "initContainers": [dict(_CONTAINER)],
+        "ephemeralContainers": [{k: v for k, v in _CONTAINER.items() if k not in ("livenessProbe", "readinessProbe", "startupProbe")}
+                                | {"livenessProbe": _HANDLER, "readinessProbe": _HANDLER}],
+        "volumes": [{"name": f"v{i}", **{src: body}} for i, (src, body) in enumerate(_VOLUME_SOURCES.items())]
+                   + [{"name": "empty"}],
+    }
+    given = _leaves({"spec": copy.deepcopy(spec)})
+    rc = defaulted(v1.ReplicationController, {"spec": {"template": {"spec": spec}}})
+    after = _leaves({"spec": as_dict(rc.spec.template.spec)})
+    # "resources": {} is the encoding of an empty value struct, not a default
+    added = {k: v for k, v in after.items() if k not in given and v is not None and not k.endswith(".resources")}
+    added.update({k: v for k, v in after.items() if k in given and given[k] != v})
+    per_container = {
+        ".env[0].valueFrom.fieldRef.apiVersion": "v1", ".imagePullPolicy": "IfNotPresent",
+        ".lifecycle.postStart.httpGet.path": "/", ".lifecycle.postStart.httpGet.scheme": "HTTP",
+        ".lifecycle.preStop.httpGet.path": "/", ".lifecycle.preStop.httpGet.scheme": "HTTP",
+        ".livenessProbe.failureThreshold": 3, ".livenessProbe.httpGet.path": "/",
+        ".livenessProbe.httpGet.scheme": "HTTP", ".livenessProbe.periodSeconds": 10,
+        ".livenessProbe.successThreshold": 1, ".livenessProbe.timeoutSeconds": 1,
+        ".ports[0].protocol": "TCP",
+        ".readinessProbe.failureThreshold": 3, ".readinessProbe.httpGet.path": "/",
+        ".readinessProbe.httpGet.scheme": "HTTP", ".readinessProbe.periodSeconds": 10,
+        ".readinessProbe.successThreshold": 1, ".readinessProbe.timeoutSeconds": 1,
+        ".terminationMessagePath": "/dev/termination-log", ".terminationMessagePolicy": "File",
+    }
+    startup = {".startupProbe.failureThreshold": 3, ".startupProbe.grpc.service": "",
+               ".startupProbe.periodSeconds": 10, ".startupProbe.successThreshold": 1,
+               ".startupProbe.timeoutSeconds": 1}
+    expected = {}
+    for kind in ("containers", "initContainers"):
+        expected.update({f".spec.{kind}[0]{k}": v for k, v in (per_container | startup).items()})
+    expected.update({f".spec.ephemeralContainers[0]{k}": v for k, v in per_container.items()})
+    vol = {name: i for i, name in enumerate(_VOLUME_SOURCES)}
+    expected.update({
+        f".spec.volumes[{vol['azureDisk']}].azureDisk.cachingMode": "ReadWrite",
+        f".spec.volumes[{vol['azureDisk']}].azureDisk.fsType": "ext4",
+        f".spec.volumes[{vol['azureDisk']}].azureDisk.kind": "Shared",
+        f".spec.volumes[{vol['azureDisk']}].azureDisk.readOnly": False,
+        f".spec.volumes[{vol['configMap']}].configMap.defaultMode": 420,
+        f".spec.volumes[{vol['downwardAPI']}].downwardAPI.defaultMode": 420,
+        f".spec.volumes[{vol['downwardAPI']}].downwardAPI.items[0].fieldRef.apiVersion": "v1",
+        f".spec.volumes[{vol['hostPath']}].hostPath.type": "",
+        f".spec.volumes[{vol['iscsi']}].iscsi.iscsiInterface": "default",
+        f".spec.volumes[{vol['projected']}].projected.defaultMode": 420,
+        f".spec.volumes[{vol['projected']}].projected.sources[0].downwardAPI.items[0].fieldRef.apiVersion": "v1",
+        f".spec.volumes[{vol['projected']}].projected.sources[1].serviceAccountToken.expirationSeconds": 3600,
+        f".spec.volumes[{vol['rbd']}].rbd.keyring": "/etc/ceph/keyring",
+        f".spec.volumes[{vol['rbd']}].rbd.pool": "rbd",
+        f".spec.volumes[{vol['rbd']}].rbd.user": "admin",
+        f".spec.volumes[{vol['scaleIO']}].scaleIO.fsType": "xfs",
+        f".spec.volumes[{vol['scaleIO']}].scaleIO.storageMode": "ThinProvisioned",
+        f".spec.volumes[{vol['secret']}].secret.defaultMode": 420,
+        f".spec.volumes[{len(vol)}].emptyDir": {},
+        ".spec.dnsPolicy": "ClusterFirst", ".spec.restartPolicy": "Always",
+        ".spec.schedulerName": "default-scheduler", ".spec.securityContext": {},
+        ".spec.terminationGracePeriodSeconds": 30,
+    })
+    assert added == expected

@@ -8,6 +8,7 @@ Feature gates take their Kubernetes 1.36 defaults: ``PodLevelResources`` and
 """
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -109,6 +110,7 @@ _HEX64 = re.compile(r"^[a-f0-9]{64}$")
 _DIGEST_HEX_LEN = {"sha256": 64, "sha384": 96, "sha512": 128}
 
 
+@functools.lru_cache(maxsize=4096)  # a cluster's objects name few distinct images
 def image_tag(image: str) -> str:
     """The tag kubelet pulls for ``image`` ("latest" when it names neither tag nor digest),
     or "" when the reference does not parse (Go ignores that error here)."""

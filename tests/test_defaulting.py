@@ -855,3 +855,31 @@ def test_workload_defaults_under_a_pod_template():
         ".spec.terminationGracePeriodSeconds": 30,
     })
     assert added == expected
+
+
+# What defaulting adds to the Go-written HEAD fixtures (fuzzed objects with nearly every
+# field set): only the Namespace name label and, for the Pod, requests copied from limits.
+FIXTURE_ADDITIONS = {
+    "core.v1.Namespace": {".metadata.labels.kubernetes.io/metadata.name"},
+    "core.v1.Pod": {".spec.initContainers[0].resources.requests.limitsKey",
+                    ".spec.containers[0].resources.requests.limitsKey"},
+}
+
+
+@pytest.mark.parametrize("name", FIXTURE_KINDS)
+def test_defaulting_fixtures_only_fills_unset_fields(name, pb_serializer):
+    from kcodec.schema import GroupVersionKind
+
+    group, version, kind = name.rsplit(".", 2)
+    data = (fixtures_dir() / f"{name}.pb").read_bytes()
+    obj, _ = pb_serializer.decode(data, GroupVersionKind("" if group == "core" else group, version, kind))
+    before = _leaves(obj.to_dict())
+    set_object_defaults(obj)
+    after = _leaves(obj.to_dict())
+    assert {p: after.get(p) for p in before if after.get(p) != before[p]} == {}
+    assert set(after) - set(before) == FIXTURE_ADDITIONS.get(name, set())
+    if name == "core.v1.Namespace":
+        assert obj.metadata.labels["kubernetes.io/metadata.name"] == obj.metadata.name
+    if name == "core.v1.Pod":
+        for c in obj.spec.containers:
+            assert c.resources.requests["limitsKey"] == c.resources.limits["limitsKey"]

@@ -114,6 +114,9 @@ def test_extensions_v1beta1_deployment_old_values():
     assert (ru.max_unavailable, ru.max_surge) == (IntOrString.from_int(1), IntOrString.from_int(1))
     assert d.spec.progress_deadline_seconds == 2**31 - 1
     assert d.spec.revision_history_limit == 2**31 - 1
+    recreate = defaulted(v1beta1.Deployment, {"spec": {"strategy": {"type": "Recreate", "rollingUpdate": {}},
+                                                       "template": POD_TEMPLATE}})
+    assert recreate.spec.strategy.rolling_update.max_surge == IntOrString.from_int(1)
 
 
 @pytest.mark.parametrize("module", ["v1", "v1beta2"])

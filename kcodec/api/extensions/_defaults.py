@@ -50,7 +50,8 @@ def set_defaults_deployment(obj: v1beta1.Deployment) -> None:
     strategy = spec.strategy
     if strategy.type == "":
         strategy.type = "RollingUpdate"
-    if strategy.type == "RollingUpdate":
+    # unlike apps, a rollingUpdate block given with another type is defaulted too
+    if strategy.type == "RollingUpdate" or strategy.rolling_update is not None:
         if strategy.rolling_update is None:
             strategy.rolling_update = v1beta1.RollingUpdateDeployment()
         if strategy.rolling_update.max_unavailable is None:

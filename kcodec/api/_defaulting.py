@@ -253,44 +253,52 @@ def set_object_defaults(obj: Any) -> None:
         fn(obj)
 
 
-def _external_modules() -> list[Any]:
-    from kcodec.api import api_modules
+def _lazy_defaulter(cls: type) -> Callable[[Any], None]:
+    """The defaulter registered for ``cls``: its walk is compiled on the first object
+    defaulted (compiling every kind's walk up front would cost a second or more at scheme
+    build time, mostly resolving field tables nothing may ever use)."""
+    def default(obj: Any) -> None:
+        fn = _compiled.get(cls, _NOTHING)
+        if fn is _NOTHING or fn is _IN_PROGRESS:
+            fn = defaulter_for(cls)
+        if fn is not None:
+            fn(obj)  # type: ignore[operator]
+    default.__qualname__ = f"set_object_defaults[{cls.__module__}.{cls.__qualname__}]"
+    return default
 
-    mods = []
-    for name in api_modules():
-        if name.rsplit(".", 1)[1] == "internal" or name.startswith("kcodec.api.meta."):
+
+def _registered_external_kinds(scheme: Any) -> list[type]:
+    """Classes ``scheme`` holds that come from a built-in external version module
+    (``kcodec.api.<package>.<version>``; internal and meta.k8s.io types have no defaults)."""
+    out: list[type] = []
+    seen: set[type] = set()
+    for cls in scheme.all_known_types().values():
+        mod = getattr(cls, "__module__", "")
+        parts = mod.split(".")
+        if len(parts) != 4 or parts[:2] != ["kcodec", "api"] or parts[2] == "meta" or parts[3].startswith("_"):
             continue
-        mods.append(importlib.import_module(name))
-    return mods
-
-
-def _kinds_of(mod: Any) -> list[type]:
-    from kcodec.runtime import Object
-
-    out = []
-    for value in vars(mod).values():
-        if isinstance(value, type) and issubclass(value, Object) and value.__module__ == mod.__name__:
-            out.append(value)
+        if parts[3] == "internal" or cls in seen:
+            continue
+        seen.add(cls)
+        out.append(cls)
     return out
 
 
 def install(scheme: Any) -> None:
     """Register defaulting functions, field-label conversions and version priorities.
 
-    Defaulters go on every top-level kind of every external version module whose walk
-    does something (list kinds included, as Go registers them); a class absent from
-    ``scheme`` costs nothing. Priorities are set for every group of
+    A defaulter goes on every kind ``scheme`` already holds from a built-in external
+    version (list kinds included), so add the types first; each compiles its walk on
+    first use, and a kind with nothing to default then does nothing, as Go registers no
+    function for it. Priorities are set for every group of
     :data:`VERSION_PRIORITIES`, whether or not its types are registered yet (Go's
     ``SetVersionPriority`` does not look either), so the call may come before or after
     the types are added.
     """
     from kcodec.api import _fieldlabels
 
-    for mod in _external_modules():
-        for cls in _kinds_of(mod):
-            fn = defaulter_for(cls)
-            if fn is not None:
-                scheme.add_type_defaulting_func(cls, fn)
+    for cls in _registered_external_kinds(scheme):
+        scheme.add_type_defaulting_func(cls, _lazy_defaulter(cls))
     for gvk, fn in _fieldlabels.field_label_conversions():
         scheme.add_field_label_conversion_func(gvk, fn)
     for group, versions in VERSION_PRIORITIES.items():

@@ -100,24 +100,42 @@ VERSION_PRIORITIES: dict[str, tuple[str, ...]] = {
 
 _NOTHING = object()
 
-_tables: tuple[dict[type, Callable[[Any], None]], dict[tuple[type, str], Any], frozenset] | None = None
 _compiled: dict[type, Callable[[Any], None] | None] = {}
 # Compiling fills _compiled recursively; one thread at a time keeps half-built walks private.
 _lock = threading.RLock()
 
+# The tables of the packages loaded so far: a walk loads only the ``_defaults`` modules of
+# the packages its classes come from (a Deployment's: apps and core), so the first object
+# defaulted in a process does not import every API group.
+_defaulters: dict[type, Callable[[Any], None]] = {}
+_markers: dict[tuple[type, str], Any] = {}
+_resource_lists: set[tuple[type, str]] = set()
+_loaded_packages: set[str] = set()
+
+
+def _package_of(cls: type) -> str | None:
+    parts = getattr(cls, "__module__", "").split(".")
+    if len(parts) == 4 and parts[:2] == ["kcodec", "api"] and parts[2] in DEFAULTING_PACKAGES:
+        return parts[2]
+    return None
+
+
+def _load_package(pkg: str) -> None:
+    if pkg in _loaded_packages:
+        return
+    mod = importlib.import_module(f"kcodec.api.{pkg}._defaults")
+    _defaulters.update(mod.DEFAULTERS)
+    _markers.update(getattr(mod, "MARKERS", {}))
+    _resource_lists.update(getattr(mod, "RESOURCE_LIST_FIELDS", ()))
+    _loaded_packages.add(pkg)
+
 
 def _load_tables() -> tuple[dict[type, Callable[[Any], None]], dict[tuple[type, str], Any], frozenset]:
-    global _tables
-    if _tables is None:
-        defaulters: dict[type, Callable[[Any], None]] = {}
-        markers: dict[tuple[type, str], Any] = {}
+    """Every package's tables (defaulters, markers, ResourceList fields), all loaded."""
+    with _lock:
         for pkg in DEFAULTING_PACKAGES:
-            mod = importlib.import_module(f"kcodec.api.{pkg}._defaults")
-            defaulters.update(mod.DEFAULTERS)
-            markers.update(getattr(mod, "MARKERS", {}))
-        core = importlib.import_module("kcodec.api.core._defaults")
-        _tables = (defaulters, markers, frozenset(core.RESOURCE_LIST_FIELDS))
-    return _tables
+            _load_package(pkg)
+        return dict(_defaulters), dict(_markers), frozenset(_resource_lists)
 
 
 def _marker_step(name: str, value: Any, pointer: bool) -> Callable[[Any], None]:
@@ -193,7 +211,10 @@ def _compile_walk(cls: type) -> Callable[[Any], None] | None:
                     fn(obj)
             return late
         return found
-    defaulters, markers, resource_lists = _load_tables()
+    pkg = _package_of(cls)
+    if pkg is not None:
+        _load_package(pkg)
+    defaulters, markers, resource_lists = _defaulters, _markers, _resource_lists
     _compiled[cls] = _IN_PROGRESS
     own = defaulters.get(cls)
     steps: list[Callable[[Any], None]] = []

@@ -886,3 +886,58 @@ def test_defaulting_fixtures_only_fills_unset_fields(name, pb_serializer):
     if name == "core.v1.Pod":
         for c in obj.spec.containers:
             assert c.resources.requests["limitsKey"] == c.resources.limits["limitsKey"]
+
+
+from kcodec.model import Int32, Struct, field  # noqa: E402
+
+
+class WalkLeaf(Struct):
+    """Made-up types for the walker-order test (module level: annotations resolve here)."""
+
+    name: str = field(1, "name", omitempty=True)
+    mode: str = field(2, "mode", omitempty=True)
+
+
+class WalkMiddle(Struct):
+    count: Int32 | None = field(1, "count", omitempty=True)
+    leaf: WalkLeaf | None = field(2, "leaf", omitempty=True)
+
+
+class WalkTop(Struct):
+    first: WalkMiddle = field(1, "first")
+    missing: WalkMiddle | None = field(2, "missing", omitempty=True)
+    many: list[WalkLeaf] | None = field(3, "many", omitempty=True)
+    by_key: dict[str, WalkLeaf] | None = field(4, "byKey", omitempty=True)
+
+
+def test_walker_order_matches_defaulter_gen(monkeypatch):
+    """The compiled walk on made-up types: own defaulter first, then fields in declaration
+    order, each field's marker before the walk into its value; nil pointers are skipped,
+    every list and map element walked."""
+    Top, Middle, Leaf = WalkTop, WalkMiddle, WalkLeaf
+    log: list[str] = []
+
+    def leaf_defaults(obj):
+        log.append(f"leaf:{obj.name}:{obj.mode}")
+
+    def middle_defaults(obj):
+        log.append(f"middle:count={obj.count}")
+        obj.leaf = obj.leaf or Leaf(name="made")
+
+    def top_defaults(obj):
+        log.append("top")
+
+    monkeypatch.setattr(_defaulting, "_defaulters", {**_defaulting._defaulters, Top: top_defaults,
+                                                     Middle: middle_defaults, Leaf: leaf_defaults})
+    monkeypatch.setattr(_defaulting, "_markers", {**_defaulting._markers, (Middle, "count"): 7,
+                                                  (Leaf, "mode"): "marked"})
+    monkeypatch.setattr(_defaulting, "_compiled", {})
+    obj = Top(many=[Leaf(name="a"), Leaf(name="b", mode="given")], by_key={"k": Leaf(name="m")})
+    set_object_defaults(obj)
+    # a type's own defaulter sees its fields before their markers apply (gengo writes the
+    # node's calls, then its field nodes: marker, calls, children)
+    assert log == ["top", "middle:count=None", "leaf:made:", "leaf:a:", "leaf:b:given", "leaf:m:"]
+    assert obj.first.leaf.mode == "marked" and obj.by_key["k"].mode == "marked"
+    assert obj.first.count == 7 and obj.missing is None
+    assert [leaf.mode for leaf in obj.many] == ["marked", "given"]
+    assert defaulter_for(Leaf) is not None

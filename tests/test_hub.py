@@ -29,10 +29,12 @@ DELIBERATE_LOSSES = {
     # a backend port with both a name and a number keeps the name only.
     ("networking.k8s.io.v1.Ingress", "networking.k8s.io/v1beta1"),
     ("networking.k8s.io.v1.Ingress", "extensions/v1beta1"),
-    # autoscaling/v1 has only the CPU utilization target; upstream keeps the other metrics,
-    # behavior and conditions in alpha annotations (not done here: see the module docstring
-    # of kcodec/api/autoscaling/_conversion.py).
+    # pkg/apis/autoscaling/v1/conversion.go: the annotations carry v1's (v2beta1-style)
+    # metric shapes, which cannot say every target type (a Resource target of type Value, an
+    # External target with a utilization: the fuzzed fixture has them) and whose current
+    # average values are plain quantities (nil comes back as 0).
     ("autoscaling.v2.HorizontalPodAutoscaler", "autoscaling/v1"),
+    ("autoscaling.v1.HorizontalPodAutoscaler", "autoscaling/v1"),
 }
 
 
@@ -292,3 +294,33 @@ def test_legacyscheme_is_built_once_under_threads() -> None:
     for t in threads:
         t.join()
     assert all(s is seen[0] for s in seen)
+
+
+def test_hpa_v2_through_v1_annotations() -> None:
+    """A real v2 HPA (CPU target, a pods metric, behavior, conditions) survives autoscaling/v1."""
+    doc = b"""{"apiVersion":"autoscaling/v2","kind":"HorizontalPodAutoscaler","metadata":{"name":"h"},
+    "spec":{"scaleTargetRef":{"kind":"Deployment","name":"web","apiVersion":"apps/v1"},
+    "minReplicas":1,"maxReplicas":5,"metrics":[
+    {"type":"Pods","pods":{"metric":{"name":"qps"},"target":{"type":"AverageValue","averageValue":"10"}}},
+    {"type":"Resource","resource":{"name":"cpu","target":{"type":"Utilization","averageUtilization":50}}}],
+    "behavior":{"scaleDown":{"stabilizationWindowSeconds":300,"policies":[{"type":"Percent","value":100,"periodSeconds":15}]}}},
+    "status":{"currentReplicas":2,"desiredReplicas":2,"currentMetrics":[
+    {"type":"Resource","resource":{"name":"cpu","current":{"averageUtilization":40,"averageValue":"4m"}}}],
+    "conditions":[{"type":"AbleToScale","status":"True","lastTransitionTime":"2024-02-22T07:57:16Z","reason":"ReadyForNewScale"}]}}"""
+    i0 = legacyscheme.to_internal(kcodec.convert(doc, "autoscaling/v2"), default=False)
+    v1 = legacyscheme.scheme.convert_to_version(i0, GroupVersion("autoscaling", "v1"))
+    assert v1.spec.target_cpu_utilization_percentage == 50
+    assert v1.status.current_cpu_utilization_percentage == 40
+    ann = v1.metadata.annotations
+    assert ann["autoscaling.alpha.kubernetes.io/metrics"] == (
+        '[{"type":"Pods","pods":{"metricName":"qps","targetAverageValue":"10"}}]')
+    import json
+
+    behavior = json.loads(ann["autoscaling.alpha.kubernetes.io/behavior"])  # Go field names
+    assert list(behavior) == ["ScaleUp", "ScaleDown"]
+    assert behavior["ScaleDown"]["StabilizationWindowSeconds"] == 300
+    assert behavior["ScaleDown"]["Policies"][0] == {"Type": "Percent", "Value": 100, "PeriodSeconds": 15}
+    assert "autoscaling.alpha.kubernetes.io/conditions" in ann
+    back = legacyscheme.to_internal(v1, default=False)
+    assert back.to_dict() == i0.to_dict()
+    assert not (back.metadata.annotations or {})

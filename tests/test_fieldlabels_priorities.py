@@ -142,3 +142,18 @@ def test_priority_table_covers_every_external_version_exactly(scheme):
     assert set(VERSION_PRIORITIES) <= set(preferred)
     assert preferred["apps"] == "v1" and preferred["autoscaling"] == "v2"
     assert scheme.prioritized_versions_for_group("apps")[0] == GroupVersion("apps", "v1")
+
+
+def test_legacy_scheme_carries_defaults_labels_and_priorities():
+    """kcodec.legacyscheme calls install(): what kube-apiserver's legacy scheme registers."""
+    from kcodec import legacyscheme
+    from kcodec.api.apps import v1beta1
+
+    s = legacyscheme.scheme
+    d = v1beta1.Deployment.from_dict({"spec": {"template": {"metadata": {"labels": {"a": "b"}},
+                                                            "spec": {"containers": [{"name": "c", "image": "x"}]}}}})
+    s.default(d)
+    assert (d.spec.replicas, d.spec.revision_history_limit, d.spec.selector.match_labels) == (1, 2, {"a": "b"})
+    assert d.spec.template.spec.containers[0].image_pull_policy == "Always"
+    assert s.convert_field_label(POD, "spec.host", "n") == ("spec.nodeName", "n")
+    assert [gv.version for gv in s.prioritized_versions_for_group("autoscaling")] == ["v2", "v1"]

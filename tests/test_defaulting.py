@@ -258,18 +258,18 @@ def test_pod_level_requests_come_from_unrounded_container_requests():
     assert [str(c.resources.requests["cpu"]) for c in pod.spec.containers] == ["1m", "1m"]
 
 
-def test_pod_level_limits_default_from_containers_and_hugepages():
+def test_pod_level_hugepage_limits_and_requests():
     from kcodec.api.core import v1
 
-    pod = defaulted(v1.Pod, {"spec": {
+    # pod-level requests alone: no pod-level limits are derived in 1.36
+    only_requests = defaulted(v1.Pod, {"spec": {
         "resources": {"requests": {"memory": "1Gi"}},
         "initContainers": [{"name": "s", "image": "x:1", "restartPolicy": "Always",
                             "resources": {"limits": {"memory": "256Mi", "cpu": "1"}}}],
         "containers": [{"name": "a", "image": "x:1", "resources": {"limits": {"memory": "512Mi"}}}],
     }})
-    # every container limits memory: pod limit = 512Mi + sidecar 256Mi; cpu is not limited everywhere
-    assert {k: str(v) for k, v in pod.spec.resources.limits.items()} == {"memory": "768Mi"}
-    assert set(pod.spec.resources.requests) == {"memory"}
+    assert only_requests.spec.resources.limits is None
+    assert {k: str(v) for k, v in only_requests.spec.resources.requests.items()} == {"memory": "1Gi"}
 
     huge = defaulted(v1.Pod, {"spec": {
         "resources": {"limits": {"cpu": "2"}},
@@ -277,6 +277,17 @@ def test_pod_level_limits_default_from_containers_and_hugepages():
     }})
     assert {k: str(v) for k, v in huge.spec.resources.limits.items()} == {"cpu": "2", "hugepages-2Mi": "4Mi"}
     assert {k: str(v) for k, v in huge.spec.resources.requests.items()} == {"cpu": "2", "hugepages-2Mi": "4Mi"}
+
+    # requests come from containers (sidecars add up, plain init containers count by their peak)
+    summed = defaulted(v1.Pod, {"spec": {
+        "resources": {"limits": {"memory": "2Gi"}},
+        "initContainers": [{"name": "s", "image": "x:1", "restartPolicy": "Always",
+                            "resources": {"requests": {"memory": "256Mi"}}},
+                           {"name": "i", "image": "x:1", "resources": {"requests": {"memory": "1Gi"}}}],
+        "containers": [{"name": "a", "image": "x:1", "resources": {"requests": {"memory": "512Mi"}}}],
+    }})
+    # containers 512Mi + sidecar 256Mi = 768Mi; the init container peaks at 1Gi + 256Mi
+    assert str(summed.spec.resources.requests["memory"]) == "1280Mi"
 
 
 def test_probes_lifecycle_env_and_grpc():

@@ -234,9 +234,10 @@ def set_defaults_pod(obj: v1.Pod) -> None:
     _requests_from_limits(obj.spec.containers)
     _requests_from_limits(obj.spec.init_containers)
     if POD_LEVEL_RESOURCES:
+        # (upstream's later defaultPodLimits, pod limits from container limits, came after
+        # 1.36: component-helpers at 1.36 has no AllContainersHaveLimitForResource)
         _default_huge_page_pod_limits(obj)
         _default_pod_requests(obj)
-        _default_pod_limits(obj)
     if obj.spec.enable_service_links is None:
         obj.spec.enable_service_links = True
     if obj.spec.host_network:
@@ -440,17 +441,6 @@ def _aggregate(pod: v1.Pod, which: str) -> dict[str, Quantity]:
     return total
 
 
-def _level_set(rl: dict[str, Quantity] | None) -> bool:
-    return bool(rl) and any(_is_supported_pod_level(n) for n in rl)  # type: ignore[union-attr]
-
-
-def _all_containers_have_limit(pod: v1.Pod, name: str) -> bool:
-    for c in list(pod.spec.containers or ()) + list(pod.spec.init_containers or ()):
-        if name not in (c.resources.limits or {}):
-            return False
-    return True
-
-
 def _default_huge_page_pod_limits(pod: v1.Pod) -> None:
     res = pod.spec.resources
     if res is None or (not res.limits and not res.requests):
@@ -480,25 +470,6 @@ def _default_pod_requests(pod: v1.Pod) -> None:
             reqs[key] = q.deep_copy()
     if reqs:
         res.requests = reqs
-
-
-def _default_pod_limits(pod: v1.Pod) -> None:
-    res = pod.spec.resources
-    if res is not None and _level_set(res.limits):
-        return
-    if res is None or not _level_set(res.requests):
-        return
-    limits = res.limits
-    if limits is None:
-        limits = {}
-    for key, q in _aggregate(pod, "limits").items():
-        if key in limits or not _is_supported_pod_level(key) or not _is_overcommit_allowed(key):
-            continue
-        if not _all_containers_have_limit(pod, key):
-            continue
-        limits[key] = q.deep_copy()
-    if limits:
-        res.limits = limits
 
 
 _VOLUME_SOURCE_FIELDS = tuple(f.name for f in fields_of(v1.VolumeSource))

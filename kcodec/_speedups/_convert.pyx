@@ -92,6 +92,12 @@ cdef class _CPlan:
     # order; a fresh destination needs zero values only for the others (see _fresh_for).
     cdef bytes covered
     cdef Table dst_table
+    cdef object overrides      # the GeneratedConversion's overrides (set by _fast_nested)
+
+
+# GeneratedConversion -> its _CPlan, for the nested fast path (functions are registered once
+# and their plans never change, so the entry stays right for the function's lifetime).
+cdef dict _fn_plans = {}
 
 
 cdef dict _offsets(object cls):
@@ -289,22 +295,32 @@ cdef object _fast_nested(object value, object cls, _Ctx ctx):
     p = PyDict_GetItem(ctx.funcs, pair)
     if p == NULL:
         p = PyDict_GetItem(ctx.generated, pair)
-    if p == NULL or type(<object>p) is not _GeneratedConversion:
+    if p == NULL:
         return None
-    fn = <object>p
-    plan = fn._plan
-    if plan is None:
-        plan = fn._build_plan()
-    if plan.src_cls is not pair[0] or plan.dst_cls is not cls:
-        return None
-    cp = _cplan(plan)
-    if cp.covered is None:
+    q = PyDict_GetItem(_fn_plans, <object>p)
+    if q != NULL:
+        cp = <_CPlan>q
+    else:
+        if type(<object>p) is not _GeneratedConversion:
+            return None
+        fn = <object>p
+        plan = fn._plan
+        if plan is None:
+            plan = fn._build_plan()
+        cp = _cplan(plan)
+        cp.overrides = fn.overrides
+        # a GeneratedConversion never changes its plan once built: remember it by function
+        # (bounded: a process that keeps making new functions only loses the shortcut)
+        if len(_fn_plans) >= 8192:
+            _fn_plans.clear()
+        PyDict_SetItem(_fn_plans, fn, cp)
+    if cp.src_cls is not pair[0] or cp.dst_cls is not cls or cp.covered is None:
         return None
     child = ctx.child()
     if child.depth > MAX_CONVERSION_DEPTH:
         raise _depth_error(value, cls)
     out = _fresh_for(cp)
-    _run(cp, value, out, child, fn.overrides)
+    _run(cp, value, out, child, cp.overrides)
     return out
 
 

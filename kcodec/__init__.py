@@ -2,7 +2,8 @@
 
 Everyday calls (see docs/guide.md): :func:`load` and :func:`load_all` read objects from JSON,
 YAML, protobuf or CBOR; :func:`dump` writes them as Go does; :func:`watch_events` iterates a
-watch response body.
+watch response body; :func:`convert` turns an object into another version of its kind
+through the internal version, as ``kubectl convert`` does.
 
 Subpackages: :mod:`kcodec.schema` (group/version/kind values and versioners),
 :mod:`kcodec.errors`, :mod:`kcodec.model` (typed structs), :mod:`kcodec.runtime` (objects,
@@ -17,12 +18,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
-__all__ = ["__version__", "Event", "load", "load_all", "dump", "watch_events"]
+__all__ = ["__version__", "Event", "load", "load_all", "dump", "watch_events", "convert"]
 
 if TYPE_CHECKING:
     from kcodec._everyday import Event, dump, load, load_all, watch_events
+    from kcodec.legacyscheme import convert
 
 _LAZY = {name: "kcodec._everyday" for name in ("Event", "load", "load_all", "dump", "watch_events")}
+# convert(obj, "apps/v1"): through the internal version, as kubectl convert (kcodec.legacyscheme).
+_LAZY["convert"] = "kcodec.legacyscheme"
 
 
 def __getattr__(name: str) -> Any:

@@ -646,6 +646,9 @@ def module_of(pkg_path: str) -> tuple[str, str, str]:
     """(python package, version module, alias) of a Go package."""
     if pkg_path == META_PKG:
         return "kcodec.api.meta", "v1", "metav1"
+    if pkg_path.startswith(INTERNAL_PREFIX):
+        name = pkg_path[len(INTERNAL_PREFIX):]
+        return f"kcodec.api.{name}", "internal", f"{name}internal"
     for _flag, _env, module, _tag, _commit, sub in EXTRA_SOURCES:
         base = f"{module}/{sub}"
         if pkg_path == base or pkg_path.startswith(base + "/"):
@@ -1021,6 +1024,305 @@ def add_to_scheme(scheme: Any) -> None:
 '''
 
 
+# --------------------------------------------------------------------------- internal versions
+#
+# kube-apiserver's internal ("hub", version "__internal") types live in kubernetes/kubernetes
+# pkg/apis/<group>/types.go. By API policy they hold every field of every served version, so
+# they are derived here from the external packages of k8s.io/api already parsed above: the
+# group's preferred version gives the shape, the other versions of the group add the fields
+# and structs only they have, and the INTERNAL_DROP / INTERNAL_ADD tables record where the Go
+# internal types deliberately differ (a field kept in another place, a write-only alias...),
+# which the hand-written conversions in kcodec/api/<package>/_conversion.py translate.
+# Internal fields carry no protobuf numbers; their JSON names are the external ones.
+
+INTERNAL_PREFIX = "internal:"
+
+# package -> (API group, [(external package, kinds taken or None for all)] in merge order;
+# the first source is the preferred version and gives every struct, the others give the
+# structs reachable from the kinds they contribute).
+_APPS_KINDS = ("Deployment", "DeploymentList", "DeploymentRollback", "DaemonSet", "DaemonSetList",
+               "ReplicaSet", "ReplicaSetList")
+_NET_KINDS = ("Ingress", "IngressList", "NetworkPolicy", "NetworkPolicyList")
+INTERNAL_GROUPS: dict[str, tuple[str, list[tuple[str, tuple[str, ...] | None]]]] = {
+    "core": ("", [("core/v1", None)]),
+    "apps": ("apps", [("apps/v1", None), ("apps/v1beta2", None), ("apps/v1beta1", None),
+                      ("extensions/v1beta1", _APPS_KINDS)]),
+    "autoscaling": ("autoscaling", [("autoscaling/v2", None), ("autoscaling/v1", None)]),
+    "batch": ("batch", [("batch/v1", None), ("batch/v1beta1", None)]),
+    "networking": ("networking.k8s.io", [("networking/v1", None), ("networking/v1beta1", None),
+                                         ("extensions/v1beta1", _NET_KINDS)]),
+    "policy": ("policy", [("policy/v1", None), ("policy/v1beta1", None)]),
+    "rbac": ("rbac.authorization.k8s.io", [("rbac/v1", None), ("rbac/v1beta1", None),
+                                           ("rbac/v1alpha1", None)]),
+    "storage": ("storage.k8s.io", [("storage/v1", None), ("storage/v1beta1", None),
+                                   ("storage/v1alpha1", None)]),
+    "scheduling": ("scheduling.k8s.io", [("scheduling/v1", None), ("scheduling/v1beta1", None),
+                                         ("scheduling/v1alpha2", None)]),
+    "coordination": ("coordination.k8s.io", [("coordination/v1", None),
+                                             ("coordination/v1beta1", None),
+                                             ("coordination/v1alpha2", None)]),
+    "discovery": ("discovery.k8s.io", [("discovery/v1", None), ("discovery/v1beta1", None)]),
+    "node": ("node.k8s.io", [("node/v1", None), ("node/v1beta1", None), ("node/v1alpha1", None)]),
+    "certificates": ("certificates.k8s.io", [("certificates/v1", None),
+                                             ("certificates/v1beta1", None),
+                                             ("certificates/v1alpha1", None)]),
+    "flowcontrol": ("flowcontrol.apiserver.k8s.io", [("flowcontrol/v1", None),
+                                                     ("flowcontrol/v1beta3", None),
+                                                     ("flowcontrol/v1beta2", None),
+                                                     ("flowcontrol/v1beta1", None)]),
+    "admissionregistration": ("admissionregistration.k8s.io", [
+        ("admissionregistration/v1", None), ("admissionregistration/v1beta1", None),
+        ("admissionregistration/v1alpha1", None)]),
+    "authentication": ("authentication.k8s.io", [("authentication/v1", None),
+                                                 ("authentication/v1beta1", None),
+                                                 ("authentication/v1alpha1", None)]),
+    "authorization": ("authorization.k8s.io", [("authorization/v1", None),
+                                               ("authorization/v1beta1", None)]),
+    "storagemigration": ("storagemigration.k8s.io", [("storagemigration/v1beta1", None)]),
+    "apiserverinternal": ("internal.apiserver.k8s.io", [("apiserverinternal/v1alpha1", None)]),
+    "imagepolicy": ("imagepolicy.k8s.io", [("imagepolicy/v1alpha1", None)]),
+    "admission": ("admission.k8s.io", [("admission/v1", None), ("admission/v1beta1", None)]),
+}
+
+# Groups whose internal version has no types of its own: Go registers other groups' internal
+# types under them (pkg/apis/extensions, pkg/apis/events register.go). package -> (group,
+# {kind: owning internal package}).
+INTERNAL_BORROWING: dict[str, tuple[str, dict[str, str]]] = {
+    "extensions": ("extensions", {**{k: "apps" for k in _APPS_KINDS},
+                                  **{k: "networking" for k in _NET_KINDS},
+                                  "Scale": "autoscaling"}),
+    "events": ("events.k8s.io", {"Event": "core", "EventList": "core"}),
+}
+
+# Structs of a non-preferred version that the internal type does not merge: their shape
+# differs and a hand-written conversion maps them (Scale of apps/v1beta1 and v1beta2 is
+# autoscaling's Scale internally).
+INTERNAL_SKIP_CLASSES = {("apps", "Scale"), ("apps", "ScaleSpec"), ("apps", "ScaleStatus")}
+
+# Fields of the external versions that the Go internal type does not have (the hand-written
+# conversions put their content elsewhere).
+INTERNAL_DROP: dict[tuple[str, str], tuple[str, ...]] = {
+    # v1 PodSpec.serviceAccount is a deprecated alias of serviceAccountName; the host
+    # namespace switches live in the internal PodSecurityContext.
+    ("core", "PodSpec"): ("deprecated_service_account", "host_network", "host_pid", "host_ipc", "host_users"),
+    # The singular IP fields repeat the first entry of the plural lists.
+    ("core", "PodStatus"): ("pod_ip", "host_ip"),
+    ("core", "NodeSpec"): ("pod_cidr",),
+    # stringData is write-only: merged into data on the way in.
+    ("core", "Secret"): ("string_data",),
+    # networking/v1beta1 and extensions/v1beta1 spell the backend as serviceName/servicePort
+    # and the default backend as spec.backend.
+    ("networking", "IngressBackend"): ("service_name", "service_port"),
+    ("networking", "IngressSpec"): ("backend",),
+    # autoscaling/v1 keeps the CPU target in its own field, everything else in annotations.
+    ("autoscaling", "HorizontalPodAutoscalerSpec"): ("target_cpu_utilization_percentage",),
+    ("autoscaling", "HorizontalPodAutoscalerStatus"): ("current_cpu_utilization_percentage",),
+    # discovery/v1beta1's topology map is v1's zone plus deprecatedTopology.
+    ("discovery", "Endpoint"): ("topology",),
+    # flowcontrol v1beta1/v1beta2 call nominalConcurrencyShares assuredConcurrencyShares.
+    ("flowcontrol", "LimitedPriorityLevelConfiguration"): ("assured_concurrency_shares",),
+    # node/v1alpha1 nests handler, overhead and scheduling under spec.
+    ("node", "RuntimeClass"): ("spec",),
+    # rbac/v1alpha1 names a subject's group through an apiVersion.
+    ("rbac", "Subject"): ("api_version",),
+}
+
+# Fields only the internal type has: (class) -> [(attr, json name, type)].
+INTERNAL_ADD: dict[tuple[str, str], list[tuple[str, str, T]]] = {
+    ("core", "PodSecurityContext"): [
+        ("host_network", "hostNetwork", T("prim", "bool")),
+        ("host_pid", "hostPID", T("prim", "bool")),
+        ("host_ipc", "hostIPC", T("prim", "bool")),
+        ("host_users", "hostUsers", T("ptr", elem=T("prim", "bool"))),
+    ],
+}
+
+
+# Internal fields whose Go type is a value where the preferred version has a pointer.
+INTERNAL_RETYPE: dict[tuple[str, str, str], T] = {
+    ("flowcontrol", "LimitedPriorityLevelConfiguration", "nominal_concurrency_shares"):
+        T("prim", "Int32"),
+}
+
+# Kinds a group's internal version registers from another internal package (Go's
+# pkg/apis/apps/register.go adds autoscaling.Scale).
+INTERNAL_EXTRA_KINDS: dict[str, dict[str, str]] = {"apps": {"Scale": "autoscaling"}}
+
+
+@dataclass
+class _InternalPkg:
+    """Stands for a GoPackage when rendering an internal module."""
+
+    path: str
+
+
+def _reachable(world: World, pkg: GoPackage, kinds: tuple[str, ...]) -> list[str]:
+    """Struct names of *pkg* reachable from *kinds* through fields of that same package."""
+    seen: list[str] = []
+    todo = list(kinds)
+    while todo:
+        name = todo.pop(0)
+        if name in seen:
+            continue
+        seen.append(name)
+        cls = world.build_class(pkg, pkg.decls[name])
+        for f in cls.fields:
+            t = f.type
+            while t.kind in ("ptr", "list", "map"):
+                t = t.elem
+            if t.kind == "class" and t.pkg == pkg.path and t.name not in seen:
+                todo.append(t.name)
+    return seen
+
+
+def generate_internal(world: World, source: str) -> dict[str, str]:
+    """{package: module text} of every internal-version module (see INTERNAL_GROUPS)."""
+    # 1. which internal package owns each (external package, struct)
+    owner: dict[tuple[str, str], str] = {}
+    plan: dict[str, list[tuple[GoPackage, list[str]]]] = {}
+    kinds_of: dict[str, list[str]] = {}
+    for name, (_group, sources) in INTERNAL_GROUPS.items():
+        plan[name] = []
+        kinds: list[str] = []
+        for i, (src, only) in enumerate(sources):
+            pkg = world.packages[API_PREFIX + src]
+            _g, _v, reg, _ = parse_register(pkg)
+            local = [k for a, k in reg if not a]
+            if only is not None:
+                local = [k for k in local if k in only]
+            if i == 0:
+                names = [c.name for c in _ordered_classes(world, pkg)]
+            else:
+                names = _reachable(world, pkg, tuple(local))
+            names = [n for n in names if (name, n) not in INTERNAL_SKIP_CLASSES]
+            if only is None:
+                for k in local:
+                    if k not in kinds and (name, k) not in INTERNAL_SKIP_CLASSES:
+                        kinds.append(k)
+            for n in names:
+                owner.setdefault((pkg.path, n), name)
+            plan[name].append((pkg, names))
+        kinds_of[name] = kinds
+    # apps/v1beta1 and v1beta2 Scale are autoscaling's Scale inside.
+    for src in ("apps/v1beta1", "apps/v1beta2", "extensions/v1beta1"):
+        for n in ("Scale", "ScaleSpec", "ScaleStatus"):
+            owner.setdefault((API_PREFIX + src, n), "autoscaling")
+
+    def internalize(t: T, where: str) -> T:
+        if t.kind in ("ptr", "list", "map"):
+            return T(t.kind, elem=internalize(t.elem, where))
+        if t.kind == "wrapped" and t.pkg != META_PKG:
+            # A named slice is only a protobuf message wrapper: internally a plain list.
+            wpkg = world.packages[t.pkg]
+            decl = wpkg.decls[t.name]
+            return T("list", elem=internalize(world.resolve(wpkg, decl, decl.type.elem), where))
+        if t.kind == "class" and t.pkg != META_PKG:
+            o = owner.get((t.pkg, t.name))
+            if o is None:
+                raise GenError(f"{where}: no internal home for {t.pkg}.{t.name}")
+            return T(t.kind, t.name, INTERNAL_PREFIX + o)
+        return t
+
+    out: dict[str, str] = {}
+    for name, (group, _sources) in INTERNAL_GROUPS.items():
+        classes: dict[str, ClassDef] = {}
+        conflicts: list[str] = []
+        for pkg, names in plan[name]:
+            for n in names:
+                decl = pkg.decls[n]
+                if decl.alias:
+                    continue
+                cd = world.build_class(pkg, decl)
+                drop = INTERNAL_DROP.get((name, n), ())
+                fields = [Field(f.attr, f.json, 0, f.omitempty, f.omitzero, f.inline,
+                                INTERNAL_RETYPE.get((name, n, f.attr))
+                                or internalize(f.type, f"{pkg.path}.{n}"))
+                          for f in cd.fields if f.attr not in drop]
+                have = classes.get(n)
+                if have is None:
+                    classes[n] = ClassDef(INTERNAL_PREFIX + name, n, fields, cd.is_object,
+                                          None, (str(len(classes)), 0))
+                    continue
+                known = {f.attr: f for f in have.fields}
+                for f in fields:
+                    k = known.get(f.attr)
+                    if k is None:
+                        have.fields.append(f)
+                    elif k.type != f.type:
+                        conflicts.append(f"{n}.{f.attr}")
+        for (pname, cname), extra in INTERNAL_ADD.items():
+            if pname == name:
+                classes[cname].fields.extend(Field(a, j, 0, True, False, False, t)
+                                             for a, j, t in extra)
+        out[name] = _render_internal(world, name, group, list(classes.values()),
+                                     kinds_of[name], INTERNAL_EXTRA_KINDS.get(name, {}), source,
+                                     conflicts)
+    for name, (group, borrowed) in INTERNAL_BORROWING.items():
+        out[name] = _render_internal(world, name, group, [], [], borrowed, source, [])
+    return out
+
+
+def _render_internal(world: World, name: str, group: str, classes: list[ClassDef],
+                     kinds: list[str], borrowed: dict[str, str], source: str,
+                     conflicts: list[str]) -> str:
+    """The text of kcodec/api/<name>/internal.py."""
+    w = ModuleWriter(world, _InternalPkg(INTERNAL_PREFIX + name))  # type: ignore[arg-type]
+    gv = f"{group}/__internal" if group else "__internal"
+    body: list[str] = []
+    for c in classes:
+        body.extend(["", ""])
+        body.extend(render_class(w, c, gv, set(kinds)))
+    reg = ["", "", "def add_to_scheme(scheme: Any) -> None:",
+           f'    """Register the kinds of {gv} with *scheme*, as the Go register.go does."""',
+           "    scheme.add_known_types(", "        SCHEME_GROUP_VERSION,"]
+    w.typing_names.add("Any")
+    for k in kinds:
+        reg.append(f"        {k},")
+    for k, o in borrowed.items():
+        reg.append(f"        {w.ref(INTERNAL_PREFIX + o, k)},")
+    reg.append("    )")
+    out = [f"# Code generated by tools/gen_api.py (internal mode) from {source}. DO NOT EDIT.",
+           "# Regenerate: see docs/generating.md (\"Internal versions\")."]
+    what = (f"borrowing the internal types of {', '.join(sorted(set(borrowed.values())))}"
+            if borrowed else "every field of every served version")
+    out.append(f'"""Internal (hub) version of API group {group or "core"}: {what}."""')
+    if conflicts:
+        out.append("# Fields whose shape differs between versions (hand-written conversions map them):")
+        for cf in sorted(set(conflicts)):
+            out.append(f"#   {cf}")
+    out.append("from __future__ import annotations")
+    out.append("")
+    out.append(f"from typing import {', '.join(sorted(w.typing_names))}")
+    out.append("")
+    if classes:
+        model = sorted(n for n in w.model_names if n != "_field")
+        out.append(f"from kcodec.model import {', '.join(_model_sort(model))}")
+        if "_field" in w.model_names:
+            out.append("from kcodec.model import field as _field")
+    rnames = sorted({line.split()[-1] for line in w.imports if line.startswith("from kcodec.runtime ")})
+    if any(c.is_object for c in classes):
+        rnames.insert(0, "Object")
+    if rnames:
+        out.append(f"from kcodec.runtime import {', '.join(rnames)}")
+    out.append("from kcodec.schema import GroupVersion")
+    tnames = sorted({line.split()[-1] for line in w.imports if line.startswith("from kcodec.types")})
+    if tnames:
+        out.append(f"from kcodec.types import {', '.join(tnames)}")
+    for path in sorted(w.modules, key=lambda p: module_of(p)[2]):
+        parent, ver, alias = module_of(path)
+        out.append(f"from {parent} import {ver} as {alias}")
+    out.append("")
+    out.append(f'SCHEME_GROUP_VERSION = GroupVersion("{group}", "__internal")')
+    out.extend(body)
+    out.extend(reg)
+    out.append("")
+    out.append("")
+    out.append("__all__ = [")
+    for e in [c.name for c in classes] + ["SCHEME_GROUP_VERSION", "add_to_scheme"]:
+        out.append(f'    "{e}",')
+    out.append("]")
+    return "\n".join(out) + "\n"
+
 # --------------------------------------------------------------------------- driver
 
 def discover(api_root: Path, machinery_root: Path,
@@ -1076,6 +1378,8 @@ def generate(api_root: Path, machinery_root: Path,
         rel = "/".join(parent.split(".")[1:])  # api/<group>
         files[f"{rel}/{ver}.py"] = render_module(world, pkg, _source_of(path))
         groups.setdefault(rel, []).append(ver)
+    for name, text in generate_internal(world, api_src).items():
+        files[f"api/{name}/internal.py"] = text
     for rel, vers in sorted(groups.items()):
         if rel in HAND_WRITTEN_INITS:
             continue  # kcodec/api/meta/__init__.py belongs to the integrator

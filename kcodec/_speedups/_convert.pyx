@@ -101,6 +101,16 @@ cdef class _CPlan:
     cdef bint direct_src
     cdef bint direct_dst
     cdef tuple rows
+    # Destination fields every run writes (share/convert rows), by the dst table's field
+    # order; a fresh destination needs zero values only for the others (see _fresh_for).
+    cdef bytes covered
+    cdef Table dst_table
+    cdef object overrides      # the GeneratedConversion's overrides (set by _fast_nested)
+
+
+# GeneratedConversion -> its _CPlan, for the nested fast path (functions are registered once
+# and their plans never change, so the entry stays right for the function's lifetime).
+cdef dict _fn_plans = {}
 
 
 cdef dict _offsets(object cls):
@@ -135,8 +145,46 @@ cdef _CPlan _cplan(object plan):
         r.new_zero = bool(row.new_zero)
         rows.append(r)
     cp.rows = tuple(rows)
+    cp.covered = None
+    if cp.direct_dst:
+        t = table_of(cp.dst_cls)
+        if t.direct:
+            written = {row.name for row in plan.rows if row.action != A_OVERRIDE}
+            cp.dst_table = t
+            cp.covered = bytes([f.name in written for f in t.fields])
     plan._kernel = cp
     return cp
+
+
+cdef object _fresh_for(_CPlan cp):
+    """A new destination for ``cp``: Go zero values in the fields its rows do not write, None
+    (a placeholder the rows overwrite before anyone sees it) in the others. Equal to
+    ``new_zero()`` once the rows ran, without building nested zero structs only to drop them."""
+    cdef Table t = cp.dst_table
+    cdef PyObject* raw
+    cdef PyObject* value
+    cdef PyObject** pp
+    cdef Py_ssize_t i
+    cdef const unsigned char* cov = cp.covered
+    raw = KCV_TP_ALLOC(t.cls)(<PyTypeObject*>t.cls, 0)
+    if raw == NULL:
+        raise MemoryError()
+    obj = <object>raw
+    Py_DECREF(obj)  # <object> took a second reference
+    for i in range(t.nfields):
+        pp = <PyObject**>((<char*>raw) + t.offsets[i])
+        if cov[i]:
+            Py_INCREF(None)
+            pp[0] = <PyObject*>None
+        elif t.dynamic[i]:
+            dyn = (<FieldRow>t.fields[i]).zero()
+            Py_INCREF(dyn)
+            pp[0] = <PyObject*>dyn
+        else:
+            value = t.zero_ptrs[i]
+            Py_INCREF(<object>value)
+            pp[0] = value
+    return obj
 
 
 cdef class _Ctx:
@@ -234,6 +282,10 @@ cdef object _convert_value(object value, _Row r, _Ctx ctx, Py_ssize_t nest):
         for k, v in value.items():
             d[k] = _convert_value(v, r, ctx, nest + 1)
         return d
+    if r.new_zero and ctx.fast:
+        out = _fast_nested(value, cls, ctx)
+        if out is not None:
+            return out
     if r.new_zero:
         if r.ztable is None:
             r.ztable = table_of(cls)
@@ -241,6 +293,47 @@ cdef object _convert_value(object value, _Row r, _Ctx ctx, Py_ssize_t nest):
     else:
         out = cls()
     _nested(value, out, ctx)
+    return out
+
+
+cdef object _fast_nested(object value, object cls, _Ctx ctx):
+    """Convert ``value`` into a fresh ``cls`` when a plan-backed function handles the pair
+    and its plan can build the destination itself; None to take the general path."""
+    cdef PyObject* p
+    cdef _CPlan cp
+    cdef _Ctx child
+    pair = (type(value), cls)
+    if pair in ctx.ignored:
+        return None
+    p = PyDict_GetItem(ctx.funcs, pair)
+    if p == NULL:
+        p = PyDict_GetItem(ctx.generated, pair)
+    if p == NULL:
+        return None
+    q = PyDict_GetItem(_fn_plans, <object>p)
+    if q != NULL:
+        cp = <_CPlan>q
+    else:
+        if type(<object>p) is not _GeneratedConversion:
+            return None
+        fn = <object>p
+        plan = fn._plan
+        if plan is None:
+            plan = fn._build_plan()
+        cp = _cplan(plan)
+        cp.overrides = fn.overrides
+        # a GeneratedConversion never changes its plan once built: remember it by function
+        # (bounded: a process that keeps making new functions only loses the shortcut)
+        if len(_fn_plans) >= 8192:
+            _fn_plans.clear()
+        PyDict_SetItem(_fn_plans, fn, cp)
+    if cp.src_cls is not pair[0] or cp.dst_cls is not cls or cp.covered is None:
+        return None
+    child = ctx.child()
+    if child.depth > MAX_CONVERSION_DEPTH:
+        raise _depth_error(value, cls)
+    out = _fresh_for(cp)
+    _run(cp, value, out, child, cp.overrides)
     return out
 
 

@@ -24,6 +24,7 @@ EXIT_USAGE = 2
 #: Modules that each register one or more subcommands, in ``--help`` order.
 COMMANDS: tuple[str, ...] = (
     "kcodec.cli.codec",
+    "kcodec.cli.convert",
     "kcodec.cli.version",
     "kcodec.cli.etcd",
 )

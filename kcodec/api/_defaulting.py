@@ -1,0 +1,326 @@
+"""Defaulting, field-label conversions and version priorities of the built-in API groups.
+
+This is what kube-apiserver's legacy scheme registers besides types and conversions
+(kubernetes/kubernetes ``pkg/apis/<group>/<version>/defaults.go`` with its generated
+``zz_generated.defaults.go``, ``<version>/conversion.go`` field-label functions and
+``<group>/install/install.go`` version priorities). :func:`install` puts all of it on a
+:class:`~kcodec.runtime.scheme.Scheme`; ``kcodec.legacyscheme`` calls it.
+
+How the defaulters are built
+----------------------------
+Go's defaulter-gen writes, for every top-level type, a function that calls the type's own
+``SetDefaults_<Type>`` and then walks its fields in declaration order, calling the
+``SetDefaults_`` of every nested type (pointers only when set, every element of slices
+and maps) and applying the declarative ``+default=`` markers of the fields on the way.
+Here that walk is built from the model field tables instead of generated: each package's
+``_defaults`` module lists its hand-written functions (``DEFAULTERS``, keyed by model
+class) and its markers (``MARKERS``, keyed by ``(class, field name)``), and
+:func:`defaulter_for` compiles, per class, a closure that does exactly what the generated
+Go function does, in the same order:
+
+1. the class's own defaulter;
+2. for each field in declaration order: the field's marker (only when the field holds
+   its zero value, or nil for a pointer), then the walk of the field's value.
+
+Types whose walk does nothing get no closure, so a walk only descends where something can
+change. ``resource.Quantity`` maps of core's ``ResourceList`` type are rounded up to milli
+precision (``SetDefaults_ResourceList``); the model does not keep Go's named map type, so
+those fields are listed by :data:`kcodec.api.core._defaults.RESOURCE_LIST_FIELDS`.
+"""
+from __future__ import annotations
+
+import importlib
+import threading
+from typing import Any, Callable
+
+from kcodec._kinds import K_CUSTOM, K_LIST, K_MAP, K_STRUCT
+from kcodec.model import fields_of
+from kcodec.schema import GroupVersion
+
+__all__ = [
+    "install",
+    "defaulter_for",
+    "VERSION_PRIORITIES",
+    "DEFAULTING_PACKAGES",
+    "set_object_defaults",
+]
+
+#: Packages (``kcodec.api.<name>``) that have a ``_defaults`` module.
+DEFAULTING_PACKAGES = (
+    "core",
+    "apps",
+    "extensions",
+    "batch",
+    "autoscaling",
+    "networking",
+    "rbac",
+    "storage",
+    "scheduling",
+    "admissionregistration",
+    "flowcontrol",
+    "discovery",
+    "resource",
+    "certificates",
+    "authentication",
+)
+
+#: Version priority of every group, most preferred first, as each
+#: ``pkg/apis/<group>/install/install.go`` calls ``scheme.SetVersionPriority`` (only the
+#: versions k8s.io/api v0.36.3 still has). resource.k8s.io/v1beta1 is installed by a
+#: scheme init function after the others, so it ranks last. apiextensions.k8s.io and
+#: apiregistration.k8s.io are as apiextensions-apiserver and kube-aggregator install them.
+VERSION_PRIORITIES: dict[str, tuple[str, ...]] = {
+    "": ("v1",),
+    "admission.k8s.io": ("v1", "v1beta1"),
+    "admissionregistration.k8s.io": ("v1", "v1beta1", "v1alpha1"),
+    "apiextensions.k8s.io": ("v1", "v1beta1"),
+    "apiregistration.k8s.io": ("v1", "v1beta1"),
+    "apps": ("v1", "v1beta2", "v1beta1"),
+    "authentication.k8s.io": ("v1", "v1beta1", "v1alpha1"),
+    "authorization.k8s.io": ("v1", "v1beta1"),
+    "autoscaling": ("v2", "v1"),
+    "batch": ("v1", "v1beta1"),
+    "certificates.k8s.io": ("v1", "v1beta1", "v1alpha1"),
+    "coordination.k8s.io": ("v1", "v1beta1", "v1alpha2"),
+    "discovery.k8s.io": ("v1", "v1beta1"),
+    "events.k8s.io": ("v1", "v1beta1"),
+    "extensions": ("v1beta1",),
+    "flowcontrol.apiserver.k8s.io": ("v1", "v1beta3", "v1beta2", "v1beta1"),
+    "imagepolicy.k8s.io": ("v1alpha1",),
+    "internal.apiserver.k8s.io": ("v1alpha1",),
+    "networking.k8s.io": ("v1", "v1beta1"),
+    "node.k8s.io": ("v1", "v1beta1", "v1alpha1"),
+    "policy": ("v1", "v1beta1"),
+    "rbac.authorization.k8s.io": ("v1", "v1beta1", "v1alpha1"),
+    "resource.k8s.io": ("v1", "v1beta2", "v1alpha3", "v1beta1"),
+    "scheduling.k8s.io": ("v1", "v1beta1", "v1alpha2"),
+    "storage.k8s.io": ("v1", "v1beta1", "v1alpha1"),
+    "storagemigration.k8s.io": ("v1beta1",),
+}
+
+_NOTHING = object()
+
+_compiled: dict[type, Callable[[Any], None] | None] = {}
+# Compiling fills _compiled recursively; one thread at a time keeps half-built walks private.
+_lock = threading.RLock()
+
+# The tables of the packages loaded so far: a walk loads only the ``_defaults`` modules of
+# the packages its classes come from (a Deployment's: apps and core), so the first object
+# defaulted in a process does not import every API group.
+_defaulters: dict[type, Callable[[Any], None]] = {}
+_markers: dict[tuple[type, str], Any] = {}
+_resource_lists: set[tuple[type, str]] = set()
+_loaded_packages: set[str] = set()
+
+
+def _package_of(cls: type) -> str | None:
+    parts = getattr(cls, "__module__", "").split(".")
+    if len(parts) == 4 and parts[:2] == ["kcodec", "api"] and parts[2] in DEFAULTING_PACKAGES:
+        return parts[2]
+    return None
+
+
+def _load_package(pkg: str) -> None:
+    if pkg in _loaded_packages:
+        return
+    mod = importlib.import_module(f"kcodec.api.{pkg}._defaults")
+    _defaulters.update(mod.DEFAULTERS)
+    _markers.update(getattr(mod, "MARKERS", {}))
+    _resource_lists.update(getattr(mod, "RESOURCE_LIST_FIELDS", ()))
+    _loaded_packages.add(pkg)
+
+
+def _load_tables() -> tuple[dict[type, Callable[[Any], None]], dict[tuple[type, str], Any], frozenset]:
+    """Every package's tables (defaulters, markers, ResourceList fields), all loaded."""
+    with _lock:
+        for pkg in DEFAULTING_PACKAGES:
+            _load_package(pkg)
+        return dict(_defaulters), dict(_markers), frozenset(_resource_lists)
+
+
+def _marker_step(name: str, value: Any, pointer: bool) -> Callable[[Any], None]:
+    # defaulter-gen tests a pointer against nil and a value against its zero value.
+    if pointer:
+        def step(obj: Any) -> None:
+            if getattr(obj, name) is None:
+                setattr(obj, name, value)
+    else:
+        zero = type(value)()
+
+        def step(obj: Any) -> None:
+            if getattr(obj, name) == zero:
+                setattr(obj, name, value)
+    return step
+
+
+def _struct_step(name: str, run: Callable[[Any], None]) -> Callable[[Any], None]:
+    def step(obj: Any) -> None:
+        v = getattr(obj, name)
+        if v is not None:
+            run(v)
+    return step
+
+
+def _list_step(name: str, run: Callable[[Any], None]) -> Callable[[Any], None]:
+    def step(obj: Any) -> None:
+        items = getattr(obj, name)
+        if items:
+            for item in items:
+                run(item)
+    return step
+
+
+def _map_step(name: str, run: Callable[[Any], None]) -> Callable[[Any], None]:
+    def step(obj: Any) -> None:
+        items = getattr(obj, name)
+        if items:
+            for item in items.values():
+                run(item)
+    return step
+
+
+def _resource_list_step(name: str, fn: Callable[[dict], None]) -> Callable[[Any], None]:
+    def step(obj: Any) -> None:
+        v = getattr(obj, name)
+        if v:
+            fn(v)
+    return step
+
+
+def defaulter_for(cls: type) -> Callable[[Any], None] | None:
+    """The compiled defaulting walk of model class ``cls``, or None when it changes nothing.
+
+    Mirrors defaulter-gen's ``SetObjectDefaults_<Type>``: own defaulter first, then each
+    field in declaration order (marker, then the nested walk).
+    """
+    found = _compiled.get(cls, _NOTHING)
+    if found is not _NOTHING and found is not _IN_PROGRESS:
+        return found  # type: ignore[return-value]
+    with _lock:
+        return _compile_walk(cls)
+
+
+def _compile_walk(cls: type) -> Callable[[Any], None] | None:
+    if cls in _compiled:
+        found = _compiled[cls]
+        if found is _IN_PROGRESS:
+            # A recursive type: resolve the walk when it runs, once compiling has finished.
+            def late(obj: Any, _cls: type = cls) -> None:
+                fn = _compiled.get(_cls)
+                if fn is not None and fn is not _IN_PROGRESS:
+                    fn(obj)
+            return late
+        return found
+    pkg = _package_of(cls)
+    if pkg is not None:
+        _load_package(pkg)
+    defaulters, markers, resource_lists = _defaulters, _markers, _resource_lists
+    _compiled[cls] = _IN_PROGRESS
+    own = defaulters.get(cls)
+    steps: list[Callable[[Any], None]] = []
+    round_up = None
+    for f in fields_of(cls):
+        marker = markers.get((cls, f.name), _NOTHING)
+        if marker is not _NOTHING:
+            steps.append(_marker_step(f.name, marker, f.pointer))
+        if f.kind == K_STRUCT:
+            run = _compile_walk(f.cls)
+            if run is not None:
+                steps.append(_struct_step(f.name, run))
+        elif f.kind == K_LIST and f.elem is not None and f.elem.kind == K_STRUCT:
+            run = _compile_walk(f.elem.cls)
+            if run is not None:
+                steps.append(_list_step(f.name, run))
+        elif f.kind == K_MAP and f.elem is not None:
+            if f.elem.kind == K_STRUCT:
+                run = _compile_walk(f.elem.cls)
+                if run is not None:
+                    steps.append(_map_step(f.name, run))
+            elif f.elem.kind == K_CUSTOM and (cls, f.name) in resource_lists:
+                if round_up is None:
+                    round_up = importlib.import_module("kcodec.api.core._defaults").set_defaults_resource_list
+                steps.append(_resource_list_step(f.name, round_up))
+    result: Callable[[Any], None] | None
+    if own is None and not steps:
+        result = None
+    elif not steps:
+        result = own
+    else:
+        all_steps = ([own] if own is not None else []) + steps
+        if len(all_steps) == 1:
+            result = all_steps[0]
+        else:
+            frozen = tuple(all_steps)
+
+            def result(obj: Any) -> None:
+                for s in frozen:
+                    s(obj)
+            result.__qualname__ = f"set_object_defaults[{cls.__module__}.{cls.__qualname__}]"
+    _compiled[cls] = result
+    return result
+
+
+def _in_progress(obj: Any) -> None:  # pragma: no cover - placeholder identity only
+    raise RuntimeError("defaulter used while being compiled")
+
+
+_IN_PROGRESS = _in_progress
+
+
+def set_object_defaults(obj: Any) -> None:
+    """Apply the defaults of ``obj``'s version to it in place (no scheme needed)."""
+    fn = defaulter_for(type(obj))
+    if fn is not None:
+        fn(obj)
+
+
+def _lazy_defaulter(cls: type) -> Callable[[Any], None]:
+    """The defaulter registered for ``cls``: its walk is compiled on the first object
+    defaulted (compiling every kind's walk up front would cost a second or more at scheme
+    build time, mostly resolving field tables nothing may ever use)."""
+    def default(obj: Any) -> None:
+        fn = _compiled.get(cls, _NOTHING)
+        if fn is _NOTHING or fn is _IN_PROGRESS:
+            fn = defaulter_for(cls)
+        if fn is not None:
+            fn(obj)  # type: ignore[operator]
+    default.__qualname__ = f"set_object_defaults[{cls.__module__}.{cls.__qualname__}]"
+    return default
+
+
+def _registered_external_kinds(scheme: Any) -> list[type]:
+    """Classes ``scheme`` holds that come from a built-in external version module
+    (``kcodec.api.<package>.<version>``; internal and meta.k8s.io types have no defaults)."""
+    out: list[type] = []
+    seen: set[type] = set()
+    for cls in scheme.all_known_types().values():
+        mod = getattr(cls, "__module__", "")
+        parts = mod.split(".")
+        if len(parts) != 4 or parts[:2] != ["kcodec", "api"] or parts[2] == "meta" or parts[3].startswith("_"):
+            continue
+        if parts[3] == "internal" or cls in seen:
+            continue
+        seen.add(cls)
+        out.append(cls)
+    return out
+
+
+def install(scheme: Any) -> None:
+    """Register defaulting functions, field-label conversions and version priorities.
+
+    A defaulter goes on every kind ``scheme`` already holds from a built-in external
+    version (list kinds included), so add the types first; each compiles its walk on
+    first use, and a kind with nothing to default then does nothing, as Go registers no
+    function for it. Priorities are set for every group of
+    :data:`VERSION_PRIORITIES`, whether or not its types are registered yet (Go's
+    ``SetVersionPriority`` does not look either), so the call may come before or after
+    the types are added.
+    """
+    from kcodec.api import _fieldlabels
+
+    for cls in _registered_external_kinds(scheme):
+        scheme.add_type_defaulting_func(cls, _lazy_defaulter(cls))
+    for gvk, fn in _fieldlabels.field_label_conversions():
+        scheme.add_field_label_conversion_func(gvk, fn)
+    for group, versions in VERSION_PRIORITIES.items():
+        scheme.set_version_priority(*(GroupVersion(group, v) for v in versions))

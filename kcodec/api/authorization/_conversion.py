@@ -1,0 +1,18 @@
+"""Conversions between the authorization versions and the internal authorization version.
+
+Upstream (kubernetes/kubernetes pkg/apis/authorization/<version>) has only generated conversions for
+this group: same-named fields are copied; a pointer in one version and a value in another
+follows conversion-gen (nil becomes the zero value).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from kcodec.api._hub import register_package
+
+__all__ = ["add_conversion_funcs"]
+
+
+def add_conversion_funcs(scheme: Any) -> None:
+    """Register every authorization version <-> internal conversion with ``scheme``."""
+    register_package(scheme, "authorization")

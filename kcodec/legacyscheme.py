@@ -1,0 +1,169 @@
+"""kube-apiserver's legacy scheme: every built-in group with its internal (hub) version.
+
+Go: ``k8s.io/kubernetes/pkg/api/legacyscheme`` (``Scheme``, ``Codecs``) filled by each
+``pkg/apis/<group>/install`` package: the internal version (``__internal``) and every
+external version of a group, the conversion functions between each external version and the
+internal one, defaulting functions, field-label conversions and version priorities.
+
+``scheme`` and ``codecs`` are built on first access (thread-safe), as ``kcodec.api`` builds
+its external-only scheme. ``codecs.universal_decoder()`` decodes any served version, applies
+that version's defaults and converts to the internal version. Converting an external object
+straight to another external version raises ``ConversionError`` (no function links two
+external versions; go through the internal version, or use :func:`convert`).
+"""
+from __future__ import annotations
+
+import importlib
+import re
+import threading
+from typing import TYPE_CHECKING, Any
+
+from kcodec.errors import ConversionError, KCodecError
+from kcodec.schema import INTERNAL_GROUP_VERSIONER, GroupVersion, parse_group_version
+
+if TYPE_CHECKING:
+    from kcodec.runtime.scheme import Scheme
+    from kcodec.serializer.factory import CodecFactory
+
+__all__ = ["scheme", "codecs", "PACKAGES", "convert", "to_internal", "preferred_version"]
+
+#: API packages (``kcodec.api.<package>``) whose internal version is installed, in the order
+#: kube-apiserver installs them. Groups not listed are not in the legacy scheme.
+PACKAGES: tuple[str, ...] = (
+    "core", "apps", "autoscaling", "batch", "extensions", "networking", "policy", "rbac",
+    "storage", "scheduling", "coordination", "discovery", "events", "node", "certificates",
+    "flowcontrol", "admissionregistration", "authentication", "authorization",
+    "storagemigration", "apiserverinternal", "imagepolicy", "admission",
+)
+
+_lock = threading.Lock()
+_built: dict[str, Any] = {}
+
+
+def _install(s: Scheme) -> None:
+    from kcodec.api import _hub
+    from kcodec.api.meta import v1 as metav1
+
+    metav1.add_to_scheme(s)
+    for pkg in PACKAGES:
+        importlib.import_module(f"kcodec.api.{pkg}.internal").add_to_scheme(s)
+        for mod in _hub.external_versions(pkg):
+            mod.add_to_scheme(s)
+    for pkg in PACKAGES:
+        importlib.import_module(f"kcodec.api.{pkg}._conversion").add_conversion_funcs(s)
+    try:
+        defaulting = importlib.import_module("kcodec.api._defaulting")
+    except ModuleNotFoundError as exc:
+        if exc.name != "kcodec.api._defaulting":
+            raise
+        _fallback_priorities(s)
+    else:
+        defaulting.install(s)
+
+
+_VERSION_RE = re.compile(r"v(\d+)(?:(alpha|beta)(\d+))?\Z")
+
+
+def _kube_version_key(version: str) -> tuple[int, int, int, str]:
+    """Kubernetes version order: GA before beta before alpha, higher numbers first, then
+    anything else alphabetically (apimachinery's ``version.CompareKubeAwareVersionStrings``)."""
+    m = _VERSION_RE.match(version)
+    if m is None:
+        return (3, 0, 0, version)
+    major, level, minor = int(m.group(1)), m.group(2), int(m.group(3) or 0)
+    rank = {None: 0, "beta": 1, "alpha": 2}[level]
+    return (rank, -major, -minor, "")
+
+
+def _fallback_priorities(s: Scheme) -> None:
+    """Version priorities by Kubernetes version order, for a tree without the defaulting
+    package (which sets kube-apiserver's exact orders)."""
+    groups: dict[str, list[str]] = {}
+    for gv in s.prioritized_versions_all_groups():
+        groups.setdefault(gv.group, []).append(gv.version)
+    for group, versions in groups.items():
+        if group == "meta.k8s.io":
+            continue
+        ordered = sorted(set(versions), key=_kube_version_key)
+        s.set_version_priority(*(GroupVersion(group, v) for v in ordered))
+
+
+def _build() -> None:
+    from kcodec.runtime.scheme import Scheme
+    from kcodec.serializer.factory import CodecFactory
+
+    s = Scheme("kcodec.legacyscheme")
+    _install(s)
+    _built["codecs"] = CodecFactory(s)
+    _built["scheme"] = s
+
+
+def _get(name: str) -> Any:
+    if not _built:
+        with _lock:
+            if not _built:
+                _build()
+    return _built[name]
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("scheme", "codecs"):
+        return _get(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def preferred_version(group: str) -> GroupVersion:
+    """The version kube-apiserver prefers for ``group`` (what ``kubectl convert`` picks
+    when no ``--output-version`` is given)."""
+    versions = _get("scheme").prioritized_versions_for_group(group)
+    for gv in versions:
+        if gv.version != "__internal":
+            return gv
+    raise KCodecError(f"group {group!r} is not registered in the legacy scheme")
+
+
+def to_internal(obj: Any, *, default: bool = True) -> Any:
+    """``obj`` (an external object, typed or Unstructured) in its internal version.
+
+    The object is defaulted first (on a copy) when ``default`` is true, as kube-apiserver's
+    decoder does; an object already internal is returned as a copy.
+    """
+    s = _get("scheme")
+    if _is_unstructured(obj):
+        obj = s._unstructured_to_typed(obj)
+    else:
+        obj = obj.deep_copy()
+    if default:
+        s.default(obj)
+    return s.unsafe_convert_to_version(obj, INTERNAL_GROUP_VERSIONER)
+
+
+def convert(obj: Any, version: str | GroupVersion) -> Any:
+    """``obj`` as ``version`` ("apps/v1", "v1"...): any served version of a kind to any other,
+    through the internal version, with the source version's defaults applied (what
+    ``kubectl convert`` does). ``obj`` may also be the bytes/text of one document (JSON,
+    YAML or protobuf). Raises :class:`~kcodec.errors.ConversionError` when the kind has no
+    version ``version``.
+    """
+    s = _get("scheme")
+    gv = version if isinstance(version, GroupVersion) else parse_group_version(version)
+    if isinstance(obj, (bytes, bytearray, memoryview, str)):
+        data = obj.encode("utf-8") if isinstance(obj, str) else bytes(obj)
+        obj, _gvk = _get("codecs").universal_deserializer().decode(data)
+    internal = to_internal(obj)
+    kinds, _ = s.object_kinds(internal)
+    if not any(k.group == gv.group for k in kinds):
+        names = ", ".join(str(k) for k in kinds)
+        raise ConversionError(f"{type(obj).__name__} ({names}) has no version in group {gv.group!r}"
+                              f" to convert to {gv}")
+    return s.convert_to_version(internal, gv)
+
+
+def _is_unstructured(obj: Any) -> bool:
+    from kcodec.runtime.scheme import is_unstructured
+
+    return is_unstructured(obj)
+
+
+scheme: Scheme
+codecs: CodecFactory

@@ -70,6 +70,19 @@ def test_encode_yaml_gives_gos_protobuf_from_stdin() -> None:
     assert out.stdout == (d / "apps.v1.Deployment.pb").read_bytes()
 
 
+def test_cbor_in_and_out_gives_gos_bytes() -> None:
+    from conftest import fixtures_dir
+
+    d = fixtures_dir()
+    cbor = d.parent / "cbor-go" / "apps.v1.Deployment.cbor"
+    out = _run_in(["encode", "-o", "cbor", "-f", str(d / "apps.v1.Deployment.yaml")])
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == cbor.read_bytes()
+    out = _run_in(["decode", "-f", str(cbor)])
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == (d / "apps.v1.Deployment.yaml").read_bytes()
+
+
 def test_decode_directory_reports_bad_documents_and_goes_on(tmp_path) -> None:
     (tmp_path / "a.yaml").write_bytes(
         b"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n---\nkind: Broken\n")

@@ -19,10 +19,12 @@ from conftest import fixtures_dir
 
 def _pod_files() -> dict[str, bytes]:
     d = fixtures_dir()
-    return {ext: (d / f"core.v1.Pod.{ext}").read_bytes() for ext in ("json", "yaml", "pb")}
+    files = {ext: (d / f"core.v1.Pod.{ext}").read_bytes() for ext in ("json", "yaml", "pb")}
+    files["cbor"] = (d.parent / "cbor-go" / "core.v1.Pod.cbor").read_bytes()
+    return files
 
 
-@pytest.mark.parametrize("ext", ["json", "yaml", "pb"])
+@pytest.mark.parametrize("ext", ["json", "yaml", "pb", "cbor"])
 def test_load_any_format_and_dump_gives_go_bytes(ext: str) -> None:
     files = _pod_files()
     pod = kcodec.load(files[ext])
@@ -30,6 +32,7 @@ def test_load_any_format_and_dump_gives_go_bytes(ext: str) -> None:
     assert kcodec.dump(pod, "protobuf") == files["pb"]
     assert kcodec.dump(pod, "yaml") == files["yaml"]
     assert kcodec.dump(pod, "json-pretty") == files["json"]
+    assert kcodec.dump(pod, "cbor") == files["cbor"]
     assert kcodec.dump(pod, "json").endswith(b"}\n")
 
 

@@ -26,15 +26,16 @@ _ENCODE_EPILOG = """\
 examples:
   kcodec encode -f pod.yaml -o protobuf > pod.pb   the bytes kube-apiserver writes
   kcodec encode -f pod.pb -o json                  compact JSON, one line per object
+  kcodec encode -f pod.yaml -o cbor > pod.cbor     Go's CBOR (kube-apiserver's alpha format)
 """
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     d = subparsers.add_parser(
         "decode",
-        help="decode JSON, YAML or protobuf objects and print them as YAML or JSON",
-        description="Decode Kubernetes objects from JSON, YAML or protobuf (the k8s\\x00 "
-        "envelope) and print them as YAML or indented JSON, as kubectl prints them.",
+        help="decode JSON, YAML, protobuf or CBOR objects and print them as YAML or JSON",
+        description="Decode Kubernetes objects from JSON, YAML, protobuf (the k8s\\x00 "
+        "envelope) or CBOR and print them as YAML or indented JSON, as kubectl prints them.",
         epilog=_DECODE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_file_args(d)
@@ -46,13 +47,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     e = subparsers.add_parser(
         "encode",
-        help="re-encode objects as protobuf, compact JSON or YAML",
-        description="Decode Kubernetes objects from any format and write them as protobuf "
+        help="re-encode objects as protobuf, CBOR, compact JSON or YAML",
+        description="Decode Kubernetes objects from any format and write them as protobuf or CBOR "
         "(one object), compact JSON (one line each) or YAML, byte for byte as Go writes them.",
         epilog=_ENCODE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_file_args(e)
-    e.add_argument("-o", "--output", choices=("protobuf", "json", "yaml"), required=True,
+    e.add_argument("-o", "--output", choices=("protobuf", "cbor", "json", "yaml"), required=True,
                    help="output format")
     e.add_argument("--strict", action="store_true",
                    help="fail on unknown or duplicated fields")

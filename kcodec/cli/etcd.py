@@ -3,7 +3,7 @@
 ``get KEY``, ``list PREFIX`` and ``watch PREFIX`` read raw values from the backend, undo
 encryption at rest with an EncryptionConfiguration when given (the key is the
 authenticated data, as kube-apiserver writes it), decode whatever format the value is in
-(protobuf, JSON, CBOR when kcodec has it) and print YAML or JSON, with
+(protobuf, JSON, CBOR) and print YAML or JSON, with
 ``metadata.resourceVersion`` set from the revision as the API server would. ``decode``
 does the same for one raw value from a file or stdin (e.g. ``etcdctl get --print-value-only``).
 """
@@ -174,11 +174,8 @@ def decode_value(data: bytes, key: str = "", transformers: Any = None) -> tuple[
             obj, _ = _codecs().universal_deserializer().decode(data)
             return obj, stale
         if data[:3] == b"\xd9\xd9\xf7":
-            try:
-                from kcodec.serializer import cbor
-            except ImportError:
-                raise DecodeError(f"{where}a CBOR value, and this kcodec has no CBOR serializer") from None
             from kcodec.api import scheme
+            from kcodec.serializer import cbor
 
             obj, _ = cbor.Serializer(scheme, scheme).decode(data)
             return obj, stale

@@ -14,7 +14,6 @@ external versions; go through the internal version, or use :func:`convert`).
 from __future__ import annotations
 
 import importlib
-import re
 import threading
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +24,7 @@ if TYPE_CHECKING:
     from kcodec.runtime.scheme import Scheme
     from kcodec.serializer.factory import CodecFactory
 
-__all__ = ["scheme", "codecs", "PACKAGES", "convert", "to_internal", "preferred_version"]
+__all__ = ["scheme", "codecs", "PACKAGES", "EXTRA_PACKAGES", "convert", "to_internal", "preferred_version"]
 
 #: API packages (``kcodec.api.<package>``) whose internal version is installed, in the order
 #: kube-apiserver installs them. Groups not listed are not in the legacy scheme.
@@ -40,8 +39,13 @@ _lock = threading.Lock()
 _built: dict[str, Any] = {}
 
 
+#: Packages of kube-apiserver's other two schemes (apiextensions-apiserver's and
+#: kube-aggregator's), installed here too so one scheme converts every kind the server serves.
+EXTRA_PACKAGES: tuple[str, ...] = ("apiextensions", "apiregistration")
+
+
 def _install(s: Scheme) -> None:
-    from kcodec.api import _hub
+    from kcodec.api import _defaulting, _hub
     from kcodec.api.meta import v1 as metav1
 
     metav1.add_to_scheme(s)
@@ -51,41 +55,9 @@ def _install(s: Scheme) -> None:
             mod.add_to_scheme(s)
     for pkg in PACKAGES:
         importlib.import_module(f"kcodec.api.{pkg}._conversion").add_conversion_funcs(s)
-    try:
-        defaulting = importlib.import_module("kcodec.api._defaulting")
-    except ModuleNotFoundError as exc:
-        if exc.name != "kcodec.api._defaulting":
-            raise
-        _fallback_priorities(s)
-    else:
-        defaulting.install(s)
-
-
-_VERSION_RE = re.compile(r"v(\d+)(?:(alpha|beta)(\d+))?\Z")
-
-
-def _kube_version_key(version: str) -> tuple[int, int, int, str]:
-    """Kubernetes version order: GA before beta before alpha, higher numbers first, then
-    anything else alphabetically (apimachinery's ``version.CompareKubeAwareVersionStrings``)."""
-    m = _VERSION_RE.match(version)
-    if m is None:
-        return (3, 0, 0, version)
-    major, level, minor = int(m.group(1)), m.group(2), int(m.group(3) or 0)
-    rank = {None: 0, "beta": 1, "alpha": 2}[level]
-    return (rank, -major, -minor, "")
-
-
-def _fallback_priorities(s: Scheme) -> None:
-    """Version priorities by Kubernetes version order, for a tree without the defaulting
-    package (which sets kube-apiserver's exact orders)."""
-    groups: dict[str, list[str]] = {}
-    for gv in s.prioritized_versions_all_groups():
-        groups.setdefault(gv.group, []).append(gv.version)
-    for group, versions in groups.items():
-        if group == "meta.k8s.io":
-            continue
-        ordered = sorted(set(versions), key=_kube_version_key)
-        s.set_version_priority(*(GroupVersion(group, v) for v in ordered))
+    _defaulting.install(s)
+    for pkg in EXTRA_PACKAGES:
+        importlib.import_module(f"kcodec.api.{pkg}._install").install(s)
 
 
 def _build() -> None:

@@ -104,3 +104,13 @@ def test_compiled_wheel_is_stripped_repairable_and_runs(tmp_path: Path) -> None:
     where = subprocess.run([str(py), "-c", "import kcodec; print(kcodec.__file__)"], capture_output=True,
                            text=True, timeout=120, cwd=tmp_path, env=env)
     assert str(venv) in where.stdout
+    # The user guide's examples, run against the installed wheel alone (outside the checkout).
+    import re
+
+    guide = (Path(__file__).resolve().parents[1] / "docs" / "guide.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```python\n(.*?)^```", guide, re.S | re.M)
+    script = tmp_path / "guide_examples.py"
+    script.write_text("\n".join(blocks), encoding="utf-8")
+    ran = subprocess.run([str(py), str(script)], capture_output=True, text=True, timeout=600,
+                         cwd=tmp_path, env=env)
+    assert ran.returncode == 0, ran.stderr[-3000:]

@@ -65,6 +65,8 @@ CHILD_TIMEOUT = _docs.LONG_TIMEOUT
 class JsonLoadsMemory:
     """Retained memory of ``json.loads`` dicts of the memory PodList: the memory table's baseline."""
 
+    setup_cache = staticmethod(_docs.build_documents)
+
     def setup(self, docs: dict[str, Any]) -> None:
         self.data = docs["mem_json"]
 

@@ -52,6 +52,8 @@ from kcodec._kinds import (
     K_STRUCT,
 )
 from kcodec.errors import DecodeError, EncodeError
+# fxamacker/cbor prints a duplicate key with %#v: strconv.Quote's form.
+from kcodec.gofmt import quote as _go_quote
 
 __all__ = ["cbor_encode", "cbor_encode_tree", "cbor_fill", "cbor_loads", "cbor_item_end", "cbor_type_meta"]
 
@@ -843,12 +845,6 @@ def _later_text(b: bytes, tag: int) -> str:
     if tag == 21:
         return base64.urlsafe_b64encode(b).rstrip(b"=").decode("ascii")
     return b.hex()
-
-
-def _go_quote(s: str) -> str:
-    from kcodec.gojson import dumps
-
-    return dumps(s).decode("utf-8", "replace")
 
 
 def _custom(cls: Any, tree: Any, path: str) -> Any:

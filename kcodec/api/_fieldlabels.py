@@ -12,31 +12,11 @@ from typing import Callable, Iterator
 
 from kcodec.errors import ConversionError
 from kcodec.schema import GroupVersionKind
+from kcodec.gofmt import quote as _go_quote  # Go's %q
 
 __all__ = ["field_label_conversions", "FIELD_LABELS"]
 
 FieldLabelFunc = Callable[[str, str], "tuple[str, str]"]
-
-
-def _go_quote(s: str) -> str:
-    # Go's %q for the ASCII labels selectors carry; other characters escaped as \u / \x.
-    out = ['"']
-    for ch in s:
-        o = ord(ch)
-        if ch == '"' or ch == "\\":
-            out.append("\\" + ch)
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ch == "\r":
-            out.append("\\r")
-        elif o < 0x20 or o == 0x7F:
-            out.append(f"\\x{o:02x}")
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
 
 
 def _accepting(labels: tuple[str, ...], error: Callable[[str], str],

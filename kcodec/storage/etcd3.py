@@ -165,7 +165,10 @@ class Etcd3KV:
                 if code == grpc.StatusCode.OUT_OF_RANGE and "future" in details:
                     raise FutureRevisionError(getattr(request, "revision", 0), 0) from None
                 keyname = key.decode("utf-8", "replace")
-                retryable = code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
+                # etcd 3.4 hands its own request deadline back as UNKNOWN "context deadline
+                # exceeded" (seen while a new leader is elected): a timeout like any other.
+                retryable = code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED) or (
+                    code == grpc.StatusCode.UNKNOWN and "context deadline exceeded" in details)
                 if not retryable:
                     raise KCodecError(f"etcd {method} {keyname!r}: {code.name}: {details}") from None
                 not_sent = code == grpc.StatusCode.UNAVAILABLE and any(s in details for s in _NOT_SENT)

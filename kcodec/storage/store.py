@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
 from kcodec.errors import KCodecError
+from kcodec.gofmt import quote as _go_quote  # Go's %q
 from kcodec.storage.errors import (
     BadRequestError,
     CorruptObjectError,
@@ -682,12 +683,6 @@ def _list_for(item: Any) -> Any:
         out.api_version = item.api_version
         out.kind = item.kind + "List"
     return out
-
-
-def _go_quote(s: str) -> str:
-    from kcodec.storage.codec import _go_quote as quote
-
-    return quote(s)
 
 
 class Watcher:

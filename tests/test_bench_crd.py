@@ -36,3 +36,15 @@ def test_convert_benchmark_runs(small, kcodec_mode):
     b.setup(kcodec_mode)
     b.time_v1beta1_to_v1(kcodec_mode)
     assert b.obj.spec.validation is not None
+
+
+@pytest.mark.parametrize("fmt", ["json", "cbor"])
+def test_custom_resource_list_benchmark_runs(monkeypatch, kcodec_mode, fmt):
+    monkeypatch.setattr(bench_crd, "CR_ITEMS", 5)
+    b = bench_crd.CustomResourceListCodec()
+    b.setup(kcodec_mode, fmt)
+    b.time_decode(kcodec_mode, fmt)
+    b.time_encode(kcodec_mode, fmt)
+    back, _ = b.ser.decode(b.data, None, b.new())
+    assert [i.get_name() for i in back.items] == [f"gadget-{i}" for i in range(5)]
+    assert back.items[2].object["spec"] == b.obj.items[2].object["spec"]

@@ -4,6 +4,7 @@ markdown keeps its shape. No timing is asserted; documents are tiny (3 pods, 2 f
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -169,3 +170,33 @@ def test_main_keeps_report_shape(report: Any, docs: dict[str, Any], capsys: pyte
            if ln.startswith("| ") and ln.count("|") == 4 and "decoder" not in ln]
     assert [r[0] for r in mem] == ["| json.loads (dicts)", "| kcodec (pure)", "| kcodec (compiled)"]
     assert mem[0][1].endswith(" MiB") and mem[0][2] == "1.00x |"
+
+
+def test_a_child_imports_kcodec_from_the_checkout_it_is_given(report: Any, docs: dict[str, Any], tmp_path: Path) -> None:
+    """--baseline runs a case's child against another checkout's kcodec: here a copy of this
+    one whose kcodec/__init__.py announces itself, so the test sees which one was imported."""
+    import shutil
+
+    other = tmp_path / "other"
+    shutil.copytree(ROOT / "kcodec", other / "kcodec", ignore=shutil.ignore_patterns("__pycache__"))
+    init = other / "kcodec" / "__init__.py"
+    init.write_text(init.read_text() + "\nprint('imported the other kcodec')\n")
+    runner = report.Runner(docs, repeat=1, budget=0.0, in_process=False)
+    try:
+        cmd_out = runner._child({"cls": "bench_kcodec.PodCodec", "method": "time_decode",
+                                 "params": ["compiled", "json"]}, str(other))
+        assert "samples" in cmd_out, cmd_out
+        import subprocess
+
+        probe = subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, %r); "
+                                "from benchmarks import _docs; print(_docs.KCODEC_ROOT)" % str(ROOT / "asv_bench")],
+                               env={**os.environ, "KCODEC_BENCH_KCODEC_ROOT": str(other)},
+                               capture_output=True, text=True, timeout=120)
+        assert "imported the other kcodec" in probe.stdout and str(other) in probe.stdout, probe.stderr
+    finally:
+        runner.close()
+
+
+def test_baseline_that_is_not_a_commit_is_refused(report: Any) -> None:
+    with pytest.raises(SystemExit, match="not a commit"):
+        report.baseline_checkout("no-such-revision-anywhere")

@@ -22,8 +22,13 @@ just before and after its measurement; the report shows the slower of the two pe
 the spread over the run, and a row whose probe is well above the run's fastest was measured
 while the machine was slow. Compare rows whose probes agree.
 
+``--baseline REV`` adds, under each compiled kcodec row, the same case run against kcodec
+as it was at commit ``REV`` (checked out and compiled once into ``~/.cache/kcodec-bench``);
+its "vs kcodec compiled" ratio is the speed-up since ``REV``, measured in the same run.
+
     python tools/bench_report.py                # PodList of 1000 pods, memory on 200
     python tools/bench_report.py --items 100 --repeat 3 --only decode
+    python tools/bench_report.py --baseline 40e8dfa --only protobuf
 """
 from __future__ import annotations
 
@@ -301,10 +306,12 @@ class Runner:
             self._tmp.cleanup()
             self._tmp = None
 
-    def run(self, cls: type, method: str, params: tuple[Any, ...]) -> dict[str, Any]:
-        """The result of :func:`run_case`, or ``{"failed": reason}`` when the case crashed."""
+    def run(self, cls: type, method: str, params: tuple[Any, ...], kcodec_root: str | None = None) -> dict[str, Any]:
+        """The result of :func:`run_case`, or ``{"failed": reason}`` when the case crashed.
+
+        ``kcodec_root``: a checkout whose kcodec the child imports instead of this one's."""
         spec = {"cls": class_id(cls), "method": method, "params": list(params)}
-        if self.in_process:
+        if self.in_process and kcodec_root is None:
             try:
                 result = probed(lambda: run_case(spec, self.docs, self.repeat, self.budget))
             except Exception as e:  # a crashing case is reported in its row, not fatal to the report
@@ -314,16 +321,19 @@ class Runner:
         # A second attempt absorbs a compiled module being rebuilt while the first child imported it.
         result: dict[str, Any] = {}
         for _ in range(2):
-            result = self._child(spec)
+            result = self._child(spec, kcodec_root)
             if "failed" not in result:
                 break
         return result
 
-    def _child(self, spec: dict[str, Any]) -> dict[str, Any]:
+    def _child(self, spec: dict[str, Any], kcodec_root: str | None = None) -> dict[str, Any]:
         cmd = [sys.executable, str(Path(__file__).resolve()), "--child", json.dumps(spec),
                "--docs", self.docs_path, "--repeat", str(self.repeat), "--budget", str(self.budget)]
+        env = dict(os.environ)
+        if kcodec_root is not None:
+            env["KCODEC_BENCH_KCODEC_ROOT"] = kcodec_root
         try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=CHILD_TIMEOUT)
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=CHILD_TIMEOUT, env=env)
         except subprocess.TimeoutExpired:
             return {"failed": f"timed out after {CHILD_TIMEOUT:.0f} s"}
         for line in reversed(proc.stdout.splitlines()):
@@ -331,6 +341,28 @@ class Runner:
                 return json.loads(line[len(RESULT_MARK):])
         tail = [ln for ln in proc.stderr.splitlines() if ln.strip()]
         return {"failed": f"exit status {proc.returncode}: {tail[-1] if tail else 'no output'}"}
+
+
+def baseline_checkout(rev: str) -> tuple[str, str]:
+    """``(short sha, path)`` of a compiled checkout of commit ``rev`` of this repository,
+    made once under ``~/.cache/kcodec-bench/<sha>`` (a detached git worktree)."""
+    repo = Path(__file__).resolve().parents[1]
+    sha = subprocess.run(["git", "rev-parse", "--verify", f"{rev}^{{commit}}"], cwd=repo,
+                         capture_output=True, text=True)
+    if sha.returncode != 0:
+        raise SystemExit(f"bench_report: --baseline {rev}: not a commit of {repo}")
+    full = sha.stdout.strip()
+    path = Path.home() / ".cache" / "kcodec-bench" / full
+    if not (path / ".built").exists():
+        if not (path / "kcodec").is_dir():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            subprocess.run(["git", "worktree", "add", "--force", "--detach", str(path), full], cwd=repo,
+                           check=True, capture_output=True)
+        print(f"bench_report: compiling kcodec at {full[:10]} in {path} ...", file=sys.stderr, flush=True)
+        subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace", "-q"], cwd=path, check=True,
+                       capture_output=True, env={**os.environ, "KCODEC_BUILD_EXT": "1"})
+        (path / ".built").write_text(full + "\n")
+    return full[:10], str(path)
 
 
 def fmt_time(seconds: float | None) -> str:
@@ -381,6 +413,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-memory", action="store_true", help="skip the retained-memory table")
     ap.add_argument("--in-process", action="store_true",
                     help="measure every case in this process instead of a fresh one each (faster, less isolated)")
+    ap.add_argument("--baseline", metavar="REV",
+                    help="also run every compiled kcodec row against kcodec at commit REV (built once, cached)")
     ap.add_argument("--child", metavar="SPEC", help=argparse.SUPPRESS)
     ap.add_argument("--docs", metavar="FILE", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -394,6 +428,14 @@ def main(argv: list[str] | None = None) -> int:
     docs = _docs.build_documents()
     ops = [(title, rows) for title, rows in operations(args.items) if args.only in title]
     expanded = [(title, [r for case in rows for r in expand(case)]) for title, rows in ops]
+    roots: dict[str, str] = {}  # baseline row label -> checkout its child imports kcodec from
+    if args.baseline:
+        short, root = baseline_checkout(args.baseline)
+        label = f"kcodec @{short} (compiled)"
+        roots[label] = root
+        expanded = [(title, [r for row in rows for r in
+                             ([row, (label, *row[1:])] if row[0] == "kcodec (compiled)" else [row])])
+                    for title, rows in expanded]
 
     from kcodec import speedups
 
@@ -411,7 +453,9 @@ def main(argv: list[str] | None = None) -> int:
         print("Ratios are implementation time / kcodec time (> 1: kcodec is faster). "
               "The probe column is how long a fixed pure-Python loop took around the row's "
               "measurement (the slowest of its runs): a row whose probe is well above the "
-              "run's fastest was measured while this shared machine was slow.\n")
+              "run's fastest was measured while this shared machine was slow."
+              + (f" Rows 'kcodec @<sha>' run the same case against kcodec at that earlier commit; their "
+                 "'vs kcodec compiled' ratio is the speed-up since then." if roots else "") + "\n")
         reasons: dict[str, int] = {}
 
         def note(kind: str, reason: str) -> str:
@@ -430,7 +474,7 @@ def main(argv: list[str] | None = None) -> int:
                 for label, cls, method, params in rows:
                     if label in status:
                         continue
-                    out = runner.run(cls, method, params)
+                    out = runner.run(cls, method, params, roots.get(label))
                     if "probe" in out:
                         probes[label] = max(probes.get(label, 0.0), out["probe"])
                         all_probes.append(out["probe"])

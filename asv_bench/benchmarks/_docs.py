@@ -31,8 +31,12 @@ from pathlib import Path
 from typing import Any
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-if str(REPO_ROOT) not in sys.path:
-    sys.path.insert(0, str(REPO_ROOT))
+#: Where ``kcodec`` is imported from: this checkout, unless tools/bench_report.py
+#: ``--baseline REV`` points a child process at a build of an earlier commit (the
+#: benchmarks stay this checkout's, so both sides run the same code around kcodec).
+KCODEC_ROOT = Path(os.environ.get("KCODEC_BENCH_KCODEC_ROOT") or REPO_ROOT)
+if str(KCODEC_ROOT) not in sys.path:
+    sys.path.insert(0, str(KCODEC_ROOT))
 
 from kcodec import speedups  # noqa: E402  (needs the sys.path entry above)
 

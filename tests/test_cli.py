@@ -116,3 +116,51 @@ def test_encode_needs_output_and_protobuf_takes_one_object() -> None:
     out = _run_in(["encode", "-o", "json"], two)
     assert out.returncode == 0
     assert out.stdout == b'{"kind":"ConfigMap","apiVersion":"v1","metadata":{}}\n' * 2
+
+
+def _run_with_terminal_stderr(args: list[str], after: str) -> tuple[int, bytes, bytes]:
+    """Run the command with stderr on a pseudo-terminal and stdout on a pipe."""
+    import pty
+
+    from kcodec import speedups
+
+    master, slave = pty.openpty()
+    env = {**os.environ, "KCODEC_PURE": "0" if speedups.ENABLED else "1", "KCODEC_PROGRESS_AFTER": after}
+    try:
+        proc = subprocess.run([sys.executable, "-m", "kcodec", *args], stdout=subprocess.PIPE, stderr=slave,
+                              timeout=120, env=env)
+        os.close(slave)
+        slave = -1
+        seen = b""
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # EIO: the terminal's other side is closed and drained
+                break
+            if not chunk:
+                break
+            seen += chunk
+    finally:
+        if slave >= 0:
+            os.close(slave)
+        os.close(master)
+    return proc.returncode, proc.stdout, seen
+
+
+def test_progress_on_a_terminal_only_and_erased(tmp_path) -> None:
+    from conftest import fixtures_dir
+
+    d = fixtures_dir()
+    for i in range(3):
+        (tmp_path / f"pod{i}.yaml").write_bytes((d / "core.v1.Pod.yaml").read_bytes())
+    (tmp_path / "bad.yaml").write_bytes(b"apiVersion: v1\nkind: Pod\nspec: [\n")
+    rc, out, err = _run_with_terminal_stderr(["decode", "-f", str(tmp_path), "-o", "json"], after="0")
+    assert rc == 1 and out.count(b'"kind": "Pod"') == 3
+    assert b"kcodec: 1 documents" in err and b"with errors" in err  # counted as it went
+    assert err.rstrip(b"\r\n").endswith(b"\r\x1b[K")                # and erased at the end
+    assert b"bad.yaml: document 0" in err
+    # A short run (under KCODEC_PROGRESS_AFTER seconds) and a piped stderr show no count.
+    rc, out, err = _run_with_terminal_stderr(["decode", "-f", str(tmp_path), "-o", "json"], after="60")
+    assert b"kcodec: 1 documents" not in err and b"bad.yaml: document 0" in err
+    piped = _run_in(["decode", "-f", str(tmp_path), "-o", "json"])
+    assert b"documents" not in piped.stderr and b"\x1b[K" not in piped.stderr

@@ -11,7 +11,7 @@ import argparse
 import sys
 
 from kcodec.cli import EXIT_BAD_INPUT, EXIT_OK
-from kcodec.cli._io import Document, add_file_args, error_line, iter_documents, write_objects
+from kcodec.cli._io import Document, Progress, add_file_args, error_line, iter_documents, write_objects
 
 __all__ = ["register", "run_decode", "run_encode"]
 
@@ -66,16 +66,22 @@ def _decode_all(args: argparse.Namespace) -> tuple[list, int]:
 
     codecs = _codecs(None)
     objs, status = [], EXIT_OK
+    progress = Progress("documents")
     for doc in iter_documents(args.filenames, args.recursive):
         if not isinstance(doc, Document):
+            progress.done()
             sys.stderr.write(f"kcodec: error: {doc}\n")
             status = EXIT_BAD_INPUT
             continue
         try:
             objs.append(_decode(codecs, doc.data, doc.format, args.strict))
+            progress.step()
         except KCodecError as err:
+            progress.done()
             error_line(doc.where(), err)
+            progress.step(failed=True)
             status = EXIT_BAD_INPUT
+    progress.done()
     return objs, status
 
 

@@ -17,6 +17,8 @@ import sys
 from pathlib import Path
 from typing import Any, Iterator
 
+from kcodec.cli._io import Progress
+
 __all__ = ["register", "run"]
 
 _EPILOG = """\
@@ -149,6 +151,7 @@ def run(args: argparse.Namespace) -> int:
     converted: list[Any] = []
     several = False
     decoder = None
+    progress = Progress("documents converted")
     for name, data in _iter_inputs(args.filename):
         if isinstance(data, Exception):
             sys.stderr.write(f"error: {name}: {data}\n")
@@ -170,12 +173,13 @@ def run(args: argparse.Namespace) -> int:
                 if isinstance(obj, corev1.List):
                     several = True
                 converted.extend(_convert_one(obj, args.output_version))
-            except _Failure as exc:
+                progress.step()
+            except Exception as exc:  # _Failure, and kcodec errors carrying Go's text
+                progress.done()
                 sys.stderr.write(f"error: {where}: {exc}\n")
+                progress.step(failed=True)
                 status = 1
-            except Exception as exc:  # kcodec errors carry Go's text
-                sys.stderr.write(f"error: {where}: {exc}\n")
-                status = 1
+    progress.done()
     several = several or len(args.filename) > 1
     if not converted:
         return status or 1

@@ -17,6 +17,7 @@ import time
 from typing import Any
 
 from kcodec.cli import EXIT_BAD_INPUT, EXIT_OK, EXIT_USAGE
+from kcodec.cli._io import Progress
 
 __all__ = ["register", "decode_value", "DEFAULT_ENDPOINT"]
 
@@ -315,6 +316,7 @@ def _run_list(args: argparse.Namespace) -> int:
     kv = _open_kv(args)
     status = EXIT_OK
     items: list[bytes] = []
+    progress = Progress("keys")
     try:
         start, end = prefix.encode("utf-8"), prefix_range_end(prefix.encode("utf-8"))
         revision = 0
@@ -330,9 +332,12 @@ def _run_list(args: argparse.Namespace) -> int:
                 try:
                     obj, _ = decode_value(found.value, key, transformers)
                 except DecodeError as exc:
+                    progress.done()
                     sys.stderr.write(f"error: {exc}\n")
+                    progress.step(failed=True)
                     status = EXIT_BAD_INPUT
                     continue
+                progress.step()
                 _set_rv(obj, found.mod_revision)
                 if args.output == "yaml":
                     _out((b"" if first else b"---\n") + _render(obj, "yaml"))
@@ -347,6 +352,7 @@ def _run_list(args: argparse.Namespace) -> int:
             doc = {"apiVersion": "v1", "kind": "List", "metadata": {"resourceVersion": str(revision)}, "items": body}
             _out(json.dumps(doc, indent=4, ensure_ascii=False).encode("utf-8") + b"\n")
     finally:
+        progress.done()
         kv.close()
     return status
 

@@ -163,6 +163,15 @@ def _load_compiled() -> ModuleType | None:
 #: its names to the pure twins, see :func:`use_compiled`).
 KERNELS = tuple(_native.__all__)
 _compiled = _load_compiled()
+if _compiled is None and not _FORCE_PURE:
+    # pip shows a build's output only when it fails, so a wheel that fell back to pure Python
+    # says so here, once per process (KCODEC_PURE=1 chooses pure mode and silences it).
+    warnings.warn(
+        "kcodec: the compiled speedups are not installed, so kcodec runs its pure-Python "
+        "kernels (same results, 10-50x slower). Reinstall where Cython and a C compiler are "
+        "available (KCODEC_BUILD_EXT=1 makes a failed build an error), or set KCODEC_PURE=1 "
+        "to choose pure mode and silence this warning.",
+        RuntimeWarning, stacklevel=2)
 _install_arena_cache()
 ENABLED: bool = False
 use_compiled(not _FORCE_PURE)

@@ -164,3 +164,20 @@ def test_progress_on_a_terminal_only_and_erased(tmp_path) -> None:
     assert b"kcodec: 1 documents" not in err and b"bad.yaml: document 0" in err
     piped = _run_in(["decode", "-f", str(tmp_path), "-o", "json"])
     assert b"documents" not in piped.stderr and b"\x1b[K" not in piped.stderr
+
+
+def test_missing_extension_warns_once_unless_pure_is_chosen() -> None:
+    """A wheel whose compile failed runs pure: the first import says so (pip hides build output)."""
+    code = ("import sys, warnings\n"
+            "sys.modules['kcodec._speedups'] = None  # as if the extension was never built\n"
+            "warnings.simplefilter('default')\n"
+            "import kcodec.speedups as s\n"
+            "print(s.describe())\n")
+    env = {k: v for k, v in os.environ.items() if k != "KCODEC_PURE"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "pure (the compiled extension is not built)"
+    assert out.stderr.count("RuntimeWarning: kcodec: the compiled speedups are not installed") == 1
+    quiet = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                           env={**env, "KCODEC_PURE": "1"})
+    assert quiet.returncode == 0 and "RuntimeWarning" not in quiet.stderr

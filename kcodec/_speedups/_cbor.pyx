@@ -86,6 +86,7 @@ cdef uint64_t MAX_MAP_PAIRS = 2097152
 cdef object _object_setattr = object.__setattr__
 cdef object _put_float_pure = _pure._put_float
 cdef object _put_tree_pure = _pure._put_tree
+cdef bytes _SELF_DESCRIBED = _pure.SELF_DESCRIBED
 cdef object _custom_pure = _pure._custom
 cdef object _PureDec = _pure._Dec
 cdef object _b64decode = _base64.b64decode
@@ -513,27 +514,40 @@ cdef int _put_value(_Writer w, TypeRow t, object v, int depth) except -1:
 
 
 cdef int _put_custom(_Writer w, TypeRow t, object v, int depth) except -1:
-    """A custom value through its JSON form (the pure walker), once per value object when
-    immutable, once per raw content for FieldsV1-like values holding bytes."""
+    """A custom value through its JSON form, once per value object when immutable, once
+    per raw content for FieldsV1-like values holding bytes."""
     cdef PyObject* hit
     cdef bytes b
+    cdef Py_ssize_t start
     if t.shareable and type(v) is t.cls:
         key = PyLong_FromVoidPtr(<void*>v)
     else:
         raw = getattr(v, "raw", None)
         if type(raw) is not bytes:
-            return _put_py(w, _pure._put_custom, v, depth)
+            return _put_custom_value(w, v, depth)
         key = (type(v), raw)
     hit = PyDict_GetItem(w.custom, key)
     if hit != NULL:
         b = <bytes>(<tuple>hit)[1]
         return w.put_raw(PyBytes_AS_STRING(b), PyBytes_GET_SIZE(b))
-    tmp = bytearray()
-    _pure._put_custom(tmp, v, depth)
-    b = bytes(tmp)
+    start = w.n
+    _put_custom_value(w, v, depth)
+    b = PyBytes_FromStringAndSize(<const char*>(w.buf + start), w.n - start)
     # The value is kept alive with its bytes, so its address is not reused meanwhile.
     w.custom[key] = (v, b)
-    return w.put_raw(PyBytes_AS_STRING(b), PyBytes_GET_SIZE(b))
+    return 0
+
+
+cdef int _put_custom_value(_Writer w, object v, int depth) except -1:
+    """The pure ``_put_custom``: CBOR held by RawExtension/FieldsV1 as it is (Go's
+    MarshalCBOR returns it), anything else through its JSON-shaped form."""
+    cdef bytes b
+    raw = getattr(v, "raw", None)
+    if type(raw) is bytes and PyBytes_GET_SIZE(raw) and (raw.startswith(_SELF_DESCRIBED)
+                                                        or 0xA0 <= (<bytes>raw)[0] <= 0xBF):
+        b = <bytes>raw
+        return w.put_raw(PyBytes_AS_STRING(b), PyBytes_GET_SIZE(b))
+    return _put_tree(w, v._to_tree(), depth)
 
 
 cdef dict _size_hint = {}
@@ -1305,9 +1319,18 @@ cdef object _custom(_Reader r, TypeRow t, Py_ssize_t start, int depth):
         r.pos = stop
         v = <object>hit
         return v if t.shareable or v is None else v.deep_copy()
-    d = _PureDec(r.data, start, None, r.transcode)
-    v = d.value(t.info, None, "", "", depth)
-    r.pos = d.pos
+    if (r.p[start] >> 5) != 6 and (r.transcode or "raw" not in getattr(t.cls, "__slots__", ())):
+        # The pure walker's own path for an untagged item: its interface{} tree, then the
+        # class's JSON form. Its errors name the field only in the pure walker: let it decide.
+        r.pos = start
+        try:
+            v = _custom_pure(t.cls, _tree_any(r), "")
+        except DecodeError:
+            raise _Fallback()
+    else:
+        d = _PureDec(r.data, start, None, r.transcode)
+        v = d.value(t.info, None, "", "", depth)
+        r.pos = d.pos
     r.customs[key] = v
     return v.deep_copy() if not t.shareable and v is not None else v
 

@@ -385,19 +385,10 @@ cdef int _put_struct_body(_Writer w, object obj, Table t, int depth) except -1:
                 p = (<PyObject**>((<char*><PyObject*>obj) + off))[0]
                 if p != NULL and p != <PyObject*>None:
                     kc_prefetch(p)
-    if plan.n < 24:
-        count = plan.n  # any count fits the one-byte head patched below
-    else:
-        # The head's width depends on the count: count first, so the body is never moved.
-        for i in range(plan.n):
-            if _pick(plan, i, obj, owned) is not _SKIP:
-                count += 1
-        w.put_head(5, <uint64_t>count)
-        count = -1
-    if count >= 0:
-        i = w.n
-        w.put_byte(0)
-        count = i
+    # A one-byte head, patched once the count is known; the rare struct writing 24 fields
+    # or more gets a wider head by moving its body (one pass over the fields either way).
+    count = w.n
+    w.put_byte(0)
     cdef Py_ssize_t written = 0
     for i in range(plan.n):
         v = _pick(plan, i, obj, owned)
@@ -418,8 +409,17 @@ cdef int _put_struct_body(_Writer w, object obj, Table t, int depth) except -1:
         else:
             _put_value(w, <FieldRow>plan.row_ptrs[i], v, depth + 1)
         written += 1
-    if count >= 0:
+    if written < 24:
         w.buf[count] = 0xA0 | <unsigned char>written
+        return 0
+    kl = 2 if written < 0x100 else (3 if written < 0x10000 else 5)
+    if w.n + kl - 1 > w.cap:
+        w.grow(kl - 1)
+    memmove(w.buf + count + kl, w.buf + count + 1, w.n - count - 1)
+    off = w.n + kl - 1
+    w.n = count  # the body holds at least 48 bytes: the head fits before it without growing
+    w.put_head(5, <uint64_t>written)
+    w.n = off
     return 0
 
 

@@ -312,6 +312,22 @@ def test_typed_decode_errors(data: bytes, message: str, s) -> None:
         s.decode(data)
 
 
+@pytest.mark.parametrize("field,value,message", [
+    ("metadata", {"name": "p", "creationTimestamp": "yesterday"}, r'parsing time "yesterday".*\(at Pod\.metadata\.creationTimestamp\)'),
+    ("spec", {"containers": [{"name": "c", "resources": {"limits": {"cpu": "abc"}}}]},
+     r"quantities must match.*\(at Pod\.spec\.containers\[0\]\.resources\.limits\[cpu\]\)"),
+])
+def test_custom_value_errors_name_the_field(field: str, value, message: str, s) -> None:
+    # The compiled fill decodes custom values itself and leaves their errors to the pure
+    # walker, which names the field: both modes give the same text.
+    from kcodec import speedups
+    from kcodec.errors import DecodeError
+
+    data = speedups.cbor_encode_tree({"apiVersion": "v1", "kind": "Pod", field: value}, b"\xd9\xd9\xf7")
+    with pytest.raises(DecodeError, match=message):
+        s.decode(data)
+
+
 def test_int32_overflow(s) -> None:
     from kcodec.errors import DecodeError
 
@@ -500,3 +516,279 @@ def test_cbor_seq_frame_size_limit() -> None:
     with pytest.raises(DecodeError, match="longer than maximum allowed size"):
         r.read_frame(3)
     assert r.read_frame(3) == b"\x01"
+
+
+# --------------------------------------------------------------------------- int64 heads, deep typed structs
+
+
+def test_int64_values_beyond_32_bits(s) -> None:
+    # Heads with an 8-byte argument (values of 2**32 and more), as Go writes int64 fields.
+    from kcodec.api.core.v1 import ConfigMap
+
+    cm = ConfigMap(data={"a": "b"})
+    cm.api_version, cm.kind = "v1", "ConfigMap"
+    cm.metadata.name = "big"
+    cm.metadata.generation = 1 << 40
+    data = s.encode(cm)
+    assert _t("generation").replace(b"\x6a", b"\x4a") + b"\x1b\x00\x00\x01\x00\x00\x00\x00\x00" in data
+    assert s.decode(data)[0] == cm
+    from kcodec import speedups
+
+    tree = {"n": (1 << 63) - 1, "m": -(1 << 63), "k": 1 << 32, "j": -(1 << 32) - 1}
+    assert speedups.cbor_loads(speedups.cbor_encode_tree(tree)) == tree
+
+
+def test_deeply_nested_typed_struct_is_encode_error() -> None:
+    from kcodec import speedups
+    from kcodec.api.apiextensions.v1 import JSONSchemaProps
+    from kcodec.errors import EncodeError
+
+    p = JSONSchemaProps(type="object")
+    for _ in range(3000):
+        p = JSONSchemaProps(not_=p)
+    with pytest.raises(EncodeError, match="exceeded max nested level 10000"):
+        speedups.cbor_encode(p)
+
+
+# --------------------------------------------------------------------------- compiled tree kernels = pure ones
+# The compiled cbor_loads / cbor_encode_tree (kcodec/_speedups/_cbor.pyx) against their pure
+# twins (kcodec/_native/cbor.py, the reference): equal trees (types and dict order included),
+# equal bytes, equal errors (class and text).
+
+
+def _twins():
+    from kcodec import speedups
+
+    if not speedups.available():
+        pytest.skip("the compiled kernels are not built or KCODEC_PURE=1 keeps them off")
+    from kcodec._native import cbor as pure
+    from kcodec._speedups import _cbor as compiled
+
+    return pure, compiled
+
+
+def _shape(v):
+    """``v`` with every type and dict order visible (1, 1.0 and True differ; so do 0.0 and -0.0)."""
+    t = type(v)
+    if t is dict:
+        return ("dict", tuple((_shape(k), _shape(x)) for k, x in v.items()))
+    if t is list:
+        return ("list", tuple(_shape(x) for x in v))
+    if t is float:
+        return ("float", v.hex())
+    return (t.__name__, v)
+
+
+def _outcome(fn, *args):
+    try:
+        got = fn(*args)
+    except Exception as exc:  # noqa: BLE001 - the exception is what is compared
+        return ("error", type(exc), str(exc))
+    return ("ok", got if type(got) is bytes else _shape(got))
+
+
+def _same(name: str, *args):
+    pure, compiled = _twins()
+    want = _outcome(getattr(pure, name), *args)
+    assert _outcome(getattr(compiled, name), *args) == want, args[0][:64] if isinstance(args[0], bytes) else args[0]
+    return want
+
+
+def _same_loads(data: bytes, start: int = 0, end: int = -1):
+    return _same("cbor_loads", data, start, end)
+
+
+class TestTreeKernelParity:
+    """Runs once (both kernel sets called directly), not once per mode."""
+
+    @pytest.fixture(autouse=True)
+    def kcodec_mode(self):
+        yield "both"
+
+    @pytest.mark.parametrize("name", NAMES)
+    def test_go_fixture(self, name: str) -> None:
+        pure, compiled = _twins()
+        data = (_folder() / f"{name}.cbor").read_bytes()
+        kind, tree = _same_loads(data)
+        assert kind == "ok"
+        assert _same_loads(data, 3, len(data)) == (kind, tree)  # without the self-described tag
+        content = pure.cbor_loads(data)
+        encoded = _same("cbor_encode_tree", content, b"\xd9\xd9\xf7")[1]
+        assert _shape(compiled.cbor_loads(encoded)) == tree
+        if name == "apps.v1.Deployment":
+            assert encoded == data  # no []byte fields: Go's bytes
+        for cut in range(1, len(data), max(1, len(data) // 40)):
+            assert _same_loads(data[:cut])[0] == "error"
+
+    def test_custom_resource_list(self) -> None:
+        import sys
+        from pathlib import Path
+
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "asv_bench"))
+        from benchmarks.bench_crd import custom_resource_list
+
+        pure, compiled = _twins()
+        tree = custom_resource_list(200)
+        data = _same("cbor_encode_tree", tree, b"\xd9\xd9\xf7")[1]
+        assert _same_loads(data)[0] == "ok"
+        assert compiled.cbor_loads(data) == tree
+        # The same list as Go orders a map's keys: decoding keeps that order, encoding sorts again.
+        assert list(compiled.cbor_loads(data)["items"][0]) == ["kind", "spec", "metadata", "apiVersion"]
+        assert compiled.cbor_encode_tree(compiled.cbor_loads(data), b"\xd9\xd9\xf7") == data
+
+    @pytest.mark.parametrize("value", [
+        0, 23, 24, 255, 256, 65535, 65536, (1 << 32) - 1, 1 << 32, (1 << 63) - 1, -1, -24, -25, -(1 << 63),
+        1 << 63, -(1 << 63) - 1, 1 << 64, True, False, None, "", "é", "a" * 100, "é" * 100, "\udcff",
+        "\ud800", 0.0, -0.0, 1.5, 65504.0, 65505.0, 65520.0, 5.960464477539063e-08, 2.98e-08, 6.103515625e-05,
+        1e-40, 3.4028234663852886e38, 3.4028235677973366e38, 1e300, 0.1, float("nan"), float("inf"),
+        -float("inf"), [], (), (1, "x"), {}, {"bb": 1, "a": 2, "c": 3}, {"é": 1, "z": 2, "ab": 3},
+        # Two keys with one encoding (the second from invalid UTF-8 bytes): kept in dict order.
+        {"é": 1, "\udcc3\udca9": 2}, {"\udcc3\udca9": 1, "é": 2},
+        {f"k{i:03d}": i for i in range(60, 0, -1)}, {chr(0x400 + i) * (i % 3 + 1): i for i in range(40)},
+        {1: 2}, {"a": 1, 2: 3}, {None: 1}, b"\x00\x01", bytearray(b"\x02"), object(), {"x": [object()]},
+        {"x": [1, {"y": float("nan")}]}, {"x": [1 << 70]},
+    ])
+    def test_encode_value(self, value) -> None:
+        _same("cbor_encode_tree", value, b"")
+
+    def test_encode_subclasses_and_custom_values(self) -> None:
+        import enum
+
+        from kcodec.fieldtable import RawJSON
+        from kcodec.types import IntOrString, Quantity
+
+        class Key(str):
+            pass
+
+        class Num(enum.IntEnum):
+            ONE = 1
+
+        class F(float):
+            pass
+
+        class D(dict):
+            pass
+
+        class L(list):
+            pass
+
+        for value in ({Key("b"): 1, "a": 2}, {"n": Num.ONE, "f": F(0.5), "d": D(z=1, a=2), "l": L([1, 2])},
+                      {"q": Quantity.parse("1500m"), "i": IntOrString(3), "s": IntOrString(type=1, str_val="50%")},
+                      {"raw": RawJSON(b'{"b":1,"a":[1.5,null]}')}, {"raw": RawJSON(b"  ")},
+                      {"raw": RawJSON(b"{bad")}):
+            _same("cbor_encode_tree", value, b"\xd9\xd9\xf7")
+
+    def test_deep_nesting(self) -> None:
+        for depth in (100, 3000, 20000):
+            nested: list = []
+            for _ in range(depth):
+                nested = [nested]
+            _same("cbor_encode_tree", nested, b"")
+            m: dict = {}
+            for _ in range(depth):
+                m = {"a": m}
+            _same("cbor_encode_tree", m, b"")
+            for data in (b"\x81" * depth + b"\x80", b"\xa1\x41a" * depth + b"\xa0", b"\x9f" * depth + b"\xff" * depth,
+                         b"\xbf\x41a" * depth + b"\xf6" + b"\xff" * depth, b"\xc6" * depth + b"\x80",
+                         b"\xd9\xd9\xf7" + b"\x81" * depth + b"\x80"):
+                _same_loads(data)
+
+    @pytest.mark.parametrize("data", [
+        b"", b"\xd9\xd9\xf7", b"\xa1", b"\xa1\x41a", b"\x18", b"\x19\x01", b"\x5a\x00\x00\x00\x10a",
+        b"\xbb\xff\xff\xff\xff\xff\xff\xff\xff", b"\xba\x00\x30\x00\x00", b"\xba\x00\x10\x00\x00",
+        b"\x9b\x7f\xff\xff\xff\xff\xff\xff\xff", b"\x9a\xff\xff\xff\xff", b"\x5b\xff\xff\xff\xff\xff\xff\xff\xff",
+        b"\x7b\x00\x00\x00\x00\x00\x00\x00\x02a", b"\x1c", b"\xff", b"\xf7", b"\xe0", b"\xf8\x10", b"\xf8\x20",
+        b"\xf9\x7e\x00", b"\xf9\x7c\x00", b"\xf9\xfc\x00", b"\xfa\x7f\x80\x00\x00", b"\xfb\x7f\xf8\x00\x00\x00\x00\x00\x00",
+        b"\xf9\x3c\x00", b"\xf9\x80\x00", b"\xf9\x00\x01", b"\xfa\x47\xc3\x50\x00", b"\xfb\x3f\xb9\x99\x99\x99\x99\x99\x9a",
+        b"\xc2\x41\x01", b"\xc3\x41\x01", b"\xd9\xd9\xf7\xc2\x41\x01", b"\x5f\x61b\xff", b"\x5f\x5f\xff\xff",
+        b"\x5f\x41a\x41b\xff", b"\x7f\x61a\x62\xc3\xa9\xff", b"\x7f\x61\xc3\x61\xa9\xff", b"\x7f\xff", b"\x5f",
+        b"\x01\x00", b"\xa1\x41a\x01\x00", b"\xa2\x41a\x01\x41a\x02", b"\xa2\x41a\x01\x61a\x02",
+        b"\xbf\x41a\x01\x41a\x02\xff", b"\xbf\x41a\x01\xff", b"\xbf\x41a\xff", b"\xa2\x62\xc3\xa9\x01\x42\xc3\xa9\x02",
+        b"\xa1\x01\x01", b"\xa1\x80\x01", b"\xa1\xf6\x01", b"\xa1\xa0\x01", b"\xa1\xd9\xd9\xf7\x41a\x01",
+        b"\xa1\xd6\x42\x00\xff\x01", b"\xa2\xd6\x42\x00\xff\x01\x64AP8=\x02", b"\xa1\x62\xc3\x28\x01",
+        b"\xa1\x41a\x62\xc3\x28", b"\xa1\x42\xc3\x28\x62\xc3\x28", b"\xa1\x42\xc3\x28\x42\xc3\x28",
+        b"\x1b\xff\xff\xff\xff\xff\xff\xff\xff", b"\x1b\x80\x00\x00\x00\x00\x00\x00\x00", b"\x1b\x7f\xff\xff\xff\xff\xff\xff\xff",
+        b"\x3b\xff\xff\xff\xff\xff\xff\xff\xff", b"\x3b\x80\x00\x00\x00\x00\x00\x00\x00", b"\x3b\x7f\xff\xff\xff\xff\xff\xff\xff",
+        b"\xd6\x42\x00\xff", b"\xd5\x42\x00\xff", b"\xd7\x42\x00\xff", b"\xd6\xd8\x64\x42\x00\xff",
+        b"\xd8\x64\xd6\x42\x00\xff", b"\xd6\x62\x00\xff", b"\xd6\x5f\x41\x00\x41\xff\xff", b"\xc1\x1a\x00\x00\x00\x01",
+        b"\xc0\x74" + b"2024-01-01T00:00:00Z", b"\xd6\x81\x42\x00\xff", b"\xd8\x20\xa1\x41a\x01", b"\x82\x01\xf5\xf4",
+        b"\x83\xf6\xf5\xf4", b"\x99\x00\x02\x01\x02", b"\xb9\x00\x01\x41a\x01", b"\x98\x01\x01",
+        b"\x81" * 10001 + b"\x80", b"\xc6" * 10001 + b"\x80", b"\x9f" * 20000, b"\x81" * 9998 + b"\x80",
+    ])
+    def test_hostile_decode(self, data: bytes) -> None:
+        _same_loads(data)
+        _same_loads(b"\xd9\xd9\xf7" + data)
+        _same_loads(b"\xa1\x41a" + data)
+
+    def test_span_arguments(self) -> None:
+        data = b"junk" + b"\xa1\x41a\x82\x01\x02" + b"tail"
+        assert _same_loads(data, 4, 10) == ("ok", _shape({"a": [1, 2]}))
+        _same_loads(data, 4, 9)
+        _same_loads(data, 4, 11)
+        _same_loads(data, 4, 4)
+
+
+def _json_trees():
+    from hypothesis import strategies as st
+
+    keys = st.one_of(st.text(max_size=8), st.sampled_from(["a", "b", "aa", "apiVersion", "kind", "é", "z" * 30]))
+    scalars = st.one_of(
+        st.none(), st.booleans(), st.integers(min_value=-(1 << 63), max_value=(1 << 63) - 1),
+        st.floats(allow_nan=False, allow_infinity=False), st.floats(width=16, allow_nan=False, allow_infinity=False),
+        st.floats(width=32, allow_nan=False, allow_infinity=False), st.text(max_size=80),
+    )
+    return st.recursive(scalars, lambda inner: st.one_of(
+        st.lists(inner, max_size=8), st.dictionaries(keys, inner, max_size=30)), max_leaves=60)
+
+
+def _hypothesis_settings():
+    from hypothesis import HealthCheck, settings
+
+    return settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+class TestTreeKernelProperties:
+    @pytest.fixture(autouse=True)
+    def kcodec_mode(self):
+        yield "both"
+
+    def test_random_trees_round_trip_with_equal_bytes(self) -> None:
+        from hypothesis import given
+
+        pure, compiled = _twins()
+
+        @_hypothesis_settings()
+        @given(_json_trees())
+        def check(tree) -> None:
+            data = compiled.cbor_encode_tree(tree, b"\xd9\xd9\xf7")
+            assert data == pure.cbor_encode_tree(tree, b"\xd9\xd9\xf7")
+            back = compiled.cbor_loads(data)
+            assert _shape(back) == _shape(pure.cbor_loads(data))
+            assert back == tree
+            assert compiled.cbor_encode_tree(back, b"\xd9\xd9\xf7") == data
+
+        check()
+
+    def test_mutated_items_give_equal_outcomes(self) -> None:
+        from hypothesis import given
+        from hypothesis import strategies as st
+
+        pure, compiled = _twins()
+        seeds = [pure.cbor_encode_tree(t) for t in (
+            {"apiVersion": "v1", "kind": "X", "spec": {"a": [1, -2, 1.5, None, True], "é": "s" * 30}},
+            [{"a": {"b": {"c": [[], {}]}}}, 1 << 40, -(1 << 40), 0.1],
+        )]
+        if CBOR_GO.is_dir():
+            seeds.append((CBOR_GO / "core.v1.ConfigMap.cbor").read_bytes())
+
+        @_hypothesis_settings()
+        @given(st.sampled_from(seeds), st.lists(st.tuples(st.integers(0, 1 << 16), st.integers(0, 255)), max_size=4),
+               st.integers(0, 1 << 16))
+        def check(seed: bytes, edits, cut: int) -> None:
+            data = bytearray(seed)
+            for at, byte in edits:
+                data[at % len(data)] = byte
+            _same_loads(bytes(data))
+            _same_loads(bytes(data[: cut % (len(data) + 1)]))
+
+        check()

@@ -17,19 +17,26 @@ Deliberate differences from the pure walkers, invisible to ``==``: custom values
 call (immutable ones shared, mutable ones deep-copied) and encoded once per value object
 per call; decoded structs are untracked by the cycle collector, which is paused during the
 fill (see ``_tables.pyx``); equal short ASCII strings of one document are one str object.
-``cbor_loads``, ``cbor_encode_tree`` and ``cbor_type_meta`` run the compiled scan and then
-the pure walkers (they serve Unstructured objects and TypeMeta sniffing, not the hot path).
+``cbor_loads`` (Unstructured content, Go's decode into interface{}) runs the scan, then a C
+walker over the buffer that builds the tree and raises what the pure ``_Dec.any`` raises
+(overflowing integers, invalid UTF-8, duplicate and non-string keys), in the same order;
+``cbor_encode_tree`` writes exact str/dict/list/tuple/int/float/bool/None in C (map keys
+sorted by their encoded bytes, shorter first, ties in dict order as the pure stable sort
+keeps them) and hands any other value to the pure ``_put_tree`` at the same depth. Both
+count one recursion level per container, as the pure walkers' frames do, so deep nesting
+ends in the same "exceeded max nested level" error. ``cbor_type_meta`` walks the top-level
+map in C and falls back to the pure walker on any other shape.
 """
 from libc.stdint cimport uint64_t, int64_t, uint32_t, uint16_t
 from libc.string cimport memcpy, memmove, memcmp
 from libc.stdlib cimport malloc, realloc, free
-from libc.math cimport INFINITY, NAN, ldexp
+from libc.math cimport INFINITY, NAN, ldexp, frexp, signbit
 from cpython.object cimport PyObject
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE, PyBytes_FromStringAndSize
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 from cpython.long cimport PyLong_FromUnsignedLongLong, PyLong_FromLongLong, PyLong_FromVoidPtr
 from cpython.list cimport PyList_Append
-from cpython.dict cimport PyDict_GetItem, PyDict_SetItem
+from cpython.dict cimport PyDict_GetItem, PyDict_SetItem, PyDict_Contains
 from cpython.float cimport PyFloat_FromDouble
 from kcodec._speedups._tables cimport (
     kc_prefetch, Table, TypeRow, FieldRow, table_of, is_zero_value, gc_pause, gc_resume, untrack,
@@ -43,6 +50,8 @@ import binascii as _binascii
 from kcodec import fieldtable as _m
 from kcodec._native import cbor as _pure
 from kcodec.errors import DecodeError, EncodeError
+# fxamacker/cbor prints a duplicate key with %#v: strconv.Quote's form.
+from kcodec.gofmt import quote as _gofmt_quote
 
 __all__ = ["cbor_encode", "cbor_encode_tree", "cbor_fill", "cbor_loads", "cbor_item_end", "cbor_type_meta"]
 
@@ -57,11 +66,18 @@ cdef extern from "Python.h":
     double PyFloat_AS_DOUBLE(object v)
     int PyDict_Next(object d, Py_ssize_t* pos, PyObject** key, PyObject** value)
     int PyUnicode_Compare(object a, object b) except? -1
-    int Py_EnterRecursiveCall(const char* where) except -1
+    int Py_EnterRecursiveCall(const char* where) noexcept
     void Py_LeaveRecursiveCall()
     object PyList_New(Py_ssize_t n)
     void PyList_SET_ITEM(object lst, Py_ssize_t i, object x)
     void Py_INCREF(object o)
+
+
+cdef inline int _enter(const char* where) except -1:
+    """Py_EnterRecursiveCall, whose failure is a nonzero return (1) with RecursionError set."""
+    if Py_EnterRecursiveCall(where):
+        return -1
+    return 0
 
 
 cdef int MAX_NESTED_LEVELS = 10000
@@ -70,6 +86,7 @@ cdef uint64_t MAX_MAP_PAIRS = 2097152
 cdef object _object_setattr = object.__setattr__
 cdef object _put_float_pure = _pure._put_float
 cdef object _put_tree_pure = _pure._put_tree
+cdef bytes _SELF_DESCRIBED = _pure.SELF_DESCRIBED
 cdef object _custom_pure = _pure._custom
 cdef object _PureDec = _pure._Dec
 cdef object _b64decode = _base64.b64decode
@@ -135,6 +152,7 @@ cdef class _Writer:
     cdef inline int put_head(self, unsigned char major, uint64_t v) except -1:
         cdef unsigned char m = major << 5
         cdef unsigned char* p
+        cdef int i
         if self.n + 9 > self.cap:
             self.grow(9)
         p = self.buf + self.n
@@ -296,7 +314,7 @@ cdef inline Table _table_for(TypeRow t, object v):
 cdef int _put_struct(_Writer w, object obj, Table t, int depth) except -1:
     if depth > MAX_NESTED_LEVELS:
         raise EncodeError(f"cbor: exceeded max nested level {MAX_NESTED_LEVELS}")
-    Py_EnterRecursiveCall(" while encoding a struct as CBOR")
+    _enter(" while encoding a struct as CBOR")
     try:
         return _put_struct_body(w, obj, t, depth)
     finally:
@@ -367,19 +385,10 @@ cdef int _put_struct_body(_Writer w, object obj, Table t, int depth) except -1:
                 p = (<PyObject**>((<char*><PyObject*>obj) + off))[0]
                 if p != NULL and p != <PyObject*>None:
                     kc_prefetch(p)
-    if plan.n < 24:
-        count = plan.n  # any count fits the one-byte head patched below
-    else:
-        # The head's width depends on the count: count first, so the body is never moved.
-        for i in range(plan.n):
-            if _pick(plan, i, obj, owned) is not _SKIP:
-                count += 1
-        w.put_head(5, <uint64_t>count)
-        count = -1
-    if count >= 0:
-        i = w.n
-        w.put_byte(0)
-        count = i
+    # A one-byte head, patched once the count is known; the rare struct writing 24 fields
+    # or more gets a wider head by moving its body (one pass over the fields either way).
+    count = w.n
+    w.put_byte(0)
     cdef Py_ssize_t written = 0
     for i in range(plan.n):
         v = _pick(plan, i, obj, owned)
@@ -400,8 +409,17 @@ cdef int _put_struct_body(_Writer w, object obj, Table t, int depth) except -1:
         else:
             _put_value(w, <FieldRow>plan.row_ptrs[i], v, depth + 1)
         written += 1
-    if count >= 0:
+    if written < 24:
         w.buf[count] = 0xA0 | <unsigned char>written
+        return 0
+    kl = 2 if written < 0x100 else (3 if written < 0x10000 else 5)
+    if w.n + kl - 1 > w.cap:
+        w.grow(kl - 1)
+    memmove(w.buf + count + kl, w.buf + count + 1, w.n - count - 1)
+    off = w.n + kl - 1
+    w.n = count  # the body holds at least 48 bytes: the head fits before it without growing
+    w.put_head(5, <uint64_t>written)
+    w.n = off
     return 0
 
 
@@ -492,31 +510,44 @@ cdef int _put_value(_Writer w, TypeRow t, object v, int depth) except -1:
         return w.put_raw(PyBytes_AS_STRING(v), PyBytes_GET_SIZE(v))
     if k == K_FLOAT:
         return _put_py(w, _put_float_pure, float(v))
-    return _put_py(w, _put_tree_pure, v, depth)
+    return _put_tree(w, v, depth)
 
 
 cdef int _put_custom(_Writer w, TypeRow t, object v, int depth) except -1:
-    """A custom value through its JSON form (the pure walker), once per value object when
-    immutable, once per raw content for FieldsV1-like values holding bytes."""
+    """A custom value through its JSON form, once per value object when immutable, once
+    per raw content for FieldsV1-like values holding bytes."""
     cdef PyObject* hit
     cdef bytes b
+    cdef Py_ssize_t start
     if t.shareable and type(v) is t.cls:
         key = PyLong_FromVoidPtr(<void*>v)
     else:
         raw = getattr(v, "raw", None)
         if type(raw) is not bytes:
-            return _put_py(w, _pure._put_custom, v, depth)
+            return _put_custom_value(w, v, depth)
         key = (type(v), raw)
     hit = PyDict_GetItem(w.custom, key)
     if hit != NULL:
         b = <bytes>(<tuple>hit)[1]
         return w.put_raw(PyBytes_AS_STRING(b), PyBytes_GET_SIZE(b))
-    tmp = bytearray()
-    _pure._put_custom(tmp, v, depth)
-    b = bytes(tmp)
+    start = w.n
+    _put_custom_value(w, v, depth)
+    b = PyBytes_FromStringAndSize(<const char*>(w.buf + start), w.n - start)
     # The value is kept alive with its bytes, so its address is not reused meanwhile.
     w.custom[key] = (v, b)
-    return w.put_raw(PyBytes_AS_STRING(b), PyBytes_GET_SIZE(b))
+    return 0
+
+
+cdef int _put_custom_value(_Writer w, object v, int depth) except -1:
+    """The pure ``_put_custom``: CBOR held by RawExtension/FieldsV1 as it is (Go's
+    MarshalCBOR returns it), anything else through its JSON-shaped form."""
+    cdef bytes b
+    raw = getattr(v, "raw", None)
+    if type(raw) is bytes and PyBytes_GET_SIZE(raw) and (raw.startswith(_SELF_DESCRIBED)
+                                                        or 0xA0 <= (<bytes>raw)[0] <= 0xBF):
+        b = <bytes>raw
+        return w.put_raw(PyBytes_AS_STRING(b), PyBytes_GET_SIZE(b))
+    return _put_tree(w, v._to_tree(), depth)
 
 
 cdef dict _size_hint = {}
@@ -539,9 +570,220 @@ def cbor_encode(obj, prefix=b""):
     return w.result()
 
 
+# ============================================================================ trees: encoding
+# The pure ``_put_tree`` in C for the JSON-shaped types (exact str, dict, list, tuple, int,
+# float, bool, None); any other value (RawJSON, bytes, structs, custom values, subclasses)
+# is written by the pure walker at the same depth, so its rules and errors stay one.
+
+
+cdef struct _KeyRef:
+    PyObject* key
+    PyObject* value
+    const unsigned char* data  # the key's UTF-8 bytes
+    Py_ssize_t size
+    Py_ssize_t index           # position in the dict: ties (equal encodings) keep it
+
+
+cdef inline bint _key_before(_KeyRef* a, _KeyRef* b) noexcept:
+    """Go's order of definite-length string keys: shorter first, then bytewise."""
+    cdef int c
+    if a.size != b.size:
+        return a.size < b.size
+    c = memcmp(a.data, b.data, a.size)
+    if c != 0:
+        return c < 0
+    return a.index < b.index
+
+
+cdef int _keyref_cmp(const void* x, const void* y) noexcept nogil:
+    cdef _KeyRef* a = <_KeyRef*>x
+    cdef _KeyRef* b = <_KeyRef*>y
+    cdef int c
+    if a.size != b.size:
+        return -1 if a.size < b.size else 1
+    c = memcmp(a.data, b.data, a.size)
+    if c != 0:
+        return c
+    return -1 if a.index < b.index else (1 if a.index > b.index else 0)
+
+
+cdef extern from "stdlib.h":
+    void qsort(void* base, size_t n, size_t size, int (*cmp)(const void*, const void*) noexcept nogil) nogil
+
+
+cdef int _put_float_tree(_Writer w, double v) except -1:
+    """ShortestFloat16: the narrowest IEEE width that gives ``v`` back (as ``_put_float``)."""
+    cdef float f
+    cdef uint32_t f32
+    cdef uint64_t f64
+    cdef int e, hb
+    cdef double m, a, q
+    cdef unsigned char* out
+    if v != v:
+        raise EncodeError("cbor: unsupported value: floating-point NaN")
+    if v - v != 0.0:
+        raise EncodeError("cbor: unsupported value: floating-point infinity")
+    f = <float>v
+    if f - f != 0.0 or <double>f != v:
+        # Out of float32's range or not exact in it.
+        memcpy(&f64, &v, 8)
+        return _put_be(w, 0xFB, f64, 8)
+    # float16 when exact: 1 + 10 bits of mantissa, exponents -14..15, subnormals down to 2**-24.
+    hb = -1
+    if v == 0.0:
+        hb = 0x8000 if signbit(v) else 0
+    else:
+        a = -v if v < 0 else v
+        m = frexp(a, &e)  # a = m * 2**e, 0.5 <= m < 1
+        if e - 1 <= 15:
+            if e - 1 >= -14:
+                q = ldexp(m, 11)
+                if q == <double>(<long long>q):
+                    hb = ((e - 1 + 15) << 10) | (<int>q - 1024)
+            else:
+                q = ldexp(a, 24)
+                if q == <double>(<long long>q):
+                    hb = <int>q
+        if hb >= 0 and v < 0:
+            hb |= 0x8000
+    if hb >= 0:
+        return _put_be(w, 0xF9, <uint64_t>hb, 2)
+    memcpy(&f32, &f, 4)
+    return _put_be(w, 0xFA, f32, 4)
+
+
+cdef inline int _put_be(_Writer w, unsigned char ib, uint64_t v, int n) except -1:
+    cdef int i
+    if w.n + 1 + n > w.cap:
+        w.grow(1 + n)
+    w.buf[w.n] = ib
+    for i in range(n):
+        w.buf[w.n + 1 + i] = <unsigned char>(v >> (8 * (n - 1 - i)))
+    w.n += 1 + n
+    return 0
+
+
+cdef int _put_tree(_Writer w, object v, int depth) except -1:
+    cdef int overflow = 0
+    cdef long long x
+    if depth > MAX_NESTED_LEVELS:
+        raise EncodeError(f"cbor: exceeded max nested level {MAX_NESTED_LEVELS}")
+    t = type(v)
+    if t is str:
+        return _put_str(w, v)
+    if t is dict or t is list or t is tuple:
+        # One recursion level per container, counted as the pure walker's frames are.
+        _enter(" while encoding a tree as CBOR")
+        try:
+            if t is dict:
+                return _put_tree_map(w, <dict>v, depth)
+            w.put_head(4, <uint64_t>len(v))
+            for item in v:
+                _put_tree(w, item, depth + 1)
+            return 0
+        finally:
+            Py_LeaveRecursiveCall()
+    if v is None:
+        return w.put_byte(0xF6)
+    if v is True:
+        return w.put_byte(0xF5)
+    if v is False:
+        return w.put_byte(0xF4)
+    if t is int:
+        x = PyLong_AsLongLongAndOverflow(v, &overflow)
+        if overflow:
+            raise EncodeError(f"cbor: unsupported value: integer {v} overflows int64")
+        if x >= 0:
+            return w.put_head(0, <uint64_t>x)
+        return w.put_head(1, <uint64_t>(-1 - x))
+    if t is float:
+        return _put_float_tree(w, PyFloat_AS_DOUBLE(v))
+    return _put_py(w, _put_tree_pure, v, depth)
+
+
+cdef int _put_tree_map(_Writer w, dict d, int depth) except -1:
+    cdef Py_ssize_t n = len(d), i, j, pos = 0
+    cdef PyObject* k
+    cdef PyObject* val
+    cdef _KeyRef small[24]
+    cdef _KeyRef* refs = small
+    cdef _KeyRef tmp
+    cdef Py_ssize_t got = 0
+    cdef bint simple = True
+    cdef list held = None  # UTF-8 encodings of non-ASCII keys, alive while used
+    w.put_head(5, <uint64_t>n)
+    if n == 0:
+        return 0
+    while PyDict_Next(d, &pos, &k, &val):
+        if type(<object>k) is not str:
+            simple = False
+            break
+    if not simple:
+        # Keys that are not plain str: the pure order (and its errors).
+        for kb, key in _pure._sorted_keys(d):
+            w.put_head(2, <uint64_t>PyBytes_GET_SIZE(kb))
+            w.put_raw(PyBytes_AS_STRING(kb), PyBytes_GET_SIZE(kb))
+            _put_tree(w, d[key], depth + 1)
+        return 0
+    if n > 24:
+        refs = <_KeyRef*>malloc(sizeof(_KeyRef) * n)
+        if refs == NULL:
+            raise MemoryError()
+    pos = 0
+    try:
+        while got < n and PyDict_Next(d, &pos, &k, &val):
+            # Strong references: writing a value may run code (custom values, RawJSON).
+            Py_INCREF(<object>k)
+            Py_INCREF(<object>val)
+            refs[got].key = k
+            refs[got].value = val
+            refs[got].index = got
+            got += 1
+            if PyUnicode_IS_ASCII(<object>k):
+                refs[got - 1].data = <const unsigned char*>PyUnicode_DATA(<object>k)
+                refs[got - 1].size = PyUnicode_GET_LENGTH(<object>k)
+            else:
+                # As _str_bytes: strings decoded from invalid UTF-8 keep their bytes.
+                kb = PyUnicode_AsEncodedString(<object>k, "utf-8", "surrogateescape")
+                if held is None:
+                    held = []
+                held.append(kb)
+                refs[got - 1].data = <const unsigned char*>PyBytes_AS_STRING(kb)
+                refs[got - 1].size = PyBytes_GET_SIZE(kb)
+        n = got
+        if n <= 24:
+            for i in range(1, n):
+                tmp = refs[i]
+                j = i - 1
+                while j >= 0 and _key_before(&tmp, &refs[j]):
+                    refs[j + 1] = refs[j]
+                    j -= 1
+                refs[j + 1] = tmp
+        else:
+            qsort(refs, <size_t>n, sizeof(_KeyRef), _keyref_cmp)
+        for i in range(n):
+            w.put_head(2, <uint64_t>refs[i].size)
+            w.put_raw(refs[i].data, refs[i].size)
+            _put_tree(w, <object>refs[i].value, depth + 1)
+    finally:
+        for j in range(got):
+            Py_XDECREF_(refs[j].key)
+            Py_XDECREF_(refs[j].value)
+        if refs != small:
+            free(refs)
+    return 0
+
+
 def cbor_encode_tree(tree, prefix=b""):
-    """``prefix`` + the CBOR encoding of a JSON-shaped tree (the pure walker)."""
-    return _pure.cbor_encode_tree(tree, prefix)
+    """``prefix`` + the CBOR encoding of a JSON-shaped tree (Unstructured content)."""
+    cdef bytes pre = prefix if type(prefix) is bytes else bytes(prefix)
+    cdef _Writer w = _Writer(PyBytes_GET_SIZE(pre))
+    w.put_raw(PyBytes_AS_STRING(pre), PyBytes_GET_SIZE(pre))
+    try:
+        _put_tree(w, tree, 1)
+    except RecursionError:
+        raise EncodeError(f"cbor: exceeded max nested level {MAX_NESTED_LEVELS}") from None
+    return w.result()
 
 
 # ============================================================================ well-formedness
@@ -810,12 +1052,11 @@ cdef inline int _head(_Reader r, unsigned char* major, uint64_t* val) except -1:
     return 0
 
 
-cdef object _string(_Reader r, unsigned char major, Py_ssize_t n):
-    cdef const unsigned char* s = r.p + r.pos
+cdef inline object _ascii_str(StrCache* cache, const unsigned char* s, Py_ssize_t n):
+    """The str of ``s[0:n]`` when it is ASCII (short ones shared through ``cache``), else None."""
     cdef uint64_t h = 1469598103934665603ULL
     cdef uint64_t w, acc = 0
     cdef Py_ssize_t i = 0
-    r.pos += n
     if n <= 64:
         # One pass: ASCII check and the cache hash, a word at a time.
         while i + 8 <= n:
@@ -830,14 +1071,26 @@ cdef object _string(_Reader r, unsigned char major, Py_ssize_t n):
         if (acc & 0x8080808080808080ULL) == 0:
             h ^= h >> 32
             h *= 0x9E3779B97F4A7C15ULL
-            return strcache_ascii(&r.strings, s, n, h ^ (h >> 29))
-    else:
-        while i < n:
-            if s[i] >= 0x80:
-                break
-            i += 1
-        if i == n:
-            return PyUnicode_DecodeUTF8(<const char*>s, n, NULL)
+            return strcache_ascii(cache, s, n, h ^ (h >> 29))
+        return None
+    while i + 8 <= n:
+        memcpy(&w, s + i, 8)
+        if w & 0x8080808080808080ULL:
+            return None
+        i += 8
+    while i < n:
+        if s[i] >= 0x80:
+            return None
+        i += 1
+    return PyUnicode_DecodeUTF8(<const char*>s, n, NULL)
+
+
+cdef object _string(_Reader r, unsigned char major, Py_ssize_t n):
+    cdef const unsigned char* s = r.p + r.pos
+    r.pos += n
+    u = _ascii_str(&r.strings, s, n)
+    if u is not None:
+        return u
     if major == 3:
         try:
             return PyUnicode_DecodeUTF8(<const char*>s, n, NULL)
@@ -1066,9 +1319,18 @@ cdef object _custom(_Reader r, TypeRow t, Py_ssize_t start, int depth):
         r.pos = stop
         v = <object>hit
         return v if t.shareable or v is None else v.deep_copy()
-    d = _PureDec(r.data, start, None, r.transcode)
-    v = d.value(t.info, None, "", "", depth)
-    r.pos = d.pos
+    if (r.p[start] >> 5) != 6 and (r.transcode or "raw" not in getattr(t.cls, "__slots__", ())):
+        # The pure walker's own path for an untagged item: its interface{} tree, then the
+        # class's JSON form. Its errors name the field only in the pure walker: let it decide.
+        r.pos = start
+        try:
+            v = _custom_pure(t.cls, _tree_any(r), "")
+        except DecodeError:
+            raise _Fallback()
+    else:
+        d = _PureDec(r.data, start, None, r.transcode)
+        v = d.value(t.info, None, "", "", depth)
+        r.pos = d.pos
     r.customs[key] = v
     return v.deep_copy() if not t.shareable and v is not None else v
 
@@ -1118,19 +1380,6 @@ def cbor_fill(obj, cls, data, strict, path, Py_ssize_t start=0, Py_ssize_t end=-
     except RecursionError:
         raise DecodeError(f"cbor: exceeded max nested level {MAX_NESTED_LEVELS}") from None
     return None
-
-
-def cbor_loads(data, Py_ssize_t start=0, Py_ssize_t end=-1):
-    """CBOR item ``data[start:end]`` -> JSON-shaped tree (Go's decode into interface{})."""
-    cdef bytes b = data if type(data) is bytes else bytes(data)
-    if end < 0 or end > PyBytes_GET_SIZE(b):
-        end = PyBytes_GET_SIZE(b)
-    _check_whole(b, start, end)
-    d = _PureDec(b, start, None)
-    try:
-        return d.any(1)
-    except RecursionError:
-        raise DecodeError(f"cbor: exceeded max nested level {MAX_NESTED_LEVELS}") from None
 
 
 def cbor_type_meta(data, Py_ssize_t start=0, Py_ssize_t end=-1):
@@ -1227,3 +1476,232 @@ cdef str _type_meta_string(_Reader r):
     if major != 2 and major != 3:
         raise _Fallback()
     return _string(r, major, <Py_ssize_t>n)
+
+
+# ============================================================================ trees: decoding
+# Go's decode into interface{} (DefaultMapType map[string]interface{}), the pure
+# ``_Dec.any`` in C. It runs after the well-formedness scan accepted the item, so every
+# rejection the scan makes (truncation, limits, NaN/Inf, bignums, undefined, break codes)
+# has already been raised in Go's order; the walker still checks each length against the
+# end of the buffer before reading, and raises what the pure walker raises for the rest
+# (integer overflow, invalid UTF-8, duplicate or non-string keys) in document order.
+
+
+cdef object _TYPE_NAMES = _pure._TYPE_NAMES
+cdef object _later_text = _pure._later_text
+cdef object _go_quote = _gofmt_quote
+
+
+cdef inline int _tree_head(_Reader r, unsigned char* major, unsigned char* ai, uint64_t* val) except -1:
+    """One head, bounds-checked; ``ai`` 31 (indefinite length) gives ``val`` 0."""
+    cdef Py_ssize_t pos = r.pos
+    cdef unsigned char ib, a
+    cdef int i, n
+    cdef uint64_t v
+    if pos >= r.end:
+        raise DecodeError("unexpected EOF")
+    ib = r.p[pos]
+    a = ib & 0x1F
+    major[0] = ib >> 5
+    ai[0] = a
+    pos += 1
+    if a < 24:
+        val[0] = a
+    elif a <= 27:
+        n = 1 << (a - 24)
+        if n > r.end - pos:
+            raise DecodeError("unexpected EOF")
+        v = 0
+        for i in range(n):
+            v = (v << 8) | r.p[pos + i]
+        pos += n
+        val[0] = v
+    elif a == 31:
+        val[0] = 0
+    else:
+        raise DecodeError(f"cbor: invalid additional information {a} for type {_TYPE_NAMES[major[0]]}")
+    r.pos = pos
+    return 0
+
+
+cdef inline bint _tree_break(_Reader r) except -1:
+    """At the break code closing an indefinite-length container: consume it."""
+    if r.pos >= r.end:
+        raise DecodeError("unexpected EOF")
+    if r.p[r.pos] == 0xFF:
+        r.pos += 1
+        return True
+    return False
+
+
+cdef object _tree_text(_Reader r, unsigned char major, const unsigned char* s, Py_ssize_t n,
+                       uint64_t later):
+    """The Go string of a byte (2) or text (3) string's content."""
+    if major == 2 and later:
+        return _later_text(PyBytes_FromStringAndSize(<const char*>s, n), later)
+    u = _ascii_str(&r.strings, s, n)
+    if u is not None:
+        return u
+    if major == 3:
+        try:
+            return PyUnicode_DecodeUTF8(<const char*>s, n, NULL)
+        except UnicodeDecodeError:
+            raise DecodeError("cbor: invalid UTF-8 string") from None
+    # A byte string is a Go string of any bytes: invalid UTF-8 is kept as surrogate escapes
+    # (the encoders write them back as the same bytes).
+    return PyUnicode_DecodeUTF8(<const char*>s, n, "surrogateescape")
+
+
+cdef object _tree_string(_Reader r, unsigned char major, unsigned char ai, uint64_t n, uint64_t later):
+    cdef const unsigned char* s
+    cdef unsigned char cmajor, cai
+    cdef uint64_t cn
+    if ai != 31:
+        if n > <uint64_t>(r.end - r.pos):
+            raise DecodeError("unexpected EOF")
+        s = r.p + r.pos
+        r.pos += <Py_ssize_t>n
+        return _tree_text(r, major, s, <Py_ssize_t>n, later)
+    # Indefinite length: definite chunks of the same major type up to a break, joined.
+    parts = bytearray()
+    while not _tree_break(r):
+        _tree_head(r, &cmajor, &cai, &cn)
+        if cmajor != major:
+            raise DecodeError(f"cbor: wrong element type {_TYPE_NAMES[cmajor]} "
+                              f"for indefinite-length {_TYPE_NAMES[major]}")
+        if cai == 31:
+            raise DecodeError(f"cbor: indefinite-length {_TYPE_NAMES[major]} chunk is not definite-length")
+        if cn > <uint64_t>(r.end - r.pos):
+            raise DecodeError("unexpected EOF")
+        parts += PyBytes_FromStringAndSize(<const char*>(r.p + r.pos), <Py_ssize_t>cn)
+        r.pos += <Py_ssize_t>cn
+    b = bytes(parts)
+    return _tree_text(r, major, <const unsigned char*>PyBytes_AS_STRING(b), PyBytes_GET_SIZE(b), later)
+
+
+cdef object _tree_key(_Reader r):
+    """A map key: a byte or text string (tags skipped), as the pure ``any_key``."""
+    cdef unsigned char major, ai
+    cdef uint64_t val, later = 0
+    _tree_head(r, &major, &ai, &val)
+    while major == 6:
+        if val == 21 or val == 22 or val == 23:
+            later = val
+        _tree_head(r, &major, &ai, &val)
+    if major == 2 or major == 3:
+        return _tree_string(r, major, ai, val, later)
+    raise DecodeError(f"cbor: cannot unmarshal {_TYPE_NAMES[major]} into Go value of type string")
+
+
+cdef object _tree_any(_Reader r):
+    cdef unsigned char major, ai
+    cdef uint64_t val, later = 0
+    cdef uint32_t f32
+    cdef float fv
+    cdef double dv
+    _tree_head(r, &major, &ai, &val)
+    while major == 6:
+        # Tags are dropped; an expected-later-encoding tag (21, 22, 23) shapes the byte
+        # string it ends up on.
+        if val == 21 or val == 22 or val == 23:
+            later = val
+        _tree_head(r, &major, &ai, &val)
+    if major == 0:
+        if val > <uint64_t>9223372036854775807ULL:
+            raise DecodeError(f"cbor: cannot unmarshal positive integer into Go value of type int64 "
+                              f"({PyLong_FromUnsignedLongLong(val)} overflows)")
+        return PyLong_FromLongLong(<long long>val)
+    if major == 1:
+        if val > <uint64_t>9223372036854775807ULL:
+            raise DecodeError(f"cbor: cannot unmarshal negative integer into Go value of type int64 "
+                              f"(-{PyLong_FromUnsignedLongLong(val) + 1} overflows Go's int64)")
+        return PyLong_FromLongLong(-1 - <long long>val)
+    if major == 2 or major == 3:
+        return _tree_string(r, major, ai, val, later)
+    if major == 4 or major == 5:
+        # One recursion level per container, counted as the pure walker's frames are.
+        _enter(" while decoding CBOR")
+        try:
+            if major == 4:
+                return _tree_array(r, ai, val)
+            return _tree_map(r, ai, val)
+        finally:
+            Py_LeaveRecursiveCall()
+    if major == 7:
+        if ai == 25:
+            dv = _half(<uint16_t>val)
+        elif ai == 26:
+            f32 = <uint32_t>val
+            memcpy(&fv, &f32, 4)
+            dv = fv
+        elif ai == 27:
+            memcpy(&dv, &val, 8)
+        elif val == 20:
+            return False
+        elif val == 21:
+            return True
+        else:
+            return None
+        if not _finite(dv):
+            _pure._check_float(dv)
+        return PyFloat_FromDouble(dv)
+    raise DecodeError("cbor: unexpected data item")
+
+
+cdef object _tree_array(_Reader r, unsigned char ai, uint64_t n):
+    cdef uint64_t i
+    if ai == 31:
+        out = []
+        while not _tree_break(r):
+            PyList_Append(out, _tree_any(r))
+        return out
+    # Every item takes at least one byte: a count beyond the data never allocates.
+    if n > <uint64_t>(r.end - r.pos):
+        raise DecodeError("unexpected EOF")
+    out = PyList_New(<Py_ssize_t>n)
+    for i in range(n):
+        x = _tree_any(r)
+        Py_INCREF(x)
+        PyList_SET_ITEM(out, <Py_ssize_t>i, x)
+    return out
+
+
+cdef object _tree_map(_Reader r, unsigned char ai, uint64_t n):
+    cdef dict out = {}
+    cdef uint64_t i = 0
+    if ai != 31 and n > <uint64_t>(r.end - r.pos):
+        raise DecodeError("unexpected EOF")
+    while True:
+        if ai == 31:
+            if _tree_break(r):
+                break
+        elif i == n:
+            break
+        key = _tree_key(r)
+        if PyDict_Contains(out, key):
+            raise DecodeError(f"cbor: found duplicate map key {_go_quote(key)} at map element index {i}")
+        PyDict_SetItem(out, key, _tree_any(r))
+        i += 1
+    return out
+
+
+def cbor_loads(data, Py_ssize_t start=0, Py_ssize_t end=-1):
+    """CBOR item ``data[start:end]`` -> JSON-shaped tree (Go's decode into interface{})."""
+    cdef bytes b = data if type(data) is bytes else bytes(data)
+    cdef _Reader r
+    if end < 0 or end > PyBytes_GET_SIZE(b):
+        end = PyBytes_GET_SIZE(b)
+    _check_whole(b, start, end)
+    r = _Reader()
+    r.data = b
+    r.p = <const unsigned char*>PyBytes_AS_STRING(b)
+    r.pos = start
+    r.end = end
+    strcache_init(&r.strings, end - start)
+    gc_pause()
+    try:
+        return _tree_any(r)
+    except RecursionError:
+        raise DecodeError(f"cbor: exceeded max nested level {MAX_NESTED_LEVELS}") from None
+    finally:
+        gc_resume()

@@ -10,29 +10,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from _seeds import SEED_DEPLOYMENT as SEED
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 CORPUS = SHARED / "corpus" / "files"
 
-SEED = b"""\
-apiVersion: apps/v1beta1
-kind: Deployment
-metadata:
-  name: nginx-deployment
-spec:
-  replicas: 1
-  template:
-    metadata:
-      labels:
-        app: nginx
-    spec:
-      containers:
-      - name: nginx
-        image: nginx:1.7.9
-        ports:
-        - containerPort: 80
-"""
 
 
 def _commands() -> list[list[str]]:

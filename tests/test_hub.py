@@ -12,6 +12,7 @@ import copy
 from pathlib import Path
 
 import pytest
+from _seeds import SEED_DEPLOYMENT
 
 import kcodec
 from kcodec import legacyscheme
@@ -98,26 +99,6 @@ def test_deliberate_losses_still_lose() -> None:
     assert ext.spec.backend.service_name == "web" and str(ext.spec.backend.service_port) == "http"
     back = legacyscheme.to_internal(ext, default=False)
     assert back.spec.default_backend.service.port.number == 0
-
-
-SEED_DEPLOYMENT = b"""\
-apiVersion: apps/v1beta1
-kind: Deployment
-metadata:
-  name: nginx-deployment
-spec:
-  replicas: 1
-  template:
-    metadata:
-      labels:
-        app: nginx
-    spec:
-      containers:
-      - name: nginx
-        image: nginx:1.7.9
-        ports:
-        - containerPort: 80
-"""
 
 
 def test_seed_v1beta1_deployment_to_apps_v1() -> None:

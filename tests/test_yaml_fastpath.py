@@ -319,3 +319,105 @@ def test_serializer_errors_are_the_libyaml_ones(yaml_serializer) -> None:
         assert str(ref_err.value) in str(fast_err.value)
     obj, _ = ser.decode(b"apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - name: c\n    args: [\"sh\", \"-c\"]\n")
     assert obj.spec.containers[0].args == ["sh", "-c"]
+
+
+# ------------------------------------------------------------------------------ encoder
+
+
+def same_encoding(tree: object) -> bytes | None:
+    """The bound writer's bytes (or error) must be the pure writer's."""
+    def run(fn):
+        try:
+            return True, fn(tree)
+        except Exception as err:  # noqa: BLE001 - the error itself is compared
+            return False, (type(err), str(err))
+    want = run(goyaml.tree_to_yaml)
+    got = run(speedups.yaml_encode_tree)
+    assert got == want, (tree if len(repr(tree)) < 400 else repr(tree)[:400])
+    return got[1] if got[0] else None
+
+
+def test_encode_fixtures_and_corpus() -> None:
+    from kcodec import gojson
+
+    paths = list(FIXTURE_FILES)
+    if CORPUS.is_dir():
+        paths += sorted(p for p in CORPUS.rglob("*") if p.suffix in (".yaml", ".yml", ".json"))
+    done = 0
+    for path in paths:
+        try:
+            tree = goyaml.yaml_to_tree(path.read_bytes())
+        except DecodeError:
+            continue
+        # The serializer writes what Go's JSON round trip gives.
+        same_encoding(gojson.loads(gojson.dumps(tree)))
+        done += 1
+    assert done > (1000 if CORPUS.is_dir() else 0)
+
+
+def test_encode_fixture_bytes_are_the_fixture() -> None:
+    if not FIXTURES.is_dir():
+        pytest.skip("Go fixtures not found")
+    data = (FIXTURES / "core.v1.Pod.yaml").read_bytes()
+    assert speedups.yaml_encode_tree(goyaml.yaml_to_tree(data)) == data
+
+
+ENCODE_CASES = [
+    {}, [], None, "x", 1, -1, 0, True, 1.5, 2 ** 63, 2 ** 64, -(2 ** 63) - 1, 10 ** 30, float("nan"),
+    float("inf"), {"a": float("-inf")}, {"k" * 129: 1, "k" * 128: 2, "a\nb": 3, "": 4},
+    {"n": ["", "-", "- x", "...", "...x", ".5", "0x10", "yes", "y", "Yes", "nullable", "name",
+           "true", "Truex", "tr", "~", "~x", "_x", "/x", "x/y-z.w", "a b", "x" * 100 + " " + "y" * 50,
+           "a\nb", " lead", "trail ", "\ud800", "caf\u00e9", "\U0001F600", "#", "a#b", "a: b", "2001-01-01"]},
+    {"b": 1, "a": 2, "B": 3, "a1": 4, "a10": 5, "a9": 6, "\u00e9": 7, "1": 8, "_": 9, "$ref": 10},
+    [[["deep"]], [{}], [[]], {"x": [1, [2, {"y": []}]]}], ("tuple", 1), {"t": (1, 2)},
+    {1: "int key"}, {"a": object()}, {"a": b"bytes"}, {"a": {1, 2}},
+]
+
+
+@pytest.mark.parametrize("tree", ENCODE_CASES, ids=range(len(ENCODE_CASES)))
+def test_encode_cases(tree: object) -> None:
+    same_encoding(tree)
+
+
+def test_encode_odd_types_take_the_pure_writer() -> None:
+    from kcodec.model import RawJSON
+
+    class S(str):
+        pass
+
+    class I(int):
+        pass
+
+    for tree in ({"a": S("x")}, {"a": I(3)}, {"a": RawJSON(b'{"b":[1,2]}')}, {S("k"): 1}, [True, I(1)],
+                 {"a": {"b": RawJSON(b"nope")}}):
+        same_encoding(tree)
+    deep: object = "leaf"
+    for _ in range(3000):
+        deep = {"a": [deep]}
+    same_encoding(deep)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_trees)
+def test_encode_generated(tree: object) -> None:
+    data = same_encoding(tree)
+    if data is not None:
+        check(data)
+
+
+def test_serializer_encode_uses_the_writer(yaml_serializer, monkeypatch) -> None:
+    if not FIXTURES.is_dir():
+        pytest.skip("Go fixtures not found")
+    ser, _ = yaml_serializer
+    data = (FIXTURES / "core.v1.Pod.yaml").read_bytes()
+    obj, _ = ser.decode(data)
+    assert ser.encode(obj) == data
+    if speedups.ENABLED:
+        def refuse(*a: object, **k: object) -> None:
+            raise AssertionError("the pure writer ran")
+
+        from kcodec._speedups import _yaml
+
+        monkeypatch.setattr(goyaml, "tree_to_yaml", refuse)
+        monkeypatch.setattr(_yaml, "tree_to_yaml", refuse)  # its whole-tree fallback
+        assert ser.encode(obj) == data

@@ -27,12 +27,15 @@ from kcodec.goyaml import (
     _HINT_CHARS,
     _STR_TAG,
     YAMLError,
+    _clean_str,
+    _Emitter,
     _json_number,
     _resolve_implicit,
+    _string_style,
     tree_to_yaml,
 )
 
-__all__ = ["yaml_block_tree", "yaml_encode_tree", "yaml_resolve_plain"]
+__all__ = ["yaml_block_tree", "yaml_encode_tree", "yaml_resolve_plain", "emit_scalar", "emit_complex_key"]
 
 # libyaml's reader refuses every other character ("control characters are not allowed");
 # \r, NEL, U+2028/2029 are YAML 1.1 line breaks and U+FEFF a byte order mark, which the
@@ -462,3 +465,34 @@ def yaml_block_tree(data: Any) -> Any:
 def yaml_encode_tree(tree: Any) -> bytes:
     """go-yaml v2 Marshal of a JSON tree: the pure twin is the encoder itself."""
     return tree_to_yaml(tree)
+
+
+def _emitter(column: int, whitespace: bool, indention: bool, indent: int) -> _Emitter:
+    em = _Emitter()
+    em.column = column
+    em.whitespace = whitespace
+    em.indention = indention
+    em.indent = indent
+    return em
+
+
+def emit_scalar(value: str, column: int, whitespace: bool, indention: bool,
+                indent: int) -> tuple[str, int, bool, bool]:
+    """A string value as ``tree_to_yaml`` writes it from this emitter state: (text, column,
+    whitespace, indention) after it. The compiled writer asks for every string whose form
+    depends on quoting or line folding, so those rules stay in ``kcodec.goyaml`` alone."""
+    em = _emitter(column, whitespace, indention, indent)
+    value = _clean_str(value)
+    em.scalar(value, _string_style(value, False), False)
+    return "".join(em.out), em.column, em.whitespace, em.indention
+
+
+def emit_complex_key(key: str, column: int, whitespace: bool, indention: bool,
+                     indent: int) -> tuple[str, int, bool, bool]:
+    """The explicit ``? key`` / ``:`` form ``tree_to_yaml`` uses for long or multi-line keys."""
+    em = _emitter(column, whitespace, indention, indent)
+    em.write_indicator("?", True, False, True)
+    em.scalar(key, _string_style(key, False), False)
+    em.write_indent()
+    em.write_indicator(":", True, False, True)
+    return "".join(em.out), em.column, em.whitespace, em.indention

@@ -32,7 +32,7 @@ from cpython.list cimport PyList_Append
 from kcodec._native import yamlblock as _pure
 from kcodec._native.yamlblock import _Fallback, _plain_key, yaml_resolve_plain
 
-__all__ = ["yaml_block_tree"]
+__all__ = ["yaml_block_tree", "yaml_encode_tree"]
 
 cdef int MAX_DEPTH = _pure.MAX_DEPTH
 cdef Py_ssize_t MAX_KEY = _pure.MAX_KEY
@@ -690,3 +690,312 @@ def yaml_block_tree(data):
         return value
     except _Fallback:
         return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Tree -> YAML: the writer of goyaml.tree_to_yaml, state and all, in C.
+#
+# Why: the pure writer spends its time on per-node Python calls and emitter attribute
+# traffic, while nearly every node of an object is a mapping, a sequence, an integer, a
+# boolean or a word-like string whose text is fixed. Those are written here from a C copy of
+# the emitter state (column, whitespace, indention, indent); every string whose form depends
+# on quoting or folding, every float and out-of-range integer, and the rare long keys go
+# through the pure emitter (emit_scalar, emit_complex_key, _scalar_text, _simple_key_text)
+# from the same state, so each rule has one implementation. A tree holding anything but
+# exact dict/list/tuple/str/int/float/bool/None, or nested deeper than ENCODE_DEPTH, is
+# written by the pure writer whole: same bytes, same errors.
+
+from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport memcpy, memset
+from cpython.bytes cimport PyBytes_FromStringAndSize
+from cpython.long cimport PyLong_AsLongLongAndOverflow
+from cpython.unicode cimport PyUnicode_AsUTF8AndSize
+
+from kcodec.goyaml import _scalar_text, _simple_key_text, _sorted_keys, tree_to_yaml
+from kcodec._native.yamlblock import emit_complex_key, emit_scalar
+
+
+cdef int ENCODE_DEPTH = 1000
+
+
+cdef extern from "Python.h":
+    bint PyUnicode_IS_ASCII(object o)
+    Py_ssize_t PyUnicode_GET_LENGTH(object o)
+    const char* PyUnicode_AsUTF8(object o) except NULL
+
+
+cdef class _Out:
+    cdef char* buf
+    cdef Py_ssize_t len
+    cdef Py_ssize_t cap
+    # go-yaml's emitter state (see goyaml._Emitter).
+    cdef Py_ssize_t column
+    cdef bint whitespace
+    cdef bint indention
+    cdef Py_ssize_t indent
+
+    def __cinit__(self):
+        self.cap = 65536
+        self.buf = <char*>malloc(self.cap)
+        if self.buf == NULL:
+            raise MemoryError()
+        self.len = 0
+        self.column = 0
+        self.whitespace = True
+        self.indention = True
+        self.indent = -1
+
+    def __dealloc__(self):
+        free(self.buf)
+
+    cdef int reserve(self, Py_ssize_t k) except -1:
+        cdef Py_ssize_t cap
+        cdef char* nb
+        if self.len + k <= self.cap:
+            return 0
+        cap = self.cap * 2
+        while cap < self.len + k:
+            cap *= 2
+        nb = <char*>realloc(self.buf, cap)
+        if nb == NULL:
+            raise MemoryError()
+        self.buf = nb
+        self.cap = cap
+        return 0
+
+    cdef inline int put(self, const char* p, Py_ssize_t k) except -1:
+        self.reserve(k)
+        memcpy(self.buf + self.len, p, k)
+        self.len += k
+        return 0
+
+    cdef inline int put_byte(self, char c) except -1:
+        self.reserve(1)
+        self.buf[self.len] = c
+        self.len += 1
+        return 0
+
+    cdef int put_str(self, str s) except -1:
+        cdef Py_ssize_t k
+        cdef const char* p = PyUnicode_AsUTF8AndSize(s, &k)
+        return self.put(p, k)
+
+    cdef int write_indent(self) except -1:
+        cdef Py_ssize_t indent = self.indent if self.indent > 0 else 0
+        cdef Py_ssize_t col = self.column
+        if not self.indention or col > indent or (col == indent and not self.whitespace):
+            self.put_byte(b'\n')
+            col = 0
+        if col < indent:
+            self.reserve(indent - col)
+            memset(self.buf + self.len, 32, indent - col)
+            self.len += indent - col
+            col = indent
+        self.column = col
+        self.whitespace = True
+        self.indention = True
+        return 0
+
+    cdef int indicator(self, char c, bint need_ws, bint is_ws, bint is_indention) except -1:
+        if need_ws and not self.whitespace:
+            self.put_byte(b' ')
+            self.column += 1
+        self.put_byte(c)
+        self.column += 1
+        self.whitespace = is_ws
+        self.indention = self.indention and is_indention
+        return 0
+
+    cdef int word(self, const char* p, Py_ssize_t k, Py_ssize_t chars) except -1:
+        """A plain scalar that is never folded, after a space when one is needed."""
+        if not self.whitespace:
+            self.put_byte(b' ')
+            self.column += 1
+        self.put(p, k)
+        self.column += chars
+        self.whitespace = False
+        self.indention = False
+        return 0
+
+    cdef int pure(self, tuple r) except -1:
+        """Take over the text and state the pure emitter produced."""
+        self.put_str(<str>r[0])
+        self.column = r[1]
+        self.whitespace = r[2]
+        self.indention = r[3]
+        return 0
+
+
+class _Whole(Exception):
+    """The tree holds something only the pure writer handles; it writes the whole tree."""
+
+
+cdef inline bint _plain_char(unsigned char c):
+    return (b'a' <= c <= b'z') or (b'A' <= c <= b'Z') or (b'0' <= c <= b'9') or c == b'_' or c == b'.' or c == b'/' or c == b'-'
+
+
+cdef bint _word_like(str s):
+    """True when tree_to_yaml writes ``s`` as itself, unquoted and never folded: goyaml's
+    _FAST_PLAIN_RE shape (ASCII letters, digits, ``_./-``, not starting with ``-`` or
+    ``...``) with no resolve hint at its start, or under a letter hint longer than any word
+    of go-yaml's resolve table (so it resolves to a string and _string_style keeps it plain)."""
+    cdef Py_ssize_t k, i
+    cdef const unsigned char* p
+    if not PyUnicode_IS_ASCII(s):
+        return False
+    k = PyUnicode_GET_LENGTH(s)
+    if k == 0:
+        return False
+    p = <const unsigned char*>PyUnicode_AsUTF8(s)
+    for i in range(k):
+        if not _plain_char(p[i]):
+            return False
+    if p[0] == b'-' or p[0] == b'.' or p[0] == b'+' or p[0] == b'~' or (b'0' <= p[0] <= b'9'):
+        return False  # numbers, '...', '-' forms: goyaml decides
+    if _is_hint(p[0]) and k <= 5:
+        return False
+    return True
+
+
+cdef bint _letters(str s):
+    cdef Py_ssize_t k, i
+    cdef const unsigned char* p
+    if not PyUnicode_IS_ASCII(s):
+        return False
+    k = PyUnicode_GET_LENGTH(s)
+    p = <const unsigned char*>PyUnicode_AsUTF8(s)
+    for i in range(k):
+        if not ((b'a' <= p[i] <= b'z') or (b'A' <= p[i] <= b'Z')):
+            return False
+    return True
+
+
+cdef int _emit_str(_Out o, str v) except -1:
+    if _word_like(v):
+        o.word(PyUnicode_AsUTF8(v), PyUnicode_GET_LENGTH(v), PyUnicode_GET_LENGTH(v))
+    else:
+        o.pure(emit_scalar(v, o.column, o.whitespace, o.indention, o.indent))
+    return 0
+
+
+cdef int _emit_key(_Out o, str k) except -1:
+    cdef str text
+    # Keys over 128 bytes are not simple keys: they take the explicit form below.
+    if PyUnicode_GET_LENGTH(k) <= 128 and _word_like(k):
+        o.word(PyUnicode_AsUTF8(k), PyUnicode_GET_LENGTH(k), PyUnicode_GET_LENGTH(k))
+        o.put_byte(b':')
+        o.column += 1
+        return 0
+    text = _simple_key_text(k) if PyUnicode_IS_ASCII(k) else _simple_key_text(_clean_key(k))
+    if text is not None:
+        o.put_str(text)
+        o.column += PyUnicode_GET_LENGTH(text)
+        o.whitespace = False
+        o.indention = False
+        return 0
+    o.pure(emit_complex_key(k if PyUnicode_IS_ASCII(k) else _clean_key(k), o.column, o.whitespace,
+                            o.indention, o.indent))
+    return 0
+
+
+cdef str _clean_key(str k):
+    from kcodec.goyaml import _clean_str
+    return _clean_str(k)
+
+
+cdef int _emit_node(_Out o, object v, bint mapping_ctx, int depth) except -1:
+    cdef type t = type(v)
+    cdef long long iv
+    cdef int overflow = 0
+    cdef Py_ssize_t saved
+    cdef list keys
+    cdef object k, item
+    cdef bint indentless
+    cdef char digits[24]
+    cdef int nd
+    cdef unsigned long long u
+    cdef str text
+    if t is str:
+        return _emit_str(o, <str>v)
+    if v is None:
+        return o.word(b"null", 4, 4)
+    if v is True:
+        return o.word(b"true", 4, 4)
+    if v is False:
+        return o.word(b"false", 5, 5)
+    if t is int:
+        iv = PyLong_AsLongLongAndOverflow(v, &overflow)
+        if overflow == 0:
+            # Decimal digits written backwards into a small buffer.
+            u = <unsigned long long>(-(iv + 1)) + 1 if iv < 0 else <unsigned long long>iv
+            nd = 24
+            while True:
+                nd -= 1
+                digits[nd] = <char>(48 + u % 10)
+                u //= 10
+                if u == 0:
+                    break
+            if iv < 0:
+                nd -= 1
+                digits[nd] = b'-'
+            return o.word(digits + nd, 24 - nd, 24 - nd)
+        text = _scalar_text(v)
+        return o.word(PyUnicode_AsUTF8(text), PyUnicode_GET_LENGTH(text), PyUnicode_GET_LENGTH(text))
+    if t is float:
+        text = _scalar_text(v)
+        return o.word(PyUnicode_AsUTF8(text), PyUnicode_GET_LENGTH(text), PyUnicode_GET_LENGTH(text))
+    if depth > ENCODE_DEPTH:
+        raise _Whole()
+    if t is dict:
+        if not v:
+            o.indicator(b'{', True, True, False)
+            o.indicator(b'}', False, False, False)
+            return 0
+        keys = list(<dict>v)
+        for k in keys:
+            if type(k) is not str:
+                raise _Whole()
+        for k in keys:
+            if not _letters(<str>k):
+                keys = _sorted_keys(v)
+                break
+        else:
+            keys.sort()
+        saved = o.indent
+        o.indent = 0 if o.indent < 0 else o.indent + 2
+        for k in keys:
+            o.write_indent()
+            _emit_key(o, <str>k)
+            _emit_node(o, (<dict>v)[k], True, depth + 1)
+        o.indent = saved
+        return 0
+    if t is list or t is tuple:
+        if not v:
+            o.indicator(b'[', True, True, False)
+            o.indicator(b']', False, False, False)
+            return 0
+        # A sequence that is a mapping value starts on the key's own indent.
+        indentless = mapping_ctx and not o.indention
+        saved = o.indent
+        if o.indent < 0:
+            o.indent = 0
+        elif not indentless:
+            o.indent += 2
+        for item in v:
+            o.write_indent()
+            o.indicator(b'-', True, False, True)
+            _emit_node(o, item, False, depth + 1)
+        o.indent = saved
+        return 0
+    raise _Whole()
+
+
+def yaml_encode_tree(tree):
+    """go-yaml v2 Marshal of a JSON tree: the bytes ``goyaml.tree_to_yaml`` writes."""
+    cdef _Out o = _Out()
+    try:
+        _emit_node(o, tree, False, 0)
+    except _Whole:
+        return tree_to_yaml(tree)
+    o.write_indent()
+    return PyBytes_FromStringAndSize(o.buf, o.len)

@@ -329,7 +329,7 @@ class Serializer:
         sort = is_unstructured(obj)
         if yaml:
             compact = _gojson.dumps(tree, sort_keys=sort)
-            out = _goyaml.tree_to_yaml(_gojson.loads(compact))
+            out = speedups.yaml_encode_tree(_gojson.loads(compact))
         elif pretty:
             out = _gojson.dumps(tree, pretty=True, sort_keys=sort)
         else:

@@ -161,19 +161,28 @@ READ = [
     b"  a: 1\n  b:\n    c: 2\n",
     b"a: b   \nc: 'd'   \n",
     b"a: <<\nb: '<<'\n\"<<\": 1\n",
+    b"a: multi\n  line\n   more  \n\n  para\n\n\n  three\nb: 1\n",
+    b"a: \"multi\n  line\"\nb: 'x\n\n  y'\nc: 'it''s\n  ok'\n",
+    b"a: \"esc\\\n   aped\\\n\"\nb: \"x\\\n\n  \\ y\"\n",
+    b"- foo\n  - bar\n  [x] &y *z !t #c\n- 2\n",
+    b"a: foo\n   # comment ends it\nb: 1\n",
+    b"a: \"x\ty\t\n\tz\"\n",
+    b"- a: long\n    folded\n  b: \"q\n    r\"\n",
+    b"a: 1\n  2\nb: true\n  false\nc: -x\n  y\n", b"- a\n -b\n",
 ]
 
 DECLINED = [
     b"", b"# only a comment\n", b"---\n", b"plain scalar\n", b"[1, 2]\n", b"{a: 1}\n",
     b"a: [1, 2]\n", b"a: {b: 1}\n", b"a: &x 1\nb: *x\n", b"a: !!str 1\n", b"%YAML 1.1\n---\na: 1\n",
     b"? a\n: b\n", b"a: 1\na: 2\n", b"1: a\n", b"true: a\n", b"~: a\n", b"<<: {a: 1}\n",
-    b"a: multi\n  line\n", b"a: \"multi\n  line\"\n", b"a: 'x\n  y'\n", b"a:\n  plain on its own line\n",
+    b"a:\n  plain on its own line\n", b"a: \"x\n---\ny\"\n", b"a: 'x\n...\n'\n", b"a: foo\n  bar: baz\n",
+    b"\"a\n b\": 1\n", b"- \"a\n b\": 1\n", b"a: foo\n\tbar\n", b"a: \"open\n", b"a: foo\n  : x\n",
     b"a:\tb\n", b"\ta: 1\n", b"a: 1\r\nb: 2\r\n", b"\xef\xbb\xbfa: 1\n", b"a: \xff\n",
     b"a: \x00\n", b"a: \x85\n", b"a: \xe2\x80\xa8\n", b"a: 1\n---\nb: 2\n", b"a: 1\n...\n",
     b"a: b: c\n", b"a: - b\n", b"a:\n  b: 1\n c: 2\n", b"a:\n  - 1\n  b: 2\n", b"- a\nb: c\n",
     b"a: \"\\/\"\n", b"a: \"\\'\"\n", b"a: \"\\ud800\"\n", b"a: \"\\q\"\n", b"a: .nan\n", b"a: .inf\n",
     b"a: |x\n  y\n", b"a: |", b"a: |\n\ty\n", b"key: \"unterminated\n", b"a: @x\n", b"a: `x`\n",
-    b"x" * 1100 + b": 1\n", b"a:b\n", b"- a\n -b\n", b"a: 1 #c\n  b: 2\n",
+    b"x" * 1100 + b": 1\n", b"a:b\n", b"a: 1 #c\n  b: 2\n",
 ]
 
 
@@ -421,3 +430,13 @@ def test_serializer_encode_uses_the_writer(yaml_serializer, monkeypatch) -> None
         monkeypatch.setattr(goyaml, "tree_to_yaml", refuse)
         monkeypatch.setattr(_yaml, "tree_to_yaml", refuse)  # its whole-tree fallback
         assert ser.encode(obj) == data
+
+
+def test_reads_strings_our_encoder_folds() -> None:
+    # go-yaml folds long strings with spaces past column 80, in all three flow styles.
+    tree = {"plain": "word " * 40 + "end", "double": "say \"hi\" " * 30, "single": "#x " * 50,
+            "escaped": "a  b " * 40 + "\u00e9\t", "list": ["- " + "w " * 60, "x" * 90 + " y" * 30],
+            "nested": {"deeper": {"still": "tail " * 40 + ": no"}}}
+    data = goyaml.tree_to_yaml(tree)
+    assert data.count(b"\n") > 20
+    assert check(data) == tree

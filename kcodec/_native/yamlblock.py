@@ -4,14 +4,13 @@ sigs.k8s.io/yaml decodes through go-yaml v2 and a JSON round trip (Go: sigs.k8s.
 (YAMLToJSON)); :func:`kcodec.goyaml.yaml_to_tree` reproduces that over libyaml's event stream,
 building a node graph first so anchors, merge keys, tags and go-yaml's error texts all come
 out right. Almost every document kcodec reads was written by go-yaml or kubectl, though:
-block mappings and sequences, plain and quoted one-line scalars, ``|``/``>`` block scalars,
-comments. :func:`yaml_block_tree` reads exactly that subset straight into the JSON tree, with
+block mappings and sequences, plain and quoted scalars (folded over several lines as go-yaml
+writes long strings), ``|``/``>`` block scalars, comments. :func:`yaml_block_tree` reads exactly that subset straight into the JSON tree, with
 the same scalar resolution (``goyaml._resolve_implicit`` and the JSON number trip), and
 answers ``None`` for a document that holds anything else: flow collections other than
 ``{}``/``[]``, anchors, aliases, tags, directives, explicit keys, merge keys, non-string or
-duplicated keys, multi-line plain or quoted scalars, tabs or odd indentation, a second
-document, control characters, invalid UTF-8. The caller then runs the libyaml route, so
-every error text and every rare construct keeps its one implementation. The decision is per
+duplicated keys, tabs outside scalars, odd indentation, a second document, control
+characters, invalid UTF-8. The caller then runs the libyaml route, so every error text and every rare construct keeps its one implementation. The decision is per
 document: nothing read by the fast path is kept when it gives up.
 
 :func:`yaml_encode_tree` is the writer's twin: the pure encoder *is* ``goyaml.tree_to_yaml``;
@@ -171,55 +170,96 @@ class _Parser:
         raise _Fallback  # a tab
 
     def scan_double(self, p: int) -> tuple[str, int]:
-        """(value, end after the closing quote) of a one-line double-quoted scalar."""
-        s, n = self.s, self.n
-        out = []
-        i = p + 1
-        while True:
-            j = i
-            while j < n and s[j] not in '"\\\n':
-                j += 1
-            if j >= n or s[j] == "\n":
-                raise _Fallback  # multi-line (or unterminated): libyaml folds or reports
-            out.append(s[i:j])
-            if s[j] == '"':
-                return "".join(out), j + 1
-            if j + 1 >= n:
-                raise _Fallback
-            e = s[j + 1]
-            simple = _DQ_ESCAPES.get(e)
-            if simple is not None:
-                out.append(simple)
-                i = j + 2
-                continue
-            width = _HEX_LEN.get(e)
-            if width is None:
-                raise _Fallback  # \' \/ \<newline> and unknown escapes: go-yaml's rules
-            digits = s[j + 2:j + 2 + width]
-            if len(digits) != width or not all(d in _HEX_DIGITS for d in digits):
-                raise _Fallback
-            v = int(digits, 16)
-            if 0xD800 <= v <= 0xDFFF or v > 0x10FFFF:
-                raise _Fallback
-            out.append(chr(v))
-            i = j + 2 + width
+        return self.scan_quoted(p, True)
 
     def scan_single(self, p: int) -> tuple[str, int]:
+        return self.scan_quoted(p, False)
+
+    def scan_quoted(self, p: int, double: bool) -> tuple[str, int]:
+        """libyaml's yaml_parser_scan_flow_scalar from the quote at ``p``: (value, end past
+        the closing quote). Line breaks fold as libyaml folds them (one break: a space; n
+        empty lines: n newlines; an escaped break: nothing)."""
         s, n = self.s, self.n
-        out = []
+        quote = '"' if double else "'"
+        out: list[str] = []
         i = p + 1
         while True:
-            j = i
-            while j < n and s[j] != "'" and s[j] != "\n":
-                j += 1
-            if j >= n or s[j] == "\n":
+            if i >= n:
+                raise _Fallback  # "found unexpected end of stream"
+            if s[i - 1] == "\n" and (s.startswith("---", i) or s.startswith("...", i)) and (
+                    i + 3 >= n or s[i + 3] in " \t\n"):
+                raise _Fallback  # "found unexpected document indicator"
+            leading_blanks = False
+            while i < n:
+                c = s[i]
+                if c == " " or c == "\t" or c == "\n":
+                    break
+                if c == quote:
+                    if not double and i + 1 < n and s[i + 1] == "'":
+                        out.append("'")
+                        i += 2
+                        continue
+                    break
+                if double and c == "\\":
+                    if i + 1 < n and s[i + 1] == "\n":
+                        i += 2
+                        leading_blanks = True
+                        break
+                    i = self.escape(i, out)
+                    continue
+                out.append(c)
+                i += 1
+            if i >= n:
                 raise _Fallback
-            out.append(s[i:j])
-            if j + 1 < n and s[j + 1] == "'":
-                out.append("'")
-                i = j + 2
-                continue
-            return "".join(out), j + 1
+            if s[i] == quote:
+                return "".join(out), i + 1
+            whitespaces: list[str] = []
+            leading_break = False
+            trailing = 0
+            while i < n:
+                c = s[i]
+                if c == " " or c == "\t":
+                    if not leading_blanks:
+                        whitespaces.append(c)
+                elif c == "\n":
+                    if not leading_blanks:
+                        whitespaces = []
+                        leading_break = True
+                        leading_blanks = True
+                    else:
+                        trailing += 1
+                else:
+                    break
+                i += 1
+            if leading_blanks:
+                if leading_break and trailing == 0:
+                    out.append(" ")
+                else:
+                    out.append("\n" * trailing)
+            else:
+                out.append("".join(whitespaces))
+
+    def escape(self, j: int, out: list[str]) -> int:
+        """The escape at ``s[j] == '\\'``, appended to ``out``; returns the position after it."""
+        s, n = self.s, self.n
+        if j + 1 >= n:
+            raise _Fallback
+        e = s[j + 1]
+        simple = _DQ_ESCAPES.get(e)
+        if simple is not None:
+            out.append(simple)
+            return j + 2
+        width = _HEX_LEN.get(e)
+        if width is None:
+            raise _Fallback  # \' \/ and unknown escapes: go-yaml's rules
+        digits = s[j + 2:j + 2 + width]
+        if len(digits) != width or not all(d in _HEX_DIGITS for d in digits):
+            raise _Fallback
+        v = int(digits, 16)
+        if 0xD800 <= v <= 0xDFFF or v > 0x10FFFF:
+            raise _Fallback
+        out.append(chr(v))
+        return j + 2 + width
 
     def scan_key(self, p: int) -> tuple[str, int] | None:
         """(key, position after ':') when a mapping key starts at ``p``, else None."""
@@ -231,8 +271,8 @@ class _Parser:
             while q < n and s[q] == " ":
                 q += 1
             if q < n and s[q] == ":" and (q + 1 >= n or s[q + 1] == " " or s[q + 1] == "\n"):
-                if q - p > MAX_KEY:
-                    raise _Fallback
+                if q - p > MAX_KEY or s.find("\n", p, q) >= 0:
+                    raise _Fallback  # simple keys are one line of at most 1024 characters
                 return text, q + 1
             return None
         if c in _NOT_PLAIN_START:
@@ -355,10 +395,65 @@ class _Parser:
         e, term = self.scan_plain(p)
         if term == _COLON:
             raise _Fallback  # "mapping values are not allowed in this context"
-        value = yaml_resolve_plain(s[p:e].rstrip(" "))
+        text = s[p:e].rstrip(" ")
         if term == _COMMENT:
-            return value, *self.next_sig(self.next_line(e))
-        return value, *self.next_sig(e + 1 if e < n else n)
+            return yaml_resolve_plain(text), *self.next_sig(self.next_line(e))
+        if e >= n:
+            return yaml_resolve_plain(text), n, -1
+        text, i = self.plain_lines(text, e + 1, owner)
+        return yaml_resolve_plain(text), *self.next_sig(i)
+
+    def plain_lines(self, text: str, i: int, owner: int) -> tuple[str, int]:
+        """The continuation lines of a plain scalar whose first line ended before line start
+        ``i`` (libyaml's yaml_parser_scan_plain_scalar): lines indented deeper than ``owner``
+        join with a space, or with one newline per empty line between. Returns the text and
+        the start of the line where structure resumes."""
+        s, n = self.s, self.n
+        pieces = None
+        breaks = 0
+        while i < n:
+            j = i
+            while j < n and s[j] == " ":
+                j += 1
+            if j >= n:
+                break
+            c = s[j]
+            if c == "\n":
+                breaks += 1
+                i = j + 1
+                continue
+            if c == "\t":
+                raise _Fallback
+            if j - i <= owner or c == "#":
+                break  # less indented, or a comment: the scalar ended on an earlier line
+            e, term = self.scan_plain_rest(j)
+            if term == _COLON:
+                raise _Fallback
+            if pieces is None:
+                pieces = [text]
+            pieces.append(" " if breaks == 0 else "\n" * breaks)
+            pieces.append(s[j:e].rstrip(" "))
+            breaks = 0
+            if term == _COMMENT or e >= n:
+                i = self.next_line(e)
+                break
+            i = e + 1
+        return (text if pieces is None else "".join(pieces)), i
+
+    def scan_plain_rest(self, j: int) -> tuple[int, int]:
+        """Like scan_plain for a continuation line: any character may start it."""
+        m = _PLAIN_END.search(self.s, j)
+        if m is None:
+            return self.n, _EOL
+        e = m.start()
+        c = self.s[e]
+        if c == "\n":
+            return e, _EOL
+        if c == ":":
+            return e, _COLON
+        if c == " ":
+            return e, _COMMENT
+        raise _Fallback
 
     # -- collections -------------------------------------------------------------------------
 

@@ -277,111 +277,155 @@ cdef class _Dec:
         term[0] = T_EOL
         return self.n
 
-    cdef str scan_double(self, Py_ssize_t p):
-        """A one-line double-quoted scalar; self.end is set past its closing quote."""
+    cdef inline str scan_double(self, Py_ssize_t p):
+        return self.scan_quoted(p, True)
+
+    cdef inline str scan_single(self, Py_ssize_t p):
+        return self.scan_quoted(p, False)
+
+    cdef str scan_quoted(self, Py_ssize_t p, bint double):
+        """libyaml's yaml_parser_scan_flow_scalar (the pure twin's scan_quoted); self.end is
+        set past the closing quote. A scalar without escapes or breaks is one slice."""
+        cdef unsigned char quote = b'"' if double else b'\''
         cdef Py_ssize_t i = p + 1
-        cdef Py_ssize_t j, k, width
-        cdef unsigned char c, e
+        cdef Py_ssize_t run, ws_start, ws_end, trailing, k
+        cdef unsigned char c
+        cdef bint leading_blanks, leading_break
+        cdef bint copied = False
+        cdef _Buf buf = self.buf
+        while True:
+            if i >= self.n:
+                raise _Fallback  # "found unexpected end of stream"
+            if self.b[i - 1] == b'\n' and i + 2 < self.n and (
+                    (self.b[i] == b'-' and self.b[i + 1] == b'-' and self.b[i + 2] == b'-')
+                    or (self.b[i] == b'.' and self.b[i + 1] == b'.' and self.b[i + 2] == b'.')):
+                c = self.at(i + 3)
+                if c == 0 or c == b' ' or c == b'\t' or c == b'\n':
+                    raise _Fallback  # "found unexpected document indicator"
+            leading_blanks = False
+            run = i
+            while i < self.n:
+                c = self.b[i]
+                if c == b' ' or c == b'\t' or c == b'\n':
+                    break
+                if c == quote:
+                    if not double and self.at(i + 1) == b'\'':
+                        if not copied:
+                            copied = True
+                            buf.clear()
+                        buf.add(self.b + run, i - run + 1)
+                        i += 2
+                        run = i
+                        continue
+                    break
+                if double and c == b'\\':
+                    if not copied:
+                        copied = True
+                        buf.clear()
+                    buf.add(self.b + run, i - run)
+                    if self.at(i + 1) == b'\n':
+                        i += 2
+                        run = i
+                        leading_blanks = True
+                        break
+                    i = self.escape(i)
+                    run = i
+                    continue
+                i += 1
+            if i >= self.n:
+                raise _Fallback
+            if self.b[i] == quote:
+                self.end = i + 1
+                if not copied:
+                    return self.text(p + 1, i)
+                buf.add(self.b + run, i - run)
+                return buf.text()
+            if not copied:
+                copied = True
+                buf.clear()
+            if not leading_blanks:
+                buf.add(self.b + run, i - run)
+            ws_start = i
+            ws_end = i
+            leading_break = False
+            trailing = 0
+            while i < self.n:
+                c = self.b[i]
+                if c == b' ' or c == b'\t':
+                    if not leading_blanks:
+                        ws_end = i + 1
+                elif c == b'\n':
+                    if not leading_blanks:
+                        leading_break = True
+                        leading_blanks = True
+                    else:
+                        trailing += 1
+                else:
+                    break
+                i += 1
+            if leading_blanks:
+                if leading_break and trailing == 0:
+                    buf.add_byte(b' ')
+                else:
+                    for k in range(trailing):
+                        buf.add_byte(b'\n')
+            else:
+                buf.add(self.b + ws_start, ws_end - ws_start)
+
+    cdef Py_ssize_t escape(self, Py_ssize_t j) except -1:
+        """The escape at b[j] == '\\' appended to the buffer; returns the position after it."""
+        cdef unsigned char e = self.at(j + 1)
+        cdef Py_ssize_t width = 0, k
         cdef unsigned int v
         cdef int h
         cdef _Buf buf = self.buf
-        cdef bint escaped = False
-        j = i
-        while True:
-            c = self.at(j)
-            if c == b'"':
-                if not escaped:
-                    self.end = j + 1
-                    return self.text(i, j)
-                buf.add(self.b + i, j - i)
-                self.end = j + 1
-                return buf.text()
-            if c == 0 or c == b'\n':
-                raise _Fallback  # multi-line (or unterminated): libyaml folds or reports
-            if c != b'\\':
-                j += 1
-                continue
-            if not escaped:
-                escaped = True
-                buf.clear()
-            buf.add(self.b + i, j - i)
-            e = self.at(j + 1)
-            width = 0
-            if e == b'0':
-                buf.add_byte(0)
-            elif e == b'a':
-                buf.add_byte(7)
-            elif e == b'b':
-                buf.add_byte(8)
-            elif e == b't' or e == b'\t':
-                buf.add_byte(9)
-            elif e == b'n':
-                buf.add_byte(10)
-            elif e == b'v':
-                buf.add_byte(11)
-            elif e == b'f':
-                buf.add_byte(12)
-            elif e == b'r':
-                buf.add_byte(13)
-            elif e == b'e':
-                buf.add_byte(27)
-            elif e == b' ' or e == b'"' or e == b'\\':
-                buf.add_byte(e)
-            elif e == b'N':
-                buf.add_cp(0x85)
-            elif e == b'_':
-                buf.add_cp(0xA0)
-            elif e == b'L':
-                buf.add_cp(0x2028)
-            elif e == b'P':
-                buf.add_cp(0x2029)
-            elif e == b'x':
-                width = 2
-            elif e == b'u':
-                width = 4
-            elif e == b'U':
-                width = 8
-            else:
-                raise _Fallback  # \' \/ \<newline> and unknown escapes: go-yaml's rules
-            if width:
-                v = 0
-                for k in range(width):
-                    h = _hexval(self.at(j + 2 + k))
-                    if h < 0:
-                        raise _Fallback
-                    v = (v << 4) | <unsigned int>h
-                if (0xD800 <= v <= 0xDFFF) or v > 0x10FFFF:
+        if e == b'0':
+            buf.add_byte(0)
+        elif e == b'a':
+            buf.add_byte(7)
+        elif e == b'b':
+            buf.add_byte(8)
+        elif e == b't' or e == b'\t':
+            buf.add_byte(9)
+        elif e == b'n':
+            buf.add_byte(10)
+        elif e == b'v':
+            buf.add_byte(11)
+        elif e == b'f':
+            buf.add_byte(12)
+        elif e == b'r':
+            buf.add_byte(13)
+        elif e == b'e':
+            buf.add_byte(27)
+        elif e == b' ' or e == b'"' or e == b'\\':
+            buf.add_byte(e)
+        elif e == b'N':
+            buf.add_cp(0x85)
+        elif e == b'_':
+            buf.add_cp(0xA0)
+        elif e == b'L':
+            buf.add_cp(0x2028)
+        elif e == b'P':
+            buf.add_cp(0x2029)
+        elif e == b'x':
+            width = 2
+        elif e == b'u':
+            width = 4
+        elif e == b'U':
+            width = 8
+        else:
+            raise _Fallback  # \' \/ and unknown escapes: go-yaml's rules
+        if width:
+            v = 0
+            for k in range(width):
+                h = _hexval(self.at(j + 2 + k))
+                if h < 0:
                     raise _Fallback
-                buf.add_cp(v)
-            i = j + 2 + width
-            j = i
-
-    cdef str scan_single(self, Py_ssize_t p):
-        cdef Py_ssize_t i = p + 1
-        cdef Py_ssize_t j = i
-        cdef unsigned char c
-        cdef bint escaped = False
-        cdef _Buf buf = self.buf
-        while True:
-            c = self.at(j)
-            if c == 0 or c == b'\n':
+                v = (v << 4) | <unsigned int>h
+            if (0xD800 <= v <= 0xDFFF) or v > 0x10FFFF:
                 raise _Fallback
-            if c != b'\'':
-                j += 1
-                continue
-            if self.at(j + 1) == b'\'':
-                if not escaped:
-                    escaped = True
-                    buf.clear()
-                buf.add(self.b + i, j - i + 1)
-                i = j + 2
-                j = i
-                continue
-            self.end = j + 1
-            if not escaped:
-                return self.text(i, j)
-            buf.add(self.b + i, j - i)
-            return buf.text()
+            buf.add_cp(v)
+        return j + 2 + width
 
     cdef Py_ssize_t key_chars(self, Py_ssize_t a, Py_ssize_t e):
         # The pure twin counts characters: count the bytes that start one.
@@ -408,6 +452,8 @@ cdef class _Dec:
                 if c == 0 or c == b' ' or c == b'\n':
                     if q - p > MAX_KEY and self.key_chars(p, q) > MAX_KEY:
                         raise _Fallback
+                    if memchr(self.b + p, 10, q - p) != NULL:
+                        raise _Fallback  # simple keys are one line
                     self.end = q + 1
                     return text
             return None
@@ -577,11 +623,81 @@ cdef class _Dec:
         e = self.scan_plain(p, &term)
         if term == T_COLON:
             raise _Fallback  # "mapping values are not allowed in this context"
-        value = self.plain_value(p, e)
         if term == T_COMMENT:
+            value = self.plain_value(p, e)
             self.next_sig(self.next_line(e))
+            return value
+        if e >= self.n:
+            value = self.plain_value(p, e)
+            self.next_sig(self.n)
+            return value
+        return self.plain_lines(p, e, owner)
+
+    cdef object plain_lines(self, Py_ssize_t p, Py_ssize_t e, Py_ssize_t owner):
+        """A plain scalar whose first line is b[p:e], with its continuation lines (the pure
+        twin's plain_lines); sets self.ls/self.ind where structure resumes."""
+        cdef Py_ssize_t i = e + 1
+        cdef Py_ssize_t j, f, breaks = 0, k, t
+        cdef unsigned char c
+        cdef bint folded = False
+        cdef _Buf buf = self.buf
+        while i < self.n:
+            j = i
+            while j < self.n and self.b[j] == b' ':
+                j += 1
+            if j >= self.n:
+                break
+            c = self.b[j]
+            if c == b'\n':
+                breaks += 1
+                i = j + 1
+                continue
+            if c == b'\t':
+                raise _Fallback
+            if j - i <= owner or c == b'#':
+                break  # less indented, or a comment: the scalar ended on an earlier line
+            f = j
+            c = 0
+            while f < self.n:
+                c = self.b[f]
+                if c == b'\n':
+                    break
+                if c == b':':
+                    t = self.at(f + 1)
+                    if t == 0 or t == b' ' or t == b'\n':
+                        raise _Fallback
+                elif c == b' ':
+                    if self.at(f + 1) == b'#':
+                        break
+                elif c == b'\t':
+                    raise _Fallback
+                f += 1
+            if not folded:
+                folded = True
+                buf.clear()
+                t = e
+                while t > p and self.b[t - 1] == b' ':
+                    t -= 1
+                buf.add(self.b + p, t - p)
+            if breaks == 0:
+                buf.add_byte(b' ')
+            else:
+                for k in range(breaks):
+                    buf.add_byte(b'\n')
+            breaks = 0
+            t = f
+            while t > j and self.b[t - 1] == b' ':
+                t -= 1
+            buf.add(self.b + j, t - j)
+            if f >= self.n or c == b' ':
+                i = self.next_line(f)
+                break
+            i = f + 1
+        if not folded:
+            value = self.plain_value(p, e)
         else:
-            self.next_sig(e + 1 if e < self.n else self.n)
+            value = yaml_resolve_plain(buf.text())
+        self.next_sig(i)
         return value
 
     # -- collections -----------------------------------------------------------------------

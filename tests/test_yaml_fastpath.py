@@ -169,11 +169,15 @@ READ = [
     b"a: \"x\ty\t\n\tz\"\n",
     b"- a: long\n    folded\n  b: \"q\n    r\"\n",
     b"a: 1\n  2\nb: true\n  false\nc: -x\n  y\n", b"- a\n -b\n",
+    b"a: [1, 2]\nb: [\"sh\", '-c', x y , -c, 0x1F, true, ~, \"\", 'it''s', \"\\t\", a'b]\nc: [ ]\nd: [a,b]  # c\n",
+    b"- [a, b]\n- []\n- [2001-01-01, 1e3, .5, -.inf_x]\n",
 ]
 
 DECLINED = [
     b"", b"# only a comment\n", b"---\n", b"plain scalar\n", b"[1, 2]\n", b"{a: 1}\n",
-    b"a: [1, 2]\n", b"a: {b: 1}\n", b"a: &x 1\nb: *x\n", b"a: !!str 1\n", b"%YAML 1.1\n---\na: 1\n",
+    b"a: [1,\n 2]\n", b"a: [a: b]\n", b"a: [[1]]\n", b"a: [1, ]\n", b"a: [,]\n", b"a: [x #c]\n",
+    b"a: [-]\n", b"a: [\"x\"y]\n", b"a: [1] x\n", b"a: [-", b"a: [\"a\nb\"]\n", b"a: [a?b]\n", b"a: [x",
+    b"a: [{}]\n", b"a: [1]]\n", b"a: [ \tx]\n", b"[a]: 1\n", b"a: {b: 1}\n", b"a: &x 1\nb: *x\n", b"a: !!str 1\n", b"%YAML 1.1\n---\na: 1\n",
     b"? a\n: b\n", b"a: 1\na: 2\n", b"1: a\n", b"true: a\n", b"~: a\n", b"<<: {a: 1}\n",
     b"a:\n  plain on its own line\n", b"a: \"x\n---\ny\"\n", b"a: 'x\n...\n'\n", b"a: foo\n  bar: baz\n",
     b"\"a\n b\": 1\n", b"- \"a\n b\": 1\n", b"a: foo\n\tbar\n", b"a: \"open\n", b"a: foo\n  : x\n",
@@ -214,7 +218,7 @@ def test_hostile_sizes_do_not_allocate() -> None:
 
 
 def test_accepts_other_buffers() -> None:
-    data = b"a: 1\nb: [x]\n"
+    data = b"a: 1\nb: {x: 1}\n"
     for form in (bytearray(b"a: 1\n"), memoryview(b"a: 1\n"), "a: 1\n"):
         assert speedups.yaml_block_tree(form) == {"a": 1}
     assert speedups.yaml_block_tree(data) is None

@@ -8,7 +8,7 @@ block mappings and sequences, plain and quoted scalars (folded over several line
 writes long strings), ``|``/``>`` block scalars, comments. :func:`yaml_block_tree` reads exactly that subset straight into the JSON tree, with
 the same scalar resolution (``goyaml._resolve_implicit`` and the JSON number trip), and
 answers ``None`` for a document that holds anything else: flow collections other than
-``{}``/``[]``, anchors, aliases, tags, directives, explicit keys, merge keys, non-string or
+``{}`` and one-line sequences of scalars, anchors, aliases, tags, directives, explicit keys, merge keys, non-string or
 duplicated keys, tabs outside scalars, odd indentation, a second document, control
 characters, invalid UTF-8. The caller then runs the libyaml route, so every error text and every rare construct keeps its one implementation. The decision is per
 document: nothing read by the fast path is kept when it gives up.
@@ -55,6 +55,8 @@ _DQ_ESCAPES = {
 }
 _HEX_LEN = {"x": 2, "u": 4, "U": 8}
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+# Characters that end or complicate a plain item of a flow sequence; "\n" ends the line.
+_FLOW_PLAIN_STOP = frozenset(":?[{}#\t\n")
 _PLAIN_END = re.compile(r"\n|:(?=[ \n]|\Z)| #|\t")
 
 _EOL, _COLON, _COMMENT = 0, 1, 2
@@ -388,10 +390,13 @@ class _Parser:
         if c == "'":
             text, e = self.scan_single(p)
             return (text, *self.finish_line(e))
-        if c == "{" or c == "[":
-            if p + 1 < n and s[p + 1] == ("}" if c == "{" else "]"):
-                return ({} if c == "{" else []), *self.finish_line(p + 2)
+        if c == "{":
+            if p + 1 < n and s[p + 1] == "}":
+                return {}, *self.finish_line(p + 2)
             raise _Fallback
+        if c == "[":
+            value, e = self.flow_sequence(p)
+            return value, *self.finish_line(e)
         e, term = self.scan_plain(p)
         if term == _COLON:
             raise _Fallback  # "mapping values are not allowed in this context"
@@ -454,6 +459,59 @@ class _Parser:
         if c == " ":
             return e, _COMMENT
         raise _Fallback
+
+    def flow_sequence(self, p: int) -> tuple[list, int]:
+        """A one-line flow sequence of scalars (``["sh", "-c"]``, ``[a, b]``) from the ``[`` at
+        ``p``: (list, end past ``]``). Plain items may not hold ``: ? [ { } #`` (where
+        libyaml's flow rules differ between versions); nested collections, empty items, a
+        trailing comma and line breaks are declined."""
+        s, n = self.s, self.n
+        eol = s.find("\n", p)
+        if eol < 0:
+            eol = n
+        out: list = []
+        i = self.flow_spaces(p + 1, eol)
+        if s[i] == "]":
+            return out, i + 1
+        while True:
+            c = s[i]
+            if c == '"' or c == "'":
+                text, e = self.scan_quoted(i, c == '"')
+                if e > eol:
+                    raise _Fallback
+                out.append(text)
+            else:
+                if c in _NOT_PLAIN_START or c == "?" or c == ":" or (
+                        c == "-" and (i + 1 >= eol or s[i + 1] in " ,]")):
+                    raise _Fallback
+                e = i
+                while True:
+                    if e >= eol:
+                        raise _Fallback
+                    c = s[e]
+                    if c == "," or c == "]":
+                        break
+                    if c in _FLOW_PLAIN_STOP:
+                        raise _Fallback
+                    e += 1
+                out.append(yaml_resolve_plain(s[i:e].rstrip(" ")))
+            e = self.flow_spaces(e, eol)
+            if s[e] == "]":
+                return out, e + 1
+            if s[e] != ",":
+                raise _Fallback
+            i = self.flow_spaces(e + 1, eol)
+            if s[i] == "]" or s[i] == ",":
+                raise _Fallback  # trailing comma or empty item
+
+    def flow_spaces(self, i: int, eol: int) -> int:
+        """Skip spaces inside a one-line flow sequence; the line may not end there."""
+        s = self.s
+        while i < eol and s[i] == " ":
+            i += 1
+        if i >= eol or s[i] == "\t":
+            raise _Fallback
+        return i
 
     # -- collections -------------------------------------------------------------------------
 

@@ -614,12 +614,15 @@ cdef class _Dec:
             value = self.scan_single(p)
             self.finish_line(self.end)
             return value
-        if c == b'{' or c == b'[':
-            d = self.at(p + 1)
-            if (c == b'{' and d == b'}') or (c == b'[' and d == b']'):
+        if c == b'{':
+            if self.at(p + 1) == b'}':
                 self.finish_line(p + 2)
-                return {} if c == b'{' else []
+                return {}
             raise _Fallback
+        if c == b'[':
+            value = self.flow_sequence(p)
+            self.finish_line(self.end)
+            return value
         e = self.scan_plain(p, &term)
         if term == T_COLON:
             raise _Fallback  # "mapping values are not allowed in this context"
@@ -699,6 +702,68 @@ cdef class _Dec:
             value = yaml_resolve_plain(buf.text())
         self.next_sig(i)
         return value
+
+    cdef list flow_sequence(self, Py_ssize_t p):
+        """A one-line flow sequence of scalars (the pure twin's flow_sequence); self.end is
+        set past its ``]``."""
+        cdef Py_ssize_t eol = self.next_line(p)
+        cdef Py_ssize_t i, e
+        cdef unsigned char c, d
+        cdef list out = []
+        cdef str text
+        if eol > p and self.b[eol - 1] == b'\n':
+            eol -= 1
+        i = self.flow_spaces(p + 1, eol)
+        if self.b[i] == b']':
+            self.end = i + 1
+            return out
+        while True:
+            c = self.b[i]
+            if c == b'"' or c == b'\'':
+                text = self.scan_quoted(i, c == b'"')
+                e = self.end
+                if e > eol:
+                    raise _Fallback
+                PyList_Append(out, text)
+            else:
+                if _not_plain_start(c) or c == b'?' or c == b':':
+                    raise _Fallback
+                if c == b'-':
+                    if i + 1 >= eol:
+                        raise _Fallback
+                    d = self.b[i + 1]
+                    if d == b' ' or d == b',' or d == b']':
+                        raise _Fallback
+                e = i
+                while True:
+                    if e >= eol:
+                        raise _Fallback
+                    c = self.b[e]
+                    if c == b',' or c == b']':
+                        break
+                    if (c == b':' or c == b'?' or c == b'[' or c == b'{' or c == b'}' or c == b'#'
+                            or c == b'\t' or c == b'\n'):
+                        raise _Fallback
+                    e += 1
+                PyList_Append(out, self.plain_value(i, e))
+            e = self.flow_spaces(e, eol)
+            c = self.b[e]
+            if c == b']':
+                self.end = e + 1
+                return out
+            if c != b',':
+                raise _Fallback
+            i = self.flow_spaces(e + 1, eol)
+            c = self.b[i]
+            if c == b']' or c == b',':
+                raise _Fallback  # trailing comma or empty item
+
+    cdef Py_ssize_t flow_spaces(self, Py_ssize_t i, Py_ssize_t eol) except -1:
+        while i < eol and self.b[i] == b' ':
+            i += 1
+        if i >= eol or self.b[i] == b'\t':
+            raise _Fallback
+        return i
 
     # -- collections -----------------------------------------------------------------------
 

@@ -1,11 +1,12 @@
 # cython: language_level=3
-"""Compiled twin of the block-style YAML fast path of ``kcodec._native.yamlblock``.
+"""Compiled twins of the block-style YAML fast path of ``kcodec._native.yamlblock``.
 
-Why it exists: the YAML route (``goyaml.yaml_to_tree``) runs libyaml for events and then
-builds go-yaml's node graph and values in Python, to get anchors, merge keys, tags, the
-alias budget and go-yaml's error texts right. For the documents kcodec actually meets
-(what go-yaml, kubectl and people write: block mappings and sequences of one-line scalars,
-block scalars, comments) that machinery is the whole cost of a YAML decode. This reader
+Why the reader exists: the YAML route (``goyaml.yaml_to_tree``) runs libyaml for events and
+then builds go-yaml's node graph and values in Python, to get anchors, merge keys, tags,
+the alias budget and go-yaml's error texts right. For the documents kcodec actually meets
+(what go-yaml, kubectl and people write: block mappings and sequences, plain and quoted
+scalars, long strings folded over lines, block scalars, one-line flow sequences of scalars,
+comments) that machinery was nearly the whole cost of a YAML decode. ``yaml_block_tree``
 walks the UTF-8 bytes once and builds the JSON tree directly.
 
 Why it may say no: it answers ``None`` for any document holding something outside that
@@ -20,8 +21,11 @@ true/false/null goes through the pure twin's ``yaml_resolve_plain`` (go-yaml's r
 with its YAML 1.1 numbers and timestamps is written once, in ``kcodec.goyaml``), and keys
 that could resolve to a non-string go through its ``_plain_key``.
 
-Every read is checked against the end of the buffer (``at``); nesting is bounded by
-``MAX_DEPTH`` (C recursion), so hostile input cannot crash or hang it.
+Every read is checked against the end of the buffer (``at``, or an explicit bound in each
+loop); nesting is bounded by ``MAX_DEPTH`` (C recursion); every scan moves forward, so
+hostile input cannot crash, hang or make it allocate more than a few times its size.
+
+``yaml_encode_tree`` is the writer's twin; why it exists is told above its code below.
 """
 from libc.string cimport memchr
 from cpython.unicode cimport PyUnicode_DecodeUTF8
@@ -892,7 +896,7 @@ from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.unicode cimport PyUnicode_AsUTF8AndSize
 
-from kcodec.goyaml import _scalar_text, _simple_key_text, _sorted_keys, tree_to_yaml
+from kcodec.goyaml import _clean_str, _scalar_text, _simple_key_text, _sorted_keys, tree_to_yaml
 from kcodec._native.yamlblock import emit_complex_key, emit_scalar
 
 
@@ -1080,7 +1084,6 @@ cdef int _emit_key(_Out o, str k) except -1:
 
 
 cdef str _clean_key(str k):
-    from kcodec.goyaml import _clean_str
     return _clean_str(k)
 
 

@@ -444,3 +444,37 @@ def test_reads_strings_our_encoder_folds() -> None:
     data = goyaml.tree_to_yaml(tree)
     assert data.count(b"\n") > 20
     assert check(data) == tree
+
+
+# ------------------------------------------------------------------------------ streams
+
+
+def _stream(data: bytes, fast: object) -> list[object]:
+    from kcodec.yamlutil import YAMLOrJSONDecoder
+
+    out: list[object] = []
+    try:
+        for tree in YAMLOrJSONDecoder(io.BytesIO(data), fast_tree=fast):
+            out.append(shape(tree))
+    except DecodeError as err:
+        out.append((type(err), str(err)))
+    return out
+
+
+def test_stream_decoder_with_the_fast_reader() -> None:
+    if not CORPUS.is_dir():
+        pytest.skip("corpus not found")
+    calls = []
+
+    def fast(data: bytes) -> object:
+        tree = speedups.yaml_block_tree(data)
+        calls.append(tree is not None)
+        return tree
+
+    for path in sorted(CORPUS.rglob("*")):
+        if path.suffix in (".yaml", ".yml", ".json") and path.is_file():
+            data = path.read_bytes()
+            assert _stream(data, fast) == _stream(data, None), path.name
+    assert sum(calls) > 0.85 * len(calls)
+    for data in (b"a: 1\n---\nb: [x\n", b"---\n# only\n---\na: 1\n", b"a: 1\n--- x\n", b"{\"a\": 1}\nb: 2\n"):
+        assert _stream(data, fast) == _stream(data, None)

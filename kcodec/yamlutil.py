@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import io
 import json as _stdjson
-from typing import IO, Any, Iterator
+from typing import IO, Any, Callable, Iterator
 
 from kcodec.errors import DecodeError
 from kcodec import gojson as _gojson
@@ -190,15 +190,21 @@ class YAMLToJSONDecoder:
     are raised as :class:`YAMLSyntaxError` with go-yaml's text (``yaml: line 3: ...``).
     """
 
-    def __init__(self, stream: Any) -> None:
+    def __init__(self, stream: Any, *, fast_tree: Callable[[bytes], Any] | None = None) -> None:
         self._reader = YAMLReader(stream)
         self.input_offset = 0
+        # A reader that returns a document's tree or None ("not handled"), tried before
+        # yaml_to_tree: speedups.yaml_block_tree, handed down by callers above the kernels
+        # (this module sits below them and cannot import them).
+        self._fast_tree = fast_tree
 
     def decode(self) -> Any:
         """Return the next document as a JSON tree."""
         data = self._reader.read()
+        tree = self._fast_tree(data) if self._fast_tree is not None else None
         try:
-            tree = yaml_to_tree(data)
+            if tree is None:
+                tree = yaml_to_tree(data)
         except DecodeError as err:
             raise YAMLSyntaxError(str(err)) from None
         self.input_offset += len(data)
@@ -419,11 +425,14 @@ class YAMLOrJSONDecoder:
     returns the next tree and raises :class:`EOFError` at the end of the stream.
     """
 
-    def __init__(self, stream: Any, peek_size: int = 4096) -> None:
+    def __init__(self, stream: Any, peek_size: int = 4096, *,
+                 fast_tree: Callable[[bytes], Any] | None = None) -> None:
         self._src = _Source(stream)
         head = self._src.peek(peek_size if peek_size > 0 else 4096)
         self._json = is_json_buffer(head)
-        self._yaml: YAMLToJSONDecoder | None = None if self._json else YAMLToJSONDecoder(self._src)
+        self._fast_tree = fast_tree
+        self._yaml: YAMLToJSONDecoder | None = (
+            None if self._json else YAMLToJSONDecoder(self._src, fast_tree=fast_tree))
         self._json_consumed = 0
         self._count = 0
         self._failed = False
@@ -447,7 +456,7 @@ class YAMLOrJSONDecoder:
                 first_err = err
                 self._json = False
                 if self._consume_whitespace():
-                    self._yaml = YAMLToJSONDecoder(self._src)
+                    self._yaml = YAMLToJSONDecoder(self._src, fast_tree=self._fast_tree)
             else:
                 self._count += 1
                 return value

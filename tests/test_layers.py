@@ -26,7 +26,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("field tables", ("kcodec.fieldtable",)),
     ("Go text and wire rules", ("kcodec.gofmt", "kcodec.gojson", "kcodec.goyaml", "kcodec.wire",
                                 "kcodec.yamlutil")),
-    ("kernels", ("kcodec._native", "kcodec._speedups")),
+    ("kernels", ("kcodec._native", "kcodec._speedups", "kcodec._native.yamlblock", "kcodec._speedups._yaml")),
     ("speedups switch", ("kcodec.speedups",)),
     ("model", ("kcodec.model", "kcodec.types")),
     ("conversion", ("kcodec.conversion",)),

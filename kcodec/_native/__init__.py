@@ -22,6 +22,7 @@ from kcodec._native.codec import (
 )
 from kcodec._native.convert import bind_conversion, convert_fields, deep_copy
 from kcodec._native.gvk import interpret_gvk
+from kcodec._native.yamlblock import yaml_block_tree, yaml_encode_tree
 from kcodec.wire import (
     decode_signed_varint,
     decode_varint,
@@ -54,6 +55,8 @@ __all__ = [
     "unmarshal_unknown",
     "convert_fields",
     "deep_copy",
+    "yaml_block_tree",
+    "yaml_encode_tree",
     "cbor_encode",
     "cbor_encode_tree",
     "cbor_fill",

@@ -1,6 +1,6 @@
 """Compiled (Cython) kernels: the twins of ``kcodec._native``, exporting the same names.
 
-Each extension module here (``_wire``, ``_codec``, ``_json``, ``_convert``) exports some of
+Each extension module here (``_wire``, ``_codec``, ``_json``, ``_convert``, ``_cbor``, ``_yaml``) exports some of
 the kernel names in ``kcodec._native.__all__``. Importing this package fails with ImportError when
 none was built, which is how :mod:`kcodec.speedups` falls back to pure Python; a name no
 built module provides falls back to its pure twin individually.
@@ -11,7 +11,7 @@ import importlib
 
 __all__: list[str] = []
 _loaded = []
-for _name in ("_wire", "_codec", "_json", "_convert", "_cbor"):
+for _name in ("_wire", "_codec", "_json", "_convert", "_cbor", "_yaml"):
     try:
         _mod = importlib.import_module(f"{__name__}.{_name}")
     except ImportError:

@@ -84,9 +84,10 @@ def _documents(data: bytes) -> Iterator[bytes]:
         yield data
         return
     from kcodec import gojson as _gojson
+    from kcodec import speedups
     from kcodec.yamlutil import YAMLOrJSONDecoder
 
-    for tree in YAMLOrJSONDecoder(io.BytesIO(data)):
+    for tree in YAMLOrJSONDecoder(io.BytesIO(data), fast_tree=speedups.yaml_block_tree):
         if tree is None:
             continue
         yield _gojson.dumps(tree)

@@ -154,8 +154,13 @@ class Serializer:
         if self.options.yaml:
             # Go converts the whole document to JSON first and works on that JSON from then
             # on (the original YAML is only kept for Unknown, error texts and the strict
-            # duplicate-key check).
-            if self.options.strict:
+            # duplicate-key check). The block-style fast path reads what go-yaml and kubectl
+            # write; it declines (None) anything else, duplicated keys included, so the
+            # libyaml route keeps every rare construct and every error text.
+            tree = speedups.yaml_block_tree(data)
+            if tree is not None:
+                yaml_errors = []
+            elif self.options.strict:
                 tree, yaml_errors = _goyaml.yaml_to_tree(data, strict=True)
             else:
                 tree, yaml_errors = _goyaml.yaml_to_tree(data), []
@@ -324,7 +329,7 @@ class Serializer:
         sort = is_unstructured(obj)
         if yaml:
             compact = _gojson.dumps(tree, sort_keys=sort)
-            out = _goyaml.tree_to_yaml(_gojson.loads(compact))
+            out = speedups.yaml_encode_tree(_gojson.loads(compact))
         elif pretty:
             out = _gojson.dumps(tree, pretty=True, sort_keys=sort)
         else:

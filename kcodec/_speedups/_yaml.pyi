@@ -1,0 +1,7 @@
+"""Type stub of the compiled twin of the block-style YAML fast path of ``kcodec._native.yamlblock``."""
+from typing import Any
+
+__all__: list[str]
+
+def yaml_block_tree(data: Any) -> Any: ...
+def yaml_encode_tree(tree: Any) -> bytes: ...

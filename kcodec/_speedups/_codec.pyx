@@ -27,6 +27,7 @@ Kernels that build many objects also pause the collector for their duration
 (``gc_pause``/``gc_resume``, restored even on errors), so it does not scan the new objects
 over and over while they appear.
 """
+cimport cython
 from libc.stdint cimport uint64_t, int64_t, int32_t, uint32_t
 from libc.string cimport memcpy, memmove, memcmp
 from libc.stdlib cimport malloc, realloc, free
@@ -72,6 +73,7 @@ cdef extern from "Python.h":
     int PyObject_IsTrue(object o) except -1
     int PyObject_Not(object o) except -1
     int Py_EnterRecursiveCall(const char* where) except -1
+    int Py_GetRecursionLimit()
     void Py_LeaveRecursiveCall()
     int _PyBytes_Resize(PyObject** b, Py_ssize_t n) except -1
     ctypedef struct PyTypeObject_ "PyTypeObject":
@@ -80,6 +82,16 @@ cdef extern from "Python.h":
     PyTypeObject_* Py_TYPE(PyObject* o)
     int PyDict_Next(object d, Py_ssize_t* pos, PyObject** key, PyObject** value)
     int PyUnicode_Compare(object a, object b) except? -1
+    PyTypeObject_ PyLong_Type
+    PyObject* _Py_True "Py_True"
+    PyObject* _Py_False "Py_False"
+    PyObject* PyErr_Occurred()
+    Py_ssize_t PyList_GET_SIZE(object l)
+    PyObject* PyList_GET_ITEM(object l, Py_ssize_t i)
+    Py_ssize_t _kc_ulen "PyUnicode_GET_LENGTH"(PyObject* o)
+    void* _kc_udata "PyUnicode_DATA"(PyObject* o)
+    bint _kc_uascii "PyUnicode_IS_ASCII"(PyObject* o)
+    long long _kc_long_overflow "PyLong_AsLongLongAndOverflow"(PyObject* o, int* overflow)
 
 cdef object _b64encode = _binascii.b2a_base64
 cdef object _b64decode = _base64.b64decode
@@ -207,6 +219,8 @@ cdef object _tree_value(_IdCache c, TypeRow t, object v):
 cdef inline Table _table_for(TypeRow t, object v):
     """The table of struct value ``v`` (its own class, as the pure walker uses)."""
     if type(v) is t.cls:
+        if t._table is not None:
+            return t._table
         return t.struct_table()
     return table_of(type(v))
 
@@ -426,6 +440,7 @@ def fill_from_tree(obj, cls, tree, strict, path):
 
 # ----------------------------------------------------------------------------- protobuf out
 
+@cython.final
 cdef class _Writer:
     """A growable output buffer (and the per-call cache of custom value bodies).
 
@@ -436,8 +451,12 @@ cdef class _Writer:
     cdef Py_ssize_t n
     cdef Py_ssize_t cap
     cdef _IdCache bodies
+    cdef int depth
+    cdef int max_depth
 
     def __cinit__(self):
+        self.depth = 0
+        self.max_depth = Py_GetRecursionLimit()
         o = PyBytes_FromStringAndSize(NULL, 4096)
         Py_INCREF(o)
         self.out = <PyObject*>o
@@ -521,16 +540,20 @@ cdef class _Writer:
         self.put_byte(0)
         return self.n
 
-    cdef int close_len(self, Py_ssize_t start) except -1:
+    cdef inline int close_len(self, Py_ssize_t start) except -1:
         """Write the length of the body that began at ``start`` into its reserved byte,
         shifting the body when the length needs more than one byte."""
+        cdef Py_ssize_t size = self.n - start
+        if size < 0x80:
+            self.buf[start - 1] = <unsigned char>size
+            return 0
+        return self.close_long(start)
+
+    cdef int close_long(self, Py_ssize_t start) except -1:
         cdef Py_ssize_t size = self.n - start
         cdef uint64_t v = <uint64_t>size
         cdef int extra = 0
         cdef Py_ssize_t i
-        if size < 0x80:
-            self.buf[start - 1] = <unsigned char>size
-            return 0
         while v >= 0x80:
             v >>= 7
             extra += 1
@@ -584,12 +607,16 @@ cdef inline int _put_fkey(_Writer w, const FieldC* fc) except -1:
     return w.put_raw(fc.key, fc.keylen)
 
 
-cdef int _put_struct(_Writer w, object obj, Table t) except -1:
-    Py_EnterRecursiveCall(" while encoding a struct as protobuf")
-    try:
-        return _put_struct_body(w, obj, t)
-    finally:
-        Py_LeaveRecursiveCall()
+cdef inline int _put_struct(_Writer w, object obj, Table t) except -1:
+    # Nesting is bounded by Python's recursion limit, as the pure walker's is, by a count
+    # on the writer (Py_EnterRecursiveCall per struct was a twentieth of an encode). An
+    # error abandons the writer, so the count needs no unwinding.
+    w.depth += 1
+    if w.depth > w.max_depth:
+        raise RecursionError("maximum recursion depth exceeded while encoding a struct as protobuf")
+    _put_struct_body(w, obj, t)
+    w.depth -= 1
+    return 0
 
 
 cdef bint _ordered_str_keys(dict d) except -1:
@@ -624,36 +651,164 @@ cdef int _put_map_entry(_Writer w, const FieldC* fc, TypeRow e, object mk, objec
     return w.close_len(start)
 
 
+cdef extern from *:
+    """
+    #include <string.h>
+    #include <stdint.h>
+    /* memcpy of n bytes, inline for the short runs most strings are: overlapping word
+       loads and stores that stay inside [0, n) of both buffers. */
+    static inline void kc_copy_short(unsigned char *d, const unsigned char *s, Py_ssize_t n)
+    {
+        uint64_t a, b;
+        uint32_t p, q;
+        if (n > 16) {
+            memcpy(d, s, (size_t)n);
+        } else if (n >= 8) {
+            memcpy(&a, s, 8);
+            memcpy(&b, s + n - 8, 8);
+            memcpy(d, &a, 8);
+            memcpy(d + n - 8, &b, 8);
+        } else if (n >= 4) {
+            memcpy(&p, s, 4);
+            memcpy(&q, s + n - 4, 4);
+            memcpy(d, &p, 4);
+            memcpy(d + n - 4, &q, 4);
+        } else {
+            for (Py_ssize_t i = 0; i < n; i++) {
+                d[i] = s[i];
+            }
+        }
+    }
+    """
+    void _copy_short "kc_copy_short"(unsigned char* d, const unsigned char* s, Py_ssize_t n) noexcept nogil
+
+
+cdef inline int _put_key_at(unsigned char* out, const FieldC* fc) noexcept nogil:
+    if fc.keylen == 1:
+        out[0] = fc.key[0]
+        return 1
+    memcpy(out, fc.key, fc.keylen)
+    return fc.keylen
+
+
+cdef inline int _varint_at(unsigned char* out, uint64_t v) noexcept nogil:
+    cdef int i = 0
+    while v >= 0x80:
+        out[i] = <unsigned char>((v & 0x7F) | 0x80)
+        v >>= 7
+        i += 1
+    out[i] = <unsigned char>v
+    return i + 1
+
+
+cdef inline int _put_ascii_field(_Writer w, const FieldC* fc, PyObject* s) except -1:
+    """Key, length and text of an exact ASCII str, behind one capacity check."""
+    cdef Py_ssize_t n = _kc_ulen(s)
+    cdef unsigned char* out
+    if w.n + n + 16 > w.cap:
+        w.grow(n + 16)
+    out = w.buf + w.n
+    out += _put_key_at(out, fc)
+    out += _varint_at(out, <uint64_t>n)
+    _copy_short(out, <const unsigned char*>_kc_udata(s), n)
+    w.n = (out - w.buf) + n
+    return 0
+
+
+cdef inline int _put_varint_field(_Writer w, const FieldC* fc, uint64_t v) except -1:
+    cdef unsigned char* out
+    if w.n + 16 > w.cap:
+        w.grow(16)
+    out = w.buf + w.n
+    out += _put_key_at(out, fc)
+    out += _varint_at(out, v)
+    w.n = out - w.buf
+    return 0
+
+
+cdef inline bint _put_leaf(_Writer w, const FieldC* fc, int k, PyObject* p) except -1:
+    """Write a str, int or bool field straight from the borrowed ``p`` when it is an exact
+    instance with the plain encoding; False when the general path must decide. Nothing
+    here runs Python code, so ``p`` stays alive while it is read."""
+    cdef long long x
+    cdef int overflow = 0
+    if k == K_STR:
+        if Py_TYPE(p) == &PyUnicode_Type and _kc_uascii(p):
+            _put_ascii_field(w, fc, p)
+            return True
+        return False
+    if k == K_INT32 or k == K_INT64:
+        if Py_TYPE(p) == &PyLong_Type:
+            x = _kc_long_overflow(p, &overflow)
+            if overflow == 0:
+                if x == -1 and PyErr_Occurred() != NULL:
+                    return -1
+                _put_varint_field(w, fc, <uint64_t>x)
+                return True
+        return False
+    if k == K_BOOL:
+        if p == _Py_True:
+            _put_varint_field(w, fc, 1)
+            return True
+        if p == _Py_False:
+            _put_varint_field(w, fc, 0)
+            return True
+    return False
+
+
+cdef int _put_str_list(_Writer w, const FieldC* fc, list v) except -1:
+    """An unpacked repeated string field: one key + length + text per item."""
+    cdef Py_ssize_t i = 0
+    cdef PyObject* x
+    # Items are borrowed: the list is held by the caller and nothing here runs Python
+    # code except the general path, which takes its own reference first.
+    while i < PyList_GET_SIZE(v):
+        x = PyList_GET_ITEM(v, i)
+        if Py_TYPE(x) == &PyUnicode_Type and _kc_uascii(x):
+            _put_ascii_field(w, fc, x)
+        else:
+            item = <object>x
+            _put_fkey(w, fc)
+            _put_str(w, item)
+        i += 1
+    return 0
+
+
 cdef int _put_struct_body(_Writer w, object obj, Table t) except -1:
     cdef const FieldC* fc
+    cdef const FieldC* pbc = t.pb_c
     cdef TypeRow e
     cdef bint direct = t.owns(obj)
     cdef int k
-    cdef Py_ssize_t i, start
+    cdef Py_ssize_t i, start, npb = t.npb
     cdef PyObject* p
+    cdef char* base = <char*><PyObject*>obj
     if direct:
         # Encoding is bound by memory latency: ask for every field value at once rather
         # than waiting for each in turn.
-        for i in range(t.npb):
-            fc = &t.pb_c[i]
+        for i in range(npb):
+            fc = &pbc[i]
             if fc.offset >= 0:
-                p = (<PyObject**>((<char*><PyObject*>obj) + fc.offset))[0]
+                p = (<PyObject**>(base + fc.offset))[0]
                 if p != NULL and p != <PyObject*>None:
                     kc_prefetch(p)
-    for i in range(t.npb):
-        fc = &t.pb_c[i]
-        p = NULL
+    for i in range(npb):
+        fc = &pbc[i]
+        k = fc.kind
         if direct and fc.offset >= 0:
-            p = (<PyObject**>((<char*><PyObject*>obj) + fc.offset))[0]
+            p = (<PyObject**>(base + fc.offset))[0]
             if p == <PyObject*>None:
                 continue
-        if p != NULL:
-            v = <object>p
+            if p == NULL:
+                v = getattr(obj, (<FieldRow>fc.row).name)  # AttributeError, as Python says it
+            elif k <= K_INT64 and _put_leaf(w, fc, k, p):
+                continue
+            else:
+                v = <object>p
         else:
             v = getattr(obj, (<FieldRow>fc.row).name)
             if v is None:
                 continue
-        k = fc.kind
         if k == K_STR:
             _put_fkey(w, fc)
             _put_str(w, v)
@@ -661,6 +816,9 @@ cdef int _put_struct_body(_Writer w, object obj, Table t) except -1:
         if k == K_LIST and not fc.wrapped:
             e = (<FieldRow>fc.row).elem
             if type(v) is list:
+                if e.kind == K_STR:
+                    _put_str_list(w, fc, <list>v)
+                    continue
                 for x in <list>v:
                     _put_fkey(w, fc)
                     _put_value(w, e, x)
@@ -683,6 +841,11 @@ cdef int _put_struct_body(_Writer w, object obj, Table t) except -1:
                     _put_map_entry(w, fc, e, mk, v[mk])
             continue
         _put_fkey(w, fc)
+        if k == K_STRUCT:
+            start = w.open_len()
+            _put_struct(w, v, _table_for(<FieldRow>fc.row, v))
+            w.close_len(start)
+            continue
         _put_value(w, <FieldRow>fc.row, v)
     return 0
 
@@ -694,7 +857,7 @@ cdef dict _time_unit = {}
 cdef long long _ZERO_UNIX_SEC = -62135596800LL
 
 
-cdef int _put_time(_Writer w, object v) except -1:
+cdef int _put_time(_Writer w, TypeRow t, object v) except -1:
     """Length-prefixed ``v._proto_body()`` of a metav1 Time/MicroTime, written here.
 
     Returns 0 (nothing written) for any other value, or one not plainly built."""
@@ -702,11 +865,25 @@ cdef int _put_time(_Writer w, object v) except -1:
     cdef long long sec, nsec, unit
     cdef int overflow = 0
     cdef Py_ssize_t start
-    unit = _time_unit_for(type(v))
-    if unit < 0:
-        return 0
-    sv = getattr(v, "_sec", None)
-    nv = getattr(v, "_nsec", None)
+    if type(v) is t.cls and (t.pb_time_unit < 0 or (t.sec_offset >= 0 and t.nsec_offset >= 0)):
+        # The row knows the class: its unit and slots without a lookup by name.
+        unit = t.pb_time_unit
+        if unit < 0:
+            return 0
+        p = (<PyObject**>((<char*><PyObject*>v) + t.sec_offset))[0]
+        if p == NULL:
+            return 0  # unset: getattr(v, "_sec", None) would give None
+        sv = <object>p
+        p = (<PyObject**>((<char*><PyObject*>v) + t.nsec_offset))[0]
+        if p == NULL:
+            return 0
+        nv = <object>p
+    else:
+        unit = _time_unit_for(type(v))
+        if unit < 0:
+            return 0
+        sv = getattr(v, "_sec", None)
+        nv = getattr(v, "_nsec", None)
     if type(sv) is not int or type(nv) is not int:
         return 0
     sec = PyLong_AsLongLongAndOverflow(sv, &overflow)
@@ -747,7 +924,7 @@ cdef int _put_value(_Writer w, TypeRow t, object v) except -1:
     if k == K_CUSTOM:
         if v is None:
             return w.put_byte(0)
-        if _put_time(w, v):
+        if _put_time(w, t, v):
             return 0
         return w.put_bytes_field(w.custom_body(t, v))
     if k == K_BYTES:

@@ -635,6 +635,41 @@ cdef bint _ordered_str_keys(dict d) except -1:
     return True
 
 
+cdef bint _put_ascii_map(_Writer w, const FieldC* fc, dict d) except -1:
+    """A map[string]string whose keys and values are all exact compact ASCII str, entry by
+    entry with lengths known up front; False (nothing written) for any other."""
+    cdef Py_ssize_t pos = 0, kn, vn, body
+    cdef PyObject* k
+    cdef PyObject* val
+    cdef unsigned char* out
+    while PyDict_Next(d, &pos, &k, &val):
+        if Py_TYPE(k) != &PyUnicode_Type or not _kc_compact_ascii(k) \
+                or Py_TYPE(val) != &PyUnicode_Type or not _kc_compact_ascii(val):
+            return False
+    pos = 0
+    while PyDict_Next(d, &pos, &k, &val):
+        kn = _kc_ulen(k)
+        vn = _kc_ulen(val)
+        body = 2 + uvarint_size(<uint64_t>kn) + kn + uvarint_size(<uint64_t>vn) + vn
+        if w.n + body + 16 > w.cap:
+            w.grow(body + 16)
+        out = w.buf + w.n
+        out += _put_key_at(out, fc)
+        out += _varint_at(out, <uint64_t>body)
+        out[0] = 0x0A
+        out += 1
+        out += _varint_at(out, <uint64_t>kn)
+        _copy_short(out, _kc_ascii_data(k), kn)
+        out += kn
+        out[0] = 0x12
+        out += 1
+        out += _varint_at(out, <uint64_t>vn)
+        _copy_short(out, _kc_ascii_data(val), vn)
+        out += vn
+        w.n = out - w.buf
+    return True
+
+
 cdef int _put_map_entry(_Writer w, const FieldC* fc, TypeRow e, object mk, object mv) except -1:
     """One map entry: the field key, then a length-delimited (key=1, value=2) message."""
     cdef Py_ssize_t start
@@ -683,6 +718,16 @@ cdef extern from *:
     void _copy_short "kc_copy_short"(unsigned char* d, const unsigned char* s, Py_ssize_t n) noexcept nogil
 
 
+cdef extern from *:
+    """
+    #define kc_compact_ascii(o) PyUnicode_IS_COMPACT_ASCII(o)
+    #define kc_ascii_data(o) ((const unsigned char *)(((PyASCIIObject *)(o)) + 1))
+    """
+    # An exact str that is compact ASCII keeps its text right after the header.
+    bint _kc_compact_ascii "kc_compact_ascii"(PyObject* o) noexcept nogil
+    const unsigned char* _kc_ascii_data "kc_ascii_data"(PyObject* o) noexcept nogil
+
+
 cdef inline int _put_key_at(unsigned char* out, const FieldC* fc) noexcept nogil:
     if fc.keylen == 1:
         out[0] = fc.key[0]
@@ -710,7 +755,7 @@ cdef inline int _put_ascii_field(_Writer w, const FieldC* fc, PyObject* s) excep
     out = w.buf + w.n
     out += _put_key_at(out, fc)
     out += _varint_at(out, <uint64_t>n)
-    _copy_short(out, <const unsigned char*>_kc_udata(s), n)
+    _copy_short(out, _kc_ascii_data(s), n)
     w.n = (out - w.buf) + n
     return 0
 
@@ -733,7 +778,7 @@ cdef inline bint _put_leaf(_Writer w, const FieldC* fc, int k, PyObject* p) exce
     cdef long long x
     cdef int overflow = 0
     if k == K_STR:
-        if Py_TYPE(p) == &PyUnicode_Type and _kc_uascii(p):
+        if Py_TYPE(p) == &PyUnicode_Type and _kc_compact_ascii(p):
             _put_ascii_field(w, fc, p)
             return True
         return False
@@ -764,7 +809,7 @@ cdef int _put_str_list(_Writer w, const FieldC* fc, list v) except -1:
     # code except the general path, which takes its own reference first.
     while i < PyList_GET_SIZE(v):
         x = PyList_GET_ITEM(v, i)
-        if Py_TYPE(x) == &PyUnicode_Type and _kc_uascii(x):
+        if Py_TYPE(x) == &PyUnicode_Type and _kc_compact_ascii(x):
             _put_ascii_field(w, fc, x)
         else:
             item = <object>x
@@ -819,6 +864,14 @@ cdef int _put_struct_body(_Writer w, object obj, Table t) except -1:
                 if e.kind == K_STR:
                     _put_str_list(w, fc, <list>v)
                     continue
+                if e.kind == K_STRUCT:
+                    for x in <list>v:
+                        _put_fkey(w, fc)
+                        start = w.open_len()
+                        if x is not None:
+                            _put_struct(w, x, _table_for(e, x))
+                        w.close_len(start)
+                    continue
                 for x in <list>v:
                     _put_fkey(w, fc)
                     _put_value(w, e, x)
@@ -834,6 +887,8 @@ cdef int _put_struct_body(_Writer w, object obj, Table t) except -1:
             if type(v) is dict and _ordered_str_keys(<dict>v):
                 # Most maps were decoded from Go's sorted output (or hold one entry):
                 # walk them as they are instead of building a sorted key list.
+                if e.kind == K_STR and _put_ascii_map(w, fc, <dict>v):
+                    continue
                 for mk, mv in (<dict>v).items():
                     _put_map_entry(w, fc, e, mk, mv)
             else:

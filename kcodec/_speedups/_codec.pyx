@@ -35,14 +35,14 @@ from cpython.object cimport PyObject
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE, PyBytes_FromStringAndSize
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 from cpython.long cimport PyLong_FromUnsignedLongLong, PyLong_FromLongLong
-from cpython.list cimport PyList_Append
+from cpython.list cimport PyList_Append, PyList_New
 from cpython.dict cimport PyDict_GetItem, PyDict_SetItem
 from cpython.float cimport PyFloat_FromDouble
 from cpython.mem cimport PyMem_Calloc, PyMem_Free
 
 from kcodec._speedups._varint cimport uvarint_size
 from kcodec._speedups._tables cimport (
-    kc_prefetch,
+    kc_prefetch, kc_same_bytes,
     Table, TypeRow, FieldRow, FieldC, table_of, untrack, get_field, set_field, is_zero_value, gc_pause, gc_resume,
     StrCache, strcache_init, strcache_ascii, strcache_clear, new_time,
     K_STR, K_BOOL, K_INT32, K_INT64, K_FLOAT, K_BYTES, K_STRUCT, K_CUSTOM, K_LIST, K_MAP, K_ANY,
@@ -720,6 +720,19 @@ cdef extern from *:
 
 cdef extern from *:
     """
+    #define kc_list_items(o) (((PyListObject *)(o))->ob_item)
+    #define kc_list_size(o) Py_SIZE(o)
+    #define kc_list_allocated(o) (((PyListObject *)(o))->allocated)
+    #define kc_list_set_size(o, n) Py_SET_SIZE((PyVarObject *)(o), (n))
+    """
+    PyObject** _kc_list_items "kc_list_items"(PyObject* o) noexcept nogil
+    Py_ssize_t _kc_list_size "kc_list_size"(PyObject* o) noexcept nogil
+    Py_ssize_t _kc_list_allocated "kc_list_allocated"(PyObject* o) noexcept nogil
+    void _kc_list_set_size "kc_list_set_size"(PyObject* o, Py_ssize_t n) noexcept nogil
+
+
+cdef extern from *:
+    """
     #define kc_compact_ascii(o) PyUnicode_IS_COMPACT_ASCII(o)
     #define kc_ascii_data(o) ((const unsigned char *)(((PyASCIIObject *)(o)) + 1))
     """
@@ -1296,7 +1309,40 @@ cdef int _len_error(uint64_t n, Py_ssize_t pos, Py_ssize_t end, const PathSeg* p
     raise DecodeError(f"proto: {_path(path)}: length {n} at byte {pos} exceeds message end {end}")
 
 
-cdef inline int _read_len(_Reader r, Py_ssize_t* pos, Py_ssize_t end, Py_ssize_t* stop,
+cdef extern from *:
+    """
+    /* A one-byte length prefix at *pos whose bytes fit before end: 1 with *pos and *stop
+       set, else 0 (nothing changed). Plain C so that it always inlines. */
+    static inline __attribute__((always_inline)) int
+    kc_len1(const unsigned char *p, Py_ssize_t *pos, Py_ssize_t end, Py_ssize_t *stop)
+    {
+        Py_ssize_t p0 = *pos;
+        if (p0 < end) {
+            Py_ssize_t n = p[p0];
+            if (n < 0x80 && n < end - p0) {
+                *pos = p0 + 1;
+                *stop = p0 + 1 + n;
+                return 1;
+            }
+        }
+        return 0;
+    }
+    /* The slot at offset of obj (borrowed, NULL when unset), or NULL without one. */
+    #define kc_slot(obj, off) ((off) >= 0 ? *(PyObject **)((char *)(obj) + (off)) : NULL)
+    """
+    bint _kc_len1 "kc_len1"(const unsigned char* p, Py_ssize_t* pos, Py_ssize_t end, Py_ssize_t* stop) noexcept nogil
+    PyObject* _kc_slot "kc_slot"(PyObject* obj, Py_ssize_t off) noexcept nogil
+
+
+cdef inline int _len(_Reader r, Py_ssize_t* pos, Py_ssize_t end, Py_ssize_t* stop,
+                     const PathSeg* path) except -1:
+    """_read_len with its common case (a one-byte length that fits) inline in the caller."""
+    if _kc_len1(r.p, pos, end, stop):
+        return 0
+    return _read_len(r, pos, end, stop, path)
+
+
+cdef int _read_len(_Reader r, Py_ssize_t* pos, Py_ssize_t end, Py_ssize_t* stop,
                    const PathSeg* path) except -1:
     """A length prefix and the check that its bytes fit before ``end`` (the error text is
     built out of line, so this stays small enough to inline into the decode loops)."""
@@ -1339,10 +1385,48 @@ cdef int _skip(_Reader r, unsigned int wire, Py_ssize_t* pos, Py_ssize_t end,
 
 
 cdef inline int _append(object lst, object x) except -1:
+    cdef PyObject* o = <PyObject*>lst
+    cdef Py_ssize_t n
     if type(lst) is list:
+        n = _kc_list_size(o)
+        if n < _kc_list_allocated(o):
+            # Room left by _new_list: store in place (what list.append does then).
+            Py_INCREF(x)
+            _kc_list_items(o)[n] = <PyObject*>x
+            _kc_list_set_size(o, n + 1)
+            return 0
         return PyList_Append(lst, x)
     lst.append(x)
     return 0
+
+
+cdef list _new_list(Py_ssize_t n):
+    """An empty, untracked list with room for ``n`` items."""
+    cdef list lst = PyList_New(n)
+    # PyList_New(n) holds n NULL slots; size 0 makes it a valid empty list whose items
+    # array already has room for n (_append fills it in order).
+    _kc_list_set_size(<PyObject*>lst, 0)
+    untrack(lst)
+    return lst
+
+
+cdef Py_ssize_t _run_length(const unsigned char* p, Py_ssize_t pos, Py_ssize_t end,
+                            const unsigned char* tag, Py_ssize_t taglen) noexcept nogil:
+    """How many length-delimited values follow ``pos`` (just after a tag), each further one
+    behind the same ``taglen`` tag bytes; at least 1. A length that does not fit ends the
+    count (decoding that value raises), so the count never exceeds what the input holds."""
+    cdef Py_ssize_t n = 0
+    cdef uint64_t ln = 0
+    while True:
+        if _rd(p, &pos, end, &ln) != VOK or ln > <uint64_t>(end - pos):
+            return n + 1
+        pos += <Py_ssize_t>ln
+        n += 1
+        if end - pos <= taglen or not kc_same_bytes(p + pos, tag, taglen):
+            return n
+        pos += taglen
+
+
 
 
 cdef inline int _put_slot(object obj, const FieldC* fc, object value, bint direct) except -1:
@@ -1373,6 +1457,9 @@ cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
     cdef uint64_t num
     cdef const FieldC* fc
     cdef FieldC scratch
+    cdef Py_ssize_t n, taglen
+    cdef bint packed
+    cdef PyObject* p
     if depth > MAX_DEPTH:
         raise DecodeError(f"proto: {_path(path)}: exceeded max nesting depth {MAX_DEPTH}")
     direct = t.owns(obj)
@@ -1401,7 +1488,8 @@ cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
         # Scalars with their expected wire type: what _pread would do, without the call.
         if k == K_STR:
             if wire == WT_BYTES:
-                _read_len(r, &pos, end, &stop, fpath)
+                if not _kc_len1(r.p, &pos, end, &stop):
+                    _read_len(r, &pos, end, &stop, fpath)
                 _put_slot(obj, fc, _str(r, pos, stop - pos), direct)
                 pos = stop
                 continue
@@ -1417,24 +1505,39 @@ cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
                 continue
         elif k == K_LIST and not fc.wrapped:
             e = (<FieldRow>fc.row).elem
-            lst = get_field(obj, <FieldRow>fc.row, direct)
+            p = _kc_slot(<PyObject*>obj, fc.offset) if direct else NULL
+            lst = <object>p if p != NULL else get_field(obj, <FieldRow>fc.row, direct)
+            packed = wire == WT_BYTES and e.wire != WT_BYTES
             if lst is None:
-                lst = []
-                untrack(lst)
+                # Sized for the run of elements under this same tag that starts here (a
+                # repeated field is written as one run): no regrowth, no spare slots.
+                n = 1
+                if wire == WT_BYTES and not packed:
+                    n = _run_length(r.p, pos, end, r.p + tag_pos, pos - tag_pos)
+                lst = _new_list(n)
                 set_field(obj, <FieldRow>fc.row, lst, direct)
-            if wire == WT_BYTES and e.wire != WT_BYTES:
-                _read_len(r, &pos, end, &stop, fpath)
+            if packed:
+                if not _kc_len1(r.p, &pos, end, &stop):
+                    _read_len(r, &pos, end, &stop, fpath)
                 while pos < stop:
                     _append(lst, _pread(r, e, e.wire, &pos, stop, fpath, depth))
                 continue
             eseg.up = fpath
-            eseg.index = len(lst)
-            _append(lst, _pread(r, e, wire, &pos, end, &eseg, depth))
+            taglen = pos - tag_pos
+            while True:
+                eseg.index = len(lst)
+                _append(lst, _pread(r, e, wire, &pos, end, &eseg, depth))
+                # The next element of the run: the same tag bytes again.
+                if end - pos > taglen and kc_same_bytes(r.p + pos, r.p + tag_pos, taglen):
+                    pos += taglen
+                    continue
+                break
             continue
         elif k == K_MAP:
             if wire != WT_BYTES:
                 raise DecodeError(f"proto: {_path(fpath)}: wrong wire type {wire} at byte {tag_pos}")
-            _read_len(r, &pos, end, &stop, fpath)
+            if not _kc_len1(r.p, &pos, end, &stop):
+                _read_len(r, &pos, end, &stop, fpath)
             _map_entry(r, obj, <FieldRow>fc.row, direct, pos, stop, fpath, depth)
             maps = True
             pos = stop
@@ -1442,9 +1545,11 @@ cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
         elif k == K_STRUCT:
             if wire != WT_BYTES:
                 raise DecodeError(f"proto: {_path(fpath)}: wrong wire type {wire} at byte {tag_pos}")
-            _read_len(r, &pos, end, &stop, fpath)
+            if not _kc_len1(r.p, &pos, end, &stop):
+                _read_len(r, &pos, end, &stop, fpath)
             # A message seen twice merges into the first, pointer or not.
-            sub = get_field(obj, <FieldRow>fc.row, direct)
+            p = _kc_slot(<PyObject*>obj, fc.offset) if direct else NULL
+            sub = <object>p if p != NULL else get_field(obj, <FieldRow>fc.row, direct)
             if sub is None:
                 sub = (<FieldRow>fc.row).struct_table().new_zero_untracked()
                 _put_slot(obj, fc, sub, direct)
@@ -1549,7 +1654,8 @@ cdef object _pread(_Reader r, TypeRow t, unsigned int wire, Py_ssize_t* ppos, Py
             memcpy(&d, r.p + pos, 8)
             return PyFloat_FromDouble(d)
         return _unpack_from("<d", r.data, r.off + pos)[0]
-    _read_len(r, &pos, end, &stop, path)
+    if not _kc_len1(r.p, &pos, end, &stop):
+        _read_len(r, &pos, end, &stop, path)
     ppos[0] = stop
     if k == K_STR:
         return _str(r, pos, stop - pos)

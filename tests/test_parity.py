@@ -521,6 +521,29 @@ def test_pb_fixtures_decode_in_place_and_encode_into_the_envelope() -> None:
             assert kernels.struct_to_proto(objs[0], head, tail) == data, path.name
 
 
+@needs_fixtures
+def test_truncated_bodies_leave_the_same_partial_object() -> None:
+    # A failed decode leaves the caller's object partly filled (lists attached before
+    # their runs end, nested structs half read): the compiled walker must leave exactly
+    # what the pure one leaves, and every field must still hold a value.
+    path = FIXTURES / "core.v1.Pod.pb"
+    cls = type_of(path)
+    raw = compiled.envelope_decode(path.read_bytes())[2]
+    failed = 0
+    for cut in range(1, len(raw), 5):
+        objs = []
+        for kernels in (pure, compiled):
+            obj = cls._new_zero()
+            res = outcome(kernels.fill_from_proto, obj, cls, raw[:cut], cls.__name__)
+            objs.append((res[1:] if res[0] == "error" else None, obj))
+        (err_a, a), (err_b, b) = objs
+        assert err_a == err_b, cut
+        failed += err_a is not None
+        assert a == b, cut
+        assert compiled.struct_to_proto(b) == pure.struct_to_proto(a), cut
+    assert failed > len(raw) // 10
+
+
 def test_span_errors_count_from_the_span_start_in_both_twins() -> None:
     body = compiled.struct_to_proto(Kitchen(s="x", names=["n"], labels={"a": "b"}, leaf=Leaf(size=2)))
     cut = body[:-1]

@@ -27,6 +27,7 @@ Kernels that build many objects also pause the collector for their duration
 (``gc_pause``/``gc_resume``, restored even on errors), so it does not scan the new objects
 over and over while they appear.
 """
+cimport cython
 from libc.stdint cimport uint64_t, int64_t, int32_t, uint32_t
 from libc.string cimport memcpy, memmove, memcmp
 from libc.stdlib cimport malloc, realloc, free
@@ -34,14 +35,14 @@ from cpython.object cimport PyObject
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE, PyBytes_FromStringAndSize
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 from cpython.long cimport PyLong_FromUnsignedLongLong, PyLong_FromLongLong
-from cpython.list cimport PyList_Append
+from cpython.list cimport PyList_Append, PyList_New
 from cpython.dict cimport PyDict_GetItem, PyDict_SetItem
 from cpython.float cimport PyFloat_FromDouble
 from cpython.mem cimport PyMem_Calloc, PyMem_Free
 
 from kcodec._speedups._varint cimport uvarint_size
 from kcodec._speedups._tables cimport (
-    kc_prefetch,
+    kc_prefetch, kc_same_bytes,
     Table, TypeRow, FieldRow, FieldC, table_of, untrack, get_field, set_field, is_zero_value, gc_pause, gc_resume,
     StrCache, strcache_init, strcache_ascii, strcache_clear, new_time,
     K_STR, K_BOOL, K_INT32, K_INT64, K_FLOAT, K_BYTES, K_STRUCT, K_CUSTOM, K_LIST, K_MAP, K_ANY,
@@ -72,6 +73,7 @@ cdef extern from "Python.h":
     int PyObject_IsTrue(object o) except -1
     int PyObject_Not(object o) except -1
     int Py_EnterRecursiveCall(const char* where) except -1
+    int Py_GetRecursionLimit()
     void Py_LeaveRecursiveCall()
     int _PyBytes_Resize(PyObject** b, Py_ssize_t n) except -1
     ctypedef struct PyTypeObject_ "PyTypeObject":
@@ -80,6 +82,16 @@ cdef extern from "Python.h":
     PyTypeObject_* Py_TYPE(PyObject* o)
     int PyDict_Next(object d, Py_ssize_t* pos, PyObject** key, PyObject** value)
     int PyUnicode_Compare(object a, object b) except? -1
+    PyTypeObject_ PyLong_Type
+    PyObject* _Py_True "Py_True"
+    PyObject* _Py_False "Py_False"
+    PyObject* PyErr_Occurred()
+    Py_ssize_t PyList_GET_SIZE(object l)
+    PyObject* PyList_GET_ITEM(object l, Py_ssize_t i)
+    Py_ssize_t _kc_ulen "PyUnicode_GET_LENGTH"(PyObject* o)
+    void* _kc_udata "PyUnicode_DATA"(PyObject* o)
+    bint _kc_uascii "PyUnicode_IS_ASCII"(PyObject* o)
+    long long _kc_long_overflow "PyLong_AsLongLongAndOverflow"(PyObject* o, int* overflow)
 
 cdef object _b64encode = _binascii.b2a_base64
 cdef object _b64decode = _base64.b64decode
@@ -207,6 +219,8 @@ cdef object _tree_value(_IdCache c, TypeRow t, object v):
 cdef inline Table _table_for(TypeRow t, object v):
     """The table of struct value ``v`` (its own class, as the pure walker uses)."""
     if type(v) is t.cls:
+        if t._table is not None:
+            return t._table
         return t.struct_table()
     return table_of(type(v))
 
@@ -426,6 +440,7 @@ def fill_from_tree(obj, cls, tree, strict, path):
 
 # ----------------------------------------------------------------------------- protobuf out
 
+@cython.final
 cdef class _Writer:
     """A growable output buffer (and the per-call cache of custom value bodies).
 
@@ -436,8 +451,12 @@ cdef class _Writer:
     cdef Py_ssize_t n
     cdef Py_ssize_t cap
     cdef _IdCache bodies
+    cdef int depth
+    cdef int max_depth
 
     def __cinit__(self):
+        self.depth = 0
+        self.max_depth = Py_GetRecursionLimit()
         o = PyBytes_FromStringAndSize(NULL, 4096)
         Py_INCREF(o)
         self.out = <PyObject*>o
@@ -521,16 +540,20 @@ cdef class _Writer:
         self.put_byte(0)
         return self.n
 
-    cdef int close_len(self, Py_ssize_t start) except -1:
+    cdef inline int close_len(self, Py_ssize_t start) except -1:
         """Write the length of the body that began at ``start`` into its reserved byte,
         shifting the body when the length needs more than one byte."""
+        cdef Py_ssize_t size = self.n - start
+        if size < 0x80:
+            self.buf[start - 1] = <unsigned char>size
+            return 0
+        return self.close_long(start)
+
+    cdef int close_long(self, Py_ssize_t start) except -1:
         cdef Py_ssize_t size = self.n - start
         cdef uint64_t v = <uint64_t>size
         cdef int extra = 0
         cdef Py_ssize_t i
-        if size < 0x80:
-            self.buf[start - 1] = <unsigned char>size
-            return 0
         while v >= 0x80:
             v >>= 7
             extra += 1
@@ -584,12 +607,16 @@ cdef inline int _put_fkey(_Writer w, const FieldC* fc) except -1:
     return w.put_raw(fc.key, fc.keylen)
 
 
-cdef int _put_struct(_Writer w, object obj, Table t) except -1:
-    Py_EnterRecursiveCall(" while encoding a struct as protobuf")
-    try:
-        return _put_struct_body(w, obj, t)
-    finally:
-        Py_LeaveRecursiveCall()
+cdef inline int _put_struct(_Writer w, object obj, Table t) except -1:
+    # Nesting is bounded by Python's recursion limit, as the pure walker's is, by a count
+    # on the writer (Py_EnterRecursiveCall per struct was a twentieth of an encode). An
+    # error abandons the writer, so the count needs no unwinding.
+    w.depth += 1
+    if w.depth > w.max_depth:
+        raise RecursionError("maximum recursion depth exceeded while encoding a struct as protobuf")
+    _put_struct_body(w, obj, t)
+    w.depth -= 1
+    return 0
 
 
 cdef bint _ordered_str_keys(dict d) except -1:
@@ -605,6 +632,41 @@ cdef bint _ordered_str_keys(dict d) except -1:
         if prev != NULL and PyUnicode_Compare(<object>prev, <object>k) >= 0:
             return False
         prev = k
+    return True
+
+
+cdef bint _put_ascii_map(_Writer w, const FieldC* fc, dict d) except -1:
+    """A map[string]string whose keys and values are all exact compact ASCII str, entry by
+    entry with lengths known up front; False (nothing written) for any other."""
+    cdef Py_ssize_t pos = 0, kn, vn, body
+    cdef PyObject* k
+    cdef PyObject* val
+    cdef unsigned char* out
+    while PyDict_Next(d, &pos, &k, &val):
+        if Py_TYPE(k) != &PyUnicode_Type or not _kc_compact_ascii(k) \
+                or Py_TYPE(val) != &PyUnicode_Type or not _kc_compact_ascii(val):
+            return False
+    pos = 0
+    while PyDict_Next(d, &pos, &k, &val):
+        kn = _kc_ulen(k)
+        vn = _kc_ulen(val)
+        body = 2 + uvarint_size(<uint64_t>kn) + kn + uvarint_size(<uint64_t>vn) + vn
+        if w.n + body + 16 > w.cap:
+            w.grow(body + 16)
+        out = w.buf + w.n
+        out += _put_key_at(out, fc)
+        out += _varint_at(out, <uint64_t>body)
+        out[0] = 0x0A
+        out += 1
+        out += _varint_at(out, <uint64_t>kn)
+        _copy_short(out, _kc_ascii_data(k), kn)
+        out += kn
+        out[0] = 0x12
+        out += 1
+        out += _varint_at(out, <uint64_t>vn)
+        _copy_short(out, _kc_ascii_data(val), vn)
+        out += vn
+        w.n = out - w.buf
     return True
 
 
@@ -624,36 +686,187 @@ cdef int _put_map_entry(_Writer w, const FieldC* fc, TypeRow e, object mk, objec
     return w.close_len(start)
 
 
+cdef extern from *:
+    """
+    #include <string.h>
+    #include <stdint.h>
+    /* memcpy of n bytes, inline for the short runs most strings are: overlapping word
+       loads and stores that stay inside [0, n) of both buffers. */
+    static inline void kc_copy_short(unsigned char *d, const unsigned char *s, Py_ssize_t n)
+    {
+        uint64_t a, b;
+        uint32_t p, q;
+        if (n > 16) {
+            memcpy(d, s, (size_t)n);
+        } else if (n >= 8) {
+            memcpy(&a, s, 8);
+            memcpy(&b, s + n - 8, 8);
+            memcpy(d, &a, 8);
+            memcpy(d + n - 8, &b, 8);
+        } else if (n >= 4) {
+            memcpy(&p, s, 4);
+            memcpy(&q, s + n - 4, 4);
+            memcpy(d, &p, 4);
+            memcpy(d + n - 4, &q, 4);
+        } else {
+            for (Py_ssize_t i = 0; i < n; i++) {
+                d[i] = s[i];
+            }
+        }
+    }
+    """
+    void _copy_short "kc_copy_short"(unsigned char* d, const unsigned char* s, Py_ssize_t n) noexcept nogil
+
+
+cdef extern from *:
+    """
+    #define kc_list_items(o) (((PyListObject *)(o))->ob_item)
+    #define kc_list_size(o) Py_SIZE(o)
+    #define kc_list_allocated(o) (((PyListObject *)(o))->allocated)
+    #define kc_list_set_size(o, n) Py_SET_SIZE((PyVarObject *)(o), (n))
+    """
+    PyObject** _kc_list_items "kc_list_items"(PyObject* o) noexcept nogil
+    Py_ssize_t _kc_list_size "kc_list_size"(PyObject* o) noexcept nogil
+    Py_ssize_t _kc_list_allocated "kc_list_allocated"(PyObject* o) noexcept nogil
+    void _kc_list_set_size "kc_list_set_size"(PyObject* o, Py_ssize_t n) noexcept nogil
+
+
+cdef extern from *:
+    """
+    #define kc_compact_ascii(o) PyUnicode_IS_COMPACT_ASCII(o)
+    #define kc_ascii_data(o) ((const unsigned char *)(((PyASCIIObject *)(o)) + 1))
+    """
+    # An exact str that is compact ASCII keeps its text right after the header.
+    bint _kc_compact_ascii "kc_compact_ascii"(PyObject* o) noexcept nogil
+    const unsigned char* _kc_ascii_data "kc_ascii_data"(PyObject* o) noexcept nogil
+
+
+cdef inline int _put_key_at(unsigned char* out, const FieldC* fc) noexcept nogil:
+    if fc.keylen == 1:
+        out[0] = fc.key[0]
+        return 1
+    memcpy(out, fc.key, fc.keylen)
+    return fc.keylen
+
+
+cdef inline int _varint_at(unsigned char* out, uint64_t v) noexcept nogil:
+    cdef int i = 0
+    while v >= 0x80:
+        out[i] = <unsigned char>((v & 0x7F) | 0x80)
+        v >>= 7
+        i += 1
+    out[i] = <unsigned char>v
+    return i + 1
+
+
+cdef inline int _put_ascii_field(_Writer w, const FieldC* fc, PyObject* s) except -1:
+    """Key, length and text of an exact ASCII str, behind one capacity check."""
+    cdef Py_ssize_t n = _kc_ulen(s)
+    cdef unsigned char* out
+    if w.n + n + 16 > w.cap:
+        w.grow(n + 16)
+    out = w.buf + w.n
+    out += _put_key_at(out, fc)
+    out += _varint_at(out, <uint64_t>n)
+    _copy_short(out, _kc_ascii_data(s), n)
+    w.n = (out - w.buf) + n
+    return 0
+
+
+cdef inline int _put_varint_field(_Writer w, const FieldC* fc, uint64_t v) except -1:
+    cdef unsigned char* out
+    if w.n + 16 > w.cap:
+        w.grow(16)
+    out = w.buf + w.n
+    out += _put_key_at(out, fc)
+    out += _varint_at(out, v)
+    w.n = out - w.buf
+    return 0
+
+
+cdef inline bint _put_leaf(_Writer w, const FieldC* fc, int k, PyObject* p) except -1:
+    """Write a str, int or bool field straight from the borrowed ``p`` when it is an exact
+    instance with the plain encoding; False when the general path must decide. Nothing
+    here runs Python code, so ``p`` stays alive while it is read."""
+    cdef long long x
+    cdef int overflow = 0
+    if k == K_STR:
+        if Py_TYPE(p) == &PyUnicode_Type and _kc_compact_ascii(p):
+            _put_ascii_field(w, fc, p)
+            return True
+        return False
+    if k == K_INT32 or k == K_INT64:
+        if Py_TYPE(p) == &PyLong_Type:
+            x = _kc_long_overflow(p, &overflow)
+            if overflow == 0:
+                if x == -1 and PyErr_Occurred() != NULL:
+                    return -1
+                _put_varint_field(w, fc, <uint64_t>x)
+                return True
+        return False
+    if k == K_BOOL:
+        if p == _Py_True:
+            _put_varint_field(w, fc, 1)
+            return True
+        if p == _Py_False:
+            _put_varint_field(w, fc, 0)
+            return True
+    return False
+
+
+cdef int _put_str_list(_Writer w, const FieldC* fc, list v) except -1:
+    """An unpacked repeated string field: one key + length + text per item."""
+    cdef Py_ssize_t i = 0
+    cdef PyObject* x
+    # Items are borrowed: the list is held by the caller and nothing here runs Python
+    # code except the general path, which takes its own reference first.
+    while i < PyList_GET_SIZE(v):
+        x = PyList_GET_ITEM(v, i)
+        if Py_TYPE(x) == &PyUnicode_Type and _kc_compact_ascii(x):
+            _put_ascii_field(w, fc, x)
+        else:
+            item = <object>x
+            _put_fkey(w, fc)
+            _put_str(w, item)
+        i += 1
+    return 0
+
+
 cdef int _put_struct_body(_Writer w, object obj, Table t) except -1:
     cdef const FieldC* fc
+    cdef const FieldC* pbc = t.pb_c
     cdef TypeRow e
     cdef bint direct = t.owns(obj)
     cdef int k
-    cdef Py_ssize_t i, start
+    cdef Py_ssize_t i, start, npb = t.npb
     cdef PyObject* p
+    cdef char* base = <char*><PyObject*>obj
     if direct:
         # Encoding is bound by memory latency: ask for every field value at once rather
         # than waiting for each in turn.
-        for i in range(t.npb):
-            fc = &t.pb_c[i]
+        for i in range(npb):
+            fc = &pbc[i]
             if fc.offset >= 0:
-                p = (<PyObject**>((<char*><PyObject*>obj) + fc.offset))[0]
+                p = (<PyObject**>(base + fc.offset))[0]
                 if p != NULL and p != <PyObject*>None:
                     kc_prefetch(p)
-    for i in range(t.npb):
-        fc = &t.pb_c[i]
-        p = NULL
+    for i in range(npb):
+        fc = &pbc[i]
+        k = fc.kind
         if direct and fc.offset >= 0:
-            p = (<PyObject**>((<char*><PyObject*>obj) + fc.offset))[0]
+            p = (<PyObject**>(base + fc.offset))[0]
             if p == <PyObject*>None:
                 continue
-        if p != NULL:
-            v = <object>p
+            if p == NULL:
+                v = getattr(obj, (<FieldRow>fc.row).name)  # AttributeError, as Python says it
+            elif k <= K_INT64 and _put_leaf(w, fc, k, p):
+                continue
+            else:
+                v = <object>p
         else:
             v = getattr(obj, (<FieldRow>fc.row).name)
             if v is None:
                 continue
-        k = fc.kind
         if k == K_STR:
             _put_fkey(w, fc)
             _put_str(w, v)
@@ -661,6 +874,17 @@ cdef int _put_struct_body(_Writer w, object obj, Table t) except -1:
         if k == K_LIST and not fc.wrapped:
             e = (<FieldRow>fc.row).elem
             if type(v) is list:
+                if e.kind == K_STR:
+                    _put_str_list(w, fc, <list>v)
+                    continue
+                if e.kind == K_STRUCT:
+                    for x in <list>v:
+                        _put_fkey(w, fc)
+                        start = w.open_len()
+                        if x is not None:
+                            _put_struct(w, x, _table_for(e, x))
+                        w.close_len(start)
+                    continue
                 for x in <list>v:
                     _put_fkey(w, fc)
                     _put_value(w, e, x)
@@ -676,6 +900,8 @@ cdef int _put_struct_body(_Writer w, object obj, Table t) except -1:
             if type(v) is dict and _ordered_str_keys(<dict>v):
                 # Most maps were decoded from Go's sorted output (or hold one entry):
                 # walk them as they are instead of building a sorted key list.
+                if e.kind == K_STR and _put_ascii_map(w, fc, <dict>v):
+                    continue
                 for mk, mv in (<dict>v).items():
                     _put_map_entry(w, fc, e, mk, mv)
             else:
@@ -683,6 +909,11 @@ cdef int _put_struct_body(_Writer w, object obj, Table t) except -1:
                     _put_map_entry(w, fc, e, mk, v[mk])
             continue
         _put_fkey(w, fc)
+        if k == K_STRUCT:
+            start = w.open_len()
+            _put_struct(w, v, _table_for(<FieldRow>fc.row, v))
+            w.close_len(start)
+            continue
         _put_value(w, <FieldRow>fc.row, v)
     return 0
 
@@ -694,7 +925,7 @@ cdef dict _time_unit = {}
 cdef long long _ZERO_UNIX_SEC = -62135596800LL
 
 
-cdef int _put_time(_Writer w, object v) except -1:
+cdef int _put_time(_Writer w, TypeRow t, object v) except -1:
     """Length-prefixed ``v._proto_body()`` of a metav1 Time/MicroTime, written here.
 
     Returns 0 (nothing written) for any other value, or one not plainly built."""
@@ -702,11 +933,25 @@ cdef int _put_time(_Writer w, object v) except -1:
     cdef long long sec, nsec, unit
     cdef int overflow = 0
     cdef Py_ssize_t start
-    unit = _time_unit_for(type(v))
-    if unit < 0:
-        return 0
-    sv = getattr(v, "_sec", None)
-    nv = getattr(v, "_nsec", None)
+    if type(v) is t.cls and (t.pb_time_unit < 0 or (t.sec_offset >= 0 and t.nsec_offset >= 0)):
+        # The row knows the class: its unit and slots without a lookup by name.
+        unit = t.pb_time_unit
+        if unit < 0:
+            return 0
+        p = (<PyObject**>((<char*><PyObject*>v) + t.sec_offset))[0]
+        if p == NULL:
+            return 0  # unset: getattr(v, "_sec", None) would give None
+        sv = <object>p
+        p = (<PyObject**>((<char*><PyObject*>v) + t.nsec_offset))[0]
+        if p == NULL:
+            return 0
+        nv = <object>p
+    else:
+        unit = _time_unit_for(type(v))
+        if unit < 0:
+            return 0
+        sv = getattr(v, "_sec", None)
+        nv = getattr(v, "_nsec", None)
     if type(sv) is not int or type(nv) is not int:
         return 0
     sec = PyLong_AsLongLongAndOverflow(sv, &overflow)
@@ -747,7 +992,7 @@ cdef int _put_value(_Writer w, TypeRow t, object v) except -1:
     if k == K_CUSTOM:
         if v is None:
             return w.put_byte(0)
-        if _put_time(w, v):
+        if _put_time(w, t, v):
             return 0
         return w.put_bytes_field(w.custom_body(t, v))
     if k == K_BYTES:
@@ -1064,7 +1309,40 @@ cdef int _len_error(uint64_t n, Py_ssize_t pos, Py_ssize_t end, const PathSeg* p
     raise DecodeError(f"proto: {_path(path)}: length {n} at byte {pos} exceeds message end {end}")
 
 
-cdef inline int _read_len(_Reader r, Py_ssize_t* pos, Py_ssize_t end, Py_ssize_t* stop,
+cdef extern from *:
+    """
+    /* A one-byte length prefix at *pos whose bytes fit before end: 1 with *pos and *stop
+       set, else 0 (nothing changed). Plain C so that it always inlines. */
+    static inline __attribute__((always_inline)) int
+    kc_len1(const unsigned char *p, Py_ssize_t *pos, Py_ssize_t end, Py_ssize_t *stop)
+    {
+        Py_ssize_t p0 = *pos;
+        if (p0 < end) {
+            Py_ssize_t n = p[p0];
+            if (n < 0x80 && n < end - p0) {
+                *pos = p0 + 1;
+                *stop = p0 + 1 + n;
+                return 1;
+            }
+        }
+        return 0;
+    }
+    /* The slot at offset of obj (borrowed, NULL when unset), or NULL without one. */
+    #define kc_slot(obj, off) ((off) >= 0 ? *(PyObject **)((char *)(obj) + (off)) : NULL)
+    """
+    bint _kc_len1 "kc_len1"(const unsigned char* p, Py_ssize_t* pos, Py_ssize_t end, Py_ssize_t* stop) noexcept nogil
+    PyObject* _kc_slot "kc_slot"(PyObject* obj, Py_ssize_t off) noexcept nogil
+
+
+cdef inline int _len(_Reader r, Py_ssize_t* pos, Py_ssize_t end, Py_ssize_t* stop,
+                     const PathSeg* path) except -1:
+    """_read_len with its common case (a one-byte length that fits) inline in the caller."""
+    if _kc_len1(r.p, pos, end, stop):
+        return 0
+    return _read_len(r, pos, end, stop, path)
+
+
+cdef int _read_len(_Reader r, Py_ssize_t* pos, Py_ssize_t end, Py_ssize_t* stop,
                    const PathSeg* path) except -1:
     """A length prefix and the check that its bytes fit before ``end`` (the error text is
     built out of line, so this stays small enough to inline into the decode loops)."""
@@ -1107,10 +1385,48 @@ cdef int _skip(_Reader r, unsigned int wire, Py_ssize_t* pos, Py_ssize_t end,
 
 
 cdef inline int _append(object lst, object x) except -1:
+    cdef PyObject* o = <PyObject*>lst
+    cdef Py_ssize_t n
     if type(lst) is list:
+        n = _kc_list_size(o)
+        if n < _kc_list_allocated(o):
+            # Room left by _new_list: store in place (what list.append does then).
+            Py_INCREF(x)
+            _kc_list_items(o)[n] = <PyObject*>x
+            _kc_list_set_size(o, n + 1)
+            return 0
         return PyList_Append(lst, x)
     lst.append(x)
     return 0
+
+
+cdef list _new_list(Py_ssize_t n):
+    """An empty, untracked list with room for ``n`` items."""
+    cdef list lst = PyList_New(n)
+    # PyList_New(n) holds n NULL slots; size 0 makes it a valid empty list whose items
+    # array already has room for n (_append fills it in order).
+    _kc_list_set_size(<PyObject*>lst, 0)
+    untrack(lst)
+    return lst
+
+
+cdef Py_ssize_t _run_length(const unsigned char* p, Py_ssize_t pos, Py_ssize_t end,
+                            const unsigned char* tag, Py_ssize_t taglen) noexcept nogil:
+    """How many length-delimited values follow ``pos`` (just after a tag), each further one
+    behind the same ``taglen`` tag bytes; at least 1. A length that does not fit ends the
+    count (decoding that value raises), so the count never exceeds what the input holds."""
+    cdef Py_ssize_t n = 0
+    cdef uint64_t ln = 0
+    while True:
+        if _rd(p, &pos, end, &ln) != VOK or ln > <uint64_t>(end - pos):
+            return n + 1
+        pos += <Py_ssize_t>ln
+        n += 1
+        if end - pos <= taglen or not kc_same_bytes(p + pos, tag, taglen):
+            return n
+        pos += taglen
+
+
 
 
 cdef inline int _put_slot(object obj, const FieldC* fc, object value, bint direct) except -1:
@@ -1141,6 +1457,9 @@ cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
     cdef uint64_t num
     cdef const FieldC* fc
     cdef FieldC scratch
+    cdef Py_ssize_t n, taglen
+    cdef bint packed
+    cdef PyObject* p
     if depth > MAX_DEPTH:
         raise DecodeError(f"proto: {_path(path)}: exceeded max nesting depth {MAX_DEPTH}")
     direct = t.owns(obj)
@@ -1169,7 +1488,8 @@ cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
         # Scalars with their expected wire type: what _pread would do, without the call.
         if k == K_STR:
             if wire == WT_BYTES:
-                _read_len(r, &pos, end, &stop, fpath)
+                if not _kc_len1(r.p, &pos, end, &stop):
+                    _read_len(r, &pos, end, &stop, fpath)
                 _put_slot(obj, fc, _str(r, pos, stop - pos), direct)
                 pos = stop
                 continue
@@ -1185,24 +1505,39 @@ cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
                 continue
         elif k == K_LIST and not fc.wrapped:
             e = (<FieldRow>fc.row).elem
-            lst = get_field(obj, <FieldRow>fc.row, direct)
+            p = _kc_slot(<PyObject*>obj, fc.offset) if direct else NULL
+            lst = <object>p if p != NULL else get_field(obj, <FieldRow>fc.row, direct)
+            packed = wire == WT_BYTES and e.wire != WT_BYTES
             if lst is None:
-                lst = []
-                untrack(lst)
+                # Sized for the run of elements under this same tag that starts here (a
+                # repeated field is written as one run): no regrowth, no spare slots.
+                n = 1
+                if wire == WT_BYTES and not packed:
+                    n = _run_length(r.p, pos, end, r.p + tag_pos, pos - tag_pos)
+                lst = _new_list(n)
                 set_field(obj, <FieldRow>fc.row, lst, direct)
-            if wire == WT_BYTES and e.wire != WT_BYTES:
-                _read_len(r, &pos, end, &stop, fpath)
+            if packed:
+                if not _kc_len1(r.p, &pos, end, &stop):
+                    _read_len(r, &pos, end, &stop, fpath)
                 while pos < stop:
                     _append(lst, _pread(r, e, e.wire, &pos, stop, fpath, depth))
                 continue
             eseg.up = fpath
-            eseg.index = len(lst)
-            _append(lst, _pread(r, e, wire, &pos, end, &eseg, depth))
+            taglen = pos - tag_pos
+            while True:
+                eseg.index = len(lst)
+                _append(lst, _pread(r, e, wire, &pos, end, &eseg, depth))
+                # The next element of the run: the same tag bytes again.
+                if end - pos > taglen and kc_same_bytes(r.p + pos, r.p + tag_pos, taglen):
+                    pos += taglen
+                    continue
+                break
             continue
         elif k == K_MAP:
             if wire != WT_BYTES:
                 raise DecodeError(f"proto: {_path(fpath)}: wrong wire type {wire} at byte {tag_pos}")
-            _read_len(r, &pos, end, &stop, fpath)
+            if not _kc_len1(r.p, &pos, end, &stop):
+                _read_len(r, &pos, end, &stop, fpath)
             _map_entry(r, obj, <FieldRow>fc.row, direct, pos, stop, fpath, depth)
             maps = True
             pos = stop
@@ -1210,9 +1545,11 @@ cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
         elif k == K_STRUCT:
             if wire != WT_BYTES:
                 raise DecodeError(f"proto: {_path(fpath)}: wrong wire type {wire} at byte {tag_pos}")
-            _read_len(r, &pos, end, &stop, fpath)
+            if not _kc_len1(r.p, &pos, end, &stop):
+                _read_len(r, &pos, end, &stop, fpath)
             # A message seen twice merges into the first, pointer or not.
-            sub = get_field(obj, <FieldRow>fc.row, direct)
+            p = _kc_slot(<PyObject*>obj, fc.offset) if direct else NULL
+            sub = <object>p if p != NULL else get_field(obj, <FieldRow>fc.row, direct)
             if sub is None:
                 sub = (<FieldRow>fc.row).struct_table().new_zero_untracked()
                 _put_slot(obj, fc, sub, direct)
@@ -1317,7 +1654,8 @@ cdef object _pread(_Reader r, TypeRow t, unsigned int wire, Py_ssize_t* ppos, Py
             memcpy(&d, r.p + pos, 8)
             return PyFloat_FromDouble(d)
         return _unpack_from("<d", r.data, r.off + pos)[0]
-    _read_len(r, &pos, end, &stop, path)
+    if not _kc_len1(r.p, &pos, end, &stop):
+        _read_len(r, &pos, end, &stop, path)
     ppos[0] = stop
     if k == K_STR:
         return _str(r, pos, stop - pos)

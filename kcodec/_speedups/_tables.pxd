@@ -144,6 +144,12 @@ cdef class TypeRow:
     cdef readonly object info
     cdef object _zero_shared
     cdef Table _table
+    # K_CUSTOM whose class opts in to the compiled Timestamp (``_KC_PB_TIME_UNIT`` in its
+    # own __dict__): that unit, and the slot offsets of ``_sec``/``_nsec`` (-1 when they
+    # are not plain slots); pb_time_unit is -1 for every other row.
+    cdef readonly long long pb_time_unit
+    cdef readonly Py_ssize_t sec_offset
+    cdef readonly Py_ssize_t nsec_offset
 
     cdef Table struct_table(self)
     cdef object zero(self)
@@ -177,7 +183,7 @@ cdef class Table:
 
     cdef FieldRow by_number(self, unsigned long long num)
     cdef object new_zero(self)
-    cdef inline bint owns(self, object obj):
+    cdef inline bint owns(self, object obj) noexcept:
         return type(obj) is self.cls
     # C mirrors of the rows for the hot loops (borrowed pointers kept alive by the tuples).
     cdef tuple _zeros

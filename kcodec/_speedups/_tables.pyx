@@ -319,6 +319,16 @@ cdef class TypeRow:
         self.elem = TypeRow(info.elem) if info.elem is not None else None
         self.elem_scalar = self.elem is not None and self.elem.kind <= K_FLOAT
         self.shareable = False
+        self.pb_time_unit = -1
+        self.sec_offset = -1
+        self.nsec_offset = -1
+        if self.kind == K_CUSTOM:
+            # Only where the class itself says so: a subclass may encode differently.
+            uv = self.cls.__dict__.get("_KC_PB_TIME_UNIT")
+            if type(uv) is int and 0 <= uv <= 1000000000:
+                self.pb_time_unit = uv
+                self.sec_offset = _slot_offset(self.cls, "_sec")
+                self.nsec_offset = _slot_offset(self.cls, "_nsec")
         if self.kind == K_CUSTOM:
             zero = self.cls._zero()
             # Immutable values (deep_copy() is identity) can be shared between objects.

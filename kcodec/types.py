@@ -14,6 +14,7 @@ from kcodec.errors import DecodeError, EncodeError
 from kcodec.gofmt import quote as _go_quote
 from kcodec.errors import json_kind as _json_kind
 from kcodec.model import CustomValue
+from kcodec.wire import skip_field
 
 __all__ = [
     "Format",
@@ -166,38 +167,9 @@ def _pb_fields(data: bytes, path: str, message: str) -> Iterator[tuple[int, int,
             yield number, wire, data[pos:pos + length]
             pos += length
         elif wire == 3:
-            pos = _skip_group(data, pos, path)
+            pos = skip_field(data, 3, pos, n, path)
         else:
             raise _decode_error(f"proto: illegal wireType {wire} at byte {start}", path)
-
-
-def _skip_group(data: bytes, pos: int, path: str) -> int:
-    depth = 1
-    n = len(data)
-    while depth:
-        start = pos
-        key, pos = _read_uvarint(data, pos, path)
-        wire = key & 7
-        if wire == 0:
-            _, pos = _read_uvarint(data, pos, path)
-        elif wire == 1:
-            pos += 8
-        elif wire == 5:
-            pos += 4
-        elif wire == 2:
-            length, pos = _read_uvarint(data, pos, path)
-            if length > _I64_MAX:
-                raise _decode_error(f"proto: negative length found during unmarshaling at byte {start}", path)
-            pos += length
-        elif wire == 3:
-            depth += 1
-        elif wire == 4:
-            depth -= 1
-        else:
-            raise _decode_error(f"proto: illegal wireType {wire} at byte {start}", path)
-        if pos > n:
-            raise _decode_error(f"unexpected EOF at byte {n}", path)
-    return pos
 
 
 def _wrong_wire(wire: int, field: str, path: str) -> DecodeError:

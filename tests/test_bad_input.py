@@ -258,9 +258,9 @@ CASES: list[tuple[str, str, bytes, type[Exception], tuple[str, ...]]] = [
     ("pb-wrong-wire-scalar", "protobuf", envelope(_ld(1, _ld(7, b"x"))), DecodeError,
      ("Pod.metadata.generation: wrong wire type 2 for int64",)),
     ("pb-tag-zero", "protobuf", envelope(b"\x00\x00"), DecodeError, ("proto: Pod: illegal tag 0 at byte 0",)),
-    ("pb-group-wire-type", "protobuf", envelope(b"\xfb\x07"), DecodeError,
-     ("proto: Pod: illegal wire type 3 at byte 2",)),
-    ("pb-truncated-fixed64", "protobuf", envelope(b"\xf9\x07\x00"), DecodeError, ("proto: Pod: unexpected EOF",)),
+    # Go skips an unknown group (skipGenerated); this one never ends.
+    ("pb-group-wire-type", "protobuf", envelope(b"\xfb\x07"), DecodeError, ("unexpected EOF",)),
+    ("pb-truncated-fixed64", "protobuf", envelope(b"\xf9\x07\x00"), DecodeError, ("unexpected EOF",)),
     ("pb-bad-time", "protobuf", envelope(_ld(1, _ld(8, b"\x08\x80"))), DecodeError,
      ("Pod.metadata.creationTimestamp",)),
     ("pb-bad-quantity", "protobuf", envelope(_ld(2, _ld(32, _ld(1, b"cpu") + _ld(2, _ld(1, b"1.1.M"))))), DecodeError,

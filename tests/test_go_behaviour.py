@@ -91,3 +91,124 @@ def test_json_scanner_names_a_backslash_as_go_does() -> None:
     with pytest.raises(DecodeError) as info:
         reader.read_frame()
     assert "invalid character '\\\\' looking for beginning of value" in str(info.value)
+
+
+# ---------------------------------------------------------------------------------------
+# Protobuf: gogo's generated skipGenerated and Unmarshal prologue
+
+# Field 99 start group { 1: varint 5, field 2 start group { 3: "hi", 4: fixed32 } end,
+# 5: fixed64 } end group: proto2 groups no Kubernetes message has, which Go skips.
+_GROUP = (
+    b"\x9b\x06" + b"\x08\x05"
+    + b"\x13" + b"\x1a\x02hi" + b"\x25\x01\x02\x03\x04" + b"\x14"
+    + b"\x29" + bytes(8)
+    + b"\x9c\x06"
+)
+
+
+def _pod_and_meta():
+    from kcodec.api.core.v1 import Pod
+    from kcodec.api.meta.v1 import ObjectMeta
+    from kcodec.model import to_proto
+
+    meta = ObjectMeta(name="p", namespace="n", labels={"a": "b"})
+    pod = Pod(api_version="v1", kind="Pod", metadata=meta)
+    return pod, to_proto(pod), to_proto(meta)
+
+
+def _framed(number: int, body: bytes) -> bytes:
+    from kcodec.wire import encode_varint
+
+    return encode_varint(number << 3 | 2) + encode_varint(len(body)) + body
+
+
+@pytest.mark.parametrize("group", [
+    _GROUP,
+    b"\xa3\x06\xa4\x06",                         # empty group, field 100
+    b"\x9b\x06\x3c",                             # Go never compares the end group's number
+    b"\x9b\x06\x03\x08\x01\x04\x9c\x06",         # field number 0 inside a group is not checked
+    b"\x9b\x06" + b"\x13" * 40 + b"\x14" * 40 + b"\x9c\x06",   # deep nesting counts, no recursion
+])
+def test_protobuf_unknown_groups_are_skipped(group: bytes) -> None:
+    from kcodec.api.core.v1 import Pod
+    from kcodec.api.meta.v1 import ObjectMeta
+    from kcodec.model import from_proto
+
+    pod, body, meta_body = _pod_and_meta()
+    pod = Pod(metadata=pod.metadata)  # a protobuf body carries no TypeMeta
+    assert from_proto(Pod, body + group) == pod
+    assert from_proto(Pod, group + body) == pod
+    assert from_proto(ObjectMeta, meta_body + group) == pod.metadata
+    # Inside a nested message and inside a map entry (labels, ObjectMeta field 11).
+    nested = _framed(1, meta_body + group) + body[len(_framed(1, meta_body)):]
+    assert from_proto(Pod, nested) == pod
+    entry = _framed(11, b"\x0a\x01a" + group + b"\x12\x01b")
+    assert from_proto(ObjectMeta, _framed(1, b"p") + entry).labels == {"a": "b"}
+
+
+def test_protobuf_groups_through_the_serializer(codecs) -> None:
+    from kcodec.wire import envelope_decode, envelope_encode
+
+    pod, body, _ = _pod_and_meta()
+    av, kind, raw, ce, ct = envelope_decode(codecs["pb"].encode(pod))
+    data = envelope_encode(av, kind, raw + _GROUP, ce, ct)
+    obj, _ = codecs["pb"].decode(data)
+    assert obj == pod
+    # A group among the envelope's own (runtime.Unknown) fields, and in its TypeMeta.
+    data = envelope_encode(av, kind, raw, ce, ct) + _GROUP
+    assert codecs["pb"].decode(data)[0] == pod
+    tm = b"\x0a\x02v1" + _GROUP + b"\x12\x03Pod"
+    data = b"k8s\x00" + _framed(1, tm) + _framed(2, body) + _GROUP
+    assert codecs["pb"].decode(data)[0] == pod
+
+
+@pytest.mark.parametrize("tail, want", [
+    # An end group where no group is open: the message prologue refuses it first.
+    (b"\x9c\x06", "proto: ObjectMeta: wiretype end group for non-group"),
+    (b"\x0c", "proto: ObjectMeta: wiretype end group for non-group"),
+    (b"\x04", "proto: ObjectMeta: wiretype end group for non-group"),
+    # A group that never ends, or whose inner field runs past the message.
+    (b"\x9b\x06\x08\x05", "unexpected EOF"),
+    (b"\x9b\x06", "unexpected EOF"),
+    (b"\x9b\x06\x29\x01", "unexpected EOF"),
+    (b"\x9b\x06\x1a\x05hi", "unexpected EOF"),
+    (b"\x9b\x06\x13\x14", "unexpected EOF"),
+    (b"\x9b\x06\x1e\x9c\x06", "proto: illegal wireType 6"),
+    (b"\x9b\x06\x1a" + b"\xff" * 9 + b"\x01", "proto: negative length found during unmarshaling"),
+    (b"\x9b\x06\x08" + b"\xff" * 10 + b"\x01", "proto: integer overflow"),
+    (b"\x9b\x06" + b"\xff" * 10 + b"\x01", "proto: integer overflow"),
+    # An unknown field of wire type 6 or 7 outside a group.
+    (b"\x9f\x06", "proto: illegal wireType 7"),
+])
+def test_protobuf_bad_groups_raise_go_text(tail: bytes, want: str) -> None:
+    from kcodec.api.meta.v1 import ObjectMeta
+    from kcodec.model import from_proto
+
+    _, _, meta_body = _pod_and_meta()
+    with pytest.raises(DecodeError) as info:
+        from_proto(ObjectMeta, meta_body + tail)
+    assert str(info.value) == want
+    assert info.value.offset is not None and info.value.offset >= len(meta_body)
+
+
+def test_protobuf_end_group_in_a_map_entry() -> None:
+    # Map entries have no prologue check: their skip meets the end group.
+    from kcodec.api.core.v1 import Pod
+    from kcodec.model import from_proto
+
+    entry = _framed(11, b"\x0a\x01a\x1c\x12\x01b")
+    with pytest.raises(DecodeError) as info:
+        from_proto(Pod, _framed(1, entry))
+    assert str(info.value) == "proto: unexpected end of group"
+    assert info.value.field_path.endswith("metadata.labels")
+
+
+def test_protobuf_end_group_in_the_envelope(codecs) -> None:
+    pod, body, _ = _pod_and_meta()
+    with pytest.raises(DecodeError) as info:
+        codecs["pb"].decode(b"k8s\x00" + _framed(2, body) + b"\x0c")
+    assert str(info.value) == "proto: Unknown: wiretype end group for non-group"
+    tm = b"\x0a\x02v1\x14"
+    with pytest.raises(DecodeError) as info:
+        codecs["pb"].decode(b"k8s\x00" + _framed(1, tm) + _framed(2, body))
+    assert str(info.value) == "proto: TypeMeta: wiretype end group for non-group"

@@ -272,9 +272,15 @@ def test_protobuf() -> None:
     assert Quantity._from_proto_body(b"", "p").is_zero()
     # unknown field 2 (varint) skipped
     assert str(Quantity._from_proto_body(bytes.fromhex("0a02316b1005"), "p")) == "1k"
-    for bad in (b"\x0a", b"\x0a\x05ab", b"\x0b", b"\x08", b"\x0a\x02zz", b"\xff" * 11):
+    for bad in (b"\x0a", b"\x0a\x05ab", b"\x08", b"\x0a\x02zz", b"\xff" * 11):
         with pytest.raises(DecodeError, match="at p"):
             Quantity._from_proto_body(bad, "p")
+    # A group is skipped as Go's skipGenerated does; one that never ends is Go's EOF, the
+    # place kept on the error.
+    assert str(Quantity._from_proto_body(bytes.fromhex("0a02316b 1b 0805 1c".replace(" ", "")), "p")) == "1k"
+    with pytest.raises(DecodeError, match="^unexpected EOF$") as info:
+        Quantity._from_proto_body(b"\x1b", "p")
+    assert info.value.field_path == "p"
 
 
 def test_protocol_bits() -> None:

@@ -345,6 +345,11 @@ def _proto_fill(obj: Any, cls: Any, buf: bytes, pos: int, end: int, path: str, d
         num = key >> 3
         wire = key & 7
         f = bynum.get(num)
+        if wire == 4:
+            # Checked before anything else, as every generated Unmarshal does.
+            raise DecodeError(
+                f"proto: {cls.__qualname__}: wiretype end group for non-group", field_path=path, offset=tag_pos
+            )
         if num == 0:
             raise DecodeError(f"proto: {path}: illegal tag 0 at byte {tag_pos}")
         if f is None:

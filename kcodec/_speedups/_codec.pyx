@@ -1081,29 +1081,124 @@ cdef inline int _read_len(_Reader r, Py_ssize_t* pos, Py_ssize_t end, Py_ssize_t
     return 0
 
 
+# Outcomes of the unknown-field skip, in kcodec.wire.skip_field's words.
+cdef enum:
+    SK_OK = 0
+    SK_EOF = 1
+    SK_OVERFLOW = 2
+    SK_NEGATIVE = 3
+    SK_END_GROUP = 4
+    SK_WIRE = 5
+
+
+cdef int _skip_error(int code, unsigned int wire, Py_ssize_t at, const PathSeg* path) except -1:
+    if code == SK_EOF:
+        msg = "unexpected EOF"
+    elif code == SK_OVERFLOW:
+        msg = "proto: integer overflow"
+    elif code == SK_NEGATIVE:
+        msg = "proto: negative length found during unmarshaling"
+    elif code == SK_END_GROUP:
+        msg = "proto: unexpected end of group"
+    else:
+        msg = f"proto: illegal wireType {wire}"
+    raise DecodeError(msg, field_path=_path(path), offset=at)
+
+
+cdef inline int _skip_uvarint(const unsigned char* b, Py_ssize_t* pos, Py_ssize_t end,
+                              uint64_t* out) noexcept nogil:
+    cdef uint64_t v = 0
+    cdef unsigned int shift = 0
+    cdef Py_ssize_t p = pos[0]
+    cdef unsigned char c
+    while True:
+        if shift >= 64:
+            pos[0] = p
+            return SK_OVERFLOW
+        if p >= end:
+            pos[0] = p
+            return SK_EOF
+        c = b[p]
+        p += 1
+        v |= (<uint64_t>(c & 0x7F)) << shift
+        if c < 0x80:
+            out[0] = v
+            pos[0] = p
+            return SK_OK
+        shift += 7
+
+
+cdef inline int _skip_run(const unsigned char* b, unsigned int* wire, Py_ssize_t* pos,
+                          Py_ssize_t end) noexcept nogil:
+    """Go's skipGenerated from after the first tag (kcodec.wire.skip_field): groups run to
+    their matching end group, nested ones counted."""
+    cdef Py_ssize_t p = pos[0]
+    cdef Py_ssize_t depth = 0
+    cdef uint64_t n = 0
+    cdef unsigned int shift
+    cdef int rc
+    while True:
+        if wire[0] == WT_VARINT:
+            shift = 0
+            while True:
+                if shift >= 64:
+                    pos[0] = p
+                    return SK_OVERFLOW
+                if p >= end:
+                    pos[0] = p
+                    return SK_EOF
+                p += 1
+                if b[p - 1] < 0x80:
+                    break
+                shift += 7
+        elif wire[0] == WT_BYTES:
+            rc = _skip_uvarint(b, &p, end, &n)
+            if rc != SK_OK:
+                pos[0] = p
+                return rc
+            if n >= 0x8000000000000000ULL or n >= 0x8000000000000000ULL - <uint64_t>p:
+                pos[0] = p
+                return SK_NEGATIVE
+            p += <Py_ssize_t>n
+        elif wire[0] == 3:
+            depth += 1
+        elif wire[0] == 4:
+            if depth == 0:
+                pos[0] = p
+                return SK_END_GROUP
+            depth -= 1
+        elif wire[0] == WT_FIXED64:
+            p += 8
+        elif wire[0] == 5:
+            p += 4
+        else:
+            pos[0] = p
+            return SK_WIRE
+        if depth == 0:
+            break
+        if p >= end:
+            pos[0] = end
+            return SK_EOF
+        rc = _skip_uvarint(b, &p, end, &n)
+        if rc != SK_OK:
+            pos[0] = p
+            return rc
+        wire[0] = <unsigned int>(n & 7)
+    if p > end:
+        pos[0] = end
+        return SK_EOF
+    pos[0] = p
+    return SK_OK
+
+
 cdef int _skip(_Reader r, unsigned int wire, Py_ssize_t* pos, Py_ssize_t end,
                const PathSeg* path) except -1:
-    cdef uint64_t n = 0
-    if wire == WT_VARINT:
-        _read(r, pos, end, &n, path)
-        return 0
-    if wire == WT_FIXED64:
-        if end - pos[0] < 8:
-            raise DecodeError(f"proto: {_path(path)}: unexpected EOF at byte {end}")
-        pos[0] += 8
-        return 0
-    if wire == WT_BYTES:
-        _read(r, pos, end, &n, path)
-        if n > <uint64_t>(end - pos[0]):
-            raise DecodeError(f"proto: {_path(path)}: unexpected EOF at byte {end}")
-        pos[0] += <Py_ssize_t>n
-        return 0
-    if wire == 5:
-        if end - pos[0] < 4:
-            raise DecodeError(f"proto: {_path(path)}: unexpected EOF at byte {end}")
-        pos[0] += 4
-        return 0
-    raise DecodeError(f"proto: {_path(path)}: illegal wire type {wire} at byte {pos[0]}")
+    cdef Py_ssize_t p = pos[0]
+    cdef int rc = _skip_run(r.p, &wire, &p, end)
+    if rc != SK_OK:
+        return _skip_error(rc, wire, p, path)
+    pos[0] = p
+    return 0
 
 
 cdef inline int _append(object lst, object x) except -1:
@@ -1154,6 +1249,10 @@ cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
         wire = <unsigned int>(key & 7)
         num = key >> 3
         fc = t.field_c(num, &scratch)
+        if wire == 4:
+            # Checked before anything else, as every generated Unmarshal does.
+            raise DecodeError(f"proto: {t.cls.__qualname__}: wiretype end group for non-group",
+                              field_path=_path(path), offset=tag_pos)
         if num == 0:
             raise DecodeError(f"proto: {_path(path)}: illegal tag 0 at byte {tag_pos}")
         if fc == NULL:

@@ -132,6 +132,8 @@ class RawExtension(CustomValue):
         pos, end = 0, len(data)
         while pos < end:
             key, pos = _read_varint(data, pos, end, path)
+            if key & 7 == 4:
+                raise DecodeError("proto: RawExtension: wiretype end group for non-group", field_path=path)
             if key == 0x0A:
                 n, pos = _read_varint(data, pos, end, path)
                 if pos + n > end:

@@ -11,6 +11,7 @@ Error messages are Go's texts (Go: k8s.io/apimachinery/pkg/runtime/serializer/js
 """
 from __future__ import annotations
 
+import binascii
 import codecs
 import json
 import os
@@ -37,6 +38,7 @@ __all__ = [
     "escape_string",
     "top_level_members",
     "MemberList",
+    "b64decode",
 ]
 
 MAX_NESTING_DEPTH = 10000
@@ -832,3 +834,87 @@ def indent(raw: bytes, prefix_depth: int = 0) -> bytes:
         else:
             app(tok)
     return b"".join(out)
+
+
+# ---------------------------------------------------------------------------------------
+# []byte values: encoding/json decodes their string with base64.StdEncoding.
+
+_B64_VALUE = [-1] * 256
+for _i, _c in enumerate(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"):
+    _B64_VALUE[_c] = _i
+del _i, _c
+
+
+def _b64_go(src: bytes) -> tuple[bytes, int | None]:
+    """Go's base64.StdEncoding.Decode: the decoded bytes, and the offset of a
+    CorruptInputError or None.
+
+    Quanta of four alphabet characters, CR and LF skipped anywhere, padding mandatory, the
+    unused bits of a short quantum never checked (StdEncoding is not Strict). Offsets are
+    Go's, odd ones included: a second padding character replaced by another byte reports
+    the byte before it.
+    """
+    out = bytearray()
+    n = len(src)
+    si = 0
+    while si < n:
+        vals: list[int] = []
+        while len(vals) < 4:
+            if si == n:
+                if not vals:
+                    return bytes(out), None
+                return bytes(out), si - len(vals)
+            c = src[si]
+            si += 1
+            v = _B64_VALUE[c]
+            if v >= 0:
+                vals.append(v)
+                continue
+            if c == 0x0A or c == 0x0D:
+                continue
+            if c != 0x3D or len(vals) < 2:  # not '=', or padding too early
+                return bytes(out), si - 1
+            if len(vals) == 2:
+                while si < n and (src[si] == 0x0A or src[si] == 0x0D):
+                    si += 1
+                if si == n:
+                    return bytes(out), n
+                if src[si] != 0x3D:
+                    return bytes(out), si - 1
+                si += 1
+            while si < n and (src[si] == 0x0A or src[si] == 0x0D):
+                si += 1
+            if si < n:
+                return bytes(out), si  # trailing data after the padding
+            break
+        word = 0
+        for v in vals:
+            word = word << 6 | v
+        word <<= 6 * (4 - len(vals))
+        out += word.to_bytes(3, "big")[: len(vals) - 1]
+    return bytes(out), None
+
+
+def b64decode(data: bytes | str) -> bytes:
+    """Decode a JSON string bound for a Go ``[]byte`` as encoding/json does.
+
+    Raises Go's ``illegal base64 data at input byte N`` (N counts the string's UTF-8 bytes).
+    """
+    if type(data) is str:
+        data = data.encode("utf-8", "surrogateescape")
+    if b"\n" in data or b"\r" in data:
+        cleaned = data.replace(b"\n", b"").replace(b"\r", b"")
+    else:
+        cleaned = data
+    # The strict C decoder accepts a subset of what Go accepts (it also takes '=' after a
+    # complete quantum, hence the length and '===' checks); everything else takes Go's rule.
+    if not len(cleaned) & 3 and not cleaned.endswith(b"==="):
+        try:
+            return binascii.a2b_base64(cleaned, strict_mode=True)
+        except binascii.Error:
+            pass
+    out, offset = _b64_go(data)
+    if offset is not None:
+        raise DecodeError(f"illegal base64 data at input byte {offset}", offset=offset)
+    return out
+

@@ -212,3 +212,62 @@ def test_protobuf_end_group_in_the_envelope(codecs) -> None:
     with pytest.raises(DecodeError) as info:
         codecs["pb"].decode(b"k8s\x00" + _framed(1, tm) + _framed(2, body))
     assert str(info.value) == "proto: TypeMeta: wiretype end group for non-group"
+
+
+# ---------------------------------------------------------------------------------------
+# []byte: encoding/json's base64.StdEncoding
+
+
+@pytest.mark.parametrize("text, want", [
+    ("Ag==\\n", b"\x02"),
+    ("\\r\\nQUJD\\nRA=\\r\\n=\\n", b"ABCD"),   # CR and LF anywhere, padding split included
+    ("QR==", b"A"),                           # StdEncoding is not Strict: unused bits ignored
+    ("QUI=", b"AB"),
+    ("", b""),
+    ("\\n", b""),
+])
+def test_secret_base64_go_accepts(codecs, text: str, want: bytes) -> None:
+    doc = b'{"apiVersion":"v1","kind":"Secret","data":{"k":"%s"}}' % text.encode()
+    obj, _ = codecs["json"].decode(doc)
+    assert obj.data == {"k": want}
+    yobj, _ = codecs["yaml"].decode(b'apiVersion: v1\nkind: Secret\ndata:\n  k: "%s"\n' % text.encode())
+    assert yobj.data == {"k": want}
+
+
+@pytest.mark.parametrize("text, offset", [
+    ("A", 0),            # a quantum cut short is corrupt at its start
+    ("QUJDR", 4),
+    ("QQ=", 3),          # one padding character where two are due: the end of the input
+    ("QQ=x", 2),         # ... another byte instead of the second: Go names the byte before
+    ("QQ==QQ==", 4),     # data after the padding
+    ("QUJD=", 4),
+    ("Q===", 1),
+    ("QQ==\\nx", 5),
+    ("QU!D", 2),
+    ("\\u00e9QQ==", 0),  # offsets count UTF-8 bytes
+    ("QQ\\u00e9==", 2),
+])
+def test_secret_base64_error_is_go_text(codecs, text: str, offset: int) -> None:
+    doc = b'{"apiVersion":"v1","kind":"Secret","data":{"a":"QQ==","k":"%s"}}' % text.encode()
+    with pytest.raises(DecodeError) as info:
+        codecs["json"].decode(doc)
+    assert str(info.value) == f"illegal base64 data at input byte {offset}"
+    assert info.value.offset == offset
+    assert info.value.field_path.endswith("data[k]")
+
+
+def test_base64_rule_is_gos_on_random_input() -> None:
+    # Every string over a small alphabet: the fast C decoder and Go's quantum walk agree.
+    import itertools
+
+    from kcodec.gojson import _b64_go, b64decode
+
+    for n in range(7):
+        for chars in itertools.product("AQ=\n!", repeat=n):
+            data = "".join(chars).encode()
+            out, offset = _b64_go(data)
+            if offset is None:
+                assert b64decode(data) == out
+            else:
+                with pytest.raises(DecodeError, match=f"^illegal base64 data at input byte {offset}$"):
+                    b64decode(data)

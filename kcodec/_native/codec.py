@@ -7,7 +7,6 @@ They walk the field tables that :mod:`kcodec.model` compiles; the Cython twins i
 from __future__ import annotations
 
 import base64
-import binascii
 import struct as _st
 from typing import Any
 
@@ -237,9 +236,10 @@ def _decode_value(t: Any, v: Any, old: Any, strict: list[str] | None, path: str,
         if type(v) is not str:
             raise _type_error(v, t, path)
         try:
-            return base64.b64decode(v.encode("ascii"), validate=True)
-        except (binascii.Error, UnicodeEncodeError, ValueError) as exc:
-            raise DecodeError(f"illegal base64 data in Go struct field {path}: {exc}") from None
+            return _gojson.b64decode(v)
+        except DecodeError as exc:
+            exc.field_path = path
+            raise
     if k == K_FLOAT:
         if type(v) in (int, float):
             return float(v)

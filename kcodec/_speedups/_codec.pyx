@@ -48,13 +48,13 @@ from kcodec._speedups._tables cimport (
     WT_VARINT, WT_FIXED64, WT_BYTES,
 )
 
-import base64 as _base64
 import binascii as _binascii
 import struct as _st
 
 from kcodec import fieldtable as _m
 from kcodec._native import codec as _pure
 from kcodec.errors import DecodeError, EncodeError
+from kcodec.gojson import b64decode as _gojson_b64decode
 
 __all__ = ["struct_to_tree", "fill_from_tree", "struct_to_proto", "fill_from_proto"]
 
@@ -82,8 +82,7 @@ cdef extern from "Python.h":
     int PyUnicode_Compare(object a, object b) except? -1
 
 cdef object _b64encode = _binascii.b2a_base64
-cdef object _b64decode = _base64.b64decode
-cdef object _binascii_Error = _binascii.Error
+cdef object _go_b64decode = _gojson_b64decode
 cdef object _pack = _st.pack
 cdef object _unpack_from = _st.unpack_from
 cdef object _zero_of = _m._zero_of
@@ -404,9 +403,10 @@ cdef object _decode_tree_value(TypeRow t, object v, object old, object strict, s
         if type(v) is not str:
             raise _type_error(v, t.info, path)
         try:
-            return _b64decode(v.encode("ascii"), validate=True)
-        except (_binascii_Error, UnicodeEncodeError, ValueError) as exc:
-            raise DecodeError(f"illegal base64 data in Go struct field {path}: {exc}") from None
+            return _go_b64decode(v)
+        except DecodeError as exc:
+            exc.field_path = path
+            raise
     if k == K_FLOAT:
         if type(v) is int or type(v) is float:
             return float(v)

@@ -138,7 +138,6 @@ cdef int _setup() except -1:
     global _ready, _pure_json_fill, _pure_json_encode, _pure_struct_to_tree, _b64decode
     global _b2a_base64, _format_float, _compact, _indent, _escape_string, _RawJSON, _Struct
     global _StructMeta
-    import base64
     import binascii
     from kcodec import fieldtable as model
     from kcodec._native import codec
@@ -146,7 +145,7 @@ cdef int _setup() except -1:
     _pure_json_fill = codec.json_fill
     _pure_json_encode = codec.json_encode
     _pure_struct_to_tree = codec.struct_to_tree
-    _b64decode = base64.b64decode
+    _b64decode = _gojson.b64decode
     _b2a_base64 = binascii.b2a_base64
     _format_float = _gojson.format_float
     _compact = _gojson.compact
@@ -1049,7 +1048,8 @@ cdef class _Dec:
             if c != 0x22:
                 _give_up()
             text = self.parse_str()
-            return _b64decode(text.encode("ascii"), validate=True)
+            # Go's rule raises DecodeError; the pure twin then reports it with the path.
+            return _b64decode(text)
         return self.tree()  # K_ANY
 
     cdef object list_value(self, TypeRow e, _JTab owner, PyObject** jslot):

@@ -271,3 +271,25 @@ def test_base64_rule_is_gos_on_random_input() -> None:
             else:
                 with pytest.raises(DecodeError, match=f"^illegal base64 data at input byte {offset}$"):
                     b64decode(data)
+
+
+# Every escape go-yaml v2's double-quoted scanner knows (scannerc.go, yaml_parser_scan_flow_scalar),
+# and a few it does not (v3 added '\/'; v2 refuses it like any other unknown letter).
+@pytest.mark.parametrize("escape, want", [
+    ("\\0", "\x00"), ("\\a", "\x07"), ("\\b", "\x08"), ("\\t", "\t"), ("\\\t", "\t"),
+    ("\\n", "\n"), ("\\v", "\x0b"), ("\\f", "\x0c"), ("\\r", "\r"), ("\\e", "\x1b"),
+    ("\\ ", " "), ('\\"', '"'), ("\\'", "'"), ("\\\\", "\\"), ("\\N", "\x85"),
+    ("\\_", "\xa0"), ("\\L", "\u2028"), ("\\P", "\u2029"), ("\\x41", "A"),
+    ("\\u00e9", "\xe9"), ("\\U0001F600", "\U0001F600"),
+    ("\\/", None), ("\\q", None), ("\\%", None), ("\\u", None),
+])
+def test_yaml_double_quoted_escapes(escape: str, want: str | None) -> None:
+    from kcodec.goyaml import yaml_to_tree
+
+    doc = b'a: 1\nk: "<' + escape.encode() + b'>"\n'
+    if want is None:
+        with pytest.raises(DecodeError) as info:
+            yaml_to_tree(doc)
+        assert str(info.value).startswith("yaml: line 2: ")
+    else:
+        assert yaml_to_tree(doc) == {"a": 1, "k": f"<{want}>"}

@@ -23,7 +23,7 @@ from typing import Any
 
 from kcodec.errors import DecodeError, EncodeError
 from kcodec.gofmt import quote_char
-from kcodec.fieldtable import RawJSON
+from kcodec.fieldtable import JSONNumber, RawJSON
 
 __all__ = [
     "DupDict",
@@ -39,6 +39,8 @@ __all__ = [
     "top_level_members",
     "MemberList",
     "b64decode",
+    "JSONNumber",
+    "number_text",
 ]
 
 MAX_NESTING_DEPTH = 10000
@@ -220,7 +222,7 @@ def _scan_number(data: bytes, i: int, n: int) -> tuple[int, bool]:
     return j, integer
 
 
-def _number_value(text: bytes, integer: bool, allow_inf: bool) -> int | float:
+def _number_value(text: bytes, integer: bool, allow_inf: bool, literals: bool) -> int | float:
     if integer:
         if len(text) < 19:
             return int(text)
@@ -228,7 +230,7 @@ def _number_value(text: bytes, integer: bool, allow_inf: bool) -> int | float:
             v = int(text)
             if _INT64_MIN <= v <= _INT64_MAX:
                 return v
-    f = float(text)
+    f = JSONNumber(text.decode("ascii")) if literals else float(text)
     if (f == _INF or f == -_INF) and not allow_inf:
         raise _TypeErr(
             f"json: cannot unmarshal number {text.decode('ascii')} into Go value of type float64"
@@ -251,6 +253,7 @@ def _slow_parse(
     allow_inf: bool = False,
     build: bool = True,
     top_pairs: bool = False,
+    literals: bool = False,
 ) -> Any:
     """Parse (or, with ``build=False``, only validate) exactly as Go does.
 
@@ -309,7 +312,7 @@ def _slow_parse(
             i, integer = _scan_number(data, i, n)
             if build:
                 try:
-                    value = _number_value(data[start:i], integer, allow_inf)
+                    value = _number_value(data[start:i], integer, allow_inf, literals)
                 except _TypeErr as e:
                     if pending is None:
                         pending = e
@@ -434,6 +437,13 @@ def _float_inf_ok(s: str) -> float:
     return float(s)
 
 
+def _literal_checked(s: str) -> float:
+    f = JSONNumber(s)
+    if f == _INF or f == -_INF:
+        raise _Reject(s)
+    return f
+
+
 def _make_int_hook(to_float: Any) -> Any:
     def go_int(s: str) -> int | float:
         if len(s) < 19:
@@ -462,8 +472,11 @@ def _pairs_hook(pairs: list[tuple[str, Any]]) -> dict:  # type: ignore[type-arg]
     return DupDict(d, duplicates=dups)
 
 
-def _decoder(strict: bool, allow_inf: bool) -> json.JSONDecoder:
-    to_float = _float_inf_ok if allow_inf else _float_checked
+def _decoder(strict: bool, allow_inf: bool, literals: bool) -> json.JSONDecoder:
+    if literals:
+        to_float = JSONNumber if allow_inf else _literal_checked
+    else:
+        to_float = _float_inf_ok if allow_inf else _float_checked
     return json.JSONDecoder(
         parse_int=_make_int_hook(to_float),
         parse_float=to_float,
@@ -472,15 +485,18 @@ def _decoder(strict: bool, allow_inf: bool) -> json.JSONDecoder:
     )
 
 
-_DECODERS = {(s, a): _decoder(s, a) for s in (False, True) for a in (False, True)}
+_DECODERS = {
+    (s, a, n): _decoder(s, a, n) for s in (False, True) for a in (False, True) for n in (False, True)
+}
 _VALIDATOR = json.JSONDecoder(parse_int=len, parse_float=len, parse_constant=_reject_constant)
 
 
-def loads(data: bytes, *, strict: bool = False, allow_inf: bool = False) -> Any:
+def loads(data: bytes, *, strict: bool = False, allow_inf: bool = False, literals: bool = False) -> Any:
     """Parse JSON text into a tree with Go's rules.
 
     Untyped numbers: an integer literal (no ``.``/``e``/``E``) that fits int64 is an
-    ``int``, anything else a ``float``; a number beyond float64 range raises DecodeError
+    ``int``, anything else a ``float`` (with ``literals``, a :class:`JSONNumber`: a float
+    keeping its literal, for a typed decode that reads it as Go does); a number beyond float64 range raises DecodeError
     (Go: ``cannot unmarshal number ... into Go value of type float64``) unless
     ``allow_inf`` is set, which keeps it as ``±inf`` so a typed decoder can name the field.
     Invalid UTF-8 and unpaired surrogate escapes in strings become U+FFFD. In ``strict``
@@ -496,10 +512,10 @@ def loads(data: bytes, *, strict: bool = False, allow_inf: bool = False) -> Any:
     # the exact parser rather than fixing the fast result up.
     if text[:1] != "\ufeff" and "\\ud" not in text and "\\uD" not in text:
         try:
-            return _DECODERS[(strict, allow_inf)].decode(text)
+            return _DECODERS[(strict, allow_inf, literals)].decode(text)
         except (ValueError, RecursionError, _Reject):
             pass
-    return _slow_parse(raw, strict=strict, allow_inf=allow_inf)
+    return _slow_parse(raw, strict=strict, allow_inf=allow_inf, literals=literals)
 
 
 # --------------------------------------------------------------------------------------
@@ -540,6 +556,16 @@ def format_float(x: float) -> str:
     if "e-0" in r:
         r = r.replace("e-0", "e-")
     return r
+
+
+def number_text(v: int | float) -> str:
+    """The JSON text of a number as Go's decoder saw it: the source literal when the tree
+    kept it (:class:`JSONNumber`), else what Go's encoder writes for the value."""
+    if type(v) is JSONNumber:
+        return v.text  # type: ignore[union-attr]
+    if isinstance(v, int):
+        return int.__repr__(v)
+    return format_float(v)
 
 
 def escape_string(s: str) -> str:

@@ -12,6 +12,7 @@ from typing import Any, Iterator
 
 from kcodec.errors import DecodeError, EncodeError
 from kcodec.gofmt import quote as _go_quote
+from kcodec.gojson import number_text as _number_text
 from kcodec.errors import json_kind as _json_kind
 from kcodec.model import CustomValue
 from kcodec.wire import skip_field
@@ -174,16 +175,6 @@ def _pb_fields(data: bytes, path: str, message: str) -> Iterator[tuple[int, int,
 
 def _wrong_wire(wire: int, field: str, path: str) -> DecodeError:
     return _decode_error(f"proto: wrong wireType = {wire} for field {field}", path)
-
-
-def _float_literal(value: float) -> str:
-    # The tree lost the literal; rebuild the common JSON spelling (no '+', no exponent padding).
-    text = repr(value)
-    if "e" in text:
-        mant, exp = text.split("e")
-        sign = "-" if exp.startswith("-") else ""
-        text = f"{mant}e{sign}{exp.lstrip('+-').lstrip('0') or '0'}"
-    return text
 
 
 # Go's unicode.IsSpace set, which strings.TrimSpace strips.
@@ -634,10 +625,9 @@ class Quantity(CustomValue):
             text = "true" if value is True else "false" if value is False else _json_kind(value)
         elif isinstance(value, str):
             text = value
-        elif isinstance(value, int):
-            text = str(value)
         else:
-            text = _float_literal(value)
+            # Go parses the number's own text: a JSON 1e3 stays "1e3".
+            text = _number_text(value)
         try:
             return cls._parse(text.strip(_GO_SPACE))
         except _ParseFailure as exc:
@@ -839,10 +829,10 @@ class IntOrString(CustomValue):
         if isinstance(value, int):
             if _I32_MIN <= value <= _I32_MAX:
                 return cls(value)
-            raise _decode_error(f"json: cannot unmarshal number {value} into Go value of type int32", path)
+            raise _decode_error(f"json: cannot unmarshal number {_number_text(value)} into Go value of type int32", path)
         if isinstance(value, float):
             raise _decode_error(
-                f"json: cannot unmarshal number {_float_literal(value)} into Go value of type int32", path
+                f"json: cannot unmarshal number {_number_text(value)} into Go value of type int32", path
             )
         raise _decode_error(f"json: cannot unmarshal {_json_kind(value)} into Go value of type int32", path)
 

@@ -293,3 +293,53 @@ def test_yaml_double_quoted_escapes(escape: str, want: str | None) -> None:
         assert str(info.value).startswith("yaml: line 2: ")
     else:
         assert yaml_to_tree(doc) == {"a": 1, "k": f"<{want}>"}
+
+
+# ---------------------------------------------------------------------------------------
+# Numbers: Go decodes from the literal's text, never from a float64 respelled
+
+
+def _pod_json(spec: bytes) -> bytes:
+    return b'{"apiVersion":"v1","kind":"Pod","spec":{' + spec + b"}}"
+
+
+@pytest.mark.parametrize("literal", [
+    "1e3", "1E+2", "1.50", "1e21", "9223372036854775808", "100", "0.1", "-1e-3", "12e-1",
+])
+def test_json_quantity_number_is_parsed_from_its_text(codecs, literal: str) -> None:
+    # Quantity.UnmarshalJSON strips the quotes of a string and parses the rest: a number
+    # and the same text quoted give the same Quantity ("1e3" stays "1e3").
+    lit = literal.encode()
+    as_number = _json_of(codecs, "json", _pod_json(b'"overhead":{"cpu":' + lit + b"}"))
+    as_string = _json_of(codecs, "json", _pod_json(b'"overhead":{"cpu":"' + lit + b'"}'))
+    assert as_number == as_string
+
+
+def test_json_quantity_1e3_stays_1e3(codecs) -> None:
+    out = _json_of(codecs, "json", _pod_json(b'"overhead":{"cpu":1e3,"memory":9223372036854775808}'))
+    assert b'"overhead":{"cpu":"1e3","memory":"9223372036854775808"}' in out
+
+
+@pytest.mark.parametrize("literal", ["1E+2", "1.0", "9223372036854775808", "-9223372036854775809", "1e3"])
+def test_json_integer_field_names_the_literal(codecs, literal: str) -> None:
+    with pytest.raises(DecodeError) as info:
+        codecs["json"].decode(_pod_json(b'"activeDeadlineSeconds":' + literal.encode()))
+    assert f"json: cannot unmarshal number {literal} into Go struct field " in str(info.value)
+    assert str(info.value).endswith(" of type int64")
+
+
+def test_json_intorstring_names_the_literal(codecs) -> None:
+    doc = (b'{"apiVersion":"apps/v1","kind":"Deployment","spec":{"strategy":'
+           b'{"rollingUpdate":{"maxSurge":1.50}}}}')
+    with pytest.raises(DecodeError) as info:
+        codecs["json"].decode(doc)
+    assert "json: cannot unmarshal number 1.50 into Go value of type int32" in str(info.value)
+
+
+def test_untyped_values_hold_float64(codecs) -> None:
+    # interface{} keeps a float64: the literal is gone, re-encoding writes Go's float form.
+    from kcodec.api.meta.unstructured import Unstructured
+
+    obj, _ = codecs["json"].decode(b'{"apiVersion":"x/v1","kind":"K","a":1.50,"b":1e3}', into=Unstructured())
+    assert type(obj.object["a"]) is float and type(obj.object["b"]) is float
+    assert codecs["json"].encode(obj) == b'{"a":1.5,"apiVersion":"x/v1","b":1000,"kind":"K"}\n'

@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kcodec.errors import DecodeError
+from kcodec.fieldtable import JSONNumber
 from kcodec.types import (
     BinarySI,
     DecimalExponent,
@@ -251,7 +252,9 @@ def test_hash_follows_value() -> None:
 @pytest.mark.parametrize(
     "tree, expect",
     [(" 1", "1"), ("1.", "1."),  # Go keeps this canonical-looking text too (1, "1"), (10, "10"), (-1, "-1"), (" -1", "-1"), (None, "0"), (1.5, "1500m"),
-     ("100m", "100m"), (1e21, "1e21")],
+     ("100m", "100m"),
+         # A float64 reaches Quantity as encoding/json writes it; a JSON literal as written.
+         (1e21, "1e+21"), (JSONNumber("1e21"), "1e21"), (JSONNumber("1E+2"), "100")],
 )
 def test_json_tree(tree: object, expect: str) -> None:
     q = Quantity._from_tree(tree, "spec.x")

@@ -12,6 +12,7 @@ from typing import Any
 
 from kcodec import fieldtable as _m
 from kcodec import gojson as _gojson
+from kcodec.fieldtable import JSONNumber as _JSONNumber
 from kcodec._kinds import (
     INT32_MAX,
     INT32_MIN,
@@ -99,7 +100,7 @@ def _json_type(v: Any) -> str:
     if isinstance(v, bool):
         return "bool"
     if isinstance(v, (int, float)):
-        return "number " + (str(v) if isinstance(v, int) else _gojson.format_float(v))
+        return "number " + _gojson.number_text(v)
     if isinstance(v, str):
         return "string"
     if isinstance(v, list):
@@ -241,10 +242,33 @@ def _decode_value(t: Any, v: Any, old: Any, strict: list[str] | None, path: str,
             exc.field_path = path
             raise
     if k == K_FLOAT:
-        if type(v) in (int, float):
+        if type(v) in (int, float, _JSONNumber):
             return float(v)
         raise _type_error(v, t, path)
-    return v  # K_ANY
+    # K_ANY: Go's interface{} holds a float64, not the literal the tree kept.
+    return _plain_numbers(v)
+
+
+def _plain_numbers(v: Any) -> Any:
+    if type(v) is _JSONNumber:
+        return float(v)
+    # Iterative: an untyped value may nest as deep as Go's scanner allows.
+    stack = [v]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            for key, x in node.items():
+                if type(x) is _JSONNumber:
+                    node[key] = float(x)
+                elif isinstance(x, (dict, list)):
+                    stack.append(x)
+        elif isinstance(node, list):
+            for i, x in enumerate(node):
+                if type(x) is _JSONNumber:
+                    node[i] = float(x)
+                elif isinstance(x, (dict, list)):
+                    stack.append(x)
+    return v
 
 
 # --------------------------------------------------------------------------- protobuf
@@ -523,7 +547,8 @@ def json_fill(obj: Any, cls: Any, data: bytes, strict: list[str] | None, path: s
     parses the bytes straight into the object without building a tree.
     """
 
-    tree = _gojson.loads(data, strict=strict is not None)
+    # Go reads a number's own text where the target cares (Quantity, integer fields).
+    tree = _gojson.loads(data, strict=strict is not None, literals=True)
     if tree is None:
         return
     if not isinstance(tree, dict):

@@ -52,6 +52,7 @@ import binascii as _binascii
 import struct as _st
 
 from kcodec import fieldtable as _m
+from kcodec.fieldtable import JSONNumber as _JSONNumber
 from kcodec._native import codec as _pure
 from kcodec.errors import DecodeError, EncodeError
 from kcodec.gojson import b64decode as _gojson_b64decode
@@ -408,7 +409,7 @@ cdef object _decode_tree_value(TypeRow t, object v, object old, object strict, s
             exc.field_path = path
             raise
     if k == K_FLOAT:
-        if type(v) is int or type(v) is float:
+        if type(v) is int or type(v) is float or type(v) is _JSONNumber:
             return float(v)
         raise _type_error(v, t.info, path)
     return v

@@ -119,6 +119,7 @@ cdef object _pure_json_encode
 cdef object _pure_struct_to_tree
 cdef object _b64decode
 cdef object _b2a_base64
+cdef object _JSONNumber
 cdef object _format_float
 cdef object _compact
 cdef object _indent
@@ -137,7 +138,7 @@ cdef unsigned long _epoch = 1
 cdef int _setup() except -1:
     global _ready, _pure_json_fill, _pure_json_encode, _pure_struct_to_tree, _b64decode
     global _b2a_base64, _format_float, _compact, _indent, _escape_string, _RawJSON, _Struct
-    global _StructMeta
+    global _StructMeta, _JSONNumber
     import binascii
     from kcodec import fieldtable as model
     from kcodec._native import codec
@@ -146,6 +147,7 @@ cdef int _setup() except -1:
     _pure_json_encode = codec.json_encode
     _pure_struct_to_tree = codec.struct_to_tree
     _b64decode = _gojson.b64decode
+    _JSONNumber = model.JSONNumber
     _b2a_base64 = binascii.b2a_base64
     _format_float = _gojson.format_float
     _compact = _gojson.compact
@@ -1028,6 +1030,14 @@ cdef class _Dec:
                 return False
             _give_up()
         if k == K_CUSTOM:
+            if c == 0x2D or 0x30 <= c <= 0x39:
+                # Go hands the hook the number's own text (a Quantity keeps "1e3").
+                integer = self.scan_number(&s, &ie)
+                if integer and self.int_value(s, self.pos, &iv):
+                    return self.hook(t, iv)
+                self.to_double(s, self.pos)  # out of float64 range: the pure twin reports it
+                return self.hook(t, _JSONNumber(PyUnicode_DecodeUTF8(<const char*>self.buf + s,
+                                                                      self.pos - s, NULL)))
             return self.hook(t, self.tree())
         if k == K_MAP:
             if c != 0x7B:

@@ -343,3 +343,62 @@ def test_untyped_values_hold_float64(codecs) -> None:
     obj, _ = codecs["json"].decode(b'{"apiVersion":"x/v1","kind":"K","a":1.50,"b":1e3}', into=Unstructured())
     assert type(obj.object["a"]) is float and type(obj.object["b"]) is float
     assert codecs["json"].encode(obj) == b'{"a":1.5,"apiVersion":"x/v1","b":1000,"kind":"K"}\n'
+
+
+# YAML numbers: go-yaml v2 resolves an integer beyond int64 to uint64 if it fits, else to
+# float64 (resolve.go); sigs.k8s.io/yaml then json.Marshals it, and the typed decode reads
+# that JSON text.
+def _pod_yaml(spec: bytes) -> bytes:
+    return b"apiVersion: v1\nkind: Pod\nspec:\n" + spec
+
+
+@pytest.mark.parametrize("literal, text", [
+    # float64 -2^63, which encoding/json writes in its shortest form: beyond int64.
+    ("-9223372036854775809", "-9223372036854776000"),
+    ("9223372036854775808", "9223372036854775808"),     # uint64 keeps its digits
+    ("18446744073709551616", "18446744073709552000"),   # beyond uint64: float64
+    ("0x8000000000000000", "9223372036854775808"),
+    ("1.5", "1.5"),
+])
+def test_yaml_integer_beyond_int64_is_refused(codecs, literal: str, text: str) -> None:
+    with pytest.raises(DecodeError) as info:
+        codecs["yaml"].decode(_pod_yaml(b"  activeDeadlineSeconds: " + literal.encode() + b"\n"))
+    assert f"json: cannot unmarshal number {text} into Go struct field " in str(info.value)
+    assert str(info.value).endswith(" of type int64")
+
+
+@pytest.mark.parametrize("literal, value", [
+    ("-9223372036854775808", -9223372036854775808),
+    ("9223372036854775807", 9223372036854775807),
+    ("2.0", 2),                                   # float64 2 is written 2
+    ("123456789012345678.0", 123456789012345680),  # ... and this one in its shortest digits
+    ("1e3", 1000),
+])
+def test_yaml_numbers_an_int64_field_takes(codecs, literal: str, value: int) -> None:
+    obj, _ = codecs["yaml"].decode(_pod_yaml(b"  activeDeadlineSeconds: " + literal.encode() + b"\n"))
+    assert obj.spec.active_deadline_seconds == value
+
+
+@pytest.mark.parametrize("literal, want", [
+    ("9223372036854775808", "9223372036854775808"),
+    ("18446744073709551615", "18446744073709551615"),
+    ("1e3", "1k"),          # float64 1000, written 1000
+    ("1.5", "1500m"),
+    ("0x10", "16"),
+    ("1e21", "1e+21"),      # float64 written in exponent form, which ParseQuantity keeps
+])
+def test_yaml_quantity_number(codecs, literal: str, want: str) -> None:
+    out = _json_of(codecs, "yaml", _pod_yaml(b"  overhead:\n    cpu: " + literal.encode() + b"\n"))
+    assert b'"overhead":{"cpu":"' + want.encode() + b'"}' in out
+
+
+def test_yaml_to_json_text_is_gos() -> None:
+    from kcodec.goyaml import yaml_to_tree
+    from kcodec.yamlutil import to_json
+
+    doc = b"b: 9223372036854775808\na: -9223372036854775809\nc: 1.0\nd: 1e3\n"
+    assert to_json(doc) == b'{"a":-9223372036854776000,"b":9223372036854775808,"c":1,"d":1000}'
+    # The untyped tree is that text decoded again: beyond int64 is a float64.
+    tree = yaml_to_tree(doc)
+    assert tree == {"a": -9223372036854775808.0, "b": 9223372036854775808.0, "c": 1, "d": 1000}
+    assert type(tree["a"]) is float and type(tree["b"]) is float

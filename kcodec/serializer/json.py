@@ -155,12 +155,8 @@ class Serializer:
             # Go converts the whole document to JSON first and works on that JSON from then
             # on (the original YAML is only kept for Unknown, error texts and the strict
             # duplicate-key check).
-            if self.options.strict:
-                tree, yaml_errors = _goyaml.yaml_to_tree(data, strict=True)
-            else:
-                tree, yaml_errors = _goyaml.yaml_to_tree(data), []
-            return self._decode_two_pass(_gojson.dumps(tree, sort_keys=True), data, yaml_errors,
-                                         defaults, into)
+            text, yaml_errors = _goyaml.yaml_to_json(data, strict=self.options.strict)
+            return self._decode_two_pass(text, data, yaml_errors, defaults, into)
         if into is None and self._one_pass:
             done = self._decode_one_pass(data, defaults)
             if done is not None:

@@ -38,6 +38,7 @@ __all__ = [
     "escape_string",
     "top_level_members",
     "MemberList",
+    "Repeated",
     "b64decode",
     "JSONNumber",
     "number_text",
@@ -70,6 +71,17 @@ class DupDict(dict):  # type: ignore[type-arg]
 
 def _make_dupdict(items: dict, duplicates: list[str]) -> DupDict:  # type: ignore[type-arg]
     return DupDict(items, duplicates=duplicates)
+
+
+class Repeated(list):  # type: ignore[type-arg]
+    """Every value of a key an object repeated, in order (``loads(..., repeats=True)``).
+
+    encoding/json decodes each one into the same target, so a typed decode merges them the
+    way Go does (a struct keeps the fields the last object left out); an untyped value keeps
+    only the last.
+    """
+
+    __slots__ = ()
 
 
 class MemberList(list):  # type: ignore[type-arg]
@@ -254,6 +266,7 @@ def _slow_parse(
     build: bool = True,
     top_pairs: bool = False,
     literals: bool = False,
+    repeats: bool = False,
 ) -> Any:
     """Parse (or, with ``build=False``, only validate) exactly as Go does.
 
@@ -346,12 +359,19 @@ def _slow_parse(
                     key = frame[1]
                     if type(obj) is MemberList:
                         obj.append((key, value))
+                    elif (strict or repeats) and key in obj:
+                        if frame[2] is None:
+                            frame[2] = []
+                        if key not in frame[2]:
+                            frame[2].append(key)
+                        prev = obj[key]
+                        if not repeats:
+                            obj[key] = value
+                        elif type(prev) is Repeated:  # only ever made here, for this key
+                            prev.append(value)
+                        else:
+                            obj[key] = Repeated((prev, value))
                     else:
-                        if strict and key in obj:
-                            if frame[2] is None:
-                                frame[2] = []
-                            if key not in frame[2]:
-                                frame[2].append(key)
                         obj[key] = value
                 if i >= n:
                     raise _eof(n)
@@ -472,6 +492,24 @@ def _pairs_hook(pairs: list[tuple[str, Any]]) -> dict:  # type: ignore[type-arg]
     return DupDict(d, duplicates=dups)
 
 
+def _repeats_hook(pairs: list[tuple[str, Any]]) -> dict:  # type: ignore[type-arg]
+    d = dict(pairs)
+    if len(d) == len(pairs):
+        return d
+    d = {}
+    dups: list[str] = []
+    for k, v in pairs:
+        if k in d:
+            if k not in dups:
+                dups.append(k)
+                d[k] = Repeated((d[k], v))
+            else:
+                d[k].append(v)
+        else:
+            d[k] = v
+    return DupDict(d, duplicates=dups)
+
+
 def _decoder(strict: bool, allow_inf: bool, literals: bool) -> json.JSONDecoder:
     if literals:
         to_float = JSONNumber if allow_inf else _literal_checked
@@ -481,7 +519,8 @@ def _decoder(strict: bool, allow_inf: bool, literals: bool) -> json.JSONDecoder:
         parse_int=_make_int_hook(to_float),
         parse_float=to_float,
         parse_constant=_reject_constant,
-        object_pairs_hook=_pairs_hook if strict else None,
+        # A typed decode (literals) sees every value of a repeated key, as Go does.
+        object_pairs_hook=_repeats_hook if literals else (_pairs_hook if strict else None),
     )
 
 
@@ -496,7 +535,8 @@ def loads(data: bytes, *, strict: bool = False, allow_inf: bool = False, literal
 
     Untyped numbers: an integer literal (no ``.``/``e``/``E``) that fits int64 is an
     ``int``, anything else a ``float`` (with ``literals``, a :class:`JSONNumber`: a float
-    keeping its literal, for a typed decode that reads it as Go does); a number beyond float64 range raises DecodeError
+    keeping its literal, for a typed decode that reads it as Go does, and a repeated key holds
+    :class:`Repeated` values); a number beyond float64 range raises DecodeError
     (Go: ``cannot unmarshal number ... into Go value of type float64``) unless
     ``allow_inf`` is set, which keeps it as ``±inf`` so a typed decoder can name the field.
     Invalid UTF-8 and unpaired surrogate escapes in strings become U+FFFD. In ``strict``
@@ -515,7 +555,7 @@ def loads(data: bytes, *, strict: bool = False, allow_inf: bool = False, literal
             return _DECODERS[(strict, allow_inf, literals)].decode(text)
         except (ValueError, RecursionError, _Reject):
             pass
-    return _slow_parse(raw, strict=strict, allow_inf=allow_inf, literals=literals)
+    return _slow_parse(raw, strict=strict, allow_inf=allow_inf, literals=literals, repeats=literals)
 
 
 # --------------------------------------------------------------------------------------

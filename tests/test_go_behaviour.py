@@ -402,3 +402,79 @@ def test_yaml_to_json_text_is_gos() -> None:
     tree = yaml_to_tree(doc)
     assert tree == {"a": -9223372036854775808.0, "b": 9223372036854775808.0, "c": 1, "d": 1000}
     assert type(tree["a"]) is float and type(tree["b"]) is float
+
+
+# ---------------------------------------------------------------------------------------
+# A repeated JSON key: encoding/json decodes every value, in order, into the same target
+
+
+@pytest.mark.parametrize("spec, want", [
+    # struct: merged, the fields the second object leaves out are kept
+    (b'"metadata":{"name":"a","namespace":"n"},"metadata":{"name":"b"}',
+     b'"metadata":{"name":"b","namespace":"n"}'),
+    # map: the existing map is kept and the keys added
+    (b'"metadata":{"labels":{"a":"1","b":"2"},"labels":{"b":"3","c":"4"}}',
+     b'"metadata":{"labels":{"a":"1","b":"3","c":"4"}}'),
+    # pointer to struct: decoded into the existing one; null clears it
+    (b'"spec":{"securityContext":{"runAsUser":1}},"spec":{"securityContext":{"runAsGroup":2}}',
+     b'"securityContext":{"runAsUser":1,"runAsGroup":2}'),
+    (b'"spec":{"securityContext":{"runAsUser":1},"securityContext":null}',
+     b'"spec":{"containers":null},'),
+    # slice: element i is decoded into element i, then the slice is cut to the new length
+    (b'"spec":{"containers":[{"name":"a","image":"x"},{"name":"z"}]},"spec":{"containers":[{"name":"b"}]}',
+     b'"containers":[{"name":"b","image":"x","resources":{}}]'),
+    (b'"spec":{"containers":[{"name":"a"}],"containers":[]}', b'"containers":[]'),
+    # map values are decoded fresh: the last one stands
+    (b'"spec":{"nodeSelector":{"k":"1","k":"2"}}', b'"nodeSelector":{"k":"2"}'),
+    # scalars: the last value; null leaves a non-pointer scalar as it was
+    (b'"spec":{"restartPolicy":"Always","restartPolicy":"Never"}', b'"restartPolicy":"Never"'),
+])
+def test_json_repeated_key_merges(codecs, spec: bytes, want: bytes) -> None:
+    doc = b'{"apiVersion":"v1","kind":"Pod",' + spec + b"}"
+    out = _json_of(codecs, "json", doc)
+    assert want in out, out
+
+
+def test_json_repeated_key_every_value_is_decoded(codecs) -> None:
+    # Go decodes the overwritten value too, so its error is reported.
+    doc = b'{"apiVersion":"v1","kind":"Pod","spec":{"overhead":{"cpu":"x"}},"spec":{"overhead":{"cpu":"1"}}}'
+    with pytest.raises(DecodeError, match="quantities must match the regular expression"):
+        codecs["json"].decode(doc)
+
+
+def test_json_repeated_key_in_untyped_value_keeps_last(codecs) -> None:
+    # interface{} gets a fresh map per object: the last value of a key stands.
+    from kcodec.api.meta.unstructured import Unstructured
+
+    doc = b'{"apiVersion":"x/v1","kind":"K","spec":{"a":{"x":1},"a":{"y":2}}}'
+    obj, _ = codecs["json"].decode(doc, into=Unstructured())
+    assert obj.object["spec"] == {"a": {"y": 2}}
+
+
+def test_json_repeated_key_strict_still_reports(codecs) -> None:
+    from kcodec.api import scheme
+    from kcodec.errors import StrictDecodingError
+    from kcodec.serializer.json import Serializer
+
+    strict = Serializer(scheme, scheme, strict=True)
+    doc = b'{"apiVersion":"v1","kind":"Pod","metadata":{"name":"a","namespace":"n"},"metadata":{"name":"b"}}'
+    with pytest.raises(StrictDecodingError) as info:
+        strict.decode(doc)
+    assert info.value.errors == ['duplicate field "metadata"']
+    assert (info.value.obj.metadata.name, info.value.obj.metadata.namespace) == ("b", "n")
+
+
+def test_yaml_repeated_key_keeps_the_last(codecs) -> None:
+    # go-yaml v2 (non-strict) keeps the last value in its map before JSON is written.
+    doc = b"apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n  namespace: n\nmetadata:\n  name: b\n"
+    out = _json_of(codecs, "yaml", doc)
+    assert b'"metadata":{"name":"b"}' in out
+
+
+def test_decode_into_existing_object_merges_list_elements(codecs) -> None:
+    from kcodec.api.core.v1 import Container, Pod, PodSpec
+
+    into = Pod(spec=PodSpec(containers=[Container(name="a", image="x")]))
+    obj, _ = codecs["json"].decode(
+        b'{"apiVersion":"v1","kind":"Pod","spec":{"containers":[{"name":"b"}]}}', into=into)
+    assert [(c.name, c.image) for c in obj.spec.containers] == [("b", "x")]

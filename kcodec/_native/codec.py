@@ -13,6 +13,7 @@ from typing import Any
 from kcodec import fieldtable as _m
 from kcodec import gojson as _gojson
 from kcodec.fieldtable import JSONNumber as _JSONNumber
+from kcodec.gojson import Repeated as _Repeated
 from kcodec._kinds import (
     INT32_MAX,
     INT32_MIN,
@@ -145,22 +146,28 @@ def _fill(obj: Any, cls: Any, tree: dict[str, Any], strict: list[str] | None, pa
         f = chain[-1]
         fpath = path + "." + key
         k = f.kind
-        if k == K_STR:
-            if type(v) is str:
-                object.__setattr__(target, f.name, v)
-            elif v is None:
-                # Go: null clears a pointer but leaves a string value as it was (merge).
-                if f.pointer:
-                    object.__setattr__(target, f.name, None)
+        # A repeated key: Go decodes each value into the same field, in order.
+        for v in (v if type(v) is _Repeated else (v,)):
+            if k == K_STR:
+                if type(v) is str:
+                    object.__setattr__(target, f.name, v)
+                elif v is None:
+                    # Go: null clears a pointer but leaves a string value as it was (merge).
+                    if f.pointer:
+                        object.__setattr__(target, f.name, None)
+                else:
+                    raise _type_error(v, f, fpath)
             else:
-                raise _type_error(v, f, fpath)
-        else:
-            object.__setattr__(target, f.name,
-                               _decode_value(f, v, getattr(target, f.name), strict, fpath, spath + key))
+                object.__setattr__(target, f.name,
+                                   _decode_value(f, v, getattr(target, f.name), strict, fpath, spath + key))
 
 
 def _decode_value(t: Any, v: Any, old: Any, strict: list[str] | None, path: str, spath: str) -> Any:
     k = t.kind
+    if type(v) is _Repeated:
+        for x in v:
+            old = _decode_value(t, x, old, strict, path, spath)
+        return old
     if v is None:
         if t.pointer or k in (K_LIST, K_MAP, K_BYTES, K_ANY):
             return None
@@ -206,9 +213,13 @@ def _decode_value(t: Any, v: Any, old: Any, strict: list[str] | None, path: str,
                     break
             else:
                 return v
+        # Go decodes element i into the slice's element i when there is one (a repeated
+        # key, or a decode into an existing object, merges element by element).
+        n_old = len(old) if type(old) is list else 0
         out = []
         for i, x in enumerate(v):
-            out.append(_decode_value(e, x, None, strict, f"{path}[{i}]", f"{spath}[{i}]"))  # type: ignore[arg-type]
+            out.append(_decode_value(e, x, old[i] if i < n_old else None, strict,  # type: ignore[index]
+                                     f"{path}[{i}]", f"{spath}[{i}]"))  # type: ignore[arg-type]
         return out
     if k == K_MAP:
         if not isinstance(v, dict):
@@ -226,7 +237,9 @@ def _decode_value(t: Any, v: Any, old: Any, strict: list[str] | None, path: str,
                 return out_map
         out_map = {}
         for key, x in v.items():
-            out_map[key] = _decode_value(e, x, None, strict, f"{path}[{key}]", f"{spath}[{key}]")  # type: ignore[arg-type]
+            # Each value of a repeated key is decoded into a fresh element: the last stays.
+            for y in (x if type(x) is _Repeated else (x,)):
+                out_map[key] = _decode_value(e, y, None, strict, f"{path}[{key}]", f"{spath}[{key}]")  # type: ignore[arg-type]
         if old is not None:
             old.update(out_map)
             return old
@@ -250,14 +263,19 @@ def _decode_value(t: Any, v: Any, old: Any, strict: list[str] | None, path: str,
 
 
 def _plain_numbers(v: Any) -> Any:
+    """The interface{} value Go builds: float64 for literals, the last of repeated keys."""
     if type(v) is _JSONNumber:
         return float(v)
+    if type(v) is _Repeated:
+        return _plain_numbers(v[-1])
     # Iterative: an untyped value may nest as deep as Go's scanner allows.
     stack = [v]
     while stack:
         node = stack.pop()
         if isinstance(node, dict):
             for key, x in node.items():
+                if type(x) is _Repeated:
+                    x = node[key] = x[-1]
                 if type(x) is _JSONNumber:
                     node[key] = float(x)
                 elif isinstance(x, (dict, list)):

@@ -1012,6 +1012,8 @@ cdef class _Dec:
         if k == K_LIST:
             if c != 0x5B:
                 _give_up()
+            if old is not None and len(old) and t.elem.kind in (K_STRUCT, K_MAP, K_LIST):
+                _give_up()  # Go decodes into the existing elements: the pure twin merges them
             return self.list_value(t.elem, owner, jslot)
         if k == K_INT32 or k == K_INT64:
             if not (c == 0x2D or 0x30 <= c <= 0x39):

@@ -842,7 +842,7 @@ class IntOrString(CustomValue):
         _put_uvarint(out, self._type)
         _put_tag(out, 2, 0)
         _put_uvarint(out, self._int)
-        _put_bytes_field(out, 3, self._str.encode("utf-8"))
+        _put_bytes_field(out, 3, self._str.encode("utf-8", "surrogateescape"))
         return bytes(out)
 
     @classmethod
@@ -860,7 +860,9 @@ class IntOrString(CustomValue):
             elif number == 3:
                 if wire != 2:
                     raise _wrong_wire(wire, "StrVal", path)
-                sval = value.decode("utf-8", "replace")
+                # Go's string keeps the bytes: invalid UTF-8 survives a protobuf round trip,
+                # and only the JSON encoder writes it as \ufffd (as for any string field).
+                sval = value.decode("utf-8", "surrogateescape")
         return cls(ival, type=typ, str_val=sval)
 
     @classmethod

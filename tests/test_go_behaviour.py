@@ -478,3 +478,28 @@ def test_decode_into_existing_object_merges_list_elements(codecs) -> None:
     obj, _ = codecs["json"].decode(
         b'{"apiVersion":"v1","kind":"Pod","spec":{"containers":[{"name":"b"}]}}', into=into)
     assert [(c.name, c.image) for c in obj.spec.containers] == [("b", "x")]
+
+
+# ---------------------------------------------------------------------------------------
+# IntOrString's StrVal from protobuf is a Go string: any bytes
+
+
+def _service_with_bad_utf8(codecs):
+    from kcodec.api.core.v1 import Service, ServicePort, ServiceSpec
+    from kcodec.types import IntOrString
+
+    svc = Service(api_version="v1", kind="Service", spec=ServiceSpec(
+        ports=[ServicePort(port=1, name="ab", target_port=IntOrString.from_string("cd"))]))
+    data = codecs["pb"].encode(svc)
+    return data.replace(b"\x02ab", b"\x02\xff\xfe").replace(b"\x02cd", b"\x02\xc3\x28")
+
+
+def test_intorstring_invalid_utf8_json_is_ufffd(codecs) -> None:
+    data = _service_with_bad_utf8(codecs)
+    obj, _ = codecs["pb"].decode(data)
+    out = codecs["json"].encode(obj)
+    # encoding/json writes each invalid byte as the escape \ufffd, for a field as for StrVal.
+    assert b'"name":"\\ufffd\\ufffd"' in out
+    assert b'"targetPort":"\\ufffd("' in out
+    # The bytes survive a protobuf round trip, as Go's string keeps them.
+    assert codecs["pb"].encode(obj) == data

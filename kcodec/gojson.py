@@ -267,8 +267,12 @@ def _slow_parse(
     top_pairs: bool = False,
     literals: bool = False,
     repeats: bool = False,
+    spans: dict[int, tuple[int, int]] | None = None,
 ) -> Any:
     """Parse (or, with ``build=False``, only validate) exactly as Go does.
+
+    With ``spans`` every object and array built is recorded as ``id(node) -> (start, end)``
+    of its text (valid while the tree is alive).
 
     Syntax errors are raised at once, as Go's up-front validity scan would; a number out of
     float64 range is remembered and raised after the whole text proved well-formed. With
@@ -276,7 +280,7 @@ def _slow_parse(
     pairs, duplicates included.
     """
     n = len(data)
-    stack: list[list] = []  # type: ignore[type-arg]  # [container, key, dups, is_dict]
+    stack: list[list] = []  # type: ignore[type-arg]  # [container, key, dups, is_dict, start]
     pending: _TypeErr | None = None
     i = _WS(data, 0).end()
     value: Any = None
@@ -289,6 +293,7 @@ def _slow_parse(
             if len(stack) >= MAX_NESTING_DEPTH:
                 raise _syntax(c, "exceeded max depth", i + 1)
             close = 0x7D if c == 0x7B else 0x5D
+            open_at = i
             i = _WS(data, i + 1).end()
             if i >= n:
                 raise _eof(n)
@@ -300,8 +305,10 @@ def _slow_parse(
                     value = MemberList() if (top_pairs and not stack) else {}
                 else:
                     value = []
+                if spans is not None:
+                    spans[id(value)] = (open_at, i)
             elif c == 0x5B:
-                stack.append([[] if build else None, None, None, False])
+                stack.append([[] if build else None, None, None, False, open_at])
                 continue
             else:
                 if data[i] != 0x22:
@@ -316,7 +323,7 @@ def _slow_parse(
                 container: Any = None
                 if build:
                     container = MemberList() if (top_pairs and not stack) else {}
-                stack.append([container, key, None, True])
+                stack.append([container, key, None, True, open_at])
                 continue
         elif c == 0x22:
             value, i = _scan_string(data, i, n, build)
@@ -394,6 +401,8 @@ def _slow_parse(
                     stack.pop()
                     value = _finish_object(frame) if build else None
                     i += 1
+                    if spans is not None:
+                        spans[id(value)] = (frame[4], i)
                     continue
                 raise _syntax(c, "after object key:value pair", i + 1)
             if build:
@@ -408,6 +417,8 @@ def _slow_parse(
                 stack.pop()
                 value = frame[0]
                 i += 1
+                if spans is not None:
+                    spans[id(value)] = (frame[4], i)
                 continue
             raise _syntax(c, "after array element", i + 1)
 
@@ -530,13 +541,21 @@ _DECODERS = {
 _VALIDATOR = json.JSONDecoder(parse_int=len, parse_float=len, parse_constant=_reject_constant)
 
 
-def loads(data: bytes, *, strict: bool = False, allow_inf: bool = False, literals: bool = False) -> Any:
+def loads(
+    data: bytes,
+    *,
+    strict: bool = False,
+    allow_inf: bool = False,
+    literals: bool = False,
+    spans: dict[int, tuple[int, int]] | None = None,
+) -> Any:
     """Parse JSON text into a tree with Go's rules.
 
     Untyped numbers: an integer literal (no ``.``/``e``/``E``) that fits int64 is an
     ``int``, anything else a ``float`` (with ``literals``, a :class:`JSONNumber`: a float
     keeping its literal, for a typed decode that reads it as Go does, and a repeated key holds
-    :class:`Repeated` values); a number beyond float64 range raises DecodeError
+    :class:`Repeated` values; ``spans``, a dict, is filled as :func:`_slow_parse` fills it,
+    by the exact parser); a number beyond float64 range raises DecodeError
     (Go: ``cannot unmarshal number ... into Go value of type float64``) unless
     ``allow_inf`` is set, which keeps it as ``±inf`` so a typed decoder can name the field.
     Invalid UTF-8 and unpaired surrogate escapes in strings become U+FFFD. In ``strict``
@@ -550,12 +569,13 @@ def loads(data: bytes, *, strict: bool = False, allow_inf: bool = False, literal
         text = raw.decode("utf-8", _DECODE_ERRORS)
     # A BOM and \uD800-\uDFFF escapes are handled differently by Go; send them (rare) to
     # the exact parser rather than fixing the fast result up.
-    if text[:1] != "\ufeff" and "\\ud" not in text and "\\uD" not in text:
+    if spans is None and text[:1] != "\ufeff" and "\\ud" not in text and "\\uD" not in text:
         try:
             return _DECODERS[(strict, allow_inf, literals)].decode(text)
         except (ValueError, RecursionError, _Reject):
             pass
-    return _slow_parse(raw, strict=strict, allow_inf=allow_inf, literals=literals, repeats=literals)
+    return _slow_parse(raw, strict=strict, allow_inf=allow_inf, literals=literals, repeats=literals,
+                       spans=spans)
 
 
 # --------------------------------------------------------------------------------------

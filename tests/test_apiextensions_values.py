@@ -422,5 +422,7 @@ def test_cbor_round_trip_of_the_fixtures():
         obj, _ = js.decode(path.read_bytes())
         data = cb.encode(obj)
         again, _ = cb.decode(data)
-        assert again == obj, path.name
+        # A RawExtension keeps the fixture's pretty bytes (UnmarshalJSON), and CBOR
+        # transcodes them to compact JSON on the way back, as in Go: compare the JSON.
+        assert js.encode(again) == js.encode(obj), path.name
         assert cb.encode(again) == data, path.name

@@ -503,3 +503,55 @@ def test_intorstring_invalid_utf8_json_is_ufffd(codecs) -> None:
     assert b'"targetPort":"\\ufffd("' in out
     # The bytes survive a protobuf round trip, as Go's string keeps them.
     assert codecs["pb"].encode(obj) == data
+
+
+# ---------------------------------------------------------------------------------------
+# RawExtension, FieldsV1: UnmarshalJSON keeps the value's own bytes
+
+
+_PRETTY_LIST = b"""{
+  "apiVersion": "v1",
+  "kind": "List",
+  "metadata": {},
+  "items": [
+    {
+      "apiVersion": "v1",
+      "kind": "ConfigMap",
+      "metadata": {"name": "a", "annotations": {"x": "\\u00e9\\/"}},
+      "data": {"n": "1"}
+    },
+    {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "b"}, "x": 1.0, "x": 2E+1}
+  ]
+}
+"""
+
+
+def test_list_items_keep_their_pretty_bytes(codecs) -> None:
+    obj, _ = codecs["json"].decode(_PRETTY_LIST)
+    first = _PRETTY_LIST.index(b'{\n      "apiVersion"')
+    first = _PRETTY_LIST[first:_PRETTY_LIST.index(b"\n    },") + len(b"\n    }")]
+    second = _PRETTY_LIST[_PRETTY_LIST.index(b'{"apiVersion": "v1", "kind": "Secret"'):]
+    second = second[:second.index(b"}\n  ]") + 1]
+    assert [item.raw for item in obj.items] == [first, second]
+    # Protobuf writes the bytes as they are; JSON compacts them and keeps the literals.
+    pb = codecs["pb"].encode(obj)
+    assert first in pb and second in pb
+    out = codecs["json"].encode(obj)
+    assert b'"annotations":{"x":"\\u00e9\\/"}' in out
+    assert b'"x":1.0,"x":2E+1}' in out
+
+
+def test_fields_v1_keeps_its_bytes(codecs) -> None:
+    fields = b'{"f:metadata": {"f:labels": {".": {}}}}'
+    doc = (b'{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","managedFields":'
+           b'[{"manager":"m","fieldsType":"FieldsV1","fieldsV1":' + fields + b"}]}}")
+    obj, _ = codecs["json"].decode(doc)
+    assert obj.metadata.managed_fields[0].fields_v1.raw == fields
+    assert fields in codecs["pb"].encode(obj)
+
+
+def test_raw_extension_from_yaml_is_the_json_text(codecs) -> None:
+    # Go's YAML path decodes sigs.k8s.io/yaml's compact JSON: that is the raw text.
+    doc = b"apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  data:\n    b: p\n    a: q\n"
+    obj, _ = codecs["yaml"].decode(doc)
+    assert obj.items[0].raw == b'{"apiVersion":"v1","data":{"a":"q","b":"p"},"kind":"ConfigMap"}'

@@ -8,12 +8,19 @@ from __future__ import annotations
 
 import base64
 import struct as _st
+from contextvars import ContextVar
 from typing import Any
 
 from kcodec import fieldtable as _m
 from kcodec import gojson as _gojson
 from kcodec.fieldtable import JSONNumber as _JSONNumber
 from kcodec.gojson import Repeated as _Repeated
+from kcodec.fieldtable import RawJSON
+
+# The JSON text a pure json_fill is reading and where its objects/arrays were written:
+# custom values that keep their own text (_KC_RAW_JSON) take it from there.
+_RAW_SOURCE: ContextVar[tuple[bytes, dict[int, tuple[int, int]]] | None] = ContextVar(
+    "kcodec_raw_json_source", default=None)
 from kcodec._kinds import (
     INT32_MAX,
     INT32_MIN,
@@ -245,6 +252,12 @@ def _decode_value(t: Any, v: Any, old: Any, strict: list[str] | None, path: str,
             return old
         return out_map
     if k == K_CUSTOM:
+        if isinstance(v, (dict, list)) and t.cls.__dict__.get("_KC_RAW_JSON"):
+            src = _RAW_SOURCE.get()
+            if src is not None:
+                span = src[1].get(id(v))
+                if span is not None:
+                    v = RawJSON(src[0][span[0]:span[1]])
         return t.cls._from_tree(v, path)
     if k == K_BYTES:
         if type(v) is not str:
@@ -565,13 +578,20 @@ def json_fill(obj: Any, cls: Any, data: bytes, strict: list[str] | None, path: s
     parses the bytes straight into the object without building a tree.
     """
 
-    # Go reads a number's own text where the target cares (Quantity, integer fields).
-    tree = _gojson.loads(data, strict=strict is not None, literals=True)
+    # Go reads a number's own text where the target cares (Quantity, integer fields), and
+    # some values' whole text (RawExtension, FieldsV1): the exact parser records where each
+    # object and array was written.
+    spans: dict[int, tuple[int, int]] = {}
+    tree = _gojson.loads(data, strict=strict is not None, literals=True, spans=spans)
     if tree is None:
         return
     if not isinstance(tree, dict):
         raise DecodeError(f"json: cannot unmarshal {json_kind(tree)} into Go value of type {_m.go_type_name(cls)}")
-    _fill(obj, cls, tree, strict, path, "")
+    token = _RAW_SOURCE.set((_gojson._to_bytes(data), spans))
+    try:
+        _fill(obj, cls, tree, strict, path, "")
+    finally:
+        _RAW_SOURCE.reset(token)
 
 
 def json_fill_vouched(obj: Any, cls: Any, data: bytes) -> int:

@@ -1040,6 +1040,12 @@ cdef class _Dec:
                 self.to_double(s, self.pos)  # out of float64 range: the pure twin reports it
                 return self.hook(t, _JSONNumber(PyUnicode_DecodeUTF8(<const char*>self.buf + s,
                                                                       self.pos - s, NULL)))
+            if (c == 0x7B or c == 0x5B) and t.cls.__dict__.get("_KC_RAW_JSON"):
+                # UnmarshalJSON keeps the value's own text (RawExtension, FieldsV1).
+                s = self.pos
+                self.skip()
+                return self.hook(t, _RawJSON(PyBytes_FromStringAndSize(<const char*>self.buf + s,
+                                                                       self.pos - s)))
             return self.hook(t, self.tree())
         if k == K_MAP:
             if c != 0x7B:

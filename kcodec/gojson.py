@@ -6,8 +6,9 @@ when the fast path cannot be proven Go-identical: syntax errors (to produce Go's
 and byte offsets), nesting deeper than the C recursion limit, ``\\uD8xx`` escapes, a UTF-8
 BOM, out-of-range numbers, floats that Python prints differently from Go, and so on.
 
-Error messages are Go's texts (Go: k8s.io/apimachinery/pkg/runtime/serializer/json/json.go (Decode); Go's encoding/json encoder) with the byte offset appended as
-`` at byte N``, where N is Go's ``SyntaxError.Offset`` (bytes read when the fault was seen).
+Error messages are Go's texts (Go: k8s.io/apimachinery/pkg/runtime/serializer/json/json.go (Decode); Go's encoding/json encoder), byte
+for byte; Go's ``SyntaxError.Offset`` (bytes read when the fault was seen) is the error's
+``offset`` attribute, not part of the text.
 """
 from __future__ import annotations
 
@@ -95,8 +96,8 @@ class JSONSyntaxError(DecodeError):
 
     def __init__(self, msg: str, offset: int) -> None:
         self.msg = msg
-        self.offset = offset
-        super().__init__(f"{msg} at byte {offset}")
+        # Go's SyntaxError.Error() is the message alone; the offset is data, as in Go.
+        super().__init__(msg, offset=offset)
 
 
 # --------------------------------------------------------------------------------------
@@ -357,7 +358,7 @@ def _slow_parse(
                 if i < n:
                     raise _syntax(data[i], "after top-level value", i + 1)
                 if pending is not None:
-                    raise DecodeError(f"{pending.msg} at byte {pending.offset}")  # type: ignore[attr-defined]
+                    raise DecodeError(pending.msg, offset=pending.offset)  # type: ignore[attr-defined]
                 return value
             frame = stack[-1]
             if frame[3]:

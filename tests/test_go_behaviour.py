@@ -555,3 +555,19 @@ def test_raw_extension_from_yaml_is_the_json_text(codecs) -> None:
     doc = b"apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  data:\n    b: p\n    a: q\n"
     obj, _ = codecs["yaml"].decode(doc)
     assert obj.items[0].raw == b'{"apiVersion":"v1","data":{"a":"q","b":"p"},"kind":"ConfigMap"}'
+
+
+# ---------------------------------------------------------------------------------------
+# Error texts: Go's, with kcodec's location kept as data
+
+
+@pytest.mark.parametrize("doc, text, offset", [
+    (b'{"apiVersion":"v1","kind":"Pod"', "unexpected end of JSON input", 31),
+    (b'{"apiVersion":"v1","kind":"Pod"} x', "invalid character 'x' after top-level value", 34),
+    (b'{"apiVersion":"v1","kind":"Pod","a":tru}', "invalid character '}' in literal true (expecting 'e')", 40),
+])
+def test_json_syntax_error_has_no_location_in_text(codecs, doc: bytes, text: str, offset: int) -> None:
+    with pytest.raises(DecodeError) as info:
+        codecs["json"].decode(doc)
+    assert str(info.value) == "couldn't get version/kind; json parse error: " + text
+    assert info.value.offset == offset

@@ -173,7 +173,7 @@ def test_syntax_errors_match(data: bytes) -> None:
     err, obj, _ = assert_same_decode(data)
     assert err is not None and issubclass(err[0], DecodeError)
     # Syntax is checked before anything is stored (Go's up-front validity scan).
-    if "at byte" in err[1] and "unmarshal" not in err[1]:
+    if "unmarshal" not in err[1]:
         assert obj == Kitchen._new_zero()
 
 
@@ -181,7 +181,7 @@ def test_syntax_error_leaves_merge_target_untouched() -> None:
     init = Kitchen(s="keep", m={"old": "1"}, inner=Inner(a="ia", n=3), li=[Inner(a="x")])
     data = b'{"s":"new","m":{"new":"2"},"inner":{"n":4},"li":[],"t":"2024-01-02T03:04:05Z"  ,}'
     err, obj, _ = assert_same_decode(data, init=init)
-    assert err[1] == "invalid character '}' looking for beginning of object key string at byte 81"
+    assert err[1] == "invalid character '}' looking for beginning of object key string"
     assert obj == init
 
 

@@ -824,17 +824,18 @@ class IntOrString(CustomValue):
             return cls.from_string(value)
         if value is None:
             return cls(0)
+        if isinstance(value, int) and not isinstance(value, bool) and _I32_MIN <= value <= _I32_MAX:
+            return cls(value)
+        # UnmarshalJSON decodes anything else into its int32 with json.Unmarshal.
         if isinstance(value, bool):
-            raise _decode_error("json: cannot unmarshal bool into Go value of type int32", path)
-        if isinstance(value, int):
-            if _I32_MIN <= value <= _I32_MAX:
-                return cls(value)
-            raise _decode_error(f"json: cannot unmarshal number {_number_text(value)} into Go value of type int32", path)
-        if isinstance(value, float):
-            raise _decode_error(
-                f"json: cannot unmarshal number {_number_text(value)} into Go value of type int32", path
-            )
-        raise _decode_error(f"json: cannot unmarshal {_json_kind(value)} into Go value of type int32", path)
+            what = "bool"
+        elif isinstance(value, (int, float)):
+            what = f"number {_number_text(value)}"
+        else:
+            what = _json_kind(value)
+        err = _decode_error(f"json: cannot unmarshal {what} into Go value of type int32", path)
+        err.go_type_error = (what, "int32")  # type: ignore[attr-defined]
+        raise err
 
     def _proto_body(self) -> bytes:
         out = bytearray()

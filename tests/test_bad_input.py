@@ -111,7 +111,7 @@ def _port(value: str) -> str:
     return '"spec":{"containers":[{"name":"c","ports":[{"containerPort":' + value + "}]}]}"
 
 
-PORT_PATH = "Pod.spec.containers[0].ports[0].containerPort"
+PORT_PATH = "ContainerPort.spec.containers.ports.containerPort"  # Go's context: no indexes
 CPU = '"spec":{"containers":[{"name":"c","resources":{"limits":{"cpu":%s}}}]}'
 CPU_PATH = "Pod.spec.containers[0].resources.limits[cpu]"
 PROBE = '"spec":{"containers":[{"name":"c","livenessProbe":{"httpGet":{"port":%s}}}]}'
@@ -133,17 +133,17 @@ CASES: list[tuple[str, str, bytes, type[Exception], tuple[str, ...]]] = [
     ("bool-into-int32", "universal", pod_json(_port("true")), DecodeError,
      (f"cannot unmarshal bool into Go struct field {PORT_PATH} of type int32",)),
     ("int64-overflow", "json", pod_json('"spec":{"activeDeadlineSeconds":9223372036854775808}'), DecodeError,
-     ("into Go struct field Pod.spec.activeDeadlineSeconds of type int64",)),
+     ("into Go struct field PodSpec.spec.activeDeadlineSeconds of type int64",)),
     ("string-into-int64", "json-strict", pod_json('"metadata":{"generation":"1"}'), DecodeError,
-     ("cannot unmarshal string into Go struct field Pod.metadata.generation of type int64",)),
+     ("cannot unmarshal string into Go struct field ObjectMeta.metadata.generation of type int64",)),
     ("array-into-struct", "json", pod_json('"metadata":[]'), DecodeError,
      ("cannot unmarshal array into Go struct field Pod.metadata of type v1.ObjectMeta",)),
     ("object-into-list", "json", pod_json('"spec":{"containers":{}}'), DecodeError,
-     ("cannot unmarshal object into Go struct field Pod.spec.containers of type []v1.Container",)),
+     ("cannot unmarshal object into Go struct field PodSpec.spec.containers of type []v1.Container",)),
     ("number-into-map-value", "json", pod_json('"metadata":{"labels":{"app":1}}'), DecodeError,
-     ("cannot unmarshal number 1 into Go struct field Pod.metadata.labels[app] of type string",)),
+     ("cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string",)),
     ("string-into-bool", "json", pod_json('"spec":{"hostNetwork":"true"}'), DecodeError,
-     ("cannot unmarshal string into Go struct field Pod.spec.hostNetwork of type bool",)),
+     ("cannot unmarshal string into Go struct field PodSpec.spec.hostNetwork of type bool",)),
     ("float-overflow-into-int", "json", pod_json('"metadata":{"generation":1e999}'), DecodeError,
      ("cannot unmarshal number 1e999")),
     ("bad-base64", "json", b'{"apiVersion":"v1","kind":"Secret","data":{"k":"!!!"}}', DecodeError,
@@ -170,13 +170,17 @@ CASES: list[tuple[str, str, bytes, type[Exception], tuple[str, ...]]] = [
      ("quantities must match the regular expression", CPU_PATH)),
     ("quantity-object", "yaml", pod_yaml("spec:\n  overhead:\n    cpu: {a: 1}\n"), DecodeError,
      ("Pod.spec.overhead[cpu]",)),
+    # IntOrString's own json.Unmarshal error, given the outer decoder's context (Go's
+    # addErrorContext; ProbeHandler is embedded in Probe).
     ("intorstring-fraction", "json", pod_json(PROBE % "5.5"), DecodeError,
-     ("cannot unmarshal number 5.5 into Go value of type int32", PROBE_PATH)),
+     ("json: cannot unmarshal number 5.5 into Go struct field "
+      "HTTPGetAction.spec.containers.livenessProbe.ProbeHandler.httpGet.port of type int32",)),
     ("intorstring-bool", "json", pod_json(PROBE % "true"), DecodeError,
-     ("cannot unmarshal bool", PROBE_PATH)),
+     ("json: cannot unmarshal bool into Go struct field "
+      "HTTPGetAction.spec.containers.livenessProbe.ProbeHandler.httpGet.port of type int32",)),
     ("duration-in-unstructured-ok-typed-bad", "json",
      b'{"apiVersion":"coordination.k8s.io/v1","kind":"Lease","spec":{"leaseDurationSeconds":"15s"}}',
-     DecodeError, ("Lease.spec.leaseDurationSeconds of type int32",)),
+     DecodeError, ("LeaseSpec.spec.leaseDurationSeconds of type int32",)),
     # ---- JSON syntax: the byte offset says where
     ("truncated-json", "json", pod_json('"metadata":{"name":"x"')[:-1], DecodeError,
      ("unexpected end of JSON input",)),
@@ -600,8 +604,10 @@ def test_wrong_json_types_in_pod_fields_name_the_field(data):
         return
     except DecodeError as err:
         message = str(err)
-        # the message names the damaged field or one of its parents
-        assert any((f"[{p}]" if isinstance(p, int) else str(p)) in message for p in path), (path, message)
-        assert "Pod." in message or "at byte" in message, message
+        # the message (Go's, without indexes) or the error's field_path names the damaged
+        # field or one of its parents
+        where = message + " " + str(err.field_path)
+        assert any((f"[{p}]" if isinstance(p, int) else str(p)) in where for p in path), (path, message)
+        assert "Pod." in message or "Go struct field" in message or err.offset is not None, message
         return
     _JSON.serializer.encode(obj)

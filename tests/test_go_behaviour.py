@@ -333,7 +333,10 @@ def test_json_intorstring_names_the_literal(codecs) -> None:
            b'{"rollingUpdate":{"maxSurge":1.50}}}}')
     with pytest.raises(DecodeError) as info:
         codecs["json"].decode(doc)
-    assert "json: cannot unmarshal number 1.50 into Go value of type int32" in str(info.value)
+    # IntOrString.UnmarshalJSON's json.Unmarshal error, given the outer decoder's context.
+    assert str(info.value) == ("json: cannot unmarshal number 1.50 into Go struct field "
+                               "RollingUpdateDeployment.spec.strategy.rollingUpdate.maxSurge of type int32")
+    assert info.value.field_path == "spec.strategy.rollingUpdate.maxSurge"
 
 
 def test_untyped_values_hold_float64(codecs) -> None:
@@ -571,3 +574,55 @@ def test_json_syntax_error_has_no_location_in_text(codecs, doc: bytes, text: str
         codecs["json"].decode(doc)
     assert str(info.value) == "couldn't get version/kind; json parse error: " + text
     assert info.value.offset == offset
+
+
+@pytest.mark.parametrize("spec, text, field_path", [
+    (b'"volumes":[{"name":"v","fc":{"lun":"x"}}]',
+     "json: cannot unmarshal string into Go struct field FCVolumeSource.spec.volumes.VolumeSource.fc.lun"
+     " of type int32", "spec.volumes[0].fc.lun"),
+    (b'"volumes":[{"name":"v","fc":5}]',
+     "json: cannot unmarshal number into Go struct field Volume.spec.volumes.VolumeSource.fc"
+     " of type v1.FCVolumeSource", "spec.volumes[0].fc"),
+    (b'"containers":[{"name":1}]',
+     "json: cannot unmarshal number into Go struct field Container.spec.containers.name of type string",
+     "spec.containers[0].name"),
+    (b'"activeDeadlineSeconds":3.0',
+     "json: cannot unmarshal number 3.0 into Go struct field PodSpec.spec.activeDeadlineSeconds of type int64",
+     "spec.activeDeadlineSeconds"),
+    (b'"hostNetwork":1E+2',
+     "json: cannot unmarshal number into Go struct field PodSpec.spec.hostNetwork of type bool",
+     "spec.hostNetwork"),
+    (b'"nodeSelector":{"a":1}',
+     "json: cannot unmarshal number into Go struct field PodSpec.spec.nodeSelector of type string",
+     "spec.nodeSelector[a]"),
+])
+def test_json_type_error_is_gos_text(codecs, spec: bytes, text: str, field_path: str) -> None:
+    with pytest.raises(DecodeError) as info:
+        codecs["json"].decode(_pod_json(spec))
+    assert str(info.value) == text
+    assert info.value.field_path == field_path
+    # The same error from a tree (from_dict), whichever kernel walks it.
+    import json
+
+    from kcodec.api.core.v1 import Pod
+
+    # (json.loads respells numbers, so only the part after "into" is compared.)
+    with pytest.raises(DecodeError) as info:
+        Pod.from_dict(json.loads(b'{"spec":{' + spec + b"}}"))
+    assert str(info.value).split(" into ")[1] == text.split(" into ")[1]
+
+
+def test_custom_value_type_error_takes_the_outer_context_in_both_walkers(codecs) -> None:
+    # From JSON text (the JSON kernels) and from a tree (the tree walkers) alike.
+    from kcodec.api.apps.v1 import Deployment
+
+    want = ("json: cannot unmarshal bool into Go struct field "
+            "RollingUpdateDeployment.spec.strategy.rollingUpdate.maxSurge of type int32")
+    with pytest.raises(DecodeError) as info:
+        Deployment.from_dict({"spec": {"strategy": {"rollingUpdate": {"maxSurge": True}}}})
+    assert str(info.value) == want
+    assert info.value.field_path == "spec.strategy.rollingUpdate.maxSurge"
+    doc = b'{"apiVersion":"apps/v1","kind":"Deployment","spec":{"strategy":{"rollingUpdate":{"maxSurge":true}}}}'
+    with pytest.raises(DecodeError) as info:
+        codecs["json"].decode(doc)
+    assert str(info.value) == want

@@ -399,7 +399,14 @@ cdef object _decode_tree_value(TypeRow t, object v, object old, object strict, s
             return old
         return out_map
     if k == K_CUSTOM:
-        return t.cls._from_tree(v, path)
+        try:
+            return t.cls._from_tree(v, path)
+        except DecodeError as exc:
+            # An UnmarshalJSON's own type error takes this field's context (Go's
+            # addErrorContext); fill_from_tree words it from the path.
+            if getattr(exc, "go_type_error", None) is not None:
+                exc.field_path = path
+            raise
     if k == K_BYTES:
         if type(v) is not str:
             raise _type_error(v, t.info, path)
@@ -421,6 +428,12 @@ def fill_from_tree(obj, cls, tree, strict, path):
     gc_pause()
     try:
         _fill_tree(obj, t, tree, strict, path, "")
+    except DecodeError as exc:
+        # Go's wording names the innermost struct and the JSON path without indexes; this
+        # walker only carries the indexed path, from which the pure twin finds the rest.
+        if getattr(exc, "go_type_error", None) is not None:
+            raise _pure.go_context_error(cls, path, exc) from None
+        raise
     finally:
         gc_resume()
 

@@ -134,6 +134,8 @@ def _boxed_tree(props: type, member: str, value: Any, path: str) -> Any:
     try:
         return getattr(from_tree(_box(props), {member: value}, path=path), member)
     except DecodeError as exc:
+        if getattr(exc, "go_type_error", None) is not None:
+            raise  # the decoder around this value gives it Go's context
         # The box is ours, not Go's: name the value's own path in the message.
         raise DecodeError(str(exc).replace(f"{path}.{member}", path)) from None
 

@@ -1,8 +1,9 @@
 """The kcodec error hierarchy.
 
 Every error kcodec raises derives from :class:`KCodecError`. Messages follow the texts of
-Go's ``k8s.io/apimachinery`` so that tools matching on them keep working, with the place
-of the fault (a field path or a byte offset) added where Go gives none.
+Go's ``k8s.io/apimachinery`` so that tools matching on them keep working; the place of the
+fault (a field path or a byte offset), where Go's text gives none, is kept as attributes of
+:class:`DecodeError` rather than in the message.
 """
 from __future__ import annotations
 
@@ -38,7 +39,22 @@ class KCodecError(Exception):
 
 
 class DecodeError(KCodecError, ValueError):
-    """Input bytes or values could not be decoded (malformed, wrong type, out of range)."""
+    """Input bytes or values could not be decoded (malformed, wrong type, out of range).
+
+    The message is Go's text; where Go's text has no location, kcodec keeps it as data:
+    ``field_path`` (``spec.volumes[0].fc.lun``, indexes included) and ``offset`` (a byte
+    offset in the input), each None when unknown.
+    """
+
+    field_path: str | None = None
+    offset: int | None = None
+
+    def __init__(self, *args: Any, field_path: str | None = None, offset: int | None = None) -> None:
+        super().__init__(*args)
+        if field_path is not None:
+            self.field_path = field_path
+        if offset is not None:
+            self.offset = offset
 
 
 class MissingKindError(DecodeError):

@@ -25,6 +25,7 @@ from kcodec._kinds import (
 )
 
 __all__ = [
+    "JSONNumber",
     "StructBase",
     "StructMeta",
     "field",
@@ -91,6 +92,28 @@ class RawJSON:
 
     def __repr__(self) -> str:
         return f"RawJSON({self.data!r})"
+
+
+class JSONNumber(float):
+    """A JSON number that is not an int64 integer literal, with the text it was written as.
+
+    It is the float64 Go's untyped decode makes of it, so the tree treats it as a float;
+    ``text`` is kept because Go reads some targets from the literal itself: a Quantity parses
+    it (``1e3`` stays ``1e3``), an integer field refuses it naming it (``number 1E+2``).
+    """
+
+    __slots__ = ("text",)
+
+    def __new__(cls, text: str) -> "JSONNumber":
+        self = float.__new__(cls, text)
+        self.text = text
+        return self
+
+    def __reduce__(self) -> Any:
+        return (JSONNumber, (self.text,))
+
+    def __repr__(self) -> str:
+        return f"JSONNumber({self.text!r})"
 
 
 class CustomValue(abc.ABC):

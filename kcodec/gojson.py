@@ -6,11 +6,13 @@ when the fast path cannot be proven Go-identical: syntax errors (to produce Go's
 and byte offsets), nesting deeper than the C recursion limit, ``\\uD8xx`` escapes, a UTF-8
 BOM, out-of-range numbers, floats that Python prints differently from Go, and so on.
 
-Error messages are Go's texts (Go: k8s.io/apimachinery/pkg/runtime/serializer/json/json.go (Decode); Go's encoding/json encoder) with the byte offset appended as
-`` at byte N``, where N is Go's ``SyntaxError.Offset`` (bytes read when the fault was seen).
+Error messages are Go's texts (Go: k8s.io/apimachinery/pkg/runtime/serializer/json/json.go (Decode); Go's encoding/json encoder), byte
+for byte; Go's ``SyntaxError.Offset`` (bytes read when the fault was seen) is the error's
+``offset`` attribute, not part of the text.
 """
 from __future__ import annotations
 
+import binascii
 import codecs
 import json
 import os
@@ -22,7 +24,7 @@ from typing import Any
 
 from kcodec.errors import DecodeError, EncodeError
 from kcodec.gofmt import quote_char
-from kcodec.fieldtable import RawJSON
+from kcodec.fieldtable import JSONNumber, RawJSON
 
 __all__ = [
     "DupDict",
@@ -37,6 +39,10 @@ __all__ = [
     "escape_string",
     "top_level_members",
     "MemberList",
+    "Repeated",
+    "b64decode",
+    "JSONNumber",
+    "number_text",
 ]
 
 MAX_NESTING_DEPTH = 10000
@@ -68,6 +74,17 @@ def _make_dupdict(items: dict, duplicates: list[str]) -> DupDict:  # type: ignor
     return DupDict(items, duplicates=duplicates)
 
 
+class Repeated(list):  # type: ignore[type-arg]
+    """Every value of a key an object repeated, in order (``loads(..., repeats=True)``).
+
+    encoding/json decodes each one into the same target, so a typed decode merges them the
+    way Go does (a struct keeps the fields the last object left out); an untyped value keeps
+    only the last.
+    """
+
+    __slots__ = ()
+
+
 class MemberList(list):  # type: ignore[type-arg]
     """The ordered (key, value) pairs of a top-level object (see :func:`top_level_members`)."""
 
@@ -79,8 +96,8 @@ class JSONSyntaxError(DecodeError):
 
     def __init__(self, msg: str, offset: int) -> None:
         self.msg = msg
-        self.offset = offset
-        super().__init__(f"{msg} at byte {offset}")
+        # Go's SyntaxError.Error() is the message alone; the offset is data, as in Go.
+        super().__init__(msg, offset=offset)
 
 
 # --------------------------------------------------------------------------------------
@@ -218,7 +235,7 @@ def _scan_number(data: bytes, i: int, n: int) -> tuple[int, bool]:
     return j, integer
 
 
-def _number_value(text: bytes, integer: bool, allow_inf: bool) -> int | float:
+def _number_value(text: bytes, integer: bool, allow_inf: bool, literals: bool) -> int | float:
     if integer:
         if len(text) < 19:
             return int(text)
@@ -226,7 +243,7 @@ def _number_value(text: bytes, integer: bool, allow_inf: bool) -> int | float:
             v = int(text)
             if _INT64_MIN <= v <= _INT64_MAX:
                 return v
-    f = float(text)
+    f = JSONNumber(text.decode("ascii")) if literals else float(text)
     if (f == _INF or f == -_INF) and not allow_inf:
         raise _TypeErr(
             f"json: cannot unmarshal number {text.decode('ascii')} into Go value of type float64"
@@ -249,8 +266,14 @@ def _slow_parse(
     allow_inf: bool = False,
     build: bool = True,
     top_pairs: bool = False,
+    literals: bool = False,
+    repeats: bool = False,
+    spans: dict[int, tuple[int, int]] | None = None,
 ) -> Any:
     """Parse (or, with ``build=False``, only validate) exactly as Go does.
+
+    With ``spans`` every object and array built is recorded as ``id(node) -> (start, end)``
+    of its text (valid while the tree is alive).
 
     Syntax errors are raised at once, as Go's up-front validity scan would; a number out of
     float64 range is remembered and raised after the whole text proved well-formed. With
@@ -258,7 +281,7 @@ def _slow_parse(
     pairs, duplicates included.
     """
     n = len(data)
-    stack: list[list] = []  # type: ignore[type-arg]  # [container, key, dups, is_dict]
+    stack: list[list] = []  # type: ignore[type-arg]  # [container, key, dups, is_dict, start]
     pending: _TypeErr | None = None
     i = _WS(data, 0).end()
     value: Any = None
@@ -271,6 +294,7 @@ def _slow_parse(
             if len(stack) >= MAX_NESTING_DEPTH:
                 raise _syntax(c, "exceeded max depth", i + 1)
             close = 0x7D if c == 0x7B else 0x5D
+            open_at = i
             i = _WS(data, i + 1).end()
             if i >= n:
                 raise _eof(n)
@@ -282,8 +306,10 @@ def _slow_parse(
                     value = MemberList() if (top_pairs and not stack) else {}
                 else:
                     value = []
+                if spans is not None:
+                    spans[id(value)] = (open_at, i)
             elif c == 0x5B:
-                stack.append([[] if build else None, None, None, False])
+                stack.append([[] if build else None, None, None, False, open_at])
                 continue
             else:
                 if data[i] != 0x22:
@@ -298,7 +324,7 @@ def _slow_parse(
                 container: Any = None
                 if build:
                     container = MemberList() if (top_pairs and not stack) else {}
-                stack.append([container, key, None, True])
+                stack.append([container, key, None, True, open_at])
                 continue
         elif c == 0x22:
             value, i = _scan_string(data, i, n, build)
@@ -307,7 +333,7 @@ def _slow_parse(
             i, integer = _scan_number(data, i, n)
             if build:
                 try:
-                    value = _number_value(data[start:i], integer, allow_inf)
+                    value = _number_value(data[start:i], integer, allow_inf, literals)
                 except _TypeErr as e:
                     if pending is None:
                         pending = e
@@ -332,7 +358,7 @@ def _slow_parse(
                 if i < n:
                     raise _syntax(data[i], "after top-level value", i + 1)
                 if pending is not None:
-                    raise DecodeError(f"{pending.msg} at byte {pending.offset}")  # type: ignore[attr-defined]
+                    raise DecodeError(pending.msg, offset=pending.offset)  # type: ignore[attr-defined]
                 return value
             frame = stack[-1]
             if frame[3]:
@@ -341,12 +367,19 @@ def _slow_parse(
                     key = frame[1]
                     if type(obj) is MemberList:
                         obj.append((key, value))
+                    elif (strict or repeats) and key in obj:
+                        if frame[2] is None:
+                            frame[2] = []
+                        if key not in frame[2]:
+                            frame[2].append(key)
+                        prev = obj[key]
+                        if not repeats:
+                            obj[key] = value
+                        elif type(prev) is Repeated:  # only ever made here, for this key
+                            prev.append(value)
+                        else:
+                            obj[key] = Repeated((prev, value))
                     else:
-                        if strict and key in obj:
-                            if frame[2] is None:
-                                frame[2] = []
-                            if key not in frame[2]:
-                                frame[2].append(key)
                         obj[key] = value
                 if i >= n:
                     raise _eof(n)
@@ -369,6 +402,8 @@ def _slow_parse(
                     stack.pop()
                     value = _finish_object(frame) if build else None
                     i += 1
+                    if spans is not None:
+                        spans[id(value)] = (frame[4], i)
                     continue
                 raise _syntax(c, "after object key:value pair", i + 1)
             if build:
@@ -383,6 +418,8 @@ def _slow_parse(
                 stack.pop()
                 value = frame[0]
                 i += 1
+                if spans is not None:
+                    spans[id(value)] = (frame[4], i)
                 continue
             raise _syntax(c, "after array element", i + 1)
 
@@ -432,6 +469,13 @@ def _float_inf_ok(s: str) -> float:
     return float(s)
 
 
+def _literal_checked(s: str) -> float:
+    f = JSONNumber(s)
+    if f == _INF or f == -_INF:
+        raise _Reject(s)
+    return f
+
+
 def _make_int_hook(to_float: Any) -> Any:
     def go_int(s: str) -> int | float:
         if len(s) < 19:
@@ -460,25 +504,59 @@ def _pairs_hook(pairs: list[tuple[str, Any]]) -> dict:  # type: ignore[type-arg]
     return DupDict(d, duplicates=dups)
 
 
-def _decoder(strict: bool, allow_inf: bool) -> json.JSONDecoder:
-    to_float = _float_inf_ok if allow_inf else _float_checked
+def _repeats_hook(pairs: list[tuple[str, Any]]) -> dict:  # type: ignore[type-arg]
+    d = dict(pairs)
+    if len(d) == len(pairs):
+        return d
+    d = {}
+    dups: list[str] = []
+    for k, v in pairs:
+        if k in d:
+            if k not in dups:
+                dups.append(k)
+                d[k] = Repeated((d[k], v))
+            else:
+                d[k].append(v)
+        else:
+            d[k] = v
+    return DupDict(d, duplicates=dups)
+
+
+def _decoder(strict: bool, allow_inf: bool, literals: bool) -> json.JSONDecoder:
+    if literals:
+        to_float = JSONNumber if allow_inf else _literal_checked
+    else:
+        to_float = _float_inf_ok if allow_inf else _float_checked
     return json.JSONDecoder(
         parse_int=_make_int_hook(to_float),
         parse_float=to_float,
         parse_constant=_reject_constant,
-        object_pairs_hook=_pairs_hook if strict else None,
+        # A typed decode (literals) sees every value of a repeated key, as Go does.
+        object_pairs_hook=_repeats_hook if literals else (_pairs_hook if strict else None),
     )
 
 
-_DECODERS = {(s, a): _decoder(s, a) for s in (False, True) for a in (False, True)}
+_DECODERS = {
+    (s, a, n): _decoder(s, a, n) for s in (False, True) for a in (False, True) for n in (False, True)
+}
 _VALIDATOR = json.JSONDecoder(parse_int=len, parse_float=len, parse_constant=_reject_constant)
 
 
-def loads(data: bytes, *, strict: bool = False, allow_inf: bool = False) -> Any:
+def loads(
+    data: bytes,
+    *,
+    strict: bool = False,
+    allow_inf: bool = False,
+    literals: bool = False,
+    spans: dict[int, tuple[int, int]] | None = None,
+) -> Any:
     """Parse JSON text into a tree with Go's rules.
 
     Untyped numbers: an integer literal (no ``.``/``e``/``E``) that fits int64 is an
-    ``int``, anything else a ``float``; a number beyond float64 range raises DecodeError
+    ``int``, anything else a ``float`` (with ``literals``, a :class:`JSONNumber`: a float
+    keeping its literal, for a typed decode that reads it as Go does, and a repeated key holds
+    :class:`Repeated` values; ``spans``, a dict, is filled as :func:`_slow_parse` fills it,
+    by the exact parser); a number beyond float64 range raises DecodeError
     (Go: ``cannot unmarshal number ... into Go value of type float64``) unless
     ``allow_inf`` is set, which keeps it as ``±inf`` so a typed decoder can name the field.
     Invalid UTF-8 and unpaired surrogate escapes in strings become U+FFFD. In ``strict``
@@ -492,12 +570,13 @@ def loads(data: bytes, *, strict: bool = False, allow_inf: bool = False) -> Any:
         text = raw.decode("utf-8", _DECODE_ERRORS)
     # A BOM and \uD800-\uDFFF escapes are handled differently by Go; send them (rare) to
     # the exact parser rather than fixing the fast result up.
-    if text[:1] != "\ufeff" and "\\ud" not in text and "\\uD" not in text:
+    if spans is None and text[:1] != "\ufeff" and "\\ud" not in text and "\\uD" not in text:
         try:
-            return _DECODERS[(strict, allow_inf)].decode(text)
+            return _DECODERS[(strict, allow_inf, literals)].decode(text)
         except (ValueError, RecursionError, _Reject):
             pass
-    return _slow_parse(raw, strict=strict, allow_inf=allow_inf)
+    return _slow_parse(raw, strict=strict, allow_inf=allow_inf, literals=literals, repeats=literals,
+                       spans=spans)
 
 
 # --------------------------------------------------------------------------------------
@@ -538,6 +617,16 @@ def format_float(x: float) -> str:
     if "e-0" in r:
         r = r.replace("e-0", "e-")
     return r
+
+
+def number_text(v: int | float) -> str:
+    """The JSON text of a number as Go's decoder saw it: the source literal when the tree
+    kept it (:class:`JSONNumber`), else what Go's encoder writes for the value."""
+    if type(v) is JSONNumber:
+        return v.text  # type: ignore[union-attr]
+    if isinstance(v, int):
+        return int.__repr__(v)
+    return format_float(v)
 
 
 def escape_string(s: str) -> str:
@@ -832,3 +921,87 @@ def indent(raw: bytes, prefix_depth: int = 0) -> bytes:
         else:
             app(tok)
     return b"".join(out)
+
+
+# ---------------------------------------------------------------------------------------
+# []byte values: encoding/json decodes their string with base64.StdEncoding.
+
+_B64_VALUE = [-1] * 256
+for _i, _c in enumerate(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"):
+    _B64_VALUE[_c] = _i
+del _i, _c
+
+
+def _b64_go(src: bytes) -> tuple[bytes, int | None]:
+    """Go's base64.StdEncoding.Decode: the decoded bytes, and the offset of a
+    CorruptInputError or None.
+
+    Quanta of four alphabet characters, CR and LF skipped anywhere, padding mandatory, the
+    unused bits of a short quantum never checked (StdEncoding is not Strict). Offsets are
+    Go's, odd ones included: a second padding character replaced by another byte reports
+    the byte before it.
+    """
+    out = bytearray()
+    n = len(src)
+    si = 0
+    while si < n:
+        vals: list[int] = []
+        while len(vals) < 4:
+            if si == n:
+                if not vals:
+                    return bytes(out), None
+                return bytes(out), si - len(vals)
+            c = src[si]
+            si += 1
+            v = _B64_VALUE[c]
+            if v >= 0:
+                vals.append(v)
+                continue
+            if c == 0x0A or c == 0x0D:
+                continue
+            if c != 0x3D or len(vals) < 2:  # not '=', or padding too early
+                return bytes(out), si - 1
+            if len(vals) == 2:
+                while si < n and (src[si] == 0x0A or src[si] == 0x0D):
+                    si += 1
+                if si == n:
+                    return bytes(out), n
+                if src[si] != 0x3D:
+                    return bytes(out), si - 1
+                si += 1
+            while si < n and (src[si] == 0x0A or src[si] == 0x0D):
+                si += 1
+            if si < n:
+                return bytes(out), si  # trailing data after the padding
+            break
+        word = 0
+        for v in vals:
+            word = word << 6 | v
+        word <<= 6 * (4 - len(vals))
+        out += word.to_bytes(3, "big")[: len(vals) - 1]
+    return bytes(out), None
+
+
+def b64decode(data: bytes | str) -> bytes:
+    """Decode a JSON string bound for a Go ``[]byte`` as encoding/json does.
+
+    Raises Go's ``illegal base64 data at input byte N`` (N counts the string's UTF-8 bytes).
+    """
+    if type(data) is str:
+        data = data.encode("utf-8", "surrogateescape")
+    if b"\n" in data or b"\r" in data:
+        cleaned = data.replace(b"\n", b"").replace(b"\r", b"")
+    else:
+        cleaned = data
+    # The strict C decoder accepts a subset of what Go accepts (it also takes '=' after a
+    # complete quantum, hence the length and '===' checks); everything else takes Go's rule.
+    if not len(cleaned) & 3 and not cleaned.endswith(b"==="):
+        try:
+            return binascii.a2b_base64(cleaned, strict_mode=True)
+        except binascii.Error:
+            pass
+    out, offset = _b64_go(data)
+    if offset is not None:
+        raise DecodeError(f"illegal base64 data at input byte {offset}", offset=offset)
+    return out
+

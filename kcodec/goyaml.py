@@ -32,9 +32,11 @@ import yaml as _pyyaml
 
 from kcodec.errors import DecodeError, EncodeError
 from kcodec.gofmt import format_g, quote as _go_quote
+from kcodec.gojson import dumps as _gojson_dumps, format_float
 
 __all__ = [
     "yaml_to_tree",
+    "yaml_to_json",
     "yaml_to_value",
     "tree_to_yaml",
     "format_strict_errors",
@@ -280,15 +282,21 @@ _YAML_SPECIAL = {"NaN": ".nan", "+Inf": ".inf", "-Inf": "-.inf"}
 
 
 def _json_number(v: Any) -> Any:
-    """A go-yaml number after encoding/json Marshal and Go's untyped JSON decode."""
+    """A go-yaml number after encoding/json Marshal and Go's untyped JSON decode.
+
+    What matters is the JSON text Marshal writes: a uint64 keeps its digits, a float64 is
+    written in Go's shortest form ('-9223372036854775809' resolves to a float64 whose text
+    is -9223372036854776000, beyond int64). That text is read back as JSON is.
+    """
     if type(v) is int:
         if v > _INT64_MAX:  # uint64: its digits no longer fit int64 on the way back
             return float(v)
         return v
     if math.isnan(v) or math.isinf(v):
         raise YAMLError(f"json: unsupported value: {'NaN' if math.isnan(v) else ('+Inf' if v > 0 else '-Inf')}")
-    if v.is_integer() and -1e21 < v < 1e21:
-        iv = int(v)
+    text = format_float(v)
+    if "." not in text and "e" not in text:
+        iv = int(text)
         if _INT64_MIN <= iv <= _INT64_MAX:
             return iv
     return v
@@ -787,6 +795,21 @@ def yaml_to_tree(data: bytes, *, strict: bool = False) -> Any:
     if strict:
         return value, ([format_strict_errors(errors)] if errors else [])
     return value
+
+
+def yaml_to_json(data: bytes, *, strict: bool = False) -> tuple[bytes, list[str]]:
+    """sigs.k8s.io/yaml YAMLToJSON: the JSON text, and the strict errors as :func:`yaml_to_tree`.
+
+    The text is json.Marshal of go-yaml's values, so a uint64 keeps its digits
+    (``9223372036854775808``) where the decoded tree holds a float64; the serializers read
+    this text, as Go does.
+    """
+    value, errors = yaml_to_value(data, strict=strict, json_numbers=False)
+    try:
+        text = _gojson_dumps(value, sort_keys=True)
+    except EncodeError as err:
+        raise YAMLError(str(err)) from None
+    return text, ([format_strict_errors(errors)] if errors else [])
 
 
 # ---------------------------------------------------------------------------------------------

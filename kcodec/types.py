@@ -12,8 +12,10 @@ from typing import Any, Iterator
 
 from kcodec.errors import DecodeError, EncodeError
 from kcodec.gofmt import quote as _go_quote
+from kcodec.gojson import number_text as _number_text
 from kcodec.errors import json_kind as _json_kind
 from kcodec.model import CustomValue
+from kcodec.wire import skip_field
 
 __all__ = [
     "Format",
@@ -166,52 +168,13 @@ def _pb_fields(data: bytes, path: str, message: str) -> Iterator[tuple[int, int,
             yield number, wire, data[pos:pos + length]
             pos += length
         elif wire == 3:
-            pos = _skip_group(data, pos, path)
+            pos = skip_field(data, 3, pos, n, path)
         else:
             raise _decode_error(f"proto: illegal wireType {wire} at byte {start}", path)
-
-
-def _skip_group(data: bytes, pos: int, path: str) -> int:
-    depth = 1
-    n = len(data)
-    while depth:
-        start = pos
-        key, pos = _read_uvarint(data, pos, path)
-        wire = key & 7
-        if wire == 0:
-            _, pos = _read_uvarint(data, pos, path)
-        elif wire == 1:
-            pos += 8
-        elif wire == 5:
-            pos += 4
-        elif wire == 2:
-            length, pos = _read_uvarint(data, pos, path)
-            if length > _I64_MAX:
-                raise _decode_error(f"proto: negative length found during unmarshaling at byte {start}", path)
-            pos += length
-        elif wire == 3:
-            depth += 1
-        elif wire == 4:
-            depth -= 1
-        else:
-            raise _decode_error(f"proto: illegal wireType {wire} at byte {start}", path)
-        if pos > n:
-            raise _decode_error(f"unexpected EOF at byte {n}", path)
-    return pos
 
 
 def _wrong_wire(wire: int, field: str, path: str) -> DecodeError:
     return _decode_error(f"proto: wrong wireType = {wire} for field {field}", path)
-
-
-def _float_literal(value: float) -> str:
-    # The tree lost the literal; rebuild the common JSON spelling (no '+', no exponent padding).
-    text = repr(value)
-    if "e" in text:
-        mant, exp = text.split("e")
-        sign = "-" if exp.startswith("-") else ""
-        text = f"{mant}e{sign}{exp.lstrip('+-').lstrip('0') or '0'}"
-    return text
 
 
 # Go's unicode.IsSpace set, which strings.TrimSpace strips.
@@ -662,10 +625,9 @@ class Quantity(CustomValue):
             text = "true" if value is True else "false" if value is False else _json_kind(value)
         elif isinstance(value, str):
             text = value
-        elif isinstance(value, int):
-            text = str(value)
         else:
-            text = _float_literal(value)
+            # Go parses the number's own text: a JSON 1e3 stays "1e3".
+            text = _number_text(value)
         try:
             return cls._parse(text.strip(_GO_SPACE))
         except _ParseFailure as exc:
@@ -862,17 +824,18 @@ class IntOrString(CustomValue):
             return cls.from_string(value)
         if value is None:
             return cls(0)
+        if isinstance(value, int) and not isinstance(value, bool) and _I32_MIN <= value <= _I32_MAX:
+            return cls(value)
+        # UnmarshalJSON decodes anything else into its int32 with json.Unmarshal.
         if isinstance(value, bool):
-            raise _decode_error("json: cannot unmarshal bool into Go value of type int32", path)
-        if isinstance(value, int):
-            if _I32_MIN <= value <= _I32_MAX:
-                return cls(value)
-            raise _decode_error(f"json: cannot unmarshal number {value} into Go value of type int32", path)
-        if isinstance(value, float):
-            raise _decode_error(
-                f"json: cannot unmarshal number {_float_literal(value)} into Go value of type int32", path
-            )
-        raise _decode_error(f"json: cannot unmarshal {_json_kind(value)} into Go value of type int32", path)
+            what = "bool"
+        elif isinstance(value, (int, float)):
+            what = f"number {_number_text(value)}"
+        else:
+            what = _json_kind(value)
+        err = _decode_error(f"json: cannot unmarshal {what} into Go value of type int32", path)
+        err.go_type_error = (what, "int32")  # type: ignore[attr-defined]
+        raise err
 
     def _proto_body(self) -> bytes:
         out = bytearray()
@@ -880,7 +843,7 @@ class IntOrString(CustomValue):
         _put_uvarint(out, self._type)
         _put_tag(out, 2, 0)
         _put_uvarint(out, self._int)
-        _put_bytes_field(out, 3, self._str.encode("utf-8"))
+        _put_bytes_field(out, 3, self._str.encode("utf-8", "surrogateescape"))
         return bytes(out)
 
     @classmethod
@@ -898,7 +861,9 @@ class IntOrString(CustomValue):
             elif number == 3:
                 if wire != 2:
                     raise _wrong_wire(wire, "StrVal", path)
-                sval = value.decode("utf-8", "replace")
+                # Go's string keeps the bytes: invalid UTF-8 survives a protobuf round trip,
+                # and only the JSON encoder writes it as \ufffd (as for any string field).
+                sval = value.decode("utf-8", "surrogateescape")
         return cls(ival, type=typ, str_val=sval)
 
     @classmethod

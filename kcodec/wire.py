@@ -238,7 +238,8 @@ def _skip_field(buf: bytes, pos: int, end: int, wt: int, fnum: int, tag_pos: int
         if end - pos < 4:
             raise DecodeError(f"unexpected EOF at byte {end}: fixed32 field {fnum} at byte {tag_pos}")
         return pos + 4
-    raise DecodeError(f"proto: illegal wireType {wt} for field {fnum} at byte {tag_pos}")
+    # Groups and wire types 6/7: Go's generated skip decides.
+    return skip_field(buf, wt, pos, end, "")
 
 
 def _read_tag(buf: bytes, pos: int, end: int, msg: str) -> tuple[int, int, int]:
@@ -250,6 +251,9 @@ def _read_tag(buf: bytes, pos: int, end: int, msg: str) -> tuple[int, int, int]:
     else:
         tag, pos = decode_varint(buf, pos, end)
     fnum = tag >> 3
+    if tag & 7 == 4:
+        # Checked before the field number, as every generated Unmarshal does.
+        raise DecodeError(f"proto: {msg}: wiretype end group for non-group", offset=tag_pos)
     if fnum > 0x7FFFFFFF:
         fnum &= 0xFFFFFFFF
     if fnum == 0 or fnum > 0x7FFFFFFF:
@@ -442,19 +446,74 @@ def read_varint(buf: bytes, pos: int, end: int, path: str) -> tuple[int, int]:
             raise DecodeError(f"proto: {path}: varint overflow at byte {start}")
 
 
+def _skip_error(msg: str, path: str, pos: int) -> DecodeError:
+    return DecodeError(msg, field_path=path, offset=pos)
+
+
 def skip_field(buf: bytes, wire: int, pos: int, end: int, path: str) -> int:
-    """Position after the payload of one field of wire type ``wire`` (bounds-checked)."""
-    if wire == WT_VARINT:
-        return read_varint(buf, pos, end, path)[1]
-    if wire == WT_FIXED64:
-        pos += 8
-    elif wire == WT_BYTES:
-        n, pos = read_varint(buf, pos, end, path)
-        pos += n
-    elif wire == 5:
-        pos += 4
-    else:
-        raise DecodeError(f"proto: {path}: illegal wire type {wire} at byte {pos}")
+    """Position after an unknown field whose tag, of wire type ``wire``, ended at ``pos``.
+
+    Go's generated skipGenerated: a start group (3) runs to the end group (4) that brings
+    the depth back to zero, groups nested in it counted and the field numbers inside never
+    checked (proto2 groups are unknown to every Kubernetes message, yet Go accepts them). An
+    end group with no open group, or wire type 6/7, is an error. Messages are Go's texts;
+    ``path`` and the offset are kept on the exception.
+    """
+    depth = 0
+    while True:
+        if wire == WT_VARINT:
+            shift = 0
+            while True:
+                if shift >= 64:
+                    raise _skip_error("proto: integer overflow", path, pos)
+                if pos >= end:
+                    raise _skip_error("unexpected EOF", path, pos)
+                pos += 1
+                if buf[pos - 1] < 0x80:
+                    break
+                shift += 7
+        elif wire == WT_BYTES:
+            length, pos = _skip_varint(buf, pos, end, path)
+            # Go reads the length into an int: beyond int64 it is negative, and so is an
+            # index it pushes past int64.
+            if length >= _SIGN64 or pos + length >= _SIGN64:
+                raise _skip_error("proto: negative length found during unmarshaling", path, pos)
+            pos += length
+        elif wire == 3:
+            depth += 1
+        elif wire == 4:
+            if depth == 0:
+                raise _skip_error("proto: unexpected end of group", path, pos)
+            depth -= 1
+        elif wire == WT_FIXED64:
+            pos += 8
+        elif wire == 5:
+            pos += 4
+        else:
+            raise _skip_error(f"proto: illegal wireType {wire}", path, pos)
+        if depth == 0:
+            break
+        if pos >= end:
+            raise _skip_error("unexpected EOF", path, end)
+        tag, pos = _skip_varint(buf, pos, end, path)
+        wire = tag & 7
     if pos > end:
-        raise DecodeError(f"proto: {path}: unexpected EOF at byte {end}")
+        raise _skip_error("unexpected EOF", path, end)
     return pos
+
+
+def _skip_varint(buf: bytes, pos: int, end: int, path: str) -> tuple[int, int]:
+    # skipGenerated's varint loop: 64-bit wrap, an 11th byte is an overflow.
+    value = 0
+    shift = 0
+    while True:
+        if shift >= 64:
+            raise _skip_error("proto: integer overflow", path, pos)
+        if pos >= end:
+            raise _skip_error("unexpected EOF", path, pos)
+        b = buf[pos]
+        pos += 1
+        value |= (b & 0x7F) << shift
+        if b < 0x80:
+            return value & _MASK64, pos
+        shift += 7

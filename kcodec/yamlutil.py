@@ -18,7 +18,7 @@ from typing import IO, Any, Callable, Iterator
 from kcodec.errors import DecodeError
 from kcodec import gojson as _gojson
 from kcodec.gofmt import quote_char
-from kcodec.goyaml import _go_replace_invalid, yaml_to_tree
+from kcodec.goyaml import _go_replace_invalid, yaml_to_json, yaml_to_tree
 
 __all__ = [
     "is_json_buffer",
@@ -89,7 +89,7 @@ def to_json(data: bytes) -> bytes:
     data = bytes(data)
     if is_json_buffer(data):
         return data
-    return _dumps(yaml_to_tree(data))
+    return yaml_to_json(data)[0]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -329,14 +329,18 @@ def test_repeated_schema_field_merges():
     assert got.schema.type == "a" and got.schema.description == "d"
 
 
-@pytest.mark.parametrize("items,where", [
-    ('{"type":5}', "openAPIV3Schema.items.type"),
-    ('[{},{"minimum":"no"}]', "openAPIV3Schema.items[1].minimum"),
+@pytest.mark.parametrize("items,text", [
+    # UnmarshalJSON's inner type error takes the outer context (Go's addErrorContext): the
+    # field holding the value, the inner type.
+    ('{"type":5}', "json: cannot unmarshal number into Go struct field "
+                   "JSONSchemaProps.spec.versions.schema.openAPIV3Schema.items of type string"),
+    ('[{},{"minimum":"no"}]', "json: cannot unmarshal string into Go struct field "
+                              "JSONSchemaProps.spec.versions.schema.openAPIV3Schema.items of type float64"),
 ])
-def test_errors_inside_values_name_the_value(sers, items, where):
+def test_errors_inside_values_name_the_value(sers, items, text):
     with pytest.raises(DecodeError) as info:
         sers[0].decode(_doc("v1", "items", items))
-    assert where in str(info.value)
+    assert str(info.value) == text
     assert ".one" not in str(info.value) and ".many" not in str(info.value)
 
 
@@ -422,5 +426,7 @@ def test_cbor_round_trip_of_the_fixtures():
         obj, _ = js.decode(path.read_bytes())
         data = cb.encode(obj)
         again, _ = cb.decode(data)
-        assert again == obj, path.name
+        # A RawExtension keeps the fixture's pretty bytes (UnmarshalJSON), and CBOR
+        # transcodes them to compact JSON on the way back, as in Go: compare the JSON.
+        assert js.encode(again) == js.encode(obj), path.name
         assert cb.encode(again) == data, path.name

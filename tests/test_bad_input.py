@@ -111,7 +111,7 @@ def _port(value: str) -> str:
     return '"spec":{"containers":[{"name":"c","ports":[{"containerPort":' + value + "}]}]}"
 
 
-PORT_PATH = "Pod.spec.containers[0].ports[0].containerPort"
+PORT_PATH = "ContainerPort.spec.containers.ports.containerPort"  # Go's context: no indexes
 CPU = '"spec":{"containers":[{"name":"c","resources":{"limits":{"cpu":%s}}}]}'
 CPU_PATH = "Pod.spec.containers[0].resources.limits[cpu]"
 PROBE = '"spec":{"containers":[{"name":"c","livenessProbe":{"httpGet":{"port":%s}}}]}'
@@ -133,23 +133,23 @@ CASES: list[tuple[str, str, bytes, type[Exception], tuple[str, ...]]] = [
     ("bool-into-int32", "universal", pod_json(_port("true")), DecodeError,
      (f"cannot unmarshal bool into Go struct field {PORT_PATH} of type int32",)),
     ("int64-overflow", "json", pod_json('"spec":{"activeDeadlineSeconds":9223372036854775808}'), DecodeError,
-     ("into Go struct field Pod.spec.activeDeadlineSeconds of type int64",)),
+     ("into Go struct field PodSpec.spec.activeDeadlineSeconds of type int64",)),
     ("string-into-int64", "json-strict", pod_json('"metadata":{"generation":"1"}'), DecodeError,
-     ("cannot unmarshal string into Go struct field Pod.metadata.generation of type int64",)),
+     ("cannot unmarshal string into Go struct field ObjectMeta.metadata.generation of type int64",)),
     ("array-into-struct", "json", pod_json('"metadata":[]'), DecodeError,
      ("cannot unmarshal array into Go struct field Pod.metadata of type v1.ObjectMeta",)),
     ("object-into-list", "json", pod_json('"spec":{"containers":{}}'), DecodeError,
-     ("cannot unmarshal object into Go struct field Pod.spec.containers of type []v1.Container",)),
+     ("cannot unmarshal object into Go struct field PodSpec.spec.containers of type []v1.Container",)),
     ("number-into-map-value", "json", pod_json('"metadata":{"labels":{"app":1}}'), DecodeError,
-     ("cannot unmarshal number 1 into Go struct field Pod.metadata.labels[app] of type string",)),
+     ("cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string",)),
     ("string-into-bool", "json", pod_json('"spec":{"hostNetwork":"true"}'), DecodeError,
-     ("cannot unmarshal string into Go struct field Pod.spec.hostNetwork of type bool",)),
+     ("cannot unmarshal string into Go struct field PodSpec.spec.hostNetwork of type bool",)),
     ("float-overflow-into-int", "json", pod_json('"metadata":{"generation":1e999}'), DecodeError,
-     ("cannot unmarshal number 1e999", "at byte 62")),
+     ("cannot unmarshal number 1e999")),
     ("bad-base64", "json", b'{"apiVersion":"v1","kind":"Secret","data":{"k":"!!!"}}', DecodeError,
-     ("illegal base64 data", "Secret.data[k]")),
+     ("illegal base64 data at input byte 0",)),
     ("unpadded-base64", "yaml", b"apiVersion: v1\nkind: Secret\ndata:\n  k: YQ\n", DecodeError,
-     ("illegal base64 data", "Secret.data[k]")),
+     ("illegal base64 data at input byte 0",)),
     # ---- malformed times and quantities, and IntOrString of the wrong kind
     ("time-with-space", "json", pod_json('"metadata":{"creationTimestamp":"2020-01-01 00:00:00Z"}'), DecodeError,
      ('parsing time "2020-01-01 00:00:00Z" as "2006-01-02T15:04:05Z07:00"', "Pod.metadata.creationTimestamp")),
@@ -170,28 +170,32 @@ CASES: list[tuple[str, str, bytes, type[Exception], tuple[str, ...]]] = [
      ("quantities must match the regular expression", CPU_PATH)),
     ("quantity-object", "yaml", pod_yaml("spec:\n  overhead:\n    cpu: {a: 1}\n"), DecodeError,
      ("Pod.spec.overhead[cpu]",)),
+    # IntOrString's own json.Unmarshal error, given the outer decoder's context (Go's
+    # addErrorContext; ProbeHandler is embedded in Probe).
     ("intorstring-fraction", "json", pod_json(PROBE % "5.5"), DecodeError,
-     ("cannot unmarshal number 5.5 into Go value of type int32", PROBE_PATH)),
+     ("json: cannot unmarshal number 5.5 into Go struct field "
+      "HTTPGetAction.spec.containers.livenessProbe.ProbeHandler.httpGet.port of type int32",)),
     ("intorstring-bool", "json", pod_json(PROBE % "true"), DecodeError,
-     ("cannot unmarshal bool", PROBE_PATH)),
+     ("json: cannot unmarshal bool into Go struct field "
+      "HTTPGetAction.spec.containers.livenessProbe.ProbeHandler.httpGet.port of type int32",)),
     ("duration-in-unstructured-ok-typed-bad", "json",
      b'{"apiVersion":"coordination.k8s.io/v1","kind":"Lease","spec":{"leaseDurationSeconds":"15s"}}',
-     DecodeError, ("Lease.spec.leaseDurationSeconds of type int32",)),
+     DecodeError, ("LeaseSpec.spec.leaseDurationSeconds of type int32",)),
     # ---- JSON syntax: the byte offset says where
     ("truncated-json", "json", pod_json('"metadata":{"name":"x"')[:-1], DecodeError,
-     ("unexpected end of JSON input", "at byte")),
+     ("unexpected end of JSON input",)),
     ("trailing-garbage", "json", pod_json('"metadata":{}') + b"x", DecodeError,
-     ("invalid character 'x' after top-level value", "at byte 47")),
+     ("invalid character 'x' after top-level value")),
     ("bad-literal", "unstructured", b'{"kind":"A","x":tru}', DecodeError,
-     ("invalid character '}' in literal true (expecting 'e')", "at byte 20")),
+     ("invalid character '}' in literal true (expecting 'e')")),
     ("control-character-in-string", "json-strict", b'{"kind":"A\x01","apiVersion":"v1"}', DecodeError,
-     ("invalid character '\\x01' in string literal", "at byte")),
+     ("invalid character '\\x01' in string literal",)),
     ("deep-json", "json", b"[" * DEEP + b"]" * DEEP, DecodeError,
-     ("exceeded max depth", "at byte 10001")),
+     ("exceeded max depth")),
     ("deep-json-in-field", "unstructured", b'{"kind":"A","a":' + b"[" * DEEP + b"]" * DEEP + b"}", DecodeError,
-     ("exceeded max depth", "at byte 10016")),  # the outer object counts as one level
+     ("exceeded max depth")),  # the outer object counts as one level
     ("huge-float", "unstructured", b'{"kind":"A","x":1e400}', DecodeError,
-     ("cannot unmarshal number 1e400 into Go value of type float64", "at byte")),
+     ("cannot unmarshal number 1e400 into Go value of type float64",)),
     ("items-not-a-list", "unstructured", b'{"kind":"PodList","items":5}', DecodeError,
      ("cannot unmarshal number into Go struct field decodeList.items of type []json.RawMessage",)),
     ("top-level-array", "unstructured", b"[1]", DecodeError,
@@ -258,9 +262,9 @@ CASES: list[tuple[str, str, bytes, type[Exception], tuple[str, ...]]] = [
     ("pb-wrong-wire-scalar", "protobuf", envelope(_ld(1, _ld(7, b"x"))), DecodeError,
      ("Pod.metadata.generation: wrong wire type 2 for int64",)),
     ("pb-tag-zero", "protobuf", envelope(b"\x00\x00"), DecodeError, ("proto: Pod: illegal tag 0 at byte 0",)),
-    ("pb-group-wire-type", "protobuf", envelope(b"\xfb\x07"), DecodeError,
-     ("proto: Pod: illegal wire type 3 at byte 2",)),
-    ("pb-truncated-fixed64", "protobuf", envelope(b"\xf9\x07\x00"), DecodeError, ("proto: Pod: unexpected EOF",)),
+    # Go skips an unknown group (skipGenerated); this one never ends.
+    ("pb-group-wire-type", "protobuf", envelope(b"\xfb\x07"), DecodeError, ("unexpected EOF",)),
+    ("pb-truncated-fixed64", "protobuf", envelope(b"\xf9\x07\x00"), DecodeError, ("unexpected EOF",)),
     ("pb-bad-time", "protobuf", envelope(_ld(1, _ld(8, b"\x08\x80"))), DecodeError,
      ("Pod.metadata.creationTimestamp",)),
     ("pb-bad-quantity", "protobuf", envelope(_ld(2, _ld(32, _ld(1, b"cpu") + _ld(2, _ld(1, b"1.1.M"))))), DecodeError,
@@ -600,8 +604,10 @@ def test_wrong_json_types_in_pod_fields_name_the_field(data):
         return
     except DecodeError as err:
         message = str(err)
-        # the message names the damaged field or one of its parents
-        assert any((f"[{p}]" if isinstance(p, int) else str(p)) in message for p in path), (path, message)
-        assert "Pod." in message or "at byte" in message, message
+        # the message (Go's, without indexes) or the error's field_path names the damaged
+        # field or one of its parents
+        where = message + " " + str(err.field_path)
+        assert any((f"[{p}]" if isinstance(p, int) else str(p)) in where for p in path), (path, message)
+        assert "Pod." in message or "Go struct field" in message or err.offset is not None, message
         return
     _JSON.serializer.encode(obj)

@@ -91,3 +91,538 @@ def test_json_scanner_names_a_backslash_as_go_does() -> None:
     with pytest.raises(DecodeError) as info:
         reader.read_frame()
     assert "invalid character '\\\\' looking for beginning of value" in str(info.value)
+
+
+# ---------------------------------------------------------------------------------------
+# Protobuf: gogo's generated skipGenerated and Unmarshal prologue
+
+# Field 99 start group { 1: varint 5, field 2 start group { 3: "hi", 4: fixed32 } end,
+# 5: fixed64 } end group: proto2 groups no Kubernetes message has, which Go skips.
+_GROUP = (
+    b"\x9b\x06" + b"\x08\x05"
+    + b"\x13" + b"\x1a\x02hi" + b"\x25\x01\x02\x03\x04" + b"\x14"
+    + b"\x29" + bytes(8)
+    + b"\x9c\x06"
+)
+
+
+def _pod_and_meta():
+    from kcodec.api.core.v1 import Pod
+    from kcodec.api.meta.v1 import ObjectMeta
+    from kcodec.model import to_proto
+
+    meta = ObjectMeta(name="p", namespace="n", labels={"a": "b"})
+    pod = Pod(api_version="v1", kind="Pod", metadata=meta)
+    return pod, to_proto(pod), to_proto(meta)
+
+
+def _framed(number: int, body: bytes) -> bytes:
+    from kcodec.wire import encode_varint
+
+    return encode_varint(number << 3 | 2) + encode_varint(len(body)) + body
+
+
+@pytest.mark.parametrize("group", [
+    _GROUP,
+    b"\xa3\x06\xa4\x06",                         # empty group, field 100
+    b"\x9b\x06\x3c",                             # Go never compares the end group's number
+    b"\x9b\x06\x03\x08\x01\x04\x9c\x06",         # field number 0 inside a group is not checked
+    b"\x9b\x06" + b"\x13" * 40 + b"\x14" * 40 + b"\x9c\x06",   # deep nesting counts, no recursion
+])
+def test_protobuf_unknown_groups_are_skipped(group: bytes) -> None:
+    from kcodec.api.core.v1 import Pod
+    from kcodec.api.meta.v1 import ObjectMeta
+    from kcodec.model import from_proto
+
+    pod, body, meta_body = _pod_and_meta()
+    pod = Pod(metadata=pod.metadata)  # a protobuf body carries no TypeMeta
+    assert from_proto(Pod, body + group) == pod
+    assert from_proto(Pod, group + body) == pod
+    assert from_proto(ObjectMeta, meta_body + group) == pod.metadata
+    # Inside a nested message and inside a map entry (labels, ObjectMeta field 11).
+    nested = _framed(1, meta_body + group) + body[len(_framed(1, meta_body)):]
+    assert from_proto(Pod, nested) == pod
+    entry = _framed(11, b"\x0a\x01a" + group + b"\x12\x01b")
+    assert from_proto(ObjectMeta, _framed(1, b"p") + entry).labels == {"a": "b"}
+
+
+def test_protobuf_groups_through_the_serializer(codecs) -> None:
+    from kcodec.wire import envelope_decode, envelope_encode
+
+    pod, body, _ = _pod_and_meta()
+    av, kind, raw, ce, ct = envelope_decode(codecs["pb"].encode(pod))
+    data = envelope_encode(av, kind, raw + _GROUP, ce, ct)
+    obj, _ = codecs["pb"].decode(data)
+    assert obj == pod
+    # A group among the envelope's own (runtime.Unknown) fields, and in its TypeMeta.
+    data = envelope_encode(av, kind, raw, ce, ct) + _GROUP
+    assert codecs["pb"].decode(data)[0] == pod
+    tm = b"\x0a\x02v1" + _GROUP + b"\x12\x03Pod"
+    data = b"k8s\x00" + _framed(1, tm) + _framed(2, body) + _GROUP
+    assert codecs["pb"].decode(data)[0] == pod
+
+
+@pytest.mark.parametrize("tail, want", [
+    # An end group where no group is open: the message prologue refuses it first.
+    (b"\x9c\x06", "proto: ObjectMeta: wiretype end group for non-group"),
+    (b"\x0c", "proto: ObjectMeta: wiretype end group for non-group"),
+    (b"\x04", "proto: ObjectMeta: wiretype end group for non-group"),
+    # A group that never ends, or whose inner field runs past the message.
+    (b"\x9b\x06\x08\x05", "unexpected EOF"),
+    (b"\x9b\x06", "unexpected EOF"),
+    (b"\x9b\x06\x29\x01", "unexpected EOF"),
+    (b"\x9b\x06\x1a\x05hi", "unexpected EOF"),
+    (b"\x9b\x06\x13\x14", "unexpected EOF"),
+    (b"\x9b\x06\x1e\x9c\x06", "proto: illegal wireType 6"),
+    (b"\x9b\x06\x1a" + b"\xff" * 9 + b"\x01", "proto: negative length found during unmarshaling"),
+    (b"\x9b\x06\x08" + b"\xff" * 10 + b"\x01", "proto: integer overflow"),
+    (b"\x9b\x06" + b"\xff" * 10 + b"\x01", "proto: integer overflow"),
+    # An unknown field of wire type 6 or 7 outside a group.
+    (b"\x9f\x06", "proto: illegal wireType 7"),
+])
+def test_protobuf_bad_groups_raise_go_text(tail: bytes, want: str) -> None:
+    from kcodec.api.meta.v1 import ObjectMeta
+    from kcodec.model import from_proto
+
+    _, _, meta_body = _pod_and_meta()
+    with pytest.raises(DecodeError) as info:
+        from_proto(ObjectMeta, meta_body + tail)
+    assert str(info.value) == want
+    assert info.value.offset is not None and info.value.offset >= len(meta_body)
+
+
+def test_protobuf_end_group_in_a_map_entry() -> None:
+    # Map entries have no prologue check: their skip meets the end group.
+    from kcodec.api.core.v1 import Pod
+    from kcodec.model import from_proto
+
+    entry = _framed(11, b"\x0a\x01a\x1c\x12\x01b")
+    with pytest.raises(DecodeError) as info:
+        from_proto(Pod, _framed(1, entry))
+    assert str(info.value) == "proto: unexpected end of group"
+    assert info.value.field_path.endswith("metadata.labels")
+
+
+def test_protobuf_end_group_in_the_envelope(codecs) -> None:
+    pod, body, _ = _pod_and_meta()
+    with pytest.raises(DecodeError) as info:
+        codecs["pb"].decode(b"k8s\x00" + _framed(2, body) + b"\x0c")
+    assert str(info.value) == "proto: Unknown: wiretype end group for non-group"
+    tm = b"\x0a\x02v1\x14"
+    with pytest.raises(DecodeError) as info:
+        codecs["pb"].decode(b"k8s\x00" + _framed(1, tm) + _framed(2, body))
+    assert str(info.value) == "proto: TypeMeta: wiretype end group for non-group"
+
+
+# ---------------------------------------------------------------------------------------
+# []byte: encoding/json's base64.StdEncoding
+
+
+@pytest.mark.parametrize("text, want", [
+    ("Ag==\\n", b"\x02"),
+    ("\\r\\nQUJD\\nRA=\\r\\n=\\n", b"ABCD"),   # CR and LF anywhere, padding split included
+    ("QR==", b"A"),                           # StdEncoding is not Strict: unused bits ignored
+    ("QUI=", b"AB"),
+    ("", b""),
+    ("\\n", b""),
+])
+def test_secret_base64_go_accepts(codecs, text: str, want: bytes) -> None:
+    doc = b'{"apiVersion":"v1","kind":"Secret","data":{"k":"%s"}}' % text.encode()
+    obj, _ = codecs["json"].decode(doc)
+    assert obj.data == {"k": want}
+    yobj, _ = codecs["yaml"].decode(b'apiVersion: v1\nkind: Secret\ndata:\n  k: "%s"\n' % text.encode())
+    assert yobj.data == {"k": want}
+
+
+@pytest.mark.parametrize("text, offset", [
+    ("A", 0),            # a quantum cut short is corrupt at its start
+    ("QUJDR", 4),
+    ("QQ=", 3),          # one padding character where two are due: the end of the input
+    ("QQ=x", 2),         # ... another byte instead of the second: Go names the byte before
+    ("QQ==QQ==", 4),     # data after the padding
+    ("QUJD=", 4),
+    ("Q===", 1),
+    ("QQ==\\nx", 5),
+    ("QU!D", 2),
+    ("\\u00e9QQ==", 0),  # offsets count UTF-8 bytes
+    ("QQ\\u00e9==", 2),
+])
+def test_secret_base64_error_is_go_text(codecs, text: str, offset: int) -> None:
+    doc = b'{"apiVersion":"v1","kind":"Secret","data":{"a":"QQ==","k":"%s"}}' % text.encode()
+    with pytest.raises(DecodeError) as info:
+        codecs["json"].decode(doc)
+    assert str(info.value) == f"illegal base64 data at input byte {offset}"
+    assert info.value.offset == offset
+    assert info.value.field_path.endswith("data[k]")
+
+
+def test_base64_rule_is_gos_on_random_input() -> None:
+    # Every string over a small alphabet: the fast C decoder and Go's quantum walk agree.
+    import itertools
+
+    from kcodec.gojson import _b64_go, b64decode
+
+    for n in range(7):
+        for chars in itertools.product("AQ=\n!", repeat=n):
+            data = "".join(chars).encode()
+            out, offset = _b64_go(data)
+            if offset is None:
+                assert b64decode(data) == out
+            else:
+                with pytest.raises(DecodeError, match=f"^illegal base64 data at input byte {offset}$"):
+                    b64decode(data)
+
+
+# Every escape go-yaml v2's double-quoted scanner knows (scannerc.go, yaml_parser_scan_flow_scalar),
+# and a few it does not (v3 added '\/'; v2 refuses it like any other unknown letter).
+@pytest.mark.parametrize("escape, want", [
+    ("\\0", "\x00"), ("\\a", "\x07"), ("\\b", "\x08"), ("\\t", "\t"), ("\\\t", "\t"),
+    ("\\n", "\n"), ("\\v", "\x0b"), ("\\f", "\x0c"), ("\\r", "\r"), ("\\e", "\x1b"),
+    ("\\ ", " "), ('\\"', '"'), ("\\'", "'"), ("\\\\", "\\"), ("\\N", "\x85"),
+    ("\\_", "\xa0"), ("\\L", "\u2028"), ("\\P", "\u2029"), ("\\x41", "A"),
+    ("\\u00e9", "\xe9"), ("\\U0001F600", "\U0001F600"),
+    ("\\/", None), ("\\q", None), ("\\%", None), ("\\u", None),
+])
+def test_yaml_double_quoted_escapes(escape: str, want: str | None) -> None:
+    from kcodec.goyaml import yaml_to_tree
+
+    doc = b'a: 1\nk: "<' + escape.encode() + b'>"\n'
+    if want is None:
+        with pytest.raises(DecodeError) as info:
+            yaml_to_tree(doc)
+        assert str(info.value).startswith("yaml: line 2: ")
+    else:
+        assert yaml_to_tree(doc) == {"a": 1, "k": f"<{want}>"}
+
+
+# ---------------------------------------------------------------------------------------
+# Numbers: Go decodes from the literal's text, never from a float64 respelled
+
+
+def _pod_json(spec: bytes) -> bytes:
+    return b'{"apiVersion":"v1","kind":"Pod","spec":{' + spec + b"}}"
+
+
+@pytest.mark.parametrize("literal", [
+    "1e3", "1E+2", "1.50", "1e21", "9223372036854775808", "100", "0.1", "-1e-3", "12e-1",
+])
+def test_json_quantity_number_is_parsed_from_its_text(codecs, literal: str) -> None:
+    # Quantity.UnmarshalJSON strips the quotes of a string and parses the rest: a number
+    # and the same text quoted give the same Quantity ("1e3" stays "1e3").
+    lit = literal.encode()
+    as_number = _json_of(codecs, "json", _pod_json(b'"overhead":{"cpu":' + lit + b"}"))
+    as_string = _json_of(codecs, "json", _pod_json(b'"overhead":{"cpu":"' + lit + b'"}'))
+    assert as_number == as_string
+
+
+def test_json_quantity_1e3_stays_1e3(codecs) -> None:
+    out = _json_of(codecs, "json", _pod_json(b'"overhead":{"cpu":1e3,"memory":9223372036854775808}'))
+    assert b'"overhead":{"cpu":"1e3","memory":"9223372036854775808"}' in out
+
+
+@pytest.mark.parametrize("literal", ["1E+2", "1.0", "9223372036854775808", "-9223372036854775809", "1e3"])
+def test_json_integer_field_names_the_literal(codecs, literal: str) -> None:
+    with pytest.raises(DecodeError) as info:
+        codecs["json"].decode(_pod_json(b'"activeDeadlineSeconds":' + literal.encode()))
+    assert f"json: cannot unmarshal number {literal} into Go struct field " in str(info.value)
+    assert str(info.value).endswith(" of type int64")
+
+
+def test_json_intorstring_names_the_literal(codecs) -> None:
+    doc = (b'{"apiVersion":"apps/v1","kind":"Deployment","spec":{"strategy":'
+           b'{"rollingUpdate":{"maxSurge":1.50}}}}')
+    with pytest.raises(DecodeError) as info:
+        codecs["json"].decode(doc)
+    # IntOrString.UnmarshalJSON's json.Unmarshal error, given the outer decoder's context.
+    assert str(info.value) == ("json: cannot unmarshal number 1.50 into Go struct field "
+                               "RollingUpdateDeployment.spec.strategy.rollingUpdate.maxSurge of type int32")
+    assert info.value.field_path == "spec.strategy.rollingUpdate.maxSurge"
+
+
+def test_untyped_values_hold_float64(codecs) -> None:
+    # interface{} keeps a float64: the literal is gone, re-encoding writes Go's float form.
+    from kcodec.api.meta.unstructured import Unstructured
+
+    obj, _ = codecs["json"].decode(b'{"apiVersion":"x/v1","kind":"K","a":1.50,"b":1e3}', into=Unstructured())
+    assert type(obj.object["a"]) is float and type(obj.object["b"]) is float
+    assert codecs["json"].encode(obj) == b'{"a":1.5,"apiVersion":"x/v1","b":1000,"kind":"K"}\n'
+
+
+# YAML numbers: go-yaml v2 resolves an integer beyond int64 to uint64 if it fits, else to
+# float64 (resolve.go); sigs.k8s.io/yaml then json.Marshals it, and the typed decode reads
+# that JSON text.
+def _pod_yaml(spec: bytes) -> bytes:
+    return b"apiVersion: v1\nkind: Pod\nspec:\n" + spec
+
+
+@pytest.mark.parametrize("literal, text", [
+    # float64 -2^63, which encoding/json writes in its shortest form: beyond int64.
+    ("-9223372036854775809", "-9223372036854776000"),
+    ("9223372036854775808", "9223372036854775808"),     # uint64 keeps its digits
+    ("18446744073709551616", "18446744073709552000"),   # beyond uint64: float64
+    ("0x8000000000000000", "9223372036854775808"),
+    ("1.5", "1.5"),
+])
+def test_yaml_integer_beyond_int64_is_refused(codecs, literal: str, text: str) -> None:
+    with pytest.raises(DecodeError) as info:
+        codecs["yaml"].decode(_pod_yaml(b"  activeDeadlineSeconds: " + literal.encode() + b"\n"))
+    assert f"json: cannot unmarshal number {text} into Go struct field " in str(info.value)
+    assert str(info.value).endswith(" of type int64")
+
+
+@pytest.mark.parametrize("literal, value", [
+    ("-9223372036854775808", -9223372036854775808),
+    ("9223372036854775807", 9223372036854775807),
+    ("2.0", 2),                                   # float64 2 is written 2
+    ("123456789012345678.0", 123456789012345680),  # ... and this one in its shortest digits
+    ("1e3", 1000),
+])
+def test_yaml_numbers_an_int64_field_takes(codecs, literal: str, value: int) -> None:
+    obj, _ = codecs["yaml"].decode(_pod_yaml(b"  activeDeadlineSeconds: " + literal.encode() + b"\n"))
+    assert obj.spec.active_deadline_seconds == value
+
+
+@pytest.mark.parametrize("literal, want", [
+    ("9223372036854775808", "9223372036854775808"),
+    ("18446744073709551615", "18446744073709551615"),
+    ("1e3", "1k"),          # float64 1000, written 1000
+    ("1.5", "1500m"),
+    ("0x10", "16"),
+    ("1e21", "1e+21"),      # float64 written in exponent form, which ParseQuantity keeps
+])
+def test_yaml_quantity_number(codecs, literal: str, want: str) -> None:
+    out = _json_of(codecs, "yaml", _pod_yaml(b"  overhead:\n    cpu: " + literal.encode() + b"\n"))
+    assert b'"overhead":{"cpu":"' + want.encode() + b'"}' in out
+
+
+def test_yaml_to_json_text_is_gos() -> None:
+    from kcodec.goyaml import yaml_to_tree
+    from kcodec.yamlutil import to_json
+
+    doc = b"b: 9223372036854775808\na: -9223372036854775809\nc: 1.0\nd: 1e3\n"
+    assert to_json(doc) == b'{"a":-9223372036854776000,"b":9223372036854775808,"c":1,"d":1000}'
+    # The untyped tree is that text decoded again: beyond int64 is a float64.
+    tree = yaml_to_tree(doc)
+    assert tree == {"a": -9223372036854775808.0, "b": 9223372036854775808.0, "c": 1, "d": 1000}
+    assert type(tree["a"]) is float and type(tree["b"]) is float
+
+
+# ---------------------------------------------------------------------------------------
+# A repeated JSON key: encoding/json decodes every value, in order, into the same target
+
+
+@pytest.mark.parametrize("spec, want", [
+    # struct: merged, the fields the second object leaves out are kept
+    (b'"metadata":{"name":"a","namespace":"n"},"metadata":{"name":"b"}',
+     b'"metadata":{"name":"b","namespace":"n"}'),
+    # map: the existing map is kept and the keys added
+    (b'"metadata":{"labels":{"a":"1","b":"2"},"labels":{"b":"3","c":"4"}}',
+     b'"metadata":{"labels":{"a":"1","b":"3","c":"4"}}'),
+    # pointer to struct: decoded into the existing one; null clears it
+    (b'"spec":{"securityContext":{"runAsUser":1}},"spec":{"securityContext":{"runAsGroup":2}}',
+     b'"securityContext":{"runAsUser":1,"runAsGroup":2}'),
+    (b'"spec":{"securityContext":{"runAsUser":1},"securityContext":null}',
+     b'"spec":{"containers":null},'),
+    # slice: element i is decoded into element i, then the slice is cut to the new length
+    (b'"spec":{"containers":[{"name":"a","image":"x"},{"name":"z"}]},"spec":{"containers":[{"name":"b"}]}',
+     b'"containers":[{"name":"b","image":"x","resources":{}}]'),
+    (b'"spec":{"containers":[{"name":"a"}],"containers":[]}', b'"containers":[]'),
+    # map values are decoded fresh: the last one stands
+    (b'"spec":{"nodeSelector":{"k":"1","k":"2"}}', b'"nodeSelector":{"k":"2"}'),
+    # scalars: the last value; null leaves a non-pointer scalar as it was
+    (b'"spec":{"restartPolicy":"Always","restartPolicy":"Never"}', b'"restartPolicy":"Never"'),
+])
+def test_json_repeated_key_merges(codecs, spec: bytes, want: bytes) -> None:
+    doc = b'{"apiVersion":"v1","kind":"Pod",' + spec + b"}"
+    out = _json_of(codecs, "json", doc)
+    assert want in out, out
+
+
+def test_json_repeated_key_every_value_is_decoded(codecs) -> None:
+    # Go decodes the overwritten value too, so its error is reported.
+    doc = b'{"apiVersion":"v1","kind":"Pod","spec":{"overhead":{"cpu":"x"}},"spec":{"overhead":{"cpu":"1"}}}'
+    with pytest.raises(DecodeError, match="quantities must match the regular expression"):
+        codecs["json"].decode(doc)
+
+
+def test_json_repeated_key_in_untyped_value_keeps_last(codecs) -> None:
+    # interface{} gets a fresh map per object: the last value of a key stands.
+    from kcodec.api.meta.unstructured import Unstructured
+
+    doc = b'{"apiVersion":"x/v1","kind":"K","spec":{"a":{"x":1},"a":{"y":2}}}'
+    obj, _ = codecs["json"].decode(doc, into=Unstructured())
+    assert obj.object["spec"] == {"a": {"y": 2}}
+
+
+def test_json_repeated_key_strict_still_reports(codecs) -> None:
+    from kcodec.api import scheme
+    from kcodec.errors import StrictDecodingError
+    from kcodec.serializer.json import Serializer
+
+    strict = Serializer(scheme, scheme, strict=True)
+    doc = b'{"apiVersion":"v1","kind":"Pod","metadata":{"name":"a","namespace":"n"},"metadata":{"name":"b"}}'
+    with pytest.raises(StrictDecodingError) as info:
+        strict.decode(doc)
+    assert info.value.errors == ['duplicate field "metadata"']
+    assert (info.value.obj.metadata.name, info.value.obj.metadata.namespace) == ("b", "n")
+
+
+def test_yaml_repeated_key_keeps_the_last(codecs) -> None:
+    # go-yaml v2 (non-strict) keeps the last value in its map before JSON is written.
+    doc = b"apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n  namespace: n\nmetadata:\n  name: b\n"
+    out = _json_of(codecs, "yaml", doc)
+    assert b'"metadata":{"name":"b"}' in out
+
+
+def test_decode_into_existing_object_merges_list_elements(codecs) -> None:
+    from kcodec.api.core.v1 import Container, Pod, PodSpec
+
+    into = Pod(spec=PodSpec(containers=[Container(name="a", image="x")]))
+    obj, _ = codecs["json"].decode(
+        b'{"apiVersion":"v1","kind":"Pod","spec":{"containers":[{"name":"b"}]}}', into=into)
+    assert [(c.name, c.image) for c in obj.spec.containers] == [("b", "x")]
+
+
+# ---------------------------------------------------------------------------------------
+# IntOrString's StrVal from protobuf is a Go string: any bytes
+
+
+def _service_with_bad_utf8(codecs):
+    from kcodec.api.core.v1 import Service, ServicePort, ServiceSpec
+    from kcodec.types import IntOrString
+
+    svc = Service(api_version="v1", kind="Service", spec=ServiceSpec(
+        ports=[ServicePort(port=1, name="ab", target_port=IntOrString.from_string("cd"))]))
+    data = codecs["pb"].encode(svc)
+    return data.replace(b"\x02ab", b"\x02\xff\xfe").replace(b"\x02cd", b"\x02\xc3\x28")
+
+
+def test_intorstring_invalid_utf8_json_is_ufffd(codecs) -> None:
+    data = _service_with_bad_utf8(codecs)
+    obj, _ = codecs["pb"].decode(data)
+    out = codecs["json"].encode(obj)
+    # encoding/json writes each invalid byte as the escape \ufffd, for a field as for StrVal.
+    assert b'"name":"\\ufffd\\ufffd"' in out
+    assert b'"targetPort":"\\ufffd("' in out
+    # The bytes survive a protobuf round trip, as Go's string keeps them.
+    assert codecs["pb"].encode(obj) == data
+
+
+# ---------------------------------------------------------------------------------------
+# RawExtension, FieldsV1: UnmarshalJSON keeps the value's own bytes
+
+
+_PRETTY_LIST = b"""{
+  "apiVersion": "v1",
+  "kind": "List",
+  "metadata": {},
+  "items": [
+    {
+      "apiVersion": "v1",
+      "kind": "ConfigMap",
+      "metadata": {"name": "a", "annotations": {"x": "\\u00e9\\/"}},
+      "data": {"n": "1"}
+    },
+    {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "b"}, "x": 1.0, "x": 2E+1}
+  ]
+}
+"""
+
+
+def test_list_items_keep_their_pretty_bytes(codecs) -> None:
+    obj, _ = codecs["json"].decode(_PRETTY_LIST)
+    first = _PRETTY_LIST.index(b'{\n      "apiVersion"')
+    first = _PRETTY_LIST[first:_PRETTY_LIST.index(b"\n    },") + len(b"\n    }")]
+    second = _PRETTY_LIST[_PRETTY_LIST.index(b'{"apiVersion": "v1", "kind": "Secret"'):]
+    second = second[:second.index(b"}\n  ]") + 1]
+    assert [item.raw for item in obj.items] == [first, second]
+    # Protobuf writes the bytes as they are; JSON compacts them and keeps the literals.
+    pb = codecs["pb"].encode(obj)
+    assert first in pb and second in pb
+    out = codecs["json"].encode(obj)
+    assert b'"annotations":{"x":"\\u00e9\\/"}' in out
+    assert b'"x":1.0,"x":2E+1}' in out
+
+
+def test_fields_v1_keeps_its_bytes(codecs) -> None:
+    fields = b'{"f:metadata": {"f:labels": {".": {}}}}'
+    doc = (b'{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","managedFields":'
+           b'[{"manager":"m","fieldsType":"FieldsV1","fieldsV1":' + fields + b"}]}}")
+    obj, _ = codecs["json"].decode(doc)
+    assert obj.metadata.managed_fields[0].fields_v1.raw == fields
+    assert fields in codecs["pb"].encode(obj)
+
+
+def test_raw_extension_from_yaml_is_the_json_text(codecs) -> None:
+    # Go's YAML path decodes sigs.k8s.io/yaml's compact JSON: that is the raw text.
+    doc = b"apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  data:\n    b: p\n    a: q\n"
+    obj, _ = codecs["yaml"].decode(doc)
+    assert obj.items[0].raw == b'{"apiVersion":"v1","data":{"a":"q","b":"p"},"kind":"ConfigMap"}'
+
+
+# ---------------------------------------------------------------------------------------
+# Error texts: Go's, with kcodec's location kept as data
+
+
+@pytest.mark.parametrize("doc, text, offset", [
+    (b'{"apiVersion":"v1","kind":"Pod"', "unexpected end of JSON input", 31),
+    (b'{"apiVersion":"v1","kind":"Pod"} x', "invalid character 'x' after top-level value", 34),
+    (b'{"apiVersion":"v1","kind":"Pod","a":tru}', "invalid character '}' in literal true (expecting 'e')", 40),
+])
+def test_json_syntax_error_has_no_location_in_text(codecs, doc: bytes, text: str, offset: int) -> None:
+    with pytest.raises(DecodeError) as info:
+        codecs["json"].decode(doc)
+    assert str(info.value) == "couldn't get version/kind; json parse error: " + text
+    assert info.value.offset == offset
+
+
+@pytest.mark.parametrize("spec, text, field_path", [
+    (b'"volumes":[{"name":"v","fc":{"lun":"x"}}]',
+     "json: cannot unmarshal string into Go struct field FCVolumeSource.spec.volumes.VolumeSource.fc.lun"
+     " of type int32", "spec.volumes[0].fc.lun"),
+    (b'"volumes":[{"name":"v","fc":5}]',
+     "json: cannot unmarshal number into Go struct field Volume.spec.volumes.VolumeSource.fc"
+     " of type v1.FCVolumeSource", "spec.volumes[0].fc"),
+    (b'"containers":[{"name":1}]',
+     "json: cannot unmarshal number into Go struct field Container.spec.containers.name of type string",
+     "spec.containers[0].name"),
+    (b'"activeDeadlineSeconds":3.0',
+     "json: cannot unmarshal number 3.0 into Go struct field PodSpec.spec.activeDeadlineSeconds of type int64",
+     "spec.activeDeadlineSeconds"),
+    (b'"hostNetwork":1E+2',
+     "json: cannot unmarshal number into Go struct field PodSpec.spec.hostNetwork of type bool",
+     "spec.hostNetwork"),
+    (b'"nodeSelector":{"a":1}',
+     "json: cannot unmarshal number into Go struct field PodSpec.spec.nodeSelector of type string",
+     "spec.nodeSelector[a]"),
+])
+def test_json_type_error_is_gos_text(codecs, spec: bytes, text: str, field_path: str) -> None:
+    with pytest.raises(DecodeError) as info:
+        codecs["json"].decode(_pod_json(spec))
+    assert str(info.value) == text
+    assert info.value.field_path == field_path
+    # The same error from a tree (from_dict), whichever kernel walks it.
+    import json
+
+    from kcodec.api.core.v1 import Pod
+
+    # (json.loads respells numbers, so only the part after "into" is compared.)
+    with pytest.raises(DecodeError) as info:
+        Pod.from_dict(json.loads(b'{"spec":{' + spec + b"}}"))
+    assert str(info.value).split(" into ")[1] == text.split(" into ")[1]
+
+
+def test_custom_value_type_error_takes_the_outer_context_in_both_walkers(codecs) -> None:
+    # From JSON text (the JSON kernels) and from a tree (the tree walkers) alike.
+    from kcodec.api.apps.v1 import Deployment
+
+    want = ("json: cannot unmarshal bool into Go struct field "
+            "RollingUpdateDeployment.spec.strategy.rollingUpdate.maxSurge of type int32")
+    with pytest.raises(DecodeError) as info:
+        Deployment.from_dict({"spec": {"strategy": {"rollingUpdate": {"maxSurge": True}}}})
+    assert str(info.value) == want
+    assert info.value.field_path == "spec.strategy.rollingUpdate.maxSurge"
+    doc = b'{"apiVersion":"apps/v1","kind":"Deployment","spec":{"strategy":{"rollingUpdate":{"maxSurge":true}}}}'
+    with pytest.raises(DecodeError) as info:
+        codecs["json"].decode(doc)
+    assert str(info.value) == want

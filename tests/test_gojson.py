@@ -213,7 +213,7 @@ def test_syntax_errors(data: bytes, msg: str, offset: int) -> None:
             loads(data, strict=strict)
         assert info.value.msg == msg
         assert info.value.offset == offset
-        assert str(info.value) == f"{msg} at byte {offset}"
+        assert str(info.value) == msg  # Go prints the offset nowhere; it is data
         assert isinstance(info.value, DecodeError)
     with pytest.raises(JSONSyntaxError, match="^" + msg.replace("\\", "\\\\").replace("(", r"\(").replace(")", r"\)").replace("[", r"\[")):
         gj.validate(data)
@@ -226,8 +226,9 @@ def test_nesting_depth_limit_is_gos() -> None:
     assert dumps(tree, pretty=True).count(b"\n") == 2 * 9999
     mixed = b'{"a":' * 3000 + b"1" + b"}" * 3000
     assert dumps(loads(mixed, strict=True)) == mixed
-    with pytest.raises(JSONSyntaxError, match="invalid character '\\[' exceeded max depth at byte 10001"):
+    with pytest.raises(JSONSyntaxError, match="^invalid character '\\[' exceeded max depth$") as info:
         loads(b"[" * 10001 + b"]" * 10001)
+    assert info.value.offset == 10001
     with pytest.raises(JSONSyntaxError, match="exceeded max depth"):
         loads(b"[" * 200000)
 

@@ -147,8 +147,10 @@ def test_fixture_parity(name: str) -> None:
     assert pretty == P.json_encode(want[1], True) == data.rstrip(b"\n")
     # Go's documents must not need the pure twins at all.
     assert C._handovers() == before
-    # Compact text decodes back to the same object.
-    assert _fill(C.json_fill, compact, None, False, cls)[1] == got[1]
+    # Compact text decodes back to the same object (RawExtension/FieldsV1 keep the bytes
+    # they were read from, as Go's do: compared as JSON).
+    again = _fill(C.json_fill, compact, None, False, cls)[1]
+    assert C.json_encode(again, False) == compact
 
 
 # ----------------------------------------------------------------------------- decoding
@@ -171,7 +173,7 @@ def test_syntax_errors_match(data: bytes) -> None:
     err, obj, _ = assert_same_decode(data)
     assert err is not None and issubclass(err[0], DecodeError)
     # Syntax is checked before anything is stored (Go's up-front validity scan).
-    if "at byte" in err[1] and "unmarshal" not in err[1]:
+    if "unmarshal" not in err[1]:
         assert obj == Kitchen._new_zero()
 
 
@@ -179,12 +181,12 @@ def test_syntax_error_leaves_merge_target_untouched() -> None:
     init = Kitchen(s="keep", m={"old": "1"}, inner=Inner(a="ia", n=3), li=[Inner(a="x")])
     data = b'{"s":"new","m":{"new":"2"},"inner":{"n":4},"li":[],"t":"2024-01-02T03:04:05Z"  ,}'
     err, obj, _ = assert_same_decode(data, init=init)
-    assert err[1] == "invalid character '}' looking for beginning of object key string at byte 81"
+    assert err[1] == "invalid character '}' looking for beginning of object key string"
     assert obj == init
 
 
 TYPE_ERRORS = [
-    (b'{"s":1}', "json: cannot unmarshal number 1 into Go struct field Kitchen.s of type string"),
+    (b'{"s":1}', "json: cannot unmarshal number into Go struct field Kitchen.s of type string"),
     (b'{"i32":1.5}', "json: cannot unmarshal number 1.5 into Go struct field Kitchen.i32 of type int32"),
     (b'{"i32":3000000000}', None),
     (b'{"i64":9223372036854775808}', None),
@@ -192,8 +194,8 @@ TYPE_ERRORS = [
     (b'{"b":1}', None),
     (b'{"inner":[]}', None),
     (b'{"li":{}}', None),
-    (b'{"li":[{"n":"x"}]}', "json: cannot unmarshal string into Go struct field Kitchen.li[0].n of type int32"),
-    (b'{"mi":{"k":{"n":"x"}}}', "json: cannot unmarshal string into Go struct field Kitchen.mi[k].n of type int32"),
+    (b'{"li":[{"n":"x"}]}', "json: cannot unmarshal string into Go struct field Inner.li.n of type int32"),
+    (b'{"mi":{"k":{"n":"x"}}}', "json: cannot unmarshal string into Go struct field Inner.mi.n of type int32"),
     (b'{"ll":[[1,"x"]]}', None),
     (b'{"m":{"a":1}}', None),
     (b'{"lst":[1]}', None),

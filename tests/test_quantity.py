@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kcodec.errors import DecodeError
+from kcodec.fieldtable import JSONNumber
 from kcodec.types import (
     BinarySI,
     DecimalExponent,
@@ -251,7 +252,9 @@ def test_hash_follows_value() -> None:
 @pytest.mark.parametrize(
     "tree, expect",
     [(" 1", "1"), ("1.", "1."),  # Go keeps this canonical-looking text too (1, "1"), (10, "10"), (-1, "-1"), (" -1", "-1"), (None, "0"), (1.5, "1500m"),
-     ("100m", "100m"), (1e21, "1e21")],
+     ("100m", "100m"),
+         # A float64 reaches Quantity as encoding/json writes it; a JSON literal as written.
+         (1e21, "1e+21"), (JSONNumber("1e21"), "1e21"), (JSONNumber("1E+2"), "100")],
 )
 def test_json_tree(tree: object, expect: str) -> None:
     q = Quantity._from_tree(tree, "spec.x")
@@ -272,9 +275,15 @@ def test_protobuf() -> None:
     assert Quantity._from_proto_body(b"", "p").is_zero()
     # unknown field 2 (varint) skipped
     assert str(Quantity._from_proto_body(bytes.fromhex("0a02316b1005"), "p")) == "1k"
-    for bad in (b"\x0a", b"\x0a\x05ab", b"\x0b", b"\x08", b"\x0a\x02zz", b"\xff" * 11):
+    for bad in (b"\x0a", b"\x0a\x05ab", b"\x08", b"\x0a\x02zz", b"\xff" * 11):
         with pytest.raises(DecodeError, match="at p"):
             Quantity._from_proto_body(bad, "p")
+    # A group is skipped as Go's skipGenerated does; one that never ends is Go's EOF, the
+    # place kept on the error.
+    assert str(Quantity._from_proto_body(bytes.fromhex("0a02316b 1b 0805 1c".replace(" ", "")), "p")) == "1k"
+    with pytest.raises(DecodeError, match="^unexpected EOF$") as info:
+        Quantity._from_proto_body(b"\x1b", "p")
+    assert info.value.field_path == "p"
 
 
 def test_protocol_bits() -> None:

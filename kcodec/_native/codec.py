@@ -7,12 +7,20 @@ They walk the field tables that :mod:`kcodec.model` compiles; the Cython twins i
 from __future__ import annotations
 
 import base64
-import binascii
 import struct as _st
+from contextvars import ContextVar
 from typing import Any
 
 from kcodec import fieldtable as _m
 from kcodec import gojson as _gojson
+from kcodec.fieldtable import JSONNumber as _JSONNumber
+from kcodec.gojson import Repeated as _Repeated
+from kcodec.fieldtable import RawJSON
+
+# The JSON text a pure json_fill is reading and where its objects/arrays were written:
+# custom values that keep their own text (_KC_RAW_JSON) take it from there.
+_RAW_SOURCE: ContextVar[tuple[bytes, dict[int, tuple[int, int]]] | None] = ContextVar(
+    "kcodec_raw_json_source", default=None)
 from kcodec._kinds import (
     INT32_MAX,
     INT32_MIN,
@@ -100,7 +108,7 @@ def _json_type(v: Any) -> str:
     if isinstance(v, bool):
         return "bool"
     if isinstance(v, (int, float)):
-        return "number " + (str(v) if isinstance(v, int) else _gojson.format_float(v))
+        return "number " + _gojson.number_text(v)
     if isinstance(v, str):
         return "string"
     if isinstance(v, list):
@@ -110,16 +118,83 @@ def _json_type(v: Any) -> str:
     return type(v).__name__
 
 
-def _type_error(v: Any, t: Any, path: str) -> DecodeError:
+_NUMERIC = (K_INT32, K_INT64, K_FLOAT)
+
+
+def _type_error(v: Any, t: Any, path: str, gname: str | None = None, gstack: str = "",
+                spath: str | None = None) -> DecodeError:
+    """encoding/json's UnmarshalTypeError text.
+
+    ``gname``/``gstack`` are Go's error context: the Go name of the struct whose field was
+    being decoded and the JSON names (and embedded struct names) leading to it, without
+    indexes or map keys. Without them (``gname`` None) ``path`` stands in. The indexed
+    path (``spath``) is kept as ``field_path``.
+    """
     # Go reports the pointed-to type: the decoder allocates the pointer before storing.
     name = t.go_name()
     if t.pointer:
         name = name[1:]
-    return DecodeError(f"json: cannot unmarshal {_json_type(v)} into Go struct field {path} of type {name}")
+    what = _json_type(v)
+    if what.startswith("number ") and t.kind not in _NUMERIC:
+        what = "number"  # Go names the literal only for a number it failed to parse
+    if gname is None:
+        where = f"Go struct field {path}"
+    elif gname or gstack:
+        where = f"Go struct field {gname}.{gstack}"
+    else:
+        where = "Go value"
+    err = DecodeError(f"json: cannot unmarshal {what} into {where} of type {name}",
+                      field_path=spath if spath is not None else path)
+    err.go_type_error = (what, name)  # type: ignore[attr-defined]
+    return err
 
 
-def _fill(obj: Any, cls: Any, tree: dict[str, Any], strict: list[str] | None, path: str, spath: str) -> None:
+def go_context_error(cls: Any, root: str, err: DecodeError) -> DecodeError:
+    """``err`` (from :func:`_type_error` without Go's context, as the compiled tree walker
+    raises it) worded with Go's context, found by walking ``cls``'s tables along its path."""
+    what, name = err.go_type_error  # type: ignore[attr-defined]
+    path = err.field_path or ""
+    spath = path[len(root) + 1:] if path.startswith(root + ".") else ""
+    gname, gstack = "", []
+    t: Any = None
+    cur: Any = cls
+    i, n = 0, len(spath)
+    while i < n:
+        if cur is not None:  # a struct: the next segment is a JSON key
+            j = i
+            while j < n and spath[j] not in ".[":
+                j += 1
+            key = spath[i:j]
+            chain = cur.__kc_json__.get(key)
+            if chain is None:
+                break
+            gname = cur.__name__
+            gstack += [inl.cls.__name__ for inl in chain[:-1]] + [key]
+            t = chain[-1]
+            i = j + 1 if j < n and spath[j] == "." else j
+        else:  # a list index or map key: no name in Go's context
+            if spath[i] != "[" or t is None or t.kind not in (K_LIST, K_MAP):
+                break
+            j = spath.find("]", i)
+            while j != -1 and j + 1 < n and spath[j + 1] not in ".[":
+                j = spath.find("]", j + 1)
+            if j == -1:
+                break
+            t = t.elem
+            i = j + 2 if j + 1 < n and spath[j + 1] == "." else j + 1
+        cur = t.cls if t is not None and t.kind == K_STRUCT else None
+        if cur is not None and not cur.__dict__.get("__kc_compiled__"):
+            _m._compile(cur)
+    where = f"Go struct field {gname}.{'.'.join(gstack)}" if gstack else "Go value"
+    out = DecodeError(f"json: cannot unmarshal {what} into {where} of type {name}", field_path=spath)
+    out.go_type_error = err.go_type_error  # type: ignore[attr-defined]
+    return out
+
+
+def _fill(obj: Any, cls: Any, tree: dict[str, Any], strict: list[str] | None, path: str, spath: str,
+          gstack: str = "") -> None:
     jmap = cls.__kc_json__
+    gname = cls.__name__
     if strict is not None:
         dups = getattr(tree, "duplicates", None)
         if dups:
@@ -144,23 +219,37 @@ def _fill(obj: Any, cls: Any, tree: dict[str, Any], strict: list[str] | None, pa
             target = sub
         f = chain[-1]
         fpath = path + "." + key
+        # Go's error context: promoted fields are reached through the embedded struct's name.
+        fstack = key
+        if len(chain) > 1:
+            fstack = ".".join([inl.cls.__name__ for inl in chain[:-1]] + [key])
+        if gstack:
+            fstack = gstack + "." + fstack
         k = f.kind
-        if k == K_STR:
-            if type(v) is str:
-                object.__setattr__(target, f.name, v)
-            elif v is None:
-                # Go: null clears a pointer but leaves a string value as it was (merge).
-                if f.pointer:
-                    object.__setattr__(target, f.name, None)
+        # A repeated key: Go decodes each value into the same field, in order.
+        for v in (v if type(v) is _Repeated else (v,)):
+            if k == K_STR:
+                if type(v) is str:
+                    object.__setattr__(target, f.name, v)
+                elif v is None:
+                    # Go: null clears a pointer but leaves a string value as it was (merge).
+                    if f.pointer:
+                        object.__setattr__(target, f.name, None)
+                else:
+                    raise _type_error(v, f, fpath, gname, fstack, spath + key)
             else:
-                raise _type_error(v, f, fpath)
-        else:
-            object.__setattr__(target, f.name,
-                               _decode_value(f, v, getattr(target, f.name), strict, fpath, spath + key))
+                object.__setattr__(target, f.name,
+                                   _decode_value(f, v, getattr(target, f.name), strict, fpath, spath + key,
+                                                 gname, fstack))
 
 
-def _decode_value(t: Any, v: Any, old: Any, strict: list[str] | None, path: str, spath: str) -> Any:
+def _decode_value(t: Any, v: Any, old: Any, strict: list[str] | None, path: str, spath: str,
+                  gname: str = "", gstack: str = "") -> Any:
     k = t.kind
+    if type(v) is _Repeated:
+        for x in v:
+            old = _decode_value(t, x, old, strict, path, spath, gname, gstack)
+        return old
     if v is None:
         if t.pointer or k in (K_LIST, K_MAP, K_BYTES, K_ANY):
             return None
@@ -173,7 +262,7 @@ def _decode_value(t: Any, v: Any, old: Any, strict: list[str] | None, path: str,
     if k == K_STR:
         if type(v) is str:
             return v
-        raise _type_error(v, t, path)
+        raise _type_error(v, t, path, gname, gstack, spath)
     if k == K_INT32 or k == K_INT64:
         if type(v) is int:
             if k == K_INT32:
@@ -181,23 +270,23 @@ def _decode_value(t: Any, v: Any, old: Any, strict: list[str] | None, path: str,
                     return v
             elif INT64_MIN <= v <= INT64_MAX:
                 return v
-        raise _type_error(v, t, path)
+        raise _type_error(v, t, path, gname, gstack, spath)
     if k == K_BOOL:
         if v is True or v is False:
             return v
-        raise _type_error(v, t, path)
+        raise _type_error(v, t, path, gname, gstack, spath)
     if k == K_STRUCT:
         if type(v) is not dict and not isinstance(v, dict):
-            raise _type_error(v, t, path)
+            raise _type_error(v, t, path, gname, gstack, spath)
         sub = old if old is not None else t.cls._new_zero()
         cls = t.cls
         if not cls.__dict__.get("__kc_compiled__"):
             _m._compile(cls)
-        _fill(sub, cls, v, strict, path, spath + ".")
+        _fill(sub, cls, v, strict, path, spath + ".", gstack)
         return sub
     if k == K_LIST:
         if type(v) is not list:
-            raise _type_error(v, t, path)
+            raise _type_error(v, t, path, gname, gstack, spath)
         e = t.elem
         ek = e.kind  # type: ignore[union-attr]
         if ek == K_STR:
@@ -206,13 +295,17 @@ def _decode_value(t: Any, v: Any, old: Any, strict: list[str] | None, path: str,
                     break
             else:
                 return v
+        # Go decodes element i into the slice's element i when there is one (a repeated
+        # key, or a decode into an existing object, merges element by element).
+        n_old = len(old) if type(old) is list else 0
         out = []
         for i, x in enumerate(v):
-            out.append(_decode_value(e, x, None, strict, f"{path}[{i}]", f"{spath}[{i}]"))  # type: ignore[arg-type]
+            out.append(_decode_value(e, x, old[i] if i < n_old else None, strict,  # type: ignore[index]
+                                     f"{path}[{i}]", f"{spath}[{i}]", gname, gstack))  # type: ignore[arg-type]
         return out
     if k == K_MAP:
         if not isinstance(v, dict):
-            raise _type_error(v, t, path)
+            raise _type_error(v, t, path, gname, gstack, spath)
         e = t.elem
         if e.kind == K_STR:  # type: ignore[union-attr]
             for x in v.values():
@@ -226,25 +319,74 @@ def _decode_value(t: Any, v: Any, old: Any, strict: list[str] | None, path: str,
                 return out_map
         out_map = {}
         for key, x in v.items():
-            out_map[key] = _decode_value(e, x, None, strict, f"{path}[{key}]", f"{spath}[{key}]")  # type: ignore[arg-type]
+            # Each value of a repeated key is decoded into a fresh element: the last stays.
+            for y in (x if type(x) is _Repeated else (x,)):
+                out_map[key] = _decode_value(e, y, None, strict, f"{path}[{key}]", f"{spath}[{key}]",  # type: ignore[arg-type]
+                                             gname, gstack)
         if old is not None:
             old.update(out_map)
             return old
         return out_map
     if k == K_CUSTOM:
-        return t.cls._from_tree(v, path)
+        if isinstance(v, (dict, list)) and t.cls.__dict__.get("_KC_RAW_JSON"):
+            src = _RAW_SOURCE.get()
+            if src is not None:
+                span = src[1].get(id(v))
+                if span is not None:
+                    v = RawJSON(src[0][span[0]:span[1]])
+        try:
+            return t.cls._from_tree(v, path)
+        except DecodeError as exc:
+            if getattr(exc, "go_type_error", None) is None or not (gname or gstack):
+                raise
+            # An UnmarshalJSON's own type error takes the outer decoder's context, as
+            # encoding/json's addErrorContext gives it.
+            what, name = exc.go_type_error  # type: ignore[attr-defined]
+            out = DecodeError(f"json: cannot unmarshal {what} into Go struct field {gname}.{gstack} of type {name}",
+                              field_path=spath)
+            out.go_type_error = exc.go_type_error  # type: ignore[attr-defined]
+            raise out from None
     if k == K_BYTES:
         if type(v) is not str:
-            raise _type_error(v, t, path)
+            raise _type_error(v, t, path, gname, gstack, spath)
         try:
-            return base64.b64decode(v.encode("ascii"), validate=True)
-        except (binascii.Error, UnicodeEncodeError, ValueError) as exc:
-            raise DecodeError(f"illegal base64 data in Go struct field {path}: {exc}") from None
+            return _gojson.b64decode(v)
+        except DecodeError as exc:
+            exc.field_path = spath
+            raise
     if k == K_FLOAT:
-        if type(v) in (int, float):
+        if type(v) in (int, float, _JSONNumber):
             return float(v)
-        raise _type_error(v, t, path)
-    return v  # K_ANY
+        raise _type_error(v, t, path, gname, gstack, spath)
+    # K_ANY: Go's interface{} holds a float64, not the literal the tree kept.
+    return _plain_numbers(v)
+
+
+def _plain_numbers(v: Any) -> Any:
+    """The interface{} value Go builds: float64 for literals, the last of repeated keys."""
+    if type(v) is _JSONNumber:
+        return float(v)
+    if type(v) is _Repeated:
+        return _plain_numbers(v[-1])
+    # Iterative: an untyped value may nest as deep as Go's scanner allows.
+    stack = [v]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            for key, x in node.items():
+                if type(x) is _Repeated:
+                    x = node[key] = x[-1]
+                if type(x) is _JSONNumber:
+                    node[key] = float(x)
+                elif isinstance(x, (dict, list)):
+                    stack.append(x)
+        elif isinstance(node, list):
+            for i, x in enumerate(node):
+                if type(x) is _JSONNumber:
+                    node[i] = float(x)
+                elif isinstance(x, (dict, list)):
+                    stack.append(x)
+    return v
 
 
 # --------------------------------------------------------------------------- protobuf
@@ -345,6 +487,11 @@ def _proto_fill(obj: Any, cls: Any, buf: bytes, pos: int, end: int, path: str, d
         num = key >> 3
         wire = key & 7
         f = bynum.get(num)
+        if wire == 4:
+            # Checked before anything else, as every generated Unmarshal does.
+            raise DecodeError(
+                f"proto: {cls.__qualname__}: wiretype end group for non-group", field_path=path, offset=tag_pos
+            )
         if num == 0:
             raise DecodeError(f"proto: {path}: illegal tag 0 at byte {tag_pos}")
         if f is None:
@@ -518,12 +665,20 @@ def json_fill(obj: Any, cls: Any, data: bytes, strict: list[str] | None, path: s
     parses the bytes straight into the object without building a tree.
     """
 
-    tree = _gojson.loads(data, strict=strict is not None)
+    # Go reads a number's own text where the target cares (Quantity, integer fields), and
+    # some values' whole text (RawExtension, FieldsV1): the exact parser records where each
+    # object and array was written.
+    spans: dict[int, tuple[int, int]] = {}
+    tree = _gojson.loads(data, strict=strict is not None, literals=True, spans=spans)
     if tree is None:
         return
     if not isinstance(tree, dict):
         raise DecodeError(f"json: cannot unmarshal {json_kind(tree)} into Go value of type {_m.go_type_name(cls)}")
-    _fill(obj, cls, tree, strict, path, "")
+    token = _RAW_SOURCE.set((_gojson._to_bytes(data), spans))
+    try:
+        _fill(obj, cls, tree, strict, path, "")
+    finally:
+        _RAW_SOURCE.reset(token)
 
 
 def json_fill_vouched(obj: Any, cls: Any, data: bytes) -> int:

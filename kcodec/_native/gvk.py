@@ -86,7 +86,7 @@ def _exact(data: bytes) -> GroupVersionKind:
     try:
         top = _gojson.top_level_members(data)
     except DecodeError as e:
-        raise DecodeError(_PREFIX + str(e)) from None
+        raise DecodeError(_PREFIX + str(e), offset=e.offset) from None
     if type(top) is _gojson.MemberList:
         return _from_members(top)
     return _not_object(top)

@@ -24,6 +24,8 @@ from typing import Any
 
 from kcodec.goyaml import (
     _HINT_CHARS,
+    _INT64_MAX,
+    _INT64_MIN,
     _STR_TAG,
     YAMLError,
     _clean_str,
@@ -71,6 +73,9 @@ def yaml_resolve_plain(text: str) -> Any:
     tag, v = _resolve_implicit("", text)
     t = type(v)
     if t is int or t is float:
+        if t is int and not _INT64_MIN <= v <= _INT64_MAX:
+            # go-yaml's uint64: yaml_to_json keeps its digits, which a tree's float cannot
+            raise _Fallback
         try:
             return _json_number(v)
         except YAMLError:

@@ -49,13 +49,14 @@ from kcodec._speedups._tables cimport (
     WT_VARINT, WT_FIXED64, WT_BYTES,
 )
 
-import base64 as _base64
 import binascii as _binascii
 import struct as _st
 
 from kcodec import fieldtable as _m
+from kcodec.fieldtable import JSONNumber as _JSONNumber
 from kcodec._native import codec as _pure
 from kcodec.errors import DecodeError, EncodeError
+from kcodec.gojson import b64decode as _gojson_b64decode
 
 __all__ = ["struct_to_tree", "fill_from_tree", "struct_to_proto", "fill_from_proto"]
 
@@ -94,8 +95,7 @@ cdef extern from "Python.h":
     long long _kc_long_overflow "PyLong_AsLongLongAndOverflow"(PyObject* o, int* overflow)
 
 cdef object _b64encode = _binascii.b2a_base64
-cdef object _b64decode = _base64.b64decode
-cdef object _binascii_Error = _binascii.Error
+cdef object _go_b64decode = _gojson_b64decode
 cdef object _pack = _st.pack
 cdef object _unpack_from = _st.unpack_from
 cdef object _zero_of = _m._zero_of
@@ -413,16 +413,24 @@ cdef object _decode_tree_value(TypeRow t, object v, object old, object strict, s
             return old
         return out_map
     if k == K_CUSTOM:
-        return t.cls._from_tree(v, path)
+        try:
+            return t.cls._from_tree(v, path)
+        except DecodeError as exc:
+            # An UnmarshalJSON's own type error takes this field's context (Go's
+            # addErrorContext); fill_from_tree words it from the path.
+            if getattr(exc, "go_type_error", None) is not None:
+                exc.field_path = path
+            raise
     if k == K_BYTES:
         if type(v) is not str:
             raise _type_error(v, t.info, path)
         try:
-            return _b64decode(v.encode("ascii"), validate=True)
-        except (_binascii_Error, UnicodeEncodeError, ValueError) as exc:
-            raise DecodeError(f"illegal base64 data in Go struct field {path}: {exc}") from None
+            return _go_b64decode(v)
+        except DecodeError as exc:
+            exc.field_path = path
+            raise
     if k == K_FLOAT:
-        if type(v) is int or type(v) is float:
+        if type(v) is int or type(v) is float or type(v) is _JSONNumber:
             return float(v)
         raise _type_error(v, t.info, path)
     return v
@@ -434,6 +442,12 @@ def fill_from_tree(obj, cls, tree, strict, path):
     gc_pause()
     try:
         _fill_tree(obj, t, tree, strict, path, "")
+    except DecodeError as exc:
+        # Go's wording names the innermost struct and the JSON path without indexes; this
+        # walker only carries the indexed path, from which the pure twin finds the rest.
+        if getattr(exc, "go_type_error", None) is not None:
+            raise _pure.go_context_error(cls, path, exc) from None
+        raise
     finally:
         gc_resume()
 
@@ -1359,29 +1373,124 @@ cdef int _read_len(_Reader r, Py_ssize_t* pos, Py_ssize_t end, Py_ssize_t* stop,
     return 0
 
 
+# Outcomes of the unknown-field skip, in kcodec.wire.skip_field's words.
+cdef enum:
+    SK_OK = 0
+    SK_EOF = 1
+    SK_OVERFLOW = 2
+    SK_NEGATIVE = 3
+    SK_END_GROUP = 4
+    SK_WIRE = 5
+
+
+cdef int _skip_error(int code, unsigned int wire, Py_ssize_t at, const PathSeg* path) except -1:
+    if code == SK_EOF:
+        msg = "unexpected EOF"
+    elif code == SK_OVERFLOW:
+        msg = "proto: integer overflow"
+    elif code == SK_NEGATIVE:
+        msg = "proto: negative length found during unmarshaling"
+    elif code == SK_END_GROUP:
+        msg = "proto: unexpected end of group"
+    else:
+        msg = f"proto: illegal wireType {wire}"
+    raise DecodeError(msg, field_path=_path(path), offset=at)
+
+
+cdef inline int _skip_uvarint(const unsigned char* b, Py_ssize_t* pos, Py_ssize_t end,
+                              uint64_t* out) noexcept nogil:
+    cdef uint64_t v = 0
+    cdef unsigned int shift = 0
+    cdef Py_ssize_t p = pos[0]
+    cdef unsigned char c
+    while True:
+        if shift >= 64:
+            pos[0] = p
+            return SK_OVERFLOW
+        if p >= end:
+            pos[0] = p
+            return SK_EOF
+        c = b[p]
+        p += 1
+        v |= (<uint64_t>(c & 0x7F)) << shift
+        if c < 0x80:
+            out[0] = v
+            pos[0] = p
+            return SK_OK
+        shift += 7
+
+
+cdef inline int _skip_run(const unsigned char* b, unsigned int* wire, Py_ssize_t* pos,
+                          Py_ssize_t end) noexcept nogil:
+    """Go's skipGenerated from after the first tag (kcodec.wire.skip_field): groups run to
+    their matching end group, nested ones counted."""
+    cdef Py_ssize_t p = pos[0]
+    cdef Py_ssize_t depth = 0
+    cdef uint64_t n = 0
+    cdef unsigned int shift
+    cdef int rc
+    while True:
+        if wire[0] == WT_VARINT:
+            shift = 0
+            while True:
+                if shift >= 64:
+                    pos[0] = p
+                    return SK_OVERFLOW
+                if p >= end:
+                    pos[0] = p
+                    return SK_EOF
+                p += 1
+                if b[p - 1] < 0x80:
+                    break
+                shift += 7
+        elif wire[0] == WT_BYTES:
+            rc = _skip_uvarint(b, &p, end, &n)
+            if rc != SK_OK:
+                pos[0] = p
+                return rc
+            if n >= 0x8000000000000000ULL or n >= 0x8000000000000000ULL - <uint64_t>p:
+                pos[0] = p
+                return SK_NEGATIVE
+            p += <Py_ssize_t>n
+        elif wire[0] == 3:
+            depth += 1
+        elif wire[0] == 4:
+            if depth == 0:
+                pos[0] = p
+                return SK_END_GROUP
+            depth -= 1
+        elif wire[0] == WT_FIXED64:
+            p += 8
+        elif wire[0] == 5:
+            p += 4
+        else:
+            pos[0] = p
+            return SK_WIRE
+        if depth == 0:
+            break
+        if p >= end:
+            pos[0] = end
+            return SK_EOF
+        rc = _skip_uvarint(b, &p, end, &n)
+        if rc != SK_OK:
+            pos[0] = p
+            return rc
+        wire[0] = <unsigned int>(n & 7)
+    if p > end:
+        pos[0] = end
+        return SK_EOF
+    pos[0] = p
+    return SK_OK
+
+
 cdef int _skip(_Reader r, unsigned int wire, Py_ssize_t* pos, Py_ssize_t end,
                const PathSeg* path) except -1:
-    cdef uint64_t n = 0
-    if wire == WT_VARINT:
-        _read(r, pos, end, &n, path)
-        return 0
-    if wire == WT_FIXED64:
-        if end - pos[0] < 8:
-            raise DecodeError(f"proto: {_path(path)}: unexpected EOF at byte {end}")
-        pos[0] += 8
-        return 0
-    if wire == WT_BYTES:
-        _read(r, pos, end, &n, path)
-        if n > <uint64_t>(end - pos[0]):
-            raise DecodeError(f"proto: {_path(path)}: unexpected EOF at byte {end}")
-        pos[0] += <Py_ssize_t>n
-        return 0
-    if wire == 5:
-        if end - pos[0] < 4:
-            raise DecodeError(f"proto: {_path(path)}: unexpected EOF at byte {end}")
-        pos[0] += 4
-        return 0
-    raise DecodeError(f"proto: {_path(path)}: illegal wire type {wire} at byte {pos[0]}")
+    cdef Py_ssize_t p = pos[0]
+    cdef int rc = _skip_run(r.p, &wire, &p, end)
+    if rc != SK_OK:
+        return _skip_error(rc, wire, p, path)
+    pos[0] = p
+    return 0
 
 
 cdef inline int _append(object lst, object x) except -1:
@@ -1473,6 +1582,10 @@ cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
         wire = <unsigned int>(key & 7)
         num = key >> 3
         fc = t.field_c(num, &scratch)
+        if wire == 4:
+            # Checked before anything else, as every generated Unmarshal does.
+            raise DecodeError(f"proto: {t.cls.__qualname__}: wiretype end group for non-group",
+                              field_path=_path(path), offset=tag_pos)
         if num == 0:
             raise DecodeError(f"proto: {_path(path)}: illegal tag 0 at byte {tag_pos}")
         if fc == NULL:

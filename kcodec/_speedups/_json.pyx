@@ -119,6 +119,7 @@ cdef object _pure_json_encode
 cdef object _pure_struct_to_tree
 cdef object _b64decode
 cdef object _b2a_base64
+cdef object _JSONNumber
 cdef object _format_float
 cdef object _compact
 cdef object _indent
@@ -137,8 +138,7 @@ cdef unsigned long _epoch = 1
 cdef int _setup() except -1:
     global _ready, _pure_json_fill, _pure_json_encode, _pure_struct_to_tree, _b64decode
     global _b2a_base64, _format_float, _compact, _indent, _escape_string, _RawJSON, _Struct
-    global _StructMeta
-    import base64
+    global _StructMeta, _JSONNumber
     import binascii
     from kcodec import fieldtable as model
     from kcodec._native import codec
@@ -146,7 +146,8 @@ cdef int _setup() except -1:
     _pure_json_fill = codec.json_fill
     _pure_json_encode = codec.json_encode
     _pure_struct_to_tree = codec.struct_to_tree
-    _b64decode = base64.b64decode
+    _b64decode = _gojson.b64decode
+    _JSONNumber = model.JSONNumber
     _b2a_base64 = binascii.b2a_base64
     _format_float = _gojson.format_float
     _compact = _gojson.compact
@@ -1011,6 +1012,8 @@ cdef class _Dec:
         if k == K_LIST:
             if c != 0x5B:
                 _give_up()
+            if old is not None and len(old) and t.elem.kind in (K_STRUCT, K_MAP, K_LIST):
+                _give_up()  # Go decodes into the existing elements: the pure twin merges them
             return self.list_value(t.elem, owner, jslot)
         if k == K_INT32 or k == K_INT64:
             if not (c == 0x2D or 0x30 <= c <= 0x39):
@@ -1029,6 +1032,20 @@ cdef class _Dec:
                 return False
             _give_up()
         if k == K_CUSTOM:
+            if c == 0x2D or 0x30 <= c <= 0x39:
+                # Go hands the hook the number's own text (a Quantity keeps "1e3").
+                integer = self.scan_number(&s, &ie)
+                if integer and self.int_value(s, self.pos, &iv):
+                    return self.hook(t, iv)
+                self.to_double(s, self.pos)  # out of float64 range: the pure twin reports it
+                return self.hook(t, _JSONNumber(PyUnicode_DecodeUTF8(<const char*>self.buf + s,
+                                                                      self.pos - s, NULL)))
+            if (c == 0x7B or c == 0x5B) and t.cls.__dict__.get("_KC_RAW_JSON"):
+                # UnmarshalJSON keeps the value's own text (RawExtension, FieldsV1).
+                s = self.pos
+                self.skip()
+                return self.hook(t, _RawJSON(PyBytes_FromStringAndSize(<const char*>self.buf + s,
+                                                                       self.pos - s)))
             return self.hook(t, self.tree())
         if k == K_MAP:
             if c != 0x7B:
@@ -1049,7 +1066,8 @@ cdef class _Dec:
             if c != 0x22:
                 _give_up()
             text = self.parse_str()
-            return _b64decode(text.encode("ascii"), validate=True)
+            # Go's rule raises DecodeError; the pure twin then reports it with the path.
+            return _b64decode(text)
         return self.tree()  # K_ANY
 
     cdef object list_value(self, TypeRow e, _JTab owner, PyObject** jslot):

@@ -343,7 +343,28 @@ cdef inline int _skip_field(const unsigned char* p, Py_ssize_t* pos, Py_ssize_t 
             return -1
         pos[0] += 4
         return 0
+    if wt == 3:
+        return _skip_group(p, pos, end)
     return -1
+
+
+cdef int _skip_group(const unsigned char* p, Py_ssize_t* pos, Py_ssize_t end) noexcept nogil:
+    """Past the end group matching a start group whose tag ended at ``pos`` (kcodec.wire.
+    skip_field: Go's skipGenerated counts nested groups and checks no field number)."""
+    cdef Py_ssize_t depth = 1
+    cdef uint64_t tag
+    cdef unsigned int wt
+    while depth > 0:
+        if pos[0] >= end or read_uvarint(p, pos, end, &tag) != VARINT_OK:
+            return -1
+        wt = <unsigned int>(tag & 7)
+        if wt == 3:
+            depth += 1
+        elif wt == 4:
+            depth -= 1
+        elif _skip_field(p, pos, end, wt) < 0:
+            return -1
+    return 0
 
 
 cdef inline int _other_field(const unsigned char* p, Py_ssize_t* pos, Py_ssize_t end,

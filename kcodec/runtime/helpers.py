@@ -29,6 +29,7 @@ from kcodec.runtime.interfaces import (
     Reader,
     Writer,
 )
+from kcodec.gojson import b64decode
 from kcodec.runtime.types import Unknown
 from kcodec.schema import GroupVersionKind, go_json_object
 
@@ -297,77 +298,6 @@ class MultiObjectTyper:
         return any(typer.recognizes(gvk) for typer in self.typers)
 
 
-_B64_ALPHABET = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-_B64_VALID = frozenset(_B64_ALPHABET)
-_NEWLINES = (0x0A, 0x0D)
-
-
-def _base64_error_offset(src: bytes) -> int | None:
-    """The input offset Go's standard padded base64 decoder reports for ``src``, or None.
-
-    It walks ``src`` in quanta of four alphabet characters the way Go does, skipping CR and
-    LF anywhere, so the offsets in error messages match Go's.
-    """
-    n = len(src)
-    si = 0
-    while si < n:
-        j = 0
-        while j < 4:
-            if si == n:
-                if j == 0:
-                    return None
-                # Padding is mandatory: a quantum cut short is corrupt at its start.
-                return si - j
-            c = src[si]
-            si += 1
-            if c in _B64_VALID:
-                j += 1
-                continue
-            if c in _NEWLINES:
-                continue
-            if c != 0x3D:  # '='
-                return si - 1
-            if j < 2:
-                return si - 1
-            if j == 2:
-                while si < n and src[si] in _NEWLINES:
-                    si += 1
-                if si == n:
-                    return n
-                if src[si] != 0x3D:
-                    return si - 1
-                si += 1
-            while si < n and src[si] in _NEWLINES:
-                si += 1
-            if si < n:
-                return si
-            return None
-    return None
-
-
-def _b64decode_go(data: bytes) -> bytes:
-    if b"\n" in data or b"\r" in data:
-        cleaned = data.replace(b"\n", b"").replace(b"\r", b"")
-    else:
-        cleaned = data
-    try:
-        out = binascii.a2b_base64(cleaned, strict_mode=True)
-    except binascii.Error as err:
-        problem: str | None = str(err)
-    else:
-        # The strict C decoder agrees with Go except that it tolerates '=' after a complete
-        # quantum; those inputs (and only those) take the slow Go-rule scan below.
-        if not len(cleaned) & 3 and not cleaned.endswith(b"==="):
-            return out
-        problem = None
-    offset = _base64_error_offset(data)
-    if offset is not None:
-        raise DecodeError(f"illegal base64 data at input byte {offset}")
-    if problem is None:
-        return out
-    raise DecodeError(f"illegal base64 data: {problem}")
-
-
 class Base64Serializer:
     """Wraps an encoder and a decoder in standard padded base64 (Go's ``NewBase64Serializer``).
 
@@ -412,7 +342,7 @@ class Base64Serializer:
         """Base64-decode ``data`` then decode it with the inner decoder."""
         if self.decoder is None:
             raise DecodeError("base64 serializer has no decoder")
-        return self.decoder.decode(_b64decode_go(bytes(data)), defaults, into)
+        return self.decoder.decode(b64decode(bytes(data)), defaults, into)
 
 
 class AggregateError(KCodecError):

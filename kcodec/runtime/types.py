@@ -59,6 +59,8 @@ class RawExtension(CustomValue):
     """
 
     __slots__ = ("raw", "object")
+    # A JSON decoder hands _from_tree an object or array as RawJSON of its source text.
+    _KC_RAW_JSON = True
 
     def __init__(self, raw: bytes | None = None, object: Any = None) -> None:  # noqa: A002
         self.raw = raw
@@ -111,6 +113,9 @@ class RawExtension(CustomValue):
     def _from_tree(cls, value: Any, path: str) -> RawExtension:
         if value is None:
             return cls()
+        if isinstance(value, RawJSON):
+            # The decoder's copy of the value's own text: UnmarshalJSON keeps it verbatim.
+            return cls(value.data)
         from kcodec.gojson import dumps
 
         return cls(dumps(value))
@@ -132,6 +137,8 @@ class RawExtension(CustomValue):
         pos, end = 0, len(data)
         while pos < end:
             key, pos = _read_varint(data, pos, end, path)
+            if key & 7 == 4:
+                raise DecodeError("proto: RawExtension: wiretype end group for non-group", field_path=path)
             if key == 0x0A:
                 n, pos = _read_varint(data, pos, end, path)
                 if pos + n > end:

@@ -155,17 +155,15 @@ class Serializer:
             # Go converts the whole document to JSON first and works on that JSON from then
             # on (the original YAML is only kept for Unknown, error texts and the strict
             # duplicate-key check). The block-style fast path reads what go-yaml and kubectl
-            # write; it declines (None) anything else, duplicated keys included, so the
-            # libyaml route keeps every rare construct and every error text.
+            # write and declines (None) anything else, duplicated keys included, so the
+            # libyaml route keeps every rare construct and every error text; a tree it returns
+            # writes the JSON text yaml_to_json would.
             tree = speedups.yaml_block_tree(data)
             if tree is not None:
-                yaml_errors = []
-            elif self.options.strict:
-                tree, yaml_errors = _goyaml.yaml_to_tree(data, strict=True)
+                text, yaml_errors = _gojson.dumps(tree, sort_keys=True), []
             else:
-                tree, yaml_errors = _goyaml.yaml_to_tree(data), []
-            return self._decode_two_pass(_gojson.dumps(tree, sort_keys=True), data, yaml_errors,
-                                         defaults, into)
+                text, yaml_errors = _goyaml.yaml_to_json(data, strict=self.options.strict)
+            return self._decode_two_pass(text, data, yaml_errors, defaults, into)
         if into is None and self._one_pass:
             done = self._decode_one_pass(data, defaults)
             if done is not None:

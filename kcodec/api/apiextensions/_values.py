@@ -134,6 +134,8 @@ def _boxed_tree(props: type, member: str, value: Any, path: str) -> Any:
     try:
         return getattr(from_tree(_box(props), {member: value}, path=path), member)
     except DecodeError as exc:
+        if getattr(exc, "go_type_error", None) is not None:
+            raise  # the decoder around this value gives it Go's context
         # The box is ours, not Go's: name the value's own path in the message.
         raise DecodeError(str(exc).replace(f"{path}.{member}", path)) from None
 
@@ -146,13 +148,15 @@ def _boxed_proto(props: type, data: bytes, path: str) -> Any:
         raise DecodeError(str(exc).replace(f"{path}.one", path)) from None
 
 
-def _fields(data: bytes, path: str) -> list[tuple[int, int, Any]]:
-    """``(number, wire, value)`` of each field of a message body (bytes for wire 2)."""
+def _fields(data: bytes, path: str, message: str) -> list[tuple[int, int, Any]]:
+    """``(number, wire, value)`` of each field of a ``message`` body (bytes for wire 2)."""
     out: list[tuple[int, int, Any]] = []
     pos, end = 0, len(data)
     while pos < end:
         key, pos = _read_varint(data, pos, end, path)
         number, wire = key >> 3, key & 7
+        if wire == 4:
+            raise DecodeError(f"proto: {message}: wiretype end group for non-group", field_path=path)
         if number <= 0:
             raise DecodeError(_where(f"proto: illegal tag {number} (wire type {wire})", path))
         if wire == 0:
@@ -283,7 +287,7 @@ class JSON(CustomValue):
     @classmethod
     def _from_proto_body(cls, data: bytes, path: str) -> JSON:
         raw = None
-        for number, wire, value in _fields(data, path):
+        for number, wire, value in _fields(data, path, "JSON"):
             if number == 1:
                 _check_wire(wire, 2, path, "Raw")
                 raw = bytes(value)
@@ -360,7 +364,7 @@ class JSONSchemaPropsOrBool(_SchemaHolder):
     @_decode_guard
     def _from_proto_body(cls, data: bytes, path: str) -> JSONSchemaPropsOrBool:
         allows, schema = False, None
-        for number, wire, value in _fields(data, path):
+        for number, wire, value in _fields(data, path, "JSONSchemaPropsOrBool"):
             if number == 1:
                 _check_wire(wire, 0, path, "Allows")
                 allows = value != 0
@@ -416,7 +420,7 @@ class JSONSchemaPropsOrArray(_SchemaHolder):
     def _from_proto_body(cls, data: bytes, path: str) -> JSONSchemaPropsOrArray:
         props = _props_class(cls)
         schema, schemas = None, None
-        for number, wire, value in _fields(data, path):
+        for number, wire, value in _fields(data, path, "JSONSchemaPropsOrArray"):
             if number == 1:
                 _check_wire(wire, 2, path, "Schema")
                 schema = _merge(props, schema, value, path)
@@ -476,7 +480,7 @@ class JSONSchemaPropsOrStringArray(_SchemaHolder):
     @_decode_guard
     def _from_proto_body(cls, data: bytes, path: str) -> JSONSchemaPropsOrStringArray:
         schema, prop = None, None
-        for number, wire, value in _fields(data, path):
+        for number, wire, value in _fields(data, path, "JSONSchemaPropsOrStringArray"):
             if number == 1:
                 _check_wire(wire, 2, path, "Schema")
                 schema = _merge(_props_class(cls), schema, value, path)

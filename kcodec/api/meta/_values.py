@@ -801,6 +801,8 @@ class FieldsV1(CustomValue):
     """
 
     __slots__ = ("raw",)
+    # A JSON decoder hands _from_tree an object or array as RawJSON of its source text.
+    _KC_RAW_JSON = True
 
     def __init__(self, raw: bytes | str | None = None) -> None:
         """``raw`` JSON text (bytes or str) or None."""

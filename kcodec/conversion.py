@@ -278,6 +278,12 @@ ConversionFunc = Callable[[Any, Any, Scope], None]
 """``fn(src, dst, scope)``: fill ``dst`` from ``src``; raise on failure."""
 
 
+#: Bumped by every registration (``add_untyped``, ignored pairs). The compiled kernel keeps,
+#: per plan row, the plan a nested pair resolved to, and trusts it only while this count is
+#: unchanged and the converter is the same (handed to the kernels with the classes below).
+_registrations = [0]
+
+
 class ConversionFuncs:
     """A table of conversion functions keyed by (source class, destination class)."""
 
@@ -298,6 +304,7 @@ class ConversionFuncs:
                 f"the type {go_type_name(b)} must be a pointer to register as an untyped conversion"
             )
         self.untyped[(ta, tb)] = fn
+        _registrations[0] += 1
 
     def merge(self, other: ConversionFuncs) -> ConversionFuncs:
         """A new table with this table's entries overridden by ``other``'s."""
@@ -338,6 +345,7 @@ class Converter:
         if tt is None:
             raise ConversionError(f"expected pointer arg for 'to' param 1, got: {go_type_name(dst)}")
         self._ignored.add((tf, tt))
+        _registrations[0] += 1
 
     def with_conversions(
         self, extra: ConversionFuncs | Mapping[tuple[type, type], ConversionFunc]
@@ -766,4 +774,5 @@ speedups.bind_conversion(
     generated=GeneratedConversion,
     depth_error=depth_error,
     go_type_name=go_type_name,
+    registrations=_registrations,
 )

@@ -27,17 +27,21 @@ _CONVERT = PLAN_CONVERT
 #: error and naming helpers. Empty until kcodec.conversion is imported; no Scope exists then.
 _conv = SimpleNamespace(
     Scope=None, Converter=None, GeneratedConversion=None, depth_error=None, go_type_name=None,
+    registrations=None,
 )
 
 
 def bind_conversion(*, scope: Any, converter: Any, generated: Any, depth_error: Any,
-                    go_type_name: Any) -> None:
-    """Receive the conversion layer's classes and helpers (called by kcodec.speedups)."""
+                    go_type_name: Any, registrations: Any = None) -> None:
+    """Receive the conversion layer's classes and helpers (called by kcodec.speedups).
+    ``registrations`` is the conversion layer's registration count (a one-item list); the
+    pure kernel looks every nested pair up and does not need it."""
     _conv.Scope = scope
     _conv.Converter = converter
     _conv.GeneratedConversion = generated
     _conv.depth_error = depth_error
     _conv.go_type_name = go_type_name
+    _conv.registrations = registrations
 
 #: Deepest nesting ``deep_copy`` follows (structs and untyped lists/maps, counted together).
 #: Far beyond anything a decoder accepts (JSON/YAML stop at 10000): only a cyclic or absurd

@@ -22,6 +22,7 @@ from kcodec._native.codec import (
 )
 from kcodec._native.convert import bind_conversion, convert_fields, deep_copy
 from kcodec._native.gvk import interpret_gvk
+from kcodec._native.scan import json_container_scan
 from kcodec.wire import (
     decode_signed_varint,
     decode_varint,
@@ -46,6 +47,7 @@ __all__ = [
     "envelope_encode",
     "envelope_span",
     "interpret_gvk",
+    "json_container_scan",
     "json_encode",
     "json_fill",
     "json_fill_vouched",

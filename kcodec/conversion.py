@@ -224,12 +224,19 @@ def _pointer_class(x: Any) -> type | None:
         return None
     else:
         t = type(x)
+    # Registering the legacy scheme asks this for ~6000 classes; plain classes (Structs,
+    # Refs) that inherit from no built-in value type are pointers, found from their MRO.
+    if not _BUILTIN_BASES.intersection(t.__mro__):
+        return t
     for base in _BUILTIN_GO_NAMES:
         if issubclass(t, base):
             return None
     if t is type(None):
         return None
     return t
+
+
+_BUILTIN_BASES = frozenset(_BUILTIN_GO_NAMES) | {type(None)}
 
 
 # --------------------------------------------------------------------------------------------

@@ -122,6 +122,7 @@ class ConvertStartUp:
         _docs.require_kcodec()
         if mode == "compiled" and not _docs.speedups.available():
             raise NotImplementedError("kcodec compiled extension is not built")
+        _docs.byte_compile_kcodec()
         import tempfile
 
         self._dir = tempfile.TemporaryDirectory(prefix="kcodec-convert-")

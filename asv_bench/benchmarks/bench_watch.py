@@ -74,13 +74,16 @@ class WatchStream(Heavy):
 
     def setup(self, docs: dict[str, Any], mode: str, fmt: str) -> None:
         _docs.require_kcodec()
-        _docs.use_mode(mode)
+        _docs.use_mode(mode)  # skips here when the compiled kernels are asked for and absent
         import kcodec
 
+        n = watch_events_count(docs["list_items"])
+        # made with the fastest kernels there are: 10,000 pure-Python encodes take minutes
+        _docs.speedups.use_compiled(True)
+        self.stream, self.list = watch_documents(n, fmt)
+        _docs.use_mode(mode)
         self.watch_events = kcodec.watch_events
         self.serializer = _docs.serializer_for(fmt)
-        n = watch_events_count(docs["list_items"])
-        self.stream, self.list = watch_documents(n, fmt)
         self.n = n
         # the first decode loads the modules and compiles the tables
         for _ in self.watch_events(self.stream[: self._first_event_end(fmt)], fmt):

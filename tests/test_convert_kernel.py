@@ -635,3 +635,22 @@ def test_converted_values_left_to_reference_counting(kcodec_mode: str) -> None:
     assert dst.ports == [PortB(name="b", port=2)] and dst.port == PortB(name="a", port=1)
     if kcodec_mode == "compiled":
         assert not gc.is_tracked(dst.port) and not gc.is_tracked(dst.ports[0]) and not gc.is_tracked(dst.ports)
+
+
+def test_new_zero_twins_agree_on_every_core_kind() -> None:
+    """The scheme makes a decoder's object with the new_zero kernel: the compiled one (from
+    the class's table) equals _new_zero for every core/v1 struct, and stays tracked (the
+    caller owns it)."""
+    import gc
+
+    from kcodec.api.core import v1
+    from kcodec.model import StructBase
+
+    classes = [c for c in vars(v1).values() if isinstance(c, type) and issubclass(c, StructBase)
+               and c.__module__ == v1.__name__]
+    assert len(classes) > 200
+    for kernel in KERNELS:
+        for cls in classes:
+            made = kernel.new_zero(cls)
+            assert type(made) is cls and made == cls._new_zero(), cls
+            assert gc.is_tracked(made)

@@ -20,7 +20,7 @@ from kcodec._native.codec import (
     struct_to_proto,
     struct_to_tree,
 )
-from kcodec._native.convert import bind_conversion, convert_fields, deep_copy
+from kcodec._native.convert import bind_conversion, convert_fields, deep_copy, new_zero
 from kcodec._native.gvk import interpret_gvk
 from kcodec._native.scan import json_container_scan
 from kcodec.wire import (
@@ -56,6 +56,7 @@ __all__ = [
     "unmarshal_unknown",
     "convert_fields",
     "deep_copy",
+    "new_zero",
     "cbor_encode",
     "cbor_encode_tree",
     "cbor_fill",

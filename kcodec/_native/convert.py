@@ -17,7 +17,7 @@ from kcodec._kinds import (
 )
 from kcodec.errors import ConversionError, KCodecError, type_name
 
-__all__ = ["convert_fields", "deep_copy"]
+__all__ = ["convert_fields", "deep_copy", "new_zero"]
 
 _SHARE = PLAN_SHARE
 _CONVERT = PLAN_CONVERT
@@ -126,6 +126,12 @@ def _nesting_error(row: Any) -> ConversionError:
         f"converting field {row.name!r} to ({_conv.go_type_name(row.cls)}): "
         f"lists or maps nested deeper than {MAX_VALUE_NESTING} levels"
     )
+
+
+def new_zero(cls: Any) -> Any:
+    """Go's zero value of Struct class ``cls`` (its ``_new_zero``); the compiled twin builds
+    it from the class's compiled table."""
+    return cls._new_zero()
 
 
 # --------------------------------------------------------------------------- deep copy

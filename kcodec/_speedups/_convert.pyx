@@ -39,7 +39,7 @@ from kcodec import fieldtable as _model
 from kcodec._native import convert as _pure
 from kcodec.errors import ConversionError, KCodecError
 
-__all__ = ["convert_fields", "deep_copy"]
+__all__ = ["convert_fields", "deep_copy", "new_zero"]
 
 cdef extern from "Python.h":
     ctypedef PyObject* (*allocfunc)(PyTypeObject*, Py_ssize_t)
@@ -443,6 +443,13 @@ def convert_fields(plan, src, dst, scope, overrides):
         _run(cp, src, dst, ctx, overrides)
     finally:
         gc_resume()
+
+
+def new_zero(cls):
+    """Go's zero value of Struct class ``cls`` (``cls._new_zero()``), built from its compiled
+    table: what a decoder asks the scheme for before filling an object of a named kind (the
+    per-object cost of decoding a watch stream, where every event is a fresh top-level object)."""
+    return table_of(cls).new_zero()
 
 
 # ------------------------------------------------------------------------------ deep copy

@@ -13,7 +13,8 @@ from types import SimpleNamespace
 
 from kcodec import fieldtable as _m
 from kcodec._kinds import (
-    K_ANY, K_BYTES, K_CUSTOM, K_LIST, K_MAP, K_STRUCT, MAX_CONVERSION_DEPTH, PLAN_CONVERT, PLAN_SHARE,
+    K_ANY, K_BYTES, K_CUSTOM, K_LIST, K_MAP, K_STRUCT, MAX_CONVERSION_DEPTH, PLAN_CONVERT, PLAN_OVERRIDE,
+    PLAN_SHARE,
 )
 from kcodec.errors import ConversionError, KCodecError, type_name
 
@@ -21,6 +22,7 @@ __all__ = ["convert_fields", "deep_copy", "new_zero"]
 
 _SHARE = PLAN_SHARE
 _CONVERT = PLAN_CONVERT
+_OVERRIDE = PLAN_OVERRIDE
 
 #: What kcodec.conversion hands over once (see :func:`bind_conversion`): the exact Scope,
 #: Converter and GeneratedConversion classes whose instances take the direct path, and its
@@ -83,8 +85,61 @@ def _convert_value(value: Any, row: Any, scope: Any, nest: int) -> Any:
         if nest >= MAX_VALUE_NESTING:
             raise _nesting_error(row)
         return {k: _convert_value(v, row, scope, nest + 1) for k, v in value.items()}
+    if row.new_zero:
+        out = _fast_nested(value, cls, scope)
+        if out is not None:
+            return out
     out = cls._new_zero() if row.new_zero else cls()
     _nested(value, out, scope)
+    return out
+
+
+def _fast_nested(value: Any, cls: Any, scope: Any) -> Any:
+    """A fresh ``cls`` converted from ``value`` when a plan-backed function handles the pair
+    and can build it (see the compiled twin's ``_fast_nested``); None otherwise. The new
+    object gets zero values only in the fields the plan's rows do not write, as the
+    compiled kernel builds it: the rows overwrite the others, so ``_new_zero``'s nested
+    zero structs would be built only to be dropped."""
+    if type(scope) is not _conv.Scope or type(scope._converter) is not _conv.Converter:
+        return None
+    conv = scope._converter
+    pair = (type(value), cls)
+    if pair in conv._ignored:
+        return None
+    fn = conv._funcs.untyped.get(pair)
+    if fn is None:
+        fn = conv._generated.untyped.get(pair)
+    if type(fn) is not _conv.GeneratedConversion:
+        return None
+    plan = fn._plan
+    if plan is None:
+        plan = fn._build_plan()
+    if plan.src_cls is not pair[0] or plan.dst_cls is not cls or not plan.direct_dst:
+        return None
+    depth = scope._depth + 1
+    if depth > MAX_CONVERSION_DEPTH:
+        raise _conv.depth_error(value, cls)
+    out = _fresh_for(plan)
+    convert_fields(plan, value, out, _conv.Scope(conv, scope._meta, depth), fn.overrides)
+    return out
+
+
+# plan -> ((field name, zero maker or None) in table order): None marks a field the plan's
+# share/convert rows always write (a placeholder until they do, as in the compiled twin).
+_FRESH: dict[Any, tuple[tuple[str, Any], ...]] = {}
+
+
+def _fresh_for(plan: Any) -> Any:
+    rows = _FRESH.get(plan)
+    if rows is None:
+        written = {r.name for r in plan.rows if r.action != _OVERRIDE}
+        rows = tuple((f.name, None if f.name in written else f) for f in _m.fields_of(plan.dst_cls))
+        _FRESH[plan] = rows
+    set_ = object.__setattr__
+    out = object.__new__(plan.dst_cls)
+    zero = _m._zero_of
+    for name, f in rows:
+        set_(out, name, None if f is None else zero(f))
     return out
 
 

@@ -654,3 +654,31 @@ def test_new_zero_twins_agree_on_every_core_kind() -> None:
             made = kernel.new_zero(cls)
             assert type(made) is cls and made == cls._new_zero(), cls
             assert gc.is_tracked(made)
+
+
+def test_collector_paused_only_while_converting() -> None:
+    """Both kernels pause the cycle collector for the outermost conversion and give it back
+    afterwards, also when a conversion fails half-way (and leave it off if it was off)."""
+    import gc
+
+    seen = []
+
+    def boom(a: Any, b: Any, scope: Scope) -> None:
+        seen.append(gc.isenabled())
+        raise ConversionError("boom")
+
+    conv = Converter()
+    conv.register_generated_untyped_conversion_func(_HolderA, _HolderB, generated_conversion(_HolderA, _HolderB))
+    conv.register_generated_untyped_conversion_func(PortA, PortB, generated_conversion(PortA, PortB, {"name": boom}))
+    src = _HolderA(port=PortA(name="a", port=1))
+    assert gc.isenabled()
+    with pytest.raises(ConversionError, match="boom"):
+        conv.convert(src, _HolderB())
+    assert seen == [False] and gc.isenabled()
+    gc.disable()
+    try:
+        with pytest.raises(ConversionError):
+            conv.convert(src, _HolderB())
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

@@ -7,9 +7,9 @@
 """
 from __future__ import annotations
 
-from typing import Any
-
+import gc
 from types import SimpleNamespace
+from typing import Any
 
 from kcodec import fieldtable as _m
 from kcodec._kinds import (
@@ -56,7 +56,34 @@ MAX_VALUE_NESTING = 32
 
 
 def convert_fields(plan: Any, src: Any, dst: Any, scope: Any, overrides: Any) -> None:
-    """Fill ``dst`` from ``src`` following ``plan``'s rows (see ``kcodec.conversion.copy_fields``)."""
+    """Fill ``dst`` from ``src`` following ``plan``'s rows (see ``kcodec.conversion.copy_fields``).
+
+    As the compiled twin, the outermost call pauses the cycle collector: a conversion makes
+    as many objects as a decode, and left running the collector walks the growing tree
+    (and everything older) again and again while it is built."""
+    global _gc_depth
+    if _gc_depth:
+        _gc_depth += 1
+        try:
+            _convert_fields(plan, src, dst, scope, overrides)
+        finally:
+            _gc_depth -= 1
+        return
+    was_enabled = gc.isenabled()
+    gc.disable()
+    _gc_depth = 1
+    try:
+        _convert_fields(plan, src, dst, scope, overrides)
+    finally:
+        _gc_depth = 0
+        if was_enabled:
+            gc.enable()
+
+
+_gc_depth = 0
+
+
+def _convert_fields(plan: Any, src: Any, dst: Any, scope: Any, overrides: Any) -> None:
     # As the compiled twin: slots are set directly when the class's __setattr__ would only
     # set them (or check types a conversion already gets right).
     set_ = object.__setattr__ if plan.direct_dst and type(dst) is plan.dst_cls else setattr
@@ -120,7 +147,7 @@ def _fast_nested(value: Any, cls: Any, scope: Any) -> Any:
     if depth > MAX_CONVERSION_DEPTH:
         raise _conv.depth_error(value, cls)
     out = _fresh_for(plan)
-    convert_fields(plan, value, out, _conv.Scope(conv, scope._meta, depth), fn.overrides)
+    _convert_fields(plan, value, out, _conv.Scope(conv, scope._meta, depth), fn.overrides)
     return out
 
 

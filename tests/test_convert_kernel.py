@@ -675,6 +675,8 @@ def test_collector_paused_only_while_converting() -> None:
     with pytest.raises(ConversionError, match="boom"):
         conv.convert(src, _HolderB())
     assert seen == [False] and gc.isenabled()
+    for kernel in KERNELS:
+        assert kernel.deep_copy(src) == src and gc.isenabled()
     gc.disable()
     try:
         with pytest.raises(ConversionError):

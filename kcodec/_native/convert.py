@@ -230,13 +230,21 @@ def deep_copy(obj: Any) -> Any:
     stack: list[tuple[Any, Any, Any, int]] = []
     root = _push(obj, 0, stack)
     setattr_ = object.__setattr__
-    while stack:
-        src, dst, rows, depth = stack.pop()
-        for name, f in rows:
-            v = getattr(src, name)
-            if f is not None and v is not None:
-                v = _copy(f, v, depth, stack)
-            setattr_(dst, name, v)
+    # The collector is paused while the copy is built, as the compiled twin pauses it (and
+    # as convert_fields does, for the same reason).
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        while stack:
+            src, dst, rows, depth = stack.pop()
+            for name, f in rows:
+                v = getattr(src, name)
+                if f is not None and v is not None:
+                    v = _copy(f, v, depth, stack)
+                setattr_(dst, name, v)
+    finally:
+        if was_enabled:
+            gc.enable()
     return root
 
 

@@ -224,12 +224,19 @@ def _pointer_class(x: Any) -> type | None:
         return None
     else:
         t = type(x)
+    # Registering the legacy scheme asks this for ~6000 classes; plain classes (Structs,
+    # Refs) that inherit from no built-in value type are pointers, found from their MRO.
+    if not _BUILTIN_BASES.intersection(t.__mro__):
+        return t
     for base in _BUILTIN_GO_NAMES:
         if issubclass(t, base):
             return None
     if t is type(None):
         return None
     return t
+
+
+_BUILTIN_BASES = frozenset(_BUILTIN_GO_NAMES) | {type(None)}
 
 
 # --------------------------------------------------------------------------------------------
@@ -278,6 +285,12 @@ ConversionFunc = Callable[[Any, Any, Scope], None]
 """``fn(src, dst, scope)``: fill ``dst`` from ``src``; raise on failure."""
 
 
+#: Bumped by every registration (``add_untyped``, ignored pairs). The compiled kernel keeps,
+#: per plan row, the plan a nested pair resolved to, and trusts it only while this count is
+#: unchanged and the converter is the same (handed to the kernels with the classes below).
+_registrations = [0]
+
+
 class ConversionFuncs:
     """A table of conversion functions keyed by (source class, destination class)."""
 
@@ -298,6 +311,7 @@ class ConversionFuncs:
                 f"the type {go_type_name(b)} must be a pointer to register as an untyped conversion"
             )
         self.untyped[(ta, tb)] = fn
+        _registrations[0] += 1
 
     def merge(self, other: ConversionFuncs) -> ConversionFuncs:
         """A new table with this table's entries overridden by ``other``'s."""
@@ -338,6 +352,7 @@ class Converter:
         if tt is None:
             raise ConversionError(f"expected pointer arg for 'to' param 1, got: {go_type_name(dst)}")
         self._ignored.add((tf, tt))
+        _registrations[0] += 1
 
     def with_conversions(
         self, extra: ConversionFuncs | Mapping[tuple[type, type], ConversionFunc]
@@ -766,4 +781,5 @@ speedups.bind_conversion(
     generated=GeneratedConversion,
     depth_error=depth_error,
     go_type_name=go_type_name,
+    registrations=_registrations,
 )

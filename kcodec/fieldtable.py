@@ -339,7 +339,10 @@ def _resolve_type(ann: Any, owner: type, attr: str) -> TypeInfo:
             raise TypeError(f"{owner.__name__}.{attr}: map keys must be str")
         return TypeInfo(K_MAP, elem=_resolve_type(elem, owner, attr))
     if isinstance(ann, type):
-        if issubclass(ann, CustomValue):
+        # CustomValue is an ABC: telling a struct class it is not one walks every registered
+        # custom value class (a tenth of building kcodec.legacyscheme). Structs are never
+        # custom values, so the MRO answers for them.
+        if CustomValue in ann.__mro__ or (not isinstance(ann, StructMeta) and issubclass(ann, CustomValue)):
             return TypeInfo(K_CUSTOM, cls=ann)
         if isinstance(ann, StructMeta):
             return TypeInfo(K_STRUCT, cls=ann)

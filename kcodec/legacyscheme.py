@@ -100,10 +100,16 @@ def to_internal(obj: Any, *, default: bool = True) -> Any:
     The object is defaulted first (on a copy) when ``default`` is true, as kube-apiserver's
     decoder does; an object already internal is returned as a copy.
     """
+    return _internal_of(obj, default, copy=True)
+
+
+def _internal_of(obj: Any, default: bool, copy: bool) -> Any:
+    """:func:`to_internal`; ``copy=False`` when ``obj`` is the caller's own fresh object
+    (just decoded), which may then be defaulted in place and share data with the result."""
     s = _get("scheme")
     if _is_unstructured(obj):
         obj = s._unstructured_to_typed(obj)
-    else:
+    elif copy:
         obj = obj.deep_copy()
     if default:
         s.default(obj)
@@ -119,16 +125,19 @@ def convert(obj: Any, version: str | GroupVersion) -> Any:
     """
     s = _get("scheme")
     gv = version if isinstance(version, GroupVersion) else parse_group_version(version)
-    if isinstance(obj, (bytes, bytearray, memoryview, str)):
+    fresh = isinstance(obj, (bytes, bytearray, memoryview, str))
+    if fresh:
         data = obj.encode("utf-8") if isinstance(obj, str) else bytes(obj)
         obj, _gvk = _get("codecs").universal_deserializer().decode(data)
-    internal = to_internal(obj)
+    internal = _internal_of(obj, True, copy=not fresh)
     kinds, _ = s.object_kinds(internal)
     if not any(k.group == gv.group for k in kinds):
         names = ", ".join(str(k) for k in kinds)
         raise ConversionError(f"{type(obj).__name__} ({names}) has no version in group {gv.group!r}"
                               f" to convert to {gv}")
-    return s.convert_to_version(internal, gv)
+    # The internal object is this call's own (nothing else holds it): the external one may
+    # share its data, which saves the copy convert_to_version makes.
+    return s.unsafe_convert_to_version(internal, gv)
 
 
 def _is_unstructured(obj: Any) -> bool:

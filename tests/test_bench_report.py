@@ -200,3 +200,29 @@ def test_a_child_imports_kcodec_from_the_checkout_it_is_given(report: Any, docs:
 def test_baseline_that_is_not_a_commit_is_refused(report: Any) -> None:
     with pytest.raises(SystemExit, match="not a commit"):
         report.baseline_checkout("no-such-revision-anywhere")
+
+
+def test_timeraw_rows_time_a_fresh_interpreter(report: Any, docs: dict[str, Any]) -> None:
+    """Start-up rows (asv ``timeraw_``) run the returned code with ``python -c`` once per
+    sample; code that fails makes the row fail instead of timing an error exit."""
+    from benchmarks import bench_hub
+
+    mode = "compiled" if speedups.available() else "pure"
+    out = report.run_case({"cls": "bench_hub.ConvertStartUp", "method": "timeraw_convert_one_manifest",
+                           "params": [mode]}, docs, 2, 0.0)
+    assert len(out["samples"]) == 2 and all(0 < s < 60 for s in out["samples"]), out
+    with pytest.raises(RuntimeError, match="timeraw code exited 1"):
+        report.timeraw("raise SystemExit(1)", 1)
+    assert report.class_id(bench_hub.ConvertStartUp) == "bench_hub.ConvertStartUp"
+
+
+def test_target_rows_measure_their_reference_beside_kcodec(report: Any) -> None:
+    """Each target row (hub conversion, watch) holds the operation it must beat, in both modes."""
+    titles = {title: rows for title, rows in report.operations(3)}
+    hub = titles["convert PodList(3) v1 -> internal -> v1 (legacyscheme)"]
+    assert [r[0] for r in hub] == ["kcodec", "protobuf decode of the list, kcodec (pure)",
+                                   "protobuf decode of the list, kcodec (compiled)"]
+    assert hub[2][3] == ("compiled",)
+    watch = titles["watch: 30 Pod events, length-delimited protobuf"]
+    assert watch[1][2] == "time_list" and watch[1][3] == ("pure", "protobuf")
+    assert "convert 3 Deployments apps/v1beta1 -> apps/v1, defaults included" in titles

@@ -56,6 +56,7 @@ def _cases(cls: type, mode: str) -> list[tuple[Any, ...]]:
 def test_every_class_found() -> None:
     names = {cls.__name__ for cls in CLASSES}
     assert {"GVKInterpret", "Envelope", "PodCodec", "PodListCodec", "PodListFree", "PodListArenaCache", "PodListDistinctTimes", "MemoryPodList", "ConvertInternal",
+            "PodListHub", "DeploymentsHub", "ConvertStartUp", "WatchStream",
             "PeerKubernetes", "PeerLightkube", "PeerPlainDict", "PeerYAML", "PeerMemoryPodList"} <= names
 
 

@@ -169,3 +169,27 @@ def test_watch_events_bad_event_names_its_index() -> None:
     with pytest.raises(DecodeError) as info:
         next(it)
     assert info.value.event == 1
+
+
+def test_watch_events_json_compact_form_and_its_look_alikes() -> None:
+    """The API server's compact events are read from the object's own bytes; frames that
+    only look like them (more members, a second object, null, spaces) give what the general
+    path gives, errors included."""
+    cm = b'{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"},"data":{"k":"v"}}'
+    widget = b'{"apiVersion":"example.com/v1","kind":"Widget","spec":{"n":1.0}}'
+    ok = [
+        b'{"type":"ADDED","object":%s}\n' % cm,
+        b'{"type":"MODIFIED","object":%s,"extra":1}\n' % cm,
+        b'{"type":"DELETED","object":%s,"object":%s}\n' % (widget, cm),
+        b'{ "type": "BOOKMARK", "object": %s }\n' % cm,
+        b'{"type":"ADDED","object":%s}\n' % widget,
+    ]
+    events = list(kcodec.watch_events(b"".join(ok)))
+    assert [e.type for e in events] == ["ADDED", "MODIFIED", "DELETED", "BOOKMARK", "ADDED"]
+    for e in events[:4]:
+        assert e.object == kcodec.load(cm)
+    # Go keeps the object's bytes: an untyped 1.0 stays a float
+    assert events[4].object.unstructured_content()["spec"] == {"n": 1.0}
+    with pytest.raises(DecodeError) as info:
+        list(kcodec.watch_events(b'{"type":"ADDED","object":null}\n'))
+    assert str(info.value) == "watch event has no object" and info.value.event == 0

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kcodec import speedups
 from kcodec.errors import DecodeError
 from kcodec.serializer import framing
 from kcodec.serializer.framing import (
@@ -395,3 +396,49 @@ def test_yaml_fixture_documents():
     assert chunks[0] == b"---\n" + expected[0][:-1]
     assert chunks[1:-1] == [d[:-1] for d in expected[1:-1]]
     assert chunks[-1] == expected[-1]
+
+
+_SCAN_TEXT = st.text(alphabet='{}[]"\\ab ,:', max_size=80).map(str.encode)
+
+
+@pytest.mark.skipif(not speedups.available(), reason="the compiled kernels are not built")
+@settings(max_examples=400, deadline=None)
+@given(_SCAN_TEXT, st.data())
+def test_json_container_scan_twins_agree(text: bytes, data: st.DataObject) -> None:
+    """The JSON frame reader's inner scan: compiled and pure twins give the same status,
+    position, string state and bracket stack on any buffer, from any resume point."""
+    from kcodec import _native, _speedups
+
+    string_only = data.draw(st.booleans())
+    stack = bytes(data.draw(st.lists(st.sampled_from([0x7D, 0x5D]), min_size=0 if string_only else 1,
+                                     max_size=5)))
+    pos = data.draw(st.integers(0, len(text)))
+    in_str = string_only or data.draw(st.booleans())
+    depth = data.draw(st.integers(len(stack), len(stack) + 3))
+    out = []
+    for kernel in (_native, _speedups):
+        s = bytearray(stack)
+        out.append((kernel.json_container_scan(bytearray(text), pos, s, in_str, string_only, depth), bytes(s)))
+    assert out[0] == out[1]
+
+
+def test_json_frames_across_reads_and_deep_stacks() -> None:
+    """Values split across many small reads, escapes cut at a read boundary and nesting
+    deeper than the scan's first stack buffer frame the same in both modes."""
+    deep = b"[" * 300 + b'"x\\"y"' + b"]" * 300
+    doc = b'{"a":"b\\\\","c":[1,{"d":"}"}]} ' + deep + b' "s\\"t" 12'
+    class Trickle(io.RawIOBase):
+        def __init__(self, data: bytes) -> None:
+            self.data, self.pos = data, 0
+
+        def readable(self) -> bool:
+            return True
+
+        def readinto(self, b: bytearray) -> int:
+            n = min(3, len(b), len(self.data) - self.pos)
+            b[:n] = self.data[self.pos:self.pos + n]
+            self.pos += n
+            return n
+
+    frames = list(JSON_FRAMER.new_frame_reader(Trickle(doc)))
+    assert frames == [b'{"a":"b\\\\","c":[1,{"d":"}"}]}', deep, b'"s\\"t"', b"12"]

@@ -53,7 +53,7 @@ from typing import Any
 ASV_DIR = Path(__file__).resolve().parents[1] / "asv_bench"
 sys.path.insert(0, str(ASV_DIR))
 
-from benchmarks import _docs, bench_conversion, bench_kcodec, bench_peers  # noqa: E402
+from benchmarks import _docs, bench_conversion, bench_hub, bench_kcodec, bench_peers, bench_watch  # noqa: E402
 
 Case = tuple[str, type, str, tuple[Any, ...]]
 """(implementation label, benchmark class, method, params without ``mode``)."""
@@ -82,7 +82,7 @@ class JsonLoadsMemory:
 def _registry() -> dict[str, type]:
     """Benchmark classes by the name a child process is given (``module.Class``)."""
     out: dict[str, type] = {"report.JsonLoadsMemory": JsonLoadsMemory}
-    for module in (bench_kcodec, bench_peers, bench_conversion):
+    for module in (bench_kcodec, bench_peers, bench_conversion, bench_hub, bench_watch):
         short = module.__name__.rsplit(".", 1)[-1]
         for name, obj in vars(module).items():
             if isinstance(obj, type) and obj.__module__ == module.__name__:
@@ -97,10 +97,17 @@ def class_id(cls: type) -> str:
     return f"{cls.__module__.rsplit('.', 1)[-1]}.{cls.__name__}"
 
 
+def beside(label: str, cls: type, method: str, params: tuple[Any, ...] = ()) -> list[Case]:
+    """Another kcodec operation measured beside a row's kcodec cases, in each mode: the
+    reference a target compares with (its "vs kcodec <mode>" ratio is the target's margin)."""
+    return [(f"{label}, kcodec ({mode})", cls, method, (mode, *params)) for mode in _docs.MODES]
+
+
 def operations(items: int) -> list[tuple[str, list[Case]]]:
     """The report's rows: per operation, kcodec first (measured in each mode), then peers."""
-    k, p, c = bench_kcodec, bench_peers, bench_conversion
+    k, p, c, h, w = bench_kcodec, bench_peers, bench_conversion, bench_hub, bench_watch
     lst = f"PodList({items})"
+    events = w.watch_events_count(items)
     return [
         ("GVK interpret, Pod JSON", [(KCODEC, k.GVKInterpret, "time_interpret_pod_json", ())]),
         ("envelope decode, Pod pb", [(KCODEC, k.Envelope, "time_envelope_decode", ())]),
@@ -171,6 +178,30 @@ def operations(items: int) -> list[tuple[str, list[Case]]]:
          [(KCODEC, c.ConvertInternal, "time_to_internal", ("legacyscheme",))]),
         ("convert Pod internal -> v1 (legacyscheme)",
          [(KCODEC, c.ConvertInternal, "time_to_external", ("legacyscheme",))]),
+        # Targets (issues 12, 16): conversion through the hub costs less than protobuf decode.
+        (f"convert {lst} v1 -> internal -> v1 (legacyscheme)", [
+            (KCODEC, h.PodListHub, "time_round_trip", ()),
+            *beside("protobuf decode of the list", h.PodListHub, "time_protobuf_decode"),
+        ]),
+        (f"convert {items} Deployments apps/v1beta1 -> apps/v1, defaults included", [
+            (KCODEC, h.DeploymentsHub, "time_convert", ()),
+            *beside("protobuf decode of the list", h.DeploymentsHub, "time_protobuf_decode"),
+            *beside("decode + default + convert from protobuf", h.DeploymentsHub, "time_decode_and_convert"),
+        ]),
+        # Targets (issues 11, 12): wall time of a fresh interpreter doing one document.
+        ("start-up: decode one Deployment YAML, fresh process",
+         [(KCODEC, k.StartUp, "timeraw_import_and_decode_deployment_yaml", ())]),
+        ("start-up: kcodec convert one manifest, fresh process",
+         [(KCODEC, h.ConvertStartUp, "timeraw_convert_one_manifest", ())]),
+        # Target (issue 16): a watch stream costs no more per object than a list of the same Pods.
+        (f"watch: {events} Pod events, JSON lines", [
+            (KCODEC, w.WatchStream, "time_watch", ("json",)),
+            *beside(f"PodList({events}) JSON of the same Pods", w.WatchStream, "time_list", ("json",)),
+        ]),
+        (f"watch: {events} Pod events, length-delimited protobuf", [
+            (KCODEC, w.WatchStream, "time_watch", ("protobuf",)),
+            *beside(f"PodList({events}) protobuf of the same Pods", w.WatchStream, "time_list", ("protobuf",)),
+        ]),
     ]
 
 
@@ -207,6 +238,22 @@ def measure(fn: Callable[[], Any], repeat: int, budget: float) -> list[float]:
         samples.append(timer.timeit(number) / number)
         if time.perf_counter() - start > budget:
             break
+    return samples
+
+
+def timeraw(code: str, repeat: int) -> list[float]:
+    """Wall seconds of ``python -c code`` in a fresh interpreter (asv's ``timeraw_``), one
+    per run; the child imports kcodec from the checkout under measurement."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        p for p in (str(_docs.KCODEC_ROOT), os.environ.get("PYTHONPATH", "")) if p)}
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+        samples.append(time.perf_counter() - start)
+        if proc.returncode != 0:
+            tail = [ln for ln in proc.stderr.splitlines() if ln.strip()]
+            raise RuntimeError(f"timeraw code exited {proc.returncode}: {tail[-1] if tail else 'no output'}")
     return samples
 
 
@@ -254,6 +301,8 @@ def _run_set_up(cls: type, inst: Any, spec: dict[str, Any], params: tuple[Any, .
     fn = _docs.bound(inst, spec["method"], params, docs)
     if spec["method"].startswith("track_"):
         return {"value": fn()}
+    if spec["method"].startswith("timeraw_"):
+        return {"samples": timeraw(fn(), repeat)}
     if getattr(cls, "number", 0) == 1:
         # As asv does for ``number = 1``: a fresh setup before every (single-call) sample.
         samples = []

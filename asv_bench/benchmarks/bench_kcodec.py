@@ -247,6 +247,7 @@ class StartUp:
 
     def setup(self, docs: dict[str, Any], mode: str) -> None:
         _docs.require_kcodec()
+        _docs.byte_compile_kcodec()
 
     def timeraw_import_and_decode_deployment_yaml(self, docs: dict[str, Any], mode: str) -> str:
         path = _docs.FIXTURES / "apps.v1.Deployment.yaml"

@@ -20,8 +20,9 @@ from kcodec._native.codec import (
     struct_to_proto,
     struct_to_tree,
 )
-from kcodec._native.convert import bind_conversion, convert_fields, deep_copy
+from kcodec._native.convert import bind_conversion, convert_fields, deep_copy, new_zero
 from kcodec._native.gvk import interpret_gvk
+from kcodec._native.scan import json_container_scan
 from kcodec._native.yamlblock import yaml_block_tree, yaml_encode_tree
 from kcodec.wire import (
     decode_signed_varint,
@@ -47,6 +48,7 @@ __all__ = [
     "envelope_encode",
     "envelope_span",
     "interpret_gvk",
+    "json_container_scan",
     "json_encode",
     "json_fill",
     "json_fill_vouched",
@@ -57,6 +59,7 @@ __all__ = [
     "deep_copy",
     "yaml_block_tree",
     "yaml_encode_tree",
+    "new_zero",
     "cbor_encode",
     "cbor_encode_tree",
     "cbor_fill",

@@ -7,37 +7,43 @@
 """
 from __future__ import annotations
 
-from typing import Any
-
+import gc
 from types import SimpleNamespace
+from typing import Any
 
 from kcodec import fieldtable as _m
 from kcodec._kinds import (
-    K_ANY, K_BYTES, K_CUSTOM, K_LIST, K_MAP, K_STRUCT, MAX_CONVERSION_DEPTH, PLAN_CONVERT, PLAN_SHARE,
+    K_ANY, K_BYTES, K_CUSTOM, K_LIST, K_MAP, K_STRUCT, MAX_CONVERSION_DEPTH, PLAN_CONVERT, PLAN_OVERRIDE,
+    PLAN_SHARE,
 )
 from kcodec.errors import ConversionError, KCodecError, type_name
 
-__all__ = ["convert_fields", "deep_copy"]
+__all__ = ["convert_fields", "deep_copy", "new_zero"]
 
 _SHARE = PLAN_SHARE
 _CONVERT = PLAN_CONVERT
+_OVERRIDE = PLAN_OVERRIDE
 
 #: What kcodec.conversion hands over once (see :func:`bind_conversion`): the exact Scope,
 #: Converter and GeneratedConversion classes whose instances take the direct path, and its
 #: error and naming helpers. Empty until kcodec.conversion is imported; no Scope exists then.
 _conv = SimpleNamespace(
     Scope=None, Converter=None, GeneratedConversion=None, depth_error=None, go_type_name=None,
+    registrations=None,
 )
 
 
 def bind_conversion(*, scope: Any, converter: Any, generated: Any, depth_error: Any,
-                    go_type_name: Any) -> None:
-    """Receive the conversion layer's classes and helpers (called by kcodec.speedups)."""
+                    go_type_name: Any, registrations: Any = None) -> None:
+    """Receive the conversion layer's classes and helpers (called by kcodec.speedups).
+    ``registrations`` is the conversion layer's registration count (a one-item list); the
+    pure kernel looks every nested pair up and does not need it."""
     _conv.Scope = scope
     _conv.Converter = converter
     _conv.GeneratedConversion = generated
     _conv.depth_error = depth_error
     _conv.go_type_name = go_type_name
+    _conv.registrations = registrations
 
 #: Deepest nesting ``deep_copy`` follows (structs and untyped lists/maps, counted together).
 #: Far beyond anything a decoder accepts (JSON/YAML stop at 10000): only a cyclic or absurd
@@ -50,7 +56,34 @@ MAX_VALUE_NESTING = 32
 
 
 def convert_fields(plan: Any, src: Any, dst: Any, scope: Any, overrides: Any) -> None:
-    """Fill ``dst`` from ``src`` following ``plan``'s rows (see ``kcodec.conversion.copy_fields``)."""
+    """Fill ``dst`` from ``src`` following ``plan``'s rows (see ``kcodec.conversion.copy_fields``).
+
+    As the compiled twin, the outermost call pauses the cycle collector: a conversion makes
+    as many objects as a decode, and left running the collector walks the growing tree
+    (and everything older) again and again while it is built."""
+    global _gc_depth
+    if _gc_depth:
+        _gc_depth += 1
+        try:
+            _convert_fields(plan, src, dst, scope, overrides)
+        finally:
+            _gc_depth -= 1
+        return
+    was_enabled = gc.isenabled()
+    gc.disable()
+    _gc_depth = 1
+    try:
+        _convert_fields(plan, src, dst, scope, overrides)
+    finally:
+        _gc_depth = 0
+        if was_enabled:
+            gc.enable()
+
+
+_gc_depth = 0
+
+
+def _convert_fields(plan: Any, src: Any, dst: Any, scope: Any, overrides: Any) -> None:
     # As the compiled twin: slots are set directly when the class's __setattr__ would only
     # set them (or check types a conversion already gets right).
     set_ = object.__setattr__ if plan.direct_dst and type(dst) is plan.dst_cls else setattr
@@ -79,8 +112,61 @@ def _convert_value(value: Any, row: Any, scope: Any, nest: int) -> Any:
         if nest >= MAX_VALUE_NESTING:
             raise _nesting_error(row)
         return {k: _convert_value(v, row, scope, nest + 1) for k, v in value.items()}
+    if row.new_zero:
+        out = _fast_nested(value, cls, scope)
+        if out is not None:
+            return out
     out = cls._new_zero() if row.new_zero else cls()
     _nested(value, out, scope)
+    return out
+
+
+def _fast_nested(value: Any, cls: Any, scope: Any) -> Any:
+    """A fresh ``cls`` converted from ``value`` when a plan-backed function handles the pair
+    and can build it (see the compiled twin's ``_fast_nested``); None otherwise. The new
+    object gets zero values only in the fields the plan's rows do not write, as the
+    compiled kernel builds it: the rows overwrite the others, so ``_new_zero``'s nested
+    zero structs would be built only to be dropped."""
+    if type(scope) is not _conv.Scope or type(scope._converter) is not _conv.Converter:
+        return None
+    conv = scope._converter
+    pair = (type(value), cls)
+    if pair in conv._ignored:
+        return None
+    fn = conv._funcs.untyped.get(pair)
+    if fn is None:
+        fn = conv._generated.untyped.get(pair)
+    if type(fn) is not _conv.GeneratedConversion:
+        return None
+    plan = fn._plan
+    if plan is None:
+        plan = fn._build_plan()
+    if plan.src_cls is not pair[0] or plan.dst_cls is not cls or not plan.direct_dst:
+        return None
+    depth = scope._depth + 1
+    if depth > MAX_CONVERSION_DEPTH:
+        raise _conv.depth_error(value, cls)
+    out = _fresh_for(plan)
+    _convert_fields(plan, value, out, _conv.Scope(conv, scope._meta, depth), fn.overrides)
+    return out
+
+
+# plan -> ((field name, zero maker or None) in table order): None marks a field the plan's
+# share/convert rows always write (a placeholder until they do, as in the compiled twin).
+_FRESH: dict[Any, tuple[tuple[str, Any], ...]] = {}
+
+
+def _fresh_for(plan: Any) -> Any:
+    rows = _FRESH.get(plan)
+    if rows is None:
+        written = {r.name for r in plan.rows if r.action != _OVERRIDE}
+        rows = tuple((f.name, None if f.name in written else f) for f in _m.fields_of(plan.dst_cls))
+        _FRESH[plan] = rows
+    set_ = object.__setattr__
+    out = object.__new__(plan.dst_cls)
+    zero = _m._zero_of
+    for name, f in rows:
+        set_(out, name, None if f is None else zero(f))
     return out
 
 
@@ -124,6 +210,12 @@ def _nesting_error(row: Any) -> ConversionError:
     )
 
 
+def new_zero(cls: Any) -> Any:
+    """Go's zero value of Struct class ``cls`` (its ``_new_zero``); the compiled twin builds
+    it from the class's compiled table."""
+    return cls._new_zero()
+
+
 # --------------------------------------------------------------------------- deep copy
 
 
@@ -138,13 +230,21 @@ def deep_copy(obj: Any) -> Any:
     stack: list[tuple[Any, Any, Any, int]] = []
     root = _push(obj, 0, stack)
     setattr_ = object.__setattr__
-    while stack:
-        src, dst, rows, depth = stack.pop()
-        for name, f in rows:
-            v = getattr(src, name)
-            if f is not None and v is not None:
-                v = _copy(f, v, depth, stack)
-            setattr_(dst, name, v)
+    # The collector is paused while the copy is built, as the compiled twin pauses it (and
+    # as convert_fields does, for the same reason).
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        while stack:
+            src, dst, rows, depth = stack.pop()
+            for name, f in rows:
+                v = getattr(src, name)
+                if f is not None and v is not None:
+                    v = _copy(f, v, depth, stack)
+                setattr_(dst, name, v)
+    finally:
+        if was_enabled:
+            gc.enable()
     return root
 
 

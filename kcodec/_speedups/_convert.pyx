@@ -16,7 +16,12 @@ same order as the pure twin, allocating blank instances with ``tp_alloc`` and fi
 slots directly. Custom values whose class keeps ``CustomValue.deep_copy`` (which returns
 self) are shared without the call; the pure twin calls it and gets the same object.
 
-Both kernels pause the cycle collector while they run (``gc_pause``/``gc_resume``).
+Both kernels pause the cycle collector while they run (``gc_pause``/``gc_resume``), and
+``convert_fields`` leaves the structs, lists and maps it creates untracked by it, as the
+decoders do and for the same reason ("Untracked decoded objects" in ``_tables.pyx``): a
+converted tree is as large as a decoded one, has no cycles of its own, and tracked it costs
+the collector as much as the conversion (about a fifth of a PodList's). The destination a
+caller passes in stays tracked.
 """
 from cpython.object cimport PyObject, PyTypeObject
 from cpython.ref cimport Py_DECREF
@@ -25,6 +30,7 @@ from cpython.list cimport PyList_Append
 
 from kcodec._speedups._tables cimport (
     Table, TypeRow, FieldRow, table_of, get_field, set_field, slot_get, slot_set, gc_pause, gc_resume,
+    untrack,
     K_BYTES, K_STRUCT, K_CUSTOM, K_LIST, K_MAP, K_ANY,
 )
 
@@ -33,7 +39,7 @@ from kcodec import fieldtable as _model
 from kcodec._native import convert as _pure
 from kcodec.errors import ConversionError, KCodecError
 
-__all__ = ["convert_fields", "deep_copy"]
+__all__ = ["convert_fields", "deep_copy", "new_zero"]
 
 cdef extern from "Python.h":
     ctypedef PyObject* (*allocfunc)(PyTypeObject*, Py_ssize_t)
@@ -43,8 +49,14 @@ cdef extern from "Python.h":
 cdef extern from *:
     """
     #define KCV_TP_ALLOC(t) (((PyTypeObject*)(t))->tp_alloc)
+    #if defined(__GNUC__) || defined(__clang__)
+    #define KCV_PREFETCH_W(p) __builtin_prefetch((const void*)(p), 1)
+    #else
+    #define KCV_PREFETCH_W(p) ((void)0)
+    #endif
     """
     allocfunc KCV_TP_ALLOC(object t)
+    void KCV_PREFETCH_W(void* p) noexcept
 
 cdef enum:
     A_SHARE = 0
@@ -66,11 +78,14 @@ cdef object _Converter = None
 cdef object _GeneratedConversion = None
 cdef object _depth_error = None
 cdef object _go_type_name = None
+cdef list _registrations = [0]
 
 
-def bind_conversion(*, scope, converter, generated, depth_error, go_type_name):
+def bind_conversion(*, scope, converter, generated, depth_error, go_type_name, registrations=None):
     """Receive the conversion layer's classes and helpers (called by kcodec.speedups)."""
-    global _Scope, _Converter, _GeneratedConversion, _depth_error, _go_type_name
+    global _Scope, _Converter, _GeneratedConversion, _depth_error, _go_type_name, _registrations
+    if registrations is not None:
+        _registrations = registrations
     _Scope = scope
     _Converter = converter
     _GeneratedConversion = generated
@@ -93,6 +108,13 @@ cdef class _Row:
     cdef readonly object cls
     cdef bint new_zero
     cdef Table ztable
+    # What _fast_nested resolved for this row last time: with converter ``seen_conv`` at
+    # registration count ``seen_regs``, a source of class ``seen_src`` runs plan ``seen_cp``
+    # (None: take the general path). Nested values of one row nearly always have one class.
+    cdef object seen_conv
+    cdef Py_ssize_t seen_regs
+    cdef object seen_src
+    cdef object seen_cp
 
 
 cdef class _CPlan:
@@ -166,18 +188,21 @@ cdef object _fresh_for(_CPlan cp):
     cdef PyObject** pp
     cdef Py_ssize_t i
     cdef const unsigned char* cov = cp.covered
+    cdef FieldRow row
     raw = KCV_TP_ALLOC(t.cls)(<PyTypeObject*>t.cls, 0)
     if raw == NULL:
         raise MemoryError()
     obj = <object>raw
     Py_DECREF(obj)  # <object> took a second reference
+    untrack(obj)
     for i in range(t.nfields):
         pp = <PyObject**>((<char*>raw) + t.offsets[i])
         if cov[i]:
             Py_INCREF(None)
             pp[0] = <PyObject*>None
         elif t.dynamic[i]:
-            dyn = (<FieldRow>t.fields[i]).zero()
+            row = <FieldRow>t.fields[i]
+            dyn = row.struct_table().new_zero_untracked() if row.kind == K_STRUCT else row.zero()
             Py_INCREF(dyn)
             pp[0] = <PyObject*>dyn
         else:
@@ -195,6 +220,7 @@ cdef class _Ctx:
     cdef object meta
     cdef Py_ssize_t depth
     cdef bint fast
+    cdef Py_ssize_t regs
     cdef object ignored
     cdef dict funcs
     cdef dict generated
@@ -213,6 +239,7 @@ cdef class _Ctx:
             c.meta = self.meta
             c.depth = self.depth + 1
             c.fast = True
+            c.regs = self.regs
             c.ignored = self.ignored
             c.funcs = self.funcs
             c.generated = self.generated
@@ -236,6 +263,7 @@ cdef _Ctx _top_ctx(object scope):
                 ctx.ignored = conv._ignored
                 ctx.funcs = funcs
                 ctx.generated = generated
+                ctx.regs = _registrations[0]
                 ctx.fast = True
     return ctx
 
@@ -252,6 +280,19 @@ cdef int _run(_CPlan cp, object src, object dst, _Ctx ctx, object overrides) exc
     cdef _Row r
     cdef bint ds = cp.direct_src and type(src) is cp.src_cls
     cdef bint dd = cp.direct_dst and type(dst) is cp.dst_cls
+    cdef char* base
+    cdef PyObject* p
+    if ds:
+        # Sharing a value increfs it, and the values of a large decoded tree are spread
+        # over more memory than the caches hold: ask for all of this struct's values first,
+        # so their cache misses overlap instead of stalling the rows one after another
+        # (most of a PodList conversion's time otherwise).
+        base = <char*><PyObject*>src
+        for r in cp.rows:
+            if r.action != A_OVERRIDE and r.src_off >= 0:
+                p = (<PyObject**>(base + r.src_off))[0]
+                if p != NULL:
+                    KCV_PREFETCH_W(p)
     for r in cp.rows:
         if r.action == A_SHARE:
             _write(dst, r, _read(src, r, ds), dd)
@@ -273,7 +314,10 @@ cdef object _convert_value(object value, _Row r, _Ctx ctx, Py_ssize_t nest):
             raise _pure._nesting_error(r)
         out = []
         for v in value:
+            KCV_PREFETCH_W(<PyObject*>v)
+        for v in value:
             PyList_Append(out, _convert_value(v, r, ctx, nest + 1))
+        untrack(out)
         return out
     if isinstance(value, dict):
         if nest >= MAX_VALUE_NESTING:
@@ -281,28 +325,54 @@ cdef object _convert_value(object value, _Row r, _Ctx ctx, Py_ssize_t nest):
         d = {}
         for k, v in value.items():
             d[k] = _convert_value(v, r, ctx, nest + 1)
+        untrack(d)
         return d
     if r.new_zero and ctx.fast:
-        out = _fast_nested(value, cls, ctx)
+        out = _fast_nested(value, r, ctx)
         if out is not None:
             return out
     if r.new_zero:
         if r.ztable is None:
             r.ztable = table_of(cls)
-        out = r.ztable.new_zero()
+        out = r.ztable.new_zero_untracked()
     else:
         out = cls()
+    untrack(out)
     _nested(value, out, ctx)
     return out
 
 
-cdef object _fast_nested(object value, object cls, _Ctx ctx):
-    """Convert ``value`` into a fresh ``cls`` when a plan-backed function handles the pair
+cdef object _fast_nested(object value, _Row r, _Ctx ctx):
+    """Convert ``value`` into a fresh ``r.cls`` when a plan-backed function handles the pair
     and its plan can build the destination itself; None to take the general path."""
-    cdef PyObject* p
     cdef _CPlan cp
     cdef _Ctx child
-    pair = (type(value), cls)
+    src = type(value)
+    if r.seen_src is src and r.seen_conv is ctx.conv and r.seen_regs == ctx.regs:
+        found = r.seen_cp
+    else:
+        found = _nested_plan(src, r.cls, ctx)
+        r.seen_src = src
+        r.seen_conv = ctx.conv
+        r.seen_regs = ctx.regs
+        r.seen_cp = found
+    if found is None:
+        return None
+    cp = <_CPlan>found
+    child = ctx.child()
+    if child.depth > MAX_CONVERSION_DEPTH:
+        raise _depth_error(value, r.cls)
+    out = _fresh_for(cp)
+    _run(cp, value, out, child, cp.overrides)
+    return out
+
+
+cdef object _nested_plan(object src, object cls, _Ctx ctx):
+    """The _CPlan that converts a ``src`` into a fresh ``cls`` under ``ctx``'s converter,
+    or None when the pair is ignored, unknown, hand-written or not buildable by a plan."""
+    cdef PyObject* p
+    cdef _CPlan cp
+    pair = (src, cls)
     if pair in ctx.ignored:
         return None
     p = PyDict_GetItem(ctx.funcs, pair)
@@ -327,14 +397,9 @@ cdef object _fast_nested(object value, object cls, _Ctx ctx):
         if len(_fn_plans) >= 8192:
             _fn_plans.clear()
         PyDict_SetItem(_fn_plans, fn, cp)
-    if cp.src_cls is not pair[0] or cp.dst_cls is not cls or cp.covered is None:
+    if cp.src_cls is not src or cp.dst_cls is not cls or cp.covered is None:
         return None
-    child = ctx.child()
-    if child.depth > MAX_CONVERSION_DEPTH:
-        raise _depth_error(value, cls)
-    out = _fresh_for(cp)
-    _run(cp, value, out, child, cp.overrides)
-    return out
+    return cp
 
 
 cdef int _nested(object value, object out, _Ctx ctx) except -1:
@@ -378,6 +443,13 @@ def convert_fields(plan, src, dst, scope, overrides):
         _run(cp, src, dst, ctx, overrides)
     finally:
         gc_resume()
+
+
+def new_zero(cls):
+    """Go's zero value of Struct class ``cls`` (``cls._new_zero()``), built from its compiled
+    table: what a decoder asks the scheme for before filling an object of a named kind (the
+    per-object cost of decoding a watch stream, where every event is a fresh top-level object)."""
+    return table_of(cls).new_zero()
 
 
 # ------------------------------------------------------------------------------ deep copy

@@ -22,7 +22,7 @@ from cpython.dict cimport PyDict_SetItem, PyDict_Size
 from cpython.list cimport PyList_Append
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
 from libc.string cimport memcmp, memcpy, memset
-from libc.stdlib cimport malloc, calloc, free
+from libc.stdlib cimport malloc, calloc, free, realloc
 from libc.stdint cimport int64_t, uint32_t, uint64_t
 from libc.math cimport isinf, isnan
 
@@ -32,7 +32,7 @@ from kcodec._speedups._tables cimport (
     new_time,
 )
 
-__all__ = ["json_fill", "json_fill_vouched", "json_encode"]
+__all__ = ["json_fill", "json_fill_vouched", "json_encode", "json_container_scan"]
 
 # Kind codes (equal to kcodec._kinds; _tables checks them at import).
 cdef enum:
@@ -2264,3 +2264,90 @@ def json_encode(obj, pretty, newline=False):
     # a PodList(1000) encode a quarter of its time.
     jt.size_hint = enc.len + 64
     return enc.finish()
+
+
+# --------------------------------------------------------------------- JSON frame scanning
+
+cdef extern from "Python.h":
+    char* PyByteArray_AS_STRING(object o)
+    Py_ssize_t PyByteArray_GET_SIZE(object o)
+    int PyByteArray_Resize(object o, Py_ssize_t size) except -1
+
+
+def json_container_scan(bytearray buf, Py_ssize_t pos, bytearray stack, bint in_str, bint string_only,
+                        Py_ssize_t max_depth):
+    """Compiled twin of ``kcodec._native.scan.json_container_scan`` (same arguments, same
+    ``(status, pos, in_str)``, ``stack`` updated in place). The bracket stack is kept in a C
+    buffer during the scan and written back once."""
+    cdef const unsigned char* b = <const unsigned char*>PyByteArray_AS_STRING(buf)
+    cdef Py_ssize_t n = PyByteArray_GET_SIZE(buf)
+    cdef Py_ssize_t depth = PyByteArray_GET_SIZE(stack)
+    cdef Py_ssize_t cap = depth + 64
+    cdef unsigned char* st
+    cdef unsigned char* grown
+    cdef unsigned char c
+    cdef int status = 0
+    if pos < 0 or pos > n:
+        raise ValueError(f"json_container_scan: position {pos} outside the buffer of {n} bytes")
+    st = <unsigned char*>malloc(cap)
+    if st == NULL:
+        raise MemoryError()
+    try:
+        if depth:
+            memcpy(st, PyByteArray_AS_STRING(stack), depth)
+        while True:
+            if in_str:
+                while pos < n and b[pos] != 0x22 and b[pos] != 0x5C:
+                    pos += 1
+                if pos >= n:
+                    break
+                if b[pos] == 0x22:
+                    in_str = False
+                    pos += 1
+                    if string_only:
+                        status = 1
+                        break
+                elif pos + 1 < n:
+                    pos += 2
+                else:
+                    break  # the escaped byte is not here yet
+            else:
+                while pos < n:
+                    c = b[pos]
+                    if c == 0x22 or c == 0x7B or c == 0x5B or c == 0x7D or c == 0x5D:
+                        break
+                    pos += 1
+                if pos >= n:
+                    break
+                c = b[pos]
+                if c == 0x22:
+                    in_str = True
+                    pos += 1
+                elif c == 0x7B or c == 0x5B:
+                    if depth >= max_depth:
+                        status = -1
+                        break
+                    if depth == cap:
+                        cap *= 2
+                        grown = <unsigned char*>realloc(st, cap)
+                        if grown == NULL:
+                            raise MemoryError()
+                        st = grown
+                    st[depth] = c + 2  # } and ] are two code points after { and [
+                    depth += 1
+                    pos += 1
+                elif depth and c == st[depth - 1]:
+                    depth -= 1
+                    pos += 1
+                    if depth == 0:
+                        status = 1
+                        break
+                else:
+                    status = -2
+                    break
+        PyByteArray_Resize(stack, depth)
+        if depth:
+            memcpy(PyByteArray_AS_STRING(stack), st, depth)
+    finally:
+        free(st)
+    return status, pos, in_str

@@ -11,6 +11,8 @@ registered class is an object of that kind.
 """
 from __future__ import annotations
 
+from kcodec import speedups
+
 import sys
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -122,6 +124,12 @@ def _zero_factory(cls: type) -> Callable[[], Any]:
     """The cheapest way to make Go's zero value of ``cls`` (``new(T)``)."""
     new_zero = getattr(cls, "_new_zero", None)
     if callable(new_zero):
+        if hasattr(cls, "__kc_decls__"):
+            # a field-table struct: the bound kernel builds it (compiled: from its table)
+            def make() -> Any:
+                return speedups.new_zero(cls)
+
+            return make
         return new_zero
     return cls
 

@@ -31,6 +31,7 @@ import abc
 import re
 from typing import Any, BinaryIO, Iterator
 
+from kcodec import speedups
 from kcodec.errors import DecodeError, EncodeError
 from kcodec.runtime.interfaces import MAX_FRAME_SIZE, FrameReader, FrameWriter, Framer
 from kcodec.gofmt import quote_char
@@ -307,8 +308,6 @@ class _WholeFrameReader(abc.ABC):
 
 _JSON_WS = b" \t\r\n"
 _NON_WS = re.compile(rb"[^ \t\r\n]")
-_STRUCTURAL = re.compile(rb'["{}\[\]]')
-_STRING_SPECIAL = re.compile(rb'["\\]')
 _NUMBER_END = re.compile(rb"[^0-9eE+\-.]")
 _LITERAL_END = re.compile(rb"[^a-z]")
 _NUMBER = re.compile(rb"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
@@ -403,51 +402,20 @@ class JSONFrameReader(_WholeFrameReader):
         if kind == _K_STRING and not self._in_str:
             return self._after_scalar(pos)
         if kind == _K_CONTAINER or kind == _K_STRING:
-            stack = self._stack
-            in_str = self._in_str
-            n = len(buf)
-            while True:
-                if in_str:
-                    m = _STRING_SPECIAL.search(buf, pos)
-                    if m is None:
-                        pos = n
-                        break
-                    i = m.start()
-                    if buf[i] == 0x22:
-                        in_str = False
-                        pos = i + 1
-                        if kind == _K_STRING:
-                            self._in_str = False
-                            return self._after_scalar(pos)
-                    elif i + 1 < n:
-                        pos = i + 2
-                    else:
-                        pos = i  # the escaped byte is not here yet
-                        break
-                else:
-                    m = _STRUCTURAL.search(buf, pos)
-                    if m is None:
-                        pos = n
-                        break
-                    i = m.start()
-                    c = buf[i]
-                    pos = i + 1
-                    if c == 0x22:
-                        in_str = True
-                    elif c == 0x7B or c == 0x5B:
-                        if len(stack) >= MAX_JSON_DEPTH:
-                            raise self._fail("exceeded max depth", i)
-                        stack.append(c + 2)
-                    elif c == stack[-1]:
-                        stack.pop()
-                        if not stack:
-                            self._pos = pos
-                            return pos
-                    else:
-                        raise self._fail(
-                            f"invalid character {quote_char(c)} (expected {quote_char(stack[-1])})", i
-                        )
+            status, pos, in_str = speedups.json_container_scan(
+                buf, pos, self._stack, self._in_str, kind == _K_STRING, MAX_JSON_DEPTH)
             self._in_str = in_str
+            if status == 1:
+                if kind == _K_STRING:
+                    return self._after_scalar(pos)
+                self._pos = pos
+                return pos
+            if status == -1:
+                raise self._fail("exceeded max depth", pos)
+            if status == -2:
+                raise self._fail(
+                    f"invalid character {quote_char(buf[pos])} (expected {quote_char(self._stack[-1])})", pos
+                )
             self._pos = pos
             return -1
         pattern = _NUMBER_END if kind == _K_NUMBER else _LITERAL_END

@@ -31,7 +31,7 @@ def _v1_service_account(src: v1.PodSpec, dst: api.PodSpec, scope: Scope) -> None
 
 
 def _v1_pod_security_context(src: v1.PodSpec, dst: api.PodSpec, scope: Scope) -> None:
-    out = api.PodSecurityContext()
+    out = api.PodSecurityContext._new_zero()
     if src.security_context is not None:
         scope.convert(src.security_context, out)
     out.host_network = src.host_network

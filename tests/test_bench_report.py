@@ -226,3 +226,17 @@ def test_target_rows_measure_their_reference_beside_kcodec(report: Any) -> None:
     watch = titles["watch: 30 Pod events, length-delimited protobuf"]
     assert watch[1][2] == "time_list" and watch[1][3] == ("pure", "protobuf")
     assert "convert 3 Deployments apps/v1beta1 -> apps/v1, defaults included" in titles
+
+
+def test_only_takes_several_titles(report: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--only 'a|b'`` keeps the operations whose title contains any of the parts, no others."""
+    saved = (_docs.LIST_ITEMS, _docs.MEM_ITEMS)
+    try:
+        assert report.main(["--in-process", "--items", "3", "--no-memory", "--only", "GVK|envelope decode",
+                            "--repeat", "1", "--budget", "0"]) == 0
+    finally:
+        _docs.set_sizes(*saved)
+    titles = {ln.split(" | ")[0][2:] for ln in capsys.readouterr().out.splitlines()
+              if ln.startswith("| ") and not ln.startswith("| operation")}
+    titles.discard("---")
+    assert titles == {"GVK interpret, Pod JSON", "envelope decode, Pod pb"}, titles

@@ -458,7 +458,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=1,
                     help="measure each operation's implementations this many times, interleaved; "
                          "the median is over all samples (default %(default)s)")
-    ap.add_argument("--only", default="", help="only operations whose title contains this text")
+    ap.add_argument("--only", default="",
+                    help="only operations whose title contains this text, or any of several "
+                         "separated by | (e.g. 'PodList(1000) protobuf|PodList(1000) CBOR')")
     ap.add_argument("--no-memory", action="store_true", help="skip the retained-memory table")
     ap.add_argument("--in-process", action="store_true",
                     help="measure every case in this process instead of a fresh one each (faster, less isolated)")
@@ -475,7 +477,8 @@ def main(argv: list[str] | None = None) -> int:
     _docs.set_sizes(args.items, args.mem_items)
     t0 = time.perf_counter()
     docs = _docs.build_documents()
-    ops = [(title, rows) for title, rows in operations(args.items) if args.only in title]
+    wanted = args.only.split("|")
+    ops = [(title, rows) for title, rows in operations(args.items) if any(w in title for w in wanted)]
     expanded = [(title, [r for case in rows for r in expand(case)]) for title, rows in ops]
     roots: dict[str, str] = {}  # baseline row label -> checkout its child imports kcodec from
     if args.baseline:

@@ -248,15 +248,15 @@ CASES: list[tuple[str, str, bytes, type[Exception], tuple[str, ...]]] = [
     ("pb-envelope-wire-type", "protobuf", b"k8s\x00\x0b", DecodeError, ("at byte 4",)),
     # ---- protobuf body: field path, and byte offset within the body
     ("pb-truncated-nested", "protobuf", envelope(b"\x0a\x10\x0a\x00"), DecodeError,
-     ("proto: Pod.metadata: length 16 at byte 2 exceeds message end 4",)),
+     ("unexpected EOF | Pod.metadata |",)),
     ("pb-huge-length-nested", "protobuf", envelope(_ld(1, b"\x0a\xff\xff\xff\xff\x0f")), DecodeError,
-     ("proto: Pod.metadata.name: length 4294967295 at byte 8 exceeds message end 8",)),
+     ("unexpected EOF | Pod.metadata.name |",)),
     ("pb-huge-length-64bit", "protobuf", envelope(_ld(1, b"\x0a" + b"\xff" * 9 + b"\x01")), DecodeError,
-     ("Pod.metadata.name: length 18446744073709551615",)),
+     ("proto: negative length found during unmarshaling | Pod.metadata.name |",)),
     ("pb-overlong-varint-body", "protobuf", envelope(_ld(1, b"\x38" + b"\xff" * 10 + b"\x01")), DecodeError,
-     ("proto: Pod.metadata.generation: varint overflow at byte 3",)),
+     ("proto: integer overflow | Pod.metadata.generation | 3",)),
     ("pb-truncated-varint", "protobuf", envelope(_ld(1, b"\x38\xff\xff")), DecodeError,
-     ("Pod.metadata.generation: unexpected EOF in varint at byte 3",)),
+     ("unexpected EOF | Pod.metadata.generation | 3",)),
     ("pb-wrong-wire-type", "protobuf", envelope(b"\x08\x01"), DecodeError,
      ("proto: Pod.metadata: wrong wire type 0 at byte 0",)),
     ("pb-wrong-wire-scalar", "protobuf", envelope(_ld(1, _ld(7, b"x"))), DecodeError,
@@ -270,7 +270,7 @@ CASES: list[tuple[str, str, bytes, type[Exception], tuple[str, ...]]] = [
     ("pb-bad-quantity", "protobuf", envelope(_ld(2, _ld(32, _ld(1, b"cpu") + _ld(2, _ld(1, b"1.1.M"))))), DecodeError,
      ("quantities must match the regular expression", "Pod.spec.overhead[cpu]")),
     ("pb-bad-map-entry", "protobuf", envelope(_ld(1, _ld(11, b"\x0a\x05ab"))), DecodeError,
-     ("Pod.metadata.labels", "exceeds entry")),
+     ("unexpected EOF | Pod.metadata.labels |",)),
     ("pb-bad-intorstring", "protobuf",
      envelope(_ld(2, _ld(2, _ld(1, b"") + _ld(10, _ld(1, _ld(2, _ld(2, b"\x08"))))))), DecodeError,
      ("Pod.spec.containers[0].livenessProbe.httpGet.port",)),
@@ -288,7 +288,7 @@ CASES: list[tuple[str, str, bytes, type[Exception], tuple[str, ...]]] = [
     ("stream-truncated-frame", "protobuf-stream", b"\x00\x00\x00\x10\x0a\x00", DecodeError,
      ("unexpected EOF at byte 6", "frame body has 2 of 16 bytes")),
     ("stream-bad-frame-body", "protobuf-stream", b"\x00\x00\x00\x02\x0a\x10", DecodeError,
-     ("proto: Pod.metadata: length 16 at byte 2 exceeds message end 2",)),
+     ("unexpected EOF | Pod.metadata |",)),
     ("json-stream-garbage", "json-stream", pod_json('"metadata":{}') + b"\n}{", DecodeError,
      ("invalid character '}' looking for beginning of value at byte",)),
     ("json-stream-second-object-bad", "json-stream", pod_json('"metadata":{}') + pod_json(_port('"x"')), DecodeError,
@@ -303,7 +303,9 @@ CASES: list[tuple[str, str, bytes, type[Exception], tuple[str, ...]]] = [
 def test_crafted_input(decoder, data, error, fragments):
     with pytest.raises(error) as caught:
         DECODERS[decoder](data)
-    message = str(caught.value)
+    # Go's text, then the location kcodec keeps as data: "<message> | <field_path> | <offset>".
+    message = (f"{caught.value} | {getattr(caught.value, 'field_path', None)} | "
+               f"{getattr(caught.value, 'offset', None)}")
     assert isinstance(caught.value, KCodecError)
     for fragment in fragments:
         assert fragment in message, f"{fragment!r} not in {message!r}"

@@ -42,6 +42,7 @@ from kcodec._kinds import (
     WT_VARINT,
 )
 from kcodec.errors import DecodeError, EncodeError, json_kind
+from kcodec.wire import length_error as _length_error
 from kcodec.wire import read_varint as _read_varint
 from kcodec.wire import skip_field as _skip
 from kcodec.wire import varint as _varint
@@ -510,7 +511,7 @@ def _proto_fill(obj: Any, cls: Any, buf: bytes, pos: int, end: int, path: str, d
                 n, pos = _read_varint(buf, pos, end, fpath)
                 stop = pos + n
                 if stop > end:
-                    raise DecodeError(f"proto: {fpath}: length {n} at byte {pos} exceeds message end {end}")
+                    raise _length_error(n, fpath, pos)
                 while pos < stop:
                     x, pos = _proto_read(e, wire=e.wire, buf=buf, pos=pos, end=stop, path=fpath, depth=depth)  # type: ignore[union-attr]
                     lst.append(x)
@@ -524,7 +525,7 @@ def _proto_fill(obj: Any, cls: Any, buf: bytes, pos: int, end: int, path: str, d
             n, pos = _read_varint(buf, pos, end, fpath)
             stop = pos + n
             if stop > end:
-                raise DecodeError(f"proto: {fpath}: length {n} at byte {pos} exceeds message end {end}")
+                raise _length_error(n, fpath, pos)
             e = f.elem
             mk = ""
             mv = None
@@ -535,7 +536,7 @@ def _proto_fill(obj: Any, cls: Any, buf: bytes, pos: int, end: int, path: str, d
                 if enum == 1 and ewire == WT_BYTES:
                     ln, pos = _read_varint(buf, pos, stop, fpath)
                     if pos + ln > stop:
-                        raise DecodeError(f"proto: {fpath}: map key length {ln} at byte {pos} exceeds entry")
+                        raise _length_error(ln, fpath, pos)
                     mk = buf[pos:pos + ln].decode("utf-8", "surrogateescape")
                     pos += ln
                 elif enum == 2:
@@ -559,7 +560,7 @@ def _proto_fill(obj: Any, cls: Any, buf: bytes, pos: int, end: int, path: str, d
             n, pos = _read_varint(buf, pos, end, fpath)
             stop = pos + n
             if stop > end:
-                raise DecodeError(f"proto: {fpath}: length {n} at byte {pos} exceeds message end {end}")
+                raise _length_error(n, fpath, pos)
             # A message field seen twice merges into the first, pointer or not (gogo's
             # generated Unmarshal allocates only when the pointer is nil).
             sub = getattr(obj, f.name)
@@ -596,7 +597,7 @@ def _proto_read(t: Any, wire: int, buf: bytes, pos: int, end: int, path: str, de
     n, pos = _read_varint(buf, pos, end, path)
     stop = pos + n
     if stop > end:
-        raise DecodeError(f"proto: {path}: length {n} at byte {pos} exceeds message end {end}")
+        raise _length_error(n, path, pos)
     if k == K_STR:
         return buf[pos:stop].decode("utf-8", "surrogateescape"), stop
     if k == K_STRUCT:

@@ -56,6 +56,7 @@ from kcodec.fieldtable import JSONNumber as _JSONNumber
 from kcodec._native import codec as _pure
 from kcodec.errors import DecodeError, EncodeError
 from kcodec.gojson import b64decode as _gojson_b64decode
+from kcodec.wire import length_error as _pure_length_error
 
 __all__ = ["struct_to_tree", "fill_from_tree", "struct_to_proto", "fill_from_proto"]
 
@@ -1055,8 +1056,8 @@ cdef inline int _rd(const unsigned char* p, Py_ssize_t* pos, Py_ssize_t end,
 
 cdef int _varint_error(int rc, Py_ssize_t start, const PathSeg* path) except -1:
     if rc == VEOF:
-        raise DecodeError(f"proto: {_path(path)}: unexpected EOF in varint at byte {start}")
-    raise DecodeError(f"proto: {_path(path)}: varint overflow at byte {start}")
+        raise DecodeError("unexpected EOF", field_path=_path(path), offset=start)
+    raise DecodeError("proto: integer overflow", field_path=_path(path), offset=start)
 
 
 cdef inline int _read(_Reader r, Py_ssize_t* pos, Py_ssize_t end, uint64_t* out,
@@ -1075,7 +1076,7 @@ cdef inline int _read(_Reader r, Py_ssize_t* pos, Py_ssize_t end, uint64_t* out,
 
 
 cdef int _len_error(uint64_t n, Py_ssize_t pos, Py_ssize_t end, const PathSeg* path) except -1:
-    raise DecodeError(f"proto: {_path(path)}: length {n} at byte {pos} exceeds message end {end}")
+    raise _pure_length_error(n, _path(path), pos)
 
 
 cdef inline int _read_len(_Reader r, Py_ssize_t* pos, Py_ssize_t end, Py_ssize_t* stop,
@@ -1372,7 +1373,7 @@ cdef int _map_entry(_Reader r, object obj, FieldRow f, bint direct, Py_ssize_t p
         if (ekey >> 3) == 1 and ewire == WT_BYTES:
             _read(r, &pos, stop, &ln, fpath)
             if ln > <uint64_t>(stop - pos):
-                raise DecodeError(f"proto: {_path(fpath)}: map key length {ln} at byte {pos} exceeds entry")
+                raise _pure_length_error(ln, _path(fpath), pos)
             mk = _str(r, pos, <Py_ssize_t>ln)
             pos += <Py_ssize_t>ln
         elif (ekey >> 3) == 2:

@@ -643,3 +643,17 @@ def test_protobuf_errors_are_gos_generated_texts(body: bytes, text: str, field_p
         from_proto(Pod, body)
     assert str(info.value) == text
     assert info.value.field_path.endswith(field_path)
+
+
+@pytest.mark.parametrize("value, text", [
+    (b'"1998-05-05 05:05:05Z"',
+     'parsing time "1998-05-05 05:05:05Z" as "2006-01-02T15:04:05Z07:00": cannot parse " 05:05:05Z" as "T"'),
+    (b"5", "json: cannot unmarshal number into Go struct field ObjectMeta.metadata.creationTimestamp"
+           " of type string"),
+])
+def test_custom_value_errors_carry_no_location_in_text(codecs, value: bytes, text: str) -> None:
+    doc = b'{"apiVersion":"v1","kind":"Pod","metadata":{"creationTimestamp":' + value + b"}}"
+    with pytest.raises(DecodeError) as info:
+        codecs["json"].decode(doc)
+    assert str(info.value) == text
+    assert info.value.field_path == "metadata.creationTimestamp"

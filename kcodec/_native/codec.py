@@ -339,6 +339,7 @@ def _decode_value(t: Any, v: Any, old: Any, strict: list[str] | None, path: str,
             return t.cls._from_tree(v, path)
         except DecodeError as exc:
             if getattr(exc, "go_type_error", None) is None or not (gname or gstack):
+                exc.field_path = spath
                 raise
             # An UnmarshalJSON's own type error takes the outer decoder's context, as
             # encoding/json's addErrorContext gives it.

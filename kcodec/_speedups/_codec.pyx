@@ -403,10 +403,9 @@ cdef object _decode_tree_value(TypeRow t, object v, object old, object strict, s
         try:
             return t.cls._from_tree(v, path)
         except DecodeError as exc:
-            # An UnmarshalJSON's own type error takes this field's context (Go's
-            # addErrorContext); fill_from_tree words it from the path.
-            if getattr(exc, "go_type_error", None) is not None:
-                exc.field_path = path
+            # The error is placed at this field; an UnmarshalJSON's own type error also
+            # takes its context (Go's addErrorContext): fill_from_tree words it.
+            exc.field_path = path
             raise
     if k == K_BYTES:
         if type(v) is not str:
@@ -434,6 +433,10 @@ def fill_from_tree(obj, cls, tree, strict, path):
         # walker only carries the indexed path, from which the pure twin finds the rest.
         if getattr(exc, "go_type_error", None) is not None:
             raise _pure.go_context_error(cls, path, exc) from None
+        # The indexed path below this object, as the pure walker keeps it.
+        fp = exc.field_path
+        if type(fp) is str and fp.startswith(path + "."):
+            exc.field_path = fp[len(path) + 1:]
         raise
     finally:
         gc_resume()

@@ -63,13 +63,18 @@ def _go_low_int64(n: int) -> int:
     return _wrap64(-v) if n < 0 else v
 
 
-def _where(msg: str, path: str) -> str:
-    # One place decides how a location is appended to Go's text (docs/design.md, Errors).
-    return f"{msg} (at {path})" if path else msg
+_GO_VALUE_TYPE_ERROR = re.compile(r"json: cannot unmarshal (.+) into Go value of type (\S+)")
 
 
-def _decode_error(msg: str, path: str) -> DecodeError:
-    return DecodeError(_where(msg, path))
+def _decode_error(msg: str, path: str, offset: int | None = None) -> DecodeError:
+    """Go's text; the place is kept as ``field_path`` and ``offset`` (docs/design.md, Errors)."""
+    err = DecodeError(msg, field_path=path or None, offset=offset)
+    m = _GO_VALUE_TYPE_ERROR.fullmatch(msg)
+    if m is not None:
+        # An UnmarshalJSON's inner json.Unmarshal error: the decoder around it gives it
+        # the field's context, as encoding/json's addErrorContext does.
+        err.go_type_error = (m.group(1), m.group(2))  # type: ignore[attr-defined]
+    return err
 
 
 _MAX_QUANTITY_TEXT = 4300
@@ -114,9 +119,9 @@ def _read_uvarint(data: bytes, pos: int, path: str) -> tuple[int, int]:
     n = len(data)
     while True:
         if shift >= 64:
-            raise _decode_error(f"proto: integer overflow at byte {pos}", path)
+            raise _decode_error("proto: integer overflow", path, pos)
         if pos >= n:
-            raise _decode_error(f"unexpected EOF at byte {pos}", path)
+            raise _decode_error("unexpected EOF", path, pos)
         b = data[pos]
         pos += 1
         value |= (b & 0x7F) << shift
@@ -141,36 +146,36 @@ def _pb_fields(data: bytes, path: str, message: str) -> Iterator[tuple[int, int,
         number = key >> 3
         wire = key & 7
         if wire == 4:
-            raise _decode_error(f"proto: {message}: wiretype end group for non-group at byte {start}", path)
+            raise _decode_error(f"proto: {message}: wiretype end group for non-group", path, start)
         if number <= 0 or number > 0x7FFFFFFF:
             raise _decode_error(
-                f"proto: {message}: illegal tag {_wrap32(number)} (wire type {key}) at byte {start}", path
+                f"proto: {message}: illegal tag {_wrap32(number)} (wire type {key})", path, start
             )
         if wire == 0:
             value, pos = _read_uvarint(data, pos, path)
             yield number, wire, value
         elif wire == 1:
             if pos + 8 > n:
-                raise _decode_error(f"unexpected EOF at byte {n}", path)
+                raise _decode_error("unexpected EOF", path, n)
             yield number, wire, int.from_bytes(data[pos:pos + 8], "little")
             pos += 8
         elif wire == 5:
             if pos + 4 > n:
-                raise _decode_error(f"unexpected EOF at byte {n}", path)
+                raise _decode_error("unexpected EOF", path, n)
             yield number, wire, int.from_bytes(data[pos:pos + 4], "little")
             pos += 4
         elif wire == 2:
             length, pos = _read_uvarint(data, pos, path)
             if length > _I64_MAX:
-                raise _decode_error(f"proto: negative length found during unmarshaling at byte {start}", path)
+                raise _decode_error("proto: negative length found during unmarshaling", path, start)
             if pos + length > n:
-                raise _decode_error(f"unexpected EOF at byte {n}", path)
+                raise _decode_error("unexpected EOF", path, n)
             yield number, wire, data[pos:pos + length]
             pos += length
         elif wire == 3:
             pos = skip_field(data, 3, pos, n, path)
         else:
-            raise _decode_error(f"proto: illegal wireType {wire} at byte {start}", path)
+            raise _decode_error(f"proto: illegal wireType {wire}", path, start)
 
 
 def _wrong_wire(wire: int, field: str, path: str) -> DecodeError:
@@ -833,9 +838,7 @@ class IntOrString(CustomValue):
             what = f"number {_number_text(value)}"
         else:
             what = _json_kind(value)
-        err = _decode_error(f"json: cannot unmarshal {what} into Go value of type int32", path)
-        err.go_type_error = (what, "int32")  # type: ignore[attr-defined]
-        raise err
+        raise _decode_error(f"json: cannot unmarshal {what} into Go value of type int32", path)
 
     def _proto_body(self) -> bytes:
         out = bytearray()

@@ -18,6 +18,7 @@ __all__ = [
     "varint",
     "read_varint",
     "skip_field",
+    "length_error",
     "PROTO_MAGIC",
     "encode_varint",
     "decode_varint",
@@ -433,7 +434,7 @@ def read_varint(buf: bytes, pos: int, end: int, path: str) -> tuple[int, int]:
     start = pos
     while True:
         if pos >= end:
-            raise DecodeError(f"proto: {path}: unexpected EOF in varint at byte {start}")
+            raise DecodeError("unexpected EOF", field_path=path, offset=start)
         b = buf[pos]
         pos += 1
         result |= (b & 0x7F) << shift
@@ -443,7 +444,15 @@ def read_varint(buf: bytes, pos: int, end: int, path: str) -> tuple[int, int]:
             return result & 0xFFFFFFFFFFFFFFFF, pos
         shift += 7
         if shift >= 70:
-            raise DecodeError(f"proto: {path}: varint overflow at byte {start}")
+            raise DecodeError("proto: integer overflow", field_path=path, offset=start)
+
+
+def length_error(n: int, path: str, pos: int) -> DecodeError:
+    """Go's error for a length prefix ``n`` at ``pos`` that does not fit its message: the
+    generated code reads it into an int, so beyond int64 it is negative."""
+    if n >= _SIGN64:
+        return DecodeError("proto: negative length found during unmarshaling", field_path=path, offset=pos)
+    return DecodeError("unexpected EOF", field_path=path, offset=pos)
 
 
 def _skip_error(msg: str, path: str, pos: int) -> DecodeError:

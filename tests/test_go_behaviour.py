@@ -626,3 +626,34 @@ def test_custom_value_type_error_takes_the_outer_context_in_both_walkers(codecs)
     with pytest.raises(DecodeError) as info:
         codecs["json"].decode(doc)
     assert str(info.value) == want
+
+
+@pytest.mark.parametrize("body, text, field_path", [
+    (b"\x0a\x10\x0a\x00", "unexpected EOF", "metadata"),                      # length past the end
+    (b"\x0a\x0b\x0a" + b"\xff" * 9 + b"\x01", "proto: negative length found during unmarshaling",
+     "metadata.name"),                                                          # length beyond int64
+    (b"\x0a\x0c\x38" + b"\xff" * 10 + b"\x01", "proto: integer overflow", "metadata.generation"),
+    (b"\x0a\x03\x38\xff\xff", "unexpected EOF", "metadata.generation"),        # truncated varint
+])
+def test_protobuf_errors_are_gos_generated_texts(body: bytes, text: str, field_path: str) -> None:
+    from kcodec.api.core.v1 import Pod
+    from kcodec.model import from_proto
+
+    with pytest.raises(DecodeError) as info:
+        from_proto(Pod, body)
+    assert str(info.value) == text
+    assert info.value.field_path.endswith(field_path)
+
+
+@pytest.mark.parametrize("value, text", [
+    (b'"1998-05-05 05:05:05Z"',
+     'parsing time "1998-05-05 05:05:05Z" as "2006-01-02T15:04:05Z07:00": cannot parse " 05:05:05Z" as "T"'),
+    (b"5", "json: cannot unmarshal number into Go struct field ObjectMeta.metadata.creationTimestamp"
+           " of type string"),
+])
+def test_custom_value_errors_carry_no_location_in_text(codecs, value: bytes, text: str) -> None:
+    doc = b'{"apiVersion":"v1","kind":"Pod","metadata":{"creationTimestamp":' + value + b"}}"
+    with pytest.raises(DecodeError) as info:
+        codecs["json"].decode(doc)
+    assert str(info.value) == text
+    assert info.value.field_path == "metadata.creationTimestamp"

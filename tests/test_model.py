@@ -412,8 +412,8 @@ def test_json_keys_match_case_sensitively_and_unknown_keys_are_dropped():
         ({"payload": "AAEC/w"}, "illegal base64 data at input byte 4"),
         ({"payload": "AAEC_w=="}, "illegal base64 data at input byte 4"),
         ({"data": {"k": "é"}}, "illegal base64 data at input byte 0"),
-        ({"when": "1998-05-05 05:05:05Z"}, "Widget.when"),
-        ({"amount": "1.1.M"}, "Widget.amount"),
+        ({"when": "1998-05-05 05:05:05Z"}, 'parsing time "1998-05-05 05:05:05Z"'),
+        ({"amount": "1.1.M"}, "quantities must match the regular expression"),
         ({"target": 5.5}, "Widget.target"),
         ({"verbs": "get"}, "Go struct field Widget.verbs of type []string"),
     ],
@@ -574,8 +574,9 @@ def test_protobuf_varint_keeps_64_bits_like_go():
     back = from_proto(Widget, body)
     assert back.total == -1
     assert bytes.fromhex("20ffffffffffffffffff01") in to_proto(back)
-    with pytest.raises(DecodeError, match="varint overflow at byte 1"):
+    with pytest.raises(DecodeError, match="^proto: integer overflow$") as info:
         from_proto(Widget, bytes.fromhex("20" "ffffffffffffffffffff01"))
+    assert info.value.offset == 1
 
 
 def test_protobuf_float_is_fixed64_little_endian():

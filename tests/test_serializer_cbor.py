@@ -313,9 +313,9 @@ def test_typed_decode_errors(data: bytes, message: str, s) -> None:
 
 
 @pytest.mark.parametrize("field,value,message", [
-    ("metadata", {"name": "p", "creationTimestamp": "yesterday"}, r'parsing time "yesterday".*\(at Pod\.metadata\.creationTimestamp\)'),
+    ("metadata", {"name": "p", "creationTimestamp": "yesterday"}, r'parsing time "yesterday"'),
     ("spec", {"containers": [{"name": "c", "resources": {"limits": {"cpu": "abc"}}}]},
-     r"quantities must match.*\(at Pod\.spec\.containers\[0\]\.resources\.limits\[cpu\]\)"),
+     r"quantities must match"),
 ])
 def test_custom_value_errors_name_the_field(field: str, value, message: str, s) -> None:
     # The compiled fill decodes custom values itself and leaves their errors to the pure
@@ -324,8 +324,11 @@ def test_custom_value_errors_name_the_field(field: str, value, message: str, s) 
     from kcodec.errors import DecodeError
 
     data = speedups.cbor_encode_tree({"apiVersion": "v1", "kind": "Pod", field: value}, b"\xd9\xd9\xf7")
-    with pytest.raises(DecodeError, match=message):
+    with pytest.raises(DecodeError, match=message) as info:
         s.decode(data)
+    # Go's text; the field is kept as data
+    assert info.value.field_path.endswith(
+        "metadata.creationTimestamp" if field == "metadata" else "spec.containers[0].resources.limits[cpu]")
 
 
 def test_int32_overflow(s) -> None:

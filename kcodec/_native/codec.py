@@ -42,6 +42,7 @@ from kcodec._kinds import (
     WT_VARINT,
 )
 from kcodec.errors import DecodeError, EncodeError, json_kind
+from kcodec.wire import length_error as _length_error
 from kcodec.wire import read_varint as _read_varint
 from kcodec.wire import skip_field as _skip
 from kcodec.wire import varint as _varint
@@ -338,6 +339,7 @@ def _decode_value(t: Any, v: Any, old: Any, strict: list[str] | None, path: str,
             return t.cls._from_tree(v, path)
         except DecodeError as exc:
             if getattr(exc, "go_type_error", None) is None or not (gname or gstack):
+                exc.field_path = spath
                 raise
             # An UnmarshalJSON's own type error takes the outer decoder's context, as
             # encoding/json's addErrorContext gives it.
@@ -510,7 +512,7 @@ def _proto_fill(obj: Any, cls: Any, buf: bytes, pos: int, end: int, path: str, d
                 n, pos = _read_varint(buf, pos, end, fpath)
                 stop = pos + n
                 if stop > end:
-                    raise DecodeError(f"proto: {fpath}: length {n} at byte {pos} exceeds message end {end}")
+                    raise _length_error(n, fpath, pos)
                 while pos < stop:
                     x, pos = _proto_read(e, wire=e.wire, buf=buf, pos=pos, end=stop, path=fpath, depth=depth)  # type: ignore[union-attr]
                     lst.append(x)
@@ -524,7 +526,7 @@ def _proto_fill(obj: Any, cls: Any, buf: bytes, pos: int, end: int, path: str, d
             n, pos = _read_varint(buf, pos, end, fpath)
             stop = pos + n
             if stop > end:
-                raise DecodeError(f"proto: {fpath}: length {n} at byte {pos} exceeds message end {end}")
+                raise _length_error(n, fpath, pos)
             e = f.elem
             mk = ""
             mv = None
@@ -535,7 +537,7 @@ def _proto_fill(obj: Any, cls: Any, buf: bytes, pos: int, end: int, path: str, d
                 if enum == 1 and ewire == WT_BYTES:
                     ln, pos = _read_varint(buf, pos, stop, fpath)
                     if pos + ln > stop:
-                        raise DecodeError(f"proto: {fpath}: map key length {ln} at byte {pos} exceeds entry")
+                        raise _length_error(ln, fpath, pos)
                     mk = buf[pos:pos + ln].decode("utf-8", "surrogateescape")
                     pos += ln
                 elif enum == 2:
@@ -559,7 +561,7 @@ def _proto_fill(obj: Any, cls: Any, buf: bytes, pos: int, end: int, path: str, d
             n, pos = _read_varint(buf, pos, end, fpath)
             stop = pos + n
             if stop > end:
-                raise DecodeError(f"proto: {fpath}: length {n} at byte {pos} exceeds message end {end}")
+                raise _length_error(n, fpath, pos)
             # A message field seen twice merges into the first, pointer or not (gogo's
             # generated Unmarshal allocates only when the pointer is nil).
             sub = getattr(obj, f.name)
@@ -596,7 +598,7 @@ def _proto_read(t: Any, wire: int, buf: bytes, pos: int, end: int, path: str, de
     n, pos = _read_varint(buf, pos, end, path)
     stop = pos + n
     if stop > end:
-        raise DecodeError(f"proto: {path}: length {n} at byte {pos} exceeds message end {end}")
+        raise _length_error(n, path, pos)
     if k == K_STR:
         return buf[pos:stop].decode("utf-8", "surrogateescape"), stop
     if k == K_STRUCT:

@@ -57,6 +57,7 @@ from kcodec.fieldtable import JSONNumber as _JSONNumber
 from kcodec._native import codec as _pure
 from kcodec.errors import DecodeError, EncodeError
 from kcodec.gojson import b64decode as _gojson_b64decode
+from kcodec.wire import length_error as _pure_length_error
 
 __all__ = ["struct_to_tree", "fill_from_tree", "struct_to_proto", "fill_from_proto"]
 
@@ -416,10 +417,9 @@ cdef object _decode_tree_value(TypeRow t, object v, object old, object strict, s
         try:
             return t.cls._from_tree(v, path)
         except DecodeError as exc:
-            # An UnmarshalJSON's own type error takes this field's context (Go's
-            # addErrorContext); fill_from_tree words it from the path.
-            if getattr(exc, "go_type_error", None) is not None:
-                exc.field_path = path
+            # The error is placed at this field; an UnmarshalJSON's own type error also
+            # takes its context (Go's addErrorContext): fill_from_tree words it.
+            exc.field_path = path
             raise
     if k == K_BYTES:
         if type(v) is not str:
@@ -447,6 +447,10 @@ def fill_from_tree(obj, cls, tree, strict, path):
         # walker only carries the indexed path, from which the pure twin finds the rest.
         if getattr(exc, "go_type_error", None) is not None:
             raise _pure.go_context_error(cls, path, exc) from None
+        # The indexed path below this object, as the pure walker keeps it.
+        fp = exc.field_path
+        if type(fp) is str and fp.startswith(path + "."):
+            exc.field_path = fp[len(path) + 1:]
         raise
     finally:
         gc_resume()
@@ -1300,8 +1304,8 @@ cdef inline int _rd(const unsigned char* p, Py_ssize_t* pos, Py_ssize_t end,
 
 cdef int _varint_error(int rc, Py_ssize_t start, const PathSeg* path) except -1:
     if rc == VEOF:
-        raise DecodeError(f"proto: {_path(path)}: unexpected EOF in varint at byte {start}")
-    raise DecodeError(f"proto: {_path(path)}: varint overflow at byte {start}")
+        raise DecodeError("unexpected EOF", field_path=_path(path), offset=start)
+    raise DecodeError("proto: integer overflow", field_path=_path(path), offset=start)
 
 
 cdef inline int _read(_Reader r, Py_ssize_t* pos, Py_ssize_t end, uint64_t* out,
@@ -1320,7 +1324,7 @@ cdef inline int _read(_Reader r, Py_ssize_t* pos, Py_ssize_t end, uint64_t* out,
 
 
 cdef int _len_error(uint64_t n, Py_ssize_t pos, Py_ssize_t end, const PathSeg* path) except -1:
-    raise DecodeError(f"proto: {_path(path)}: length {n} at byte {pos} exceeds message end {end}")
+    raise _pure_length_error(n, _path(path), pos)
 
 
 cdef extern from *:
@@ -1709,7 +1713,7 @@ cdef int _map_entry(_Reader r, object obj, FieldRow f, bint direct, Py_ssize_t p
         if (ekey >> 3) == 1 and ewire == WT_BYTES:
             _read(r, &pos, stop, &ln, fpath)
             if ln > <uint64_t>(stop - pos):
-                raise DecodeError(f"proto: {_path(fpath)}: map key length {ln} at byte {pos} exceeds entry")
+                raise _pure_length_error(ln, _path(fpath), pos)
             mk = _str(r, pos, <Py_ssize_t>ln)
             pos += <Py_ssize_t>ln
         elif (ekey >> 3) == 2:

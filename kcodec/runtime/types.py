@@ -142,7 +142,9 @@ class RawExtension(CustomValue):
             if key == 0x0A:
                 n, pos = _read_varint(data, pos, end, path)
                 if pos + n > end:
-                    raise DecodeError(f"proto: {path}.raw: length {n} at byte {pos} exceeds message end {end}")
+                    from kcodec.wire import length_error
+
+                    raise length_error(n, path + ".raw", pos)
                 raw = bytes(data[pos:pos + n])
                 pos += n
             else:

@@ -558,7 +558,11 @@ def cbor_encode(obj, prefix=b""):
     cls = type(obj)
     hint = _size_hint.get(cls, 0)
     cdef bytes pre = prefix if type(prefix) is bytes else bytes(prefix)
-    cdef _Writer w = _Writer(PyBytes_GET_SIZE(pre) + <Py_ssize_t>hint)
+    # Room for what the last encode of this class wrote plus the slack put_head asks for
+    # (9 bytes) near the end: a buffer exactly as large doubled on its last heads, and the
+    # doubled size (past glibc's 32 MiB mmap ceiling for a PodList(1000)) mapped and faulted
+    # in fresh pages on every call. The same size again lets glibc reuse the freed memory.
+    cdef _Writer w = _Writer(PyBytes_GET_SIZE(pre) + <Py_ssize_t>hint + 64)
     w.put_raw(PyBytes_AS_STRING(pre), PyBytes_GET_SIZE(pre))
     try:
         _put_struct(w, obj, table_of(cls), 1)

@@ -29,7 +29,7 @@ map in C and falls back to the pure walker on any other shape.
 """
 from libc.stdint cimport uint64_t, int64_t, uint32_t, uint16_t
 from libc.string cimport memcpy, memmove, memcmp
-from libc.stdlib cimport malloc, realloc, free
+from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.math cimport INFINITY, NAN, ldexp, frexp, signbit
 from cpython.object cimport PyObject
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE, PyBytes_FromStringAndSize
@@ -40,7 +40,7 @@ from cpython.dict cimport PyDict_GetItem, PyDict_SetItem, PyDict_Contains
 from cpython.float cimport PyFloat_FromDouble
 from kcodec._speedups._tables cimport (
     kc_prefetch, Table, TypeRow, FieldRow, table_of, is_zero_value, gc_pause, gc_resume, untrack,
-    StrCache, strcache_init, strcache_ascii, strcache_clear, slot_get, slot_set,
+    StrCache, strcache_init, strcache_ascii, strcache_clear, slot_get, slot_set, get_field,
     K_STR, K_BOOL, K_INT32, K_INT64, K_FLOAT, K_BYTES, K_STRUCT, K_CUSTOM, K_LIST, K_MAP, K_ANY,
 )
 
@@ -99,13 +99,69 @@ class _Fallback(Exception):
 # ============================================================================ writer
 
 
+cdef struct _IdEnt:
+    void* key         # the value object's address (NULL: free)
+    PyObject* enc     # its encoded bytes, borrowed (kept alive by _Writer.keep)
+
+
 cdef class _Writer:
     """A growable output buffer: the result bytes object itself, trimmed at the end."""
     cdef PyObject* out
     cdef unsigned char* buf
     cdef Py_ssize_t n
     cdef Py_ssize_t cap
-    cdef dict custom  # id(value) -> (value, encoded bytes) for immutable custom values
+    cdef dict custom  # (type, raw) -> (value, encoded bytes) for FieldsV1-like values
+    # Immutable custom values (Time, Quantity, IntOrString), encoded once per value object
+    # per call: an open-addressing table keyed by address (a PodList(1000) meets ~90000 of
+    # them; a dict keyed by id() cost an int object and a lookup each).
+    cdef _IdEnt* ids
+    cdef Py_ssize_t ids_mask
+    cdef Py_ssize_t ids_used
+    cdef list keep    # (value, bytes) of every ids entry: alive, so no address is reused
+
+    cdef PyObject* id_get(self, void* key) noexcept:
+        cdef size_t h
+        if self.ids == NULL:
+            return NULL
+        h = ((<size_t>key) >> 4) * <size_t>0x9E3779B97F4A7C15
+        h = (h >> 20) & <size_t>self.ids_mask
+        while self.ids[h].key != NULL:
+            if self.ids[h].key == key:
+                return self.ids[h].enc
+            h = (h + 1) & <size_t>self.ids_mask
+        return NULL
+
+    cdef int id_put(self, object v, bytes b) except -1:
+        cdef Py_ssize_t i, size
+        cdef _IdEnt* old
+        cdef Py_ssize_t oldn
+        cdef size_t h
+        if self.ids == NULL or (self.ids_used + 1) * 2 > self.ids_mask + 1:
+            old = self.ids
+            oldn = 0 if old == NULL else self.ids_mask + 1
+            size = 256 if oldn == 0 else oldn * 2
+            self.ids = <_IdEnt*>calloc(size, sizeof(_IdEnt))
+            if self.ids == NULL:
+                self.ids = old
+                raise MemoryError()
+            self.ids_mask = size - 1
+            for i in range(oldn):
+                if old[i].key != NULL:
+                    h = ((<size_t>old[i].key) >> 4) * <size_t>0x9E3779B97F4A7C15
+                    h = (h >> 20) & <size_t>self.ids_mask
+                    while self.ids[h].key != NULL:
+                        h = (h + 1) & <size_t>self.ids_mask
+                    self.ids[h] = old[i]
+            free(old)
+        self.keep.append((v, b))
+        h = ((<size_t><PyObject*>v) >> 4) * <size_t>0x9E3779B97F4A7C15
+        h = (h >> 20) & <size_t>self.ids_mask
+        while self.ids[h].key != NULL:
+            h = (h + 1) & <size_t>self.ids_mask
+        self.ids[h].key = <void*><PyObject*>v
+        self.ids[h].enc = <PyObject*>b
+        self.ids_used += 1
+        return 0
 
     def __cinit__(self, Py_ssize_t size):
         if size < 256:
@@ -117,9 +173,12 @@ cdef class _Writer:
         self.cap = size
         self.n = 0
         self.custom = {}
+        self.keep = []
 
     def __dealloc__(self):
         cdef PyObject* o = self.out
+        free(self.ids)
+        self.ids = NULL
         self.out = NULL
         if o != NULL:
             Py_XDECREF_(o)
@@ -331,6 +390,8 @@ cdef object _pick(_Plan plan, Py_ssize_t i, object obj, bint owned):
     cdef Py_ssize_t j, nchain
     cdef PyObject* p
     cdef tuple chain
+    cdef FieldRow hop
+    cdef bint tdirect
     cdef int k
     if off >= 0 and owned:
         p = (<PyObject**>((<char*><PyObject*>obj) + off))[0]
@@ -339,14 +400,20 @@ cdef object _pick(_Plan plan, Py_ssize_t i, object obj, bint owned):
         else:
             v = <object>p
     elif off == -2:
+        # An inline chain: each hop's row lives in the previous hop's struct class, so its
+        # slot offset holds where the target is exactly that class (a Probe's handler, a
+        # Volume's source: ~100 such fields per Pod, two getattr calls each before).
         chain = <tuple>plan.chains[i]
         nchain = len(chain)
         target = obj
+        tdirect = owned
         for j in range(nchain - 1):
-            target = getattr(target, (<FieldRow>chain[j]).name)
+            hop = <FieldRow>chain[j]
+            target = get_field(target, hop, tdirect)
             if target is None:
                 return _SKIP
-        v = getattr(target, f.name)
+            tdirect = type(target) is hop.cls
+        v = get_field(target, f, tdirect)
     else:
         v = getattr(obj, f.name)
     if v is None:
@@ -520,7 +587,13 @@ cdef int _put_custom(_Writer w, TypeRow t, object v, int depth) except -1:
     cdef bytes b
     cdef Py_ssize_t start
     if t.shareable and type(v) is t.cls:
-        key = PyLong_FromVoidPtr(<void*>v)
+        hit = w.id_get(<void*>v)
+        if hit != NULL:
+            return w.put_raw(PyBytes_AS_STRING(<object>hit), PyBytes_GET_SIZE(<object>hit))
+        start = w.n
+        _put_custom_value(w, v, depth)
+        b = PyBytes_FromStringAndSize(<const char*>(w.buf + start), w.n - start)
+        return w.id_put(v, b)
     else:
         raw = getattr(v, "raw", None)
         if type(raw) is not bytes:

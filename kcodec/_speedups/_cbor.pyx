@@ -306,8 +306,10 @@ cdef class _Plan:
     cdef int* kinds
     cdef const unsigned char** raw_ptrs  # the key's UTF-8 bytes (after the head)
     cdef Py_ssize_t* raw_lens
+    cdef unsigned char* keys16  # encoded keys of up to 16 bytes, each in a zero-padded 16-byte cell
 
     def __dealloc__(self):
+        free(self.keys16)
         free(self.row_ptrs)
         free(self.key_ptrs)
         free(self.key_lens)
@@ -365,7 +367,8 @@ cdef _Plan _plan_slow(Table t, size_t h):
     p.kinds = <int*>malloc(sizeof(int) * (p.n + 1))
     p.raw_ptrs = <const unsigned char**>malloc(sizeof(char*) * (p.n + 1))
     p.raw_lens = <Py_ssize_t*>malloc(sizeof(Py_ssize_t) * (p.n + 1))
-    if not (p.row_ptrs and p.key_ptrs and p.key_lens and p.offsets and p.kinds and p.raw_ptrs and p.raw_lens):
+    p.keys16 = <unsigned char*>calloc(p.n + 1, 16)
+    if not (p.keys16 and p.row_ptrs and p.key_ptrs and p.key_lens and p.offsets and p.kinds and p.raw_ptrs and p.raw_lens):
         raise MemoryError()
     for i in range(p.n):
         f = <FieldRow>p.rows[i]
@@ -373,6 +376,8 @@ cdef _Plan _plan_slow(Table t, size_t h):
         p.row_ptrs[i] = <PyObject*>f
         p.key_ptrs[i] = PyBytes_AS_STRING(kb)
         p.key_lens[i] = PyBytes_GET_SIZE(kb)
+        if p.key_lens[i] <= 16:
+            memcpy(p.keys16 + 16 * i, PyBytes_AS_STRING(kb), p.key_lens[i])
         p.offsets[i] = -2 if len(p.chains[i]) > 1 else f.offset
         p.kinds[i] = f.kind
         p.raw_lens[i] = PyBytes_GET_SIZE(<bytes>p.rawkeys[i])
@@ -487,11 +492,12 @@ cdef int _put_struct_body(_Writer w, object obj, Table t, int depth) except -1:
             continue
         kl = plan.key_lens[i]
         kp = plan.key_ptrs[i]
-        if w.n + kl > w.cap:
-            w.grow(kl)
         if kl <= 16:
-            for off in range(kl):
-                w.buf[w.n + off] = <unsigned char>kp[off]
+            # One fixed 16-byte copy (two moves) of the padded key; the bytes past the key
+            # lie inside the buffer's capacity and are overwritten or trimmed.
+            if w.n + 16 > w.cap:
+                w.grow(16)
+            memcpy(w.buf + w.n, plan.keys16 + 16 * i, 16)
             w.n += kl
         else:
             w.put_raw(kp, kl)

@@ -29,7 +29,7 @@ map in C and falls back to the pure walker on any other shape.
 """
 from libc.stdint cimport uint64_t, int64_t, uint32_t, uint16_t
 from libc.string cimport memcpy, memmove, memcmp
-from libc.stdlib cimport malloc, realloc, free
+from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.math cimport INFINITY, NAN, ldexp, frexp, signbit
 from cpython.object cimport PyObject
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE, PyBytes_FromStringAndSize
@@ -40,7 +40,7 @@ from cpython.dict cimport PyDict_GetItem, PyDict_SetItem, PyDict_Contains
 from cpython.float cimport PyFloat_FromDouble
 from kcodec._speedups._tables cimport (
     kc_prefetch, Table, TypeRow, FieldRow, table_of, is_zero_value, gc_pause, gc_resume, untrack,
-    StrCache, strcache_init, strcache_ascii, strcache_clear, slot_get, slot_set,
+    StrCache, strcache_init, strcache_ascii, strcache_clear, slot_get, slot_set, get_field,
     K_STR, K_BOOL, K_INT32, K_INT64, K_FLOAT, K_BYTES, K_STRUCT, K_CUSTOM, K_LIST, K_MAP, K_ANY,
 )
 
@@ -99,13 +99,69 @@ class _Fallback(Exception):
 # ============================================================================ writer
 
 
+cdef struct _IdEnt:
+    void* key         # the value object's address (NULL: free)
+    PyObject* enc     # its encoded bytes, borrowed (kept alive by _Writer.keep)
+
+
 cdef class _Writer:
     """A growable output buffer: the result bytes object itself, trimmed at the end."""
     cdef PyObject* out
     cdef unsigned char* buf
     cdef Py_ssize_t n
     cdef Py_ssize_t cap
-    cdef dict custom  # id(value) -> (value, encoded bytes) for immutable custom values
+    cdef dict custom  # (type, raw) -> (value, encoded bytes) for FieldsV1-like values
+    # Immutable custom values (Time, Quantity, IntOrString), encoded once per value object
+    # per call: an open-addressing table keyed by address (a PodList(1000) meets ~90000 of
+    # them; a dict keyed by id() cost an int object and a lookup each).
+    cdef _IdEnt* ids
+    cdef Py_ssize_t ids_mask
+    cdef Py_ssize_t ids_used
+    cdef list keep    # (value, bytes) of every ids entry: alive, so no address is reused
+
+    cdef PyObject* id_get(self, void* key) noexcept:
+        cdef size_t h
+        if self.ids == NULL:
+            return NULL
+        h = ((<size_t>key) >> 4) * <size_t>0x9E3779B97F4A7C15
+        h = (h >> 20) & <size_t>self.ids_mask
+        while self.ids[h].key != NULL:
+            if self.ids[h].key == key:
+                return self.ids[h].enc
+            h = (h + 1) & <size_t>self.ids_mask
+        return NULL
+
+    cdef int id_put(self, object v, bytes b) except -1:
+        cdef Py_ssize_t i, size
+        cdef _IdEnt* old
+        cdef Py_ssize_t oldn
+        cdef size_t h
+        if self.ids == NULL or (self.ids_used + 1) * 2 > self.ids_mask + 1:
+            old = self.ids
+            oldn = 0 if old == NULL else self.ids_mask + 1
+            size = 256 if oldn == 0 else oldn * 2
+            self.ids = <_IdEnt*>calloc(size, sizeof(_IdEnt))
+            if self.ids == NULL:
+                self.ids = old
+                raise MemoryError()
+            self.ids_mask = size - 1
+            for i in range(oldn):
+                if old[i].key != NULL:
+                    h = ((<size_t>old[i].key) >> 4) * <size_t>0x9E3779B97F4A7C15
+                    h = (h >> 20) & <size_t>self.ids_mask
+                    while self.ids[h].key != NULL:
+                        h = (h + 1) & <size_t>self.ids_mask
+                    self.ids[h] = old[i]
+            free(old)
+        self.keep.append((v, b))
+        h = ((<size_t><PyObject*>v) >> 4) * <size_t>0x9E3779B97F4A7C15
+        h = (h >> 20) & <size_t>self.ids_mask
+        while self.ids[h].key != NULL:
+            h = (h + 1) & <size_t>self.ids_mask
+        self.ids[h].key = <void*><PyObject*>v
+        self.ids[h].enc = <PyObject*>b
+        self.ids_used += 1
+        return 0
 
     def __cinit__(self, Py_ssize_t size):
         if size < 256:
@@ -117,9 +173,12 @@ cdef class _Writer:
         self.cap = size
         self.n = 0
         self.custom = {}
+        self.keep = []
 
     def __dealloc__(self):
         cdef PyObject* o = self.out
+        free(self.ids)
+        self.ids = NULL
         self.out = NULL
         if o != NULL:
             Py_XDECREF_(o)
@@ -247,8 +306,10 @@ cdef class _Plan:
     cdef int* kinds
     cdef const unsigned char** raw_ptrs  # the key's UTF-8 bytes (after the head)
     cdef Py_ssize_t* raw_lens
+    cdef unsigned char* keys16  # encoded keys of up to 16 bytes, each in a zero-padded 16-byte cell
 
     def __dealloc__(self):
+        free(self.keys16)
         free(self.row_ptrs)
         free(self.key_ptrs)
         free(self.key_lens)
@@ -261,13 +322,32 @@ cdef class _Plan:
 cdef dict _plans = {}
 
 
-cdef _Plan _plan_of(Table t):
+# A direct-mapped front of _plans keyed by the Table's address (a dict lookup per struct
+# written was ~3% of a PodList encode). Entries are borrowed: every Table and _Plan in it
+# is held by _plans, and the front is wiped whenever _plans is cleared, so a cached Table
+# address is never a reused one.
+cdef enum:
+    _PLAN_FRONT = 256
+cdef void* _front_tab[256]
+cdef void* _front_plan[256]
+
+
+cdef inline _Plan _plan_of(Table t):
+    cdef size_t h = ((<size_t><PyObject*>t) >> 5) & (_PLAN_FRONT - 1)
+    if _front_tab[h] == <void*>t:
+        return <_Plan>_front_plan[h]
+    return _plan_slow(t, h)
+
+
+cdef _Plan _plan_slow(Table t, size_t h):
     cdef _Plan p
     cdef PyObject* hit = PyDict_GetItem(_plans, t)
     cdef Py_ssize_t i
     cdef FieldRow f
     cdef bytes kb
     if hit != NULL:
+        _front_tab[h] = <void*>t
+        _front_plan[h] = <void*>hit
         return <_Plan>hit
     rows = []
     for key, chain in t.json.items():
@@ -287,7 +367,8 @@ cdef _Plan _plan_of(Table t):
     p.kinds = <int*>malloc(sizeof(int) * (p.n + 1))
     p.raw_ptrs = <const unsigned char**>malloc(sizeof(char*) * (p.n + 1))
     p.raw_lens = <Py_ssize_t*>malloc(sizeof(Py_ssize_t) * (p.n + 1))
-    if not (p.row_ptrs and p.key_ptrs and p.key_lens and p.offsets and p.kinds and p.raw_ptrs and p.raw_lens):
+    p.keys16 = <unsigned char*>calloc(p.n + 1, 16)
+    if not (p.keys16 and p.row_ptrs and p.key_ptrs and p.key_lens and p.offsets and p.kinds and p.raw_ptrs and p.raw_lens):
         raise MemoryError()
     for i in range(p.n):
         f = <FieldRow>p.rows[i]
@@ -295,13 +376,20 @@ cdef _Plan _plan_of(Table t):
         p.row_ptrs[i] = <PyObject*>f
         p.key_ptrs[i] = PyBytes_AS_STRING(kb)
         p.key_lens[i] = PyBytes_GET_SIZE(kb)
+        if p.key_lens[i] <= 16:
+            memcpy(p.keys16 + 16 * i, PyBytes_AS_STRING(kb), p.key_lens[i])
         p.offsets[i] = -2 if len(p.chains[i]) > 1 else f.offset
         p.kinds[i] = f.kind
         p.raw_lens[i] = PyBytes_GET_SIZE(<bytes>p.rawkeys[i])
         p.raw_ptrs[i] = <const unsigned char*>PyBytes_AS_STRING(<bytes>p.rawkeys[i])
     if len(_plans) > 4096:
+        for i in range(_PLAN_FRONT):
+            _front_tab[i] = NULL
+            _front_plan[i] = NULL
         _plans.clear()
     _plans[t] = p
+    _front_tab[h] = <void*>t
+    _front_plan[h] = <void*>p
     return p
 
 
@@ -331,6 +419,8 @@ cdef object _pick(_Plan plan, Py_ssize_t i, object obj, bint owned):
     cdef Py_ssize_t j, nchain
     cdef PyObject* p
     cdef tuple chain
+    cdef FieldRow hop
+    cdef bint tdirect
     cdef int k
     if off >= 0 and owned:
         p = (<PyObject**>((<char*><PyObject*>obj) + off))[0]
@@ -339,14 +429,20 @@ cdef object _pick(_Plan plan, Py_ssize_t i, object obj, bint owned):
         else:
             v = <object>p
     elif off == -2:
+        # An inline chain: each hop's row lives in the previous hop's struct class, so its
+        # slot offset holds where the target is exactly that class (a Probe's handler, a
+        # Volume's source: ~100 such fields per Pod, two getattr calls each before).
         chain = <tuple>plan.chains[i]
         nchain = len(chain)
         target = obj
+        tdirect = owned
         for j in range(nchain - 1):
-            target = getattr(target, (<FieldRow>chain[j]).name)
+            hop = <FieldRow>chain[j]
+            target = get_field(target, hop, tdirect)
             if target is None:
                 return _SKIP
-        v = getattr(target, f.name)
+            tdirect = type(target) is hop.cls
+        v = get_field(target, f, tdirect)
     else:
         v = getattr(obj, f.name)
     if v is None:
@@ -396,11 +492,12 @@ cdef int _put_struct_body(_Writer w, object obj, Table t, int depth) except -1:
             continue
         kl = plan.key_lens[i]
         kp = plan.key_ptrs[i]
-        if w.n + kl > w.cap:
-            w.grow(kl)
         if kl <= 16:
-            for off in range(kl):
-                w.buf[w.n + off] = <unsigned char>kp[off]
+            # One fixed 16-byte copy (two moves) of the padded key; the bytes past the key
+            # lie inside the buffer's capacity and are overwritten or trimmed.
+            if w.n + 16 > w.cap:
+                w.grow(16)
+            memcpy(w.buf + w.n, plan.keys16 + 16 * i, 16)
             w.n += kl
         else:
             w.put_raw(kp, kl)
@@ -520,7 +617,13 @@ cdef int _put_custom(_Writer w, TypeRow t, object v, int depth) except -1:
     cdef bytes b
     cdef Py_ssize_t start
     if t.shareable and type(v) is t.cls:
-        key = PyLong_FromVoidPtr(<void*>v)
+        hit = w.id_get(<void*>v)
+        if hit != NULL:
+            return w.put_raw(PyBytes_AS_STRING(<object>hit), PyBytes_GET_SIZE(<object>hit))
+        start = w.n
+        _put_custom_value(w, v, depth)
+        b = PyBytes_FromStringAndSize(<const char*>(w.buf + start), w.n - start)
+        return w.id_put(v, b)
     else:
         raw = getattr(v, "raw", None)
         if type(raw) is not bytes:
@@ -558,7 +661,11 @@ def cbor_encode(obj, prefix=b""):
     cls = type(obj)
     hint = _size_hint.get(cls, 0)
     cdef bytes pre = prefix if type(prefix) is bytes else bytes(prefix)
-    cdef _Writer w = _Writer(PyBytes_GET_SIZE(pre) + <Py_ssize_t>hint)
+    # Room for what the last encode of this class wrote plus the slack put_head asks for
+    # (9 bytes) near the end: a buffer exactly as large doubled on its last heads, and the
+    # doubled size (past glibc's 32 MiB mmap ceiling for a PodList(1000)) mapped and faulted
+    # in fresh pages on every call. The same size again lets glibc reuse the freed memory.
+    cdef _Writer w = _Writer(PyBytes_GET_SIZE(pre) + <Py_ssize_t>hint + 64)
     w.put_raw(PyBytes_AS_STRING(pre), PyBytes_GET_SIZE(pre))
     try:
         _put_struct(w, obj, table_of(cls), 1)

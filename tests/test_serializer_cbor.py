@@ -795,3 +795,20 @@ class TestTreeKernelProperties:
             _same_loads(bytes(data[: cut % (len(data) + 1)]))
 
         check()
+
+
+@pytest.mark.parametrize("data, text", [
+    (b"\x7f?", "cbor: wrong element type negative integer for indefinite-length UTF-8 text string"),
+    (b"\x5f\x3f\xff", "cbor: wrong element type negative integer for indefinite-length byte string"),
+    (b"\x7f\x7f\xff", "cbor: indefinite-length UTF-8 text string chunk is not definite-length"),
+])
+def test_indefinite_string_chunk_type_is_checked_before_its_head(data: bytes, text: str) -> None:
+    """fxamacker/cbor's wellformedIndefiniteString peeks at a chunk's initial byte: a chunk of
+    the wrong major type is reported as such even when its head is malformed (hypothesis found
+    the pure twin reading the head first)."""
+    from kcodec import speedups
+    from kcodec.errors import DecodeError
+
+    with pytest.raises(DecodeError) as err:
+        speedups.cbor_loads(data)
+    assert str(err.value) == text

@@ -414,12 +414,15 @@ def cbor_item_end(data: bytes, pos: int = 0, end: int = -1) -> int:
                     if data[pos] == 0xFF:
                         pos += 1
                         break
-                    cmajor, cai, cval, pos = _wf_head(data, pos, end)
+                    # fxamacker/cbor peeks at the chunk's initial byte before reading its head,
+                    # so a wrong type wins over a malformed head.
+                    cmajor, cai = data[pos] >> 5, data[pos] & 0x1F
                     if cmajor != major:
                         raise DecodeError(f"cbor: wrong element type {_TYPE_NAMES[cmajor]} "
                                           f"for indefinite-length {_TYPE_NAMES[major]}")
                     if cai == 31:
                         raise DecodeError(f"cbor: indefinite-length {_TYPE_NAMES[major]} chunk is not definite-length")
+                    _, _, cval, pos = _wf_head(data, pos, end)
                     if cval > end - pos:
                         raise _eof()
                     pos += cval

@@ -471,16 +471,7 @@ def skip_field(buf: bytes, wire: int, pos: int, end: int, path: str) -> int:
     depth = 0
     while True:
         if wire == WT_VARINT:
-            shift = 0
-            while True:
-                if shift >= 64:
-                    raise _skip_error("proto: integer overflow", path, pos)
-                if pos >= end:
-                    raise _skip_error("unexpected EOF", path, pos)
-                pos += 1
-                if buf[pos - 1] < 0x80:
-                    break
-                shift += 7
+            pos = _skip_varint(buf, pos, end, path)[1]
         elif wire == WT_BYTES:
             length, pos = _skip_varint(buf, pos, end, path)
             # Go reads the length into an int: beyond int64 it is negative, and so is an

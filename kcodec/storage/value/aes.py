@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import struct
 import threading
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from typing import Any, Union
 
@@ -209,7 +210,7 @@ def named_keys(keys: KeysLike, provider: str) -> list[tuple[str, bytes]]:
     return out
 
 
-class _AESProvider:
+class _AESProvider(ABC):
     _prefix = b""
     _kind = ""
 
@@ -225,8 +226,9 @@ class _AESProvider:
         self._inner = PrefixTransformers(
             *per_key, error="no matching key was found for the provided AES transformer")
 
-    def _cipher(self, secret: bytes, name: str) -> Any:  # pragma: no cover - overridden
-        raise NotImplementedError
+    @abstractmethod
+    def _cipher(self, secret: bytes, name: str) -> Any:
+        """The cipher for one named key (GCM or CBC); a bad key raises ValueError."""
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(keys={self.key_names!r})"

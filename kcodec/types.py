@@ -15,7 +15,7 @@ from kcodec.gofmt import quote as _go_quote
 from kcodec.gojson import number_text as _number_text
 from kcodec.errors import json_kind as _json_kind
 from kcodec.model import CustomValue
-from kcodec.wire import skip_field
+from kcodec.wire import read_go_uvarint, skip_field
 
 __all__ = [
     "Format",
@@ -112,24 +112,6 @@ def _put_bytes_field(out: bytearray, number: int, data: bytes) -> None:
     out += data
 
 
-def _read_uvarint(data: bytes, pos: int, path: str) -> tuple[int, int]:
-    """Read a varint as Go's generated code does (64-bit wrap, at most 10 bytes)."""
-    value = 0
-    shift = 0
-    n = len(data)
-    while True:
-        if shift >= 64:
-            raise _decode_error("proto: integer overflow", path, pos)
-        if pos >= n:
-            raise _decode_error("unexpected EOF", path, pos)
-        b = data[pos]
-        pos += 1
-        value |= (b & 0x7F) << shift
-        if b < 0x80:
-            return value & _U64, pos
-        shift += 7
-
-
 def _pb_fields(data: bytes, path: str, message: str) -> Iterator[tuple[int, int, Any]]:
     """Yield ``(number, wire_type, value)`` for each field of a protobuf message body.
 
@@ -142,7 +124,7 @@ def _pb_fields(data: bytes, path: str, message: str) -> Iterator[tuple[int, int,
     pos = 0
     while pos < n:
         start = pos
-        key, pos = _read_uvarint(data, pos, path)
+        key, pos = read_go_uvarint(data, pos, len(data), path)
         number = key >> 3
         wire = key & 7
         if wire == 4:
@@ -152,7 +134,7 @@ def _pb_fields(data: bytes, path: str, message: str) -> Iterator[tuple[int, int,
                 f"proto: {message}: illegal tag {_wrap32(number)} (wire type {key})", path, start
             )
         if wire == 0:
-            value, pos = _read_uvarint(data, pos, path)
+            value, pos = read_go_uvarint(data, pos, len(data), path)
             yield number, wire, value
         elif wire == 1:
             if pos + 8 > n:
@@ -165,7 +147,7 @@ def _pb_fields(data: bytes, path: str, message: str) -> Iterator[tuple[int, int,
             yield number, wire, int.from_bytes(data[pos:pos + 4], "little")
             pos += 4
         elif wire == 2:
-            length, pos = _read_uvarint(data, pos, path)
+            length, pos = read_go_uvarint(data, pos, len(data), path)
             if length > _I64_MAX:
                 raise _decode_error("proto: negative length found during unmarshaling", path, start)
             if pos + length > n:

@@ -18,6 +18,7 @@ __all__ = [
     "varint",
     "read_varint",
     "skip_field",
+    "read_go_uvarint",
     "length_error",
     "PROTO_MAGIC",
     "encode_varint",
@@ -456,7 +457,7 @@ def length_error(n: int, path: str, pos: int) -> DecodeError:
 
 
 def _skip_error(msg: str, path: str, pos: int) -> DecodeError:
-    return DecodeError(msg, field_path=path, offset=pos)
+    return DecodeError(msg, field_path=path or None, offset=pos)
 
 
 def skip_field(buf: bytes, wire: int, pos: int, end: int, path: str) -> int:
@@ -471,9 +472,9 @@ def skip_field(buf: bytes, wire: int, pos: int, end: int, path: str) -> int:
     depth = 0
     while True:
         if wire == WT_VARINT:
-            pos = _skip_varint(buf, pos, end, path)[1]
+            pos = read_go_uvarint(buf, pos, end, path)[1]
         elif wire == WT_BYTES:
-            length, pos = _skip_varint(buf, pos, end, path)
+            length, pos = read_go_uvarint(buf, pos, end, path)
             # Go reads the length into an int: beyond int64 it is negative, and so is an
             # index it pushes past int64.
             if length >= _SIGN64 or pos + length >= _SIGN64:
@@ -495,15 +496,16 @@ def skip_field(buf: bytes, wire: int, pos: int, end: int, path: str) -> int:
             break
         if pos >= end:
             raise _skip_error("unexpected EOF", path, end)
-        tag, pos = _skip_varint(buf, pos, end, path)
+        tag, pos = read_go_uvarint(buf, pos, end, path)
         wire = tag & 7
     if pos > end:
         raise _skip_error("unexpected EOF", path, end)
     return pos
 
 
-def _skip_varint(buf: bytes, pos: int, end: int, path: str) -> tuple[int, int]:
-    # skipGenerated's varint loop: 64-bit wrap, an 11th byte is an overflow.
+def read_go_uvarint(buf: bytes, pos: int, end: int, path: str) -> tuple[int, int]:
+    """A varint as gogo's generated code reads it (64-bit wrap, an 11th byte is an overflow),
+    with Go's texts; ``path`` and the offset go on the DecodeError."""
     value = 0
     shift = 0
     while True:

@@ -1378,7 +1378,7 @@ def generate(api_root: Path, machinery_root: Path,
         rel = "/".join(parent.split(".")[1:])  # api/<group>
         files[f"{rel}/{ver}.py"] = render_module(world, pkg, _source_of(path))
         groups.setdefault(rel, []).append(ver)
-    for name, text in generate_internal(world, api_src).items():
+    for name, text in generate_internal(world, _source_of(API_PREFIX + "core/v1")).items():
         files[f"api/{name}/internal.py"] = text
     for rel, vers in sorted(groups.items()):
         if rel in HAND_WRITTEN_INITS:

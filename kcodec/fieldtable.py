@@ -165,16 +165,21 @@ class CustomValue(abc.ABC):
 class _FieldDecl:
     """What ``field()`` returns: the declaration before the class is compiled."""
 
-    __slots__ = ("number", "json_name", "omitempty", "omitzero", "inline", "default")
+    __slots__ = ("number", "json_name", "omitempty", "omitzero", "inline", "default", "go", "via",
+                 "go_field")
 
     def __init__(self, number: int, json_name: str | None, omitempty: bool, omitzero: bool,
-                 inline: bool, default: Any) -> None:
+                 inline: bool, default: Any, go: str | None = None, via: str | None = None,
+                 go_field: str | None = None) -> None:
         self.number = number
         self.json_name = json_name
         self.omitempty = omitempty
         self.omitzero = omitzero
         self.inline = inline
         self.default = default
+        self.go = go
+        self.via = via
+        self.go_field = go_field
 
 
 def field(
@@ -185,6 +190,9 @@ def field(
     omitzero: bool = False,
     inline: bool = False,
     default: Any = MISSING,
+    go: str | None = None,
+    via: str | None = None,
+    go_field: str | None = None,
 ) -> Any:
     """Declare a struct field.
 
@@ -193,16 +201,23 @@ def field(
     from JSON); ``omitempty``/``omitzero`` follow Go's ``encoding/json`` options;
     ``inline=True`` marks a Go embedded struct whose fields JSON flattens into the parent;
     ``default`` overrides the Go zero value for Python construction only.
+    ``go`` is the Go type as ``reflect.Type.String()`` spells it, for error texts, when the
+    annotation does not say it (a named type: ``"types.UID"``, ``"[]v1.Protocol"``); a named
+    slice or map is written ``"v1.ResourceList=map[v1.ResourceName]resource.Quantity"`` so
+    its elements are named too. ``via`` is the Go name of the embedded struct the field is
+    promoted from when the Python class flattens it (``"TypeMeta"``), which Go's error
+    context names. ``go_field`` is the Go field name when it is not the JSON name with its
+    first letter upper-cased (``"ObjectMeta"`` for ``metadata``), for gogo-protobuf's texts.
     """
     if not isinstance(proto_number, int) or proto_number < 0:
         raise TypeError(f"proto_number must be a non-negative int, got {proto_number!r}")
-    return _FieldDecl(proto_number, json_name, omitempty, omitzero, inline, default)
+    return _FieldDecl(proto_number, json_name, omitempty, omitzero, inline, default, go, via, go_field)
 
 
 class TypeInfo:
     """A compiled type: kind code, nested class, element type, protobuf wrapping."""
 
-    __slots__ = ("kind", "cls", "elem", "wrapped", "pointer", "wire")
+    __slots__ = ("kind", "cls", "elem", "wrapped", "pointer", "wire", "goname")
 
     def __init__(self, kind: int, cls: Any = None, elem: TypeInfo | None = None,
                  wrapped: bool = False, pointer: bool = False) -> None:
@@ -211,6 +226,7 @@ class TypeInfo:
         self.elem = elem
         self.wrapped = wrapped
         self.pointer = pointer
+        self.goname: str | None = None  # Go's name of a named type (set from field(go=...))
         if kind in (K_BOOL, K_INT32, K_INT64):
             self.wire = WT_VARINT
         elif kind == K_FLOAT:
@@ -219,6 +235,9 @@ class TypeInfo:
             self.wire = WT_BYTES
 
     def go_name(self) -> str:
+        """The Go type as ``reflect.Type.String()`` prints it (encoding/json's type errors)."""
+        if self.goname is not None:
+            return ("*" + self.goname) if self.pointer else self.goname
         k = self.kind
         if k in _GO_NAMES:
             base = _GO_NAMES[k]
@@ -237,10 +256,13 @@ class TypeInfo:
 class FieldInfo(TypeInfo):
     """One row of a compiled field table."""
 
-    __slots__ = ("name", "json", "number", "omitempty", "omitzero", "inline", "default")
+    __slots__ = ("name", "json", "number", "omitempty", "omitzero", "inline", "default", "via",
+                 "_go_field")
 
     def __init__(self, name: str, decl: _FieldDecl, t: TypeInfo) -> None:
         super().__init__(t.kind, t.cls, t.elem, t.wrapped, t.pointer)
+        if decl.go is not None:
+            _name_go_types(self, decl.go)
         self.name = name
         self.json = decl.json_name if decl.json_name is not None else name
         self.number = decl.number
@@ -248,9 +270,35 @@ class FieldInfo(TypeInfo):
         self.omitzero = decl.omitzero
         self.inline = decl.inline
         self.default = decl.default
+        self.via = decl.via
+        self._go_field = decl.go_field
+
+    def go_field(self) -> str:
+        """The Go struct field name (gogo-protobuf's "wrong wireType ... for field X")."""
+        if self._go_field is not None:
+            return self._go_field
+        if not self.json or self.json == "-":
+            return self.cls.__name__ if self.cls is not None else self.name
+        return self.json[:1].upper() + self.json[1:]
 
     def __repr__(self) -> str:
         return f"FieldInfo({self.name!r}, json={self.json!r}, number={self.number}, type={self.go_name()})"
+
+
+def _name_go_types(t: TypeInfo, spelled: str) -> None:
+    """Give ``t`` and its elements the Go names of ``spelled`` (``field(go=...)``'s form)."""
+    if spelled[:1] == "*":
+        spelled = spelled[1:]  # the pointer is the annotation's "| None"
+    t.goname = spelled.partition("=")[0]
+    shape = spelled
+    if not spelled.startswith(("[]", "map[")):
+        shape = spelled.partition("=")[2]  # a named slice/map: its underlying names the elements
+    if t.elem is None:
+        return
+    if shape.startswith("[]"):
+        _name_go_types(t.elem, shape[2:])
+    elif shape.startswith("map["):
+        _name_go_types(t.elem, shape[shape.index("]") + 1:])
 
 
 class StructMeta(type):
@@ -411,7 +459,11 @@ def is_protobuf_struct(cls: Any) -> bool:
 
 
 def go_type_name(cls: Any) -> str:
-    """Go-like short type name (``v1.Pod``) used in error messages."""
+    """Go-like short type name (``v1.Pod``) used in error messages: the class's own
+    ``__go_name__`` when its module is not named as the Go package is (``resource.Quantity``)."""
+    go = cls.__dict__.get("__go_name__")
+    if go is not None:
+        return go
     return f"{cls.__module__.rsplit('.', 1)[-1]}.{cls.__qualname__}"
 
 

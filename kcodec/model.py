@@ -246,7 +246,20 @@ def from_proto(cls: type[T], data: bytes, *, into: Any = None, path: str | None 
     obj = into if into is not None else c._new_zero()
     if type(data) is not bytes:
         data = bytes(data)
-    speedups.fill_from_proto(obj, c, data, path if path is not None else c.__name__, start, end)
+    if path is not None:
+        speedups.fill_from_proto(obj, c, data, path, start, end)
+        return obj
+    root = c.__name__
+    try:
+        speedups.fill_from_proto(obj, c, data, root, start, end)
+    except DecodeError as exc:
+        # The kernels name places from the class; field_path is written as JSON's is
+        # (``spec.containers[0].ports``), without it.
+        fp = exc.field_path
+        if fp is not None and fp.startswith(root):
+            rest = fp[len(root):]
+            exc.field_path = rest[1:] if rest[:1] == "." else (rest or None)
+        raise
     return obj
 
 

@@ -15,7 +15,7 @@ from kcodec.gofmt import quote as _go_quote
 from kcodec.gojson import number_text as _number_text
 from kcodec.errors import json_kind as _json_kind
 from kcodec.model import CustomValue
-from kcodec.wire import read_go_uvarint, skip_field
+from kcodec.wire import end_group_error, go_field_number, illegal_tag_error, read_go_uvarint, skip_field, wrong_wire_error
 
 __all__ = [
     "Format",
@@ -125,14 +125,12 @@ def _pb_fields(data: bytes, path: str, message: str) -> Iterator[tuple[int, int,
     while pos < n:
         start = pos
         key, pos = read_go_uvarint(data, pos, len(data), path)
-        number = key >> 3
         wire = key & 7
         if wire == 4:
-            raise _decode_error(f"proto: {message}: wiretype end group for non-group", path, start)
-        if number <= 0 or number > 0x7FFFFFFF:
-            raise _decode_error(
-                f"proto: {message}: illegal tag {_wrap32(number)} (wire type {key})", path, start
-            )
+            raise end_group_error(message, path, start)
+        number = go_field_number(key)
+        if number <= 0:
+            raise illegal_tag_error(message, key, path, start)
         if wire == 0:
             value, pos = read_go_uvarint(data, pos, len(data), path)
             yield number, wire, value
@@ -161,7 +159,7 @@ def _pb_fields(data: bytes, path: str, message: str) -> Iterator[tuple[int, int,
 
 
 def _wrong_wire(wire: int, field: str, path: str) -> DecodeError:
-    return _decode_error(f"proto: wrong wireType = {wire} for field {field}", path)
+    return wrong_wire_error(wire, field, path)
 
 
 # Go's unicode.IsSpace set, which strings.TrimSpace strips.
@@ -356,6 +354,8 @@ class Quantity(CustomValue):
     already canonical). Build with :func:`parse_quantity`, :func:`must_parse`,
     :func:`new_quantity`, :func:`new_milli_quantity`; ``Quantity()`` is zero.
     """
+
+    __go_name__ = "resource.Quantity"
 
     __slots__ = ("_m", "_e", "_dec", "_format", "_s")
 
@@ -730,6 +730,8 @@ class IntOrString(CustomValue):
     ``type`` is :data:`INT` (0) or :data:`STRING` (1). JSON: a bare number or a string
     (``"123"`` stays a string). Protobuf: ``{1 type, 2 intVal, 3 strVal}``.
     """
+
+    __go_name__ = "intstr.IntOrString"
 
     __slots__ = ("_type", "_int", "_str")
 

@@ -20,6 +20,10 @@ __all__ = [
     "skip_field",
     "read_go_uvarint",
     "length_error",
+    "go_field_number",
+    "end_group_error",
+    "illegal_tag_error",
+    "wrong_wire_error",
     "PROTO_MAGIC",
     "encode_varint",
     "decode_varint",
@@ -135,12 +139,10 @@ def iter_fields(
             pos += 1
         else:
             tag, pos = decode_varint(buf, pos, end)
-        fnum = tag >> 3
-        if fnum > 0x7FFFFFFF:
-            # Go reads the field number as an int32: keep its truncation.
-            fnum &= 0xFFFFFFFF
-        if fnum == 0 or fnum > 0x7FFFFFFF:
-            raise DecodeError(f"proto: illegal tag {fnum} (wire type {tag & 7}) at byte {tag_pos}")
+        # Go reads the field number as an int32: keep its truncation.
+        fnum = go_field_number(tag)
+        if fnum <= 0:
+            raise DecodeError(f"proto: illegal tag {fnum} (wire type {tag})", offset=tag_pos)
         wt = tag & 7
         if wt == 2:
             if pos < end and buf[pos] < 0x80:
@@ -252,19 +254,17 @@ def _read_tag(buf: bytes, pos: int, end: int, msg: str) -> tuple[int, int, int]:
         pos += 1
     else:
         tag, pos = decode_varint(buf, pos, end)
-    fnum = tag >> 3
     if tag & 7 == 4:
         # Checked before the field number, as every generated Unmarshal does.
-        raise DecodeError(f"proto: {msg}: wiretype end group for non-group", offset=tag_pos)
-    if fnum > 0x7FFFFFFF:
-        fnum &= 0xFFFFFFFF
-    if fnum == 0 or fnum > 0x7FFFFFFF:
-        raise DecodeError(f"proto: {msg}: illegal tag {fnum} (wire type {tag & 7}) at byte {tag_pos}")
+        raise end_group_error(msg, None, tag_pos)
+    fnum = go_field_number(tag)
+    if fnum <= 0:
+        raise illegal_tag_error(msg, tag, None, tag_pos)
     return fnum, tag & 7, pos
 
 
 def _wrong_wire(field: str, wt: int, tag_pos: int) -> DecodeError:
-    return DecodeError(f"proto: wrong wireType = {wt} for field {field} at byte {tag_pos}")
+    return wrong_wire_error(wt, field, None, tag_pos)
 
 
 def _decode_type_meta(
@@ -454,6 +454,34 @@ def length_error(n: int, path: str, pos: int) -> DecodeError:
     if n >= _SIGN64:
         return DecodeError("proto: negative length found during unmarshaling", field_path=path, offset=pos)
     return DecodeError("unexpected EOF", field_path=path, offset=pos)
+
+
+def go_field_number(key: int) -> int:
+    """The field number gogo's generated Unmarshal reads from tag ``key``:
+    ``fieldNum := int32(wire >> 3)``, the low 32 bits as a signed int."""
+    n = (key >> 3) & 0xFFFFFFFF
+    return n - 0x100000000 if n >= 0x80000000 else n
+
+
+# The three texts of every gogo-generated Unmarshal (k8s.io/api/*/generated.pb.go). They
+# hold the Go message and field names only; the place goes into field_path and offset.
+
+def end_group_error(message: str, path: str | None, offset: int) -> DecodeError:
+    """A tag of wire type 4 (checked first, before the field number)."""
+    return DecodeError(f"proto: {message}: wiretype end group for non-group",
+                       field_path=path or None, offset=offset)
+
+
+def illegal_tag_error(message: str, key: int, path: str | None, offset: int) -> DecodeError:
+    """A field number <= 0. Go formats the whole tag varint as the "wire type"."""
+    return DecodeError(f"proto: {message}: illegal tag {go_field_number(key)} (wire type {key})",
+                       field_path=path or None, offset=offset)
+
+
+def wrong_wire_error(wire: int, field: str, path: str | None, offset: int | None = None) -> DecodeError:
+    """A known field (Go field name ``field``) with a wire type its type cannot have."""
+    return DecodeError(f"proto: wrong wireType = {wire} for field {field}",
+                       field_path=path or None, offset=offset)
 
 
 def _skip_error(msg: str, path: str, pos: int) -> DecodeError:

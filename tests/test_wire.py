@@ -156,7 +156,7 @@ def test_iter_fields_huge_length_raises_without_allocating(w):
         (b"\x08\x01\x0b", r"illegal wireType 3 for field 1 at byte 2"),
         (b"\x0c", r"illegal wireType 4 for field 1 at byte 0"),
         (b"\x0e", r"illegal wireType 6"),
-        (b"\x00\x01", r"illegal tag 0 \(wire type 0\) at byte 0"),
+        (b"\x00\x01", r"^proto: illegal tag 0 \(wire type 0\)$"),
         (b"\x80", r"unexpected EOF at byte 1"),
     ],
 )
@@ -224,11 +224,11 @@ def test_unmarshal_unknown_skips_unknown_fields_and_merges_typemeta(w):
 @pytest.mark.parametrize(
     "data, pattern",
     [
-        (b"\x08\x01", r"wrong wireType = 0 for field TypeMeta at byte 0"),
+        (b"\x08\x01", r"^proto: wrong wireType = 0 for field TypeMeta$"),
         (b"\x10\x01", r"wrong wireType = 0 for field Raw"),
         (b"\x18\x01", r"wrong wireType = 0 for field ContentEncoding"),
         (b"\x20\x01", r"wrong wireType = 0 for field ContentType"),
-        (b"\x0a\x02\x08\x01", r"wrong wireType = 0 for field APIVersion at byte 2"),
+        (b"\x0a\x02\x08\x01", r"^proto: wrong wireType = 0 for field APIVersion$"),
         (b"\x0a\x02\x10\x01", r"wrong wireType = 0 for field Kind"),
         (b"\x12\x05abc", r"unexpected EOF at byte 5: field Raw at byte 0 declares 5 bytes, 3 remain"),
         (b"\x0a\x05\x0a\x05ab", r"unexpected EOF at byte 6: field TypeMeta at byte 0 declares 5 bytes, 4 remain"),

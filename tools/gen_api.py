@@ -68,6 +68,17 @@ HAND_MARSHALLED = {
         ("JSON", "JSONSchemaPropsOrArray", "JSONSchemaPropsOrBool", "JSONSchemaPropsOrStringArray"),
 }
 
+# Go's predeclared types as reflect.Type.String() prints them (byte is uint8).
+GO_BUILTIN_NAMES = {n: n for n in ("string", "bool", "int", "int8", "int16", "int32", "int64",
+                                   "uint", "uint16", "uint32", "uint64", "float32", "float64",
+                                   "uint8")}
+GO_BUILTIN_NAMES["byte"] = "uint8"
+GO_BUILTIN_NAMES["rune"] = "int32"
+
+# The Go names kcodec's own value classes report (their classes' __go_name__).
+EXTERNAL_GO_NAMES = {"RawExtension": "runtime.RawExtension", "IntOrString": "intstr.IntOrString",
+                     "Quantity": "resource.Quantity"}
+
 PRIMITIVES = {
     "string": "str", "bool": "bool", "int32": "Int32", "int64": "Int64", "int": "Int64",
     "float64": "float",
@@ -464,6 +475,8 @@ class Field:
     omitzero: bool
     inline: bool
     type: T
+    go: str | None = None      # Go's reflect spelling of the field type, when kcodec's differs
+    go_field: str | None = None  # the Go field name, when it is not the JSON name capitalized
 
 
 @dataclass
@@ -552,6 +565,40 @@ class World:
             return T("any")
         raise GenError(f"{pkg.path}.{decl.name}: unsupported type kind {k}")
 
+    def go_string(self, pkg: GoPackage, decl: GoDecl, typ: GoType) -> str:
+        """*typ* (appearing in *decl*) as encoding/json's type errors print it
+        (reflect.Type.String(): package name and type name, ``*``, ``[]``, ``map[K]V``).
+        A named slice or map is written ``name=underlying``, so that the type names of its
+        elements can be known too (see kcodec.fieldtable, ``field(go=...)``)."""
+        k = typ.kind
+        if k == "ident":
+            if typ.pkg:
+                return self.named_go_string(self.imports_of(pkg, decl)[typ.pkg], typ.name)
+            if typ.name in GO_BUILTIN_NAMES:
+                return GO_BUILTIN_NAMES[typ.name]
+            return self.named_go_string(pkg.path, typ.name)
+        if k == "ptr":
+            return "*" + self.go_string(pkg, decl, typ.elem)
+        if k == "slice":
+            return "[]" + self.go_string(pkg, decl, typ.elem)
+        if k == "map":
+            key = self.go_string(pkg, decl, typ.key).partition("=")[0]
+            return f"map[{key}]" + self.go_string(pkg, decl, typ.elem)
+        if k == "iface":
+            return "interface {}"
+        raise GenError(f"{pkg.path}.{decl.name}: no Go type string for kind {k}")
+
+    def named_go_string(self, pkg_path: str, name: str) -> str:
+        """The go_string of the named type *name* declared in *pkg_path*."""
+        pkg = self.packages.get(pkg_path)
+        decl = pkg.decls.get(name) if pkg is not None else None
+        if decl is not None and decl.alias:
+            return self.go_string(pkg, decl, decl.type)  # type: ignore[arg-type]
+        out = f"{pkg_path.rsplit('/', 1)[-1]}.{name}"
+        if decl is not None and decl.type.kind in ("slice", "map"):
+            out += "=" + self.go_string(pkg, decl, decl.type)  # type: ignore[arg-type]
+        return out
+
     def struct_source(self, pkg: GoPackage, decl: GoDecl) -> tuple[GoPackage, GoDecl]:
         """The package and declaration whose struct body defines the class *decl*."""
         typ = decl.type
@@ -617,8 +664,12 @@ class World:
             if "kind='any'" in repr(resolved):
                 self.notes.append(f"{pkg.path}.{decl.name}.{gf.name}: interface type -> Any")
             numbered = numbered or number > 0
+            go = self.go_string(spkg, sdecl, gf.type)
+            go_field = etype.name if gf.embedded else gf.name
             fields.append(Field(attr, jname, number, "omitempty" in jopts, "omitzero" in jopts,
-                                inline, resolved))
+                                inline, resolved, None if go == default_go_string(resolved) else go,
+                                None if go_field == (jname[:1].upper() + jname[1:] if jname
+                                                     else go_field) else go_field))
         attrs = [f.attr for f in fields]
         if len(set(attrs)) != len(attrs):
             raise GenError(f"{pkg.path}.{decl.name}: attribute names collide: {attrs}")
@@ -632,6 +683,29 @@ class World:
             protobuf = False
         return ClassDef(pkg.path, decl.name, fields, is_object, protobuf,
                         (decl.file, decl.index))
+
+
+def default_go_string(t: T) -> str | None:
+    """The Go type name kcodec.fieldtable derives from a field's annotation alone (None when
+    it cannot name it: a protobuf-wrapped slice is a plain list to it)."""
+    k = t.kind
+    if k == "prim":
+        return {"str": "string", "bool": "bool", "Int32": "int32", "Int64": "int64",
+                "float": "float64"}[t.name]
+    if k == "bytes":
+        return "[]uint8"
+    if k == "any":
+        return "interface {}"
+    if k in ("class", "custom"):
+        return f"{module_of(t.pkg)[1]}.{t.name}"
+    if k == "ext":
+        return EXTERNAL_GO_NAMES[t.name]
+    if k in ("ptr", "list", "map"):
+        inner = default_go_string(t.elem)
+        if inner is None:
+            return None
+        return {"ptr": "*", "list": "[]", "map": "map[string]"}[k] + inner
+    return None
 
 
 # --------------------------------------------------------------------------- rendering
@@ -748,6 +822,10 @@ def render_class(w: ModuleWriter, cls: ClassDef, gv: str, kinds: set[str]) -> li
             args.append("omitzero=True")
         if f.inline:
             args.append("inline=True")
+        if f.go is not None:
+            args.append(f'go="{f.go}"')
+        if f.go_field is not None:
+            args.append(f'go_field="{f.go_field}"')
         lines.append(f"    {f.attr}: {ann} = {fn}({', '.join(args)})")
     if extra:
         lines.append("")

@@ -42,7 +42,11 @@ from kcodec._kinds import (
     WT_VARINT,
 )
 from kcodec.errors import DecodeError, EncodeError, json_kind
+from kcodec.wire import end_group_error as _end_group_error
+from kcodec.wire import go_field_number as _go_field_number
+from kcodec.wire import illegal_tag_error as _illegal_tag_error
 from kcodec.wire import length_error as _length_error
+from kcodec.wire import wrong_wire_error as _wrong_wire_error
 from kcodec.wire import read_varint as _read_varint
 from kcodec.wire import skip_field as _skip
 from kcodec.wire import varint as _varint
@@ -150,6 +154,18 @@ def _type_error(v: Any, t: Any, path: str, gname: str | None = None, gstack: str
     return err
 
 
+def _go_field_stack(chain: Any, key: str) -> str:
+    """Go's FieldStack entries for JSON key ``key`` reached through ``chain``: encoding/json
+    (Go 1.24+, sigs.k8s.io/json after it) names each embedded struct a promoted field is
+    reached through, then the key."""
+    names = [inl.cls.__name__ for inl in chain[:-1]]
+    via = chain[-1].via
+    if via is not None:
+        names.append(via)
+    names.append(key)
+    return ".".join(names)
+
+
 def go_context_error(cls: Any, root: str, err: DecodeError) -> DecodeError:
     """``err`` (from :func:`_type_error` without Go's context, as the compiled tree walker
     raises it) worded with Go's context, found by walking ``cls``'s tables along its path."""
@@ -170,7 +186,7 @@ def go_context_error(cls: Any, root: str, err: DecodeError) -> DecodeError:
             if chain is None:
                 break
             gname = cur.__name__
-            gstack += [inl.cls.__name__ for inl in chain[:-1]] + [key]
+            gstack.append(_go_field_stack(chain, key))
             t = chain[-1]
             i = j + 1 if j < n and spath[j] == "." else j
         else:  # a list index or map key: no name in Go's context
@@ -222,8 +238,8 @@ def _fill(obj: Any, cls: Any, tree: dict[str, Any], strict: list[str] | None, pa
         fpath = path + "." + key
         # Go's error context: promoted fields are reached through the embedded struct's name.
         fstack = key
-        if len(chain) > 1:
-            fstack = ".".join([inl.cls.__name__ for inl in chain[:-1]] + [key])
+        if len(chain) > 1 or f.via is not None:
+            fstack = _go_field_stack(chain, key)
         if gstack:
             fstack = gstack + "." + fstack
         k = f.kind
@@ -486,22 +502,24 @@ def _proto_fill(obj: Any, cls: Any, buf: bytes, pos: int, end: int, path: str, d
     while pos < end:
         tag_pos = pos
         key, pos = _read_varint(buf, pos, end, path)
-        num = key >> 3
         wire = key & 7
-        f = bynum.get(num)
         if wire == 4:
             # Checked before anything else, as every generated Unmarshal does.
-            raise DecodeError(
-                f"proto: {cls.__qualname__}: wiretype end group for non-group", field_path=path, offset=tag_pos
-            )
-        if num == 0:
-            raise DecodeError(f"proto: {path}: illegal tag 0 at byte {tag_pos}")
+            raise _end_group_error(cls.__name__, path, tag_pos)
+        num = _go_field_number(key) if key >= 0x400000000 else key >> 3
+        if num <= 0:
+            raise _illegal_tag_error(cls.__name__, key, path, tag_pos)
+        f = bynum.get(num)
         if f is None:
             pos = _skip(buf, wire, pos, end, path)
             continue
         # An embedded (inline) struct adds no name to the path, as in JSON.
         fpath = path if f.inline else path + "." + f.json
         k = f.kind
+        # gogo's generated case for the field checks the wire type first (a repeated scalar
+        # takes its packed form, wire type 2, too).
+        if wire != f.wire and not (k == K_LIST and not f.wrapped and wire == f.elem.wire):
+            raise _wrong_wire_error(wire, f.go_field(), fpath, tag_pos)
         if k == K_LIST and not f.wrapped:
             e = f.elem
             lst = getattr(obj, f.name)
@@ -521,8 +539,6 @@ def _proto_fill(obj: Any, cls: Any, buf: bytes, pos: int, end: int, path: str, d
             lst.append(x)
             continue
         if k == K_MAP:
-            if wire != WT_BYTES:
-                raise DecodeError(f"proto: {fpath}: wrong wire type {wire} at byte {tag_pos}")
             n, pos = _read_varint(buf, pos, end, fpath)
             stop = pos + n
             if stop > end:
@@ -534,14 +550,15 @@ def _proto_fill(obj: Any, cls: Any, buf: bytes, pos: int, end: int, path: str, d
             while pos < stop:
                 ekey, pos = _read_varint(buf, pos, stop, fpath)
                 enum, ewire = ekey >> 3, ekey & 7
-                if enum == 1 and ewire == WT_BYTES:
+                if enum == 1:  # read as the string key whatever the wire type, as gogo does
                     ln, pos = _read_varint(buf, pos, stop, fpath)
                     if pos + ln > stop:
                         raise _length_error(ln, fpath, pos)
                     mk = buf[pos:pos + ln].decode("utf-8", "surrogateescape")
                     pos += ln
                 elif enum == 2:
-                    mv, pos = _proto_read(e, ewire, buf, pos, stop, f"{fpath}[{mk}]", depth)  # type: ignore[arg-type]
+                    # gogo's map entry reads the value by its type, whatever the wire type says.
+                    mv, pos = _proto_read(e, e.wire, buf, pos, stop, f"{fpath}[{mk}]", depth)  # type: ignore[arg-type]
                     have_v = True
                 else:
                     pos = _skip(buf, ewire, pos, stop, fpath)
@@ -556,8 +573,6 @@ def _proto_fill(obj: Any, cls: Any, buf: bytes, pos: int, end: int, path: str, d
             m[mk] = mv
             continue
         if k == K_STRUCT:
-            if wire != WT_BYTES:
-                raise DecodeError(f"proto: {fpath}: wrong wire type {wire} at byte {tag_pos}")
             n, pos = _read_varint(buf, pos, end, fpath)
             stop = pos + n
             if stop > end:
@@ -578,7 +593,9 @@ def _proto_fill(obj: Any, cls: Any, buf: bytes, pos: int, end: int, path: str, d
 def _proto_read(t: Any, wire: int, buf: bytes, pos: int, end: int, path: str, depth: int) -> tuple[Any, int]:
     k = t.kind
     if wire != t.wire:
-        raise DecodeError(f"proto: {path}: wrong wire type {wire} for {t.go_name()} at byte {pos}")
+        # Only an element of a wrapped list gets here with another wire type (the callers
+        # check the rest): the wrapper message's field is Items.
+        raise _wrong_wire_error(wire, "Items", path, pos)
     if wire == WT_VARINT:
         v, pos = _read_varint(buf, pos, end, path)
         if k == K_BOOL:
@@ -593,7 +610,7 @@ def _proto_read(t: Any, wire: int, buf: bytes, pos: int, end: int, path: str, de
         return v, pos
     if wire == WT_FIXED64:
         if pos + 8 > end:
-            raise DecodeError(f"proto: {path}: unexpected EOF at byte {pos}")
+            raise DecodeError("unexpected EOF", field_path=path, offset=pos)
         return _st.unpack_from("<d", buf, pos)[0], pos + 8
     n, pos = _read_varint(buf, pos, end, path)
     stop = pos + n

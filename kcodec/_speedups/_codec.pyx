@@ -58,6 +58,9 @@ from kcodec._native import codec as _pure
 from kcodec.errors import DecodeError, EncodeError
 from kcodec.gojson import b64decode as _gojson_b64decode
 from kcodec.wire import length_error as _pure_length_error
+from kcodec.wire import end_group_error as _end_group_error
+from kcodec.wire import illegal_tag_error as _illegal_tag_error
+from kcodec.wire import wrong_wire_error as _wrong_wire_error
 
 __all__ = ["struct_to_tree", "fill_from_tree", "struct_to_proto", "fill_from_proto"]
 
@@ -1568,6 +1571,7 @@ cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
     cdef const PathSeg* fpath
     cdef int k
     cdef uint64_t num
+    cdef int32_t fnum32
     cdef const FieldC* fc
     cdef FieldC scratch
     cdef Py_ssize_t n, taglen
@@ -1584,14 +1588,15 @@ cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
         tag_pos = pos
         _read(r, &pos, end, &key, path)
         wire = <unsigned int>(key & 7)
-        num = key >> 3
-        fc = t.field_c(num, &scratch)
         if wire == 4:
             # Checked before anything else, as every generated Unmarshal does.
-            raise DecodeError(f"proto: {t.cls.__qualname__}: wiretype end group for non-group",
-                              field_path=_path(path), offset=tag_pos)
-        if num == 0:
-            raise DecodeError(f"proto: {_path(path)}: illegal tag 0 at byte {tag_pos}")
+            raise _end_group_error(t.cls.__name__, _path(path), tag_pos)
+        # gogo's fieldNum := int32(wire >> 3)
+        fnum32 = <int32_t>(<uint32_t>((key >> 3) & 0xFFFFFFFFULL))
+        if fnum32 <= 0:
+            raise _illegal_tag_error(t.cls.__name__, key, _path(path), tag_pos)
+        num = <uint64_t>fnum32
+        fc = t.field_c(num, &scratch)
         if fc == NULL:
             _skip(r, wire, &pos, end, path)
             continue
@@ -1602,6 +1607,11 @@ cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
             fseg.text = fc.json
             fpath = &fseg
         k = fc.kind
+        # gogo's generated case for the field checks the wire type first (a repeated scalar
+        # takes its packed form, wire type 2, too).
+        if wire != <unsigned int>fc.wire and not (k == K_LIST and not fc.wrapped
+                                                  and wire == <unsigned int>fc.elem_wire):
+            raise _wrong_wire_error(wire, (<FieldRow>fc.row).info.go_field(), _path(fpath), tag_pos)
         # Scalars with their expected wire type: what _pread would do, without the call.
         if k == K_STR:
             if wire == WT_BYTES:
@@ -1651,8 +1661,6 @@ cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
                 break
             continue
         elif k == K_MAP:
-            if wire != WT_BYTES:
-                raise DecodeError(f"proto: {_path(fpath)}: wrong wire type {wire} at byte {tag_pos}")
             if not _kc_len1(r.p, &pos, end, &stop):
                 _read_len(r, &pos, end, &stop, fpath)
             _map_entry(r, obj, <FieldRow>fc.row, direct, pos, stop, fpath, depth)
@@ -1660,8 +1668,6 @@ cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
             pos = stop
             continue
         elif k == K_STRUCT:
-            if wire != WT_BYTES:
-                raise DecodeError(f"proto: {_path(fpath)}: wrong wire type {wire} at byte {tag_pos}")
             if not _kc_len1(r.p, &pos, end, &stop):
                 _read_len(r, &pos, end, &stop, fpath)
             # A message seen twice merges into the first, pointer or not.
@@ -1710,7 +1716,7 @@ cdef int _map_entry(_Reader r, object obj, FieldRow f, bint direct, Py_ssize_t p
     while pos < stop:
         _read(r, &pos, stop, &ekey, fpath)
         ewire = <unsigned int>(ekey & 7)
-        if (ekey >> 3) == 1 and ewire == WT_BYTES:
+        if (ekey >> 3) == 1:  # read as the string key whatever the wire type, as gogo does
             _read(r, &pos, stop, &ln, fpath)
             if ln > <uint64_t>(stop - pos):
                 raise _pure_length_error(ln, _path(fpath), pos)
@@ -1718,7 +1724,8 @@ cdef int _map_entry(_Reader r, object obj, FieldRow f, bint direct, Py_ssize_t p
             pos += <Py_ssize_t>ln
         elif (ekey >> 3) == 2:
             vseg.text = <PyObject*>mk
-            mv = _pread(r, e, ewire, &pos, stop, &vseg, depth)
+            # gogo's map entry reads the value by its type, whatever the wire type says.
+            mv = _pread(r, e, <unsigned int>e.wire, &pos, stop, &vseg, depth)
             have_v = True
         else:
             _skip(r, ewire, &pos, stop, fpath)
@@ -1754,7 +1761,9 @@ cdef object _pread(_Reader r, TypeRow t, unsigned int wire, Py_ssize_t* ppos, Py
     cdef PathSeg eseg
     cdef PyObject* hit
     if wire != <unsigned int>t.wire:
-        raise DecodeError(f"proto: {_path(path)}: wrong wire type {wire} for {t.info.go_name()} at byte {pos}")
+        # Only an element of a wrapped list gets here with another wire type (the callers
+        # check the rest): the wrapper message's field is Items.
+        raise _wrong_wire_error(wire, "Items", _path(path), pos)
     if wire == WT_VARINT:
         _read(r, &pos, end, &v, path)
         ppos[0] = pos
@@ -1765,7 +1774,7 @@ cdef object _pread(_Reader r, TypeRow t, unsigned int wire, Py_ssize_t* ppos, Py
         return PyLong_FromLongLong(<int64_t>v)
     if wire == WT_FIXED64:
         if end - pos < 8:
-            raise DecodeError(f"proto: {_path(path)}: unexpected EOF at byte {pos}")
+            raise DecodeError("unexpected EOF", field_path=_path(path), offset=pos)
         ppos[0] = pos + 8
         if _little_endian():
             memcpy(&d, r.p + pos, 8)

@@ -14,8 +14,9 @@ class Object(Struct):
     own ``ObjectKind``: ``get_object_kind()`` returns ``self``.
     """
 
-    kind: str = field(0, "kind", omitempty=True)
-    api_version: str = field(0, "apiVersion", omitempty=True)
+    # Go's error context names the embedded TypeMeta: "Go struct field Pod.TypeMeta.kind".
+    kind: str = field(0, "kind", omitempty=True, via="TypeMeta")
+    api_version: str = field(0, "apiVersion", omitempty=True, via="TypeMeta")
 
     def get_object_kind(self) -> Object:
         """The object's kind accessor (itself)."""

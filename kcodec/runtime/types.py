@@ -58,6 +58,8 @@ class RawExtension(CustomValue):
     protobuf writes ``raw`` as field 1 only when it is set.
     """
 
+    __go_name__ = "runtime.RawExtension"
+
     __slots__ = ("raw", "object")
     # A JSON decoder hands _from_tree an object or array as RawJSON of its source text.
     _KC_RAW_JSON = True

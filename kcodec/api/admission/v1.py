@@ -22,7 +22,7 @@ class AdmissionReview(Object):
 
 class AdmissionRequest(Struct):
     """AdmissionRequest: struct of admission.k8s.io/v1."""
-    uid: str = field(1, "uid")
+    uid: str = field(1, "uid", go="types.UID", go_field="UID")
     kind: metav1.GroupVersionKind = field(2, "kind")
     resource: metav1.GroupVersionResource = field(3, "resource")
     sub_resource: str = field(4, "subResource", omitempty=True)
@@ -31,7 +31,7 @@ class AdmissionRequest(Struct):
     request_sub_resource: str = field(15, "requestSubResource", omitempty=True)
     name: str = field(5, "name", omitempty=True)
     namespace: str = field(6, "namespace", omitempty=True)
-    operation: str = field(7, "operation")
+    operation: str = field(7, "operation", go="v1.Operation")
     user_info: authenticationv1.UserInfo = field(8, "userInfo")
     object: RawExtension = field(9, "object", omitempty=True)
     old_object: RawExtension = field(10, "oldObject", omitempty=True)
@@ -41,11 +41,11 @@ class AdmissionRequest(Struct):
 
 class AdmissionResponse(Struct):
     """AdmissionResponse: struct of admission.k8s.io/v1."""
-    uid: str = field(1, "uid")
+    uid: str = field(1, "uid", go="types.UID", go_field="UID")
     allowed: bool = field(2, "allowed")
-    result: metav1.Status | None = field(3, "status", omitempty=True)
+    result: metav1.Status | None = field(3, "status", omitempty=True, go_field="Result")
     patch: bytes | None = field(4, "patch", omitempty=True)
-    patch_type: str | None = field(5, "patchType", omitempty=True)
+    patch_type: str | None = field(5, "patchType", omitempty=True, go="*v1.PatchType")
     audit_annotations: dict[str, str] | None = field(6, "auditAnnotations", omitempty=True)
     warnings: list[str] | None = field(7, "warnings", omitempty=True)
 

@@ -15,15 +15,15 @@ SCHEME_GROUP_VERSION = GroupVersion("admissionregistration.k8s.io", "v1")
 
 class Rule(Struct):
     """Rule: struct of admissionregistration.k8s.io/v1."""
-    api_groups: list[str] | None = field(1, "apiGroups", omitempty=True)
-    api_versions: list[str] | None = field(2, "apiVersions", omitempty=True)
+    api_groups: list[str] | None = field(1, "apiGroups", omitempty=True, go_field="APIGroups")
+    api_versions: list[str] | None = field(2, "apiVersions", omitempty=True, go_field="APIVersions")
     resources: list[str] | None = field(3, "resources", omitempty=True)
-    scope: str | None = field(4, "scope", omitempty=True)
+    scope: str | None = field(4, "scope", omitempty=True, go="*v1.ScopeType")
 
 
 class ValidatingAdmissionPolicy(Object):
     """ValidatingAdmissionPolicy: the ValidatingAdmissionPolicy kind of admissionregistration.k8s.io/v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: ValidatingAdmissionPolicySpec = field(2, "spec", omitempty=True)
     status: ValidatingAdmissionPolicyStatus = field(3, "status", omitempty=True)
 
@@ -48,7 +48,7 @@ class ExpressionWarning(Struct):
 
 class ValidatingAdmissionPolicyList(Object):
     """ValidatingAdmissionPolicyList: a list of ValidatingAdmissionPolicy objects (admissionregistration.k8s.io/v1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[ValidatingAdmissionPolicy] | None = field(2, "items")
 
 
@@ -57,7 +57,7 @@ class ValidatingAdmissionPolicySpec(Struct):
     param_kind: ParamKind | None = field(1, "paramKind", omitempty=True)
     match_constraints: MatchResources | None = field(2, "matchConstraints", omitempty=True)
     validations: list[Validation] | None = field(3, "validations", omitempty=True)
-    failure_policy: str | None = field(4, "failurePolicy", omitempty=True)
+    failure_policy: str | None = field(4, "failurePolicy", omitempty=True, go="*v1.FailurePolicyType")
     audit_annotations: list[AuditAnnotation] | None = field(5, "auditAnnotations", omitempty=True)
     match_conditions: list[MatchCondition] | None = field(6, "matchConditions", omitempty=True)
     variables: list[Variable] | None = field(7, "variables", omitempty=True)
@@ -65,7 +65,7 @@ class ValidatingAdmissionPolicySpec(Struct):
 
 class ParamKind(Struct):
     """ParamKind: struct of admissionregistration.k8s.io/v1."""
-    api_version: str = field(1, "apiVersion", omitempty=True)
+    api_version: str = field(1, "apiVersion", omitempty=True, go_field="APIVersion")
     kind: str = field(2, "kind", omitempty=True)
 
 
@@ -73,7 +73,7 @@ class Validation(Struct):
     """Validation: struct of admissionregistration.k8s.io/v1."""
     expression: str = field(1, "expression")
     message: str = field(2, "message", omitempty=True)
-    reason: str | None = field(3, "reason", omitempty=True)
+    reason: str | None = field(3, "reason", omitempty=True, go="*v1.StatusReason")
     message_expression: str = field(4, "messageExpression", omitempty=True)
 
 
@@ -91,13 +91,13 @@ class AuditAnnotation(Struct):
 
 class ValidatingAdmissionPolicyBinding(Object):
     """ValidatingAdmissionPolicyBinding: the ValidatingAdmissionPolicyBinding kind of admissionregistration.k8s.io/v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: ValidatingAdmissionPolicyBindingSpec = field(2, "spec", omitempty=True)
 
 
 class ValidatingAdmissionPolicyBindingList(Object):
     """ValidatingAdmissionPolicyBindingList: a list of ValidatingAdmissionPolicyBinding objects (admissionregistration.k8s.io/v1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[ValidatingAdmissionPolicyBinding] | None = field(2, "items")
 
 
@@ -106,7 +106,7 @@ class ValidatingAdmissionPolicyBindingSpec(Struct):
     policy_name: str = field(1, "policyName", omitempty=True)
     param_ref: ParamRef | None = field(2, "paramRef", omitempty=True)
     match_resources: MatchResources | None = field(3, "matchResources", omitempty=True)
-    validation_actions: list[str] | None = field(4, "validationActions", omitempty=True)
+    validation_actions: list[str] | None = field(4, "validationActions", omitempty=True, go="[]v1.ValidationAction")
 
 
 class ParamRef(Struct):
@@ -114,7 +114,7 @@ class ParamRef(Struct):
     name: str = field(1, "name", omitempty=True)
     namespace: str = field(2, "namespace", omitempty=True)
     selector: metav1.LabelSelector | None = field(3, "selector", omitempty=True)
-    parameter_not_found_action: str | None = field(4, "parameterNotFoundAction", omitempty=True)
+    parameter_not_found_action: str | None = field(4, "parameterNotFoundAction", omitempty=True, go="*v1.ParameterNotFoundActionType")
 
 
 class MatchResources(Struct):
@@ -123,7 +123,7 @@ class MatchResources(Struct):
     object_selector: metav1.LabelSelector | None = field(2, "objectSelector", omitempty=True)
     resource_rules: list[NamedRuleWithOperations] | None = field(3, "resourceRules", omitempty=True)
     exclude_resource_rules: list[NamedRuleWithOperations] | None = field(4, "excludeResourceRules", omitempty=True)
-    match_policy: str | None = field(7, "matchPolicy", omitempty=True)
+    match_policy: str | None = field(7, "matchPolicy", omitempty=True, go="*v1.MatchPolicyType")
 
 
 class NamedRuleWithOperations(Struct):
@@ -134,25 +134,25 @@ class NamedRuleWithOperations(Struct):
 
 class ValidatingWebhookConfiguration(Object):
     """ValidatingWebhookConfiguration: the ValidatingWebhookConfiguration kind of admissionregistration.k8s.io/v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     webhooks: list[ValidatingWebhook] | None = field(2, "webhooks", omitempty=True)
 
 
 class ValidatingWebhookConfigurationList(Object):
     """ValidatingWebhookConfigurationList: a list of ValidatingWebhookConfiguration objects (admissionregistration.k8s.io/v1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[ValidatingWebhookConfiguration] | None = field(2, "items")
 
 
 class MutatingWebhookConfiguration(Object):
     """MutatingWebhookConfiguration: the MutatingWebhookConfiguration kind of admissionregistration.k8s.io/v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     webhooks: list[MutatingWebhook] | None = field(2, "webhooks", omitempty=True)
 
 
 class MutatingWebhookConfigurationList(Object):
     """MutatingWebhookConfigurationList: a list of MutatingWebhookConfiguration objects (admissionregistration.k8s.io/v1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[MutatingWebhookConfiguration] | None = field(2, "items")
 
 
@@ -161,11 +161,11 @@ class ValidatingWebhook(Struct):
     name: str = field(1, "name")
     client_config: WebhookClientConfig = field(2, "clientConfig")
     rules: list[RuleWithOperations] | None = field(3, "rules", omitempty=True)
-    failure_policy: str | None = field(4, "failurePolicy", omitempty=True)
-    match_policy: str | None = field(9, "matchPolicy", omitempty=True)
+    failure_policy: str | None = field(4, "failurePolicy", omitempty=True, go="*v1.FailurePolicyType")
+    match_policy: str | None = field(9, "matchPolicy", omitempty=True, go="*v1.MatchPolicyType")
     namespace_selector: metav1.LabelSelector | None = field(5, "namespaceSelector", omitempty=True)
     object_selector: metav1.LabelSelector | None = field(10, "objectSelector", omitempty=True)
-    side_effects: str | None = field(6, "sideEffects")
+    side_effects: str | None = field(6, "sideEffects", go="*v1.SideEffectClass")
     timeout_seconds: Int32 | None = field(7, "timeoutSeconds", omitempty=True)
     admission_review_versions: list[str] | None = field(8, "admissionReviewVersions")
     match_conditions: list[MatchCondition] | None = field(11, "matchConditions", omitempty=True)
@@ -176,26 +176,26 @@ class MutatingWebhook(Struct):
     name: str = field(1, "name")
     client_config: WebhookClientConfig = field(2, "clientConfig")
     rules: list[RuleWithOperations] | None = field(3, "rules", omitempty=True)
-    failure_policy: str | None = field(4, "failurePolicy", omitempty=True)
-    match_policy: str | None = field(9, "matchPolicy", omitempty=True)
+    failure_policy: str | None = field(4, "failurePolicy", omitempty=True, go="*v1.FailurePolicyType")
+    match_policy: str | None = field(9, "matchPolicy", omitempty=True, go="*v1.MatchPolicyType")
     namespace_selector: metav1.LabelSelector | None = field(5, "namespaceSelector", omitempty=True)
     object_selector: metav1.LabelSelector | None = field(11, "objectSelector", omitempty=True)
-    side_effects: str | None = field(6, "sideEffects")
+    side_effects: str | None = field(6, "sideEffects", go="*v1.SideEffectClass")
     timeout_seconds: Int32 | None = field(7, "timeoutSeconds", omitempty=True)
     admission_review_versions: list[str] | None = field(8, "admissionReviewVersions")
-    reinvocation_policy: str | None = field(10, "reinvocationPolicy", omitempty=True)
+    reinvocation_policy: str | None = field(10, "reinvocationPolicy", omitempty=True, go="*v1.ReinvocationPolicyType")
     match_conditions: list[MatchCondition] | None = field(12, "matchConditions", omitempty=True)
 
 
 class MutatingAdmissionPolicy(Object):
     """MutatingAdmissionPolicy: the MutatingAdmissionPolicy kind of admissionregistration.k8s.io/v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: MutatingAdmissionPolicySpec = field(2, "spec", omitempty=True)
 
 
 class MutatingAdmissionPolicyList(Object):
     """MutatingAdmissionPolicyList: a list of MutatingAdmissionPolicy objects (admissionregistration.k8s.io/v1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[MutatingAdmissionPolicy] | None = field(2, "items")
 
 
@@ -205,16 +205,16 @@ class MutatingAdmissionPolicySpec(Struct):
     match_constraints: MatchResources | None = field(2, "matchConstraints", omitempty=True)
     variables: list[Variable] | None = field(3, "variables", omitempty=True)
     mutations: list[Mutation] | None = field(4, "mutations", omitempty=True)
-    failure_policy: str | None = field(5, "failurePolicy", omitempty=True)
+    failure_policy: str | None = field(5, "failurePolicy", omitempty=True, go="*v1.FailurePolicyType")
     match_conditions: list[MatchCondition] | None = field(6, "matchConditions", omitempty=True)
-    reinvocation_policy: str = field(7, "reinvocationPolicy", omitempty=True)
+    reinvocation_policy: str = field(7, "reinvocationPolicy", omitempty=True, go="v1.ReinvocationPolicyType")
 
 
 class Mutation(Struct):
     """Mutation: struct of admissionregistration.k8s.io/v1."""
-    patch_type: str = field(2, "patchType")
+    patch_type: str = field(2, "patchType", go="v1.PatchType")
     apply_configuration: ApplyConfiguration | None = field(3, "applyConfiguration", omitempty=True)
-    json_patch: JSONPatch | None = field(4, "jsonPatch", omitempty=True)
+    json_patch: JSONPatch | None = field(4, "jsonPatch", omitempty=True, go_field="JSONPatch")
 
 
 class ApplyConfiguration(Struct):
@@ -229,13 +229,13 @@ class JSONPatch(Struct):
 
 class MutatingAdmissionPolicyBinding(Object):
     """MutatingAdmissionPolicyBinding: the MutatingAdmissionPolicyBinding kind of admissionregistration.k8s.io/v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: MutatingAdmissionPolicyBindingSpec = field(2, "spec", omitempty=True)
 
 
 class MutatingAdmissionPolicyBindingList(Object):
     """MutatingAdmissionPolicyBindingList: a list of MutatingAdmissionPolicyBinding objects (admissionregistration.k8s.io/v1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[MutatingAdmissionPolicyBinding] | None = field(2, "items")
 
 
@@ -248,15 +248,15 @@ class MutatingAdmissionPolicyBindingSpec(Struct):
 
 class RuleWithOperations(Struct):
     """RuleWithOperations: struct of admissionregistration.k8s.io/v1."""
-    operations: list[str] | None = field(1, "operations", omitempty=True)
+    operations: list[str] | None = field(1, "operations", omitempty=True, go="[]v1.OperationType")
     rule: Rule = field(2, "", inline=True)
 
 
 class WebhookClientConfig(Struct):
     """WebhookClientConfig: struct of admissionregistration.k8s.io/v1."""
-    url: str | None = field(3, "url", omitempty=True)
+    url: str | None = field(3, "url", omitempty=True, go_field="URL")
     service: ServiceReference | None = field(1, "service", omitempty=True)
-    ca_bundle: bytes | None = field(2, "caBundle", omitempty=True)
+    ca_bundle: bytes | None = field(2, "caBundle", omitempty=True, go_field="CABundle")
 
 
 class ServiceReference(Struct):

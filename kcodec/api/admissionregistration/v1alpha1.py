@@ -19,7 +19,7 @@ RuleWithOperations = admissionregistrationv1.RuleWithOperations
 
 class ValidatingAdmissionPolicy(Object):
     """ValidatingAdmissionPolicy: the ValidatingAdmissionPolicy kind of admissionregistration.k8s.io/v1alpha1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: ValidatingAdmissionPolicySpec = field(2, "spec", omitempty=True)
     status: ValidatingAdmissionPolicyStatus = field(3, "status", omitempty=True)
 
@@ -44,7 +44,7 @@ class ExpressionWarning(Struct):
 
 class ValidatingAdmissionPolicyList(Object):
     """ValidatingAdmissionPolicyList: a list of ValidatingAdmissionPolicy objects (admissionregistration.k8s.io/v1alpha1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[ValidatingAdmissionPolicy] | None = field(2, "items")
 
 
@@ -53,7 +53,7 @@ class ValidatingAdmissionPolicySpec(Struct):
     param_kind: ParamKind | None = field(1, "paramKind", omitempty=True)
     match_constraints: MatchResources | None = field(2, "matchConstraints", omitempty=True)
     validations: list[Validation] | None = field(3, "validations", omitempty=True)
-    failure_policy: str | None = field(4, "failurePolicy", omitempty=True)
+    failure_policy: str | None = field(4, "failurePolicy", omitempty=True, go="*v1alpha1.FailurePolicyType")
     audit_annotations: list[AuditAnnotation] | None = field(5, "auditAnnotations", omitempty=True)
     match_conditions: list[MatchCondition] | None = field(6, "matchConditions", omitempty=True)
     variables: list[Variable] | None = field(7, "variables", omitempty=True)
@@ -67,7 +67,7 @@ class MatchCondition(Struct):
 
 class ParamKind(Struct):
     """ParamKind: struct of admissionregistration.k8s.io/v1alpha1."""
-    api_version: str = field(1, "apiVersion", omitempty=True)
+    api_version: str = field(1, "apiVersion", omitempty=True, go_field="APIVersion")
     kind: str = field(2, "kind", omitempty=True)
 
 
@@ -75,7 +75,7 @@ class Validation(Struct):
     """Validation: struct of admissionregistration.k8s.io/v1alpha1."""
     expression: str = field(1, "expression")
     message: str = field(2, "message", omitempty=True)
-    reason: str | None = field(3, "reason", omitempty=True)
+    reason: str | None = field(3, "reason", omitempty=True, go="*v1.StatusReason")
     message_expression: str = field(4, "messageExpression", omitempty=True)
 
 
@@ -93,13 +93,13 @@ class AuditAnnotation(Struct):
 
 class ValidatingAdmissionPolicyBinding(Object):
     """ValidatingAdmissionPolicyBinding: the ValidatingAdmissionPolicyBinding kind of admissionregistration.k8s.io/v1alpha1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: ValidatingAdmissionPolicyBindingSpec = field(2, "spec", omitempty=True)
 
 
 class ValidatingAdmissionPolicyBindingList(Object):
     """ValidatingAdmissionPolicyBindingList: a list of ValidatingAdmissionPolicyBinding objects (admissionregistration.k8s.io/v1alpha1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[ValidatingAdmissionPolicyBinding] | None = field(2, "items")
 
 
@@ -108,7 +108,7 @@ class ValidatingAdmissionPolicyBindingSpec(Struct):
     policy_name: str = field(1, "policyName", omitempty=True)
     param_ref: ParamRef | None = field(2, "paramRef", omitempty=True)
     match_resources: MatchResources | None = field(3, "matchResources", omitempty=True)
-    validation_actions: list[str] | None = field(4, "validationActions", omitempty=True)
+    validation_actions: list[str] | None = field(4, "validationActions", omitempty=True, go="[]v1alpha1.ValidationAction")
 
 
 class ParamRef(Struct):
@@ -116,7 +116,7 @@ class ParamRef(Struct):
     name: str = field(1, "name", omitempty=True)
     namespace: str = field(2, "namespace", omitempty=True)
     selector: metav1.LabelSelector | None = field(3, "selector", omitempty=True)
-    parameter_not_found_action: str | None = field(4, "parameterNotFoundAction", omitempty=True)
+    parameter_not_found_action: str | None = field(4, "parameterNotFoundAction", omitempty=True, go="*v1alpha1.ParameterNotFoundActionType")
 
 
 class MatchResources(Struct):
@@ -125,7 +125,7 @@ class MatchResources(Struct):
     object_selector: metav1.LabelSelector | None = field(2, "objectSelector", omitempty=True)
     resource_rules: list[NamedRuleWithOperations] | None = field(3, "resourceRules", omitempty=True)
     exclude_resource_rules: list[NamedRuleWithOperations] | None = field(4, "excludeResourceRules", omitempty=True)
-    match_policy: str | None = field(7, "matchPolicy", omitempty=True)
+    match_policy: str | None = field(7, "matchPolicy", omitempty=True, go="*v1alpha1.MatchPolicyType")
 
 
 class NamedRuleWithOperations(Struct):
@@ -136,13 +136,13 @@ class NamedRuleWithOperations(Struct):
 
 class MutatingAdmissionPolicy(Object):
     """MutatingAdmissionPolicy: the MutatingAdmissionPolicy kind of admissionregistration.k8s.io/v1alpha1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: MutatingAdmissionPolicySpec = field(2, "spec", omitempty=True)
 
 
 class MutatingAdmissionPolicyList(Object):
     """MutatingAdmissionPolicyList: a list of MutatingAdmissionPolicy objects (admissionregistration.k8s.io/v1alpha1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[MutatingAdmissionPolicy] | None = field(2, "items")
 
 
@@ -152,16 +152,16 @@ class MutatingAdmissionPolicySpec(Struct):
     match_constraints: MatchResources | None = field(2, "matchConstraints", omitempty=True)
     variables: list[Variable] | None = field(3, "variables", omitempty=True)
     mutations: list[Mutation] | None = field(4, "mutations", omitempty=True)
-    failure_policy: str | None = field(5, "failurePolicy", omitempty=True)
+    failure_policy: str | None = field(5, "failurePolicy", omitempty=True, go="*v1alpha1.FailurePolicyType")
     match_conditions: list[MatchCondition] | None = field(6, "matchConditions", omitempty=True)
-    reinvocation_policy: str = field(7, "reinvocationPolicy", omitempty=True)
+    reinvocation_policy: str = field(7, "reinvocationPolicy", omitempty=True, go="v1.ReinvocationPolicyType")
 
 
 class Mutation(Struct):
     """Mutation: struct of admissionregistration.k8s.io/v1alpha1."""
-    patch_type: str = field(2, "patchType")
+    patch_type: str = field(2, "patchType", go="v1alpha1.PatchType")
     apply_configuration: ApplyConfiguration | None = field(3, "applyConfiguration", omitempty=True)
-    json_patch: JSONPatch | None = field(4, "jsonPatch", omitempty=True)
+    json_patch: JSONPatch | None = field(4, "jsonPatch", omitempty=True, go_field="JSONPatch")
 
 
 class ApplyConfiguration(Struct):
@@ -176,13 +176,13 @@ class JSONPatch(Struct):
 
 class MutatingAdmissionPolicyBinding(Object):
     """MutatingAdmissionPolicyBinding: the MutatingAdmissionPolicyBinding kind of admissionregistration.k8s.io/v1alpha1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: MutatingAdmissionPolicyBindingSpec = field(2, "spec", omitempty=True)
 
 
 class MutatingAdmissionPolicyBindingList(Object):
     """MutatingAdmissionPolicyBindingList: a list of MutatingAdmissionPolicyBinding objects (admissionregistration.k8s.io/v1alpha1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[MutatingAdmissionPolicyBinding] | None = field(2, "items")
 
 

@@ -15,13 +15,13 @@ SCHEME_GROUP_VERSION = GroupVersion("apidiscovery.k8s.io", "v2")
 
 class APIGroupDiscoveryList(Object):
     """APIGroupDiscoveryList: a list of APIGroupDiscovery objects (apidiscovery.k8s.io/v2)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[APIGroupDiscovery] | None = field(2, "items")
 
 
 class APIGroupDiscovery(Object):
     """APIGroupDiscovery: the APIGroupDiscovery kind of apidiscovery.k8s.io/v2."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     versions: list[APIVersionDiscovery] | None = field(2, "versions", omitempty=True)
 
 
@@ -29,14 +29,14 @@ class APIVersionDiscovery(Struct):
     """APIVersionDiscovery: struct of apidiscovery.k8s.io/v2."""
     version: str = field(1, "version")
     resources: list[APIResourceDiscovery] | None = field(2, "resources", omitempty=True)
-    freshness: str = field(3, "freshness", omitempty=True)
+    freshness: str = field(3, "freshness", omitempty=True, go="v2.DiscoveryFreshness")
 
 
 class APIResourceDiscovery(Struct):
     """APIResourceDiscovery: struct of apidiscovery.k8s.io/v2."""
     resource: str = field(1, "resource")
     response_kind: metav1.GroupVersionKind | None = field(2, "responseKind", omitempty=True)
-    scope: str = field(3, "scope")
+    scope: str = field(3, "scope", go="v2.ResourceScope")
     singular_resource: str = field(4, "singularResource")
     verbs: list[str] | None = field(5, "verbs")
     short_names: list[str] | None = field(6, "shortNames", omitempty=True)

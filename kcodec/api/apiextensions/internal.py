@@ -17,28 +17,28 @@ class CustomResourceDefinitionSpec(Struct):
     """CustomResourceDefinitionSpec: struct of apiextensions.k8s.io/__internal."""
     group: str = field(0, "Group")
     version: str = field(0, "Version")
-    names: CustomResourceDefinitionNames = field(0, "Names")
-    scope: str = field(0, "Scope")
-    validation: CustomResourceValidation | None = field(0, "Validation")
-    subresources: CustomResourceSubresources | None = field(0, "Subresources")
-    versions: list[CustomResourceDefinitionVersion] | None = field(0, "Versions")
-    additional_printer_columns: list[CustomResourceColumnDefinition] | None = field(0, "AdditionalPrinterColumns")
-    selectable_fields: list[SelectableField] | None = field(0, "SelectableFields")
-    conversion: CustomResourceConversion | None = field(0, "Conversion")
+    names: CustomResourceDefinitionNames = field(0, "Names", go="apiextensions.CustomResourceDefinitionNames")
+    scope: str = field(0, "Scope", go="apiextensions.ResourceScope")
+    validation: CustomResourceValidation | None = field(0, "Validation", go="*apiextensions.CustomResourceValidation")
+    subresources: CustomResourceSubresources | None = field(0, "Subresources", go="*apiextensions.CustomResourceSubresources")
+    versions: list[CustomResourceDefinitionVersion] | None = field(0, "Versions", go="[]apiextensions.CustomResourceDefinitionVersion")
+    additional_printer_columns: list[CustomResourceColumnDefinition] | None = field(0, "AdditionalPrinterColumns", go="[]apiextensions.CustomResourceColumnDefinition")
+    selectable_fields: list[SelectableField] | None = field(0, "SelectableFields", go="[]apiextensions.SelectableField")
+    conversion: CustomResourceConversion | None = field(0, "Conversion", go="*apiextensions.CustomResourceConversion")
     preserve_unknown_fields: bool | None = field(0, "PreserveUnknownFields")
 
 
 class CustomResourceConversion(Struct):
     """CustomResourceConversion: struct of apiextensions.k8s.io/__internal."""
-    strategy: str = field(0, "Strategy")
-    webhook_client_config: WebhookClientConfig | None = field(0, "WebhookClientConfig")
+    strategy: str = field(0, "Strategy", go="apiextensions.ConversionStrategyType")
+    webhook_client_config: WebhookClientConfig | None = field(0, "WebhookClientConfig", go="*apiextensions.WebhookClientConfig")
     conversion_review_versions: list[str] | None = field(0, "ConversionReviewVersions")
 
 
 class WebhookClientConfig(Struct):
     """WebhookClientConfig: struct of apiextensions.k8s.io/__internal."""
     url: str | None = field(0, "URL")
-    service: ServiceReference | None = field(0, "Service")
+    service: ServiceReference | None = field(0, "Service", go="*apiextensions.ServiceReference")
     ca_bundle: bytes | None = field(0, "CABundle")
 
 
@@ -57,10 +57,10 @@ class CustomResourceDefinitionVersion(Struct):
     storage: bool = field(0, "Storage")
     deprecated: bool = field(0, "Deprecated")
     deprecation_warning: str | None = field(0, "DeprecationWarning")
-    schema: CustomResourceValidation | None = field(0, "Schema")
-    subresources: CustomResourceSubresources | None = field(0, "Subresources")
-    additional_printer_columns: list[CustomResourceColumnDefinition] | None = field(0, "AdditionalPrinterColumns")
-    selectable_fields: list[SelectableField] | None = field(0, "SelectableFields")
+    schema: CustomResourceValidation | None = field(0, "Schema", go="*apiextensions.CustomResourceValidation")
+    subresources: CustomResourceSubresources | None = field(0, "Subresources", go="*apiextensions.CustomResourceSubresources")
+    additional_printer_columns: list[CustomResourceColumnDefinition] | None = field(0, "AdditionalPrinterColumns", go="[]apiextensions.CustomResourceColumnDefinition")
+    selectable_fields: list[SelectableField] | None = field(0, "SelectableFields", go="[]apiextensions.SelectableField")
 
 
 class SelectableField(Struct):
@@ -90,8 +90,8 @@ class CustomResourceDefinitionNames(Struct):
 
 class CustomResourceDefinitionCondition(Struct):
     """CustomResourceDefinitionCondition: struct of apiextensions.k8s.io/__internal."""
-    type: str = field(0, "Type")
-    status: str = field(0, "Status")
+    type: str = field(0, "Type", go="apiextensions.CustomResourceDefinitionConditionType")
+    status: str = field(0, "Status", go="apiextensions.ConditionStatus")
     last_transition_time: metav1.Time = field(0, "LastTransitionTime")
     reason: str = field(0, "Reason")
     message: str = field(0, "Message")
@@ -100,34 +100,34 @@ class CustomResourceDefinitionCondition(Struct):
 
 class CustomResourceDefinitionStatus(Struct):
     """CustomResourceDefinitionStatus: struct of apiextensions.k8s.io/__internal."""
-    conditions: list[CustomResourceDefinitionCondition] | None = field(0, "Conditions")
-    accepted_names: CustomResourceDefinitionNames = field(0, "AcceptedNames")
+    conditions: list[CustomResourceDefinitionCondition] | None = field(0, "Conditions", go="[]apiextensions.CustomResourceDefinitionCondition")
+    accepted_names: CustomResourceDefinitionNames = field(0, "AcceptedNames", go="apiextensions.CustomResourceDefinitionNames")
     stored_versions: list[str] | None = field(0, "StoredVersions")
     observed_generation: Int64 = field(0, "ObservedGeneration")
 
 
 class CustomResourceDefinition(Object):
     """CustomResourceDefinition: the CustomResourceDefinition kind of apiextensions.k8s.io/__internal."""
-    metadata: metav1.ObjectMeta = field(0, "metadata")
-    spec: CustomResourceDefinitionSpec = field(0, "Spec")
-    status: CustomResourceDefinitionStatus = field(0, "Status")
+    metadata: metav1.ObjectMeta = field(0, "metadata", go_field="ObjectMeta")
+    spec: CustomResourceDefinitionSpec = field(0, "Spec", go="apiextensions.CustomResourceDefinitionSpec")
+    status: CustomResourceDefinitionStatus = field(0, "Status", go="apiextensions.CustomResourceDefinitionStatus")
 
 
 class CustomResourceDefinitionList(Object):
     """CustomResourceDefinitionList: a list of CustomResourceDefinition objects (apiextensions.k8s.io/__internal)."""
-    metadata: metav1.ListMeta = field(0, "metadata")
-    items: list[CustomResourceDefinition] | None = field(0, "Items")
+    metadata: metav1.ListMeta = field(0, "metadata", go_field="ListMeta")
+    items: list[CustomResourceDefinition] | None = field(0, "Items", go="[]apiextensions.CustomResourceDefinition")
 
 
 class CustomResourceValidation(Struct):
     """CustomResourceValidation: struct of apiextensions.k8s.io/__internal."""
-    open_apiv3_schema: JSONSchemaProps | None = field(0, "OpenAPIV3Schema")
+    open_apiv3_schema: JSONSchemaProps | None = field(0, "OpenAPIV3Schema", go="*apiextensions.JSONSchemaProps")
 
 
 class CustomResourceSubresources(Struct):
     """CustomResourceSubresources: struct of apiextensions.k8s.io/__internal."""
-    status: CustomResourceSubresourceStatus | None = field(0, "Status")
-    scale: CustomResourceSubresourceScale | None = field(0, "Scale")
+    status: CustomResourceSubresourceStatus | None = field(0, "Status", go="*apiextensions.CustomResourceSubresourceStatus")
+    scale: CustomResourceSubresourceScale | None = field(0, "Scale", go="*apiextensions.CustomResourceSubresourceScale")
 
 
 class CustomResourceSubresourceStatus(Struct):
@@ -144,14 +144,14 @@ class CustomResourceSubresourceScale(Struct):
 class JSONSchemaProps(Struct):
     """JSONSchemaProps: struct of apiextensions.k8s.io/__internal."""
     id: str = field(0, "ID")
-    schema: str = field(0, "Schema")
+    schema: str = field(0, "Schema", go="apiextensions.JSONSchemaURL")
     ref: str | None = field(0, "Ref")
     description: str = field(0, "Description")
     type: str = field(0, "Type")
     nullable: bool = field(0, "Nullable")
     format: str = field(0, "Format")
     title: str = field(0, "Title")
-    default: Any | None = field(0, "Default")
+    default: Any | None = field(0, "Default", go="*apiextensions.JSON")
     maximum: float | None = field(0, "Maximum")
     exclusive_maximum: bool = field(0, "ExclusiveMaximum")
     minimum: float | None = field(0, "Minimum")
@@ -163,30 +163,30 @@ class JSONSchemaProps(Struct):
     min_items: Int64 | None = field(0, "MinItems")
     unique_items: bool = field(0, "UniqueItems")
     multiple_of: float | None = field(0, "MultipleOf")
-    enum: list[Any] | None = field(0, "Enum")
+    enum: list[Any] | None = field(0, "Enum", go="[]apiextensions.JSON")
     max_properties: Int64 | None = field(0, "MaxProperties")
     min_properties: Int64 | None = field(0, "MinProperties")
     required: list[str] | None = field(0, "Required")
-    items: JSONSchemaPropsOrArray | None = field(0, "Items")
-    all_of: list[JSONSchemaProps] | None = field(0, "AllOf")
-    one_of: list[JSONSchemaProps] | None = field(0, "OneOf")
-    any_of: list[JSONSchemaProps] | None = field(0, "AnyOf")
-    not_: JSONSchemaProps | None = field(0, "Not")
-    properties: dict[str, JSONSchemaProps] | None = field(0, "Properties")
-    additional_properties: JSONSchemaPropsOrBool | None = field(0, "AdditionalProperties")
-    pattern_properties: dict[str, JSONSchemaProps] | None = field(0, "PatternProperties")
-    dependencies: dict[str, JSONSchemaPropsOrStringArray] | None = field(0, "Dependencies")
-    additional_items: JSONSchemaPropsOrBool | None = field(0, "AdditionalItems")
-    definitions: dict[str, JSONSchemaProps] | None = field(0, "Definitions")
-    external_docs: ExternalDocumentation | None = field(0, "ExternalDocs")
-    example: Any | None = field(0, "Example")
+    items: JSONSchemaPropsOrArray | None = field(0, "Items", go="*apiextensions.JSONSchemaPropsOrArray")
+    all_of: list[JSONSchemaProps] | None = field(0, "AllOf", go="[]apiextensions.JSONSchemaProps")
+    one_of: list[JSONSchemaProps] | None = field(0, "OneOf", go="[]apiextensions.JSONSchemaProps")
+    any_of: list[JSONSchemaProps] | None = field(0, "AnyOf", go="[]apiextensions.JSONSchemaProps")
+    not_: JSONSchemaProps | None = field(0, "Not", go="*apiextensions.JSONSchemaProps")
+    properties: dict[str, JSONSchemaProps] | None = field(0, "Properties", go="map[string]apiextensions.JSONSchemaProps")
+    additional_properties: JSONSchemaPropsOrBool | None = field(0, "AdditionalProperties", go="*apiextensions.JSONSchemaPropsOrBool")
+    pattern_properties: dict[str, JSONSchemaProps] | None = field(0, "PatternProperties", go="map[string]apiextensions.JSONSchemaProps")
+    dependencies: dict[str, JSONSchemaPropsOrStringArray] | None = field(0, "Dependencies", go="apiextensions.JSONSchemaDependencies=map[string]apiextensions.JSONSchemaPropsOrStringArray")
+    additional_items: JSONSchemaPropsOrBool | None = field(0, "AdditionalItems", go="*apiextensions.JSONSchemaPropsOrBool")
+    definitions: dict[str, JSONSchemaProps] | None = field(0, "Definitions", go="apiextensions.JSONSchemaDefinitions=map[string]apiextensions.JSONSchemaProps")
+    external_docs: ExternalDocumentation | None = field(0, "ExternalDocs", go="*apiextensions.ExternalDocumentation")
+    example: Any | None = field(0, "Example", go="*apiextensions.JSON")
     x_preserve_unknown_fields: bool | None = field(0, "XPreserveUnknownFields")
     x_embedded_resource: bool = field(0, "XEmbeddedResource")
     x_int_or_string: bool = field(0, "XIntOrString")
     x_list_map_keys: list[str] | None = field(0, "XListMapKeys")
     x_list_type: str | None = field(0, "XListType")
     x_map_type: str | None = field(0, "XMapType")
-    x_validations: list[ValidationRule] | None = field(0, "XValidations")
+    x_validations: list[ValidationRule] | None = field(0, "XValidations", go="apiextensions.ValidationRules=[]apiextensions.ValidationRule")
 
 
 class ValidationRule(Struct):
@@ -194,26 +194,26 @@ class ValidationRule(Struct):
     rule: str = field(0, "Rule")
     message: str = field(0, "Message")
     message_expression: str = field(0, "MessageExpression")
-    reason: str | None = field(0, "Reason")
+    reason: str | None = field(0, "Reason", go="*apiextensions.FieldValueErrorReason")
     field_path: str = field(0, "FieldPath")
     optional_old_self: bool | None = field(0, "OptionalOldSelf")
 
 
 class JSONSchemaPropsOrArray(Struct):
     """JSONSchemaPropsOrArray: struct of apiextensions.k8s.io/__internal."""
-    schema: JSONSchemaProps | None = field(0, "Schema")
-    json_schemas: list[JSONSchemaProps] | None = field(0, "JSONSchemas")
+    schema: JSONSchemaProps | None = field(0, "Schema", go="*apiextensions.JSONSchemaProps")
+    json_schemas: list[JSONSchemaProps] | None = field(0, "JSONSchemas", go="[]apiextensions.JSONSchemaProps")
 
 
 class JSONSchemaPropsOrBool(Struct):
     """JSONSchemaPropsOrBool: struct of apiextensions.k8s.io/__internal."""
     allows: bool = field(0, "Allows")
-    schema: JSONSchemaProps | None = field(0, "Schema")
+    schema: JSONSchemaProps | None = field(0, "Schema", go="*apiextensions.JSONSchemaProps")
 
 
 class JSONSchemaPropsOrStringArray(Struct):
     """JSONSchemaPropsOrStringArray: struct of apiextensions.k8s.io/__internal."""
-    schema: JSONSchemaProps | None = field(0, "Schema")
+    schema: JSONSchemaProps | None = field(0, "Schema", go="*apiextensions.JSONSchemaProps")
     property: list[str] | None = field(0, "Property")
 
 

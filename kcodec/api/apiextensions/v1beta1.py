@@ -19,7 +19,7 @@ class CustomResourceDefinitionSpec(Struct):
     group: str = field(1, "group")
     version: str = field(2, "version", omitempty=True)
     names: CustomResourceDefinitionNames = field(3, "names")
-    scope: str = field(4, "scope")
+    scope: str = field(4, "scope", go="v1beta1.ResourceScope")
     validation: CustomResourceValidation | None = field(5, "validation", omitempty=True)
     subresources: CustomResourceSubresources | None = field(6, "subresources", omitempty=True)
     versions: list[CustomResourceDefinitionVersion] | None = field(7, "versions", omitempty=True)
@@ -31,16 +31,16 @@ class CustomResourceDefinitionSpec(Struct):
 
 class CustomResourceConversion(Struct):
     """CustomResourceConversion: struct of apiextensions.k8s.io/v1beta1."""
-    strategy: str = field(1, "strategy")
+    strategy: str = field(1, "strategy", go="v1beta1.ConversionStrategyType")
     webhook_client_config: WebhookClientConfig | None = field(2, "webhookClientConfig", omitempty=True)
     conversion_review_versions: list[str] | None = field(3, "conversionReviewVersions", omitempty=True)
 
 
 class WebhookClientConfig(Struct):
     """WebhookClientConfig: struct of apiextensions.k8s.io/v1beta1."""
-    url: str | None = field(3, "url", omitempty=True)
+    url: str | None = field(3, "url", omitempty=True, go_field="URL")
     service: ServiceReference | None = field(1, "service", omitempty=True)
-    ca_bundle: bytes | None = field(2, "caBundle", omitempty=True)
+    ca_bundle: bytes | None = field(2, "caBundle", omitempty=True, go_field="CABundle")
 
 
 class ServiceReference(Struct):
@@ -66,7 +66,7 @@ class CustomResourceDefinitionVersion(Struct):
 
 class SelectableField(Struct):
     """SelectableField: struct of apiextensions.k8s.io/v1beta1."""
-    json_path: str = field(1, "jsonPath")
+    json_path: str = field(1, "jsonPath", go_field="JSONPath")
 
 
 class CustomResourceColumnDefinition(Struct):
@@ -91,8 +91,8 @@ class CustomResourceDefinitionNames(Struct):
 
 class CustomResourceDefinitionCondition(Struct):
     """CustomResourceDefinitionCondition: struct of apiextensions.k8s.io/v1beta1."""
-    type: str = field(1, "type")
-    status: str = field(2, "status")
+    type: str = field(1, "type", go="v1beta1.CustomResourceDefinitionConditionType")
+    status: str = field(2, "status", go="v1beta1.ConditionStatus")
     last_transition_time: metav1.Time = field(3, "lastTransitionTime", omitempty=True)
     reason: str = field(4, "reason", omitempty=True)
     message: str = field(5, "message", omitempty=True)
@@ -109,14 +109,14 @@ class CustomResourceDefinitionStatus(Struct):
 
 class CustomResourceDefinition(Object):
     """CustomResourceDefinition: the CustomResourceDefinition kind of apiextensions.k8s.io/v1beta1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: CustomResourceDefinitionSpec = field(2, "spec")
     status: CustomResourceDefinitionStatus = field(3, "status", omitempty=True)
 
 
 class CustomResourceDefinitionList(Object):
     """CustomResourceDefinitionList: a list of CustomResourceDefinition objects (apiextensions.k8s.io/v1beta1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[CustomResourceDefinition] | None = field(2, "items")
 
 
@@ -151,23 +151,23 @@ class ConversionReview(Object):
 
 class ConversionRequest(Struct):
     """ConversionRequest: struct of apiextensions.k8s.io/v1beta1."""
-    uid: str = field(1, "uid")
+    uid: str = field(1, "uid", go="types.UID", go_field="UID")
     desired_api_version: str = field(2, "desiredAPIVersion")
     objects: list[RawExtension] | None = field(3, "objects")
 
 
 class ConversionResponse(Struct):
     """ConversionResponse: struct of apiextensions.k8s.io/v1beta1."""
-    uid: str = field(1, "uid")
+    uid: str = field(1, "uid", go="types.UID", go_field="UID")
     converted_objects: list[RawExtension] | None = field(2, "convertedObjects")
     result: metav1.Status = field(3, "result")
 
 
 class JSONSchemaProps(Struct):
     """JSONSchemaProps: struct of apiextensions.k8s.io/v1beta1."""
-    id: str = field(1, "id", omitempty=True)
-    schema: str = field(2, "$schema", omitempty=True)
-    ref: str | None = field(3, "$ref", omitempty=True)
+    id: str = field(1, "id", omitempty=True, go_field="ID")
+    schema: str = field(2, "$schema", omitempty=True, go="v1beta1.JSONSchemaURL", go_field="Schema")
+    ref: str | None = field(3, "$ref", omitempty=True, go_field="Ref")
     description: str = field(4, "description", omitempty=True)
     type: str = field(5, "type", omitempty=True)
     format: str = field(6, "format", omitempty=True)
@@ -196,19 +196,19 @@ class JSONSchemaProps(Struct):
     properties: dict[str, JSONSchemaProps] | None = field(29, "properties", omitempty=True)
     additional_properties: JSONSchemaPropsOrBool | None = field(30, "additionalProperties", omitempty=True)
     pattern_properties: dict[str, JSONSchemaProps] | None = field(31, "patternProperties", omitempty=True)
-    dependencies: dict[str, JSONSchemaPropsOrStringArray] | None = field(32, "dependencies", omitempty=True)
+    dependencies: dict[str, JSONSchemaPropsOrStringArray] | None = field(32, "dependencies", omitempty=True, go="v1beta1.JSONSchemaDependencies=map[string]v1beta1.JSONSchemaPropsOrStringArray")
     additional_items: JSONSchemaPropsOrBool | None = field(33, "additionalItems", omitempty=True)
-    definitions: dict[str, JSONSchemaProps] | None = field(34, "definitions", omitempty=True)
+    definitions: dict[str, JSONSchemaProps] | None = field(34, "definitions", omitempty=True, go="v1beta1.JSONSchemaDefinitions=map[string]v1beta1.JSONSchemaProps")
     external_docs: ExternalDocumentation | None = field(35, "externalDocs", omitempty=True)
     example: JSON | None = field(36, "example", omitempty=True)
     nullable: bool = field(37, "nullable", omitempty=True)
-    x_preserve_unknown_fields: bool | None = field(38, "x-kubernetes-preserve-unknown-fields", omitempty=True)
-    x_embedded_resource: bool = field(39, "x-kubernetes-embedded-resource", omitempty=True)
-    x_int_or_string: bool = field(40, "x-kubernetes-int-or-string", omitempty=True)
-    x_list_map_keys: list[str] | None = field(41, "x-kubernetes-list-map-keys", omitempty=True)
-    x_list_type: str | None = field(42, "x-kubernetes-list-type", omitempty=True)
-    x_map_type: str | None = field(43, "x-kubernetes-map-type", omitempty=True)
-    x_validations: list[ValidationRule] | None = field(44, "x-kubernetes-validations", omitempty=True)
+    x_preserve_unknown_fields: bool | None = field(38, "x-kubernetes-preserve-unknown-fields", omitempty=True, go_field="XPreserveUnknownFields")
+    x_embedded_resource: bool = field(39, "x-kubernetes-embedded-resource", omitempty=True, go_field="XEmbeddedResource")
+    x_int_or_string: bool = field(40, "x-kubernetes-int-or-string", omitempty=True, go_field="XIntOrString")
+    x_list_map_keys: list[str] | None = field(41, "x-kubernetes-list-map-keys", omitempty=True, go_field="XListMapKeys")
+    x_list_type: str | None = field(42, "x-kubernetes-list-type", omitempty=True, go_field="XListType")
+    x_map_type: str | None = field(43, "x-kubernetes-map-type", omitempty=True, go_field="XMapType")
+    x_validations: list[ValidationRule] | None = field(44, "x-kubernetes-validations", omitempty=True, go="v1beta1.ValidationRules=[]v1beta1.ValidationRule", go_field="XValidations")
 
 
 class ValidationRule(Struct):
@@ -216,7 +216,7 @@ class ValidationRule(Struct):
     rule: str = field(1, "rule")
     message: str = field(2, "message", omitempty=True)
     message_expression: str = field(3, "messageExpression", omitempty=True)
-    reason: str | None = field(4, "reason", omitempty=True)
+    reason: str | None = field(4, "reason", omitempty=True, go="*v1beta1.FieldValueErrorReason")
     field_path: str = field(5, "fieldPath", omitempty=True)
     optional_old_self: bool | None = field(6, "optionalOldSelf", omitempty=True)
 
@@ -244,7 +244,7 @@ class JSONSchemaPropsOrStringArray(_values.JSONSchemaPropsOrStringArray):
 class ExternalDocumentation(Struct):
     """ExternalDocumentation: struct of apiextensions.k8s.io/v1beta1."""
     description: str = field(1, "description", omitempty=True)
-    url: str = field(2, "url", omitempty=True)
+    url: str = field(2, "url", omitempty=True, go_field="URL")
 
 
 def add_to_scheme(scheme: Any) -> None:

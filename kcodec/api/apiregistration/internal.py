@@ -15,8 +15,8 @@ SCHEME_GROUP_VERSION = GroupVersion("apiregistration.k8s.io", "__internal")
 
 class APIServiceList(Object):
     """APIServiceList: a list of APIService objects (apiregistration.k8s.io/__internal)."""
-    metadata: metav1.ListMeta = field(0, "metadata")
-    items: list[APIService] | None = field(0, "Items")
+    metadata: metav1.ListMeta = field(0, "metadata", go_field="ListMeta")
+    items: list[APIService] | None = field(0, "Items", go="[]apiregistration.APIService")
 
 
 class ServiceReference(Struct):
@@ -28,7 +28,7 @@ class ServiceReference(Struct):
 
 class APIServiceSpec(Struct):
     """APIServiceSpec: struct of apiregistration.k8s.io/__internal."""
-    service: ServiceReference | None = field(0, "Service")
+    service: ServiceReference | None = field(0, "Service", go="*apiregistration.ServiceReference")
     group: str = field(0, "Group")
     version: str = field(0, "Version")
     insecure_skip_tls_verify: bool = field(0, "InsecureSkipTLSVerify")
@@ -39,8 +39,8 @@ class APIServiceSpec(Struct):
 
 class APIServiceCondition(Struct):
     """APIServiceCondition: struct of apiregistration.k8s.io/__internal."""
-    type: str = field(0, "Type")
-    status: str = field(0, "Status")
+    type: str = field(0, "Type", go="apiregistration.APIServiceConditionType")
+    status: str = field(0, "Status", go="apiregistration.ConditionStatus")
     last_transition_time: metav1.Time = field(0, "LastTransitionTime")
     reason: str = field(0, "Reason")
     message: str = field(0, "Message")
@@ -48,14 +48,14 @@ class APIServiceCondition(Struct):
 
 class APIServiceStatus(Struct):
     """APIServiceStatus: struct of apiregistration.k8s.io/__internal."""
-    conditions: list[APIServiceCondition] | None = field(0, "Conditions")
+    conditions: list[APIServiceCondition] | None = field(0, "Conditions", go="[]apiregistration.APIServiceCondition")
 
 
 class APIService(Object):
     """APIService: the APIService kind of apiregistration.k8s.io/__internal."""
-    metadata: metav1.ObjectMeta = field(0, "metadata")
-    spec: APIServiceSpec = field(0, "Spec")
-    status: APIServiceStatus = field(0, "Status")
+    metadata: metav1.ObjectMeta = field(0, "metadata", go_field="ObjectMeta")
+    spec: APIServiceSpec = field(0, "Spec", go="apiregistration.APIServiceSpec")
+    status: APIServiceStatus = field(0, "Status", go="apiregistration.APIServiceStatus")
 
 
 def add_to_scheme(scheme: Any) -> None:

@@ -15,7 +15,7 @@ SCHEME_GROUP_VERSION = GroupVersion("apiregistration.k8s.io", "v1beta1")
 
 class APIServiceList(Object):
     """APIServiceList: a list of APIService objects (apiregistration.k8s.io/v1beta1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[APIService] | None = field(2, "items")
 
 
@@ -32,15 +32,15 @@ class APIServiceSpec(Struct):
     group: str = field(2, "group", omitempty=True)
     version: str = field(3, "version", omitempty=True)
     insecure_skip_tls_verify: bool = field(4, "insecureSkipTLSVerify", omitempty=True)
-    ca_bundle: bytes | None = field(5, "caBundle", omitempty=True)
+    ca_bundle: bytes | None = field(5, "caBundle", omitempty=True, go_field="CABundle")
     group_priority_minimum: Int32 = field(7, "groupPriorityMinimum")
     version_priority: Int32 = field(8, "versionPriority")
 
 
 class APIServiceCondition(Struct):
     """APIServiceCondition: struct of apiregistration.k8s.io/v1beta1."""
-    type: str = field(1, "type")
-    status: str = field(2, "status")
+    type: str = field(1, "type", go="v1beta1.APIServiceConditionType")
+    status: str = field(2, "status", go="v1beta1.ConditionStatus")
     last_transition_time: metav1.Time = field(3, "lastTransitionTime", omitempty=True)
     reason: str = field(4, "reason", omitempty=True)
     message: str = field(5, "message", omitempty=True)
@@ -53,7 +53,7 @@ class APIServiceStatus(Struct):
 
 class APIService(Object):
     """APIService: the APIService kind of apiregistration.k8s.io/v1beta1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: APIServiceSpec = field(2, "spec", omitempty=True)
     status: APIServiceStatus = field(3, "status", omitempty=True)
 

@@ -15,7 +15,7 @@ SCHEME_GROUP_VERSION = GroupVersion("internal.apiserver.k8s.io", "v1alpha1")
 
 class StorageVersion(Object):
     """StorageVersion: the StorageVersion kind of internal.apiserver.k8s.io/v1alpha1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: StorageVersionSpec = field(2, "spec")
     status: StorageVersionStatus = field(3, "status")
 
@@ -34,7 +34,7 @@ class StorageVersionStatus(Struct):
 
 class ServerStorageVersion(Struct):
     """ServerStorageVersion: struct of internal.apiserver.k8s.io/v1alpha1."""
-    api_server_id: str = field(1, "apiServerID", omitempty=True)
+    api_server_id: str = field(1, "apiServerID", omitempty=True, go_field="APIServerID")
     encoding_version: str = field(2, "encodingVersion", omitempty=True)
     decodable_versions: list[str] | None = field(3, "decodableVersions", omitempty=True)
     served_versions: list[str] | None = field(4, "servedVersions", omitempty=True)
@@ -42,8 +42,8 @@ class ServerStorageVersion(Struct):
 
 class StorageVersionCondition(Struct):
     """StorageVersionCondition: struct of internal.apiserver.k8s.io/v1alpha1."""
-    type: str = field(1, "type")
-    status: str = field(2, "status")
+    type: str = field(1, "type", go="v1alpha1.StorageVersionConditionType")
+    status: str = field(2, "status", go="v1alpha1.ConditionStatus")
     observed_generation: Int64 = field(3, "observedGeneration", omitempty=True)
     last_transition_time: metav1.Time = field(4, "lastTransitionTime", omitempty=True)
     reason: str = field(5, "reason")
@@ -52,7 +52,7 @@ class StorageVersionCondition(Struct):
 
 class StorageVersionList(Object):
     """StorageVersionList: a list of StorageVersion objects (internal.apiserver.k8s.io/v1alpha1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[StorageVersion] | None = field(2, "items")
 
 

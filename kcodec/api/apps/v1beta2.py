@@ -29,21 +29,21 @@ class ScaleStatus(Struct):
 
 class Scale(Object):
     """Scale: the Scale kind of apps/v1beta2."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: ScaleSpec = field(2, "spec", omitempty=True)
     status: ScaleStatus = field(3, "status", omitempty=True)
 
 
 class StatefulSet(Object):
     """StatefulSet: the StatefulSet kind of apps/v1beta2."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: StatefulSetSpec = field(2, "spec", omitempty=True)
     status: StatefulSetStatus = field(3, "status", omitempty=True)
 
 
 class StatefulSetUpdateStrategy(Struct):
     """StatefulSetUpdateStrategy: struct of apps/v1beta2."""
-    type: str = field(1, "type", omitempty=True)
+    type: str = field(1, "type", omitempty=True, go="v1beta2.StatefulSetUpdateStrategyType")
     rolling_update: RollingUpdateStatefulSetStrategy | None = field(2, "rollingUpdate", omitempty=True)
 
 
@@ -55,8 +55,8 @@ class RollingUpdateStatefulSetStrategy(Struct):
 
 class StatefulSetPersistentVolumeClaimRetentionPolicy(Struct):
     """StatefulSetPersistentVolumeClaimRetentionPolicy: struct of apps/v1beta2."""
-    when_deleted: str = field(1, "whenDeleted", omitempty=True)
-    when_scaled: str = field(2, "whenScaled", omitempty=True)
+    when_deleted: str = field(1, "whenDeleted", omitempty=True, go="v1beta2.PersistentVolumeClaimRetentionPolicyType")
+    when_scaled: str = field(2, "whenScaled", omitempty=True, go="v1beta2.PersistentVolumeClaimRetentionPolicyType")
 
 
 class StatefulSetOrdinals(Struct):
@@ -71,7 +71,7 @@ class StatefulSetSpec(Struct):
     template: corev1.PodTemplateSpec = field(3, "template")
     volume_claim_templates: list[corev1.PersistentVolumeClaim] | None = field(4, "volumeClaimTemplates", omitempty=True)
     service_name: str = field(5, "serviceName")
-    pod_management_policy: str = field(6, "podManagementPolicy", omitempty=True)
+    pod_management_policy: str = field(6, "podManagementPolicy", omitempty=True, go="v1beta2.PodManagementPolicyType")
     update_strategy: StatefulSetUpdateStrategy = field(7, "updateStrategy", omitempty=True)
     revision_history_limit: Int32 | None = field(8, "revisionHistoryLimit", omitempty=True)
     min_ready_seconds: Int32 = field(9, "minReadySeconds", omitempty=True)
@@ -95,8 +95,8 @@ class StatefulSetStatus(Struct):
 
 class StatefulSetCondition(Struct):
     """StatefulSetCondition: struct of apps/v1beta2."""
-    type: str = field(1, "type")
-    status: str = field(2, "status")
+    type: str = field(1, "type", go="v1beta2.StatefulSetConditionType")
+    status: str = field(2, "status", go="v1.ConditionStatus")
     last_transition_time: metav1.Time = field(3, "lastTransitionTime", omitempty=True)
     reason: str = field(4, "reason", omitempty=True)
     message: str = field(5, "message", omitempty=True)
@@ -104,13 +104,13 @@ class StatefulSetCondition(Struct):
 
 class StatefulSetList(Object):
     """StatefulSetList: a list of StatefulSet objects (apps/v1beta2)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[StatefulSet] | None = field(2, "items")
 
 
 class Deployment(Object):
     """Deployment: the Deployment kind of apps/v1beta2."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: DeploymentSpec = field(2, "spec", omitempty=True)
     status: DeploymentStatus = field(3, "status", omitempty=True)
 
@@ -129,7 +129,7 @@ class DeploymentSpec(Struct):
 
 class DeploymentStrategy(Struct):
     """DeploymentStrategy: struct of apps/v1beta2."""
-    type: str = field(1, "type", omitempty=True)
+    type: str = field(1, "type", omitempty=True, go="v1beta2.DeploymentStrategyType")
     rolling_update: RollingUpdateDeployment | None = field(2, "rollingUpdate", omitempty=True)
 
 
@@ -154,8 +154,8 @@ class DeploymentStatus(Struct):
 
 class DeploymentCondition(Struct):
     """DeploymentCondition: struct of apps/v1beta2."""
-    type: str = field(1, "type")
-    status: str = field(2, "status")
+    type: str = field(1, "type", go="v1beta2.DeploymentConditionType")
+    status: str = field(2, "status", go="v1.ConditionStatus")
     last_update_time: metav1.Time = field(6, "lastUpdateTime", omitempty=True)
     last_transition_time: metav1.Time = field(7, "lastTransitionTime", omitempty=True)
     reason: str = field(4, "reason", omitempty=True)
@@ -164,13 +164,13 @@ class DeploymentCondition(Struct):
 
 class DeploymentList(Object):
     """DeploymentList: a list of Deployment objects (apps/v1beta2)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[Deployment] | None = field(2, "items")
 
 
 class DaemonSetUpdateStrategy(Struct):
     """DaemonSetUpdateStrategy: struct of apps/v1beta2."""
-    type: str = field(1, "type", omitempty=True)
+    type: str = field(1, "type", omitempty=True, go="v1beta2.DaemonSetUpdateStrategyType")
     rolling_update: RollingUpdateDaemonSet | None = field(2, "rollingUpdate", omitempty=True)
 
 
@@ -205,8 +205,8 @@ class DaemonSetStatus(Struct):
 
 class DaemonSetCondition(Struct):
     """DaemonSetCondition: struct of apps/v1beta2."""
-    type: str = field(1, "type")
-    status: str = field(2, "status")
+    type: str = field(1, "type", go="v1beta2.DaemonSetConditionType")
+    status: str = field(2, "status", go="v1.ConditionStatus")
     last_transition_time: metav1.Time = field(3, "lastTransitionTime", omitempty=True)
     reason: str = field(4, "reason", omitempty=True)
     message: str = field(5, "message", omitempty=True)
@@ -214,27 +214,27 @@ class DaemonSetCondition(Struct):
 
 class DaemonSet(Object):
     """DaemonSet: the DaemonSet kind of apps/v1beta2."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: DaemonSetSpec = field(2, "spec", omitempty=True)
     status: DaemonSetStatus = field(3, "status", omitempty=True)
 
 
 class DaemonSetList(Object):
     """DaemonSetList: a list of DaemonSet objects (apps/v1beta2)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[DaemonSet] | None = field(2, "items")
 
 
 class ReplicaSet(Object):
     """ReplicaSet: the ReplicaSet kind of apps/v1beta2."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: ReplicaSetSpec = field(2, "spec", omitempty=True)
     status: ReplicaSetStatus = field(3, "status", omitempty=True)
 
 
 class ReplicaSetList(Object):
     """ReplicaSetList: a list of ReplicaSet objects (apps/v1beta2)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[ReplicaSet] | None = field(2, "items")
 
 
@@ -259,8 +259,8 @@ class ReplicaSetStatus(Struct):
 
 class ReplicaSetCondition(Struct):
     """ReplicaSetCondition: struct of apps/v1beta2."""
-    type: str = field(1, "type")
-    status: str = field(2, "status")
+    type: str = field(1, "type", go="v1beta2.ReplicaSetConditionType")
+    status: str = field(2, "status", go="v1.ConditionStatus")
     last_transition_time: metav1.Time = field(3, "lastTransitionTime", omitempty=True)
     reason: str = field(4, "reason", omitempty=True)
     message: str = field(5, "message", omitempty=True)
@@ -268,14 +268,14 @@ class ReplicaSetCondition(Struct):
 
 class ControllerRevision(Object):
     """ControllerRevision: the ControllerRevision kind of apps/v1beta2."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     data: RawExtension = field(2, "data", omitempty=True)
     revision: Int64 = field(3, "revision")
 
 
 class ControllerRevisionList(Object):
     """ControllerRevisionList: a list of ControllerRevision objects (apps/v1beta2)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[ControllerRevision] | None = field(2, "items")
 
 

@@ -17,7 +17,7 @@ ExtraValue = Annotated[list[str], Wrapped]
 
 class TokenReview(Object):
     """TokenReview: the TokenReview kind of authentication.k8s.io/v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: TokenReviewSpec = field(2, "spec")
     status: TokenReviewStatus = field(3, "status", omitempty=True)
 
@@ -39,14 +39,14 @@ class TokenReviewStatus(Struct):
 class UserInfo(Struct):
     """UserInfo: struct of authentication.k8s.io/v1."""
     username: str = field(1, "username", omitempty=True)
-    uid: str = field(2, "uid", omitempty=True)
+    uid: str = field(2, "uid", omitempty=True, go_field="UID")
     groups: list[str] | None = field(3, "groups", omitempty=True)
-    extra: dict[str, ExtraValue] | None = field(4, "extra", omitempty=True)
+    extra: dict[str, ExtraValue] | None = field(4, "extra", omitempty=True, go="map[string]v1.ExtraValue=[]string")
 
 
 class TokenRequest(Object):
     """TokenRequest: the TokenRequest kind of authentication.k8s.io/v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: TokenRequestSpec = field(2, "spec")
     status: TokenRequestStatus = field(3, "status", omitempty=True)
 
@@ -67,14 +67,14 @@ class TokenRequestStatus(Struct):
 class BoundObjectReference(Struct):
     """BoundObjectReference: struct of authentication.k8s.io/v1."""
     kind: str = field(1, "kind", omitempty=True)
-    api_version: str = field(2, "apiVersion", omitempty=True)
+    api_version: str = field(2, "apiVersion", omitempty=True, go_field="APIVersion")
     name: str = field(3, "name", omitempty=True)
-    uid: str = field(4, "uid", omitempty=True)
+    uid: str = field(4, "uid", omitempty=True, go="types.UID", go_field="UID")
 
 
 class SelfSubjectReview(Object):
     """SelfSubjectReview: the SelfSubjectReview kind of authentication.k8s.io/v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     status: SelfSubjectReviewStatus = field(2, "status", omitempty=True)
 
 

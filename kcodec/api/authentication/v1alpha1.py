@@ -16,7 +16,7 @@ SCHEME_GROUP_VERSION = GroupVersion("authentication.k8s.io", "v1alpha1")
 
 class SelfSubjectReview(Object):
     """SelfSubjectReview: the SelfSubjectReview kind of authentication.k8s.io/v1alpha1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     status: SelfSubjectReviewStatus = field(2, "status", omitempty=True)
 
 

@@ -18,7 +18,7 @@ ExtraValue = Annotated[list[str], Wrapped]
 
 class TokenReview(Object):
     """TokenReview: the TokenReview kind of authentication.k8s.io/v1beta1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: TokenReviewSpec = field(2, "spec")
     status: TokenReviewStatus = field(3, "status", omitempty=True)
 
@@ -40,14 +40,14 @@ class TokenReviewStatus(Struct):
 class UserInfo(Struct):
     """UserInfo: struct of authentication.k8s.io/v1beta1."""
     username: str = field(1, "username", omitempty=True)
-    uid: str = field(2, "uid", omitempty=True)
+    uid: str = field(2, "uid", omitempty=True, go_field="UID")
     groups: list[str] | None = field(3, "groups", omitempty=True)
-    extra: dict[str, ExtraValue] | None = field(4, "extra", omitempty=True)
+    extra: dict[str, ExtraValue] | None = field(4, "extra", omitempty=True, go="map[string]v1beta1.ExtraValue=[]string")
 
 
 class SelfSubjectReview(Object):
     """SelfSubjectReview: the SelfSubjectReview kind of authentication.k8s.io/v1beta1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     status: SelfSubjectReviewStatus = field(2, "status", omitempty=True)
 
 

@@ -17,21 +17,21 @@ ExtraValue = Annotated[list[str], Wrapped]
 
 class SubjectAccessReview(Object):
     """SubjectAccessReview: the SubjectAccessReview kind of authorization.k8s.io/v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: SubjectAccessReviewSpec = field(2, "spec")
     status: SubjectAccessReviewStatus = field(3, "status", omitempty=True)
 
 
 class SelfSubjectAccessReview(Object):
     """SelfSubjectAccessReview: the SelfSubjectAccessReview kind of authorization.k8s.io/v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: SelfSubjectAccessReviewSpec = field(2, "spec")
     status: SubjectAccessReviewStatus = field(3, "status", omitempty=True)
 
 
 class LocalSubjectAccessReview(Object):
     """LocalSubjectAccessReview: the LocalSubjectAccessReview kind of authorization.k8s.io/v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: SubjectAccessReviewSpec = field(2, "spec")
     status: SubjectAccessReviewStatus = field(3, "status", omitempty=True)
 
@@ -73,8 +73,8 @@ class SubjectAccessReviewSpec(Struct):
     non_resource_attributes: NonResourceAttributes | None = field(2, "nonResourceAttributes", omitempty=True)
     user: str = field(3, "user", omitempty=True)
     groups: list[str] | None = field(4, "groups", omitempty=True)
-    extra: dict[str, ExtraValue] | None = field(5, "extra", omitempty=True)
-    uid: str = field(6, "uid", omitempty=True)
+    extra: dict[str, ExtraValue] | None = field(5, "extra", omitempty=True, go="map[string]v1.ExtraValue=[]string")
+    uid: str = field(6, "uid", omitempty=True, go_field="UID")
 
 
 class SelfSubjectAccessReviewSpec(Struct):
@@ -93,7 +93,7 @@ class SubjectAccessReviewStatus(Struct):
 
 class SelfSubjectRulesReview(Object):
     """SelfSubjectRulesReview: the SelfSubjectRulesReview kind of authorization.k8s.io/v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: SelfSubjectRulesReviewSpec = field(2, "spec")
     status: SubjectRulesReviewStatus = field(3, "status", omitempty=True)
 
@@ -114,7 +114,7 @@ class SubjectRulesReviewStatus(Struct):
 class ResourceRule(Struct):
     """ResourceRule: struct of authorization.k8s.io/v1."""
     verbs: list[str] | None = field(1, "verbs")
-    api_groups: list[str] | None = field(2, "apiGroups", omitempty=True)
+    api_groups: list[str] | None = field(2, "apiGroups", omitempty=True, go_field="APIGroups")
     resources: list[str] | None = field(3, "resources", omitempty=True)
     resource_names: list[str] | None = field(4, "resourceNames", omitempty=True)
 

@@ -18,21 +18,21 @@ ExtraValue = Annotated[list[str], Wrapped]
 
 class SubjectAccessReview(Object):
     """SubjectAccessReview: the SubjectAccessReview kind of authorization.k8s.io/v1beta1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: SubjectAccessReviewSpec = field(2, "spec")
     status: SubjectAccessReviewStatus = field(3, "status", omitempty=True)
 
 
 class SelfSubjectAccessReview(Object):
     """SelfSubjectAccessReview: the SelfSubjectAccessReview kind of authorization.k8s.io/v1beta1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: SelfSubjectAccessReviewSpec = field(2, "spec")
     status: SubjectAccessReviewStatus = field(3, "status", omitempty=True)
 
 
 class LocalSubjectAccessReview(Object):
     """LocalSubjectAccessReview: the LocalSubjectAccessReview kind of authorization.k8s.io/v1beta1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: SubjectAccessReviewSpec = field(2, "spec")
     status: SubjectAccessReviewStatus = field(3, "status", omitempty=True)
 
@@ -61,9 +61,9 @@ class SubjectAccessReviewSpec(Struct):
     resource_attributes: ResourceAttributes | None = field(1, "resourceAttributes", omitempty=True)
     non_resource_attributes: NonResourceAttributes | None = field(2, "nonResourceAttributes", omitempty=True)
     user: str = field(3, "user", omitempty=True)
-    groups: list[str] | None = field(4, "group", omitempty=True)
-    extra: dict[str, ExtraValue] | None = field(5, "extra", omitempty=True)
-    uid: str = field(6, "uid", omitempty=True)
+    groups: list[str] | None = field(4, "group", omitempty=True, go_field="Groups")
+    extra: dict[str, ExtraValue] | None = field(5, "extra", omitempty=True, go="map[string]v1beta1.ExtraValue=[]string")
+    uid: str = field(6, "uid", omitempty=True, go_field="UID")
 
 
 class SelfSubjectAccessReviewSpec(Struct):
@@ -82,7 +82,7 @@ class SubjectAccessReviewStatus(Struct):
 
 class SelfSubjectRulesReview(Object):
     """SelfSubjectRulesReview: the SelfSubjectRulesReview kind of authorization.k8s.io/v1beta1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: SelfSubjectRulesReviewSpec = field(2, "spec")
     status: SubjectRulesReviewStatus = field(3, "status", omitempty=True)
 
@@ -103,7 +103,7 @@ class SubjectRulesReviewStatus(Struct):
 class ResourceRule(Struct):
     """ResourceRule: struct of authorization.k8s.io/v1beta1."""
     verbs: list[str] | None = field(1, "verbs")
-    api_groups: list[str] | None = field(2, "apiGroups", omitempty=True)
+    api_groups: list[str] | None = field(2, "apiGroups", omitempty=True, go_field="APIGroups")
     resources: list[str] | None = field(3, "resources", omitempty=True)
     resource_names: list[str] | None = field(4, "resourceNames", omitempty=True)
 

@@ -18,7 +18,7 @@ class CrossVersionObjectReference(Struct):
     """CrossVersionObjectReference: struct of autoscaling/v1."""
     kind: str = field(1, "kind")
     name: str = field(2, "name")
-    api_version: str = field(3, "apiVersion", omitempty=True)
+    api_version: str = field(3, "apiVersion", omitempty=True, go_field="APIVersion")
 
 
 class HorizontalPodAutoscalerSpec(Struct):
@@ -40,20 +40,20 @@ class HorizontalPodAutoscalerStatus(Struct):
 
 class HorizontalPodAutoscaler(Object):
     """HorizontalPodAutoscaler: the HorizontalPodAutoscaler kind of autoscaling/v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: HorizontalPodAutoscalerSpec = field(2, "spec", omitempty=True)
     status: HorizontalPodAutoscalerStatus = field(3, "status", omitempty=True)
 
 
 class HorizontalPodAutoscalerList(Object):
     """HorizontalPodAutoscalerList: a list of HorizontalPodAutoscaler objects (autoscaling/v1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[HorizontalPodAutoscaler] | None = field(2, "items")
 
 
 class Scale(Object):
     """Scale: the Scale kind of autoscaling/v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: ScaleSpec = field(2, "spec", omitempty=True)
     status: ScaleStatus = field(3, "status", omitempty=True)
 
@@ -71,7 +71,7 @@ class ScaleStatus(Struct):
 
 class MetricSpec(Struct):
     """MetricSpec: struct of autoscaling/v1."""
-    type: str = field(1, "type")
+    type: str = field(1, "type", go="v1.MetricSourceType")
     object: ObjectMetricSource | None = field(2, "object", omitempty=True)
     pods: PodsMetricSource | None = field(3, "pods", omitempty=True)
     resource: ResourceMetricSource | None = field(4, "resource", omitempty=True)
@@ -97,14 +97,14 @@ class PodsMetricSource(Struct):
 
 class ResourceMetricSource(Struct):
     """ResourceMetricSource: struct of autoscaling/v1."""
-    name: str = field(1, "name")
+    name: str = field(1, "name", go="v1.ResourceName")
     target_average_utilization: Int32 | None = field(2, "targetAverageUtilization", omitempty=True)
     target_average_value: Quantity | None = field(3, "targetAverageValue", omitempty=True)
 
 
 class ContainerResourceMetricSource(Struct):
     """ContainerResourceMetricSource: struct of autoscaling/v1."""
-    name: str = field(1, "name")
+    name: str = field(1, "name", go="v1.ResourceName")
     target_average_utilization: Int32 | None = field(2, "targetAverageUtilization", omitempty=True)
     target_average_value: Quantity | None = field(3, "targetAverageValue", omitempty=True)
     container: str = field(5, "container")
@@ -120,7 +120,7 @@ class ExternalMetricSource(Struct):
 
 class MetricStatus(Struct):
     """MetricStatus: struct of autoscaling/v1."""
-    type: str = field(1, "type")
+    type: str = field(1, "type", go="v1.MetricSourceType")
     object: ObjectMetricStatus | None = field(2, "object", omitempty=True)
     pods: PodsMetricStatus | None = field(3, "pods", omitempty=True)
     resource: ResourceMetricStatus | None = field(4, "resource", omitempty=True)
@@ -130,8 +130,8 @@ class MetricStatus(Struct):
 
 class HorizontalPodAutoscalerCondition(Struct):
     """HorizontalPodAutoscalerCondition: struct of autoscaling/v1."""
-    type: str = field(1, "type")
-    status: str = field(2, "status")
+    type: str = field(1, "type", go="v1.HorizontalPodAutoscalerConditionType")
+    status: str = field(2, "status", go="v1.ConditionStatus")
     last_transition_time: metav1.Time = field(3, "lastTransitionTime", omitempty=True)
     reason: str = field(4, "reason", omitempty=True)
     message: str = field(5, "message", omitempty=True)
@@ -155,14 +155,14 @@ class PodsMetricStatus(Struct):
 
 class ResourceMetricStatus(Struct):
     """ResourceMetricStatus: struct of autoscaling/v1."""
-    name: str = field(1, "name")
+    name: str = field(1, "name", go="v1.ResourceName")
     current_average_utilization: Int32 | None = field(2, "currentAverageUtilization", omitempty=True)
     current_average_value: Quantity = field(3, "currentAverageValue")
 
 
 class ContainerResourceMetricStatus(Struct):
     """ContainerResourceMetricStatus: struct of autoscaling/v1."""
-    name: str = field(1, "name")
+    name: str = field(1, "name", go="v1.ResourceName")
     current_average_utilization: Int32 | None = field(2, "currentAverageUtilization", omitempty=True)
     current_average_value: Quantity = field(3, "currentAverageValue")
     container: str = field(4, "container")

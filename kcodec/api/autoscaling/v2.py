@@ -16,7 +16,7 @@ SCHEME_GROUP_VERSION = GroupVersion("autoscaling", "v2")
 
 class HorizontalPodAutoscaler(Object):
     """HorizontalPodAutoscaler: the HorizontalPodAutoscaler kind of autoscaling/v2."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: HorizontalPodAutoscalerSpec = field(2, "spec", omitempty=True)
     status: HorizontalPodAutoscalerStatus = field(3, "status", omitempty=True)
 
@@ -34,12 +34,12 @@ class CrossVersionObjectReference(Struct):
     """CrossVersionObjectReference: struct of autoscaling/v2."""
     kind: str = field(1, "kind")
     name: str = field(2, "name")
-    api_version: str = field(3, "apiVersion", omitempty=True)
+    api_version: str = field(3, "apiVersion", omitempty=True, go_field="APIVersion")
 
 
 class MetricSpec(Struct):
     """MetricSpec: struct of autoscaling/v2."""
-    type: str = field(1, "type")
+    type: str = field(1, "type", go="v2.MetricSourceType")
     object: ObjectMetricSource | None = field(2, "object", omitempty=True)
     pods: PodsMetricSource | None = field(3, "pods", omitempty=True)
     resource: ResourceMetricSource | None = field(4, "resource", omitempty=True)
@@ -56,14 +56,14 @@ class HorizontalPodAutoscalerBehavior(Struct):
 class HPAScalingRules(Struct):
     """HPAScalingRules: struct of autoscaling/v2."""
     stabilization_window_seconds: Int32 | None = field(3, "stabilizationWindowSeconds", omitempty=True)
-    select_policy: str | None = field(1, "selectPolicy", omitempty=True)
+    select_policy: str | None = field(1, "selectPolicy", omitempty=True, go="*v2.ScalingPolicySelect")
     policies: list[HPAScalingPolicy] | None = field(2, "policies", omitempty=True)
     tolerance: Quantity | None = field(4, "tolerance", omitempty=True)
 
 
 class HPAScalingPolicy(Struct):
     """HPAScalingPolicy: struct of autoscaling/v2."""
-    type: str = field(1, "type")
+    type: str = field(1, "type", go="v2.HPAScalingPolicyType")
     value: Int32 = field(2, "value")
     period_seconds: Int32 = field(3, "periodSeconds")
 
@@ -83,13 +83,13 @@ class PodsMetricSource(Struct):
 
 class ResourceMetricSource(Struct):
     """ResourceMetricSource: struct of autoscaling/v2."""
-    name: str = field(1, "name")
+    name: str = field(1, "name", go="v1.ResourceName")
     target: MetricTarget = field(2, "target")
 
 
 class ContainerResourceMetricSource(Struct):
     """ContainerResourceMetricSource: struct of autoscaling/v2."""
-    name: str = field(1, "name")
+    name: str = field(1, "name", go="v1.ResourceName")
     target: MetricTarget = field(2, "target")
     container: str = field(3, "container")
 
@@ -108,7 +108,7 @@ class MetricIdentifier(Struct):
 
 class MetricTarget(Struct):
     """MetricTarget: struct of autoscaling/v2."""
-    type: str = field(1, "type")
+    type: str = field(1, "type", go="v2.MetricTargetType")
     value: Quantity | None = field(2, "value", omitempty=True)
     average_value: Quantity | None = field(3, "averageValue", omitempty=True)
     average_utilization: Int32 | None = field(4, "averageUtilization", omitempty=True)
@@ -126,8 +126,8 @@ class HorizontalPodAutoscalerStatus(Struct):
 
 class HorizontalPodAutoscalerCondition(Struct):
     """HorizontalPodAutoscalerCondition: struct of autoscaling/v2."""
-    type: str = field(1, "type")
-    status: str = field(2, "status")
+    type: str = field(1, "type", go="v2.HorizontalPodAutoscalerConditionType")
+    status: str = field(2, "status", go="v1.ConditionStatus")
     last_transition_time: metav1.Time = field(3, "lastTransitionTime", omitempty=True)
     reason: str = field(4, "reason", omitempty=True)
     message: str = field(5, "message", omitempty=True)
@@ -135,7 +135,7 @@ class HorizontalPodAutoscalerCondition(Struct):
 
 class MetricStatus(Struct):
     """MetricStatus: struct of autoscaling/v2."""
-    type: str = field(1, "type")
+    type: str = field(1, "type", go="v2.MetricSourceType")
     object: ObjectMetricStatus | None = field(2, "object", omitempty=True)
     pods: PodsMetricStatus | None = field(3, "pods", omitempty=True)
     resource: ResourceMetricStatus | None = field(4, "resource", omitempty=True)
@@ -158,13 +158,13 @@ class PodsMetricStatus(Struct):
 
 class ResourceMetricStatus(Struct):
     """ResourceMetricStatus: struct of autoscaling/v2."""
-    name: str = field(1, "name")
+    name: str = field(1, "name", go="v1.ResourceName")
     current: MetricValueStatus = field(2, "current")
 
 
 class ContainerResourceMetricStatus(Struct):
     """ContainerResourceMetricStatus: struct of autoscaling/v2."""
-    name: str = field(1, "name")
+    name: str = field(1, "name", go="v1.ResourceName")
     current: MetricValueStatus = field(2, "current")
     container: str = field(3, "container")
 
@@ -184,7 +184,7 @@ class MetricValueStatus(Struct):
 
 class HorizontalPodAutoscalerList(Object):
     """HorizontalPodAutoscalerList: a list of HorizontalPodAutoscaler objects (autoscaling/v2)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[HorizontalPodAutoscaler] | None = field(2, "items")
 
 

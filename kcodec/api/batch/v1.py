@@ -16,33 +16,33 @@ SCHEME_GROUP_VERSION = GroupVersion("batch", "v1")
 
 class Job(Object):
     """Job: the Job kind of batch/v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: JobSpec = field(2, "spec", omitempty=True)
     status: JobStatus = field(3, "status", omitempty=True)
 
 
 class JobList(Object):
     """JobList: a list of Job objects (batch/v1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[Job] | None = field(2, "items")
 
 
 class PodFailurePolicyOnExitCodesRequirement(Struct):
     """PodFailurePolicyOnExitCodesRequirement: struct of batch/v1."""
     container_name: str | None = field(1, "containerName", omitempty=True)
-    operator: str = field(2, "operator")
+    operator: str = field(2, "operator", go="v1.PodFailurePolicyOnExitCodesOperator")
     values: list[Int32] | None = field(3, "values")
 
 
 class PodFailurePolicyOnPodConditionsPattern(Struct):
     """PodFailurePolicyOnPodConditionsPattern: struct of batch/v1."""
-    type: str = field(1, "type")
-    status: str = field(2, "status")
+    type: str = field(1, "type", go="v1.PodConditionType")
+    status: str = field(2, "status", go="v1.ConditionStatus")
 
 
 class PodFailurePolicyRule(Struct):
     """PodFailurePolicyRule: struct of batch/v1."""
-    action: str = field(1, "action")
+    action: str = field(1, "action", go="v1.PodFailurePolicyAction")
     on_exit_codes: PodFailurePolicyOnExitCodesRequirement | None = field(2, "onExitCodes", omitempty=True)
     on_pod_conditions: list[PodFailurePolicyOnPodConditionsPattern] | None = field(3, "onPodConditions", omitempty=True)
 
@@ -76,10 +76,10 @@ class JobSpec(Struct):
     selector: metav1.LabelSelector | None = field(4, "selector", omitempty=True)
     manual_selector: bool | None = field(5, "manualSelector", omitempty=True)
     template: corev1.PodTemplateSpec = field(6, "template")
-    ttl_seconds_after_finished: Int32 | None = field(8, "ttlSecondsAfterFinished", omitempty=True)
-    completion_mode: str | None = field(9, "completionMode", omitempty=True)
+    ttl_seconds_after_finished: Int32 | None = field(8, "ttlSecondsAfterFinished", omitempty=True, go_field="TTLSecondsAfterFinished")
+    completion_mode: str | None = field(9, "completionMode", omitempty=True, go="*v1.CompletionMode")
     suspend: bool | None = field(10, "suspend", omitempty=True)
-    pod_replacement_policy: str | None = field(14, "podReplacementPolicy", omitempty=True)
+    pod_replacement_policy: str | None = field(14, "podReplacementPolicy", omitempty=True, go="*v1.PodReplacementPolicy")
     managed_by: str | None = field(15, "managedBy", omitempty=True)
 
 
@@ -100,14 +100,14 @@ class JobStatus(Struct):
 
 class UncountedTerminatedPods(Struct):
     """UncountedTerminatedPods: struct of batch/v1."""
-    succeeded: list[str] | None = field(1, "succeeded", omitempty=True)
-    failed: list[str] | None = field(2, "failed", omitempty=True)
+    succeeded: list[str] | None = field(1, "succeeded", omitempty=True, go="[]types.UID")
+    failed: list[str] | None = field(2, "failed", omitempty=True, go="[]types.UID")
 
 
 class JobCondition(Struct):
     """JobCondition: struct of batch/v1."""
-    type: str = field(1, "type")
-    status: str = field(2, "status")
+    type: str = field(1, "type", go="v1.JobConditionType")
+    status: str = field(2, "status", go="v1.ConditionStatus")
     last_probe_time: metav1.Time = field(3, "lastProbeTime", omitempty=True)
     last_transition_time: metav1.Time = field(4, "lastTransitionTime", omitempty=True)
     reason: str = field(5, "reason", omitempty=True)
@@ -116,20 +116,20 @@ class JobCondition(Struct):
 
 class JobTemplateSpec(Struct):
     """JobTemplateSpec: struct of batch/v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: JobSpec = field(2, "spec", omitempty=True)
 
 
 class CronJob(Object):
     """CronJob: the CronJob kind of batch/v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: CronJobSpec = field(2, "spec", omitempty=True)
     status: CronJobStatus = field(3, "status", omitempty=True)
 
 
 class CronJobList(Object):
     """CronJobList: a list of CronJob objects (batch/v1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[CronJob] | None = field(2, "items")
 
 
@@ -138,7 +138,7 @@ class CronJobSpec(Struct):
     schedule: str = field(1, "schedule")
     time_zone: str | None = field(8, "timeZone", omitempty=True)
     starting_deadline_seconds: Int64 | None = field(2, "startingDeadlineSeconds", omitempty=True)
-    concurrency_policy: str = field(3, "concurrencyPolicy", omitempty=True)
+    concurrency_policy: str = field(3, "concurrencyPolicy", omitempty=True, go="v1.ConcurrencyPolicy")
     suspend: bool | None = field(4, "suspend", omitempty=True)
     job_template: JobTemplateSpec = field(5, "jobTemplate")
     successful_jobs_history_limit: Int32 | None = field(6, "successfulJobsHistoryLimit", omitempty=True)

@@ -17,20 +17,20 @@ SCHEME_GROUP_VERSION = GroupVersion("batch", "v1beta1")
 
 class JobTemplateSpec(Struct):
     """JobTemplateSpec: struct of batch/v1beta1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: batchv1.JobSpec = field(2, "spec", omitempty=True)
 
 
 class CronJob(Object):
     """CronJob: the CronJob kind of batch/v1beta1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: CronJobSpec = field(2, "spec", omitempty=True)
     status: CronJobStatus = field(3, "status", omitempty=True)
 
 
 class CronJobList(Object):
     """CronJobList: a list of CronJob objects (batch/v1beta1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[CronJob] | None = field(2, "items")
 
 
@@ -39,7 +39,7 @@ class CronJobSpec(Struct):
     schedule: str = field(1, "schedule")
     time_zone: str | None = field(8, "timeZone", omitempty=True)
     starting_deadline_seconds: Int64 | None = field(2, "startingDeadlineSeconds", omitempty=True)
-    concurrency_policy: str = field(3, "concurrencyPolicy", omitempty=True)
+    concurrency_policy: str = field(3, "concurrencyPolicy", omitempty=True, go="v1beta1.ConcurrencyPolicy")
     suspend: bool | None = field(4, "suspend", omitempty=True)
     job_template: JobTemplateSpec = field(5, "jobTemplate")
     successful_jobs_history_limit: Int32 | None = field(6, "successfulJobsHistoryLimit", omitempty=True)

@@ -17,7 +17,7 @@ ExtraValue = Annotated[list[str], Wrapped]
 
 class CertificateSigningRequest(Object):
     """CertificateSigningRequest: the CertificateSigningRequest kind of certificates.k8s.io/v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: CertificateSigningRequestSpec = field(2, "spec")
     status: CertificateSigningRequestStatus = field(3, "status", omitempty=True)
 
@@ -27,11 +27,11 @@ class CertificateSigningRequestSpec(Struct):
     request: bytes | None = field(1, "request")
     signer_name: str = field(7, "signerName")
     expiration_seconds: Int32 | None = field(8, "expirationSeconds", omitempty=True)
-    usages: list[str] | None = field(5, "usages", omitempty=True)
+    usages: list[str] | None = field(5, "usages", omitempty=True, go="[]v1.KeyUsage")
     username: str = field(2, "username", omitempty=True)
-    uid: str = field(3, "uid", omitempty=True)
+    uid: str = field(3, "uid", omitempty=True, go_field="UID")
     groups: list[str] | None = field(4, "groups", omitempty=True)
-    extra: dict[str, ExtraValue] | None = field(6, "extra", omitempty=True)
+    extra: dict[str, ExtraValue] | None = field(6, "extra", omitempty=True, go="map[string]v1.ExtraValue=[]string")
 
 
 class CertificateSigningRequestStatus(Struct):
@@ -42,8 +42,8 @@ class CertificateSigningRequestStatus(Struct):
 
 class CertificateSigningRequestCondition(Struct):
     """CertificateSigningRequestCondition: struct of certificates.k8s.io/v1."""
-    type: str = field(1, "type")
-    status: str = field(6, "status")
+    type: str = field(1, "type", go="v1.RequestConditionType")
+    status: str = field(6, "status", go="v1.ConditionStatus")
     reason: str = field(2, "reason", omitempty=True)
     message: str = field(3, "message", omitempty=True)
     last_update_time: metav1.Time = field(4, "lastUpdateTime", omitempty=True)
@@ -52,7 +52,7 @@ class CertificateSigningRequestCondition(Struct):
 
 class CertificateSigningRequestList(Object):
     """CertificateSigningRequestList: a list of CertificateSigningRequest objects (certificates.k8s.io/v1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[CertificateSigningRequest] | None = field(2, "items")
 
 

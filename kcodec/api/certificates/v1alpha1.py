@@ -15,7 +15,7 @@ SCHEME_GROUP_VERSION = GroupVersion("certificates.k8s.io", "v1alpha1")
 
 class ClusterTrustBundle(Object):
     """ClusterTrustBundle: the ClusterTrustBundle kind of certificates.k8s.io/v1alpha1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: ClusterTrustBundleSpec = field(2, "spec")
 
 
@@ -27,7 +27,7 @@ class ClusterTrustBundleSpec(Struct):
 
 class ClusterTrustBundleList(Object):
     """ClusterTrustBundleList: a list of ClusterTrustBundle objects (certificates.k8s.io/v1alpha1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[ClusterTrustBundle] | None = field(2, "items")
 
 

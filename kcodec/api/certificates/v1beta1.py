@@ -17,7 +17,7 @@ ExtraValue = Annotated[list[str], Wrapped]
 
 class CertificateSigningRequest(Object):
     """CertificateSigningRequest: the CertificateSigningRequest kind of certificates.k8s.io/v1beta1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: CertificateSigningRequestSpec = field(2, "spec")
     status: CertificateSigningRequestStatus = field(3, "status", omitempty=True)
 
@@ -27,11 +27,11 @@ class CertificateSigningRequestSpec(Struct):
     request: bytes | None = field(1, "request")
     signer_name: str | None = field(7, "signerName", omitempty=True)
     expiration_seconds: Int32 | None = field(8, "expirationSeconds", omitempty=True)
-    usages: list[str] | None = field(5, "usages", omitempty=True)
+    usages: list[str] | None = field(5, "usages", omitempty=True, go="[]v1beta1.KeyUsage")
     username: str = field(2, "username", omitempty=True)
-    uid: str = field(3, "uid", omitempty=True)
+    uid: str = field(3, "uid", omitempty=True, go_field="UID")
     groups: list[str] | None = field(4, "groups", omitempty=True)
-    extra: dict[str, ExtraValue] | None = field(6, "extra", omitempty=True)
+    extra: dict[str, ExtraValue] | None = field(6, "extra", omitempty=True, go="map[string]v1beta1.ExtraValue=[]string")
 
 
 class CertificateSigningRequestStatus(Struct):
@@ -42,8 +42,8 @@ class CertificateSigningRequestStatus(Struct):
 
 class CertificateSigningRequestCondition(Struct):
     """CertificateSigningRequestCondition: struct of certificates.k8s.io/v1beta1."""
-    type: str = field(1, "type")
-    status: str = field(6, "status")
+    type: str = field(1, "type", go="v1beta1.RequestConditionType")
+    status: str = field(6, "status", go="v1.ConditionStatus")
     reason: str = field(2, "reason", omitempty=True)
     message: str = field(3, "message", omitempty=True)
     last_update_time: metav1.Time = field(4, "lastUpdateTime", omitempty=True)
@@ -52,13 +52,13 @@ class CertificateSigningRequestCondition(Struct):
 
 class CertificateSigningRequestList(Object):
     """CertificateSigningRequestList: a list of CertificateSigningRequest objects (certificates.k8s.io/v1beta1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[CertificateSigningRequest] | None = field(2, "items")
 
 
 class ClusterTrustBundle(Object):
     """ClusterTrustBundle: the ClusterTrustBundle kind of certificates.k8s.io/v1beta1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: ClusterTrustBundleSpec = field(2, "spec")
 
 
@@ -70,13 +70,13 @@ class ClusterTrustBundleSpec(Struct):
 
 class ClusterTrustBundleList(Object):
     """ClusterTrustBundleList: a list of ClusterTrustBundle objects (certificates.k8s.io/v1beta1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[ClusterTrustBundle] | None = field(2, "items")
 
 
 class PodCertificateRequest(Object):
     """PodCertificateRequest: the PodCertificateRequest kind of certificates.k8s.io/v1beta1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: PodCertificateRequestSpec = field(2, "spec")
     status: PodCertificateRequestStatus = field(3, "status", omitempty=True)
 
@@ -85,13 +85,13 @@ class PodCertificateRequestSpec(Struct):
     """PodCertificateRequestSpec: struct of certificates.k8s.io/v1beta1."""
     signer_name: str = field(1, "signerName")
     pod_name: str = field(2, "podName")
-    pod_uid: str = field(3, "podUID")
+    pod_uid: str = field(3, "podUID", go="types.UID")
     service_account_name: str = field(4, "serviceAccountName")
-    service_account_uid: str = field(5, "serviceAccountUID")
-    node_name: str = field(6, "nodeName")
-    node_uid: str = field(7, "nodeUID")
+    service_account_uid: str = field(5, "serviceAccountUID", go="types.UID")
+    node_name: str = field(6, "nodeName", go="types.NodeName")
+    node_uid: str = field(7, "nodeUID", go="types.UID")
     max_expiration_seconds: Int32 | None = field(8, "maxExpirationSeconds", omitempty=True)
-    pkix_public_key: bytes | None = field(9, "pkixPublicKey")
+    pkix_public_key: bytes | None = field(9, "pkixPublicKey", go_field="PKIXPublicKey")
     proof_of_possession: bytes | None = field(10, "proofOfPossession")
     stub_pkcs10_request: bytes | None = field(12, "stubPKCS10Request")
     unverified_user_annotations: dict[str, str] | None = field(11, "unverifiedUserAnnotations", omitempty=True)
@@ -108,7 +108,7 @@ class PodCertificateRequestStatus(Struct):
 
 class PodCertificateRequestList(Object):
     """PodCertificateRequestList: a list of PodCertificateRequest objects (certificates.k8s.io/v1beta1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[PodCertificateRequest] | None = field(2, "items")
 
 

@@ -15,7 +15,7 @@ SCHEME_GROUP_VERSION = GroupVersion("coordination.k8s.io", "v1")
 
 class Lease(Object):
     """Lease: the Lease kind of coordination.k8s.io/v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: LeaseSpec = field(2, "spec", omitempty=True)
 
 
@@ -26,13 +26,13 @@ class LeaseSpec(Struct):
     acquire_time: metav1.MicroTime | None = field(3, "acquireTime", omitempty=True)
     renew_time: metav1.MicroTime | None = field(4, "renewTime", omitempty=True)
     lease_transitions: Int32 | None = field(5, "leaseTransitions", omitempty=True)
-    strategy: str | None = field(6, "strategy", omitempty=True)
+    strategy: str | None = field(6, "strategy", omitempty=True, go="*v1.CoordinatedLeaseStrategy")
     preferred_holder: str | None = field(7, "preferredHolder", omitempty=True)
 
 
 class LeaseList(Object):
     """LeaseList: a list of Lease objects (coordination.k8s.io/v1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[Lease] | None = field(2, "items")
 
 

@@ -15,7 +15,7 @@ SCHEME_GROUP_VERSION = GroupVersion("coordination.k8s.io", "v1alpha2")
 
 class LeaseCandidate(Object):
     """LeaseCandidate: the LeaseCandidate kind of coordination.k8s.io/v1alpha2."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: LeaseCandidateSpec = field(2, "spec", omitempty=True)
 
 
@@ -26,12 +26,12 @@ class LeaseCandidateSpec(Struct):
     renew_time: metav1.MicroTime | None = field(3, "renewTime", omitempty=True)
     binary_version: str = field(4, "binaryVersion")
     emulation_version: str = field(5, "emulationVersion", omitempty=True)
-    strategy: str = field(6, "strategy", omitempty=True)
+    strategy: str = field(6, "strategy", omitempty=True, go="v1.CoordinatedLeaseStrategy")
 
 
 class LeaseCandidateList(Object):
     """LeaseCandidateList: a list of LeaseCandidate objects (coordination.k8s.io/v1alpha2)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[LeaseCandidate] | None = field(2, "items")
 
 

@@ -15,7 +15,7 @@ SCHEME_GROUP_VERSION = GroupVersion("coordination.k8s.io", "v1beta1")
 
 class Lease(Object):
     """Lease: the Lease kind of coordination.k8s.io/v1beta1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: LeaseSpec = field(2, "spec", omitempty=True)
 
 
@@ -26,19 +26,19 @@ class LeaseSpec(Struct):
     acquire_time: metav1.MicroTime | None = field(3, "acquireTime", omitempty=True)
     renew_time: metav1.MicroTime | None = field(4, "renewTime", omitempty=True)
     lease_transitions: Int32 | None = field(5, "leaseTransitions", omitempty=True)
-    strategy: str | None = field(6, "strategy", omitempty=True)
+    strategy: str | None = field(6, "strategy", omitempty=True, go="*v1.CoordinatedLeaseStrategy")
     preferred_holder: str | None = field(7, "preferredHolder", omitempty=True)
 
 
 class LeaseList(Object):
     """LeaseList: a list of Lease objects (coordination.k8s.io/v1beta1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[Lease] | None = field(2, "items")
 
 
 class LeaseCandidate(Object):
     """LeaseCandidate: the LeaseCandidate kind of coordination.k8s.io/v1beta1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: LeaseCandidateSpec = field(2, "spec", omitempty=True)
 
 
@@ -49,12 +49,12 @@ class LeaseCandidateSpec(Struct):
     renew_time: metav1.MicroTime | None = field(3, "renewTime", omitempty=True)
     binary_version: str = field(4, "binaryVersion")
     emulation_version: str = field(5, "emulationVersion", omitempty=True)
-    strategy: str = field(6, "strategy", omitempty=True)
+    strategy: str = field(6, "strategy", omitempty=True, go="v1.CoordinatedLeaseStrategy")
 
 
 class LeaseCandidateList(Object):
     """LeaseCandidateList: a list of LeaseCandidate objects (coordination.k8s.io/v1beta1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[LeaseCandidate] | None = field(2, "items")
 
 

@@ -24,21 +24,21 @@ class VolumeSource(Struct):
     """VolumeSource: struct of v1."""
     host_path: HostPathVolumeSource | None = field(1, "hostPath", omitempty=True)
     empty_dir: EmptyDirVolumeSource | None = field(2, "emptyDir", omitempty=True)
-    gce_persistent_disk: GCEPersistentDiskVolumeSource | None = field(3, "gcePersistentDisk", omitempty=True)
-    aws_elastic_block_store: AWSElasticBlockStoreVolumeSource | None = field(4, "awsElasticBlockStore", omitempty=True)
+    gce_persistent_disk: GCEPersistentDiskVolumeSource | None = field(3, "gcePersistentDisk", omitempty=True, go_field="GCEPersistentDisk")
+    aws_elastic_block_store: AWSElasticBlockStoreVolumeSource | None = field(4, "awsElasticBlockStore", omitempty=True, go_field="AWSElasticBlockStore")
     git_repo: GitRepoVolumeSource | None = field(5, "gitRepo", omitempty=True)
     secret: SecretVolumeSource | None = field(6, "secret", omitempty=True)
-    nfs: NFSVolumeSource | None = field(7, "nfs", omitempty=True)
-    iscsi: ISCSIVolumeSource | None = field(8, "iscsi", omitempty=True)
+    nfs: NFSVolumeSource | None = field(7, "nfs", omitempty=True, go_field="NFS")
+    iscsi: ISCSIVolumeSource | None = field(8, "iscsi", omitempty=True, go_field="ISCSI")
     glusterfs: GlusterfsVolumeSource | None = field(9, "glusterfs", omitempty=True)
     persistent_volume_claim: PersistentVolumeClaimVolumeSource | None = field(10, "persistentVolumeClaim", omitempty=True)
-    rbd: RBDVolumeSource | None = field(11, "rbd", omitempty=True)
+    rbd: RBDVolumeSource | None = field(11, "rbd", omitempty=True, go_field="RBD")
     flex_volume: FlexVolumeSource | None = field(12, "flexVolume", omitempty=True)
     cinder: CinderVolumeSource | None = field(13, "cinder", omitempty=True)
-    ceph_fs: CephFSVolumeSource | None = field(14, "cephfs", omitempty=True)
+    ceph_fs: CephFSVolumeSource | None = field(14, "cephfs", omitempty=True, go_field="CephFS")
     flocker: FlockerVolumeSource | None = field(15, "flocker", omitempty=True)
     downward_api: DownwardAPIVolumeSource | None = field(16, "downwardAPI", omitempty=True)
-    fc: FCVolumeSource | None = field(17, "fc", omitempty=True)
+    fc: FCVolumeSource | None = field(17, "fc", omitempty=True, go_field="FC")
     azure_file: AzureFileVolumeSource | None = field(18, "azureFile", omitempty=True)
     config_map: ConfigMapVolumeSource | None = field(19, "configMap", omitempty=True)
     vsphere_volume: VsphereVirtualDiskVolumeSource | None = field(20, "vsphereVolume", omitempty=True)
@@ -48,8 +48,8 @@ class VolumeSource(Struct):
     projected: ProjectedVolumeSource | None = field(26, "projected", omitempty=True)
     portworx_volume: PortworxVolumeSource | None = field(24, "portworxVolume", omitempty=True)
     scale_io: ScaleIOVolumeSource | None = field(25, "scaleIO", omitempty=True)
-    storage_os: StorageOSVolumeSource | None = field(27, "storageos", omitempty=True)
-    csi: CSIVolumeSource | None = field(28, "csi", omitempty=True)
+    storage_os: StorageOSVolumeSource | None = field(27, "storageos", omitempty=True, go_field="StorageOS")
+    csi: CSIVolumeSource | None = field(28, "csi", omitempty=True, go_field="CSI")
     ephemeral: EphemeralVolumeSource | None = field(29, "ephemeral", omitempty=True)
     image: ImageVolumeSource | None = field(30, "image", omitempty=True)
 
@@ -62,16 +62,16 @@ class PersistentVolumeClaimVolumeSource(Struct):
 
 class PersistentVolumeSource(Struct):
     """PersistentVolumeSource: struct of v1."""
-    gce_persistent_disk: GCEPersistentDiskVolumeSource | None = field(1, "gcePersistentDisk", omitempty=True)
-    aws_elastic_block_store: AWSElasticBlockStoreVolumeSource | None = field(2, "awsElasticBlockStore", omitempty=True)
+    gce_persistent_disk: GCEPersistentDiskVolumeSource | None = field(1, "gcePersistentDisk", omitempty=True, go_field="GCEPersistentDisk")
+    aws_elastic_block_store: AWSElasticBlockStoreVolumeSource | None = field(2, "awsElasticBlockStore", omitempty=True, go_field="AWSElasticBlockStore")
     host_path: HostPathVolumeSource | None = field(3, "hostPath", omitempty=True)
     glusterfs: GlusterfsPersistentVolumeSource | None = field(4, "glusterfs", omitempty=True)
-    nfs: NFSVolumeSource | None = field(5, "nfs", omitempty=True)
-    rbd: RBDPersistentVolumeSource | None = field(6, "rbd", omitempty=True)
-    iscsi: ISCSIPersistentVolumeSource | None = field(7, "iscsi", omitempty=True)
+    nfs: NFSVolumeSource | None = field(5, "nfs", omitempty=True, go_field="NFS")
+    rbd: RBDPersistentVolumeSource | None = field(6, "rbd", omitempty=True, go_field="RBD")
+    iscsi: ISCSIPersistentVolumeSource | None = field(7, "iscsi", omitempty=True, go_field="ISCSI")
     cinder: CinderPersistentVolumeSource | None = field(8, "cinder", omitempty=True)
-    ceph_fs: CephFSPersistentVolumeSource | None = field(9, "cephfs", omitempty=True)
-    fc: FCVolumeSource | None = field(10, "fc", omitempty=True)
+    ceph_fs: CephFSPersistentVolumeSource | None = field(9, "cephfs", omitempty=True, go_field="CephFS")
+    fc: FCVolumeSource | None = field(10, "fc", omitempty=True, go_field="FC")
     flocker: FlockerVolumeSource | None = field(11, "flocker", omitempty=True)
     flex_volume: FlexPersistentVolumeSource | None = field(12, "flexVolume", omitempty=True)
     azure_file: AzureFilePersistentVolumeSource | None = field(13, "azureFile", omitempty=True)
@@ -82,27 +82,27 @@ class PersistentVolumeSource(Struct):
     portworx_volume: PortworxVolumeSource | None = field(18, "portworxVolume", omitempty=True)
     scale_io: ScaleIOPersistentVolumeSource | None = field(19, "scaleIO", omitempty=True)
     local: LocalVolumeSource | None = field(20, "local", omitempty=True)
-    storage_os: StorageOSPersistentVolumeSource | None = field(21, "storageos", omitempty=True)
-    csi: CSIPersistentVolumeSource | None = field(22, "csi", omitempty=True)
+    storage_os: StorageOSPersistentVolumeSource | None = field(21, "storageos", omitempty=True, go_field="StorageOS")
+    csi: CSIPersistentVolumeSource | None = field(22, "csi", omitempty=True, go_field="CSI")
 
 
 class PersistentVolume(Object):
     """PersistentVolume: the PersistentVolume kind of v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: PersistentVolumeSpec = field(2, "spec", omitempty=True)
     status: PersistentVolumeStatus = field(3, "status", omitempty=True)
 
 
 class PersistentVolumeSpec(Struct):
     """PersistentVolumeSpec: struct of v1."""
-    capacity: dict[str, Quantity] | None = field(1, "capacity", omitempty=True)
+    capacity: dict[str, Quantity] | None = field(1, "capacity", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
     persistent_volume_source: PersistentVolumeSource = field(2, "", inline=True)
-    access_modes: list[str] | None = field(3, "accessModes", omitempty=True)
+    access_modes: list[str] | None = field(3, "accessModes", omitempty=True, go="[]v1.PersistentVolumeAccessMode")
     claim_ref: ObjectReference | None = field(4, "claimRef", omitempty=True)
-    persistent_volume_reclaim_policy: str = field(5, "persistentVolumeReclaimPolicy", omitempty=True)
+    persistent_volume_reclaim_policy: str = field(5, "persistentVolumeReclaimPolicy", omitempty=True, go="v1.PersistentVolumeReclaimPolicy")
     storage_class_name: str = field(6, "storageClassName", omitempty=True)
     mount_options: list[str] | None = field(7, "mountOptions", omitempty=True)
-    volume_mode: str | None = field(8, "volumeMode", omitempty=True)
+    volume_mode: str | None = field(8, "volumeMode", omitempty=True, go="*v1.PersistentVolumeMode")
     node_affinity: VolumeNodeAffinity | None = field(9, "nodeAffinity", omitempty=True)
     volume_attributes_class_name: str | None = field(10, "volumeAttributesClassName", omitempty=True)
 
@@ -114,7 +114,7 @@ class VolumeNodeAffinity(Struct):
 
 class PersistentVolumeStatus(Struct):
     """PersistentVolumeStatus: struct of v1."""
-    phase: str = field(1, "phase", omitempty=True)
+    phase: str = field(1, "phase", omitempty=True, go="v1.PersistentVolumePhase")
     message: str = field(2, "message", omitempty=True)
     reason: str = field(3, "reason", omitempty=True)
     last_phase_transition_time: metav1.Time | None = field(4, "lastPhaseTransitionTime", omitempty=True)
@@ -122,31 +122,31 @@ class PersistentVolumeStatus(Struct):
 
 class PersistentVolumeList(Object):
     """PersistentVolumeList: a list of PersistentVolume objects (v1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[PersistentVolume] | None = field(2, "items")
 
 
 class PersistentVolumeClaim(Object):
     """PersistentVolumeClaim: the PersistentVolumeClaim kind of v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: PersistentVolumeClaimSpec = field(2, "spec", omitempty=True)
     status: PersistentVolumeClaimStatus = field(3, "status", omitempty=True)
 
 
 class PersistentVolumeClaimList(Object):
     """PersistentVolumeClaimList: a list of PersistentVolumeClaim objects (v1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[PersistentVolumeClaim] | None = field(2, "items")
 
 
 class PersistentVolumeClaimSpec(Struct):
     """PersistentVolumeClaimSpec: struct of v1."""
-    access_modes: list[str] | None = field(1, "accessModes", omitempty=True)
+    access_modes: list[str] | None = field(1, "accessModes", omitempty=True, go="[]v1.PersistentVolumeAccessMode")
     selector: metav1.LabelSelector | None = field(4, "selector", omitempty=True)
     resources: VolumeResourceRequirements = field(2, "resources", omitempty=True)
     volume_name: str = field(3, "volumeName", omitempty=True)
     storage_class_name: str | None = field(5, "storageClassName", omitempty=True)
-    volume_mode: str | None = field(6, "volumeMode", omitempty=True)
+    volume_mode: str | None = field(6, "volumeMode", omitempty=True, go="*v1.PersistentVolumeMode")
     data_source: TypedLocalObjectReference | None = field(7, "dataSource", omitempty=True)
     data_source_ref: TypedObjectReference | None = field(8, "dataSourceRef", omitempty=True)
     volume_attributes_class_name: str | None = field(9, "volumeAttributesClassName", omitempty=True)
@@ -154,7 +154,7 @@ class PersistentVolumeClaimSpec(Struct):
 
 class TypedObjectReference(Struct):
     """TypedObjectReference: struct of v1."""
-    api_group: str | None = field(1, "apiGroup")
+    api_group: str | None = field(1, "apiGroup", go_field="APIGroup")
     kind: str = field(2, "kind")
     name: str = field(3, "name")
     namespace: str | None = field(4, "namespace", omitempty=True)
@@ -163,13 +163,13 @@ class TypedObjectReference(Struct):
 class ModifyVolumeStatus(Struct):
     """ModifyVolumeStatus: struct of v1."""
     target_volume_attributes_class_name: str = field(1, "targetVolumeAttributesClassName", omitempty=True)
-    status: str = field(2, "status")
+    status: str = field(2, "status", go="v1.PersistentVolumeClaimModifyVolumeStatus")
 
 
 class PersistentVolumeClaimCondition(Struct):
     """PersistentVolumeClaimCondition: struct of v1."""
-    type: str = field(1, "type")
-    status: str = field(2, "status")
+    type: str = field(1, "type", go="v1.PersistentVolumeClaimConditionType")
+    status: str = field(2, "status", go="v1.ConditionStatus")
     last_probe_time: metav1.Time = field(3, "lastProbeTime", omitempty=True)
     last_transition_time: metav1.Time = field(4, "lastTransitionTime", omitempty=True)
     reason: str = field(5, "reason", omitempty=True)
@@ -178,12 +178,12 @@ class PersistentVolumeClaimCondition(Struct):
 
 class PersistentVolumeClaimStatus(Struct):
     """PersistentVolumeClaimStatus: struct of v1."""
-    phase: str = field(1, "phase", omitempty=True)
-    access_modes: list[str] | None = field(2, "accessModes", omitempty=True)
-    capacity: dict[str, Quantity] | None = field(3, "capacity", omitempty=True)
+    phase: str = field(1, "phase", omitempty=True, go="v1.PersistentVolumeClaimPhase")
+    access_modes: list[str] | None = field(2, "accessModes", omitempty=True, go="[]v1.PersistentVolumeAccessMode")
+    capacity: dict[str, Quantity] | None = field(3, "capacity", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
     conditions: list[PersistentVolumeClaimCondition] | None = field(4, "conditions", omitempty=True)
-    allocated_resources: dict[str, Quantity] | None = field(5, "allocatedResources", omitempty=True)
-    allocated_resource_statuses: dict[str, str] | None = field(7, "allocatedResourceStatuses", omitempty=True)
+    allocated_resources: dict[str, Quantity] | None = field(5, "allocatedResources", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
+    allocated_resource_statuses: dict[str, str] | None = field(7, "allocatedResourceStatuses", omitempty=True, go="map[v1.ResourceName]v1.ClaimResourceStatus")
     current_volume_attributes_class_name: str | None = field(8, "currentVolumeAttributesClassName", omitempty=True)
     modify_volume_status: ModifyVolumeStatus | None = field(9, "modifyVolumeStatus", omitempty=True)
 
@@ -191,25 +191,25 @@ class PersistentVolumeClaimStatus(Struct):
 class HostPathVolumeSource(Struct):
     """HostPathVolumeSource: struct of v1."""
     path: str = field(1, "path")
-    type: str | None = field(2, "type", omitempty=True)
+    type: str | None = field(2, "type", omitempty=True, go="*v1.HostPathType")
 
 
 class EmptyDirVolumeSource(Struct):
     """EmptyDirVolumeSource: struct of v1."""
-    medium: str = field(1, "medium", omitempty=True)
+    medium: str = field(1, "medium", omitempty=True, go="v1.StorageMedium")
     size_limit: Quantity | None = field(2, "sizeLimit", omitempty=True)
 
 
 class GlusterfsVolumeSource(Struct):
     """GlusterfsVolumeSource: struct of v1."""
-    endpoints_name: str = field(1, "endpoints")
+    endpoints_name: str = field(1, "endpoints", go_field="EndpointsName")
     path: str = field(2, "path")
     read_only: bool = field(3, "readOnly", omitempty=True)
 
 
 class GlusterfsPersistentVolumeSource(Struct):
     """GlusterfsPersistentVolumeSource: struct of v1."""
-    endpoints_name: str = field(1, "endpoints")
+    endpoints_name: str = field(1, "endpoints", go_field="EndpointsName")
     path: str = field(2, "path")
     read_only: bool = field(3, "readOnly", omitempty=True)
     endpoints_namespace: str | None = field(4, "endpointsNamespace", omitempty=True)
@@ -217,11 +217,11 @@ class GlusterfsPersistentVolumeSource(Struct):
 
 class RBDVolumeSource(Struct):
     """RBDVolumeSource: struct of v1."""
-    ceph_monitors: list[str] | None = field(1, "monitors")
-    rbd_image: str = field(2, "image")
-    fs_type: str = field(3, "fsType", omitempty=True)
-    rbd_pool: str = field(4, "pool", omitempty=True)
-    rados_user: str = field(5, "user", omitempty=True)
+    ceph_monitors: list[str] | None = field(1, "monitors", go_field="CephMonitors")
+    rbd_image: str = field(2, "image", go_field="RBDImage")
+    fs_type: str = field(3, "fsType", omitempty=True, go_field="FSType")
+    rbd_pool: str = field(4, "pool", omitempty=True, go_field="RBDPool")
+    rados_user: str = field(5, "user", omitempty=True, go_field="RadosUser")
     keyring: str = field(6, "keyring", omitempty=True)
     secret_ref: LocalObjectReference | None = field(7, "secretRef", omitempty=True)
     read_only: bool = field(8, "readOnly", omitempty=True)
@@ -229,11 +229,11 @@ class RBDVolumeSource(Struct):
 
 class RBDPersistentVolumeSource(Struct):
     """RBDPersistentVolumeSource: struct of v1."""
-    ceph_monitors: list[str] | None = field(1, "monitors")
-    rbd_image: str = field(2, "image")
-    fs_type: str = field(3, "fsType", omitempty=True)
-    rbd_pool: str = field(4, "pool", omitempty=True)
-    rados_user: str = field(5, "user", omitempty=True)
+    ceph_monitors: list[str] | None = field(1, "monitors", go_field="CephMonitors")
+    rbd_image: str = field(2, "image", go_field="RBDImage")
+    fs_type: str = field(3, "fsType", omitempty=True, go_field="FSType")
+    rbd_pool: str = field(4, "pool", omitempty=True, go_field="RBDPool")
+    rados_user: str = field(5, "user", omitempty=True, go_field="RadosUser")
     keyring: str = field(6, "keyring", omitempty=True)
     secret_ref: SecretReference | None = field(7, "secretRef", omitempty=True)
     read_only: bool = field(8, "readOnly", omitempty=True)
@@ -242,7 +242,7 @@ class RBDPersistentVolumeSource(Struct):
 class CinderVolumeSource(Struct):
     """CinderVolumeSource: struct of v1."""
     volume_id: str = field(1, "volumeID")
-    fs_type: str = field(2, "fsType", omitempty=True)
+    fs_type: str = field(2, "fsType", omitempty=True, go_field="FSType")
     read_only: bool = field(3, "readOnly", omitempty=True)
     secret_ref: LocalObjectReference | None = field(4, "secretRef", omitempty=True)
 
@@ -250,7 +250,7 @@ class CinderVolumeSource(Struct):
 class CinderPersistentVolumeSource(Struct):
     """CinderPersistentVolumeSource: struct of v1."""
     volume_id: str = field(1, "volumeID")
-    fs_type: str = field(2, "fsType", omitempty=True)
+    fs_type: str = field(2, "fsType", omitempty=True, go_field="FSType")
     read_only: bool = field(3, "readOnly", omitempty=True)
     secret_ref: SecretReference | None = field(4, "secretRef", omitempty=True)
 
@@ -289,8 +289,8 @@ class FlockerVolumeSource(Struct):
 
 class GCEPersistentDiskVolumeSource(Struct):
     """GCEPersistentDiskVolumeSource: struct of v1."""
-    pd_name: str = field(1, "pdName")
-    fs_type: str = field(2, "fsType", omitempty=True)
+    pd_name: str = field(1, "pdName", go_field="PDName")
+    fs_type: str = field(2, "fsType", omitempty=True, go_field="FSType")
     partition: Int32 = field(3, "partition", omitempty=True)
     read_only: bool = field(4, "readOnly", omitempty=True)
 
@@ -308,7 +308,7 @@ class QuobyteVolumeSource(Struct):
 class FlexPersistentVolumeSource(Struct):
     """FlexPersistentVolumeSource: struct of v1."""
     driver: str = field(1, "driver")
-    fs_type: str = field(2, "fsType", omitempty=True)
+    fs_type: str = field(2, "fsType", omitempty=True, go_field="FSType")
     secret_ref: SecretReference | None = field(3, "secretRef", omitempty=True)
     read_only: bool = field(4, "readOnly", omitempty=True)
     options: dict[str, str] | None = field(5, "options", omitempty=True)
@@ -317,7 +317,7 @@ class FlexPersistentVolumeSource(Struct):
 class FlexVolumeSource(Struct):
     """FlexVolumeSource: struct of v1."""
     driver: str = field(1, "driver")
-    fs_type: str = field(2, "fsType", omitempty=True)
+    fs_type: str = field(2, "fsType", omitempty=True, go_field="FSType")
     secret_ref: LocalObjectReference | None = field(3, "secretRef", omitempty=True)
     read_only: bool = field(4, "readOnly", omitempty=True)
     options: dict[str, str] | None = field(5, "options", omitempty=True)
@@ -326,7 +326,7 @@ class FlexVolumeSource(Struct):
 class AWSElasticBlockStoreVolumeSource(Struct):
     """AWSElasticBlockStoreVolumeSource: struct of v1."""
     volume_id: str = field(1, "volumeID")
-    fs_type: str = field(2, "fsType", omitempty=True)
+    fs_type: str = field(2, "fsType", omitempty=True, go_field="FSType")
     partition: Int32 = field(3, "partition", omitempty=True)
     read_only: bool = field(4, "readOnly", omitempty=True)
 
@@ -363,14 +363,14 @@ class NFSVolumeSource(Struct):
 class ISCSIVolumeSource(Struct):
     """ISCSIVolumeSource: struct of v1."""
     target_portal: str = field(1, "targetPortal")
-    iqn: str = field(2, "iqn")
+    iqn: str = field(2, "iqn", go_field="IQN")
     lun: Int32 = field(3, "lun")
-    iscsi_interface: str = field(4, "iscsiInterface", omitempty=True)
-    fs_type: str = field(5, "fsType", omitempty=True)
+    iscsi_interface: str = field(4, "iscsiInterface", omitempty=True, go_field="ISCSIInterface")
+    fs_type: str = field(5, "fsType", omitempty=True, go_field="FSType")
     read_only: bool = field(6, "readOnly", omitempty=True)
     portals: list[str] | None = field(7, "portals", omitempty=True)
-    discovery_chap_auth: bool = field(8, "chapAuthDiscovery", omitempty=True)
-    session_chap_auth: bool = field(11, "chapAuthSession", omitempty=True)
+    discovery_chap_auth: bool = field(8, "chapAuthDiscovery", omitempty=True, go_field="DiscoveryCHAPAuth")
+    session_chap_auth: bool = field(11, "chapAuthSession", omitempty=True, go_field="SessionCHAPAuth")
     secret_ref: LocalObjectReference | None = field(10, "secretRef", omitempty=True)
     initiator_name: str | None = field(12, "initiatorName", omitempty=True)
 
@@ -378,14 +378,14 @@ class ISCSIVolumeSource(Struct):
 class ISCSIPersistentVolumeSource(Struct):
     """ISCSIPersistentVolumeSource: struct of v1."""
     target_portal: str = field(1, "targetPortal")
-    iqn: str = field(2, "iqn")
+    iqn: str = field(2, "iqn", go_field="IQN")
     lun: Int32 = field(3, "lun")
-    iscsi_interface: str = field(4, "iscsiInterface", omitempty=True)
-    fs_type: str = field(5, "fsType", omitempty=True)
+    iscsi_interface: str = field(4, "iscsiInterface", omitempty=True, go_field="ISCSIInterface")
+    fs_type: str = field(5, "fsType", omitempty=True, go_field="FSType")
     read_only: bool = field(6, "readOnly", omitempty=True)
     portals: list[str] | None = field(7, "portals", omitempty=True)
-    discovery_chap_auth: bool = field(8, "chapAuthDiscovery", omitempty=True)
-    session_chap_auth: bool = field(11, "chapAuthSession", omitempty=True)
+    discovery_chap_auth: bool = field(8, "chapAuthDiscovery", omitempty=True, go_field="DiscoveryCHAPAuth")
+    session_chap_auth: bool = field(11, "chapAuthSession", omitempty=True, go_field="SessionCHAPAuth")
     secret_ref: SecretReference | None = field(10, "secretRef", omitempty=True)
     initiator_name: str | None = field(12, "initiatorName", omitempty=True)
 
@@ -394,9 +394,9 @@ class FCVolumeSource(Struct):
     """FCVolumeSource: struct of v1."""
     target_wwns: list[str] | None = field(1, "targetWWNs", omitempty=True)
     lun: Int32 | None = field(2, "lun", omitempty=True)
-    fs_type: str = field(3, "fsType", omitempty=True)
+    fs_type: str = field(3, "fsType", omitempty=True, go_field="FSType")
     read_only: bool = field(4, "readOnly", omitempty=True)
-    wwids: list[str] | None = field(5, "wwids", omitempty=True)
+    wwids: list[str] | None = field(5, "wwids", omitempty=True, go_field="WWIDs")
 
 
 class AzureFileVolumeSource(Struct):
@@ -417,7 +417,7 @@ class AzureFilePersistentVolumeSource(Struct):
 class VsphereVirtualDiskVolumeSource(Struct):
     """VsphereVirtualDiskVolumeSource: struct of v1."""
     volume_path: str = field(1, "volumePath")
-    fs_type: str = field(2, "fsType", omitempty=True)
+    fs_type: str = field(2, "fsType", omitempty=True, go_field="FSType")
     storage_policy_name: str = field(3, "storagePolicyName", omitempty=True)
     storage_policy_id: str = field(4, "storagePolicyID", omitempty=True)
 
@@ -425,23 +425,23 @@ class VsphereVirtualDiskVolumeSource(Struct):
 class PhotonPersistentDiskVolumeSource(Struct):
     """PhotonPersistentDiskVolumeSource: struct of v1."""
     pd_id: str = field(1, "pdID")
-    fs_type: str = field(2, "fsType", omitempty=True)
+    fs_type: str = field(2, "fsType", omitempty=True, go_field="FSType")
 
 
 class AzureDiskVolumeSource(Struct):
     """AzureDiskVolumeSource: struct of v1."""
     disk_name: str = field(1, "diskName")
-    data_disk_uri: str = field(2, "diskURI")
-    caching_mode: str | None = field(3, "cachingMode", omitempty=True)
-    fs_type: str | None = field(4, "fsType", omitempty=True)
+    data_disk_uri: str = field(2, "diskURI", go_field="DataDiskURI")
+    caching_mode: str | None = field(3, "cachingMode", omitempty=True, go="*v1.AzureDataDiskCachingMode")
+    fs_type: str | None = field(4, "fsType", omitempty=True, go_field="FSType")
     read_only: bool | None = field(5, "readOnly", omitempty=True)
-    kind: str | None = field(6, "kind", omitempty=True)
+    kind: str | None = field(6, "kind", omitempty=True, go="*v1.AzureDataDiskKind")
 
 
 class PortworxVolumeSource(Struct):
     """PortworxVolumeSource: struct of v1."""
     volume_id: str = field(1, "volumeID")
-    fs_type: str = field(2, "fsType", omitempty=True)
+    fs_type: str = field(2, "fsType", omitempty=True, go_field="FSType")
     read_only: bool = field(3, "readOnly", omitempty=True)
 
 
@@ -450,12 +450,12 @@ class ScaleIOVolumeSource(Struct):
     gateway: str = field(1, "gateway")
     system: str = field(2, "system")
     secret_ref: LocalObjectReference | None = field(3, "secretRef")
-    ssl_enabled: bool = field(4, "sslEnabled", omitempty=True)
+    ssl_enabled: bool = field(4, "sslEnabled", omitempty=True, go_field="SSLEnabled")
     protection_domain: str = field(5, "protectionDomain", omitempty=True)
     storage_pool: str = field(6, "storagePool", omitempty=True)
     storage_mode: str = field(7, "storageMode", omitempty=True)
     volume_name: str = field(8, "volumeName", omitempty=True)
-    fs_type: str = field(9, "fsType", omitempty=True)
+    fs_type: str = field(9, "fsType", omitempty=True, go_field="FSType")
     read_only: bool = field(10, "readOnly", omitempty=True)
 
 
@@ -464,12 +464,12 @@ class ScaleIOPersistentVolumeSource(Struct):
     gateway: str = field(1, "gateway")
     system: str = field(2, "system")
     secret_ref: SecretReference | None = field(3, "secretRef")
-    ssl_enabled: bool = field(4, "sslEnabled", omitempty=True)
+    ssl_enabled: bool = field(4, "sslEnabled", omitempty=True, go_field="SSLEnabled")
     protection_domain: str = field(5, "protectionDomain", omitempty=True)
     storage_pool: str = field(6, "storagePool", omitempty=True)
     storage_mode: str = field(7, "storageMode", omitempty=True)
     volume_name: str = field(8, "volumeName", omitempty=True)
-    fs_type: str = field(9, "fsType", omitempty=True)
+    fs_type: str = field(9, "fsType", omitempty=True, go_field="FSType")
     read_only: bool = field(10, "readOnly", omitempty=True)
 
 
@@ -477,7 +477,7 @@ class StorageOSVolumeSource(Struct):
     """StorageOSVolumeSource: struct of v1."""
     volume_name: str = field(1, "volumeName", omitempty=True)
     volume_namespace: str = field(2, "volumeNamespace", omitempty=True)
-    fs_type: str = field(3, "fsType", omitempty=True)
+    fs_type: str = field(3, "fsType", omitempty=True, go_field="FSType")
     read_only: bool = field(4, "readOnly", omitempty=True)
     secret_ref: LocalObjectReference | None = field(5, "secretRef", omitempty=True)
 
@@ -486,7 +486,7 @@ class StorageOSPersistentVolumeSource(Struct):
     """StorageOSPersistentVolumeSource: struct of v1."""
     volume_name: str = field(1, "volumeName", omitempty=True)
     volume_namespace: str = field(2, "volumeNamespace", omitempty=True)
-    fs_type: str = field(3, "fsType", omitempty=True)
+    fs_type: str = field(3, "fsType", omitempty=True, go_field="FSType")
     read_only: bool = field(4, "readOnly", omitempty=True)
     secret_ref: ObjectReference | None = field(5, "secretRef", omitempty=True)
 
@@ -559,7 +559,7 @@ class KeyToPath(Struct):
 class LocalVolumeSource(Struct):
     """LocalVolumeSource: struct of v1."""
     path: str = field(1, "path")
-    fs_type: str | None = field(2, "fsType", omitempty=True)
+    fs_type: str | None = field(2, "fsType", omitempty=True, go_field="FSType")
 
 
 class CSIPersistentVolumeSource(Struct):
@@ -567,7 +567,7 @@ class CSIPersistentVolumeSource(Struct):
     driver: str = field(1, "driver")
     volume_handle: str = field(2, "volumeHandle")
     read_only: bool = field(3, "readOnly", omitempty=True)
-    fs_type: str = field(4, "fsType", omitempty=True)
+    fs_type: str = field(4, "fsType", omitempty=True, go_field="FSType")
     volume_attributes: dict[str, str] | None = field(5, "volumeAttributes", omitempty=True)
     controller_publish_secret_ref: SecretReference | None = field(6, "controllerPublishSecretRef", omitempty=True)
     node_stage_secret_ref: SecretReference | None = field(7, "nodeStageSecretRef", omitempty=True)
@@ -580,7 +580,7 @@ class CSIVolumeSource(Struct):
     """CSIVolumeSource: struct of v1."""
     driver: str = field(1, "driver")
     read_only: bool | None = field(2, "readOnly", omitempty=True)
-    fs_type: str | None = field(3, "fsType", omitempty=True)
+    fs_type: str | None = field(3, "fsType", omitempty=True, go_field="FSType")
     volume_attributes: dict[str, str] | None = field(4, "volumeAttributes", omitempty=True)
     node_publish_secret_ref: LocalObjectReference | None = field(5, "nodePublishSecretRef", omitempty=True)
 
@@ -592,7 +592,7 @@ class EphemeralVolumeSource(Struct):
 
 class PersistentVolumeClaimTemplate(Struct):
     """PersistentVolumeClaimTemplate: struct of v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: PersistentVolumeClaimSpec = field(2, "spec")
 
 
@@ -601,7 +601,7 @@ class ContainerPort(Struct):
     name: str = field(1, "name", omitempty=True)
     host_port: Int32 = field(2, "hostPort", omitempty=True)
     container_port: Int32 = field(3, "containerPort")
-    protocol: str = field(4, "protocol", omitempty=True)
+    protocol: str = field(4, "protocol", omitempty=True, go="v1.Protocol")
     host_ip: str = field(5, "hostIP", omitempty=True)
 
 
@@ -609,10 +609,10 @@ class VolumeMount(Struct):
     """VolumeMount: struct of v1."""
     name: str = field(1, "name")
     read_only: bool = field(2, "readOnly", omitempty=True)
-    recursive_read_only: str | None = field(7, "recursiveReadOnly", omitempty=True)
+    recursive_read_only: str | None = field(7, "recursiveReadOnly", omitempty=True, go="*v1.RecursiveReadOnlyMode")
     mount_path: str = field(3, "mountPath")
     sub_path: str = field(4, "subPath", omitempty=True)
-    mount_propagation: str | None = field(5, "mountPropagation", omitempty=True)
+    mount_propagation: str | None = field(5, "mountPropagation", omitempty=True, go="*v1.MountPropagationMode")
     sub_path_expr: str = field(6, "subPathExpr", omitempty=True)
 
 
@@ -648,7 +648,7 @@ class FileKeySelector(Struct):
 
 class ObjectFieldSelector(Struct):
     """ObjectFieldSelector: struct of v1."""
-    api_version: str = field(1, "apiVersion", omitempty=True)
+    api_version: str = field(1, "apiVersion", omitempty=True, go_field="APIVersion")
     field_path: str = field(2, "fieldPath")
 
 
@@ -703,8 +703,8 @@ class HTTPGetAction(Struct):
     path: str = field(1, "path", omitempty=True)
     port: IntOrString = field(2, "port")
     host: str = field(3, "host", omitempty=True)
-    scheme: str = field(4, "scheme", omitempty=True)
-    http_headers: list[HTTPHeader] | None = field(5, "httpHeaders", omitempty=True)
+    scheme: str = field(4, "scheme", omitempty=True, go="v1.URIScheme")
+    http_headers: list[HTTPHeader] | None = field(5, "httpHeaders", omitempty=True, go_field="HTTPHeaders")
 
 
 class TCPSocketAction(Struct):
@@ -742,27 +742,27 @@ class Probe(Struct):
 
 class ContainerResizePolicy(Struct):
     """ContainerResizePolicy: struct of v1."""
-    resource_name: str = field(1, "resourceName")
-    restart_policy: str = field(2, "restartPolicy")
+    resource_name: str = field(1, "resourceName", go="v1.ResourceName")
+    restart_policy: str = field(2, "restartPolicy", go="v1.ResourceResizeRestartPolicy")
 
 
 class Capabilities(Struct):
     """Capabilities: struct of v1."""
-    add: list[str] | None = field(1, "add", omitempty=True)
-    drop: list[str] | None = field(2, "drop", omitempty=True)
+    add: list[str] | None = field(1, "add", omitempty=True, go="[]v1.Capability")
+    drop: list[str] | None = field(2, "drop", omitempty=True, go="[]v1.Capability")
 
 
 class ResourceRequirements(Struct):
     """ResourceRequirements: struct of v1."""
-    limits: dict[str, Quantity] | None = field(1, "limits", omitempty=True)
-    requests: dict[str, Quantity] | None = field(2, "requests", omitempty=True)
+    limits: dict[str, Quantity] | None = field(1, "limits", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
+    requests: dict[str, Quantity] | None = field(2, "requests", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
     claims: list[ResourceClaim] | None = field(3, "claims", omitempty=True)
 
 
 class VolumeResourceRequirements(Struct):
     """VolumeResourceRequirements: struct of v1."""
-    limits: dict[str, Quantity] | None = field(1, "limits", omitempty=True)
-    requests: dict[str, Quantity] | None = field(2, "requests", omitempty=True)
+    limits: dict[str, Quantity] | None = field(1, "limits", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
+    requests: dict[str, Quantity] | None = field(2, "requests", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
 
 
 class ResourceClaim(Struct):
@@ -783,7 +783,7 @@ class Container(Struct):
     env: list[EnvVar] | None = field(7, "env", omitempty=True)
     resources: ResourceRequirements = field(8, "resources", omitempty=True)
     resize_policy: list[ContainerResizePolicy] | None = field(23, "resizePolicy", omitempty=True)
-    restart_policy: str | None = field(24, "restartPolicy", omitempty=True)
+    restart_policy: str | None = field(24, "restartPolicy", omitempty=True, go="*v1.ContainerRestartPolicy")
     restart_policy_rules: list[ContainerRestartRule] | None = field(25, "restartPolicyRules", omitempty=True)
     volume_mounts: list[VolumeMount] | None = field(9, "volumeMounts", omitempty=True)
     volume_devices: list[VolumeDevice] | None = field(21, "volumeDevices", omitempty=True)
@@ -792,27 +792,27 @@ class Container(Struct):
     startup_probe: Probe | None = field(22, "startupProbe", omitempty=True)
     lifecycle: Lifecycle | None = field(12, "lifecycle", omitempty=True)
     termination_message_path: str = field(13, "terminationMessagePath", omitempty=True)
-    termination_message_policy: str = field(20, "terminationMessagePolicy", omitempty=True)
-    image_pull_policy: str = field(14, "imagePullPolicy", omitempty=True)
+    termination_message_policy: str = field(20, "terminationMessagePolicy", omitempty=True, go="v1.TerminationMessagePolicy")
+    image_pull_policy: str = field(14, "imagePullPolicy", omitempty=True, go="v1.PullPolicy")
     security_context: SecurityContext | None = field(15, "securityContext", omitempty=True)
     stdin: bool = field(16, "stdin", omitempty=True)
     stdin_once: bool = field(17, "stdinOnce", omitempty=True)
-    tty: bool = field(18, "tty", omitempty=True)
+    tty: bool = field(18, "tty", omitempty=True, go_field="TTY")
 
 
 class ProbeHandler(Struct):
     """ProbeHandler: struct of v1."""
     exec: ExecAction | None = field(1, "exec", omitempty=True)
-    http_get: HTTPGetAction | None = field(2, "httpGet", omitempty=True)
-    tcp_socket: TCPSocketAction | None = field(3, "tcpSocket", omitempty=True)
-    grpc: GRPCAction | None = field(4, "grpc", omitempty=True)
+    http_get: HTTPGetAction | None = field(2, "httpGet", omitempty=True, go_field="HTTPGet")
+    tcp_socket: TCPSocketAction | None = field(3, "tcpSocket", omitempty=True, go_field="TCPSocket")
+    grpc: GRPCAction | None = field(4, "grpc", omitempty=True, go_field="GRPC")
 
 
 class LifecycleHandler(Struct):
     """LifecycleHandler: struct of v1."""
     exec: ExecAction | None = field(1, "exec", omitempty=True)
-    http_get: HTTPGetAction | None = field(2, "httpGet", omitempty=True)
-    tcp_socket: TCPSocketAction | None = field(3, "tcpSocket", omitempty=True)
+    http_get: HTTPGetAction | None = field(2, "httpGet", omitempty=True, go_field="HTTPGet")
+    tcp_socket: TCPSocketAction | None = field(3, "tcpSocket", omitempty=True, go_field="TCPSocket")
     sleep: SleepAction | None = field(4, "sleep", omitempty=True)
 
 
@@ -820,7 +820,7 @@ class Lifecycle(Struct):
     """Lifecycle: struct of v1."""
     post_start: LifecycleHandler | None = field(1, "postStart", omitempty=True)
     pre_stop: LifecycleHandler | None = field(2, "preStop", omitempty=True)
-    stop_signal: str | None = field(3, "stopSignal", omitempty=True)
+    stop_signal: str | None = field(3, "stopSignal", omitempty=True, go="*v1.Signal")
 
 
 class ContainerStateWaiting(Struct):
@@ -856,31 +856,31 @@ class ContainerStatus(Struct):
     """ContainerStatus: struct of v1."""
     name: str = field(1, "name")
     state: ContainerState = field(2, "state", omitempty=True)
-    last_termination_state: ContainerState = field(3, "lastState", omitempty=True)
+    last_termination_state: ContainerState = field(3, "lastState", omitempty=True, go_field="LastTerminationState")
     ready: bool = field(4, "ready")
     restart_count: Int32 = field(5, "restartCount")
     image: str = field(6, "image")
     image_id: str = field(7, "imageID")
     container_id: str = field(8, "containerID", omitempty=True)
     started: bool | None = field(9, "started", omitempty=True)
-    allocated_resources: dict[str, Quantity] | None = field(10, "allocatedResources", omitempty=True)
+    allocated_resources: dict[str, Quantity] | None = field(10, "allocatedResources", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
     resources: ResourceRequirements | None = field(11, "resources", omitempty=True)
     volume_mounts: list[VolumeMountStatus] | None = field(12, "volumeMounts", omitempty=True)
     user: ContainerUser | None = field(13, "user", omitempty=True)
     allocated_resources_status: list[ResourceStatus] | None = field(14, "allocatedResourcesStatus", omitempty=True)
-    stop_signal: str | None = field(15, "stopSignal", omitempty=True)
+    stop_signal: str | None = field(15, "stopSignal", omitempty=True, go="*v1.Signal")
 
 
 class ResourceStatus(Struct):
     """ResourceStatus: struct of v1."""
-    name: str = field(1, "name")
+    name: str = field(1, "name", go="v1.ResourceName")
     resources: list[ResourceHealth] | None = field(2, "resources", omitempty=True)
 
 
 class ResourceHealth(Struct):
     """ResourceHealth: struct of v1."""
-    resource_id: str = field(1, "resourceID")
-    health: str = field(2, "health", omitempty=True)
+    resource_id: str = field(1, "resourceID", go="v1.ResourceID")
+    health: str = field(2, "health", omitempty=True, go="v1.ResourceHealthStatus")
     message: str | None = field(6, "message", omitempty=True)
 
 
@@ -891,16 +891,16 @@ class ContainerUser(Struct):
 
 class LinuxContainerUser(Struct):
     """LinuxContainerUser: struct of v1."""
-    uid: Int64 = field(1, "uid")
-    gid: Int64 = field(2, "gid")
+    uid: Int64 = field(1, "uid", go_field="UID")
+    gid: Int64 = field(2, "gid", go_field="GID")
     supplemental_groups: list[Int64] | None = field(3, "supplementalGroups", omitempty=True)
 
 
 class PodCondition(Struct):
     """PodCondition: struct of v1."""
-    type: str = field(1, "type")
+    type: str = field(1, "type", go="v1.PodConditionType")
     observed_generation: Int64 = field(7, "observedGeneration", omitempty=True)
-    status: str = field(2, "status")
+    status: str = field(2, "status", go="v1.ConditionStatus")
     last_probe_time: metav1.Time = field(3, "lastProbeTime", omitempty=True)
     last_transition_time: metav1.Time = field(4, "lastTransitionTime", omitempty=True)
     reason: str = field(5, "reason", omitempty=True)
@@ -912,7 +912,7 @@ class VolumeMountStatus(Struct):
     name: str = field(1, "name")
     mount_path: str = field(2, "mountPath")
     read_only: bool = field(3, "readOnly", omitempty=True)
-    recursive_read_only: str | None = field(4, "recursiveReadOnly", omitempty=True)
+    recursive_read_only: str | None = field(4, "recursiveReadOnly", omitempty=True, go="*v1.RecursiveReadOnlyMode")
     volume_status: VolumeStatus | None = field(5, "volumeStatus", omitempty=True)
 
 
@@ -928,13 +928,13 @@ class ImageVolumeStatus(Struct):
 
 class ContainerRestartRule(Struct):
     """ContainerRestartRule: struct of v1."""
-    action: str = field(1, "action", omitempty=True)
+    action: str = field(1, "action", omitempty=True, go="v1.ContainerRestartRuleAction")
     exit_codes: ContainerRestartRuleOnExitCodes | None = field(2, "exitCodes", omitempty=True)
 
 
 class ContainerRestartRuleOnExitCodes(Struct):
     """ContainerRestartRuleOnExitCodes: struct of v1."""
-    operator: str = field(1, "operator", omitempty=True)
+    operator: str = field(1, "operator", omitempty=True, go="v1.ContainerRestartRuleOnExitCodesOperator")
     values: list[Int32] | None = field(2, "values", omitempty=True)
 
 
@@ -952,7 +952,7 @@ class NodeSelectorTerm(Struct):
 class NodeSelectorRequirement(Struct):
     """NodeSelectorRequirement: struct of v1."""
     key: str = field(1, "key")
-    operator: str = field(2, "operator")
+    operator: str = field(2, "operator", go="v1.NodeSelectorOperator")
     values: list[str] | None = field(3, "values", omitempty=True)
 
 
@@ -1018,22 +1018,22 @@ class Taint(Struct):
     """Taint: struct of v1."""
     key: str = field(1, "key")
     value: str = field(2, "value", omitempty=True)
-    effect: str = field(3, "effect")
+    effect: str = field(3, "effect", go="v1.TaintEffect")
     time_added: metav1.Time | None = field(4, "timeAdded", omitempty=True)
 
 
 class Toleration(Struct):
     """Toleration: struct of v1."""
     key: str = field(1, "key", omitempty=True)
-    operator: str = field(2, "operator", omitempty=True)
+    operator: str = field(2, "operator", omitempty=True, go="v1.TolerationOperator")
     value: str = field(3, "value", omitempty=True)
-    effect: str = field(4, "effect", omitempty=True)
+    effect: str = field(4, "effect", omitempty=True, go="v1.TaintEffect")
     toleration_seconds: Int64 | None = field(5, "tolerationSeconds", omitempty=True)
 
 
 class PodReadinessGate(Struct):
     """PodReadinessGate: struct of v1."""
-    condition_type: str = field(1, "conditionType")
+    condition_type: str = field(1, "conditionType", go="v1.PodConditionType")
 
 
 class PodSpec(Struct):
@@ -1042,13 +1042,13 @@ class PodSpec(Struct):
     init_containers: list[Container] | None = field(20, "initContainers", omitempty=True)
     containers: list[Container] | None = field(2, "containers")
     ephemeral_containers: list[EphemeralContainer] | None = field(34, "ephemeralContainers", omitempty=True)
-    restart_policy: str = field(3, "restartPolicy", omitempty=True)
+    restart_policy: str = field(3, "restartPolicy", omitempty=True, go="v1.RestartPolicy")
     termination_grace_period_seconds: Int64 | None = field(4, "terminationGracePeriodSeconds", omitempty=True)
     active_deadline_seconds: Int64 | None = field(5, "activeDeadlineSeconds", omitempty=True)
-    dns_policy: str = field(6, "dnsPolicy", omitempty=True)
+    dns_policy: str = field(6, "dnsPolicy", omitempty=True, go="v1.DNSPolicy", go_field="DNSPolicy")
     node_selector: dict[str, str] | None = field(7, "nodeSelector", omitempty=True)
     service_account_name: str = field(8, "serviceAccountName", omitempty=True)
-    deprecated_service_account: str = field(9, "serviceAccount", omitempty=True)
+    deprecated_service_account: str = field(9, "serviceAccount", omitempty=True, go_field="DeprecatedServiceAccount")
     automount_service_account_token: bool | None = field(21, "automountServiceAccountToken", omitempty=True)
     node_name: str = field(10, "nodeName", omitempty=True)
     host_network: bool = field(11, "hostNetwork", omitempty=True)
@@ -1065,15 +1065,15 @@ class PodSpec(Struct):
     host_aliases: list[HostAlias] | None = field(23, "hostAliases", omitempty=True)
     priority_class_name: str = field(24, "priorityClassName", omitempty=True)
     priority: Int32 | None = field(25, "priority", omitempty=True)
-    dns_config: PodDNSConfig | None = field(26, "dnsConfig", omitempty=True)
+    dns_config: PodDNSConfig | None = field(26, "dnsConfig", omitempty=True, go_field="DNSConfig")
     readiness_gates: list[PodReadinessGate] | None = field(28, "readinessGates", omitempty=True)
     runtime_class_name: str | None = field(29, "runtimeClassName", omitempty=True)
     enable_service_links: bool | None = field(30, "enableServiceLinks", omitempty=True)
-    preemption_policy: str | None = field(31, "preemptionPolicy", omitempty=True)
-    overhead: dict[str, Quantity] | None = field(32, "overhead", omitempty=True)
+    preemption_policy: str | None = field(31, "preemptionPolicy", omitempty=True, go="*v1.PreemptionPolicy")
+    overhead: dict[str, Quantity] | None = field(32, "overhead", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
     topology_spread_constraints: list[TopologySpreadConstraint] | None = field(33, "topologySpreadConstraints", omitempty=True)
     set_hostname_as_fqdn: bool | None = field(35, "setHostnameAsFQDN", omitempty=True)
-    os: PodOS | None = field(36, "os", omitempty=True)
+    os: PodOS | None = field(36, "os", omitempty=True, go_field="OS")
     host_users: bool | None = field(37, "hostUsers", omitempty=True)
     scheduling_gates: list[PodSchedulingGate] | None = field(38, "schedulingGates", omitempty=True)
     resource_claims: list[PodResourceClaim] | None = field(39, "resourceClaims", omitempty=True)
@@ -1110,7 +1110,7 @@ class ContainerExtendedResourceRequest(Struct):
 
 class PodOS(Struct):
     """PodOS: struct of v1."""
-    name: str = field(1, "name")
+    name: str = field(1, "name", go="v1.OSName")
 
 
 class PodSchedulingGate(Struct):
@@ -1127,46 +1127,46 @@ class TopologySpreadConstraint(Struct):
     """TopologySpreadConstraint: struct of v1."""
     max_skew: Int32 = field(1, "maxSkew")
     topology_key: str = field(2, "topologyKey")
-    when_unsatisfiable: str = field(3, "whenUnsatisfiable")
+    when_unsatisfiable: str = field(3, "whenUnsatisfiable", go="v1.UnsatisfiableConstraintAction")
     label_selector: metav1.LabelSelector | None = field(4, "labelSelector", omitempty=True)
     min_domains: Int32 | None = field(5, "minDomains", omitempty=True)
-    node_affinity_policy: str | None = field(6, "nodeAffinityPolicy", omitempty=True)
-    node_taints_policy: str | None = field(7, "nodeTaintsPolicy", omitempty=True)
+    node_affinity_policy: str | None = field(6, "nodeAffinityPolicy", omitempty=True, go="*v1.NodeInclusionPolicy")
+    node_taints_policy: str | None = field(7, "nodeTaintsPolicy", omitempty=True, go="*v1.NodeInclusionPolicy")
     match_label_keys: list[str] | None = field(8, "matchLabelKeys", omitempty=True)
 
 
 class HostAlias(Struct):
     """HostAlias: struct of v1."""
-    ip: str = field(1, "ip")
+    ip: str = field(1, "ip", go_field="IP")
     hostnames: list[str] | None = field(2, "hostnames", omitempty=True)
 
 
 class PodSecurityContext(Struct):
     """PodSecurityContext: struct of v1."""
-    se_linux_options: SELinuxOptions | None = field(1, "seLinuxOptions", omitempty=True)
+    se_linux_options: SELinuxOptions | None = field(1, "seLinuxOptions", omitempty=True, go_field="SELinuxOptions")
     windows_options: WindowsSecurityContextOptions | None = field(8, "windowsOptions", omitempty=True)
     run_as_user: Int64 | None = field(2, "runAsUser", omitempty=True)
     run_as_group: Int64 | None = field(6, "runAsGroup", omitempty=True)
     run_as_non_root: bool | None = field(3, "runAsNonRoot", omitempty=True)
     supplemental_groups: list[Int64] | None = field(4, "supplementalGroups", omitempty=True)
-    supplemental_groups_policy: str | None = field(12, "supplementalGroupsPolicy", omitempty=True)
-    fs_group: Int64 | None = field(5, "fsGroup", omitempty=True)
+    supplemental_groups_policy: str | None = field(12, "supplementalGroupsPolicy", omitempty=True, go="*v1.SupplementalGroupsPolicy")
+    fs_group: Int64 | None = field(5, "fsGroup", omitempty=True, go_field="FSGroup")
     sysctls: list[Sysctl] | None = field(7, "sysctls", omitempty=True)
-    fs_group_change_policy: str | None = field(9, "fsGroupChangePolicy", omitempty=True)
+    fs_group_change_policy: str | None = field(9, "fsGroupChangePolicy", omitempty=True, go="*v1.PodFSGroupChangePolicy", go_field="FSGroupChangePolicy")
     seccomp_profile: SeccompProfile | None = field(10, "seccompProfile", omitempty=True)
     app_armor_profile: AppArmorProfile | None = field(11, "appArmorProfile", omitempty=True)
-    se_linux_change_policy: str | None = field(13, "seLinuxChangePolicy", omitempty=True)
+    se_linux_change_policy: str | None = field(13, "seLinuxChangePolicy", omitempty=True, go="*v1.PodSELinuxChangePolicy", go_field="SELinuxChangePolicy")
 
 
 class SeccompProfile(Struct):
     """SeccompProfile: struct of v1."""
-    type: str = field(1, "type")
+    type: str = field(1, "type", go="v1.SeccompProfileType")
     localhost_profile: str | None = field(2, "localhostProfile", omitempty=True)
 
 
 class AppArmorProfile(Struct):
     """AppArmorProfile: struct of v1."""
-    type: str = field(1, "type")
+    type: str = field(1, "type", go="v1.AppArmorProfileType")
     localhost_profile: str | None = field(2, "localhostProfile", omitempty=True)
 
 
@@ -1185,12 +1185,12 @@ class PodDNSConfigOption(Struct):
 
 class PodIP(Struct):
     """PodIP: struct of v1."""
-    ip: str = field(1, "ip")
+    ip: str = field(1, "ip", go_field="IP")
 
 
 class HostIP(Struct):
     """HostIP: struct of v1."""
-    ip: str = field(1, "ip")
+    ip: str = field(1, "ip", go_field="IP")
 
 
 class EphemeralContainerCommon(Struct):
@@ -1205,7 +1205,7 @@ class EphemeralContainerCommon(Struct):
     env: list[EnvVar] | None = field(7, "env", omitempty=True)
     resources: ResourceRequirements = field(8, "resources", omitempty=True)
     resize_policy: list[ContainerResizePolicy] | None = field(23, "resizePolicy", omitempty=True)
-    restart_policy: str | None = field(24, "restartPolicy", omitempty=True)
+    restart_policy: str | None = field(24, "restartPolicy", omitempty=True, go="*v1.ContainerRestartPolicy")
     restart_policy_rules: list[ContainerRestartRule] | None = field(25, "restartPolicyRules", omitempty=True)
     volume_mounts: list[VolumeMount] | None = field(9, "volumeMounts", omitempty=True)
     volume_devices: list[VolumeDevice] | None = field(21, "volumeDevices", omitempty=True)
@@ -1214,12 +1214,12 @@ class EphemeralContainerCommon(Struct):
     startup_probe: Probe | None = field(22, "startupProbe", omitempty=True)
     lifecycle: Lifecycle | None = field(12, "lifecycle", omitempty=True)
     termination_message_path: str = field(13, "terminationMessagePath", omitempty=True)
-    termination_message_policy: str = field(20, "terminationMessagePolicy", omitempty=True)
-    image_pull_policy: str = field(14, "imagePullPolicy", omitempty=True)
+    termination_message_policy: str = field(20, "terminationMessagePolicy", omitempty=True, go="v1.TerminationMessagePolicy")
+    image_pull_policy: str = field(14, "imagePullPolicy", omitempty=True, go="v1.PullPolicy")
     security_context: SecurityContext | None = field(15, "securityContext", omitempty=True)
     stdin: bool = field(16, "stdin", omitempty=True)
     stdin_once: bool = field(17, "stdinOnce", omitempty=True)
-    tty: bool = field(18, "tty", omitempty=True)
+    tty: bool = field(18, "tty", omitempty=True, go_field="TTY")
 
 
 class EphemeralContainer(Struct):
@@ -1231,7 +1231,7 @@ class EphemeralContainer(Struct):
 class PodStatus(Struct):
     """PodStatus: struct of v1."""
     observed_generation: Int64 = field(17, "observedGeneration", omitempty=True)
-    phase: str = field(1, "phase", omitempty=True)
+    phase: str = field(1, "phase", omitempty=True, go="v1.PodPhase")
     conditions: list[PodCondition] | None = field(2, "conditions", omitempty=True)
     message: str = field(3, "message", omitempty=True)
     reason: str = field(4, "reason", omitempty=True)
@@ -1243,50 +1243,50 @@ class PodStatus(Struct):
     start_time: metav1.Time | None = field(7, "startTime", omitempty=True)
     init_container_statuses: list[ContainerStatus] | None = field(10, "initContainerStatuses", omitempty=True)
     container_statuses: list[ContainerStatus] | None = field(8, "containerStatuses", omitempty=True)
-    qos_class: str = field(9, "qosClass", omitempty=True)
+    qos_class: str = field(9, "qosClass", omitempty=True, go="v1.PodQOSClass", go_field="QOSClass")
     ephemeral_container_statuses: list[ContainerStatus] | None = field(13, "ephemeralContainerStatuses", omitempty=True)
-    resize: str = field(14, "resize", omitempty=True)
+    resize: str = field(14, "resize", omitempty=True, go="v1.PodResizeStatus")
     resource_claim_statuses: list[PodResourceClaimStatus] | None = field(15, "resourceClaimStatuses", omitempty=True)
     extended_resource_claim_status: PodExtendedResourceClaimStatus | None = field(18, "extendedResourceClaimStatus", omitempty=True)
-    allocated_resources: dict[str, Quantity] | None = field(19, "allocatedResources", omitempty=True)
+    allocated_resources: dict[str, Quantity] | None = field(19, "allocatedResources", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
     resources: ResourceRequirements | None = field(20, "resources", omitempty=True)
     node_allocatable_resource_claim_statuses: list[NodeAllocatableResourceClaimStatus] | None = field(21, "nodeAllocatableResourceClaimStatuses", omitempty=True)
 
 
 class PodStatusResult(Object):
     """PodStatusResult: the PodStatusResult kind of v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     status: PodStatus = field(2, "status", omitempty=True)
 
 
 class Pod(Object):
     """Pod: the Pod kind of v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: PodSpec = field(2, "spec", omitempty=True)
     status: PodStatus = field(3, "status", omitempty=True)
 
 
 class PodList(Object):
     """PodList: a list of Pod objects (v1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[Pod] | None = field(2, "items")
 
 
 class PodTemplateSpec(Struct):
     """PodTemplateSpec: struct of v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: PodSpec = field(2, "spec", omitempty=True)
 
 
 class PodTemplate(Object):
     """PodTemplate: the PodTemplate kind of v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     template: PodTemplateSpec = field(2, "template", omitempty=True)
 
 
 class PodTemplateList(Object):
     """PodTemplateList: a list of PodTemplate objects (v1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[PodTemplate] | None = field(2, "items")
 
 
@@ -1310,8 +1310,8 @@ class ReplicationControllerStatus(Struct):
 
 class ReplicationControllerCondition(Struct):
     """ReplicationControllerCondition: struct of v1."""
-    type: str = field(1, "type")
-    status: str = field(2, "status")
+    type: str = field(1, "type", go="v1.ReplicationControllerConditionType")
+    status: str = field(2, "status", go="v1.ConditionStatus")
     last_transition_time: metav1.Time = field(3, "lastTransitionTime", omitempty=True)
     reason: str = field(4, "reason", omitempty=True)
     message: str = field(5, "message", omitempty=True)
@@ -1319,14 +1319,14 @@ class ReplicationControllerCondition(Struct):
 
 class ReplicationController(Object):
     """ReplicationController: the ReplicationController kind of v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: ReplicationControllerSpec = field(2, "spec", omitempty=True)
     status: ReplicationControllerStatus = field(3, "status", omitempty=True)
 
 
 class ReplicationControllerList(Object):
     """ReplicationControllerList: a list of ReplicationController objects (v1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[ReplicationController] | None = field(2, "items")
 
 
@@ -1353,9 +1353,9 @@ class LoadBalancerStatus(Struct):
 
 class LoadBalancerIngress(Struct):
     """LoadBalancerIngress: struct of v1."""
-    ip: str = field(1, "ip", omitempty=True)
+    ip: str = field(1, "ip", omitempty=True, go_field="IP")
     hostname: str = field(2, "hostname", omitempty=True)
-    ip_mode: str | None = field(3, "ipMode", omitempty=True)
+    ip_mode: str | None = field(3, "ipMode", omitempty=True, go="*v1.LoadBalancerIPMode", go_field="IPMode")
     ports: list[PortStatus] | None = field(4, "ports", omitempty=True)
 
 
@@ -1365,28 +1365,28 @@ class ServiceSpec(Struct):
     selector: dict[str, str] | None = field(2, "selector", omitempty=True)
     cluster_ip: str = field(3, "clusterIP", omitempty=True)
     cluster_ips: list[str] | None = field(18, "clusterIPs", omitempty=True)
-    type: str = field(4, "type", omitempty=True)
+    type: str = field(4, "type", omitempty=True, go="v1.ServiceType")
     external_ips: list[str] | None = field(5, "externalIPs", omitempty=True)
-    session_affinity: str = field(7, "sessionAffinity", omitempty=True)
+    session_affinity: str = field(7, "sessionAffinity", omitempty=True, go="v1.ServiceAffinity")
     load_balancer_ip: str = field(8, "loadBalancerIP", omitempty=True)
     load_balancer_source_ranges: list[str] | None = field(9, "loadBalancerSourceRanges", omitempty=True)
     external_name: str = field(10, "externalName", omitempty=True)
-    external_traffic_policy: str = field(11, "externalTrafficPolicy", omitempty=True)
+    external_traffic_policy: str = field(11, "externalTrafficPolicy", omitempty=True, go="v1.ServiceExternalTrafficPolicy")
     health_check_node_port: Int32 = field(12, "healthCheckNodePort", omitempty=True)
     publish_not_ready_addresses: bool = field(13, "publishNotReadyAddresses", omitempty=True)
     session_affinity_config: SessionAffinityConfig | None = field(14, "sessionAffinityConfig", omitempty=True)
-    ip_families: list[str] | None = field(19, "ipFamilies", omitempty=True)
-    ip_family_policy: str | None = field(17, "ipFamilyPolicy", omitempty=True)
+    ip_families: list[str] | None = field(19, "ipFamilies", omitempty=True, go="[]v1.IPFamily", go_field="IPFamilies")
+    ip_family_policy: str | None = field(17, "ipFamilyPolicy", omitempty=True, go="*v1.IPFamilyPolicy", go_field="IPFamilyPolicy")
     allocate_load_balancer_node_ports: bool | None = field(20, "allocateLoadBalancerNodePorts", omitempty=True)
     load_balancer_class: str | None = field(21, "loadBalancerClass", omitempty=True)
-    internal_traffic_policy: str | None = field(22, "internalTrafficPolicy", omitempty=True)
+    internal_traffic_policy: str | None = field(22, "internalTrafficPolicy", omitempty=True, go="*v1.ServiceInternalTrafficPolicy")
     traffic_distribution: str | None = field(23, "trafficDistribution", omitempty=True)
 
 
 class ServicePort(Struct):
     """ServicePort: struct of v1."""
     name: str = field(1, "name", omitempty=True)
-    protocol: str = field(2, "protocol", omitempty=True)
+    protocol: str = field(2, "protocol", omitempty=True, go="v1.Protocol")
     app_protocol: str | None = field(6, "appProtocol", omitempty=True)
     port: Int32 = field(3, "port")
     target_port: IntOrString = field(4, "targetPort", omitempty=True)
@@ -1395,20 +1395,20 @@ class ServicePort(Struct):
 
 class Service(Object):
     """Service: the Service kind of v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: ServiceSpec = field(2, "spec", omitempty=True)
     status: ServiceStatus = field(3, "status", omitempty=True)
 
 
 class ServiceList(Object):
     """ServiceList: a list of Service objects (v1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[Service] | None = field(2, "items")
 
 
 class ServiceAccount(Object):
     """ServiceAccount: the ServiceAccount kind of v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     secrets: list[ObjectReference] | None = field(2, "secrets", omitempty=True)
     image_pull_secrets: list[LocalObjectReference] | None = field(3, "imagePullSecrets", omitempty=True)
     automount_service_account_token: bool | None = field(4, "automountServiceAccountToken", omitempty=True)
@@ -1416,13 +1416,13 @@ class ServiceAccount(Object):
 
 class ServiceAccountList(Object):
     """ServiceAccountList: a list of ServiceAccount objects (v1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[ServiceAccount] | None = field(2, "items")
 
 
 class Endpoints(Object):
     """Endpoints: the Endpoints kind of v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     subsets: list[EndpointSubset] | None = field(2, "subsets", omitempty=True)
 
 
@@ -1435,7 +1435,7 @@ class EndpointSubset(Struct):
 
 class EndpointAddress(Struct):
     """EndpointAddress: struct of v1."""
-    ip: str = field(1, "ip")
+    ip: str = field(1, "ip", go_field="IP")
     hostname: str = field(3, "hostname", omitempty=True)
     node_name: str | None = field(4, "nodeName", omitempty=True)
     target_ref: ObjectReference | None = field(2, "targetRef", omitempty=True)
@@ -1445,13 +1445,13 @@ class EndpointPort(Struct):
     """EndpointPort: struct of v1."""
     name: str = field(1, "name", omitempty=True)
     port: Int32 = field(2, "port")
-    protocol: str = field(3, "protocol", omitempty=True)
+    protocol: str = field(3, "protocol", omitempty=True, go="v1.Protocol")
     app_protocol: str | None = field(4, "appProtocol", omitempty=True)
 
 
 class EndpointsList(Object):
     """EndpointsList: a list of Endpoints objects (v1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[Endpoints] | None = field(2, "items")
 
 
@@ -1463,7 +1463,7 @@ class NodeSpec(Struct):
     unschedulable: bool = field(4, "unschedulable", omitempty=True)
     taints: list[Taint] | None = field(5, "taints", omitempty=True)
     config_source: NodeConfigSource | None = field(6, "configSource", omitempty=True)
-    do_not_use_external_id: str = field(2, "externalID", omitempty=True)
+    do_not_use_external_id: str = field(2, "externalID", omitempty=True, go_field="DoNotUseExternalID")
 
 
 class NodeConfigSource(Struct):
@@ -1475,7 +1475,7 @@ class ConfigMapNodeConfigSource(Struct):
     """ConfigMapNodeConfigSource: struct of v1."""
     namespace: str = field(1, "namespace")
     name: str = field(2, "name")
-    uid: str = field(3, "uid", omitempty=True)
+    uid: str = field(3, "uid", omitempty=True, go="types.UID", go_field="UID")
     resource_version: str = field(4, "resourceVersion", omitempty=True)
     kubelet_config_key: str = field(5, "kubeletConfigKey")
 
@@ -1513,7 +1513,7 @@ class NodeSystemInfo(Struct):
     system_uuid: str = field(2, "systemUUID")
     boot_id: str = field(3, "bootID")
     kernel_version: str = field(4, "kernelVersion")
-    os_image: str = field(5, "osImage")
+    os_image: str = field(5, "osImage", go_field="OSImage")
     container_runtime_version: str = field(6, "containerRuntimeVersion")
     kubelet_version: str = field(7, "kubeletVersion")
     kube_proxy_version: str = field(8, "kubeProxyVersion")
@@ -1537,15 +1537,15 @@ class NodeConfigStatus(Struct):
 
 class NodeStatus(Struct):
     """NodeStatus: struct of v1."""
-    capacity: dict[str, Quantity] | None = field(1, "capacity", omitempty=True)
-    allocatable: dict[str, Quantity] | None = field(2, "allocatable", omitempty=True)
-    phase: str = field(3, "phase", omitempty=True)
+    capacity: dict[str, Quantity] | None = field(1, "capacity", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
+    allocatable: dict[str, Quantity] | None = field(2, "allocatable", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
+    phase: str = field(3, "phase", omitempty=True, go="v1.NodePhase")
     conditions: list[NodeCondition] | None = field(4, "conditions", omitempty=True)
     addresses: list[NodeAddress] | None = field(5, "addresses", omitempty=True)
     daemon_endpoints: NodeDaemonEndpoints = field(6, "daemonEndpoints", omitempty=True)
     node_info: NodeSystemInfo = field(7, "nodeInfo", omitempty=True)
     images: list[ContainerImage] | None = field(8, "images", omitempty=True)
-    volumes_in_use: list[str] | None = field(9, "volumesInUse", omitempty=True)
+    volumes_in_use: list[str] | None = field(9, "volumesInUse", omitempty=True, go="[]v1.UniqueVolumeName")
     volumes_attached: list[AttachedVolume] | None = field(10, "volumesAttached", omitempty=True)
     config: NodeConfigStatus | None = field(11, "config", omitempty=True)
     runtime_handlers: list[NodeRuntimeHandler] | None = field(12, "runtimeHandlers", omitempty=True)
@@ -1555,7 +1555,7 @@ class NodeStatus(Struct):
 
 class AttachedVolume(Struct):
     """AttachedVolume: struct of v1."""
-    name: str = field(1, "name")
+    name: str = field(1, "name", go="v1.UniqueVolumeName")
     device_path: str = field(2, "devicePath")
 
 
@@ -1585,8 +1585,8 @@ class ContainerImage(Struct):
 
 class NodeCondition(Struct):
     """NodeCondition: struct of v1."""
-    type: str = field(1, "type")
-    status: str = field(2, "status")
+    type: str = field(1, "type", go="v1.NodeConditionType")
+    status: str = field(2, "status", go="v1.ConditionStatus")
     last_heartbeat_time: metav1.Time = field(3, "lastHeartbeatTime", omitempty=True)
     last_transition_time: metav1.Time = field(4, "lastTransitionTime", omitempty=True)
     reason: str = field(5, "reason", omitempty=True)
@@ -1595,38 +1595,38 @@ class NodeCondition(Struct):
 
 class NodeAddress(Struct):
     """NodeAddress: struct of v1."""
-    type: str = field(1, "type")
+    type: str = field(1, "type", go="v1.NodeAddressType")
     address: str = field(2, "address")
 
 
 class Node(Object):
     """Node: the Node kind of v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: NodeSpec = field(2, "spec", omitempty=True)
     status: NodeStatus = field(3, "status", omitempty=True)
 
 
 class NodeList(Object):
     """NodeList: a list of Node objects (v1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[Node] | None = field(2, "items")
 
 
 class NamespaceSpec(Struct):
     """NamespaceSpec: struct of v1."""
-    finalizers: list[str] | None = field(1, "finalizers", omitempty=True)
+    finalizers: list[str] | None = field(1, "finalizers", omitempty=True, go="[]v1.FinalizerName")
 
 
 class NamespaceStatus(Struct):
     """NamespaceStatus: struct of v1."""
-    phase: str = field(1, "phase", omitempty=True)
+    phase: str = field(1, "phase", omitempty=True, go="v1.NamespacePhase")
     conditions: list[NamespaceCondition] | None = field(2, "conditions", omitempty=True)
 
 
 class NamespaceCondition(Struct):
     """NamespaceCondition: struct of v1."""
-    type: str = field(1, "type")
-    status: str = field(2, "status")
+    type: str = field(1, "type", go="v1.NamespaceConditionType")
+    status: str = field(2, "status", go="v1.ConditionStatus")
     last_transition_time: metav1.Time = field(4, "lastTransitionTime", omitempty=True)
     reason: str = field(5, "reason", omitempty=True)
     message: str = field(6, "message", omitempty=True)
@@ -1634,26 +1634,26 @@ class NamespaceCondition(Struct):
 
 class Namespace(Object):
     """Namespace: the Namespace kind of v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: NamespaceSpec = field(2, "spec", omitempty=True)
     status: NamespaceStatus = field(3, "status", omitempty=True)
 
 
 class NamespaceList(Object):
     """NamespaceList: a list of Namespace objects (v1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[Namespace] | None = field(2, "items")
 
 
 class Binding(Object):
     """Binding: the Binding kind of v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     target: ObjectReference = field(2, "target")
 
 
 class Preconditions(Struct):
     """Preconditions: struct of v1."""
-    uid: str | None = field(1, "uid", omitempty=True)
+    uid: str | None = field(1, "uid", omitempty=True, go="*types.UID", go_field="UID")
 
 
 class PodLogOptions(Object):
@@ -1675,7 +1675,7 @@ class PodAttachOptions(Object):
     stdin: bool = field(1, "stdin", omitempty=True)
     stdout: bool = field(2, "stdout", omitempty=True)
     stderr: bool = field(3, "stderr", omitempty=True)
-    tty: bool = field(4, "tty", omitempty=True)
+    tty: bool = field(4, "tty", omitempty=True, go_field="TTY")
     container: str = field(5, "container", omitempty=True)
 
 
@@ -1684,7 +1684,7 @@ class PodExecOptions(Object):
     stdin: bool = field(1, "stdin", omitempty=True)
     stdout: bool = field(2, "stdout", omitempty=True)
     stderr: bool = field(3, "stderr", omitempty=True)
-    tty: bool = field(4, "tty", omitempty=True)
+    tty: bool = field(4, "tty", omitempty=True, go_field="TTY")
     container: str = field(5, "container", omitempty=True)
     command: list[str] | None = field(6, "command")
 
@@ -1714,8 +1714,8 @@ class ObjectReference(Struct):
     kind: str = field(1, "kind", omitempty=True)
     namespace: str = field(2, "namespace", omitempty=True)
     name: str = field(3, "name", omitempty=True)
-    uid: str = field(4, "uid", omitempty=True)
-    api_version: str = field(5, "apiVersion", omitempty=True)
+    uid: str = field(4, "uid", omitempty=True, go="types.UID", go_field="UID")
+    api_version: str = field(5, "apiVersion", omitempty=True, go_field="APIVersion")
     resource_version: str = field(6, "resourceVersion", omitempty=True)
     field_path: str = field(7, "fieldPath", omitempty=True)
 
@@ -1727,7 +1727,7 @@ class LocalObjectReference(Struct):
 
 class TypedLocalObjectReference(Struct):
     """TypedLocalObjectReference: struct of v1."""
-    api_group: str | None = field(1, "apiGroup")
+    api_group: str | None = field(1, "apiGroup", go_field="APIGroup")
     kind: str = field(2, "kind")
     name: str = field(3, "name")
 
@@ -1745,7 +1745,7 @@ class EventSource(Struct):
 
 class Event(Object):
     """Event: the Event kind of v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata")
+    metadata: metav1.ObjectMeta = field(1, "metadata", go_field="ObjectMeta")
     involved_object: ObjectReference = field(2, "involvedObject")
     reason: str = field(3, "reason", omitempty=True)
     message: str = field(4, "message", omitempty=True)
@@ -1758,7 +1758,7 @@ class Event(Object):
     series: EventSeries | None = field(11, "series", omitempty=True)
     action: str = field(12, "action", omitempty=True)
     related: ObjectReference | None = field(13, "related", omitempty=True)
-    reporting_controller: str = field(14, "reportingComponent")
+    reporting_controller: str = field(14, "reportingComponent", go_field="ReportingController")
     reporting_instance: str = field(15, "reportingInstance")
 
 
@@ -1770,24 +1770,24 @@ class EventSeries(Struct):
 
 class EventList(Object):
     """EventList: a list of Event objects (v1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[Event] | None = field(2, "items")
 
 
 class List(Object):
     """List: a list of objects of any kind (v1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[RawExtension] | None = field(2, "items")
 
 
 class LimitRangeItem(Struct):
     """LimitRangeItem: struct of v1."""
-    type: str = field(1, "type")
-    max: dict[str, Quantity] | None = field(2, "max", omitempty=True)
-    min: dict[str, Quantity] | None = field(3, "min", omitempty=True)
-    default: dict[str, Quantity] | None = field(4, "default", omitempty=True)
-    default_request: dict[str, Quantity] | None = field(5, "defaultRequest", omitempty=True)
-    max_limit_request_ratio: dict[str, Quantity] | None = field(6, "maxLimitRequestRatio", omitempty=True)
+    type: str = field(1, "type", go="v1.LimitType")
+    max: dict[str, Quantity] | None = field(2, "max", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
+    min: dict[str, Quantity] | None = field(3, "min", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
+    default: dict[str, Quantity] | None = field(4, "default", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
+    default_request: dict[str, Quantity] | None = field(5, "defaultRequest", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
+    max_limit_request_ratio: dict[str, Quantity] | None = field(6, "maxLimitRequestRatio", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
 
 
 class LimitRangeSpec(Struct):
@@ -1797,20 +1797,20 @@ class LimitRangeSpec(Struct):
 
 class LimitRange(Object):
     """LimitRange: the LimitRange kind of v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: LimitRangeSpec = field(2, "spec", omitempty=True)
 
 
 class LimitRangeList(Object):
     """LimitRangeList: a list of LimitRange objects (v1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[LimitRange] | None = field(2, "items")
 
 
 class ResourceQuotaSpec(Struct):
     """ResourceQuotaSpec: struct of v1."""
-    hard: dict[str, Quantity] | None = field(1, "hard", omitempty=True)
-    scopes: list[str] | None = field(2, "scopes", omitempty=True)
+    hard: dict[str, Quantity] | None = field(1, "hard", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
+    scopes: list[str] | None = field(2, "scopes", omitempty=True, go="[]v1.ResourceQuotaScope")
     scope_selector: ScopeSelector | None = field(3, "scopeSelector", omitempty=True)
 
 
@@ -1821,48 +1821,48 @@ class ScopeSelector(Struct):
 
 class ScopedResourceSelectorRequirement(Struct):
     """ScopedResourceSelectorRequirement: struct of v1."""
-    scope_name: str = field(1, "scopeName")
-    operator: str = field(2, "operator")
+    scope_name: str = field(1, "scopeName", go="v1.ResourceQuotaScope")
+    operator: str = field(2, "operator", go="v1.ScopeSelectorOperator")
     values: list[str] | None = field(3, "values", omitempty=True)
 
 
 class ResourceQuotaStatus(Struct):
     """ResourceQuotaStatus: struct of v1."""
-    hard: dict[str, Quantity] | None = field(1, "hard", omitempty=True)
-    used: dict[str, Quantity] | None = field(2, "used", omitempty=True)
+    hard: dict[str, Quantity] | None = field(1, "hard", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
+    used: dict[str, Quantity] | None = field(2, "used", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
 
 
 class ResourceQuota(Object):
     """ResourceQuota: the ResourceQuota kind of v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: ResourceQuotaSpec = field(2, "spec", omitempty=True)
     status: ResourceQuotaStatus = field(3, "status", omitempty=True)
 
 
 class ResourceQuotaList(Object):
     """ResourceQuotaList: a list of ResourceQuota objects (v1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[ResourceQuota] | None = field(2, "items")
 
 
 class Secret(Object):
     """Secret: the Secret kind of v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     immutable: bool | None = field(5, "immutable", omitempty=True)
     data: dict[str, bytes] | None = field(2, "data", omitempty=True)
     string_data: dict[str, str] | None = field(4, "stringData", omitempty=True)
-    type: str = field(3, "type", omitempty=True)
+    type: str = field(3, "type", omitempty=True, go="v1.SecretType")
 
 
 class SecretList(Object):
     """SecretList: a list of Secret objects (v1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[Secret] | None = field(2, "items")
 
 
 class ConfigMap(Object):
     """ConfigMap: the ConfigMap kind of v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     immutable: bool | None = field(4, "immutable", omitempty=True)
     data: dict[str, str] | None = field(2, "data", omitempty=True)
     binary_data: dict[str, bytes] | None = field(3, "binaryData", omitempty=True)
@@ -1870,27 +1870,27 @@ class ConfigMap(Object):
 
 class ConfigMapList(Object):
     """ConfigMapList: a list of ConfigMap objects (v1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[ConfigMap] | None = field(2, "items")
 
 
 class ComponentCondition(Struct):
     """ComponentCondition: struct of v1."""
-    type: str = field(1, "type")
-    status: str = field(2, "status")
+    type: str = field(1, "type", go="v1.ComponentConditionType")
+    status: str = field(2, "status", go="v1.ConditionStatus")
     message: str = field(3, "message", omitempty=True)
     error: str = field(4, "error", omitempty=True)
 
 
 class ComponentStatus(Object):
     """ComponentStatus: the ComponentStatus kind of v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     conditions: list[ComponentCondition] | None = field(2, "conditions", omitempty=True)
 
 
 class ComponentStatusList(Object):
     """ComponentStatusList: a list of ComponentStatus objects (v1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[ComponentStatus] | None = field(2, "items")
 
 
@@ -1917,14 +1917,14 @@ class SecurityContext(Struct):
     """SecurityContext: struct of v1."""
     capabilities: Capabilities | None = field(1, "capabilities", omitempty=True)
     privileged: bool | None = field(2, "privileged", omitempty=True)
-    se_linux_options: SELinuxOptions | None = field(3, "seLinuxOptions", omitempty=True)
+    se_linux_options: SELinuxOptions | None = field(3, "seLinuxOptions", omitempty=True, go_field="SELinuxOptions")
     windows_options: WindowsSecurityContextOptions | None = field(10, "windowsOptions", omitempty=True)
     run_as_user: Int64 | None = field(4, "runAsUser", omitempty=True)
     run_as_group: Int64 | None = field(8, "runAsGroup", omitempty=True)
     run_as_non_root: bool | None = field(5, "runAsNonRoot", omitempty=True)
     read_only_root_filesystem: bool | None = field(6, "readOnlyRootFilesystem", omitempty=True)
     allow_privilege_escalation: bool | None = field(7, "allowPrivilegeEscalation", omitempty=True)
-    proc_mount: str | None = field(9, "procMount", omitempty=True)
+    proc_mount: str | None = field(9, "procMount", omitempty=True, go="*v1.ProcMountType")
     seccomp_profile: SeccompProfile | None = field(11, "seccompProfile", omitempty=True)
     app_armor_profile: AppArmorProfile | None = field(12, "appArmorProfile", omitempty=True)
 
@@ -1939,15 +1939,15 @@ class SELinuxOptions(Struct):
 
 class WindowsSecurityContextOptions(Struct):
     """WindowsSecurityContextOptions: struct of v1."""
-    gmsa_credential_spec_name: str | None = field(1, "gmsaCredentialSpecName", omitempty=True)
-    gmsa_credential_spec: str | None = field(2, "gmsaCredentialSpec", omitempty=True)
+    gmsa_credential_spec_name: str | None = field(1, "gmsaCredentialSpecName", omitempty=True, go_field="GMSACredentialSpecName")
+    gmsa_credential_spec: str | None = field(2, "gmsaCredentialSpec", omitempty=True, go_field="GMSACredentialSpec")
     run_as_user_name: str | None = field(3, "runAsUserName", omitempty=True)
     host_process: bool | None = field(4, "hostProcess", omitempty=True)
 
 
 class RangeAllocation(Object):
     """RangeAllocation: the RangeAllocation kind of v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     range: str = field(2, "range")
     data: bytes | None = field(3, "data")
 
@@ -1961,21 +1961,21 @@ class Sysctl(Struct):
 class PortStatus(Struct):
     """PortStatus: struct of v1."""
     port: Int32 = field(1, "port")
-    protocol: str = field(2, "protocol")
+    protocol: str = field(2, "protocol", go="v1.Protocol")
     error: str | None = field(3, "error", omitempty=True)
 
 
 class ImageVolumeSource(Struct):
     """ImageVolumeSource: struct of v1."""
     reference: str = field(1, "reference", omitempty=True)
-    pull_policy: str = field(2, "pullPolicy", omitempty=True)
+    pull_policy: str = field(2, "pullPolicy", omitempty=True, go="v1.PullPolicy")
 
 
 class NodeAllocatableResourceClaimStatus(Struct):
     """NodeAllocatableResourceClaimStatus: struct of v1."""
     resource_claim_name: str = field(1, "resourceClaimName")
     containers: list[str] | None = field(2, "containers", omitempty=True)
-    resources: dict[str, Quantity] | None = field(3, "resources")
+    resources: dict[str, Quantity] | None = field(3, "resources", go="map[v1.ResourceName]resource.Quantity")
 
 
 def add_to_scheme(scheme: Any) -> None:

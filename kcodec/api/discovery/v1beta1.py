@@ -16,8 +16,8 @@ SCHEME_GROUP_VERSION = GroupVersion("discovery.k8s.io", "v1beta1")
 
 class EndpointSlice(Object):
     """EndpointSlice: the EndpointSlice kind of discovery.k8s.io/v1beta1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
-    address_type: str = field(4, "addressType")
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
+    address_type: str = field(4, "addressType", go="v1beta1.AddressType")
     endpoints: list[Endpoint] | None = field(2, "endpoints")
     ports: list[EndpointPort] | None = field(3, "ports")
 
@@ -59,14 +59,14 @@ class ForNode(Struct):
 class EndpointPort(Struct):
     """EndpointPort: struct of discovery.k8s.io/v1beta1."""
     name: str | None = field(1, "name", omitempty=True)
-    protocol: str | None = field(2, "protocol", omitempty=True)
+    protocol: str | None = field(2, "protocol", omitempty=True, go="*v1.Protocol")
     port: Int32 | None = field(3, "port", omitempty=True)
     app_protocol: str | None = field(4, "appProtocol", omitempty=True)
 
 
 class EndpointSliceList(Object):
     """EndpointSliceList: a list of EndpointSlice objects (discovery.k8s.io/v1beta1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[EndpointSlice] | None = field(2, "items")
 
 

@@ -16,7 +16,7 @@ SCHEME_GROUP_VERSION = GroupVersion("events.k8s.io", "v1beta1")
 
 class Event(Object):
     """Event: the Event kind of events.k8s.io/v1beta1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata")
+    metadata: metav1.ObjectMeta = field(1, "metadata", go_field="ObjectMeta")
     event_time: metav1.MicroTime = field(2, "eventTime")
     series: EventSeries | None = field(3, "series", omitempty=True)
     reporting_controller: str = field(4, "reportingController", omitempty=True)
@@ -41,7 +41,7 @@ class EventSeries(Struct):
 
 class EventList(Object):
     """EventList: a list of Event objects (events.k8s.io/v1beta1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[Event] | None = field(2, "items")
 
 

@@ -29,14 +29,14 @@ class ScaleStatus(Struct):
 
 class Scale(Object):
     """Scale: the Scale kind of extensions/v1beta1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: ScaleSpec = field(2, "spec", omitempty=True)
     status: ScaleStatus = field(3, "status", omitempty=True)
 
 
 class Deployment(Object):
     """Deployment: the Deployment kind of extensions/v1beta1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: DeploymentSpec = field(2, "spec", omitempty=True)
     status: DeploymentStatus = field(3, "status", omitempty=True)
 
@@ -68,7 +68,7 @@ class RollbackConfig(Struct):
 
 class DeploymentStrategy(Struct):
     """DeploymentStrategy: struct of extensions/v1beta1."""
-    type: str = field(1, "type", omitempty=True)
+    type: str = field(1, "type", omitempty=True, go="v1beta1.DeploymentStrategyType")
     rolling_update: RollingUpdateDeployment | None = field(2, "rollingUpdate", omitempty=True)
 
 
@@ -93,8 +93,8 @@ class DeploymentStatus(Struct):
 
 class DeploymentCondition(Struct):
     """DeploymentCondition: struct of extensions/v1beta1."""
-    type: str = field(1, "type")
-    status: str = field(2, "status")
+    type: str = field(1, "type", go="v1beta1.DeploymentConditionType")
+    status: str = field(2, "status", go="v1.ConditionStatus")
     last_update_time: metav1.Time = field(6, "lastUpdateTime", omitempty=True)
     last_transition_time: metav1.Time = field(7, "lastTransitionTime", omitempty=True)
     reason: str = field(4, "reason", omitempty=True)
@@ -103,13 +103,13 @@ class DeploymentCondition(Struct):
 
 class DeploymentList(Object):
     """DeploymentList: a list of Deployment objects (extensions/v1beta1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[Deployment] | None = field(2, "items")
 
 
 class DaemonSetUpdateStrategy(Struct):
     """DaemonSetUpdateStrategy: struct of extensions/v1beta1."""
-    type: str = field(1, "type", omitempty=True)
+    type: str = field(1, "type", omitempty=True, go="v1beta1.DaemonSetUpdateStrategyType")
     rolling_update: RollingUpdateDaemonSet | None = field(2, "rollingUpdate", omitempty=True)
 
 
@@ -145,8 +145,8 @@ class DaemonSetStatus(Struct):
 
 class DaemonSetCondition(Struct):
     """DaemonSetCondition: struct of extensions/v1beta1."""
-    type: str = field(1, "type")
-    status: str = field(2, "status")
+    type: str = field(1, "type", go="v1beta1.DaemonSetConditionType")
+    status: str = field(2, "status", go="v1.ConditionStatus")
     last_transition_time: metav1.Time = field(3, "lastTransitionTime", omitempty=True)
     reason: str = field(4, "reason", omitempty=True)
     message: str = field(5, "message", omitempty=True)
@@ -154,27 +154,27 @@ class DaemonSetCondition(Struct):
 
 class DaemonSet(Object):
     """DaemonSet: the DaemonSet kind of extensions/v1beta1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: DaemonSetSpec = field(2, "spec", omitempty=True)
     status: DaemonSetStatus = field(3, "status", omitempty=True)
 
 
 class DaemonSetList(Object):
     """DaemonSetList: a list of DaemonSet objects (extensions/v1beta1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[DaemonSet] | None = field(2, "items")
 
 
 class Ingress(Object):
     """Ingress: the Ingress kind of extensions/v1beta1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: IngressSpec = field(2, "spec", omitempty=True)
     status: IngressStatus = field(3, "status", omitempty=True)
 
 
 class IngressList(Object):
     """IngressList: a list of Ingress objects (extensions/v1beta1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[Ingress] | None = field(2, "items")
 
 
@@ -182,7 +182,7 @@ class IngressSpec(Struct):
     """IngressSpec: struct of extensions/v1beta1."""
     ingress_class_name: str | None = field(4, "ingressClassName", omitempty=True)
     backend: IngressBackend | None = field(1, "backend", omitempty=True)
-    tls: list[IngressTLS] | None = field(2, "tls", omitempty=True)
+    tls: list[IngressTLS] | None = field(2, "tls", omitempty=True, go_field="TLS")
     rules: list[IngressRule] | None = field(3, "rules", omitempty=True)
 
 
@@ -204,7 +204,7 @@ class IngressLoadBalancerStatus(Struct):
 
 class IngressLoadBalancerIngress(Struct):
     """IngressLoadBalancerIngress: struct of extensions/v1beta1."""
-    ip: str = field(1, "ip", omitempty=True)
+    ip: str = field(1, "ip", omitempty=True, go_field="IP")
     hostname: str = field(2, "hostname", omitempty=True)
     ports: list[IngressPortStatus] | None = field(4, "ports", omitempty=True)
 
@@ -212,7 +212,7 @@ class IngressLoadBalancerIngress(Struct):
 class IngressPortStatus(Struct):
     """IngressPortStatus: struct of extensions/v1beta1."""
     port: Int32 = field(1, "port")
-    protocol: str = field(2, "protocol")
+    protocol: str = field(2, "protocol", go="v1.Protocol")
     error: str | None = field(3, "error", omitempty=True)
 
 
@@ -224,7 +224,7 @@ class IngressRule(Struct):
 
 class IngressRuleValue(Struct):
     """IngressRuleValue: struct of extensions/v1beta1."""
-    http: HTTPIngressRuleValue | None = field(1, "http", omitempty=True)
+    http: HTTPIngressRuleValue | None = field(1, "http", omitempty=True, go_field="HTTP")
 
 
 class HTTPIngressRuleValue(Struct):
@@ -235,7 +235,7 @@ class HTTPIngressRuleValue(Struct):
 class HTTPIngressPath(Struct):
     """HTTPIngressPath: struct of extensions/v1beta1."""
     path: str = field(1, "path", omitempty=True)
-    path_type: str | None = field(3, "pathType", omitempty=True)
+    path_type: str | None = field(3, "pathType", omitempty=True, go="*v1beta1.PathType")
     backend: IngressBackend = field(2, "backend")
 
 
@@ -248,14 +248,14 @@ class IngressBackend(Struct):
 
 class ReplicaSet(Object):
     """ReplicaSet: the ReplicaSet kind of extensions/v1beta1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: ReplicaSetSpec = field(2, "spec", omitempty=True)
     status: ReplicaSetStatus = field(3, "status", omitempty=True)
 
 
 class ReplicaSetList(Object):
     """ReplicaSetList: a list of ReplicaSet objects (extensions/v1beta1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[ReplicaSet] | None = field(2, "items")
 
 
@@ -280,8 +280,8 @@ class ReplicaSetStatus(Struct):
 
 class ReplicaSetCondition(Struct):
     """ReplicaSetCondition: struct of extensions/v1beta1."""
-    type: str = field(1, "type")
-    status: str = field(2, "status")
+    type: str = field(1, "type", go="v1beta1.ReplicaSetConditionType")
+    status: str = field(2, "status", go="v1.ConditionStatus")
     last_transition_time: metav1.Time = field(3, "lastTransitionTime", omitempty=True)
     reason: str = field(4, "reason", omitempty=True)
     message: str = field(5, "message", omitempty=True)
@@ -289,7 +289,7 @@ class ReplicaSetCondition(Struct):
 
 class NetworkPolicy(Object):
     """NetworkPolicy: the NetworkPolicy kind of extensions/v1beta1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: NetworkPolicySpec = field(2, "spec", omitempty=True)
 
 
@@ -298,7 +298,7 @@ class NetworkPolicySpec(Struct):
     pod_selector: metav1.LabelSelector = field(1, "podSelector")
     ingress: list[NetworkPolicyIngressRule] | None = field(2, "ingress", omitempty=True)
     egress: list[NetworkPolicyEgressRule] | None = field(3, "egress", omitempty=True)
-    policy_types: list[str] | None = field(4, "policyTypes", omitempty=True)
+    policy_types: list[str] | None = field(4, "policyTypes", omitempty=True, go="[]v1beta1.PolicyType")
 
 
 class NetworkPolicyIngressRule(Struct):
@@ -315,14 +315,14 @@ class NetworkPolicyEgressRule(Struct):
 
 class NetworkPolicyPort(Struct):
     """NetworkPolicyPort: struct of extensions/v1beta1."""
-    protocol: str | None = field(1, "protocol", omitempty=True)
+    protocol: str | None = field(1, "protocol", omitempty=True, go="*v1.Protocol")
     port: IntOrString | None = field(2, "port", omitempty=True)
     end_port: Int32 | None = field(3, "endPort", omitempty=True)
 
 
 class IPBlock(Struct):
     """IPBlock: struct of extensions/v1beta1."""
-    cidr: str = field(1, "cidr")
+    cidr: str = field(1, "cidr", go_field="CIDR")
     except_: list[str] | None = field(2, "except", omitempty=True)
 
 
@@ -330,12 +330,12 @@ class NetworkPolicyPeer(Struct):
     """NetworkPolicyPeer: struct of extensions/v1beta1."""
     pod_selector: metav1.LabelSelector | None = field(1, "podSelector", omitempty=True)
     namespace_selector: metav1.LabelSelector | None = field(2, "namespaceSelector", omitempty=True)
-    ip_block: IPBlock | None = field(3, "ipBlock", omitempty=True)
+    ip_block: IPBlock | None = field(3, "ipBlock", omitempty=True, go_field="IPBlock")
 
 
 class NetworkPolicyList(Object):
     """NetworkPolicyList: a list of NetworkPolicy objects (extensions/v1beta1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[NetworkPolicy] | None = field(2, "items")
 
 

@@ -15,14 +15,14 @@ SCHEME_GROUP_VERSION = GroupVersion("flowcontrol.apiserver.k8s.io", "v1beta3")
 
 class FlowSchema(Object):
     """FlowSchema: the FlowSchema kind of flowcontrol.apiserver.k8s.io/v1beta3."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: FlowSchemaSpec = field(2, "spec", omitempty=True)
     status: FlowSchemaStatus = field(3, "status", omitempty=True)
 
 
 class FlowSchemaList(Object):
     """FlowSchemaList: a list of FlowSchema objects (flowcontrol.apiserver.k8s.io/v1beta3)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[FlowSchema] | None = field(2, "items")
 
 
@@ -36,7 +36,7 @@ class FlowSchemaSpec(Struct):
 
 class FlowDistinguisherMethod(Struct):
     """FlowDistinguisherMethod: struct of flowcontrol.apiserver.k8s.io/v1beta3."""
-    type: str = field(1, "type")
+    type: str = field(1, "type", go="v1beta3.FlowDistinguisherMethodType")
 
 
 class PriorityLevelConfigurationReference(Struct):
@@ -53,7 +53,7 @@ class PolicyRulesWithSubjects(Struct):
 
 class Subject(Struct):
     """Subject: struct of flowcontrol.apiserver.k8s.io/v1beta3."""
-    kind: str = field(1, "kind")
+    kind: str = field(1, "kind", go="v1beta3.SubjectKind")
     user: UserSubject | None = field(2, "user", omitempty=True)
     group: GroupSubject | None = field(3, "group", omitempty=True)
     service_account: ServiceAccountSubject | None = field(4, "serviceAccount", omitempty=True)
@@ -78,7 +78,7 @@ class ServiceAccountSubject(Struct):
 class ResourcePolicyRule(Struct):
     """ResourcePolicyRule: struct of flowcontrol.apiserver.k8s.io/v1beta3."""
     verbs: list[str] | None = field(1, "verbs")
-    api_groups: list[str] | None = field(2, "apiGroups")
+    api_groups: list[str] | None = field(2, "apiGroups", go_field="APIGroups")
     resources: list[str] | None = field(3, "resources")
     cluster_scope: bool = field(4, "clusterScope", omitempty=True)
     namespaces: list[str] | None = field(5, "namespaces")
@@ -97,8 +97,8 @@ class FlowSchemaStatus(Struct):
 
 class FlowSchemaCondition(Struct):
     """FlowSchemaCondition: struct of flowcontrol.apiserver.k8s.io/v1beta3."""
-    type: str = field(1, "type", omitempty=True)
-    status: str = field(2, "status", omitempty=True)
+    type: str = field(1, "type", omitempty=True, go="v1beta3.FlowSchemaConditionType")
+    status: str = field(2, "status", omitempty=True, go="v1beta3.ConditionStatus")
     last_transition_time: metav1.Time = field(3, "lastTransitionTime", omitempty=True)
     reason: str = field(4, "reason", omitempty=True)
     message: str = field(5, "message", omitempty=True)
@@ -106,20 +106,20 @@ class FlowSchemaCondition(Struct):
 
 class PriorityLevelConfiguration(Object):
     """PriorityLevelConfiguration: the PriorityLevelConfiguration kind of flowcontrol.apiserver.k8s.io/v1beta3."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: PriorityLevelConfigurationSpec = field(2, "spec", omitempty=True)
     status: PriorityLevelConfigurationStatus = field(3, "status", omitempty=True)
 
 
 class PriorityLevelConfigurationList(Object):
     """PriorityLevelConfigurationList: a list of PriorityLevelConfiguration objects (flowcontrol.apiserver.k8s.io/v1beta3)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[PriorityLevelConfiguration] | None = field(2, "items")
 
 
 class PriorityLevelConfigurationSpec(Struct):
     """PriorityLevelConfigurationSpec: struct of flowcontrol.apiserver.k8s.io/v1beta3."""
-    type: str = field(1, "type")
+    type: str = field(1, "type", go="v1beta3.PriorityLevelEnablement")
     limited: LimitedPriorityLevelConfiguration | None = field(2, "limited", omitempty=True)
     exempt: ExemptPriorityLevelConfiguration | None = field(3, "exempt", omitempty=True)
 
@@ -140,7 +140,7 @@ class ExemptPriorityLevelConfiguration(Struct):
 
 class LimitResponse(Struct):
     """LimitResponse: struct of flowcontrol.apiserver.k8s.io/v1beta3."""
-    type: str = field(1, "type")
+    type: str = field(1, "type", go="v1beta3.LimitResponseType")
     queuing: QueuingConfiguration | None = field(2, "queuing", omitempty=True)
 
 
@@ -158,8 +158,8 @@ class PriorityLevelConfigurationStatus(Struct):
 
 class PriorityLevelConfigurationCondition(Struct):
     """PriorityLevelConfigurationCondition: struct of flowcontrol.apiserver.k8s.io/v1beta3."""
-    type: str = field(1, "type", omitempty=True)
-    status: str = field(2, "status", omitempty=True)
+    type: str = field(1, "type", omitempty=True, go="v1beta3.PriorityLevelConfigurationConditionType")
+    status: str = field(2, "status", omitempty=True, go="v1beta3.ConditionStatus")
     last_transition_time: metav1.Time = field(3, "lastTransitionTime", omitempty=True)
     reason: str = field(4, "reason", omitempty=True)
     message: str = field(5, "message", omitempty=True)

@@ -15,7 +15,7 @@ SCHEME_GROUP_VERSION = GroupVersion("imagepolicy.k8s.io", "v1alpha1")
 
 class ImageReview(Object):
     """ImageReview: the ImageReview kind of imagepolicy.k8s.io/v1alpha1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: ImageReviewSpec = field(2, "spec")
     status: ImageReviewStatus = field(3, "status", omitempty=True)
 

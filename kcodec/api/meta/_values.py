@@ -500,6 +500,8 @@ class Time(_TimeBase):
     Immutable; equality and hashing follow the instant (Go ``Time.Equal``).
     """
 
+    __go_name__ = "v1.Time"
+
     __slots__ = ()
 
     #: The compiled encoders write this class's values themselves, exactly as ``_to_tree``
@@ -512,6 +514,8 @@ class Time(_TimeBase):
 class MicroTime(_TimeBase):
     """metav1.MicroTime: JSON ``...05.000000Z`` (exactly 6 fraction digits); protobuf keeps
     microseconds (nanos truncated)."""
+
+    __go_name__ = "v1.MicroTime"
 
     __slots__ = ()
 
@@ -678,6 +682,8 @@ class Duration(CustomValue):
     Immutable. ``Duration(5 * 10**9)`` is 5s; :meth:`parse` reads ``"1h0m0.003s"``.
     """
 
+    __go_name__ = "v1.Duration"
+
     __slots__ = ("_ns",)
 
     def __init__(self, nanoseconds: int = 0) -> None:
@@ -799,6 +805,8 @@ class FieldsV1(CustomValue):
     ``raw`` is None (Go nil) or bytes; JSON writes them verbatim (null when empty),
     protobuf as ``{1: raw}`` (omitted when empty). Mutable like Go's struct.
     """
+
+    __go_name__ = "v1.FieldsV1"
 
     __slots__ = ("raw",)
     # A JSON decoder hands _from_tree an object or array as RawJSON of its source text.

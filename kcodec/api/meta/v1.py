@@ -64,7 +64,7 @@ class ObjectMeta(Struct):
     generate_name: str = field(2, "generateName", omitempty=True)
     namespace: str = field(3, "namespace", omitempty=True)
     self_link: str = field(4, "selfLink", omitempty=True)
-    uid: str = field(5, "uid", omitempty=True)
+    uid: str = field(5, "uid", omitempty=True, go="types.UID", go_field="UID")
     resource_version: str = field(6, "resourceVersion", omitempty=True)
     generation: Int64 = field(7, "generation", omitempty=True)
     creation_timestamp: Time = field(8, "creationTimestamp", omitempty=True, omitzero=True)
@@ -79,10 +79,10 @@ class ObjectMeta(Struct):
 
 class OwnerReference(Struct):
     """OwnerReference: struct of meta.k8s.io/v1."""
-    api_version: str = field(5, "apiVersion")
+    api_version: str = field(5, "apiVersion", go_field="APIVersion")
     kind: str = field(1, "kind")
     name: str = field(3, "name")
-    uid: str = field(4, "uid")
+    uid: str = field(4, "uid", go="types.UID", go_field="UID")
     controller: bool | None = field(6, "controller", omitempty=True)
     block_owner_deletion: bool | None = field(7, "blockOwnerDeletion", omitempty=True)
 
@@ -94,7 +94,7 @@ class ListOptions(Object):
     watch: bool = field(3, "watch", omitempty=True)
     allow_watch_bookmarks: bool = field(9, "allowWatchBookmarks", omitempty=True)
     resource_version: str = field(4, "resourceVersion", omitempty=True)
-    resource_version_match: str = field(10, "resourceVersionMatch", omitempty=True)
+    resource_version_match: str = field(10, "resourceVersionMatch", omitempty=True, go="v1.ResourceVersionMatch")
     timeout_seconds: Int64 | None = field(5, "timeoutSeconds", omitempty=True)
     limit: Int64 = field(7, "limit", omitempty=True)
     continue_: str = field(8, "continue", omitempty=True)
@@ -112,7 +112,7 @@ class DeleteOptions(Object):
     grace_period_seconds: Int64 | None = field(1, "gracePeriodSeconds", omitempty=True)
     preconditions: Preconditions | None = field(2, "preconditions", omitempty=True)
     orphan_dependents: bool | None = field(3, "orphanDependents", omitempty=True)
-    propagation_policy: str | None = field(4, "propagationPolicy", omitempty=True)
+    propagation_policy: str | None = field(4, "propagationPolicy", omitempty=True, go="*v1.DeletionPropagation")
     dry_run: list[str] | None = field(5, "dryRun", omitempty=True)
     ignore_store_read_error_with_cluster_breaking_potential: bool | None = field(6, "ignoreStoreReadErrorWithClusterBreakingPotential", omitempty=True)
 
@@ -148,16 +148,16 @@ class UpdateOptions(Object):
 
 class Preconditions(Struct):
     """Preconditions: struct of meta.k8s.io/v1."""
-    uid: str | None = field(1, "uid", omitempty=True)
+    uid: str | None = field(1, "uid", omitempty=True, go="*types.UID", go_field="UID")
     resource_version: str | None = field(2, "resourceVersion", omitempty=True)
 
 
 class Status(Object):
     """Status: object type of meta.k8s.io/v1."""
-    metadata: ListMeta = field(1, "metadata", omitempty=True)
+    metadata: ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     status: str = field(2, "status", omitempty=True)
     message: str = field(3, "message", omitempty=True)
-    reason: str = field(4, "reason", omitempty=True)
+    reason: str = field(4, "reason", omitempty=True, go="v1.StatusReason")
     details: StatusDetails | None = field(5, "details", omitempty=True)
     code: Int32 = field(6, "code", omitempty=True)
 
@@ -167,21 +167,21 @@ class StatusDetails(Struct):
     name: str = field(1, "name", omitempty=True)
     group: str = field(2, "group", omitempty=True)
     kind: str = field(3, "kind", omitempty=True)
-    uid: str = field(6, "uid", omitempty=True)
+    uid: str = field(6, "uid", omitempty=True, go="types.UID", go_field="UID")
     causes: list[StatusCause] | None = field(4, "causes", omitempty=True)
     retry_after_seconds: Int32 = field(5, "retryAfterSeconds", omitempty=True)
 
 
 class StatusCause(Struct):
     """StatusCause: struct of meta.k8s.io/v1."""
-    type: str = _field(1, "reason", omitempty=True)
+    type: str = _field(1, "reason", omitempty=True, go="v1.CauseType", go_field="Type")
     message: str = _field(2, "message", omitempty=True)
     field: str = _field(3, "field", omitempty=True)
 
 
 class List(Object):
     """List: a list of objects of any kind (meta.k8s.io/v1)."""
-    metadata: ListMeta = field(1, "metadata", omitempty=True)
+    metadata: ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[RawExtension] | None = field(2, "items")
 
 
@@ -224,7 +224,7 @@ class APIResource(Struct):
     group: str = field(8, "group", omitempty=True)
     version: str = field(9, "version", omitempty=True)
     kind: str = field(3, "kind")
-    verbs: Verbs = field(4, "verbs")
+    verbs: Verbs = field(4, "verbs", go="v1.Verbs=[]string")
     short_names: list[str] | None = field(5, "shortNames", omitempty=True)
     categories: list[str] | None = field(7, "categories", omitempty=True)
     storage_version_hash: str = field(10, "storageVersionHash", omitempty=True)
@@ -233,7 +233,7 @@ class APIResource(Struct):
 class APIResourceList(Object):
     """APIResourceList: object type of meta.k8s.io/v1."""
     group_version: str = field(1, "groupVersion")
-    api_resources: list[APIResource] | None = field(2, "resources")
+    api_resources: list[APIResource] | None = field(2, "resources", go_field="APIResources")
 
 
 class RootPaths(Struct):
@@ -255,22 +255,22 @@ class LabelSelector(Struct):
 class LabelSelectorRequirement(Struct):
     """LabelSelectorRequirement: struct of meta.k8s.io/v1."""
     key: str = field(1, "key")
-    operator: str = field(2, "operator")
+    operator: str = field(2, "operator", go="v1.LabelSelectorOperator")
     values: list[str] | None = field(3, "values", omitempty=True)
 
 
 class FieldSelectorRequirement(Struct):
     """FieldSelectorRequirement: struct of meta.k8s.io/v1."""
     key: str = field(1, "key")
-    operator: str = field(2, "operator")
+    operator: str = field(2, "operator", go="v1.FieldSelectorOperator")
     values: list[str] | None = field(3, "values", omitempty=True)
 
 
 class ManagedFieldsEntry(Struct):
     """ManagedFieldsEntry: struct of meta.k8s.io/v1."""
     manager: str = field(1, "manager", omitempty=True)
-    operation: str = field(2, "operation", omitempty=True)
-    api_version: str = field(3, "apiVersion", omitempty=True)
+    operation: str = field(2, "operation", omitempty=True, go="v1.ManagedFieldsOperationType")
+    api_version: str = field(3, "apiVersion", omitempty=True, go_field="APIVersion")
     time: Time | None = field(4, "time", omitempty=True)
     fields_type: str = field(6, "fieldsType", omitempty=True)
     fields_v1: FieldsV1 | None = field(7, "fieldsV1", omitempty=True)
@@ -279,7 +279,7 @@ class ManagedFieldsEntry(Struct):
 
 class Table(Object):
     """Table: object type of meta.k8s.io/v1."""
-    metadata: ListMeta = field(0, "metadata", omitempty=True)
+    metadata: ListMeta = field(0, "metadata", omitempty=True, go_field="ListMeta")
     column_definitions: list[TableColumnDefinition] | None = field(0, "columnDefinitions")
     rows: list[TableRow] | None = field(0, "rows")
 
@@ -302,32 +302,32 @@ class TableRow(Struct):
 
 class TableRowCondition(Struct):
     """TableRowCondition: struct of meta.k8s.io/v1."""
-    type: str = field(0, "type")
-    status: str = field(0, "status")
+    type: str = field(0, "type", go="v1.RowConditionType")
+    status: str = field(0, "status", go="v1.ConditionStatus")
     reason: str = field(0, "reason", omitempty=True)
     message: str = field(0, "message", omitempty=True)
 
 
 class TableOptions(Object):
     """TableOptions: object type of meta.k8s.io/v1."""
-    include_object: str = field(1, "includeObject", omitempty=True)
+    include_object: str = field(1, "includeObject", omitempty=True, go="v1.IncludeObjectPolicy")
 
 
 class PartialObjectMetadata(Object):
     """PartialObjectMetadata: object type of meta.k8s.io/v1."""
-    metadata: ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
 
 
 class PartialObjectMetadataList(Object):
     """PartialObjectMetadataList: object type of meta.k8s.io/v1."""
-    metadata: ListMeta = field(1, "metadata", omitempty=True)
+    metadata: ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[PartialObjectMetadata] | None = field(2, "items")
 
 
 class Condition(Struct):
     """Condition: struct of meta.k8s.io/v1."""
     type: str = field(1, "type")
-    status: str = field(2, "status")
+    status: str = field(2, "status", go="v1.ConditionStatus")
     observed_generation: Int64 = field(3, "observedGeneration", omitempty=True)
     last_transition_time: Time = field(4, "lastTransitionTime")
     reason: str = field(5, "reason")

@@ -17,7 +17,7 @@ SCHEME_GROUP_VERSION = GroupVersion("networking.k8s.io", "v1")
 
 class NetworkPolicy(Object):
     """NetworkPolicy: the NetworkPolicy kind of networking.k8s.io/v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: NetworkPolicySpec = field(2, "spec", omitempty=True)
 
 
@@ -26,7 +26,7 @@ class NetworkPolicySpec(Struct):
     pod_selector: metav1.LabelSelector = field(1, "podSelector")
     ingress: list[NetworkPolicyIngressRule] | None = field(2, "ingress", omitempty=True)
     egress: list[NetworkPolicyEgressRule] | None = field(3, "egress", omitempty=True)
-    policy_types: list[str] | None = field(4, "policyTypes", omitempty=True)
+    policy_types: list[str] | None = field(4, "policyTypes", omitempty=True, go="[]v1.PolicyType")
 
 
 class NetworkPolicyIngressRule(Struct):
@@ -43,14 +43,14 @@ class NetworkPolicyEgressRule(Struct):
 
 class NetworkPolicyPort(Struct):
     """NetworkPolicyPort: struct of networking.k8s.io/v1."""
-    protocol: str | None = field(1, "protocol", omitempty=True)
+    protocol: str | None = field(1, "protocol", omitempty=True, go="*v1.Protocol")
     port: IntOrString | None = field(2, "port", omitempty=True)
     end_port: Int32 | None = field(3, "endPort", omitempty=True)
 
 
 class IPBlock(Struct):
     """IPBlock: struct of networking.k8s.io/v1."""
-    cidr: str = field(1, "cidr")
+    cidr: str = field(1, "cidr", go_field="CIDR")
     except_: list[str] | None = field(2, "except", omitempty=True)
 
 
@@ -58,25 +58,25 @@ class NetworkPolicyPeer(Struct):
     """NetworkPolicyPeer: struct of networking.k8s.io/v1."""
     pod_selector: metav1.LabelSelector | None = field(1, "podSelector", omitempty=True)
     namespace_selector: metav1.LabelSelector | None = field(2, "namespaceSelector", omitempty=True)
-    ip_block: IPBlock | None = field(3, "ipBlock", omitempty=True)
+    ip_block: IPBlock | None = field(3, "ipBlock", omitempty=True, go_field="IPBlock")
 
 
 class NetworkPolicyList(Object):
     """NetworkPolicyList: a list of NetworkPolicy objects (networking.k8s.io/v1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[NetworkPolicy] | None = field(2, "items")
 
 
 class Ingress(Object):
     """Ingress: the Ingress kind of networking.k8s.io/v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: IngressSpec = field(2, "spec", omitempty=True)
     status: IngressStatus = field(3, "status", omitempty=True)
 
 
 class IngressList(Object):
     """IngressList: a list of Ingress objects (networking.k8s.io/v1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[Ingress] | None = field(2, "items")
 
 
@@ -84,7 +84,7 @@ class IngressSpec(Struct):
     """IngressSpec: struct of networking.k8s.io/v1."""
     ingress_class_name: str | None = field(4, "ingressClassName", omitempty=True)
     default_backend: IngressBackend | None = field(1, "defaultBackend", omitempty=True)
-    tls: list[IngressTLS] | None = field(2, "tls", omitempty=True)
+    tls: list[IngressTLS] | None = field(2, "tls", omitempty=True, go_field="TLS")
     rules: list[IngressRule] | None = field(3, "rules", omitempty=True)
 
 
@@ -106,7 +106,7 @@ class IngressLoadBalancerStatus(Struct):
 
 class IngressLoadBalancerIngress(Struct):
     """IngressLoadBalancerIngress: struct of networking.k8s.io/v1."""
-    ip: str = field(1, "ip", omitempty=True)
+    ip: str = field(1, "ip", omitempty=True, go_field="IP")
     hostname: str = field(2, "hostname", omitempty=True)
     ports: list[IngressPortStatus] | None = field(4, "ports", omitempty=True)
 
@@ -114,7 +114,7 @@ class IngressLoadBalancerIngress(Struct):
 class IngressPortStatus(Struct):
     """IngressPortStatus: struct of networking.k8s.io/v1."""
     port: Int32 = field(1, "port")
-    protocol: str = field(2, "protocol")
+    protocol: str = field(2, "protocol", go="v1.Protocol")
     error: str | None = field(3, "error", omitempty=True)
 
 
@@ -126,7 +126,7 @@ class IngressRule(Struct):
 
 class IngressRuleValue(Struct):
     """IngressRuleValue: struct of networking.k8s.io/v1."""
-    http: HTTPIngressRuleValue | None = field(1, "http", omitempty=True)
+    http: HTTPIngressRuleValue | None = field(1, "http", omitempty=True, go_field="HTTP")
 
 
 class HTTPIngressRuleValue(Struct):
@@ -137,7 +137,7 @@ class HTTPIngressRuleValue(Struct):
 class HTTPIngressPath(Struct):
     """HTTPIngressPath: struct of networking.k8s.io/v1."""
     path: str = field(1, "path", omitempty=True)
-    path_type: str | None = field(3, "pathType")
+    path_type: str | None = field(3, "pathType", go="*v1.PathType")
     backend: IngressBackend = field(2, "backend")
 
 
@@ -161,7 +161,7 @@ class ServiceBackendPort(Struct):
 
 class IngressClass(Object):
     """IngressClass: the IngressClass kind of networking.k8s.io/v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: IngressClassSpec = field(2, "spec", omitempty=True)
 
 
@@ -173,7 +173,7 @@ class IngressClassSpec(Struct):
 
 class IngressClassParametersReference(Struct):
     """IngressClassParametersReference: struct of networking.k8s.io/v1."""
-    api_group: str | None = field(1, "apiGroup", omitempty=True)
+    api_group: str | None = field(1, "apiGroup", omitempty=True, go_field="APIGroup")
     kind: str = field(2, "kind")
     name: str = field(3, "name")
     scope: str | None = field(4, "scope")
@@ -182,13 +182,13 @@ class IngressClassParametersReference(Struct):
 
 class IngressClassList(Object):
     """IngressClassList: a list of IngressClass objects (networking.k8s.io/v1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[IngressClass] | None = field(2, "items")
 
 
 class IPAddress(Object):
     """IPAddress: the IPAddress kind of networking.k8s.io/v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: IPAddressSpec = field(2, "spec", omitempty=True)
 
 
@@ -207,20 +207,20 @@ class ParentReference(Struct):
 
 class IPAddressList(Object):
     """IPAddressList: a list of IPAddress objects (networking.k8s.io/v1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[IPAddress] | None = field(2, "items")
 
 
 class ServiceCIDR(Object):
     """ServiceCIDR: the ServiceCIDR kind of networking.k8s.io/v1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: ServiceCIDRSpec = field(2, "spec", omitempty=True)
     status: ServiceCIDRStatus = field(3, "status", omitempty=True)
 
 
 class ServiceCIDRSpec(Struct):
     """ServiceCIDRSpec: struct of networking.k8s.io/v1."""
-    cidrs: list[str] | None = field(1, "cidrs", omitempty=True)
+    cidrs: list[str] | None = field(1, "cidrs", omitempty=True, go_field="CIDRs")
 
 
 class ServiceCIDRStatus(Struct):
@@ -230,7 +230,7 @@ class ServiceCIDRStatus(Struct):
 
 class ServiceCIDRList(Object):
     """ServiceCIDRList: a list of ServiceCIDR objects (networking.k8s.io/v1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[ServiceCIDR] | None = field(2, "items")
 
 

@@ -17,14 +17,14 @@ SCHEME_GROUP_VERSION = GroupVersion("networking.k8s.io", "v1beta1")
 
 class Ingress(Object):
     """Ingress: the Ingress kind of networking.k8s.io/v1beta1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: IngressSpec = field(2, "spec", omitempty=True)
     status: IngressStatus = field(3, "status", omitempty=True)
 
 
 class IngressList(Object):
     """IngressList: a list of Ingress objects (networking.k8s.io/v1beta1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[Ingress] | None = field(2, "items")
 
 
@@ -32,7 +32,7 @@ class IngressSpec(Struct):
     """IngressSpec: struct of networking.k8s.io/v1beta1."""
     ingress_class_name: str | None = field(4, "ingressClassName", omitempty=True)
     backend: IngressBackend | None = field(1, "backend", omitempty=True)
-    tls: list[IngressTLS] | None = field(2, "tls", omitempty=True)
+    tls: list[IngressTLS] | None = field(2, "tls", omitempty=True, go_field="TLS")
     rules: list[IngressRule] | None = field(3, "rules", omitempty=True)
 
 
@@ -54,7 +54,7 @@ class IngressLoadBalancerStatus(Struct):
 
 class IngressLoadBalancerIngress(Struct):
     """IngressLoadBalancerIngress: struct of networking.k8s.io/v1beta1."""
-    ip: str = field(1, "ip", omitempty=True)
+    ip: str = field(1, "ip", omitempty=True, go_field="IP")
     hostname: str = field(2, "hostname", omitempty=True)
     ports: list[IngressPortStatus] | None = field(4, "ports", omitempty=True)
 
@@ -62,7 +62,7 @@ class IngressLoadBalancerIngress(Struct):
 class IngressPortStatus(Struct):
     """IngressPortStatus: struct of networking.k8s.io/v1beta1."""
     port: Int32 = field(1, "port")
-    protocol: str = field(2, "protocol")
+    protocol: str = field(2, "protocol", go="v1.Protocol")
     error: str | None = field(3, "error", omitempty=True)
 
 
@@ -74,7 +74,7 @@ class IngressRule(Struct):
 
 class IngressRuleValue(Struct):
     """IngressRuleValue: struct of networking.k8s.io/v1beta1."""
-    http: HTTPIngressRuleValue | None = field(1, "http", omitempty=True)
+    http: HTTPIngressRuleValue | None = field(1, "http", omitempty=True, go_field="HTTP")
 
 
 class HTTPIngressRuleValue(Struct):
@@ -85,7 +85,7 @@ class HTTPIngressRuleValue(Struct):
 class HTTPIngressPath(Struct):
     """HTTPIngressPath: struct of networking.k8s.io/v1beta1."""
     path: str = field(1, "path", omitempty=True)
-    path_type: str | None = field(3, "pathType", omitempty=True)
+    path_type: str | None = field(3, "pathType", omitempty=True, go="*v1beta1.PathType")
     backend: IngressBackend = field(2, "backend")
 
 
@@ -98,7 +98,7 @@ class IngressBackend(Struct):
 
 class IngressClass(Object):
     """IngressClass: the IngressClass kind of networking.k8s.io/v1beta1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: IngressClassSpec = field(2, "spec", omitempty=True)
 
 
@@ -110,7 +110,7 @@ class IngressClassSpec(Struct):
 
 class IngressClassParametersReference(Struct):
     """IngressClassParametersReference: struct of networking.k8s.io/v1beta1."""
-    api_group: str | None = field(1, "apiGroup", omitempty=True)
+    api_group: str | None = field(1, "apiGroup", omitempty=True, go_field="APIGroup")
     kind: str = field(2, "kind")
     name: str = field(3, "name")
     scope: str | None = field(4, "scope")
@@ -119,13 +119,13 @@ class IngressClassParametersReference(Struct):
 
 class IngressClassList(Object):
     """IngressClassList: a list of IngressClass objects (networking.k8s.io/v1beta1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[IngressClass] | None = field(2, "items")
 
 
 class IPAddress(Object):
     """IPAddress: the IPAddress kind of networking.k8s.io/v1beta1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: IPAddressSpec = field(2, "spec", omitempty=True)
 
 
@@ -144,20 +144,20 @@ class ParentReference(Struct):
 
 class IPAddressList(Object):
     """IPAddressList: a list of IPAddress objects (networking.k8s.io/v1beta1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[IPAddress] | None = field(2, "items")
 
 
 class ServiceCIDR(Object):
     """ServiceCIDR: the ServiceCIDR kind of networking.k8s.io/v1beta1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: ServiceCIDRSpec = field(2, "spec", omitempty=True)
     status: ServiceCIDRStatus = field(3, "status", omitempty=True)
 
 
 class ServiceCIDRSpec(Struct):
     """ServiceCIDRSpec: struct of networking.k8s.io/v1beta1."""
-    cidrs: list[str] | None = field(1, "cidrs", omitempty=True)
+    cidrs: list[str] | None = field(1, "cidrs", omitempty=True, go_field="CIDRs")
 
 
 class ServiceCIDRStatus(Struct):
@@ -167,7 +167,7 @@ class ServiceCIDRStatus(Struct):
 
 class ServiceCIDRList(Object):
     """ServiceCIDRList: a list of ServiceCIDR objects (networking.k8s.io/v1beta1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[ServiceCIDR] | None = field(2, "items")
 
 

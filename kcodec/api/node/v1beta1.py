@@ -17,7 +17,7 @@ SCHEME_GROUP_VERSION = GroupVersion("node.k8s.io", "v1beta1")
 
 class RuntimeClass(Object):
     """RuntimeClass: the RuntimeClass kind of node.k8s.io/v1beta1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     handler: str = field(2, "handler")
     overhead: Overhead | None = field(3, "overhead", omitempty=True)
     scheduling: Scheduling | None = field(4, "scheduling", omitempty=True)
@@ -25,7 +25,7 @@ class RuntimeClass(Object):
 
 class Overhead(Struct):
     """Overhead: struct of node.k8s.io/v1beta1."""
-    pod_fixed: dict[str, Quantity] | None = field(1, "podFixed", omitempty=True)
+    pod_fixed: dict[str, Quantity] | None = field(1, "podFixed", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
 
 
 class Scheduling(Struct):
@@ -36,7 +36,7 @@ class Scheduling(Struct):
 
 class RuntimeClassList(Object):
     """RuntimeClassList: a list of RuntimeClass objects (node.k8s.io/v1beta1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[RuntimeClass] | None = field(2, "items")
 
 

@@ -19,7 +19,7 @@ class PodDisruptionBudgetSpec(Struct):
     min_available: IntOrString | None = field(1, "minAvailable", omitempty=True)
     selector: metav1.LabelSelector | None = field(2, "selector", omitempty=True)
     max_unavailable: IntOrString | None = field(3, "maxUnavailable", omitempty=True)
-    unhealthy_pod_eviction_policy: str | None = field(4, "unhealthyPodEvictionPolicy", omitempty=True)
+    unhealthy_pod_eviction_policy: str | None = field(4, "unhealthyPodEvictionPolicy", omitempty=True, go="*v1beta1.UnhealthyPodEvictionPolicyType")
 
 
 class PodDisruptionBudgetStatus(Struct):
@@ -35,20 +35,20 @@ class PodDisruptionBudgetStatus(Struct):
 
 class PodDisruptionBudget(Object):
     """PodDisruptionBudget: the PodDisruptionBudget kind of policy/v1beta1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: PodDisruptionBudgetSpec = field(2, "spec", omitempty=True)
     status: PodDisruptionBudgetStatus = field(3, "status", omitempty=True)
 
 
 class PodDisruptionBudgetList(Object):
     """PodDisruptionBudgetList: a list of PodDisruptionBudget objects (policy/v1beta1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[PodDisruptionBudget] | None = field(2, "items")
 
 
 class Eviction(Object):
     """Eviction: the Eviction kind of policy/v1beta1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     delete_options: metav1.DeleteOptions | None = field(2, "deleteOptions", omitempty=True)
 
 

@@ -16,7 +16,7 @@ SCHEME_GROUP_VERSION = GroupVersion("rbac.authorization.k8s.io", "v1beta1")
 class PolicyRule(Struct):
     """PolicyRule: struct of rbac.authorization.k8s.io/v1beta1."""
     verbs: list[str] | None = field(1, "verbs")
-    api_groups: list[str] | None = field(2, "apiGroups", omitempty=True)
+    api_groups: list[str] | None = field(2, "apiGroups", omitempty=True, go_field="APIGroups")
     resources: list[str] | None = field(3, "resources", omitempty=True)
     resource_names: list[str] | None = field(4, "resourceNames", omitempty=True)
     non_resource_urls: list[str] | None = field(5, "nonResourceURLs", omitempty=True)
@@ -25,46 +25,46 @@ class PolicyRule(Struct):
 class Subject(Struct):
     """Subject: struct of rbac.authorization.k8s.io/v1beta1."""
     kind: str = field(1, "kind")
-    api_group: str = field(2, "apiGroup", omitempty=True)
+    api_group: str = field(2, "apiGroup", omitempty=True, go_field="APIGroup")
     name: str = field(3, "name")
     namespace: str = field(4, "namespace", omitempty=True)
 
 
 class RoleRef(Struct):
     """RoleRef: struct of rbac.authorization.k8s.io/v1beta1."""
-    api_group: str = field(1, "apiGroup")
+    api_group: str = field(1, "apiGroup", go_field="APIGroup")
     kind: str = field(2, "kind")
     name: str = field(3, "name")
 
 
 class Role(Object):
     """Role: the Role kind of rbac.authorization.k8s.io/v1beta1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     rules: list[PolicyRule] | None = field(2, "rules")
 
 
 class RoleBinding(Object):
     """RoleBinding: the RoleBinding kind of rbac.authorization.k8s.io/v1beta1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     subjects: list[Subject] | None = field(2, "subjects", omitempty=True)
     role_ref: RoleRef = field(3, "roleRef")
 
 
 class RoleBindingList(Object):
     """RoleBindingList: a list of RoleBinding objects (rbac.authorization.k8s.io/v1beta1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[RoleBinding] | None = field(2, "items")
 
 
 class RoleList(Object):
     """RoleList: a list of Role objects (rbac.authorization.k8s.io/v1beta1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[Role] | None = field(2, "items")
 
 
 class ClusterRole(Object):
     """ClusterRole: the ClusterRole kind of rbac.authorization.k8s.io/v1beta1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     rules: list[PolicyRule] | None = field(2, "rules")
     aggregation_rule: AggregationRule | None = field(3, "aggregationRule", omitempty=True)
 
@@ -76,20 +76,20 @@ class AggregationRule(Struct):
 
 class ClusterRoleBinding(Object):
     """ClusterRoleBinding: the ClusterRoleBinding kind of rbac.authorization.k8s.io/v1beta1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     subjects: list[Subject] | None = field(2, "subjects", omitempty=True)
     role_ref: RoleRef = field(3, "roleRef")
 
 
 class ClusterRoleBindingList(Object):
     """ClusterRoleBindingList: a list of ClusterRoleBinding objects (rbac.authorization.k8s.io/v1beta1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[ClusterRoleBinding] | None = field(2, "items")
 
 
 class ClusterRoleList(Object):
     """ClusterRoleList: a list of ClusterRole objects (rbac.authorization.k8s.io/v1beta1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[ClusterRole] | None = field(2, "items")
 
 

@@ -15,7 +15,7 @@ SCHEME_GROUP_VERSION = GroupVersion("resource.k8s.io", "v1alpha3")
 
 class DeviceSelector(Struct):
     """DeviceSelector: struct of resource.k8s.io/v1alpha3."""
-    cel: CELDeviceSelector | None = field(1, "cel", omitempty=True)
+    cel: CELDeviceSelector | None = field(1, "cel", omitempty=True, go_field="CEL")
 
 
 class CELDeviceSelector(Struct):
@@ -27,13 +27,13 @@ class DeviceTaint(Struct):
     """DeviceTaint: struct of resource.k8s.io/v1alpha3."""
     key: str = field(1, "key")
     value: str = field(2, "value", omitempty=True)
-    effect: str = field(3, "effect")
+    effect: str = field(3, "effect", go="v1alpha3.DeviceTaintEffect")
     time_added: metav1.Time | None = field(4, "timeAdded", omitempty=True)
 
 
 class DeviceTaintRule(Object):
     """DeviceTaintRule: the DeviceTaintRule kind of resource.k8s.io/v1alpha3."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: DeviceTaintRuleSpec = field(2, "spec")
     status: DeviceTaintRuleStatus = field(3, "status", omitempty=True)
 
@@ -58,13 +58,13 @@ class DeviceTaintRuleStatus(Struct):
 
 class DeviceTaintRuleList(Object):
     """DeviceTaintRuleList: a list of DeviceTaintRule objects (resource.k8s.io/v1alpha3)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[DeviceTaintRule] | None = field(2, "items")
 
 
 class ResourcePoolStatusRequest(Object):
     """ResourcePoolStatusRequest: the ResourcePoolStatusRequest kind of resource.k8s.io/v1alpha3."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: ResourcePoolStatusRequestSpec = field(2, "spec")
     status: ResourcePoolStatusRequestStatus | None = field(3, "status", omitempty=True)
 
@@ -99,7 +99,7 @@ class PoolStatus(Struct):
 
 class ResourcePoolStatusRequestList(Object):
     """ResourcePoolStatusRequestList: a list of ResourcePoolStatusRequest objects (resource.k8s.io/v1alpha3)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[ResourcePoolStatusRequest] | None = field(2, "items")
 
 

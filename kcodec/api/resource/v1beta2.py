@@ -17,7 +17,7 @@ SCHEME_GROUP_VERSION = GroupVersion("resource.k8s.io", "v1beta2")
 
 class ResourceSlice(Object):
     """ResourceSlice: the ResourceSlice kind of resource.k8s.io/v1beta2."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: ResourceSliceSpec = field(2, "spec")
 
 
@@ -49,8 +49,8 @@ class ResourcePool(Struct):
 class Device(Struct):
     """Device: struct of resource.k8s.io/v1beta2."""
     name: str = field(1, "name")
-    attributes: dict[str, DeviceAttribute] | None = field(2, "attributes", omitempty=True)
-    capacity: dict[str, DeviceCapacity] | None = field(3, "capacity", omitempty=True)
+    attributes: dict[str, DeviceAttribute] | None = field(2, "attributes", omitempty=True, go="map[v1beta2.QualifiedName]v1beta2.DeviceAttribute")
+    capacity: dict[str, DeviceCapacity] | None = field(3, "capacity", omitempty=True, go="map[v1beta2.QualifiedName]v1beta2.DeviceCapacity")
     consumes_counters: list[DeviceCounterConsumption] | None = field(4, "consumesCounters", omitempty=True)
     node_name: str | None = field(5, "nodeName", omitempty=True)
     node_selector: corev1.NodeSelector | None = field(6, "nodeSelector", omitempty=True)
@@ -60,12 +60,12 @@ class Device(Struct):
     binding_conditions: list[str] | None = field(10, "bindingConditions", omitempty=True)
     binding_failure_conditions: list[str] | None = field(11, "bindingFailureConditions", omitempty=True)
     allow_multiple_allocations: bool | None = field(12, "allowMultipleAllocations", omitempty=True)
-    node_allocatable_resource_mappings: dict[str, NodeAllocatableResourceMapping] | None = field(13, "nodeAllocatableResourceMappings", omitempty=True)
+    node_allocatable_resource_mappings: dict[str, NodeAllocatableResourceMapping] | None = field(13, "nodeAllocatableResourceMappings", omitempty=True, go="map[v1.ResourceName]v1beta2.NodeAllocatableResourceMapping")
 
 
 class NodeAllocatableResourceMapping(Struct):
     """NodeAllocatableResourceMapping: struct of resource.k8s.io/v1beta2."""
-    capacity_key: str | None = field(1, "capacityKey", omitempty=True)
+    capacity_key: str | None = field(1, "capacityKey", omitempty=True, go="*v1beta2.QualifiedName")
     allocation_multiplier: Quantity | None = field(2, "allocationMultiplier", omitempty=True)
 
 
@@ -102,27 +102,27 @@ class CapacityRequestPolicyRange(Struct):
 
 class DeviceAttribute(Struct):
     """DeviceAttribute: struct of resource.k8s.io/v1beta2."""
-    int_value: Int64 | None = field(2, "int", omitempty=True)
-    bool_value: bool | None = field(3, "bool", omitempty=True)
-    string_value: str | None = field(4, "string", omitempty=True)
-    version_value: str | None = field(5, "version", omitempty=True)
-    int_values: list[Int64] | None = field(6, "ints", omitempty=True)
-    bool_values: list[bool] | None = field(7, "bools", omitempty=True)
-    string_values: list[str] | None = field(8, "strings", omitempty=True)
-    version_values: list[str] | None = field(9, "versions", omitempty=True)
+    int_value: Int64 | None = field(2, "int", omitempty=True, go_field="IntValue")
+    bool_value: bool | None = field(3, "bool", omitempty=True, go_field="BoolValue")
+    string_value: str | None = field(4, "string", omitempty=True, go_field="StringValue")
+    version_value: str | None = field(5, "version", omitempty=True, go_field="VersionValue")
+    int_values: list[Int64] | None = field(6, "ints", omitempty=True, go_field="IntValues")
+    bool_values: list[bool] | None = field(7, "bools", omitempty=True, go_field="BoolValues")
+    string_values: list[str] | None = field(8, "strings", omitempty=True, go_field="StringValues")
+    version_values: list[str] | None = field(9, "versions", omitempty=True, go_field="VersionValues")
 
 
 class DeviceTaint(Struct):
     """DeviceTaint: struct of resource.k8s.io/v1beta2."""
     key: str = field(1, "key")
     value: str = field(2, "value", omitempty=True)
-    effect: str = field(3, "effect")
+    effect: str = field(3, "effect", go="v1beta2.DeviceTaintEffect")
     time_added: metav1.Time | None = field(4, "timeAdded", omitempty=True)
 
 
 class DeviceTaintRule(Object):
     """DeviceTaintRule: the DeviceTaintRule kind of resource.k8s.io/v1beta2."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: DeviceTaintRuleSpec = field(2, "spec")
     status: DeviceTaintRuleStatus = field(3, "status", omitempty=True)
 
@@ -147,19 +147,19 @@ class DeviceTaintRuleStatus(Struct):
 
 class DeviceTaintRuleList(Object):
     """DeviceTaintRuleList: a list of DeviceTaintRule objects (resource.k8s.io/v1beta2)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[DeviceTaintRule] | None = field(2, "items")
 
 
 class ResourceSliceList(Object):
     """ResourceSliceList: a list of ResourceSlice objects (resource.k8s.io/v1beta2)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[ResourceSlice] | None = field(2, "items")
 
 
 class ResourceClaim(Object):
     """ResourceClaim: the ResourceClaim kind of resource.k8s.io/v1beta2."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: ResourceClaimSpec = field(2, "spec")
     status: ResourceClaimStatus = field(3, "status", omitempty=True)
 
@@ -187,7 +187,7 @@ class ExactDeviceRequest(Struct):
     """ExactDeviceRequest: struct of resource.k8s.io/v1beta2."""
     device_class_name: str = field(1, "deviceClassName")
     selectors: list[DeviceSelector] | None = field(2, "selectors", omitempty=True)
-    allocation_mode: str = field(3, "allocationMode", omitempty=True)
+    allocation_mode: str = field(3, "allocationMode", omitempty=True, go="v1beta2.DeviceAllocationMode")
     count: Int64 = field(4, "count", omitempty=True)
     admin_access: bool | None = field(5, "adminAccess", omitempty=True)
     tolerations: list[DeviceToleration] | None = field(6, "tolerations", omitempty=True)
@@ -199,7 +199,7 @@ class DeviceSubRequest(Struct):
     name: str = field(1, "name")
     device_class_name: str = field(2, "deviceClassName")
     selectors: list[DeviceSelector] | None = field(3, "selectors", omitempty=True)
-    allocation_mode: str = field(4, "allocationMode", omitempty=True)
+    allocation_mode: str = field(4, "allocationMode", omitempty=True, go="v1beta2.DeviceAllocationMode")
     count: Int64 = field(5, "count", omitempty=True)
     tolerations: list[DeviceToleration] | None = field(6, "tolerations", omitempty=True)
     capacity: CapacityRequirements | None = field(7, "capacity", omitempty=True)
@@ -207,12 +207,12 @@ class DeviceSubRequest(Struct):
 
 class CapacityRequirements(Struct):
     """CapacityRequirements: struct of resource.k8s.io/v1beta2."""
-    requests: dict[str, Quantity] | None = field(1, "requests", omitempty=True)
+    requests: dict[str, Quantity] | None = field(1, "requests", omitempty=True, go="map[v1beta2.QualifiedName]resource.Quantity")
 
 
 class DeviceSelector(Struct):
     """DeviceSelector: struct of resource.k8s.io/v1beta2."""
-    cel: CELDeviceSelector | None = field(1, "cel", omitempty=True)
+    cel: CELDeviceSelector | None = field(1, "cel", omitempty=True, go_field="CEL")
 
 
 class CELDeviceSelector(Struct):
@@ -223,8 +223,8 @@ class CELDeviceSelector(Struct):
 class DeviceConstraint(Struct):
     """DeviceConstraint: struct of resource.k8s.io/v1beta2."""
     requests: list[str] | None = field(1, "requests", omitempty=True)
-    match_attribute: str | None = field(2, "matchAttribute", omitempty=True)
-    distinct_attribute: str | None = field(3, "distinctAttribute", omitempty=True)
+    match_attribute: str | None = field(2, "matchAttribute", omitempty=True, go="*v1beta2.FullyQualifiedName")
+    distinct_attribute: str | None = field(3, "distinctAttribute", omitempty=True, go="*v1beta2.FullyQualifiedName")
 
 
 class DeviceClaimConfiguration(Struct):
@@ -247,9 +247,9 @@ class OpaqueDeviceConfiguration(Struct):
 class DeviceToleration(Struct):
     """DeviceToleration: struct of resource.k8s.io/v1beta2."""
     key: str = field(1, "key", omitempty=True)
-    operator: str = field(2, "operator", omitempty=True)
+    operator: str = field(2, "operator", omitempty=True, go="v1beta2.DeviceTolerationOperator")
     value: str = field(3, "value", omitempty=True)
-    effect: str = field(4, "effect", omitempty=True)
+    effect: str = field(4, "effect", omitempty=True, go="v1beta2.DeviceTaintEffect")
     toleration_seconds: Int64 | None = field(5, "tolerationSeconds", omitempty=True)
 
 
@@ -262,10 +262,10 @@ class ResourceClaimStatus(Struct):
 
 class ResourceClaimConsumerReference(Struct):
     """ResourceClaimConsumerReference: struct of resource.k8s.io/v1beta2."""
-    api_group: str = field(1, "apiGroup", omitempty=True)
+    api_group: str = field(1, "apiGroup", omitempty=True, go_field="APIGroup")
     resource: str = field(3, "resource")
     name: str = field(4, "name")
-    uid: str = field(5, "uid")
+    uid: str = field(5, "uid", go="types.UID", go_field="UID")
 
 
 class AllocationResult(Struct):
@@ -291,26 +291,26 @@ class DeviceRequestAllocationResult(Struct):
     tolerations: list[DeviceToleration] | None = field(6, "tolerations", omitempty=True)
     binding_conditions: list[str] | None = field(7, "bindingConditions", omitempty=True)
     binding_failure_conditions: list[str] | None = field(8, "bindingFailureConditions", omitempty=True)
-    share_id: str | None = field(9, "shareID", omitempty=True)
-    consumed_capacity: dict[str, Quantity] | None = field(10, "consumedCapacity", omitempty=True)
+    share_id: str | None = field(9, "shareID", omitempty=True, go="*types.UID")
+    consumed_capacity: dict[str, Quantity] | None = field(10, "consumedCapacity", omitempty=True, go="map[v1beta2.QualifiedName]resource.Quantity")
 
 
 class DeviceAllocationConfiguration(Struct):
     """DeviceAllocationConfiguration: struct of resource.k8s.io/v1beta2."""
-    source: str = field(1, "source")
+    source: str = field(1, "source", go="v1beta2.AllocationConfigSource")
     requests: list[str] | None = field(2, "requests", omitempty=True)
     device_configuration: DeviceConfiguration = field(3, "", inline=True)
 
 
 class ResourceClaimList(Object):
     """ResourceClaimList: a list of ResourceClaim objects (resource.k8s.io/v1beta2)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[ResourceClaim] | None = field(2, "items")
 
 
 class DeviceClass(Object):
     """DeviceClass: the DeviceClass kind of resource.k8s.io/v1beta2."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: DeviceClassSpec = field(2, "spec")
 
 
@@ -328,25 +328,25 @@ class DeviceClassConfiguration(Struct):
 
 class DeviceClassList(Object):
     """DeviceClassList: a list of DeviceClass objects (resource.k8s.io/v1beta2)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[DeviceClass] | None = field(2, "items")
 
 
 class ResourceClaimTemplate(Object):
     """ResourceClaimTemplate: the ResourceClaimTemplate kind of resource.k8s.io/v1beta2."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: ResourceClaimTemplateSpec = field(2, "spec")
 
 
 class ResourceClaimTemplateSpec(Struct):
     """ResourceClaimTemplateSpec: struct of resource.k8s.io/v1beta2."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: ResourceClaimSpec = field(2, "spec")
 
 
 class ResourceClaimTemplateList(Object):
     """ResourceClaimTemplateList: a list of ResourceClaimTemplate objects (resource.k8s.io/v1beta2)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[ResourceClaimTemplate] | None = field(2, "items")
 
 
@@ -364,7 +364,7 @@ class AllocatedDeviceStatus(Struct):
 class NetworkDeviceData(Struct):
     """NetworkDeviceData: struct of resource.k8s.io/v1beta2."""
     interface_name: str = field(1, "interfaceName", omitempty=True)
-    ips: list[str] | None = field(2, "ips", omitempty=True)
+    ips: list[str] | None = field(2, "ips", omitempty=True, go_field="IPs")
     hardware_address: str = field(3, "hardwareAddress", omitempty=True)
 
 

@@ -15,13 +15,13 @@ SCHEME_GROUP_VERSION = GroupVersion("scheduling.k8s.io", "v1alpha2")
 
 class Workload(Object):
     """Workload: the Workload kind of scheduling.k8s.io/v1alpha2."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: WorkloadSpec = field(2, "spec")
 
 
 class WorkloadList(Object):
     """WorkloadList: a list of Workload objects (scheduling.k8s.io/v1alpha2)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[Workload] | None = field(2, "items")
 
 
@@ -33,7 +33,7 @@ class WorkloadSpec(Struct):
 
 class TypedLocalObjectReference(Struct):
     """TypedLocalObjectReference: struct of scheduling.k8s.io/v1alpha2."""
-    api_group: str = field(1, "apiGroup", omitempty=True)
+    api_group: str = field(1, "apiGroup", omitempty=True, go_field="APIGroup")
     kind: str = field(2, "kind")
     name: str = field(3, "name")
 
@@ -44,7 +44,7 @@ class PodGroupTemplate(Struct):
     scheduling_policy: PodGroupSchedulingPolicy = field(2, "schedulingPolicy")
     scheduling_constraints: PodGroupSchedulingConstraints | None = field(3, "schedulingConstraints")
     resource_claims: list[PodGroupResourceClaim] | None = field(4, "resourceClaims", omitempty=True)
-    disruption_mode: str | None = field(5, "disruptionMode", omitempty=True)
+    disruption_mode: str | None = field(5, "disruptionMode", omitempty=True, go="*v1alpha2.DisruptionMode")
     priority_class_name: str = field(6, "priorityClassName", omitempty=True)
     priority: Int32 | None = field(7, "priority", omitempty=True)
 
@@ -74,14 +74,14 @@ class PodGroupResourceClaim(Struct):
 
 class PodGroup(Object):
     """PodGroup: the PodGroup kind of scheduling.k8s.io/v1alpha2."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: PodGroupSpec = field(2, "spec")
     status: PodGroupStatus = field(3, "status", omitempty=True)
 
 
 class PodGroupList(Object):
     """PodGroupList: a list of PodGroup objects (scheduling.k8s.io/v1alpha2)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[PodGroup] | None = field(2, "items")
 
 
@@ -91,7 +91,7 @@ class PodGroupSpec(Struct):
     scheduling_policy: PodGroupSchedulingPolicy = field(2, "schedulingPolicy")
     scheduling_constraints: PodGroupSchedulingConstraints | None = field(3, "schedulingConstraints", omitempty=True)
     resource_claims: list[PodGroupResourceClaim] | None = field(4, "resourceClaims", omitempty=True)
-    disruption_mode: str | None = field(5, "disruptionMode", omitempty=True)
+    disruption_mode: str | None = field(5, "disruptionMode", omitempty=True, go="*v1alpha2.DisruptionMode")
     priority_class_name: str = field(6, "priorityClassName", omitempty=True)
     priority: Int32 | None = field(7, "priority", omitempty=True)
 

@@ -15,16 +15,16 @@ SCHEME_GROUP_VERSION = GroupVersion("scheduling.k8s.io", "v1beta1")
 
 class PriorityClass(Object):
     """PriorityClass: the PriorityClass kind of scheduling.k8s.io/v1beta1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     value: Int32 = field(2, "value")
     global_default: bool = field(3, "globalDefault", omitempty=True)
     description: str = field(4, "description", omitempty=True)
-    preemption_policy: str | None = field(5, "preemptionPolicy", omitempty=True)
+    preemption_policy: str | None = field(5, "preemptionPolicy", omitempty=True, go="*v1.PreemptionPolicy")
 
 
 class PriorityClassList(Object):
     """PriorityClassList: a list of PriorityClass objects (scheduling.k8s.io/v1beta1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[PriorityClass] | None = field(2, "items")
 
 

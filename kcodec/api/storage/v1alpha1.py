@@ -17,14 +17,14 @@ SCHEME_GROUP_VERSION = GroupVersion("storage.k8s.io", "v1alpha1")
 
 class VolumeAttachment(Object):
     """VolumeAttachment: the VolumeAttachment kind of storage.k8s.io/v1alpha1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: VolumeAttachmentSpec = field(2, "spec")
     status: VolumeAttachmentStatus = field(3, "status", omitempty=True)
 
 
 class VolumeAttachmentList(Object):
     """VolumeAttachmentList: a list of VolumeAttachment objects (storage.k8s.io/v1alpha1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[VolumeAttachment] | None = field(2, "items")
 
 
@@ -58,7 +58,7 @@ class VolumeError(Struct):
 
 class CSIStorageCapacity(Object):
     """CSIStorageCapacity: the CSIStorageCapacity kind of storage.k8s.io/v1alpha1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     node_topology: metav1.LabelSelector | None = field(2, "nodeTopology", omitempty=True)
     storage_class_name: str = field(3, "storageClassName")
     capacity: Quantity | None = field(4, "capacity", omitempty=True)
@@ -67,20 +67,20 @@ class CSIStorageCapacity(Object):
 
 class CSIStorageCapacityList(Object):
     """CSIStorageCapacityList: a list of CSIStorageCapacity objects (storage.k8s.io/v1alpha1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[CSIStorageCapacity] | None = field(2, "items")
 
 
 class VolumeAttributesClass(Object):
     """VolumeAttributesClass: the VolumeAttributesClass kind of storage.k8s.io/v1alpha1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     driver_name: str = field(2, "driverName")
     parameters: dict[str, str] | None = field(3, "parameters", omitempty=True)
 
 
 class VolumeAttributesClassList(Object):
     """VolumeAttributesClassList: a list of VolumeAttributesClass objects (storage.k8s.io/v1alpha1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[VolumeAttributesClass] | None = field(2, "items")
 
 

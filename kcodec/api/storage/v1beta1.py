@@ -17,32 +17,32 @@ SCHEME_GROUP_VERSION = GroupVersion("storage.k8s.io", "v1beta1")
 
 class StorageClass(Object):
     """StorageClass: the StorageClass kind of storage.k8s.io/v1beta1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     provisioner: str = field(2, "provisioner")
     parameters: dict[str, str] | None = field(3, "parameters", omitempty=True)
-    reclaim_policy: str | None = field(4, "reclaimPolicy", omitempty=True)
+    reclaim_policy: str | None = field(4, "reclaimPolicy", omitempty=True, go="*v1.PersistentVolumeReclaimPolicy")
     mount_options: list[str] | None = field(5, "mountOptions", omitempty=True)
     allow_volume_expansion: bool | None = field(6, "allowVolumeExpansion", omitempty=True)
-    volume_binding_mode: str | None = field(7, "volumeBindingMode", omitempty=True)
+    volume_binding_mode: str | None = field(7, "volumeBindingMode", omitempty=True, go="*v1beta1.VolumeBindingMode")
     allowed_topologies: list[corev1.TopologySelectorTerm] | None = field(8, "allowedTopologies", omitempty=True)
 
 
 class StorageClassList(Object):
     """StorageClassList: a list of StorageClass objects (storage.k8s.io/v1beta1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[StorageClass] | None = field(2, "items")
 
 
 class VolumeAttachment(Object):
     """VolumeAttachment: the VolumeAttachment kind of storage.k8s.io/v1beta1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: VolumeAttachmentSpec = field(2, "spec")
     status: VolumeAttachmentStatus = field(3, "status", omitempty=True)
 
 
 class VolumeAttachmentList(Object):
     """VolumeAttachmentList: a list of VolumeAttachment objects (storage.k8s.io/v1beta1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[VolumeAttachment] | None = field(2, "items")
 
 
@@ -76,13 +76,13 @@ class VolumeError(Struct):
 
 class CSIDriver(Object):
     """CSIDriver: the CSIDriver kind of storage.k8s.io/v1beta1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: CSIDriverSpec = field(2, "spec")
 
 
 class CSIDriverList(Object):
     """CSIDriverList: a list of CSIDriver objects (storage.k8s.io/v1beta1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[CSIDriver] | None = field(2, "items")
 
 
@@ -90,12 +90,12 @@ class CSIDriverSpec(Struct):
     """CSIDriverSpec: struct of storage.k8s.io/v1beta1."""
     attach_required: bool | None = field(1, "attachRequired", omitempty=True)
     pod_info_on_mount: bool | None = field(2, "podInfoOnMount", omitempty=True)
-    volume_lifecycle_modes: list[str] | None = field(3, "volumeLifecycleModes", omitempty=True)
+    volume_lifecycle_modes: list[str] | None = field(3, "volumeLifecycleModes", omitempty=True, go="[]v1beta1.VolumeLifecycleMode")
     storage_capacity: bool | None = field(4, "storageCapacity", omitempty=True)
-    fs_group_policy: str | None = field(5, "fsGroupPolicy", omitempty=True)
+    fs_group_policy: str | None = field(5, "fsGroupPolicy", omitempty=True, go="*v1beta1.FSGroupPolicy", go_field="FSGroupPolicy")
     token_requests: list[TokenRequest] | None = field(6, "tokenRequests", omitempty=True)
     requires_republish: bool | None = field(7, "requiresRepublish", omitempty=True)
-    se_linux_mount: bool | None = field(8, "seLinuxMount", omitempty=True)
+    se_linux_mount: bool | None = field(8, "seLinuxMount", omitempty=True, go_field="SELinuxMount")
     node_allocatable_update_period_seconds: Int64 | None = field(9, "nodeAllocatableUpdatePeriodSeconds", omitempty=True)
     service_account_token_in_secrets: bool | None = field(10, "serviceAccountTokenInSecrets", omitempty=True)
     prevent_pod_scheduling_if_missing: bool | None = field(11, "preventPodSchedulingIfMissing", omitempty=True)
@@ -109,7 +109,7 @@ class TokenRequest(Struct):
 
 class CSINode(Object):
     """CSINode: the CSINode kind of storage.k8s.io/v1beta1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: CSINodeSpec = field(2, "spec")
 
 
@@ -133,13 +133,13 @@ class VolumeNodeResources(Struct):
 
 class CSINodeList(Object):
     """CSINodeList: a list of CSINode objects (storage.k8s.io/v1beta1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[CSINode] | None = field(2, "items")
 
 
 class CSIStorageCapacity(Object):
     """CSIStorageCapacity: the CSIStorageCapacity kind of storage.k8s.io/v1beta1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     node_topology: metav1.LabelSelector | None = field(2, "nodeTopology", omitempty=True)
     storage_class_name: str = field(3, "storageClassName")
     capacity: Quantity | None = field(4, "capacity", omitempty=True)
@@ -148,20 +148,20 @@ class CSIStorageCapacity(Object):
 
 class CSIStorageCapacityList(Object):
     """CSIStorageCapacityList: a list of CSIStorageCapacity objects (storage.k8s.io/v1beta1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[CSIStorageCapacity] | None = field(2, "items")
 
 
 class VolumeAttributesClass(Object):
     """VolumeAttributesClass: the VolumeAttributesClass kind of storage.k8s.io/v1beta1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     driver_name: str = field(2, "driverName")
     parameters: dict[str, str] | None = field(3, "parameters", omitempty=True)
 
 
 class VolumeAttributesClassList(Object):
     """VolumeAttributesClassList: a list of VolumeAttributesClass objects (storage.k8s.io/v1beta1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[VolumeAttributesClass] | None = field(2, "items")
 
 

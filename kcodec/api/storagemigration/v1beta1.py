@@ -15,7 +15,7 @@ SCHEME_GROUP_VERSION = GroupVersion("storagemigration.k8s.io", "v1beta1")
 
 class StorageVersionMigration(Object):
     """StorageVersionMigration: the StorageVersionMigration kind of storagemigration.k8s.io/v1beta1."""
-    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     spec: StorageVersionMigrationSpec = field(2, "spec", omitempty=True)
     status: StorageVersionMigrationStatus = field(3, "status", omitempty=True)
 
@@ -33,7 +33,7 @@ class StorageVersionMigrationStatus(Struct):
 
 class StorageVersionMigrationList(Object):
     """StorageVersionMigrationList: a list of StorageVersionMigration objects (storagemigration.k8s.io/v1beta1)."""
-    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True)
+    metadata: metav1.ListMeta = field(1, "metadata", omitempty=True, go_field="ListMeta")
     items: list[StorageVersionMigration] | None = field(2, "items")
 
 

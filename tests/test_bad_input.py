@@ -619,3 +619,98 @@ def test_wrong_json_types_in_pod_fields_name_the_field(data):
                 or err.field_path is not None), message
         return
     _JSON.serializer.encode(obj)
+
+
+# ------------------------------------------------------------------ Go's exact texts
+# Each expected text is derived from the Go source that writes it: encoding/json's
+# UnmarshalTypeError.Error() as vendored by sigs.k8s.io/json (internal/golang/encoding/json/
+# decode.go: "json: cannot unmarshal " + Value + " into Go struct field " + Struct + "." +
+# Field + " of type " + Type.String(), Field being the JSON names and, since Go 1.24, the
+# names of the embedded structs a promoted field is reached through), the Go types of the
+# fields in k8s.io/api v0.36.3 (core/v1/types.go, apimachinery pkg/apis/meta/v1/types.go),
+# and gogo's generated Unmarshal in k8s.io/api core/v1/generated.pb.go (fmt.Errorf("proto:
+# wrong wireType = %d for field ContainerPort", wireType), "proto: Pod: illegal tag %d (wire
+# type %d)" with int32(wire>>3) and the whole tag varint, "proto: Pod: wiretype end group for
+# non-group", checked first). kcodec's place is data: field_path (JSON's spelling, indexes
+# kept) and offset.
+
+_POD_PORT = _ld(1, b"c") + _ld(6, b"\x1a\x00")  # Container{name: c, ports: [ContainerPort{containerPort: <wire type 2>}]}
+
+GO_TEXTS = [
+    # A named string type: reflect prints its package and name.
+    ("uid", "json", pod_json('"metadata":{"uid":1}'),
+     "json: cannot unmarshal number into Go struct field ObjectMeta.metadata.uid of type types.UID",
+     "metadata.uid"),
+    ("protocol", "yaml", b"apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - name: a\n    ports:\n    - protocol: 1\n",
+     "json: cannot unmarshal number into Go struct field ContainerPort.spec.containers.ports.protocol of type v1.Protocol",
+     "spec.containers[0].ports[0].protocol"),
+    ("pull-policy", "json", pod_json('"spec":{"containers":[{"name":"a","imagePullPolicy":true}]}'),
+     "json: cannot unmarshal bool into Go struct field Container.spec.containers.imagePullPolicy of type v1.PullPolicy",
+     "spec.containers[0].imagePullPolicy"),
+    ("reclaim-policy", "json",
+     b'{"apiVersion":"v1","kind":"PersistentVolume","spec":{"persistentVolumeReclaimPolicy":1}}',
+     "json: cannot unmarshal number into Go struct field PersistentVolumeSpec.spec.persistentVolumeReclaimPolicy "
+     "of type v1.PersistentVolumeReclaimPolicy", "spec.persistentVolumeReclaimPolicy"),
+    # A pointer to a named type: the decoder allocates it first, the pointed-to type is named.
+    ("preemption-policy", "json", pod_json('"spec":{"preemptionPolicy":[]}'),
+     "json: cannot unmarshal array into Go struct field PodSpec.spec.preemptionPolicy of type v1.PreemptionPolicy",
+     "spec.preemptionPolicy"),
+    # A named map type, and the element of a slice of a named type.
+    ("resource-list", "json", pod_json('"spec":{"containers":[{"name":"a","resources":{"limits":"x"}}]}'),
+     "json: cannot unmarshal string into Go struct field ResourceRequirements.spec.containers.resources.limits "
+     "of type v1.ResourceList", "spec.containers[0].resources.limits"),
+    ("access-mode", "json", b'{"apiVersion":"v1","kind":"PersistentVolume","spec":{"accessModes":[1]}}',
+     "json: cannot unmarshal number into Go struct field PersistentVolumeSpec.spec.accessModes "
+     "of type v1.PersistentVolumeAccessMode", "spec.accessModes[0]"),
+    ("containers", "json", pod_json('"spec":{"containers":"x"}'),
+     "json: cannot unmarshal string into Go struct field PodSpec.spec.containers of type []v1.Container",
+     "spec.containers"),
+    ("labels", "json", pod_json('"metadata":{"labels":"x"}'),
+     "json: cannot unmarshal string into Go struct field ObjectMeta.metadata.labels of type map[string]string",
+     "metadata.labels"),
+    # TypeMeta is embedded in DeleteOptions: Go names it in the field context.
+    ("typemeta-kind", "json", b'{"apiVersion":"policy/v1","kind":"Eviction","deleteOptions":{"kind":1}}',
+     "json: cannot unmarshal number into Go struct field DeleteOptions.deleteOptions.TypeMeta.kind of type string",
+     "deleteOptions.kind"),
+    # The top-level kind is read first by the JSON serializer's meta factory
+    # (runtime/serializer/json/meta.go, std encoding/json into an anonymous struct).
+    ("meta-factory-kind", "json", b'{"kind": 1, "apiVersion": "v1"}',
+     "couldn't get version/kind; json parse error: json: cannot unmarshal number into Go struct field "
+     ".kind of type string", None),
+    # gogo-protobuf texts: Go field names, no place in the message.
+    ("pb-wrong-wire-message", "protobuf", envelope(b"\x08\x01"),
+     "proto: wrong wireType = 0 for field ObjectMeta", "metadata"),
+    ("pb-wrong-wire-nested", "protobuf", envelope(_ld(2, _ld(2, _POD_PORT))),
+     "proto: wrong wireType = 2 for field ContainerPort", "spec.containers[0].ports[0].containerPort"),
+    ("pb-wrong-wire-name", "protobuf", envelope(_ld(1, b"\x08\x01")),
+     "proto: wrong wireType = 0 for field Name", "metadata.name"),
+    ("pb-wrong-wire-uid", "protobuf", envelope(_ld(1, b"\x28\x01")),
+     "proto: wrong wireType = 0 for field UID", "metadata.uid"),
+    ("pb-illegal-tag", "protobuf", envelope(b"\x00"), "proto: Pod: illegal tag 0 (wire type 0)", None),
+    ("pb-illegal-tag-wire", "protobuf", envelope(b"\x02\x00"), "proto: Pod: illegal tag 0 (wire type 2)", None),
+    # int32(wire >> 3) of a 2**31 field number is negative; the whole tag is printed.
+    ("pb-illegal-tag-negative", "protobuf", envelope(b"\x80\x80\x80\x80\x40"),
+     "proto: Pod: illegal tag -2147483648 (wire type 17179869184)", None),
+    ("pb-illegal-tag-nested", "protobuf", envelope(_ld(1, b"\x00")),
+     "proto: ObjectMeta: illegal tag 0 (wire type 0)", "metadata"),
+    ("pb-end-group", "protobuf", envelope(b"\x0c"), "proto: Pod: wiretype end group for non-group", None),
+    ("pb-end-group-nested", "protobuf", envelope(_ld(2, b"\x04")),
+     "proto: PodSpec: wiretype end group for non-group", "spec"),
+]
+
+
+@pytest.mark.parametrize(("decoder", "data", "text", "field_path"),
+                         [pytest.param(*c[1:], id=c[0]) for c in GO_TEXTS])
+def test_go_error_text(decoder, data, text, field_path):
+    with pytest.raises(DecodeError) as caught:
+        DECODERS[decoder](data)
+    assert str(caught.value) == text
+    assert caught.value.field_path == field_path
+
+
+def test_protobuf_map_entry_reads_by_type_whatever_the_wire_type():
+    # gogo's map entry code switches on the field number only (core/v1 generated.pb.go,
+    # ConfigMap.Unmarshal case 2): a value tagged with wire type 0 is still read as a string.
+    entry = b"\x08\x01k" + b"\x10\x01v"
+    obj = _PB.serializer.decode(envelope(_ld(2, entry), kind="ConfigMap"))[0]
+    assert obj.data == {"k": "v"}

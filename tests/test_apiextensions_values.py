@@ -430,3 +430,24 @@ def test_cbor_round_trip_of_the_fixtures():
         # transcodes them to compact JSON on the way back, as in Go: compare the JSON.
         assert js.encode(again) == js.encode(obj), path.name
         assert cb.encode(again) == data, path.name
+
+
+def test_or_bool_error_is_go_text_with_the_place_as_data():
+    # apiextensions v1 marshal.go, JSONSchemaPropsOrBool.UnmarshalJSON: the text alone;
+    # kcodec's location is field_path.
+    from kcodec.api.apiextensions import v1
+
+    with pytest.raises(DecodeError) as info:
+        v1.JSONSchemaPropsOrBool._from_tree(42, "spec.x")
+    assert str(info.value) == "boolean or JSON schema expected"
+    assert info.value.field_path == "spec.x"
+
+
+def test_props_protobuf_illegal_tag_is_gogo_text():
+    # apiextensions v1 generated.pb.go, JSONSchemaPropsOrBool.Unmarshal: fieldNum <= 0.
+    from kcodec.api.apiextensions import v1
+
+    with pytest.raises(DecodeError) as info:
+        v1.JSONSchemaPropsOrBool._from_proto_body(b"\x00", "spec.x")
+    assert str(info.value) == "proto: JSONSchemaPropsOrBool: illegal tag 0 (wire type 0)"
+    assert info.value.field_path == "spec.x"

@@ -812,3 +812,16 @@ def test_indefinite_string_chunk_type_is_checked_before_its_head(data: bytes, te
     with pytest.raises(DecodeError) as err:
         speedups.cbor_loads(data)
     assert str(err.value) == text
+
+
+def test_base64_byte_string_error_is_go_text_with_the_place_as_data(s) -> None:
+    # fxamacker/cbor ByteStringExpectedFormatError ("cbor: failed to decode base64 from byte
+    # string: %s") around encoding/base64's CorruptInputError ("illegal base64 data at input
+    # byte %d"); kcodec keeps the field and offset as data, not in the text.
+    from kcodec.errors import DecodeError
+
+    with pytest.raises(DecodeError) as info:
+        s.decode(_cm(_t("binaryData"), _map(_t("a"), b"\x43!!!")))
+    assert str(info.value) == "cbor: failed to decode base64 from byte string: illegal base64 data at input byte 0"
+    assert info.value.field_path is not None and info.value.field_path.endswith("binaryData[a]")
+    assert info.value.offset == 0

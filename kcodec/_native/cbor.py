@@ -28,7 +28,6 @@ expected later encoding, other tags decode as their content.
 from __future__ import annotations
 
 import base64
-import binascii
 import math
 import struct as _st
 from typing import Any
@@ -54,6 +53,7 @@ from kcodec._kinds import (
 from kcodec.errors import DecodeError, EncodeError
 # fxamacker/cbor prints a duplicate key with %#v: strconv.Quote's form.
 from kcodec.gofmt import quote as _go_quote
+from kcodec.gojson import b64decode as _go_b64decode
 
 __all__ = ["cbor_encode", "cbor_encode_tree", "cbor_fill", "cbor_loads", "cbor_item_end", "cbor_type_meta"]
 
@@ -805,10 +805,13 @@ class _Dec:
             if later:
                 return b
             # Untagged byte string into []byte: Go expects base64 text (ByteStringExpectedBase64).
+            # fxamacker/cbor's ByteStringExpectedFormatError around encoding/base64's
+            # CorruptInputError; the place is data, not text.
             try:
-                return base64.b64decode(b, validate=True)
-            except (binascii.Error, ValueError) as exc:
-                raise DecodeError(f"cbor: failed to decode base64 from byte string: {exc} (at {path})") from None
+                return _go_b64decode(b)
+            except DecodeError as exc:
+                raise DecodeError(f"cbor: failed to decode base64 from byte string: {exc}",
+                                  field_path=path or None, offset=exc.offset) from None
         if k == K_FLOAT:
             if major == 7 and ai >= 25:
                 if ai == 25:

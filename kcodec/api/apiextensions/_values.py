@@ -33,6 +33,7 @@ from kcodec.model import CustomValue, RawJSON, Struct, StructMeta
 from kcodec.wire import read_varint as _read_varint
 from kcodec.wire import skip_field as _skip
 from kcodec.wire import varint as _varint
+from kcodec.wire import end_group_error, go_field_number, illegal_tag_error, wrong_wire_error
 from kcodec.model import field, from_proto, from_tree, to_proto, to_tree
 
 __all__ = ["JSON", "JSONSchemaPropsOrBool", "JSONSchemaPropsOrArray", "JSONSchemaPropsOrStringArray"]
@@ -42,8 +43,12 @@ _SCHEMA_EXPECTED = "boolean or JSON schema expected"
 _PLAIN_STRING = re.compile(rb'"[\x20\x21\x23-\x5b\x5d-\x7e]*"')
 
 
-def _where(msg: str, path: str) -> str:
-    return f"{msg} (at {path})" if path else msg
+def _located(error: type, msg: str, path: str) -> Any:
+    """``error(msg)`` (Go's text) with the place kept as data in ``field_path``."""
+    exc = error(msg)
+    if path:
+        exc.field_path = path
+    return exc
 
 
 #: How many hand-marshalled values may nest inside one another (``items`` in ``items``...).
@@ -63,12 +68,12 @@ def _nested(error: type, what: str) -> Any:
         def run(owner: Any, value: Any, path: str = "") -> Any:
             depth = getattr(_nesting, "depth", 0)
             if depth >= MAX_SCHEMA_NESTING:
-                raise error(_where(f"{what}: exceeded max nesting depth {MAX_SCHEMA_NESTING}", path))
+                raise _located(error, f"{what}: exceeded max nesting depth {MAX_SCHEMA_NESTING}", path)
             _nesting.depth = depth + 1
             try:
                 return fn(owner, value, path)
             except RecursionError:
-                raise error(_where(f"{what}: schema nested too deeply", path)) from None
+                raise _located(error, f"{what}: schema nested too deeply", path) from None
             finally:
                 _nesting.depth = depth
 
@@ -153,18 +158,20 @@ def _fields(data: bytes, path: str, message: str) -> list[tuple[int, int, Any]]:
     out: list[tuple[int, int, Any]] = []
     pos, end = 0, len(data)
     while pos < end:
+        start = pos
         key, pos = _read_varint(data, pos, end, path)
-        number, wire = key >> 3, key & 7
+        wire = key & 7
         if wire == 4:
-            raise DecodeError(f"proto: {message}: wiretype end group for non-group", field_path=path)
+            raise end_group_error(message, path, start)
+        number = go_field_number(key)
         if number <= 0:
-            raise DecodeError(_where(f"proto: illegal tag {number} (wire type {wire})", path))
+            raise illegal_tag_error(message, key, path, start)
         if wire == 0:
             value, pos = _read_varint(data, pos, end, path)
         elif wire == 2:
             n, pos = _read_varint(data, pos, end, path)
             if n < 0 or pos + n > end:
-                raise DecodeError(_where("proto: unexpected EOF", path))
+                raise DecodeError("unexpected EOF", field_path=path or None, offset=pos)
             value = data[pos:pos + n]
             pos += n
         else:
@@ -201,7 +208,7 @@ def _merge(props: type, schema: Any, data: bytes, path: str) -> Any:
 
 def _check_wire(wire: int, want: int, path: str, name: str) -> None:
     if wire != want:
-        raise DecodeError(_where(f"proto: wrong wireType = {wire} for field {name}", path))
+        raise wrong_wire_error(wire, name, path)
 
 
 class JSON(CustomValue):
@@ -351,7 +358,7 @@ class JSONSchemaPropsOrBool(_SchemaHolder):
             return cls(True, _schema_from_tree(cls, value, path))
         if value is True or value is False:
             return cls(value)
-        raise DecodeError(_where(_SCHEMA_EXPECTED, path))
+        raise _located(DecodeError, _SCHEMA_EXPECTED, path)
 
     @_encode_guard
     def _proto_body(self) -> bytes:
@@ -461,9 +468,9 @@ class JSONSchemaPropsOrStringArray(_SchemaHolder):
         if isinstance(value, list):
             for i, v in enumerate(value):
                 if not isinstance(v, str):
-                    raise DecodeError(_where(
-                        f"json: cannot unmarshal {_json_kind(v)} into Go value of type string",
-                        f"{path}[{i}]"))
+                    raise _located(DecodeError,
+                                   f"json: cannot unmarshal {_json_kind(v)} into Go value of type string",
+                                   f"{path}[{i}]")
             return cls(None, list(value))
         return cls()
 

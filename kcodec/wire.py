@@ -80,9 +80,10 @@ def encode_varint(n: int) -> bytes:
 def decode_varint(buf: bytes, pos: int, end: int = -1) -> tuple[int, int]:
     """Read an unsigned varint from ``buf`` at ``pos``; return ``(value, new_pos)``.
 
-    ``end`` bounds the read (``-1``: the end of ``buf``). A varint cut short raises
-    ``unexpected EOF at byte N``; one longer than 10 bytes raises ``varint overflow at
-    byte N`` (N is where the varint starts). Bits beyond 64 are dropped, as in Go.
+    ``end`` bounds the read (``-1``: the end of ``buf``). A varint cut short raises Go's
+    ``unexpected EOF`` (``offset``: where the input ended); one longer than 10 bytes raises
+    ``proto: integer overflow`` (``offset``: where the varint starts), the texts of the
+    generated code. Bits beyond 64 are dropped, as in Go.
     """
     if end < 0:
         end = len(buf)
@@ -91,16 +92,16 @@ def decode_varint(buf: bytes, pos: int, end: int = -1) -> tuple[int, int]:
         if b < 0x80:
             return b, pos + 1
     else:
-        raise DecodeError(f"unexpected EOF at byte {pos}")
+        raise DecodeError("unexpected EOF", offset=pos)
     start = pos
     result = b & 0x7F
     shift = 7
     pos += 1
     while True:
         if shift >= 70:
-            raise DecodeError(f"varint overflow at byte {start}")
+            raise DecodeError("proto: integer overflow", offset=start)
         if pos >= end:
-            raise DecodeError(f"unexpected EOF at byte {pos} (varint starting at byte {start})")
+            raise DecodeError("unexpected EOF", offset=pos)
         b = buf[pos]
         pos += 1
         result |= (b & 0x7F) << shift
@@ -152,11 +153,8 @@ def iter_fields(
                 n, pos = decode_varint(buf, pos, end)
             if n > end - pos:
                 if n >= _SIGN64:
-                    raise DecodeError(f"proto: negative length found during unmarshaling at byte {tag_pos}")
-                raise DecodeError(
-                    f"unexpected EOF at byte {end}: field {fnum} at byte {tag_pos} declares "
-                    f"{n} bytes, {end - pos} remain"
-                )
+                    raise DecodeError("proto: negative length found during unmarshaling", offset=tag_pos)
+                raise DecodeError("unexpected EOF", offset=end)
             yield fnum, 2, (pos, pos + n)
             pos += n
         elif wt == 0:
@@ -164,16 +162,16 @@ def iter_fields(
             yield fnum, 0, value
         elif wt == 1:
             if end - pos < 8:
-                raise DecodeError(f"unexpected EOF at byte {end}: fixed64 field {fnum} at byte {tag_pos}")
+                raise DecodeError("unexpected EOF", offset=end)
             yield fnum, 1, int.from_bytes(buf[pos : pos + 8], "little")
             pos += 8
         elif wt == 5:
             if end - pos < 4:
-                raise DecodeError(f"unexpected EOF at byte {end}: fixed32 field {fnum} at byte {tag_pos}")
+                raise DecodeError("unexpected EOF", offset=end)
             yield fnum, 5, int.from_bytes(buf[pos : pos + 4], "little")
             pos += 4
         else:
-            raise DecodeError(f"proto: illegal wireType {wt} for field {fnum} at byte {tag_pos}")
+            raise DecodeError(f"proto: illegal wireType {wt}", offset=tag_pos)
 
 
 def _unknown_parts(
@@ -212,7 +210,7 @@ def marshal_unknown(
     return b"".join(_unknown_parts(api_version, kind, raw, content_encoding, content_type))
 
 
-def _read_str_field(buf: bytes, pos: int, end: int, name: str, tag_pos: int) -> tuple[int, int]:
+def _read_str_field(buf: bytes, pos: int, end: int, tag_pos: int) -> tuple[int, int]:
     """Bounds of a length-delimited field whose tag ended at ``pos``."""
     if pos < end and buf[pos] < 0x80:
         n = buf[pos]
@@ -221,11 +219,8 @@ def _read_str_field(buf: bytes, pos: int, end: int, name: str, tag_pos: int) -> 
         n, pos = decode_varint(buf, pos, end)
     if n > end - pos:
         if n >= _SIGN64:
-            raise DecodeError(f"proto: negative length found during unmarshaling at byte {tag_pos}")
-        raise DecodeError(
-            f"unexpected EOF at byte {end}: field {name} at byte {tag_pos} declares "
-            f"{n} bytes, {end - pos} remain"
-        )
+            raise DecodeError("proto: negative length found during unmarshaling", offset=tag_pos)
+        raise DecodeError("unexpected EOF", offset=end)
     return pos, pos + n
 
 
@@ -233,14 +228,14 @@ def _skip_field(buf: bytes, pos: int, end: int, wt: int, fnum: int, tag_pos: int
     if wt == 0:
         return decode_varint(buf, pos, end)[1]
     if wt == 2:
-        return _read_str_field(buf, pos, end, str(fnum), tag_pos)[1]
+        return _read_str_field(buf, pos, end, tag_pos)[1]
     if wt == 1:
         if end - pos < 8:
-            raise DecodeError(f"unexpected EOF at byte {end}: fixed64 field {fnum} at byte {tag_pos}")
+            raise DecodeError("unexpected EOF", offset=end)
         return pos + 8
     if wt == 5:
         if end - pos < 4:
-            raise DecodeError(f"unexpected EOF at byte {end}: fixed32 field {fnum} at byte {tag_pos}")
+            raise DecodeError("unexpected EOF", offset=end)
         return pos + 4
     # Groups and wire types 6/7: Go's generated skip decides.
     return skip_field(buf, wt, pos, end, "")
@@ -282,7 +277,7 @@ def _decode_type_meta(
             else:
                 n, pos = decode_varint(buf, pos, end)
             if n > end - pos:
-                _read_str_field(buf, tag_pos + 1, end, "APIVersion" if tag == 0x0A else "Kind", tag_pos)
+                _read_str_field(buf, tag_pos + 1, end, tag_pos)
             if tag == 0x0A:
                 av = buf[pos : pos + n]
             else:
@@ -312,7 +307,7 @@ def _decode_unknown(buf: bytes, pos: int, end: int, span: bool = False) -> tuple
             else:
                 n, pos = decode_varint(buf, pos, end)
             if n > end - pos:
-                _read_str_field(buf, tag_pos + 1, end, _UNKNOWN_FIELDS[tag], tag_pos)
+                _read_str_field(buf, tag_pos + 1, end, tag_pos)
             start = pos
             pos += n
             if tag == 0x12:

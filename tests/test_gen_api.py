@@ -140,6 +140,50 @@ def test_build_class(toy_world: gen_api.World) -> None:
     assert inner.fields == [] and inner.protobuf is None
 
 
+def test_go_type_names(toy_world: gen_api.World) -> None:
+    """field(go=...) is written only where the annotation does not say Go's reflect name;
+    field(go_field=...) only where the Go field name is not the JSON name capitalized."""
+    if gen_api.META_PKG not in toy_world.packages:
+        pytest.skip("apimachinery checkout absent (set KCODEC_UPSTREAM_APIMACHINERY)")
+    pkg = toy_world.packages["k8s.io/api/toy/v1"]
+    by = {f.attr: f for f in toy_world.build_class(pkg, pkg.decls["WidgetSpec"]).fields}
+    assert by["limits"].go == "v1.ResourceList=map[v1.ResourceName]resource.Quantity"
+    assert by["extra"].go == "map[string]v1.ExtraValue=[]string"
+    assert by["ptr"].go is None and by["data"].go is None and by["nested"].go is None
+    assert by["a"].go_field is None and by["limits"].go_field is None
+    widget = {f.attr: f for f in toy_world.build_class(pkg, pkg.decls["Widget"]).fields}
+    assert widget["metadata"].go_field == "ObjectMeta" and widget["spec"].go_field is None
+    w = gen_api.ModuleWriter(toy_world, pkg)
+    cls = toy_world.build_class(pkg, pkg.decls["WidgetSpec"])
+    lines = gen_api.render_class(w, cls, "toy/v1", set())
+    assert ('    limits: dict[str, Quantity] | None = field(3, "limits", omitempty=True, '
+            'go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")') in lines
+
+
+def test_generated_go_names() -> None:
+    """What encoding/json would name for a few real fields (reflect.Type.String())."""
+    from kcodec.api.core import v1
+    from kcodec.api.meta import v1 as metav1
+    from kcodec.fieldtable import fields_of
+
+    def f(cls, name):
+        return {x.name: x for x in fields_of(cls)}[name]
+
+    assert f(metav1.ObjectMeta, "uid").go_name() == "types.UID"
+    assert f(v1.ContainerPort, "protocol").go_name() == "v1.Protocol"
+    assert f(v1.ContainerPort, "container_port").go_field() == "ContainerPort"
+    assert f(v1.Pod, "metadata").go_field() == "ObjectMeta"
+    assert f(metav1.ObjectMeta, "uid").go_field() == "UID"
+    limits = f(v1.ResourceRequirements, "limits")
+    assert (limits.go_name(), limits.elem.go_name()) == ("v1.ResourceList", "resource.Quantity")
+    modes = f(v1.PersistentVolumeSpec, "access_modes")
+    assert (modes.go_name(), modes.elem.go_name()) == ("[]v1.PersistentVolumeAccessMode",
+                                                      "v1.PersistentVolumeAccessMode")
+    assert f(v1.PodSpec, "preemption_policy").go_name() == "*v1.PreemptionPolicy"
+    assert f(v1.PodSpec, "containers").go_name() == "[]v1.Container"
+    assert f(metav1.ObjectMeta, "creation_timestamp").go_name() == "v1.Time"
+
+
 def test_unknown_construct_is_refused(tmp_path: Path) -> None:
     d = tmp_path / "bad" / "v1"
     d.mkdir(parents=True)

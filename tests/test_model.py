@@ -754,3 +754,34 @@ def test_copy_deepcopy_gives_an_independent_object():
 def test_base64_matches_the_standard_alphabet():
     raw = bytes(range(256))
     assert Widget(payload=raw).to_dict()["payload"] == base64.b64encode(raw).decode()
+
+
+def test_field_go_names_name_elements_and_pointers():
+    # field(go=...) spells reflect.Type.String(); a named slice/map's underlying type names
+    # its elements (a JSON type error on an element names the element's type).
+    class GoNamed(Struct):
+        extra: dict[str, list[str]] | None = field(
+            1, "extra", go="map[string]v1.ExtraValue=[]string")
+        policy: str | None = field(2, "policy", go="*v1.PreemptionPolicy")
+        limits: dict[str, Quantity] | None = field(
+            3, "limits", go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
+        plain: list[str] | None = field(4, "plainItems")
+        uid: str = field(5, "uid", go="types.UID", go_field="UID")
+
+    f = {x.name: x for x in fields_of(GoNamed)}
+    assert f["extra"].go_name() == "map[string]v1.ExtraValue"
+    assert f["extra"].elem.go_name() == "v1.ExtraValue"
+    assert f["extra"].elem.elem.go_name() == "string"
+    assert f["policy"].go_name() == "*v1.PreemptionPolicy"
+    assert (f["limits"].go_name(), f["limits"].elem.go_name()) == ("v1.ResourceList", "resource.Quantity")
+    assert f["plain"].go_name() == "[]string"
+    assert (f["plain"].go_field(), f["uid"].go_field()) == ("PlainItems", "UID")
+    with pytest.raises(DecodeError) as info:
+        from_tree(GoNamed, {"policy": 1})
+    assert str(info.value) == ("json: cannot unmarshal number into Go struct field GoNamed.policy "
+                               "of type v1.PreemptionPolicy")
+    with pytest.raises(DecodeError) as info:
+        from_tree(GoNamed, {"extra": {"a": "x"}})
+    assert str(info.value) == ("json: cannot unmarshal string into Go struct field GoNamed.extra "
+                               "of type v1.ExtraValue")
+    assert info.value.field_path == "extra[a]"

@@ -714,3 +714,22 @@ def test_protobuf_map_entry_reads_by_type_whatever_the_wire_type():
     entry = b"\x08\x01k" + b"\x10\x01v"
     obj = _PB.serializer.decode(envelope(_ld(2, entry), kind="ConfigMap"))[0]
     assert obj.data == {"k": "v"}
+
+
+@pytest.mark.parametrize(("body", "text", "offset"), [
+    (b"\x08\x01", "proto: wrong wireType = 0 for field Raw", 0),
+    (b"\x00", "proto: RawExtension: illegal tag 0 (wire type 0)", 0),
+    (b"\x0a\x00\x0c", "proto: RawExtension: wiretype end group for non-group", 2),
+])
+def test_raw_extension_protobuf_errors_are_gogo_texts(body, text, offset):
+    # apimachinery runtime/generated.pb.go, RawExtension.Unmarshal; ControllerRevision.data
+    # (field 2) is a RawExtension.
+    from kcodec.runtime import RawExtension
+
+    with pytest.raises(DecodeError) as caught:
+        RawExtension._from_proto_body(body, "data")
+    assert (str(caught.value), caught.value.field_path, caught.value.offset) == (text, "data", offset)
+    data = envelope(_ld(2, body), api_version="apps/v1", kind="ControllerRevision")
+    with pytest.raises(DecodeError) as caught:
+        DECODERS["protobuf"](data)
+    assert (str(caught.value), caught.value.field_path) == (text, "data")

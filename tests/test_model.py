@@ -785,3 +785,29 @@ def test_field_go_names_name_elements_and_pointers():
     assert str(info.value) == ("json: cannot unmarshal string into Go struct field GoNamed.extra "
                                "of type v1.ExtraValue")
     assert info.value.field_path == "extra[a]"
+
+
+class _Node(Struct):
+    name: str = field(1, "name")
+    child: _Node | None = field(2, "child", omitempty=True)
+
+
+def test_protobuf_nesting_bound_keeps_the_place_as_data():
+    # Go's generated code recurses without a bound; kcodec's bound keeps the place in
+    # field_path, out of the text.
+    body = b""
+    for _ in range(120):
+        body = b"\x12" + _varint_bytes(len(body)) + body
+    with pytest.raises(DecodeError) as info:
+        from_proto(_Node, body)
+    assert str(info.value) == "proto: exceeded max nesting depth 100"
+    assert info.value.field_path.startswith("child.child.")
+
+
+def _varint_bytes(n: int) -> bytes:
+    out = bytearray()
+    while n >= 0x80:
+        out.append(n & 0x7F | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)

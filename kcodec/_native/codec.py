@@ -495,7 +495,8 @@ _MAX_DEPTH = 100
 
 def _proto_fill(obj: Any, cls: Any, buf: bytes, pos: int, end: int, path: str, depth: int) -> None:
     if depth > _MAX_DEPTH:
-        raise DecodeError(f"proto: {path}: exceeded max nesting depth {_MAX_DEPTH}")
+        # kcodec's own bound (Go's generated code recurses without one); the place is data.
+        raise DecodeError(f"proto: exceeded max nesting depth {_MAX_DEPTH}", field_path=path)
     if not cls.__dict__.get("__kc_compiled__"):
         _m._compile(cls)
     bynum = cls.__kc_bynum__
@@ -638,7 +639,7 @@ def _proto_read(t: Any, wire: int, buf: bytes, pos: int, end: int, path: str, de
             else:
                 p = _skip(buf, ekey & 7, p, stop, path)
         return holder, stop
-    raise DecodeError(f"proto: {path}: cannot decode {t.go_name()}")
+    raise DecodeError(f"proto: cannot decode {t.go_name()}", field_path=path)
 
 
 def struct_to_tree(obj: Any) -> dict[str, Any]:

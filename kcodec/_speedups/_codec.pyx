@@ -1578,7 +1578,8 @@ cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
     cdef bint packed
     cdef PyObject* p
     if depth > MAX_DEPTH:
-        raise DecodeError(f"proto: {_path(path)}: exceeded max nesting depth {MAX_DEPTH}")
+        # kcodec's own bound (Go's generated code recurses without one); the place is data.
+        raise DecodeError(f"proto: exceeded max nesting depth {MAX_DEPTH}", field_path=_path(path))
     direct = t.owns(obj)
     fseg.up = path
     fseg.kind = 1
@@ -1809,7 +1810,7 @@ cdef object _pread(_Reader r, TypeRow t, unsigned int wire, Py_ssize_t* ppos, Py
             else:
                 _skip(r, <unsigned int>(ekey & 7), &p2, stop, path)
         return holder
-    raise DecodeError(f"proto: {_path(path)}: cannot decode {t.info.go_name()}")
+    raise DecodeError(f"proto: cannot decode {t.info.go_name()}", field_path=_path(path))
 
 
 def fill_from_proto(obj, cls, buf, path, Py_ssize_t start=0, Py_ssize_t end=-1):

@@ -132,23 +132,27 @@ class RawExtension(CustomValue):
 
     @classmethod
     def _from_proto_body(cls, data: bytes, path: str) -> RawExtension:
-        from kcodec.wire import read_varint as _read_varint
-        from kcodec.wire import skip_field as _skip
+        from kcodec import wire
 
+        # runtime/generated.pb.go, RawExtension.Unmarshal: its checks in its order.
         raw = None
         pos, end = 0, len(data)
         while pos < end:
-            key, pos = _read_varint(data, pos, end, path)
+            start = pos
+            key, pos = wire.read_varint(data, pos, end, path)
             if key & 7 == 4:
-                raise DecodeError("proto: RawExtension: wiretype end group for non-group", field_path=path)
-            if key == 0x0A:
-                n, pos = _read_varint(data, pos, end, path)
+                raise wire.end_group_error("RawExtension", path, start)
+            number = wire.go_field_number(key)
+            if number <= 0:
+                raise wire.illegal_tag_error("RawExtension", key, path, start)
+            if number == 1:
+                if key & 7 != 2:
+                    raise wire.wrong_wire_error(key & 7, "Raw", path, start)
+                n, pos = wire.read_varint(data, pos, end, path)
                 if pos + n > end:
-                    from kcodec.wire import length_error
-
-                    raise length_error(n, path + ".raw", pos)
+                    raise wire.length_error(n, path + ".raw", pos)
                 raw = bytes(data[pos:pos + n])
                 pos += n
             else:
-                pos = _skip(data, key & 7, pos, end, path)
+                pos = wire.skip_field(data, key & 7, pos, end, path)
         return cls(raw)

@@ -489,17 +489,21 @@ def test_cbor_seq_frames_from_slow_stream_and_errors() -> None:
     assert (n, short) == (10, True) and bytes(buf) == b[:10]
     assert r.read_frame() == b[10:]
     assert r.read_frame() == b"\x01"
-    with pytest.raises(DecodeError, match="unexpected EOF"):
+    # The text is io.ErrUnexpectedEOF's; where the stream ended is the offset.
+    with pytest.raises(DecodeError, match="^unexpected EOF$") as info:
         r.read_frame()
-    with pytest.raises(DecodeError, match="unexpected EOF"):
+    assert info.value.offset == len(a) + len(b) + 2
+    with pytest.raises(DecodeError, match="^unexpected EOF$"):
         r.read_frame()
     empty = CBOR_SEQ_FRAMER.new_frame_reader(io.BytesIO(b""))
     with pytest.raises(EOFError):
         empty.read_frame()
     bad = CBOR_SEQ_FRAMER.new_frame_reader(io.BytesIO(a + b"\x1c"))
     assert bad.read_frame() == a
-    with pytest.raises(DecodeError, match="invalid additional information"):
+    with pytest.raises(DecodeError, match="invalid additional information") as info:
         bad.read_frame()
+    assert (str(info.value), info.value.offset) == (
+        "cbor: invalid additional information 28 for type positive integer", len(a))
 
 
 def test_cbor_seq_frame_size_limit() -> None:

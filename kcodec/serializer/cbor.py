@@ -255,11 +255,13 @@ class CBORFrameReader(_WholeFrameReader):
                 try:
                     end = speedups.cbor_item_end(data, 0, len(data))
                 except DecodeError as exc:
+                    # The place in the stream is data, not text (the frame's own offset
+                    # counted from the stream's start).
                     if str(exc) != "unexpected EOF":
-                        self._err = DecodeError(f"{exc} (frame at byte {self._base})")
+                        self._err = DecodeError(str(exc), offset=self._base + (exc.offset or 0))
                         raise self._err from None
                     if self._eof:
-                        self._err = DecodeError(f"unexpected EOF at byte {self._base + len(data)}")
+                        self._err = DecodeError("unexpected EOF", offset=self._base + len(data))
                         raise self._err from None
                 else:
                     del self._buf[:end]

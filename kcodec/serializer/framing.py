@@ -21,7 +21,7 @@ Frame readers offer two ways to read:
   goes on (Go's ``io.ErrShortBuffer``); the next call continues the same frame.
 
 The end of the stream raises :class:`EOFError` (at a frame boundary only); a stream that
-stops inside a frame raises :class:`kcodec.errors.DecodeError` ``unexpected EOF at byte N``
+stops inside a frame raises :class:`kcodec.errors.DecodeError` ``unexpected EOF`` (``offset`` N)
 (Go's ``io.ErrUnexpectedEOF``). When ``readinto`` had already copied part of the frame, the
 error carries that count in its ``n`` attribute.
 """
@@ -76,8 +76,10 @@ _CHUNK = 64 * 1024
 # contract's ``read_frame``.
 
 
-def _unexpected_eof(offset: int, what: str, n: int = 0) -> DecodeError:
-    err = DecodeError(f"unexpected EOF at byte {offset} ({what})")
+def _unexpected_eof(offset: int, n: int = 0) -> DecodeError:
+    """io.ErrUnexpectedEOF, as Go's frame readers return it; where the stream ended is the
+    error's offset and ``n`` the bytes handed out before it."""
+    err = DecodeError("unexpected EOF", offset=offset)
     err.n = n  # type: ignore[attr-defined]
     return err
 
@@ -134,7 +136,7 @@ class LengthDelimitedFrameReader:
             raise EOFError("end of stream")
         self._offset += len(head)
         if len(head) < 4:
-            raise _unexpected_eof(self._offset, f"frame header has {len(head)} of 4 bytes")
+            raise _unexpected_eof(self._offset)
         return int.from_bytes(head, "big")
 
     def _drop_rest(self) -> None:
@@ -144,7 +146,7 @@ class LengthDelimitedFrameReader:
             self._offset += len(chunk)
             self._remaining -= len(chunk)
             if not chunk:
-                raise _unexpected_eof(self._offset, "skipping an oversized frame")
+                raise _unexpected_eof(self._offset)
         self._discard = False
 
     def read_frame(self, max_size: int = MAX_FRAME_SIZE) -> bytes:
@@ -168,7 +170,7 @@ class LengthDelimitedFrameReader:
         self._remaining = size - len(body)
         if self._remaining:
             self._remaining = 0
-            raise _unexpected_eof(self._offset, f"frame body has {len(body)} of {size} bytes")
+            raise _unexpected_eof(self._offset)
         return body
 
     def readinto(self, buf: bytearray | memoryview) -> tuple[int, bool]:
@@ -199,7 +201,7 @@ class LengthDelimitedFrameReader:
         self._remaining -= n
         if n < want:
             self._remaining = 0
-            raise _unexpected_eof(self._offset, "frame body cut short", n)
+            raise _unexpected_eof(self._offset, n)
         return n, self._remaining > 0
 
     def __iter__(self) -> Iterator[bytes]:
@@ -347,7 +349,7 @@ class JSONFrameReader(_WholeFrameReader):
         self._discard = False
 
     def _fail(self, msg: str, pos: int) -> DecodeError:
-        self._err = DecodeError(f"{msg} at byte {self._base + pos}")
+        self._err = DecodeError(msg, offset=self._base + pos)
         return self._err
 
     def _fill(self) -> None:

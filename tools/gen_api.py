@@ -1150,7 +1150,10 @@ INTERNAL_RETYPE: dict[tuple[str, str, str], T] = {
 # shared class converts by sharing and would skip the hand-written code. The conversion
 # registration (kcodec.api._hub.register_version) refuses an override on a shared class, so
 # a new hand-written conversion cannot be skipped silently. (internal package, struct).
-INTERNAL_HAND_CONVERTED: set[tuple[str, str]] = set()
+INTERNAL_HAND_CONVERTED: set[tuple[str, str]] = {
+    # policy/v1 reads an empty selector back as Go's v1 conversion.go does.
+    ("policy", "PodDisruptionBudgetSpec"),
+}
 
 # Kinds a group's internal version registers from another internal package (Go's
 # pkg/apis/apps/register.go adds autoscaling.Scale).

@@ -375,6 +375,7 @@ def test_regeneration_is_identical(tmp_path: Path) -> None:
                  and not (p.name.startswith("_") and p.name != "__init__.py")
                  and f"api/{p.parent.name}" not in skipped}
     committed.discard("api/meta/_values.py")
+    committed.discard("api/meta/unstructured.py")  # hand-written (layer 11, above runtime)
     assert committed == set(files)
 
 

@@ -440,3 +440,26 @@ def test_override_on_a_shared_class_is_refused() -> None:
 
     with pytest.raises(ConversionError, match="INTERNAL_HAND_CONVERTED"):
         _hub.register_version(Scheme("t"), v1, [internal], to_internal={"Container": {"image": fn}})
+
+
+def test_rollback_annotation_copies_only_the_annotations() -> None:
+    """Go's Convert_apps_Deployment_To_v1_Deployment copies ObjectMeta by value and deep-copies
+    only the annotations it changes: the source's metadata is untouched, the other maps are
+    shared, as in Go."""
+    from kcodec.api.apps import _conversion, internal, v1
+    from kcodec.api.meta import v1 as metav1
+    from kcodec.schema import INTERNAL_GROUP_VERSIONER
+
+    s = legacyscheme.scheme
+    meta = metav1.ObjectMeta(name="d", labels={"a": "b"}, annotations={"keep": "1"})
+    d = internal.Deployment(metadata=meta, spec=internal.DeploymentSpec(
+        rollback_to=internal.RollbackConfig(revision=3)))
+    out = s.unsafe_convert_to_version(d, GroupVersion("apps", "v1"))
+    assert type(out) is v1.Deployment
+    assert out.metadata.annotations == {"keep": "1", _conversion.DEPRECATED_ROLLBACK_TO: "3"}
+    assert meta.annotations == {"keep": "1"} and out.metadata is not meta
+    assert out.metadata.labels is meta.labels and out.metadata.name == "d"
+    back = s.unsafe_convert_to_version(out, INTERNAL_GROUP_VERSIONER)
+    assert back.spec.rollback_to.revision == 3
+    assert back.metadata.annotations == {"keep": "1"}
+    assert out.metadata.annotations[_conversion.DEPRECATED_ROLLBACK_TO] == "3"

@@ -646,8 +646,9 @@ class Quantity(CustomValue):
     def _is_zero(self) -> bool:
         return self._m == 0
 
-    def deep_copy(self) -> "Quantity":
-        return self
+    # Immutable: the copy is the value itself. Inherited, not redefined, so the compiled
+    # deep_copy recognises it and skips a Python call per value.
+    deep_copy = CustomValue.deep_copy
 
     def _key(self) -> tuple[int, int]:
         if self._m == 0:
@@ -860,8 +861,9 @@ class IntOrString(CustomValue):
     def _is_zero(self) -> bool:
         return self._type == 0 and self._int == 0 and self._str == ""
 
-    def deep_copy(self) -> "IntOrString":
-        return self
+    # Immutable: the copy is the value itself. Inherited, not redefined, so the compiled
+    # deep_copy recognises it and skips a Python call per value.
+    deep_copy = CustomValue.deep_copy
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, IntOrString):

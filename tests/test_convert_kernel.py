@@ -637,6 +637,56 @@ def test_converted_values_left_to_reference_counting(kcodec_mode: str) -> None:
         assert not gc.is_tracked(dst.port) and not gc.is_tracked(dst.ports[0]) and not gc.is_tracked(dst.ports)
 
 
+def test_deep_copy_leaves_the_tree_below_its_root_to_reference_counting(kcodec_mode: str) -> None:
+    """A compiled copy untracks the structs, lists and maps below the root it returns (as
+    decoders and conversions do); the root stays tracked, and the copy is the pure twin's."""
+    import gc
+
+    from kcodec.api.core import v1
+    from kcodec.api.meta import v1 as metav1
+
+    pod = v1.Pod(metadata=metav1.ObjectMeta(name="p", labels={"a": "b"}),
+                 spec=v1.PodSpec(containers=[v1.Container(name="c", args=["x"])]))
+    c = pod.deep_copy()
+    assert c == pod and c is not pod and gc.is_tracked(c)
+    assert c.spec.containers is not pod.spec.containers and c.metadata.labels is not pod.metadata.labels
+    if kcodec_mode == "compiled":
+        for x in (c.spec, c.spec.containers, c.spec.containers[0], c.spec.containers[0].args,
+                  c.metadata, c.metadata.labels):
+            assert not gc.is_tracked(x), x
+
+
+def test_deep_copy_shares_immutable_custom_values() -> None:
+    """Quantity, IntOrString and Time are immutable: both kernels keep the value itself (the
+    compiled one without calling deep_copy, which is CustomValue's own); FieldsV1 is copied."""
+    from datetime import datetime, timezone
+
+    from kcodec.api.core import v1
+    from kcodec.api.meta import v1 as metav1
+    from kcodec.model import CustomValue
+    from kcodec.types import IntOrString, Quantity
+
+    for cls in (Quantity, IntOrString, metav1.Time, metav1.MicroTime):
+        assert cls.deep_copy is CustomValue.deep_copy, cls
+    q, port, t = Quantity("100m"), IntOrString.from_string("http"), metav1.Time(datetime(2024, 1, 2, 3, 4, 5, tzinfo=timezone.utc))
+    f = metav1.FieldsV1(b'{"f:a":{}}')
+    pod = v1.Pod(metadata=metav1.ObjectMeta(creation_timestamp=t,
+                                            managed_fields=[metav1.ManagedFieldsEntry(fields_v1=f)]),
+                 spec=v1.PodSpec(containers=[v1.Container(
+                     resources=v1.ResourceRequirements(limits={"cpu": q}),
+                     readiness_probe=v1.Probe(probe_handler=v1.ProbeHandler(
+                         http_get=v1.HTTPGetAction(port=port))))]))
+    for kernel in KERNELS:
+        c = kernel.deep_copy(pod)
+        assert c == pod
+        ctr = c.spec.containers[0]
+        assert ctr.resources.limits["cpu"] is q
+        assert ctr.readiness_probe.probe_handler.http_get.port is port
+        assert c.metadata.creation_timestamp is t
+        assert c.metadata.managed_fields[0].fields_v1 is not f
+        assert c.metadata.managed_fields[0].fields_v1 == f
+
+
 def test_new_zero_twins_agree_on_every_core_kind() -> None:
     """The scheme makes a decoder's object with the new_zero kernel: the compiled one (from
     the class's table) equals _new_zero for every core/v1 struct, and stays tracked (the

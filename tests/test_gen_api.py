@@ -653,3 +653,76 @@ def test_extra_sources_protobuf_numbers_match_generated_proto() -> None:
             assert set(mine) == set(messages.get(cls.name, {})), f"{path}.{cls.name}"
             checked += len(mine)
     assert checked > 100
+
+
+# --------------------------------------------------------------------------- shared internal types
+
+SHARE_SRC = '''package v1
+
+type A struct {
+	X string `json:"x" protobuf:"bytes,1,opt,name=x"`
+	B B `json:"b" protobuf:"bytes,2,opt,name=b"`
+}
+
+type B struct {
+	Y *int32 `json:"y,omitempty" protobuf:"varint,1,opt,name=y"`
+}
+
+type C struct {
+	D []D `json:"d" protobuf:"bytes,1,rep,name=d"`
+}
+
+type D struct {
+	W string `json:"w" protobuf:"bytes,1,opt,name=w"`
+}
+
+type E struct {
+	V string `json:"v" protobuf:"bytes,1,opt,name=v"`
+}
+
+type R struct {
+	Next *R `json:"next,omitempty" protobuf:"bytes,1,opt,name=next"`
+	Kids map[string]R `json:"kids" protobuf:"bytes,2,rep,name=kids"`
+}
+'''
+
+
+def test_internal_types_shared_with_the_preferred_version(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    d = tmp_path / "toy" / "v1"
+    d.mkdir(parents=True)
+    (d / "types.go").write_text(SHARE_SRC)
+    path = "k8s.io/api/toy/v1"
+    pkg = gen_api.parse_package(d, path)
+    world = gen_api.World({path: pkg})
+    internal = gen_api.INTERNAL_PREFIX + "toy"
+
+    def internalize(t: gen_api.T) -> gen_api.T:
+        if t.kind in ("ptr", "list", "map"):
+            return gen_api.T(t.kind, elem=internalize(t.elem))
+        if t.kind == "class":
+            return gen_api.T("class", t.name, internal)
+        return t
+
+    classes = {}
+    for name in pkg.decls:
+        ext = world.build_class(pkg, pkg.decls[name])
+        fields = [gen_api.Field(f.attr, f.json, 0, f.omitempty, f.omitzero, f.inline,
+                                internalize(f.type)) for f in ext.fields]
+        classes[name] = gen_api.ClassDef(internal, name, fields, ext.is_object, None, ("0", 0))
+    # D's internal field loses omitempty-equality: D differs, so C (which holds D) differs too
+    classes["D"].fields[0].omitempty = True
+    monkeypatch.setattr(gen_api, "INTERNAL_HAND_CONVERTED", {("toy", "E")})
+    plan = {"toy": [(pkg, list(pkg.decls))]}
+    shared = gen_api._shared_with_preferred(world, plan, {"toy": (classes, [])}, {"toy": []})
+    # A and B line up (protobuf numbers aside); R is recursive and qualifies with itself
+    assert shared == {"toy": {"A": path, "B": path, "R": path}}
+    # a registered kind is never shared
+    shared = gen_api._shared_with_preferred(world, plan, {"toy": (classes, [])}, {"toy": ["B"]})
+    assert shared == {"toy": {"R": path}}
+
+    text = gen_api._render_internal(world, "toy", "toy.example.com", list(classes.values()), [], {},
+                                    "test", [], {"A": path, "B": path, "R": path})
+    assert "A = toyv1.A\nB = toyv1.B\nR = toyv1.R\n" in text
+    assert "class A(" not in text and "class C(Struct):" in text
+    assert "from kcodec.api.toy import v1 as toyv1" in text

@@ -305,3 +305,161 @@ def test_hpa_v2_through_v1_annotations() -> None:
     back = legacyscheme.to_internal(v1, default=False)
     assert back.to_dict() == i0.to_dict()
     assert not (back.metadata.annotations or {})
+
+
+# -- sharing of layout-identical types (Go's unsafe.Pointer conversions) -------------------------
+
+def _pod_v1():
+    from kcodec.api.core import v1
+    from kcodec.api.meta import v1 as metav1
+
+    return v1.Pod(
+        metadata=metav1.ObjectMeta(name="p", namespace="ns", labels={"app": "p"}),
+        spec=v1.PodSpec(
+            containers=[v1.Container(name="c", image="nginx", ports=[v1.ContainerPort(container_port=80)])],
+            volumes=[v1.Volume(name="v", volume_source=v1.VolumeSource(empty_dir=v1.EmptyDirVolumeSource()))],
+            host_network=True,
+            security_context=v1.PodSecurityContext(run_as_user=1000),
+        ),
+        status=v1.PodStatus(phase="Running", pod_ip="10.0.0.1",
+                            conditions=[v1.PodCondition(type="Ready", status="True")]),
+    )
+
+
+def test_internal_modules_bind_layout_identical_types_to_the_preferred_version() -> None:
+    from kcodec.api.apps import internal as apps, v1 as appsv1
+    from kcodec.api.core import internal as core, v1
+    from kcodec.api.policy import internal as policy, v1 as policyv1
+
+    assert core.Container is v1.Container and core.Volume is v1.Volume
+    assert apps.DeploymentStrategy is appsv1.DeploymentStrategy
+    # the internal PodSpec/PodSecurityContext keep the host fields elsewhere; DeploymentSpec
+    # has rollbackTo; a PodTemplateSpec holds the internal PodSpec
+    for name in ("PodSpec", "PodSecurityContext", "PodStatus", "PodTemplateSpec"):
+        assert getattr(core, name) is not getattr(v1, name), name
+    assert apps.DeploymentSpec is not appsv1.DeploymentSpec
+    # policy/v1's selector has a hand-written conversion, so its spec stays a class of its own
+    assert policy.PodDisruptionBudgetSpec is not policyv1.PodDisruptionBudgetSpec
+
+
+def test_registered_kinds_stay_internal_classes() -> None:
+    """No kind is shared: the Scheme maps a class to one GVK and internal objects report none."""
+    from kcodec.api._hub import hub_classes
+
+    s = legacyscheme.scheme
+    for pkg in legacyscheme.PACKAGES:
+        mod = __import__(f"kcodec.api.{pkg}.internal", fromlist=["x"])
+        for name, cls in hub_classes(mod).items():
+            kinds = s._type_to_gvk.get(cls, ())
+            if cls.__module__ != mod.__name__:
+                assert not kinds, f"{pkg}.{name} is shared but registered as {kinds}"
+            elif kinds:
+                assert all(k.version == "__internal" for k in kinds), (pkg, name, kinds)
+
+
+def test_pod_to_internal_shares_identical_subtrees() -> None:
+    from kcodec.api.core import internal as core
+    from kcodec.schema import INTERNAL_GROUP_VERSIONER
+
+    pod = _pod_v1()
+    i = legacyscheme.scheme.unsafe_convert_to_version(pod, INTERNAL_GROUP_VERSIONER)
+    assert type(i) is core.Pod
+    # same class both sides: the value (the list itself, as Go's slice cast) is shared
+    assert i.spec.containers is pod.spec.containers
+    assert i.spec.volumes is pod.spec.volumes
+    assert i.status.conditions is pod.status.conditions
+    assert i.metadata is pod.metadata
+    # differing layouts are converted into new objects
+    assert type(i.spec) is core.PodSpec and i.spec is not pod.spec
+    assert type(i.spec.security_context) is core.PodSecurityContext
+    assert i.spec.security_context.host_network is True
+    assert i.spec.security_context.run_as_user == 1000
+    assert [p.ip for p in i.status.pod_ips] == ["10.0.0.1"]
+    # and back: internal -> v1 shares the same subtrees again
+    back = legacyscheme.scheme.unsafe_convert_to_version(i, GroupVersion("", "v1"))
+    assert back.spec.containers is pod.spec.containers
+    assert back.spec.host_network is True and back.status.pod_ip == "10.0.0.1"
+    assert back.spec.security_context is not i.spec.security_context
+
+
+def test_hand_converted_type_is_copied_not_shared() -> None:
+    from kcodec.api.meta import v1 as metav1
+    from kcodec.api.policy import internal as policy, v1 as policyv1
+    from kcodec.schema import INTERNAL_GROUP_VERSIONER
+
+    pdb = policyv1.PodDisruptionBudget(spec=policyv1.PodDisruptionBudgetSpec(
+        selector=metav1.LabelSelector(match_labels={"a": "b"})))
+    i = legacyscheme.scheme.unsafe_convert_to_version(pdb, INTERNAL_GROUP_VERSIONER)
+    assert type(i.spec) is policy.PodDisruptionBudgetSpec and i.spec is not pdb.spec
+    assert i.spec.selector.match_labels == {"a": "b"}
+
+
+def test_internal_objects_keep_their_repr_and_empty_gvk() -> None:
+    from kcodec.api.core import internal as core
+    from kcodec.schema import INTERNAL_GROUP_VERSIONER
+
+    i = legacyscheme.scheme.unsafe_convert_to_version(_pod_v1(), INTERNAL_GROUP_VERSIONER)
+    assert type(i) is core.Pod and type(i).__module__ == "kcodec.api.core.internal"
+    assert repr(i).startswith("Pod(")
+    assert str(i.get_object_kind().group_version_kind()) == "/, Kind="
+    kinds, _ = legacyscheme.scheme.object_kinds(i)
+    assert kinds == [GroupVersionKind("", "__internal", "Pod")]
+
+
+def test_safe_conversions_share_nothing_with_their_input() -> None:
+    """convert_to_version copies first; kcodec.convert leaves the caller's object untouched."""
+    from kcodec.api.apps import v1beta1
+    from kcodec.api.core import v1
+    from kcodec.schema import INTERNAL_GROUP_VERSIONER
+
+    pod = _pod_v1()
+    before = pod.to_dict()
+    i = legacyscheme.scheme.convert_to_version(pod, INTERNAL_GROUP_VERSIONER)
+    assert i.spec.containers is not pod.spec.containers
+    i.spec.containers[0].image = "changed"
+    assert pod.to_dict() == before
+
+    d = kcodec.load(SEED_DEPLOYMENT)
+    assert type(d) is v1beta1.Deployment
+    d_before = d.to_dict()
+    out = kcodec.convert(d, "apps/v1")
+    assert out.spec.template.spec.containers is not d.spec.template.spec.containers
+    out.spec.template.spec.containers[0].image = "changed"
+    out.metadata.labels["x"] = "y"
+    assert d.to_dict() == d_before
+    assert isinstance(out.spec.template.spec.containers[0], v1.Container)
+
+
+def test_override_on_a_shared_class_is_refused() -> None:
+    from kcodec.api import _hub
+    from kcodec.api.core import internal, v1
+    from kcodec.runtime.scheme import Scheme
+
+    def fn(src, dst, scope):  # never runs: registration refuses it
+        raise AssertionError
+
+    with pytest.raises(ConversionError, match="INTERNAL_HAND_CONVERTED"):
+        _hub.register_version(Scheme("t"), v1, [internal], to_internal={"Container": {"image": fn}})
+
+
+def test_rollback_annotation_copies_only_the_annotations() -> None:
+    """Go's Convert_apps_Deployment_To_v1_Deployment copies ObjectMeta by value and deep-copies
+    only the annotations it changes: the source's metadata is untouched, the other maps are
+    shared, as in Go."""
+    from kcodec.api.apps import _conversion, internal, v1
+    from kcodec.api.meta import v1 as metav1
+    from kcodec.schema import INTERNAL_GROUP_VERSIONER
+
+    s = legacyscheme.scheme
+    meta = metav1.ObjectMeta(name="d", labels={"a": "b"}, annotations={"keep": "1"})
+    d = internal.Deployment(metadata=meta, spec=internal.DeploymentSpec(
+        rollback_to=internal.RollbackConfig(revision=3)))
+    out = s.unsafe_convert_to_version(d, GroupVersion("apps", "v1"))
+    assert type(out) is v1.Deployment
+    assert out.metadata.annotations == {"keep": "1", _conversion.DEPRECATED_ROLLBACK_TO: "3"}
+    assert meta.annotations == {"keep": "1"} and out.metadata is not meta
+    assert out.metadata.labels is meta.labels and out.metadata.name == "d"
+    back = s.unsafe_convert_to_version(out, INTERNAL_GROUP_VERSIONER)
+    assert back.spec.rollback_to.revision == 3
+    assert back.metadata.annotations == {"keep": "1"}
+    assert out.metadata.annotations[_conversion.DEPRECATED_ROLLBACK_TO] == "3"

@@ -1222,6 +1222,17 @@ INTERNAL_RETYPE: dict[tuple[str, str, str], T] = {
         T("prim", "Int32"),
 }
 
+# Structs of a preferred version that a hand-written conversion to or from the internal type
+# touches (an override of one of their fields, or a function for the whole pair), although
+# their layout matches the internal one: they stay internal classes of their own, since a
+# shared class converts by sharing and would skip the hand-written code. The conversion
+# registration (kcodec.api._hub.register_version) refuses an override on a shared class, so
+# a new hand-written conversion cannot be skipped silently. (internal package, struct).
+INTERNAL_HAND_CONVERTED: set[tuple[str, str]] = {
+    # policy/v1 reads an empty selector back as Go's v1 conversion.go does.
+    ("policy", "PodDisruptionBudgetSpec"),
+}
+
 # Kinds a group's internal version registers from another internal package (Go's
 # pkg/apis/apps/register.go adds autoscaling.Scale).
 INTERNAL_EXTRA_KINDS: dict[str, dict[str, str]] = {"apps": {"Scale": "autoscaling"}}
@@ -1302,6 +1313,7 @@ def generate_internal(world: World, source: str) -> dict[str, str]:
         return t
 
     out: dict[str, str] = {}
+    built: dict[str, tuple[dict[str, ClassDef], list[str]]] = {}
     for name, (group, _sources) in INTERNAL_GROUPS.items():
         classes: dict[str, ClassDef] = {}
         conflicts: list[str] = []
@@ -1332,22 +1344,96 @@ def generate_internal(world: World, source: str) -> dict[str, str]:
             if pname == name:
                 classes[cname].fields.extend(Field(a, j, 0, True, False, False, t)
                                              for a, j, t in extra)
+        built[name] = (classes, conflicts)
+    shared = _shared_with_preferred(world, plan, built, kinds_of)
+    for name, (group, _sources) in INTERNAL_GROUPS.items():
+        classes, conflicts = built[name]
         out[name] = _render_internal(world, name, group, list(classes.values()),
                                      kinds_of[name], INTERNAL_EXTRA_KINDS.get(name, {}), source,
-                                     conflicts)
+                                     conflicts, shared.get(name, {}))
     for name, (group, borrowed) in INTERNAL_BORROWING.items():
-        out[name] = _render_internal(world, name, group, [], [], borrowed, source, [])
+        out[name] = _render_internal(world, name, group, [], [], borrowed, source, [], {})
+    return out
+
+
+def _shared_with_preferred(world: World, plan: dict[str, list[tuple[GoPackage, list[str]]]],
+                           built: dict[str, tuple[dict[str, ClassDef], list[str]]],
+                           kinds_of: dict[str, list[str]]) -> dict[str, dict[str, str]]:
+    """{internal package: {struct name: preferred package path}} of the internal structs that
+    are the preferred version's classes rather than twins of them.
+
+    Go's conversion-gen converts a field whose internal and external types are memory-identical
+    with an ``unsafe.Pointer`` cast, so the output shares that subtree with the input (and
+    ``Scheme.Convert`` documents that it may). The Python counterpart of a cast is one class for
+    both sides: a plan row whose source values are already instances of the destination class
+    shares them. A struct qualifies when it has the preferred version's fields in the same order
+    with the same attribute and JSON names, JSON options and types (protobuf numbers aside),
+    every struct it holds qualifies by the same rule, no hand-written conversion touches it
+    (INTERNAL_HAND_CONVERTED), and it is not an object type: registered kinds stay classes of
+    their own, since the Scheme maps a class to one group/version/kind and internal objects
+    report the empty one. The answer is the largest set closed under "holds only qualifying
+    structs", so recursive types qualify together.
+    """
+    preferred = {name: pkgs[0][0] for name, pkgs in plan.items()}
+    candidates: dict[tuple[str, str], ClassDef] = {}
+    for name, (classes, _conflicts) in built.items():
+        pkg = preferred[name]
+        registered = set(kinds_of[name]) | set(INTERNAL_EXTRA_KINDS.get(name, {}))
+        for n, cd in classes.items():
+            decl = pkg.decls.get(n)
+            if (decl is None or decl.alias or cd.is_object or n in registered
+                    or (name, n) in INTERNAL_HAND_CONVERTED
+                    or (pkg.path, n) in CLASS_EXTRAS or n in HAND_MARSHALLED.get(pkg.path, ())):
+                continue
+            ext = world.build_class(pkg, decl)
+            if ext.is_object or len(ext.fields) != len(cd.fields):
+                continue
+            if all((a.attr, a.json, a.omitempty, a.omitzero, a.inline)
+                   == (b.attr, b.json, b.omitempty, b.omitzero, b.inline)
+                   for a, b in zip(cd.fields, ext.fields)):
+                candidates[(name, n)] = ext
+    internal_of = {pkg.path: name for name, pkg in preferred.items()}
+
+    def same(it: T, et: T, keep: set[tuple[str, str]]) -> bool:
+        if it.kind in ("ptr", "list", "map"):
+            return et.kind == it.kind and same(it.elem, et.elem, keep)
+        if it.kind == "class" and it.pkg.startswith(INTERNAL_PREFIX):
+            owner = it.pkg[len(INTERNAL_PREFIX):]
+            return (et.kind == "class" and et.name == it.name
+                    and internal_of.get(et.pkg) == owner and (owner, it.name) in keep)
+        return it == et
+
+    keep = set(candidates)
+    while True:
+        drop = {key for key in keep
+                if not all(same(a.type, b.type, keep)
+                           for a, b in zip(built[key[0]][0][key[1]].fields, candidates[key].fields))}
+        if not drop:
+            break
+        keep -= drop
+    out: dict[str, dict[str, str]] = {}
+    for name, n in sorted(keep):
+        out.setdefault(name, {})[n] = preferred[name].path
     return out
 
 
 def _render_internal(world: World, name: str, group: str, classes: list[ClassDef],
                      kinds: list[str], borrowed: dict[str, str], source: str,
-                     conflicts: list[str]) -> str:
-    """The text of kcodec/api/<name>/internal.py."""
+                     conflicts: list[str], shared: dict[str, str]) -> str:
+    """The text of kcodec/api/<name>/internal.py; *shared* maps the structs that are the
+    preferred version's classes to that version's package (see _shared_with_preferred)."""
     w = ModuleWriter(world, _InternalPkg(INTERNAL_PREFIX + name))  # type: ignore[arg-type]
     gv = f"{group}/__internal" if group else "__internal"
     body: list[str] = []
-    for c in classes:
+    if shared:
+        body.extend(["", "# Structs laid out exactly as in the preferred version (same fields, types and",
+                     "# JSON options, no hand-written conversion, not a kind) are that version's",
+                     "# classes: converting between the two shares them, as Go's conversion-gen",
+                     "# shares memory-identical types through unsafe.Pointer casts."])
+        body.extend(f"{c.name} = {w.ref(shared[c.name], c.name)}"
+                    for c in classes if c.name in shared)
+    own = [c for c in classes if c.name not in shared]
+    for c in own:
         body.extend(["", ""])
         body.extend(render_class(w, c, gv, set(kinds)))
     reg = ["", "", "def add_to_scheme(scheme: Any) -> None:",
@@ -1372,13 +1458,13 @@ def _render_internal(world: World, name: str, group: str, classes: list[ClassDef
     out.append("")
     out.append(f"from typing import {', '.join(sorted(w.typing_names))}")
     out.append("")
-    if classes:
+    if own:
         model = sorted(n for n in w.model_names if n != "_field")
         out.append(f"from kcodec.model import {', '.join(_model_sort(model))}")
         if "_field" in w.model_names:
             out.append("from kcodec.model import field as _field")
     rnames = sorted({line.split()[-1] for line in w.imports if line.startswith("from kcodec.runtime ")})
-    if any(c.is_object for c in classes):
+    if any(c.is_object for c in own):
         rnames.insert(0, "Object")
     if rnames:
         out.append(f"from kcodec.runtime import {', '.join(rnames)}")

@@ -17,9 +17,10 @@ from types import ModuleType
 from typing import Any, Callable, Mapping
 
 from kcodec.conversion import GeneratedConversion, Scope, generated_conversion
+from kcodec.errors import ConversionError
 from kcodec.model import Struct
 
-__all__ = ["external_versions", "struct_classes", "register_version", "Pair", "copy_map",
+__all__ = ["external_versions", "struct_classes", "hub_classes", "register_version", "Pair", "copy_map",
            "auto", "register_package"]
 
 Override = Callable[[Any, Any, Scope], None]
@@ -42,6 +43,19 @@ def struct_classes(module: ModuleType) -> dict[str, type]:
     return {
         name: obj for name, obj in vars(module).items()
         if isinstance(obj, type) and issubclass(obj, Struct) and obj.__module__ == module.__name__
+    }
+
+
+def hub_classes(module: ModuleType) -> dict[str, type]:
+    """``{name: class}`` of the Struct classes an internal module exports: its own, and the
+    preferred version's classes it binds where the two layouts are identical (the generator's
+    ``_shared_with_preferred``)."""
+    names = getattr(module, "__all__", None)
+    if names is None:
+        return struct_classes(module)
+    return {
+        name: obj for name in names
+        if isinstance(obj := getattr(module, name), type) and issubclass(obj, Struct)
     }
 
 
@@ -72,13 +86,22 @@ def register_version(
     ``to_internal``/``to_external`` map a class name to the overrides of its plan.
     """
     pair = Pair()
-    tables = [struct_classes(m) for m in internals]
+    tables = [hub_classes(m) for m in internals]
     for name, ext in struct_classes(external).items():
         if name in skip:
             continue
         hub = next((t[name] for t in tables if name in t), None)
         if hub is None:
             continue
+        if hub is ext:
+            # The internal version binds this class (identical layout): conversion shares
+            # its values, so a hand-written override would never run.
+            for table in (to_internal, to_external):
+                if table and name in table:
+                    raise ConversionError(
+                        f"{external.__name__}.{name} is shared with the internal version, so its "
+                        "hand-written conversion would be skipped: list it in "
+                        "INTERNAL_HAND_CONVERTED (tools/gen_api.py) and regenerate")
         over_in = {**_pointer_overrides(ext, hub), **(to_internal or {}).get(name, {})}
         over_out = {**_pointer_overrides(hub, ext), **(to_external or {}).get(name, {})}
         fin = generated_conversion(ext, hub, over_in)

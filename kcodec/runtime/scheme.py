@@ -459,6 +459,12 @@ class Scheme:
         content; typed -> unstructured writes the object's JSON-like form (converting internal
         objects with ``context`` as the group versioner); unstructured -> typed first builds
         the typed object of its own kind. Other pairs need a registered function.
+
+        As in Go, ``dst`` may share memory with ``src``: generated conversions pass values of
+        the same class (lists and maps of them included) through instead of copying, and the
+        internal versions bind every struct laid out as in the preferred version to that
+        version's class (a converted Pod's ``spec.containers`` is the source's list). Copy
+        ``src`` first (or use :meth:`convert_to_version`) when both must stay independent.
         """
         in_u = _is_unstructured_type(type(src))
         out_u = _is_unstructured_type(type(dst))
@@ -496,7 +502,9 @@ class Scheme:
 
     def unsafe_convert_to_version(self, obj: Any, target: Any) -> Any:
         """As :meth:`convert_to_version`, but may return ``obj`` itself (relabelled) or share
-        data with it."""
+        data with it: subtrees whose class is the same on both sides (see :meth:`convert`) are
+        the input's own objects, so changing one changes the other (Go's
+        UnsafeConvertToVersion; kube-apiserver's versioning codec uses it on objects it owns)."""
         return self._convert_to_version(False, obj, target)
 
     def _convert_to_version(self, copy: bool, obj: Any, target: Any) -> Any:

@@ -8,10 +8,17 @@ from typing import Any
 from kcodec.model import Struct, field
 from kcodec.runtime import Object, RawExtension
 from kcodec.schema import GroupVersion
+from kcodec.api.admission import v1 as admissionv1
 from kcodec.api.authentication import internal as authenticationinternal
 from kcodec.api.meta import v1 as metav1
 
 SCHEME_GROUP_VERSION = GroupVersion("admission.k8s.io", "__internal")
+
+# Structs laid out exactly as in the preferred version (same fields, types and
+# JSON options, no hand-written conversion, not a kind) are that version's
+# classes: converting between the two shares them, as Go's conversion-gen
+# shares memory-identical types through unsafe.Pointer casts.
+AdmissionResponse = admissionv1.AdmissionResponse
 
 
 class AdmissionReview(Object):
@@ -37,17 +44,6 @@ class AdmissionRequest(Struct):
     old_object: RawExtension = field(0, "oldObject", omitempty=True)
     dry_run: bool | None = field(0, "dryRun", omitempty=True)
     options: RawExtension = field(0, "options", omitempty=True)
-
-
-class AdmissionResponse(Struct):
-    """AdmissionResponse: struct of admission.k8s.io/__internal."""
-    uid: str = field(0, "uid")
-    allowed: bool = field(0, "allowed")
-    result: metav1.Status | None = field(0, "status", omitempty=True)
-    patch: bytes | None = field(0, "patch", omitempty=True)
-    patch_type: str | None = field(0, "patchType", omitempty=True)
-    audit_annotations: dict[str, str] | None = field(0, "auditAnnotations", omitempty=True)
-    warnings: list[str] | None = field(0, "warnings", omitempty=True)
 
 
 def add_to_scheme(scheme: Any) -> None:

@@ -5,20 +5,42 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcodec.model import Struct, field, Int32, Int64
+from kcodec.model import Struct, field
 from kcodec.runtime import Object
 from kcodec.schema import GroupVersion
+from kcodec.api.admissionregistration import v1 as admissionregistrationv1
 from kcodec.api.meta import v1 as metav1
 
 SCHEME_GROUP_VERSION = GroupVersion("admissionregistration.k8s.io", "__internal")
 
-
-class Rule(Struct):
-    """Rule: struct of admissionregistration.k8s.io/__internal."""
-    api_groups: list[str] | None = field(0, "apiGroups", omitempty=True)
-    api_versions: list[str] | None = field(0, "apiVersions", omitempty=True)
-    resources: list[str] | None = field(0, "resources", omitempty=True)
-    scope: str | None = field(0, "scope", omitempty=True)
+# Structs laid out exactly as in the preferred version (same fields, types and
+# JSON options, no hand-written conversion, not a kind) are that version's
+# classes: converting between the two shares them, as Go's conversion-gen
+# shares memory-identical types through unsafe.Pointer casts.
+Rule = admissionregistrationv1.Rule
+ValidatingAdmissionPolicyStatus = admissionregistrationv1.ValidatingAdmissionPolicyStatus
+TypeChecking = admissionregistrationv1.TypeChecking
+ExpressionWarning = admissionregistrationv1.ExpressionWarning
+ValidatingAdmissionPolicySpec = admissionregistrationv1.ValidatingAdmissionPolicySpec
+ParamKind = admissionregistrationv1.ParamKind
+Validation = admissionregistrationv1.Validation
+Variable = admissionregistrationv1.Variable
+AuditAnnotation = admissionregistrationv1.AuditAnnotation
+ValidatingAdmissionPolicyBindingSpec = admissionregistrationv1.ValidatingAdmissionPolicyBindingSpec
+ParamRef = admissionregistrationv1.ParamRef
+MatchResources = admissionregistrationv1.MatchResources
+NamedRuleWithOperations = admissionregistrationv1.NamedRuleWithOperations
+ValidatingWebhook = admissionregistrationv1.ValidatingWebhook
+MutatingWebhook = admissionregistrationv1.MutatingWebhook
+MutatingAdmissionPolicySpec = admissionregistrationv1.MutatingAdmissionPolicySpec
+Mutation = admissionregistrationv1.Mutation
+ApplyConfiguration = admissionregistrationv1.ApplyConfiguration
+JSONPatch = admissionregistrationv1.JSONPatch
+MutatingAdmissionPolicyBindingSpec = admissionregistrationv1.MutatingAdmissionPolicyBindingSpec
+RuleWithOperations = admissionregistrationv1.RuleWithOperations
+WebhookClientConfig = admissionregistrationv1.WebhookClientConfig
+ServiceReference = admissionregistrationv1.ServiceReference
+MatchCondition = admissionregistrationv1.MatchCondition
 
 
 class ValidatingAdmissionPolicy(Object):
@@ -28,65 +50,10 @@ class ValidatingAdmissionPolicy(Object):
     status: ValidatingAdmissionPolicyStatus = field(0, "status", omitempty=True)
 
 
-class ValidatingAdmissionPolicyStatus(Struct):
-    """ValidatingAdmissionPolicyStatus: struct of admissionregistration.k8s.io/__internal."""
-    observed_generation: Int64 = field(0, "observedGeneration", omitempty=True)
-    type_checking: TypeChecking | None = field(0, "typeChecking", omitempty=True)
-    conditions: list[metav1.Condition] | None = field(0, "conditions", omitempty=True)
-
-
-class TypeChecking(Struct):
-    """TypeChecking: struct of admissionregistration.k8s.io/__internal."""
-    expression_warnings: list[ExpressionWarning] | None = field(0, "expressionWarnings", omitempty=True)
-
-
-class ExpressionWarning(Struct):
-    """ExpressionWarning: struct of admissionregistration.k8s.io/__internal."""
-    field_ref: str = field(0, "fieldRef")
-    warning: str = field(0, "warning")
-
-
 class ValidatingAdmissionPolicyList(Object):
     """ValidatingAdmissionPolicyList: a list of ValidatingAdmissionPolicy objects (admissionregistration.k8s.io/__internal)."""
     metadata: metav1.ListMeta = field(0, "metadata", omitempty=True)
     items: list[ValidatingAdmissionPolicy] | None = field(0, "items")
-
-
-class ValidatingAdmissionPolicySpec(Struct):
-    """ValidatingAdmissionPolicySpec: struct of admissionregistration.k8s.io/__internal."""
-    param_kind: ParamKind | None = field(0, "paramKind", omitempty=True)
-    match_constraints: MatchResources | None = field(0, "matchConstraints", omitempty=True)
-    validations: list[Validation] | None = field(0, "validations", omitempty=True)
-    failure_policy: str | None = field(0, "failurePolicy", omitempty=True)
-    audit_annotations: list[AuditAnnotation] | None = field(0, "auditAnnotations", omitempty=True)
-    match_conditions: list[MatchCondition] | None = field(0, "matchConditions", omitempty=True)
-    variables: list[Variable] | None = field(0, "variables", omitempty=True)
-
-
-class ParamKind(Struct):
-    """ParamKind: struct of admissionregistration.k8s.io/__internal."""
-    api_version: str = field(0, "apiVersion", omitempty=True)
-    kind: str = field(0, "kind", omitempty=True)
-
-
-class Validation(Struct):
-    """Validation: struct of admissionregistration.k8s.io/__internal."""
-    expression: str = field(0, "expression")
-    message: str = field(0, "message", omitempty=True)
-    reason: str | None = field(0, "reason", omitempty=True)
-    message_expression: str = field(0, "messageExpression", omitempty=True)
-
-
-class Variable(Struct):
-    """Variable: struct of admissionregistration.k8s.io/__internal."""
-    name: str = field(0, "name")
-    expression: str = field(0, "expression")
-
-
-class AuditAnnotation(Struct):
-    """AuditAnnotation: struct of admissionregistration.k8s.io/__internal."""
-    key: str = field(0, "key")
-    value_expression: str = field(0, "valueExpression")
 
 
 class ValidatingAdmissionPolicyBinding(Object):
@@ -99,37 +66,6 @@ class ValidatingAdmissionPolicyBindingList(Object):
     """ValidatingAdmissionPolicyBindingList: a list of ValidatingAdmissionPolicyBinding objects (admissionregistration.k8s.io/__internal)."""
     metadata: metav1.ListMeta = field(0, "metadata", omitempty=True)
     items: list[ValidatingAdmissionPolicyBinding] | None = field(0, "items")
-
-
-class ValidatingAdmissionPolicyBindingSpec(Struct):
-    """ValidatingAdmissionPolicyBindingSpec: struct of admissionregistration.k8s.io/__internal."""
-    policy_name: str = field(0, "policyName", omitempty=True)
-    param_ref: ParamRef | None = field(0, "paramRef", omitempty=True)
-    match_resources: MatchResources | None = field(0, "matchResources", omitempty=True)
-    validation_actions: list[str] | None = field(0, "validationActions", omitempty=True)
-
-
-class ParamRef(Struct):
-    """ParamRef: struct of admissionregistration.k8s.io/__internal."""
-    name: str = field(0, "name", omitempty=True)
-    namespace: str = field(0, "namespace", omitempty=True)
-    selector: metav1.LabelSelector | None = field(0, "selector", omitempty=True)
-    parameter_not_found_action: str | None = field(0, "parameterNotFoundAction", omitempty=True)
-
-
-class MatchResources(Struct):
-    """MatchResources: struct of admissionregistration.k8s.io/__internal."""
-    namespace_selector: metav1.LabelSelector | None = field(0, "namespaceSelector", omitempty=True)
-    object_selector: metav1.LabelSelector | None = field(0, "objectSelector", omitempty=True)
-    resource_rules: list[NamedRuleWithOperations] | None = field(0, "resourceRules", omitempty=True)
-    exclude_resource_rules: list[NamedRuleWithOperations] | None = field(0, "excludeResourceRules", omitempty=True)
-    match_policy: str | None = field(0, "matchPolicy", omitempty=True)
-
-
-class NamedRuleWithOperations(Struct):
-    """NamedRuleWithOperations: struct of admissionregistration.k8s.io/__internal."""
-    resource_names: list[str] | None = field(0, "resourceNames", omitempty=True)
-    rule_with_operations: RuleWithOperations = field(0, "", inline=True)
 
 
 class ValidatingWebhookConfiguration(Object):
@@ -156,37 +92,6 @@ class MutatingWebhookConfigurationList(Object):
     items: list[MutatingWebhookConfiguration] | None = field(0, "items")
 
 
-class ValidatingWebhook(Struct):
-    """ValidatingWebhook: struct of admissionregistration.k8s.io/__internal."""
-    name: str = field(0, "name")
-    client_config: WebhookClientConfig = field(0, "clientConfig")
-    rules: list[RuleWithOperations] | None = field(0, "rules", omitempty=True)
-    failure_policy: str | None = field(0, "failurePolicy", omitempty=True)
-    match_policy: str | None = field(0, "matchPolicy", omitempty=True)
-    namespace_selector: metav1.LabelSelector | None = field(0, "namespaceSelector", omitempty=True)
-    object_selector: metav1.LabelSelector | None = field(0, "objectSelector", omitempty=True)
-    side_effects: str | None = field(0, "sideEffects")
-    timeout_seconds: Int32 | None = field(0, "timeoutSeconds", omitempty=True)
-    admission_review_versions: list[str] | None = field(0, "admissionReviewVersions")
-    match_conditions: list[MatchCondition] | None = field(0, "matchConditions", omitempty=True)
-
-
-class MutatingWebhook(Struct):
-    """MutatingWebhook: struct of admissionregistration.k8s.io/__internal."""
-    name: str = field(0, "name")
-    client_config: WebhookClientConfig = field(0, "clientConfig")
-    rules: list[RuleWithOperations] | None = field(0, "rules", omitempty=True)
-    failure_policy: str | None = field(0, "failurePolicy", omitempty=True)
-    match_policy: str | None = field(0, "matchPolicy", omitempty=True)
-    namespace_selector: metav1.LabelSelector | None = field(0, "namespaceSelector", omitempty=True)
-    object_selector: metav1.LabelSelector | None = field(0, "objectSelector", omitempty=True)
-    side_effects: str | None = field(0, "sideEffects")
-    timeout_seconds: Int32 | None = field(0, "timeoutSeconds", omitempty=True)
-    admission_review_versions: list[str] | None = field(0, "admissionReviewVersions")
-    reinvocation_policy: str | None = field(0, "reinvocationPolicy", omitempty=True)
-    match_conditions: list[MatchCondition] | None = field(0, "matchConditions", omitempty=True)
-
-
 class MutatingAdmissionPolicy(Object):
     """MutatingAdmissionPolicy: the MutatingAdmissionPolicy kind of admissionregistration.k8s.io/__internal."""
     metadata: metav1.ObjectMeta = field(0, "metadata", omitempty=True)
@@ -199,34 +104,6 @@ class MutatingAdmissionPolicyList(Object):
     items: list[MutatingAdmissionPolicy] | None = field(0, "items")
 
 
-class MutatingAdmissionPolicySpec(Struct):
-    """MutatingAdmissionPolicySpec: struct of admissionregistration.k8s.io/__internal."""
-    param_kind: ParamKind | None = field(0, "paramKind", omitempty=True)
-    match_constraints: MatchResources | None = field(0, "matchConstraints", omitempty=True)
-    variables: list[Variable] | None = field(0, "variables", omitempty=True)
-    mutations: list[Mutation] | None = field(0, "mutations", omitempty=True)
-    failure_policy: str | None = field(0, "failurePolicy", omitempty=True)
-    match_conditions: list[MatchCondition] | None = field(0, "matchConditions", omitempty=True)
-    reinvocation_policy: str = field(0, "reinvocationPolicy", omitempty=True)
-
-
-class Mutation(Struct):
-    """Mutation: struct of admissionregistration.k8s.io/__internal."""
-    patch_type: str = field(0, "patchType")
-    apply_configuration: ApplyConfiguration | None = field(0, "applyConfiguration", omitempty=True)
-    json_patch: JSONPatch | None = field(0, "jsonPatch", omitempty=True)
-
-
-class ApplyConfiguration(Struct):
-    """ApplyConfiguration: struct of admissionregistration.k8s.io/__internal."""
-    expression: str = field(0, "expression", omitempty=True)
-
-
-class JSONPatch(Struct):
-    """JSONPatch: struct of admissionregistration.k8s.io/__internal."""
-    expression: str = field(0, "expression", omitempty=True)
-
-
 class MutatingAdmissionPolicyBinding(Object):
     """MutatingAdmissionPolicyBinding: the MutatingAdmissionPolicyBinding kind of admissionregistration.k8s.io/__internal."""
     metadata: metav1.ObjectMeta = field(0, "metadata", omitempty=True)
@@ -237,40 +114,6 @@ class MutatingAdmissionPolicyBindingList(Object):
     """MutatingAdmissionPolicyBindingList: a list of MutatingAdmissionPolicyBinding objects (admissionregistration.k8s.io/__internal)."""
     metadata: metav1.ListMeta = field(0, "metadata", omitempty=True)
     items: list[MutatingAdmissionPolicyBinding] | None = field(0, "items")
-
-
-class MutatingAdmissionPolicyBindingSpec(Struct):
-    """MutatingAdmissionPolicyBindingSpec: struct of admissionregistration.k8s.io/__internal."""
-    policy_name: str = field(0, "policyName", omitempty=True)
-    param_ref: ParamRef | None = field(0, "paramRef", omitempty=True)
-    match_resources: MatchResources | None = field(0, "matchResources", omitempty=True)
-
-
-class RuleWithOperations(Struct):
-    """RuleWithOperations: struct of admissionregistration.k8s.io/__internal."""
-    operations: list[str] | None = field(0, "operations", omitempty=True)
-    rule: Rule = field(0, "", inline=True)
-
-
-class WebhookClientConfig(Struct):
-    """WebhookClientConfig: struct of admissionregistration.k8s.io/__internal."""
-    url: str | None = field(0, "url", omitempty=True)
-    service: ServiceReference | None = field(0, "service", omitempty=True)
-    ca_bundle: bytes | None = field(0, "caBundle", omitempty=True)
-
-
-class ServiceReference(Struct):
-    """ServiceReference: struct of admissionregistration.k8s.io/__internal."""
-    namespace: str = field(0, "namespace")
-    name: str = field(0, "name")
-    path: str | None = field(0, "path", omitempty=True)
-    port: Int32 | None = field(0, "port", omitempty=True)
-
-
-class MatchCondition(Struct):
-    """MatchCondition: struct of admissionregistration.k8s.io/__internal."""
-    name: str = field(0, "name")
-    expression: str = field(0, "expression")
 
 
 def add_to_scheme(scheme: Any) -> None:

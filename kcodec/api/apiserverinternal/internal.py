@@ -5,12 +5,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcodec.model import Struct, field, Int64
+from kcodec.model import Struct, field
 from kcodec.runtime import Object
 from kcodec.schema import GroupVersion
+from kcodec.api.apiserverinternal import v1alpha1 as apiserverinternalv1alpha1
 from kcodec.api.meta import v1 as metav1
 
 SCHEME_GROUP_VERSION = GroupVersion("internal.apiserver.k8s.io", "__internal")
+
+# Structs laid out exactly as in the preferred version (same fields, types and
+# JSON options, no hand-written conversion, not a kind) are that version's
+# classes: converting between the two shares them, as Go's conversion-gen
+# shares memory-identical types through unsafe.Pointer casts.
+StorageVersionSpec = apiserverinternalv1alpha1.StorageVersionSpec
+StorageVersionStatus = apiserverinternalv1alpha1.StorageVersionStatus
+ServerStorageVersion = apiserverinternalv1alpha1.ServerStorageVersion
+StorageVersionCondition = apiserverinternalv1alpha1.StorageVersionCondition
 
 
 class StorageVersion(Object):
@@ -18,35 +28,6 @@ class StorageVersion(Object):
     metadata: metav1.ObjectMeta = field(0, "metadata", omitempty=True)
     spec: StorageVersionSpec = field(0, "spec")
     status: StorageVersionStatus = field(0, "status")
-
-
-class StorageVersionSpec(Struct):
-    """StorageVersionSpec: struct of internal.apiserver.k8s.io/__internal."""
-
-
-class StorageVersionStatus(Struct):
-    """StorageVersionStatus: struct of internal.apiserver.k8s.io/__internal."""
-    storage_versions: list[ServerStorageVersion] | None = field(0, "storageVersions", omitempty=True)
-    common_encoding_version: str | None = field(0, "commonEncodingVersion", omitempty=True)
-    conditions: list[StorageVersionCondition] | None = field(0, "conditions", omitempty=True)
-
-
-class ServerStorageVersion(Struct):
-    """ServerStorageVersion: struct of internal.apiserver.k8s.io/__internal."""
-    api_server_id: str = field(0, "apiServerID", omitempty=True)
-    encoding_version: str = field(0, "encodingVersion", omitempty=True)
-    decodable_versions: list[str] | None = field(0, "decodableVersions", omitempty=True)
-    served_versions: list[str] | None = field(0, "servedVersions", omitempty=True)
-
-
-class StorageVersionCondition(Struct):
-    """StorageVersionCondition: struct of internal.apiserver.k8s.io/__internal."""
-    type: str = field(0, "type")
-    status: str = field(0, "status")
-    observed_generation: Int64 = field(0, "observedGeneration", omitempty=True)
-    last_transition_time: metav1.Time = field(0, "lastTransitionTime", omitempty=True)
-    reason: str = field(0, "reason")
-    message: str = field(0, "message", omitempty=True)
 
 
 class StorageVersionList(Object):

@@ -13,6 +13,7 @@ Follows kubernetes/kubernetes pkg/apis/apps/{v1,v1beta2,v1beta1}/conversion.go:
 """
 from __future__ import annotations
 
+import copy
 import re
 from typing import Any
 
@@ -29,14 +30,23 @@ DEPRECATED_ROLLBACK_TO = "deprecated.deployment.rollback.to"
 DEPRECATED_TEMPLATE_GENERATION = "deprecated.daemonset.template.generation"
 
 
+def _with_annotations(meta: Any, ann: dict[str, str]) -> Any:
+    """A shallow copy of ``meta`` holding ``ann``: Go's conversion copies ObjectMeta by value
+    (sharing its maps and slices with the source) and deep-copies only the annotations map it
+    is about to change (``deepCopyStringMap``), so the source is left untouched."""
+    out = copy.copy(meta)
+    out.annotations = ann
+    return out
+
+
 def _without(meta: Any, key: str) -> Any:
     """``meta`` (shared with the source) with annotation ``key`` removed, copied if needed."""
     ann = meta.annotations
     if not ann or key not in ann:
         return meta
-    meta = meta.deep_copy()
-    del meta.annotations[key]
-    return meta
+    ann = dict(ann)
+    del ann[key]
+    return _with_annotations(meta, ann)
 
 
 def _with(meta: Any, key: str, value: str | None) -> Any:
@@ -46,11 +56,9 @@ def _with(meta: Any, key: str, value: str | None) -> Any:
         return _without(meta, key)
     if ann is not None and ann.get(key) == value:
         return meta
-    meta = meta.deep_copy()
-    if meta.annotations is None:
-        meta.annotations = {}
-    meta.annotations[key] = value
-    return meta
+    ann = dict(ann or {})
+    ann[key] = value
+    return _with_annotations(meta, ann)
 
 
 def _annotation_int(meta: Any, key: str) -> int | None:

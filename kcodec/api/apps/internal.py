@@ -10,12 +10,33 @@ from typing import Any
 from kcodec.model import Struct, field, Int32, Int64
 from kcodec.runtime import Object, RawExtension
 from kcodec.schema import GroupVersion
-from kcodec.types import IntOrString
+from kcodec.api.apps import v1 as appsv1
 from kcodec.api.autoscaling import internal as autoscalinginternal
 from kcodec.api.core import internal as coreinternal
 from kcodec.api.meta import v1 as metav1
 
 SCHEME_GROUP_VERSION = GroupVersion("apps", "__internal")
+
+# Structs laid out exactly as in the preferred version (same fields, types and
+# JSON options, no hand-written conversion, not a kind) are that version's
+# classes: converting between the two shares them, as Go's conversion-gen
+# shares memory-identical types through unsafe.Pointer casts.
+StatefulSetUpdateStrategy = appsv1.StatefulSetUpdateStrategy
+RollingUpdateStatefulSetStrategy = appsv1.RollingUpdateStatefulSetStrategy
+StatefulSetPersistentVolumeClaimRetentionPolicy = appsv1.StatefulSetPersistentVolumeClaimRetentionPolicy
+StatefulSetOrdinals = appsv1.StatefulSetOrdinals
+StatefulSetStatus = appsv1.StatefulSetStatus
+StatefulSetCondition = appsv1.StatefulSetCondition
+DeploymentStrategy = appsv1.DeploymentStrategy
+RollingUpdateDeployment = appsv1.RollingUpdateDeployment
+DeploymentStatus = appsv1.DeploymentStatus
+DeploymentCondition = appsv1.DeploymentCondition
+DaemonSetUpdateStrategy = appsv1.DaemonSetUpdateStrategy
+RollingUpdateDaemonSet = appsv1.RollingUpdateDaemonSet
+DaemonSetStatus = appsv1.DaemonSetStatus
+DaemonSetCondition = appsv1.DaemonSetCondition
+ReplicaSetStatus = appsv1.ReplicaSetStatus
+ReplicaSetCondition = appsv1.ReplicaSetCondition
 
 
 class StatefulSet(Object):
@@ -23,29 +44,6 @@ class StatefulSet(Object):
     metadata: metav1.ObjectMeta = field(0, "metadata", omitempty=True)
     spec: StatefulSetSpec = field(0, "spec", omitempty=True)
     status: StatefulSetStatus = field(0, "status", omitempty=True)
-
-
-class StatefulSetUpdateStrategy(Struct):
-    """StatefulSetUpdateStrategy: struct of apps/__internal."""
-    type: str = field(0, "type", omitempty=True)
-    rolling_update: RollingUpdateStatefulSetStrategy | None = field(0, "rollingUpdate", omitempty=True)
-
-
-class RollingUpdateStatefulSetStrategy(Struct):
-    """RollingUpdateStatefulSetStrategy: struct of apps/__internal."""
-    partition: Int32 | None = field(0, "partition", omitempty=True)
-    max_unavailable: IntOrString | None = field(0, "maxUnavailable", omitempty=True)
-
-
-class StatefulSetPersistentVolumeClaimRetentionPolicy(Struct):
-    """StatefulSetPersistentVolumeClaimRetentionPolicy: struct of apps/__internal."""
-    when_deleted: str = field(0, "whenDeleted", omitempty=True)
-    when_scaled: str = field(0, "whenScaled", omitempty=True)
-
-
-class StatefulSetOrdinals(Struct):
-    """StatefulSetOrdinals: struct of apps/__internal."""
-    start: Int32 = field(0, "start")
 
 
 class StatefulSetSpec(Struct):
@@ -61,29 +59,6 @@ class StatefulSetSpec(Struct):
     min_ready_seconds: Int32 = field(0, "minReadySeconds", omitempty=True)
     persistent_volume_claim_retention_policy: StatefulSetPersistentVolumeClaimRetentionPolicy | None = field(0, "persistentVolumeClaimRetentionPolicy", omitempty=True)
     ordinals: StatefulSetOrdinals | None = field(0, "ordinals", omitempty=True)
-
-
-class StatefulSetStatus(Struct):
-    """StatefulSetStatus: struct of apps/__internal."""
-    observed_generation: Int64 = field(0, "observedGeneration", omitempty=True)
-    replicas: Int32 = field(0, "replicas")
-    ready_replicas: Int32 = field(0, "readyReplicas", omitempty=True)
-    current_replicas: Int32 = field(0, "currentReplicas", omitempty=True)
-    updated_replicas: Int32 = field(0, "updatedReplicas", omitempty=True)
-    current_revision: str = field(0, "currentRevision", omitempty=True)
-    update_revision: str = field(0, "updateRevision", omitempty=True)
-    collision_count: Int32 | None = field(0, "collisionCount", omitempty=True)
-    conditions: list[StatefulSetCondition] | None = field(0, "conditions", omitempty=True)
-    available_replicas: Int32 = field(0, "availableReplicas")
-
-
-class StatefulSetCondition(Struct):
-    """StatefulSetCondition: struct of apps/__internal."""
-    type: str = field(0, "type")
-    status: str = field(0, "status")
-    last_transition_time: metav1.Time = field(0, "lastTransitionTime", omitempty=True)
-    reason: str = field(0, "reason", omitempty=True)
-    message: str = field(0, "message", omitempty=True)
 
 
 class StatefulSetList(Object):
@@ -112,57 +87,10 @@ class DeploymentSpec(Struct):
     rollback_to: RollbackConfig | None = field(0, "rollbackTo", omitempty=True)
 
 
-class DeploymentStrategy(Struct):
-    """DeploymentStrategy: struct of apps/__internal."""
-    type: str = field(0, "type", omitempty=True)
-    rolling_update: RollingUpdateDeployment | None = field(0, "rollingUpdate", omitempty=True)
-
-
-class RollingUpdateDeployment(Struct):
-    """RollingUpdateDeployment: struct of apps/__internal."""
-    max_unavailable: IntOrString | None = field(0, "maxUnavailable", omitempty=True)
-    max_surge: IntOrString | None = field(0, "maxSurge", omitempty=True)
-
-
-class DeploymentStatus(Struct):
-    """DeploymentStatus: struct of apps/__internal."""
-    observed_generation: Int64 = field(0, "observedGeneration", omitempty=True)
-    replicas: Int32 = field(0, "replicas", omitempty=True)
-    updated_replicas: Int32 = field(0, "updatedReplicas", omitempty=True)
-    ready_replicas: Int32 = field(0, "readyReplicas", omitempty=True)
-    available_replicas: Int32 = field(0, "availableReplicas", omitempty=True)
-    unavailable_replicas: Int32 = field(0, "unavailableReplicas", omitempty=True)
-    terminating_replicas: Int32 | None = field(0, "terminatingReplicas", omitempty=True)
-    conditions: list[DeploymentCondition] | None = field(0, "conditions", omitempty=True)
-    collision_count: Int32 | None = field(0, "collisionCount", omitempty=True)
-
-
-class DeploymentCondition(Struct):
-    """DeploymentCondition: struct of apps/__internal."""
-    type: str = field(0, "type")
-    status: str = field(0, "status")
-    last_update_time: metav1.Time = field(0, "lastUpdateTime", omitempty=True)
-    last_transition_time: metav1.Time = field(0, "lastTransitionTime", omitempty=True)
-    reason: str = field(0, "reason", omitempty=True)
-    message: str = field(0, "message", omitempty=True)
-
-
 class DeploymentList(Object):
     """DeploymentList: a list of Deployment objects (apps/__internal)."""
     metadata: metav1.ListMeta = field(0, "metadata", omitempty=True)
     items: list[Deployment] | None = field(0, "items")
-
-
-class DaemonSetUpdateStrategy(Struct):
-    """DaemonSetUpdateStrategy: struct of apps/__internal."""
-    type: str = field(0, "type", omitempty=True)
-    rolling_update: RollingUpdateDaemonSet | None = field(0, "rollingUpdate", omitempty=True)
-
-
-class RollingUpdateDaemonSet(Struct):
-    """RollingUpdateDaemonSet: struct of apps/__internal."""
-    max_unavailable: IntOrString | None = field(0, "maxUnavailable", omitempty=True)
-    max_surge: IntOrString | None = field(0, "maxSurge", omitempty=True)
 
 
 class DaemonSetSpec(Struct):
@@ -173,29 +101,6 @@ class DaemonSetSpec(Struct):
     min_ready_seconds: Int32 = field(0, "minReadySeconds", omitempty=True)
     revision_history_limit: Int32 | None = field(0, "revisionHistoryLimit", omitempty=True)
     template_generation: Int64 = field(0, "templateGeneration", omitempty=True)
-
-
-class DaemonSetStatus(Struct):
-    """DaemonSetStatus: struct of apps/__internal."""
-    current_number_scheduled: Int32 = field(0, "currentNumberScheduled")
-    number_misscheduled: Int32 = field(0, "numberMisscheduled")
-    desired_number_scheduled: Int32 = field(0, "desiredNumberScheduled")
-    number_ready: Int32 = field(0, "numberReady")
-    observed_generation: Int64 = field(0, "observedGeneration", omitempty=True)
-    updated_number_scheduled: Int32 = field(0, "updatedNumberScheduled", omitempty=True)
-    number_available: Int32 = field(0, "numberAvailable", omitempty=True)
-    number_unavailable: Int32 = field(0, "numberUnavailable", omitempty=True)
-    collision_count: Int32 | None = field(0, "collisionCount", omitempty=True)
-    conditions: list[DaemonSetCondition] | None = field(0, "conditions", omitempty=True)
-
-
-class DaemonSetCondition(Struct):
-    """DaemonSetCondition: struct of apps/__internal."""
-    type: str = field(0, "type")
-    status: str = field(0, "status")
-    last_transition_time: metav1.Time = field(0, "lastTransitionTime", omitempty=True)
-    reason: str = field(0, "reason", omitempty=True)
-    message: str = field(0, "message", omitempty=True)
 
 
 class DaemonSet(Object):
@@ -230,26 +135,6 @@ class ReplicaSetSpec(Struct):
     min_ready_seconds: Int32 = field(0, "minReadySeconds", omitempty=True)
     selector: metav1.LabelSelector | None = field(0, "selector")
     template: coreinternal.PodTemplateSpec = field(0, "template", omitempty=True)
-
-
-class ReplicaSetStatus(Struct):
-    """ReplicaSetStatus: struct of apps/__internal."""
-    replicas: Int32 = field(0, "replicas")
-    fully_labeled_replicas: Int32 = field(0, "fullyLabeledReplicas", omitempty=True)
-    ready_replicas: Int32 = field(0, "readyReplicas", omitempty=True)
-    available_replicas: Int32 = field(0, "availableReplicas", omitempty=True)
-    terminating_replicas: Int32 | None = field(0, "terminatingReplicas", omitempty=True)
-    observed_generation: Int64 = field(0, "observedGeneration", omitempty=True)
-    conditions: list[ReplicaSetCondition] | None = field(0, "conditions", omitempty=True)
-
-
-class ReplicaSetCondition(Struct):
-    """ReplicaSetCondition: struct of apps/__internal."""
-    type: str = field(0, "type")
-    status: str = field(0, "status")
-    last_transition_time: metav1.Time = field(0, "lastTransitionTime", omitempty=True)
-    reason: str = field(0, "reason", omitempty=True)
-    message: str = field(0, "message", omitempty=True)
 
 
 class ControllerRevision(Object):

@@ -5,12 +5,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcodec.model import Struct, field, Int64
+from kcodec.model import Struct, field
 from kcodec.runtime import Object
 from kcodec.schema import GroupVersion
+from kcodec.api.authentication import v1 as authenticationv1
 from kcodec.api.meta import v1 as metav1
 
 SCHEME_GROUP_VERSION = GroupVersion("authentication.k8s.io", "__internal")
+
+# Structs laid out exactly as in the preferred version (same fields, types and
+# JSON options, no hand-written conversion, not a kind) are that version's
+# classes: converting between the two shares them, as Go's conversion-gen
+# shares memory-identical types through unsafe.Pointer casts.
+TokenReviewSpec = authenticationv1.TokenReviewSpec
+TokenRequestSpec = authenticationv1.TokenRequestSpec
+TokenRequestStatus = authenticationv1.TokenRequestStatus
+BoundObjectReference = authenticationv1.BoundObjectReference
 
 
 class TokenReview(Object):
@@ -18,12 +28,6 @@ class TokenReview(Object):
     metadata: metav1.ObjectMeta = field(0, "metadata", omitempty=True)
     spec: TokenReviewSpec = field(0, "spec")
     status: TokenReviewStatus = field(0, "status", omitempty=True)
-
-
-class TokenReviewSpec(Struct):
-    """TokenReviewSpec: struct of authentication.k8s.io/__internal."""
-    token: str = field(0, "token", omitempty=True)
-    audiences: list[str] | None = field(0, "audiences", omitempty=True)
 
 
 class TokenReviewStatus(Struct):
@@ -47,27 +51,6 @@ class TokenRequest(Object):
     metadata: metav1.ObjectMeta = field(0, "metadata", omitempty=True)
     spec: TokenRequestSpec = field(0, "spec")
     status: TokenRequestStatus = field(0, "status", omitempty=True)
-
-
-class TokenRequestSpec(Struct):
-    """TokenRequestSpec: struct of authentication.k8s.io/__internal."""
-    audiences: list[str] | None = field(0, "audiences")
-    expiration_seconds: Int64 | None = field(0, "expirationSeconds")
-    bound_object_ref: BoundObjectReference | None = field(0, "boundObjectRef")
-
-
-class TokenRequestStatus(Struct):
-    """TokenRequestStatus: struct of authentication.k8s.io/__internal."""
-    token: str = field(0, "token")
-    expiration_timestamp: metav1.Time = field(0, "expirationTimestamp")
-
-
-class BoundObjectReference(Struct):
-    """BoundObjectReference: struct of authentication.k8s.io/__internal."""
-    kind: str = field(0, "kind", omitempty=True)
-    api_version: str = field(0, "apiVersion", omitempty=True)
-    name: str = field(0, "name", omitempty=True)
-    uid: str = field(0, "uid", omitempty=True)
 
 
 class SelfSubjectReview(Object):

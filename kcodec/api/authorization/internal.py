@@ -8,9 +8,25 @@ from typing import Any
 from kcodec.model import Struct, field
 from kcodec.runtime import Object
 from kcodec.schema import GroupVersion
+from kcodec.api.authorization import v1 as authorizationv1
 from kcodec.api.meta import v1 as metav1
 
 SCHEME_GROUP_VERSION = GroupVersion("authorization.k8s.io", "__internal")
+
+# Structs laid out exactly as in the preferred version (same fields, types and
+# JSON options, no hand-written conversion, not a kind) are that version's
+# classes: converting between the two shares them, as Go's conversion-gen
+# shares memory-identical types through unsafe.Pointer casts.
+ResourceAttributes = authorizationv1.ResourceAttributes
+LabelSelectorAttributes = authorizationv1.LabelSelectorAttributes
+FieldSelectorAttributes = authorizationv1.FieldSelectorAttributes
+NonResourceAttributes = authorizationv1.NonResourceAttributes
+SelfSubjectAccessReviewSpec = authorizationv1.SelfSubjectAccessReviewSpec
+SubjectAccessReviewStatus = authorizationv1.SubjectAccessReviewStatus
+SelfSubjectRulesReviewSpec = authorizationv1.SelfSubjectRulesReviewSpec
+SubjectRulesReviewStatus = authorizationv1.SubjectRulesReviewStatus
+ResourceRule = authorizationv1.ResourceRule
+NonResourceRule = authorizationv1.NonResourceRule
 
 
 class SubjectAccessReview(Object):
@@ -34,37 +50,6 @@ class LocalSubjectAccessReview(Object):
     status: SubjectAccessReviewStatus = field(0, "status", omitempty=True)
 
 
-class ResourceAttributes(Struct):
-    """ResourceAttributes: struct of authorization.k8s.io/__internal."""
-    namespace: str = field(0, "namespace", omitempty=True)
-    verb: str = field(0, "verb", omitempty=True)
-    group: str = field(0, "group", omitempty=True)
-    version: str = field(0, "version", omitempty=True)
-    resource: str = field(0, "resource", omitempty=True)
-    subresource: str = field(0, "subresource", omitempty=True)
-    name: str = field(0, "name", omitempty=True)
-    field_selector: FieldSelectorAttributes | None = field(0, "fieldSelector", omitempty=True)
-    label_selector: LabelSelectorAttributes | None = field(0, "labelSelector", omitempty=True)
-
-
-class LabelSelectorAttributes(Struct):
-    """LabelSelectorAttributes: struct of authorization.k8s.io/__internal."""
-    raw_selector: str = field(0, "rawSelector", omitempty=True)
-    requirements: list[metav1.LabelSelectorRequirement] | None = field(0, "requirements", omitempty=True)
-
-
-class FieldSelectorAttributes(Struct):
-    """FieldSelectorAttributes: struct of authorization.k8s.io/__internal."""
-    raw_selector: str = field(0, "rawSelector", omitempty=True)
-    requirements: list[metav1.FieldSelectorRequirement] | None = field(0, "requirements", omitempty=True)
-
-
-class NonResourceAttributes(Struct):
-    """NonResourceAttributes: struct of authorization.k8s.io/__internal."""
-    path: str = field(0, "path", omitempty=True)
-    verb: str = field(0, "verb", omitempty=True)
-
-
 class SubjectAccessReviewSpec(Struct):
     """SubjectAccessReviewSpec: struct of authorization.k8s.io/__internal."""
     resource_attributes: ResourceAttributes | None = field(0, "resourceAttributes", omitempty=True)
@@ -75,52 +60,11 @@ class SubjectAccessReviewSpec(Struct):
     uid: str = field(0, "uid", omitempty=True)
 
 
-class SelfSubjectAccessReviewSpec(Struct):
-    """SelfSubjectAccessReviewSpec: struct of authorization.k8s.io/__internal."""
-    resource_attributes: ResourceAttributes | None = field(0, "resourceAttributes", omitempty=True)
-    non_resource_attributes: NonResourceAttributes | None = field(0, "nonResourceAttributes", omitempty=True)
-
-
-class SubjectAccessReviewStatus(Struct):
-    """SubjectAccessReviewStatus: struct of authorization.k8s.io/__internal."""
-    allowed: bool = field(0, "allowed")
-    denied: bool = field(0, "denied", omitempty=True)
-    reason: str = field(0, "reason", omitempty=True)
-    evaluation_error: str = field(0, "evaluationError", omitempty=True)
-
-
 class SelfSubjectRulesReview(Object):
     """SelfSubjectRulesReview: the SelfSubjectRulesReview kind of authorization.k8s.io/__internal."""
     metadata: metav1.ObjectMeta = field(0, "metadata", omitempty=True)
     spec: SelfSubjectRulesReviewSpec = field(0, "spec")
     status: SubjectRulesReviewStatus = field(0, "status", omitempty=True)
-
-
-class SelfSubjectRulesReviewSpec(Struct):
-    """SelfSubjectRulesReviewSpec: struct of authorization.k8s.io/__internal."""
-    namespace: str = field(0, "namespace", omitempty=True)
-
-
-class SubjectRulesReviewStatus(Struct):
-    """SubjectRulesReviewStatus: struct of authorization.k8s.io/__internal."""
-    resource_rules: list[ResourceRule] | None = field(0, "resourceRules")
-    non_resource_rules: list[NonResourceRule] | None = field(0, "nonResourceRules")
-    incomplete: bool = field(0, "incomplete")
-    evaluation_error: str = field(0, "evaluationError", omitempty=True)
-
-
-class ResourceRule(Struct):
-    """ResourceRule: struct of authorization.k8s.io/__internal."""
-    verbs: list[str] | None = field(0, "verbs")
-    api_groups: list[str] | None = field(0, "apiGroups", omitempty=True)
-    resources: list[str] | None = field(0, "resources", omitempty=True)
-    resource_names: list[str] | None = field(0, "resourceNames", omitempty=True)
-
-
-class NonResourceRule(Struct):
-    """NonResourceRule: struct of authorization.k8s.io/__internal."""
-    verbs: list[str] | None = field(0, "verbs")
-    non_resource_urls: list[str] | None = field(0, "nonResourceURLs", omitempty=True)
 
 
 def add_to_scheme(scheme: Any) -> None:

@@ -5,13 +5,40 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcodec.model import Struct, field, Int32, Int64
+from kcodec.model import Struct, field, Int32
 from kcodec.runtime import Object
 from kcodec.schema import GroupVersion
-from kcodec.types import Quantity
+from kcodec.api.autoscaling import v2 as autoscalingv2
 from kcodec.api.meta import v1 as metav1
 
 SCHEME_GROUP_VERSION = GroupVersion("autoscaling", "__internal")
+
+# Structs laid out exactly as in the preferred version (same fields, types and
+# JSON options, no hand-written conversion, not a kind) are that version's
+# classes: converting between the two shares them, as Go's conversion-gen
+# shares memory-identical types through unsafe.Pointer casts.
+HorizontalPodAutoscalerSpec = autoscalingv2.HorizontalPodAutoscalerSpec
+CrossVersionObjectReference = autoscalingv2.CrossVersionObjectReference
+MetricSpec = autoscalingv2.MetricSpec
+HorizontalPodAutoscalerBehavior = autoscalingv2.HorizontalPodAutoscalerBehavior
+HPAScalingRules = autoscalingv2.HPAScalingRules
+HPAScalingPolicy = autoscalingv2.HPAScalingPolicy
+ObjectMetricSource = autoscalingv2.ObjectMetricSource
+PodsMetricSource = autoscalingv2.PodsMetricSource
+ResourceMetricSource = autoscalingv2.ResourceMetricSource
+ContainerResourceMetricSource = autoscalingv2.ContainerResourceMetricSource
+ExternalMetricSource = autoscalingv2.ExternalMetricSource
+MetricIdentifier = autoscalingv2.MetricIdentifier
+MetricTarget = autoscalingv2.MetricTarget
+HorizontalPodAutoscalerStatus = autoscalingv2.HorizontalPodAutoscalerStatus
+HorizontalPodAutoscalerCondition = autoscalingv2.HorizontalPodAutoscalerCondition
+MetricStatus = autoscalingv2.MetricStatus
+ObjectMetricStatus = autoscalingv2.ObjectMetricStatus
+PodsMetricStatus = autoscalingv2.PodsMetricStatus
+ResourceMetricStatus = autoscalingv2.ResourceMetricStatus
+ContainerResourceMetricStatus = autoscalingv2.ContainerResourceMetricStatus
+ExternalMetricStatus = autoscalingv2.ExternalMetricStatus
+MetricValueStatus = autoscalingv2.MetricValueStatus
 
 
 class HorizontalPodAutoscaler(Object):
@@ -19,167 +46,6 @@ class HorizontalPodAutoscaler(Object):
     metadata: metav1.ObjectMeta = field(0, "metadata", omitempty=True)
     spec: HorizontalPodAutoscalerSpec = field(0, "spec", omitempty=True)
     status: HorizontalPodAutoscalerStatus = field(0, "status", omitempty=True)
-
-
-class HorizontalPodAutoscalerSpec(Struct):
-    """HorizontalPodAutoscalerSpec: struct of autoscaling/__internal."""
-    scale_target_ref: CrossVersionObjectReference = field(0, "scaleTargetRef")
-    min_replicas: Int32 | None = field(0, "minReplicas", omitempty=True)
-    max_replicas: Int32 = field(0, "maxReplicas")
-    metrics: list[MetricSpec] | None = field(0, "metrics", omitempty=True)
-    behavior: HorizontalPodAutoscalerBehavior | None = field(0, "behavior", omitempty=True)
-
-
-class CrossVersionObjectReference(Struct):
-    """CrossVersionObjectReference: struct of autoscaling/__internal."""
-    kind: str = field(0, "kind")
-    name: str = field(0, "name")
-    api_version: str = field(0, "apiVersion", omitempty=True)
-
-
-class MetricSpec(Struct):
-    """MetricSpec: struct of autoscaling/__internal."""
-    type: str = field(0, "type")
-    object: ObjectMetricSource | None = field(0, "object", omitempty=True)
-    pods: PodsMetricSource | None = field(0, "pods", omitempty=True)
-    resource: ResourceMetricSource | None = field(0, "resource", omitempty=True)
-    container_resource: ContainerResourceMetricSource | None = field(0, "containerResource", omitempty=True)
-    external: ExternalMetricSource | None = field(0, "external", omitempty=True)
-
-
-class HorizontalPodAutoscalerBehavior(Struct):
-    """HorizontalPodAutoscalerBehavior: struct of autoscaling/__internal."""
-    scale_up: HPAScalingRules | None = field(0, "scaleUp", omitempty=True)
-    scale_down: HPAScalingRules | None = field(0, "scaleDown", omitempty=True)
-
-
-class HPAScalingRules(Struct):
-    """HPAScalingRules: struct of autoscaling/__internal."""
-    stabilization_window_seconds: Int32 | None = field(0, "stabilizationWindowSeconds", omitempty=True)
-    select_policy: str | None = field(0, "selectPolicy", omitempty=True)
-    policies: list[HPAScalingPolicy] | None = field(0, "policies", omitempty=True)
-    tolerance: Quantity | None = field(0, "tolerance", omitempty=True)
-
-
-class HPAScalingPolicy(Struct):
-    """HPAScalingPolicy: struct of autoscaling/__internal."""
-    type: str = field(0, "type")
-    value: Int32 = field(0, "value")
-    period_seconds: Int32 = field(0, "periodSeconds")
-
-
-class ObjectMetricSource(Struct):
-    """ObjectMetricSource: struct of autoscaling/__internal."""
-    described_object: CrossVersionObjectReference = field(0, "describedObject")
-    target: MetricTarget = field(0, "target")
-    metric: MetricIdentifier = field(0, "metric")
-
-
-class PodsMetricSource(Struct):
-    """PodsMetricSource: struct of autoscaling/__internal."""
-    metric: MetricIdentifier = field(0, "metric")
-    target: MetricTarget = field(0, "target")
-
-
-class ResourceMetricSource(Struct):
-    """ResourceMetricSource: struct of autoscaling/__internal."""
-    name: str = field(0, "name")
-    target: MetricTarget = field(0, "target")
-
-
-class ContainerResourceMetricSource(Struct):
-    """ContainerResourceMetricSource: struct of autoscaling/__internal."""
-    name: str = field(0, "name")
-    target: MetricTarget = field(0, "target")
-    container: str = field(0, "container")
-
-
-class ExternalMetricSource(Struct):
-    """ExternalMetricSource: struct of autoscaling/__internal."""
-    metric: MetricIdentifier = field(0, "metric")
-    target: MetricTarget = field(0, "target")
-
-
-class MetricIdentifier(Struct):
-    """MetricIdentifier: struct of autoscaling/__internal."""
-    name: str = field(0, "name")
-    selector: metav1.LabelSelector | None = field(0, "selector", omitempty=True)
-
-
-class MetricTarget(Struct):
-    """MetricTarget: struct of autoscaling/__internal."""
-    type: str = field(0, "type")
-    value: Quantity | None = field(0, "value", omitempty=True)
-    average_value: Quantity | None = field(0, "averageValue", omitempty=True)
-    average_utilization: Int32 | None = field(0, "averageUtilization", omitempty=True)
-
-
-class HorizontalPodAutoscalerStatus(Struct):
-    """HorizontalPodAutoscalerStatus: struct of autoscaling/__internal."""
-    observed_generation: Int64 | None = field(0, "observedGeneration", omitempty=True)
-    last_scale_time: metav1.Time | None = field(0, "lastScaleTime", omitempty=True)
-    current_replicas: Int32 = field(0, "currentReplicas", omitempty=True)
-    desired_replicas: Int32 = field(0, "desiredReplicas")
-    current_metrics: list[MetricStatus] | None = field(0, "currentMetrics")
-    conditions: list[HorizontalPodAutoscalerCondition] | None = field(0, "conditions", omitempty=True)
-
-
-class HorizontalPodAutoscalerCondition(Struct):
-    """HorizontalPodAutoscalerCondition: struct of autoscaling/__internal."""
-    type: str = field(0, "type")
-    status: str = field(0, "status")
-    last_transition_time: metav1.Time = field(0, "lastTransitionTime", omitempty=True)
-    reason: str = field(0, "reason", omitempty=True)
-    message: str = field(0, "message", omitempty=True)
-
-
-class MetricStatus(Struct):
-    """MetricStatus: struct of autoscaling/__internal."""
-    type: str = field(0, "type")
-    object: ObjectMetricStatus | None = field(0, "object", omitempty=True)
-    pods: PodsMetricStatus | None = field(0, "pods", omitempty=True)
-    resource: ResourceMetricStatus | None = field(0, "resource", omitempty=True)
-    container_resource: ContainerResourceMetricStatus | None = field(0, "containerResource", omitempty=True)
-    external: ExternalMetricStatus | None = field(0, "external", omitempty=True)
-
-
-class ObjectMetricStatus(Struct):
-    """ObjectMetricStatus: struct of autoscaling/__internal."""
-    metric: MetricIdentifier = field(0, "metric")
-    current: MetricValueStatus = field(0, "current")
-    described_object: CrossVersionObjectReference = field(0, "describedObject")
-
-
-class PodsMetricStatus(Struct):
-    """PodsMetricStatus: struct of autoscaling/__internal."""
-    metric: MetricIdentifier = field(0, "metric")
-    current: MetricValueStatus = field(0, "current")
-
-
-class ResourceMetricStatus(Struct):
-    """ResourceMetricStatus: struct of autoscaling/__internal."""
-    name: str = field(0, "name")
-    current: MetricValueStatus = field(0, "current")
-
-
-class ContainerResourceMetricStatus(Struct):
-    """ContainerResourceMetricStatus: struct of autoscaling/__internal."""
-    name: str = field(0, "name")
-    current: MetricValueStatus = field(0, "current")
-    container: str = field(0, "container")
-
-
-class ExternalMetricStatus(Struct):
-    """ExternalMetricStatus: struct of autoscaling/__internal."""
-    metric: MetricIdentifier = field(0, "metric")
-    current: MetricValueStatus = field(0, "current")
-
-
-class MetricValueStatus(Struct):
-    """MetricValueStatus: struct of autoscaling/__internal."""
-    value: Quantity | None = field(0, "value", omitempty=True)
-    average_value: Quantity | None = field(0, "averageValue", omitempty=True)
-    average_utilization: Int32 | None = field(0, "averageUtilization", omitempty=True)
 
 
 class HorizontalPodAutoscalerList(Object):

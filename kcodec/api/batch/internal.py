@@ -8,10 +8,26 @@ from typing import Any
 from kcodec.model import Struct, field, Int32, Int64
 from kcodec.runtime import Object
 from kcodec.schema import GroupVersion
+from kcodec.api.batch import v1 as batchv1
 from kcodec.api.core import internal as coreinternal
 from kcodec.api.meta import v1 as metav1
 
 SCHEME_GROUP_VERSION = GroupVersion("batch", "__internal")
+
+# Structs laid out exactly as in the preferred version (same fields, types and
+# JSON options, no hand-written conversion, not a kind) are that version's
+# classes: converting between the two shares them, as Go's conversion-gen
+# shares memory-identical types through unsafe.Pointer casts.
+PodFailurePolicyOnExitCodesRequirement = batchv1.PodFailurePolicyOnExitCodesRequirement
+PodFailurePolicyOnPodConditionsPattern = batchv1.PodFailurePolicyOnPodConditionsPattern
+PodFailurePolicyRule = batchv1.PodFailurePolicyRule
+PodFailurePolicy = batchv1.PodFailurePolicy
+SuccessPolicy = batchv1.SuccessPolicy
+SuccessPolicyRule = batchv1.SuccessPolicyRule
+JobStatus = batchv1.JobStatus
+UncountedTerminatedPods = batchv1.UncountedTerminatedPods
+JobCondition = batchv1.JobCondition
+CronJobStatus = batchv1.CronJobStatus
 
 
 class Job(Object):
@@ -25,42 +41,6 @@ class JobList(Object):
     """JobList: a list of Job objects (batch/__internal)."""
     metadata: metav1.ListMeta = field(0, "metadata", omitempty=True)
     items: list[Job] | None = field(0, "items")
-
-
-class PodFailurePolicyOnExitCodesRequirement(Struct):
-    """PodFailurePolicyOnExitCodesRequirement: struct of batch/__internal."""
-    container_name: str | None = field(0, "containerName", omitempty=True)
-    operator: str = field(0, "operator")
-    values: list[Int32] | None = field(0, "values")
-
-
-class PodFailurePolicyOnPodConditionsPattern(Struct):
-    """PodFailurePolicyOnPodConditionsPattern: struct of batch/__internal."""
-    type: str = field(0, "type")
-    status: str = field(0, "status")
-
-
-class PodFailurePolicyRule(Struct):
-    """PodFailurePolicyRule: struct of batch/__internal."""
-    action: str = field(0, "action")
-    on_exit_codes: PodFailurePolicyOnExitCodesRequirement | None = field(0, "onExitCodes", omitempty=True)
-    on_pod_conditions: list[PodFailurePolicyOnPodConditionsPattern] | None = field(0, "onPodConditions", omitempty=True)
-
-
-class PodFailurePolicy(Struct):
-    """PodFailurePolicy: struct of batch/__internal."""
-    rules: list[PodFailurePolicyRule] | None = field(0, "rules")
-
-
-class SuccessPolicy(Struct):
-    """SuccessPolicy: struct of batch/__internal."""
-    rules: list[SuccessPolicyRule] | None = field(0, "rules")
-
-
-class SuccessPolicyRule(Struct):
-    """SuccessPolicyRule: struct of batch/__internal."""
-    succeeded_indexes: str | None = field(0, "succeededIndexes", omitempty=True)
-    succeeded_count: Int32 | None = field(0, "succeededCount", omitempty=True)
 
 
 class JobSpec(Struct):
@@ -81,37 +61,6 @@ class JobSpec(Struct):
     suspend: bool | None = field(0, "suspend", omitempty=True)
     pod_replacement_policy: str | None = field(0, "podReplacementPolicy", omitempty=True)
     managed_by: str | None = field(0, "managedBy", omitempty=True)
-
-
-class JobStatus(Struct):
-    """JobStatus: struct of batch/__internal."""
-    conditions: list[JobCondition] | None = field(0, "conditions", omitempty=True)
-    start_time: metav1.Time | None = field(0, "startTime", omitempty=True)
-    completion_time: metav1.Time | None = field(0, "completionTime", omitempty=True)
-    active: Int32 = field(0, "active", omitempty=True)
-    succeeded: Int32 = field(0, "succeeded", omitempty=True)
-    failed: Int32 = field(0, "failed", omitempty=True)
-    terminating: Int32 | None = field(0, "terminating", omitempty=True)
-    completed_indexes: str = field(0, "completedIndexes", omitempty=True)
-    failed_indexes: str | None = field(0, "failedIndexes", omitempty=True)
-    uncounted_terminated_pods: UncountedTerminatedPods | None = field(0, "uncountedTerminatedPods", omitempty=True)
-    ready: Int32 | None = field(0, "ready", omitempty=True)
-
-
-class UncountedTerminatedPods(Struct):
-    """UncountedTerminatedPods: struct of batch/__internal."""
-    succeeded: list[str] | None = field(0, "succeeded", omitempty=True)
-    failed: list[str] | None = field(0, "failed", omitempty=True)
-
-
-class JobCondition(Struct):
-    """JobCondition: struct of batch/__internal."""
-    type: str = field(0, "type")
-    status: str = field(0, "status")
-    last_probe_time: metav1.Time = field(0, "lastProbeTime", omitempty=True)
-    last_transition_time: metav1.Time = field(0, "lastTransitionTime", omitempty=True)
-    reason: str = field(0, "reason", omitempty=True)
-    message: str = field(0, "message", omitempty=True)
 
 
 class JobTemplateSpec(Struct):
@@ -143,13 +92,6 @@ class CronJobSpec(Struct):
     job_template: JobTemplateSpec = field(0, "jobTemplate")
     successful_jobs_history_limit: Int32 | None = field(0, "successfulJobsHistoryLimit", omitempty=True)
     failed_jobs_history_limit: Int32 | None = field(0, "failedJobsHistoryLimit", omitempty=True)
-
-
-class CronJobStatus(Struct):
-    """CronJobStatus: struct of batch/__internal."""
-    active: list[coreinternal.ObjectReference] | None = field(0, "active", omitempty=True)
-    last_schedule_time: metav1.Time | None = field(0, "lastScheduleTime", omitempty=True)
-    last_successful_time: metav1.Time | None = field(0, "lastSuccessfulTime", omitempty=True)
 
 
 def add_to_scheme(scheme: Any) -> None:

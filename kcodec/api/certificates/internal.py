@@ -10,9 +10,17 @@ from typing import Any
 from kcodec.model import Struct, field, Int32
 from kcodec.runtime import Object
 from kcodec.schema import GroupVersion
+from kcodec.api.certificates import v1 as certificatesv1
 from kcodec.api.meta import v1 as metav1
 
 SCHEME_GROUP_VERSION = GroupVersion("certificates.k8s.io", "__internal")
+
+# Structs laid out exactly as in the preferred version (same fields, types and
+# JSON options, no hand-written conversion, not a kind) are that version's
+# classes: converting between the two shares them, as Go's conversion-gen
+# shares memory-identical types through unsafe.Pointer casts.
+CertificateSigningRequestStatus = certificatesv1.CertificateSigningRequestStatus
+CertificateSigningRequestCondition = certificatesv1.CertificateSigningRequestCondition
 
 
 class CertificateSigningRequest(Object):
@@ -32,22 +40,6 @@ class CertificateSigningRequestSpec(Struct):
     uid: str = field(0, "uid", omitempty=True)
     groups: list[str] | None = field(0, "groups", omitempty=True)
     extra: dict[str, list[str]] | None = field(0, "extra", omitempty=True)
-
-
-class CertificateSigningRequestStatus(Struct):
-    """CertificateSigningRequestStatus: struct of certificates.k8s.io/__internal."""
-    conditions: list[CertificateSigningRequestCondition] | None = field(0, "conditions", omitempty=True)
-    certificate: bytes | None = field(0, "certificate", omitempty=True)
-
-
-class CertificateSigningRequestCondition(Struct):
-    """CertificateSigningRequestCondition: struct of certificates.k8s.io/__internal."""
-    type: str = field(0, "type")
-    status: str = field(0, "status")
-    reason: str = field(0, "reason", omitempty=True)
-    message: str = field(0, "message", omitempty=True)
-    last_update_time: metav1.Time = field(0, "lastUpdateTime", omitempty=True)
-    last_transition_time: metav1.Time = field(0, "lastTransitionTime", omitempty=True)
 
 
 class CertificateSigningRequestList(Object):

@@ -5,29 +5,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcodec.model import Struct, field, Int32
+from kcodec.model import Struct, field
 from kcodec.runtime import Object
 from kcodec.schema import GroupVersion
+from kcodec.api.coordination import v1 as coordinationv1
 from kcodec.api.meta import v1 as metav1
 
 SCHEME_GROUP_VERSION = GroupVersion("coordination.k8s.io", "__internal")
+
+# Structs laid out exactly as in the preferred version (same fields, types and
+# JSON options, no hand-written conversion, not a kind) are that version's
+# classes: converting between the two shares them, as Go's conversion-gen
+# shares memory-identical types through unsafe.Pointer casts.
+LeaseSpec = coordinationv1.LeaseSpec
 
 
 class Lease(Object):
     """Lease: the Lease kind of coordination.k8s.io/__internal."""
     metadata: metav1.ObjectMeta = field(0, "metadata", omitempty=True)
     spec: LeaseSpec = field(0, "spec", omitempty=True)
-
-
-class LeaseSpec(Struct):
-    """LeaseSpec: struct of coordination.k8s.io/__internal."""
-    holder_identity: str | None = field(0, "holderIdentity", omitempty=True)
-    lease_duration_seconds: Int32 | None = field(0, "leaseDurationSeconds", omitempty=True)
-    acquire_time: metav1.MicroTime | None = field(0, "acquireTime", omitempty=True)
-    renew_time: metav1.MicroTime | None = field(0, "renewTime", omitempty=True)
-    lease_transitions: Int32 | None = field(0, "leaseTransitions", omitempty=True)
-    strategy: str | None = field(0, "strategy", omitempty=True)
-    preferred_holder: str | None = field(0, "preferredHolder", omitempty=True)
 
 
 class LeaseList(Object):

@@ -8,82 +8,207 @@ from typing import Any
 from kcodec.model import Struct, field, Int32, Int64
 from kcodec.runtime import Object, RawExtension
 from kcodec.schema import GroupVersion
-from kcodec.types import IntOrString, Quantity
+from kcodec.types import Quantity
+from kcodec.api.core import v1 as corev1
 from kcodec.api.meta import v1 as metav1
 
 SCHEME_GROUP_VERSION = GroupVersion("", "__internal")
 
-
-class Volume(Struct):
-    """Volume: struct of __internal."""
-    name: str = field(0, "name")
-    volume_source: VolumeSource = field(0, "", inline=True)
-
-
-class VolumeSource(Struct):
-    """VolumeSource: struct of __internal."""
-    host_path: HostPathVolumeSource | None = field(0, "hostPath", omitempty=True)
-    empty_dir: EmptyDirVolumeSource | None = field(0, "emptyDir", omitempty=True)
-    gce_persistent_disk: GCEPersistentDiskVolumeSource | None = field(0, "gcePersistentDisk", omitempty=True)
-    aws_elastic_block_store: AWSElasticBlockStoreVolumeSource | None = field(0, "awsElasticBlockStore", omitempty=True)
-    git_repo: GitRepoVolumeSource | None = field(0, "gitRepo", omitempty=True)
-    secret: SecretVolumeSource | None = field(0, "secret", omitempty=True)
-    nfs: NFSVolumeSource | None = field(0, "nfs", omitempty=True)
-    iscsi: ISCSIVolumeSource | None = field(0, "iscsi", omitempty=True)
-    glusterfs: GlusterfsVolumeSource | None = field(0, "glusterfs", omitempty=True)
-    persistent_volume_claim: PersistentVolumeClaimVolumeSource | None = field(0, "persistentVolumeClaim", omitempty=True)
-    rbd: RBDVolumeSource | None = field(0, "rbd", omitempty=True)
-    flex_volume: FlexVolumeSource | None = field(0, "flexVolume", omitempty=True)
-    cinder: CinderVolumeSource | None = field(0, "cinder", omitempty=True)
-    ceph_fs: CephFSVolumeSource | None = field(0, "cephfs", omitempty=True)
-    flocker: FlockerVolumeSource | None = field(0, "flocker", omitempty=True)
-    downward_api: DownwardAPIVolumeSource | None = field(0, "downwardAPI", omitempty=True)
-    fc: FCVolumeSource | None = field(0, "fc", omitempty=True)
-    azure_file: AzureFileVolumeSource | None = field(0, "azureFile", omitempty=True)
-    config_map: ConfigMapVolumeSource | None = field(0, "configMap", omitempty=True)
-    vsphere_volume: VsphereVirtualDiskVolumeSource | None = field(0, "vsphereVolume", omitempty=True)
-    quobyte: QuobyteVolumeSource | None = field(0, "quobyte", omitempty=True)
-    azure_disk: AzureDiskVolumeSource | None = field(0, "azureDisk", omitempty=True)
-    photon_persistent_disk: PhotonPersistentDiskVolumeSource | None = field(0, "photonPersistentDisk", omitempty=True)
-    projected: ProjectedVolumeSource | None = field(0, "projected", omitempty=True)
-    portworx_volume: PortworxVolumeSource | None = field(0, "portworxVolume", omitempty=True)
-    scale_io: ScaleIOVolumeSource | None = field(0, "scaleIO", omitempty=True)
-    storage_os: StorageOSVolumeSource | None = field(0, "storageos", omitempty=True)
-    csi: CSIVolumeSource | None = field(0, "csi", omitempty=True)
-    ephemeral: EphemeralVolumeSource | None = field(0, "ephemeral", omitempty=True)
-    image: ImageVolumeSource | None = field(0, "image", omitempty=True)
-
-
-class PersistentVolumeClaimVolumeSource(Struct):
-    """PersistentVolumeClaimVolumeSource: struct of __internal."""
-    claim_name: str = field(0, "claimName")
-    read_only: bool = field(0, "readOnly", omitempty=True)
-
-
-class PersistentVolumeSource(Struct):
-    """PersistentVolumeSource: struct of __internal."""
-    gce_persistent_disk: GCEPersistentDiskVolumeSource | None = field(0, "gcePersistentDisk", omitempty=True)
-    aws_elastic_block_store: AWSElasticBlockStoreVolumeSource | None = field(0, "awsElasticBlockStore", omitempty=True)
-    host_path: HostPathVolumeSource | None = field(0, "hostPath", omitempty=True)
-    glusterfs: GlusterfsPersistentVolumeSource | None = field(0, "glusterfs", omitempty=True)
-    nfs: NFSVolumeSource | None = field(0, "nfs", omitempty=True)
-    rbd: RBDPersistentVolumeSource | None = field(0, "rbd", omitempty=True)
-    iscsi: ISCSIPersistentVolumeSource | None = field(0, "iscsi", omitempty=True)
-    cinder: CinderPersistentVolumeSource | None = field(0, "cinder", omitempty=True)
-    ceph_fs: CephFSPersistentVolumeSource | None = field(0, "cephfs", omitempty=True)
-    fc: FCVolumeSource | None = field(0, "fc", omitempty=True)
-    flocker: FlockerVolumeSource | None = field(0, "flocker", omitempty=True)
-    flex_volume: FlexPersistentVolumeSource | None = field(0, "flexVolume", omitempty=True)
-    azure_file: AzureFilePersistentVolumeSource | None = field(0, "azureFile", omitempty=True)
-    vsphere_volume: VsphereVirtualDiskVolumeSource | None = field(0, "vsphereVolume", omitempty=True)
-    quobyte: QuobyteVolumeSource | None = field(0, "quobyte", omitempty=True)
-    azure_disk: AzureDiskVolumeSource | None = field(0, "azureDisk", omitempty=True)
-    photon_persistent_disk: PhotonPersistentDiskVolumeSource | None = field(0, "photonPersistentDisk", omitempty=True)
-    portworx_volume: PortworxVolumeSource | None = field(0, "portworxVolume", omitempty=True)
-    scale_io: ScaleIOPersistentVolumeSource | None = field(0, "scaleIO", omitempty=True)
-    local: LocalVolumeSource | None = field(0, "local", omitempty=True)
-    storage_os: StorageOSPersistentVolumeSource | None = field(0, "storageos", omitempty=True)
-    csi: CSIPersistentVolumeSource | None = field(0, "csi", omitempty=True)
+# Structs laid out exactly as in the preferred version (same fields, types and
+# JSON options, no hand-written conversion, not a kind) are that version's
+# classes: converting between the two shares them, as Go's conversion-gen
+# shares memory-identical types through unsafe.Pointer casts.
+Volume = corev1.Volume
+VolumeSource = corev1.VolumeSource
+PersistentVolumeClaimVolumeSource = corev1.PersistentVolumeClaimVolumeSource
+PersistentVolumeSource = corev1.PersistentVolumeSource
+PersistentVolumeSpec = corev1.PersistentVolumeSpec
+VolumeNodeAffinity = corev1.VolumeNodeAffinity
+PersistentVolumeStatus = corev1.PersistentVolumeStatus
+PersistentVolumeClaimSpec = corev1.PersistentVolumeClaimSpec
+TypedObjectReference = corev1.TypedObjectReference
+ModifyVolumeStatus = corev1.ModifyVolumeStatus
+PersistentVolumeClaimCondition = corev1.PersistentVolumeClaimCondition
+PersistentVolumeClaimStatus = corev1.PersistentVolumeClaimStatus
+HostPathVolumeSource = corev1.HostPathVolumeSource
+EmptyDirVolumeSource = corev1.EmptyDirVolumeSource
+GlusterfsVolumeSource = corev1.GlusterfsVolumeSource
+GlusterfsPersistentVolumeSource = corev1.GlusterfsPersistentVolumeSource
+RBDVolumeSource = corev1.RBDVolumeSource
+RBDPersistentVolumeSource = corev1.RBDPersistentVolumeSource
+CinderVolumeSource = corev1.CinderVolumeSource
+CinderPersistentVolumeSource = corev1.CinderPersistentVolumeSource
+CephFSVolumeSource = corev1.CephFSVolumeSource
+SecretReference = corev1.SecretReference
+CephFSPersistentVolumeSource = corev1.CephFSPersistentVolumeSource
+FlockerVolumeSource = corev1.FlockerVolumeSource
+GCEPersistentDiskVolumeSource = corev1.GCEPersistentDiskVolumeSource
+QuobyteVolumeSource = corev1.QuobyteVolumeSource
+FlexPersistentVolumeSource = corev1.FlexPersistentVolumeSource
+FlexVolumeSource = corev1.FlexVolumeSource
+AWSElasticBlockStoreVolumeSource = corev1.AWSElasticBlockStoreVolumeSource
+GitRepoVolumeSource = corev1.GitRepoVolumeSource
+SecretVolumeSource = corev1.SecretVolumeSource
+SecretProjection = corev1.SecretProjection
+NFSVolumeSource = corev1.NFSVolumeSource
+ISCSIVolumeSource = corev1.ISCSIVolumeSource
+ISCSIPersistentVolumeSource = corev1.ISCSIPersistentVolumeSource
+FCVolumeSource = corev1.FCVolumeSource
+AzureFileVolumeSource = corev1.AzureFileVolumeSource
+AzureFilePersistentVolumeSource = corev1.AzureFilePersistentVolumeSource
+VsphereVirtualDiskVolumeSource = corev1.VsphereVirtualDiskVolumeSource
+PhotonPersistentDiskVolumeSource = corev1.PhotonPersistentDiskVolumeSource
+AzureDiskVolumeSource = corev1.AzureDiskVolumeSource
+PortworxVolumeSource = corev1.PortworxVolumeSource
+ScaleIOVolumeSource = corev1.ScaleIOVolumeSource
+ScaleIOPersistentVolumeSource = corev1.ScaleIOPersistentVolumeSource
+StorageOSVolumeSource = corev1.StorageOSVolumeSource
+StorageOSPersistentVolumeSource = corev1.StorageOSPersistentVolumeSource
+ConfigMapVolumeSource = corev1.ConfigMapVolumeSource
+ConfigMapProjection = corev1.ConfigMapProjection
+ServiceAccountTokenProjection = corev1.ServiceAccountTokenProjection
+ClusterTrustBundleProjection = corev1.ClusterTrustBundleProjection
+PodCertificateProjection = corev1.PodCertificateProjection
+ProjectedVolumeSource = corev1.ProjectedVolumeSource
+VolumeProjection = corev1.VolumeProjection
+KeyToPath = corev1.KeyToPath
+LocalVolumeSource = corev1.LocalVolumeSource
+CSIPersistentVolumeSource = corev1.CSIPersistentVolumeSource
+CSIVolumeSource = corev1.CSIVolumeSource
+EphemeralVolumeSource = corev1.EphemeralVolumeSource
+PersistentVolumeClaimTemplate = corev1.PersistentVolumeClaimTemplate
+ContainerPort = corev1.ContainerPort
+VolumeMount = corev1.VolumeMount
+VolumeDevice = corev1.VolumeDevice
+EnvVar = corev1.EnvVar
+EnvVarSource = corev1.EnvVarSource
+FileKeySelector = corev1.FileKeySelector
+ObjectFieldSelector = corev1.ObjectFieldSelector
+ResourceFieldSelector = corev1.ResourceFieldSelector
+ConfigMapKeySelector = corev1.ConfigMapKeySelector
+SecretKeySelector = corev1.SecretKeySelector
+EnvFromSource = corev1.EnvFromSource
+ConfigMapEnvSource = corev1.ConfigMapEnvSource
+SecretEnvSource = corev1.SecretEnvSource
+HTTPHeader = corev1.HTTPHeader
+HTTPGetAction = corev1.HTTPGetAction
+TCPSocketAction = corev1.TCPSocketAction
+GRPCAction = corev1.GRPCAction
+ExecAction = corev1.ExecAction
+SleepAction = corev1.SleepAction
+Probe = corev1.Probe
+ContainerResizePolicy = corev1.ContainerResizePolicy
+Capabilities = corev1.Capabilities
+ResourceRequirements = corev1.ResourceRequirements
+VolumeResourceRequirements = corev1.VolumeResourceRequirements
+ResourceClaim = corev1.ResourceClaim
+Container = corev1.Container
+ProbeHandler = corev1.ProbeHandler
+LifecycleHandler = corev1.LifecycleHandler
+Lifecycle = corev1.Lifecycle
+ContainerStateWaiting = corev1.ContainerStateWaiting
+ContainerStateRunning = corev1.ContainerStateRunning
+ContainerStateTerminated = corev1.ContainerStateTerminated
+ContainerState = corev1.ContainerState
+ContainerStatus = corev1.ContainerStatus
+ResourceStatus = corev1.ResourceStatus
+ResourceHealth = corev1.ResourceHealth
+ContainerUser = corev1.ContainerUser
+LinuxContainerUser = corev1.LinuxContainerUser
+PodCondition = corev1.PodCondition
+VolumeMountStatus = corev1.VolumeMountStatus
+VolumeStatus = corev1.VolumeStatus
+ImageVolumeStatus = corev1.ImageVolumeStatus
+ContainerRestartRule = corev1.ContainerRestartRule
+ContainerRestartRuleOnExitCodes = corev1.ContainerRestartRuleOnExitCodes
+NodeSelector = corev1.NodeSelector
+NodeSelectorTerm = corev1.NodeSelectorTerm
+NodeSelectorRequirement = corev1.NodeSelectorRequirement
+TopologySelectorTerm = corev1.TopologySelectorTerm
+TopologySelectorLabelRequirement = corev1.TopologySelectorLabelRequirement
+Affinity = corev1.Affinity
+PodAffinity = corev1.PodAffinity
+PodAntiAffinity = corev1.PodAntiAffinity
+WeightedPodAffinityTerm = corev1.WeightedPodAffinityTerm
+PodAffinityTerm = corev1.PodAffinityTerm
+NodeAffinity = corev1.NodeAffinity
+PreferredSchedulingTerm = corev1.PreferredSchedulingTerm
+Taint = corev1.Taint
+Toleration = corev1.Toleration
+PodReadinessGate = corev1.PodReadinessGate
+PodResourceClaim = corev1.PodResourceClaim
+PodResourceClaimStatus = corev1.PodResourceClaimStatus
+PodExtendedResourceClaimStatus = corev1.PodExtendedResourceClaimStatus
+ContainerExtendedResourceRequest = corev1.ContainerExtendedResourceRequest
+PodOS = corev1.PodOS
+PodSchedulingGate = corev1.PodSchedulingGate
+PodSchedulingGroup = corev1.PodSchedulingGroup
+TopologySpreadConstraint = corev1.TopologySpreadConstraint
+HostAlias = corev1.HostAlias
+SeccompProfile = corev1.SeccompProfile
+AppArmorProfile = corev1.AppArmorProfile
+PodDNSConfig = corev1.PodDNSConfig
+PodDNSConfigOption = corev1.PodDNSConfigOption
+PodIP = corev1.PodIP
+HostIP = corev1.HostIP
+EphemeralContainerCommon = corev1.EphemeralContainerCommon
+EphemeralContainer = corev1.EphemeralContainer
+ReplicationControllerStatus = corev1.ReplicationControllerStatus
+ReplicationControllerCondition = corev1.ReplicationControllerCondition
+SessionAffinityConfig = corev1.SessionAffinityConfig
+ClientIPConfig = corev1.ClientIPConfig
+ServiceStatus = corev1.ServiceStatus
+LoadBalancerStatus = corev1.LoadBalancerStatus
+LoadBalancerIngress = corev1.LoadBalancerIngress
+ServiceSpec = corev1.ServiceSpec
+ServicePort = corev1.ServicePort
+EndpointSubset = corev1.EndpointSubset
+EndpointAddress = corev1.EndpointAddress
+EndpointPort = corev1.EndpointPort
+NodeConfigSource = corev1.NodeConfigSource
+ConfigMapNodeConfigSource = corev1.ConfigMapNodeConfigSource
+DaemonEndpoint = corev1.DaemonEndpoint
+NodeDaemonEndpoints = corev1.NodeDaemonEndpoints
+NodeRuntimeHandlerFeatures = corev1.NodeRuntimeHandlerFeatures
+NodeRuntimeHandler = corev1.NodeRuntimeHandler
+NodeFeatures = corev1.NodeFeatures
+NodeSystemInfo = corev1.NodeSystemInfo
+NodeSwapStatus = corev1.NodeSwapStatus
+NodeConfigStatus = corev1.NodeConfigStatus
+NodeStatus = corev1.NodeStatus
+AttachedVolume = corev1.AttachedVolume
+AvoidPods = corev1.AvoidPods
+PreferAvoidPodsEntry = corev1.PreferAvoidPodsEntry
+PodSignature = corev1.PodSignature
+ContainerImage = corev1.ContainerImage
+NodeCondition = corev1.NodeCondition
+NodeAddress = corev1.NodeAddress
+NamespaceSpec = corev1.NamespaceSpec
+NamespaceStatus = corev1.NamespaceStatus
+NamespaceCondition = corev1.NamespaceCondition
+Preconditions = corev1.Preconditions
+ObjectReference = corev1.ObjectReference
+LocalObjectReference = corev1.LocalObjectReference
+TypedLocalObjectReference = corev1.TypedLocalObjectReference
+EventSource = corev1.EventSource
+EventSeries = corev1.EventSeries
+LimitRangeItem = corev1.LimitRangeItem
+LimitRangeSpec = corev1.LimitRangeSpec
+ResourceQuotaSpec = corev1.ResourceQuotaSpec
+ScopeSelector = corev1.ScopeSelector
+ScopedResourceSelectorRequirement = corev1.ScopedResourceSelectorRequirement
+ResourceQuotaStatus = corev1.ResourceQuotaStatus
+ComponentCondition = corev1.ComponentCondition
+DownwardAPIVolumeSource = corev1.DownwardAPIVolumeSource
+DownwardAPIVolumeFile = corev1.DownwardAPIVolumeFile
+DownwardAPIProjection = corev1.DownwardAPIProjection
+SecurityContext = corev1.SecurityContext
+SELinuxOptions = corev1.SELinuxOptions
+WindowsSecurityContextOptions = corev1.WindowsSecurityContextOptions
+Sysctl = corev1.Sysctl
+PortStatus = corev1.PortStatus
+ImageVolumeSource = corev1.ImageVolumeSource
+NodeAllocatableResourceClaimStatus = corev1.NodeAllocatableResourceClaimStatus
 
 
 class PersistentVolume(Object):
@@ -91,33 +216,6 @@ class PersistentVolume(Object):
     metadata: metav1.ObjectMeta = field(0, "metadata", omitempty=True)
     spec: PersistentVolumeSpec = field(0, "spec", omitempty=True)
     status: PersistentVolumeStatus = field(0, "status", omitempty=True)
-
-
-class PersistentVolumeSpec(Struct):
-    """PersistentVolumeSpec: struct of __internal."""
-    capacity: dict[str, Quantity] | None = field(0, "capacity", omitempty=True)
-    persistent_volume_source: PersistentVolumeSource = field(0, "", inline=True)
-    access_modes: list[str] | None = field(0, "accessModes", omitempty=True)
-    claim_ref: ObjectReference | None = field(0, "claimRef", omitempty=True)
-    persistent_volume_reclaim_policy: str = field(0, "persistentVolumeReclaimPolicy", omitempty=True)
-    storage_class_name: str = field(0, "storageClassName", omitempty=True)
-    mount_options: list[str] | None = field(0, "mountOptions", omitempty=True)
-    volume_mode: str | None = field(0, "volumeMode", omitempty=True)
-    node_affinity: VolumeNodeAffinity | None = field(0, "nodeAffinity", omitempty=True)
-    volume_attributes_class_name: str | None = field(0, "volumeAttributesClassName", omitempty=True)
-
-
-class VolumeNodeAffinity(Struct):
-    """VolumeNodeAffinity: struct of __internal."""
-    required: NodeSelector | None = field(0, "required", omitempty=True)
-
-
-class PersistentVolumeStatus(Struct):
-    """PersistentVolumeStatus: struct of __internal."""
-    phase: str = field(0, "phase", omitempty=True)
-    message: str = field(0, "message", omitempty=True)
-    reason: str = field(0, "reason", omitempty=True)
-    last_phase_transition_time: metav1.Time | None = field(0, "lastPhaseTransitionTime", omitempty=True)
 
 
 class PersistentVolumeList(Object):
@@ -137,903 +235,6 @@ class PersistentVolumeClaimList(Object):
     """PersistentVolumeClaimList: a list of PersistentVolumeClaim objects (__internal)."""
     metadata: metav1.ListMeta = field(0, "metadata", omitempty=True)
     items: list[PersistentVolumeClaim] | None = field(0, "items")
-
-
-class PersistentVolumeClaimSpec(Struct):
-    """PersistentVolumeClaimSpec: struct of __internal."""
-    access_modes: list[str] | None = field(0, "accessModes", omitempty=True)
-    selector: metav1.LabelSelector | None = field(0, "selector", omitempty=True)
-    resources: VolumeResourceRequirements = field(0, "resources", omitempty=True)
-    volume_name: str = field(0, "volumeName", omitempty=True)
-    storage_class_name: str | None = field(0, "storageClassName", omitempty=True)
-    volume_mode: str | None = field(0, "volumeMode", omitempty=True)
-    data_source: TypedLocalObjectReference | None = field(0, "dataSource", omitempty=True)
-    data_source_ref: TypedObjectReference | None = field(0, "dataSourceRef", omitempty=True)
-    volume_attributes_class_name: str | None = field(0, "volumeAttributesClassName", omitempty=True)
-
-
-class TypedObjectReference(Struct):
-    """TypedObjectReference: struct of __internal."""
-    api_group: str | None = field(0, "apiGroup")
-    kind: str = field(0, "kind")
-    name: str = field(0, "name")
-    namespace: str | None = field(0, "namespace", omitempty=True)
-
-
-class ModifyVolumeStatus(Struct):
-    """ModifyVolumeStatus: struct of __internal."""
-    target_volume_attributes_class_name: str = field(0, "targetVolumeAttributesClassName", omitempty=True)
-    status: str = field(0, "status")
-
-
-class PersistentVolumeClaimCondition(Struct):
-    """PersistentVolumeClaimCondition: struct of __internal."""
-    type: str = field(0, "type")
-    status: str = field(0, "status")
-    last_probe_time: metav1.Time = field(0, "lastProbeTime", omitempty=True)
-    last_transition_time: metav1.Time = field(0, "lastTransitionTime", omitempty=True)
-    reason: str = field(0, "reason", omitempty=True)
-    message: str = field(0, "message", omitempty=True)
-
-
-class PersistentVolumeClaimStatus(Struct):
-    """PersistentVolumeClaimStatus: struct of __internal."""
-    phase: str = field(0, "phase", omitempty=True)
-    access_modes: list[str] | None = field(0, "accessModes", omitempty=True)
-    capacity: dict[str, Quantity] | None = field(0, "capacity", omitempty=True)
-    conditions: list[PersistentVolumeClaimCondition] | None = field(0, "conditions", omitempty=True)
-    allocated_resources: dict[str, Quantity] | None = field(0, "allocatedResources", omitempty=True)
-    allocated_resource_statuses: dict[str, str] | None = field(0, "allocatedResourceStatuses", omitempty=True)
-    current_volume_attributes_class_name: str | None = field(0, "currentVolumeAttributesClassName", omitempty=True)
-    modify_volume_status: ModifyVolumeStatus | None = field(0, "modifyVolumeStatus", omitempty=True)
-
-
-class HostPathVolumeSource(Struct):
-    """HostPathVolumeSource: struct of __internal."""
-    path: str = field(0, "path")
-    type: str | None = field(0, "type", omitempty=True)
-
-
-class EmptyDirVolumeSource(Struct):
-    """EmptyDirVolumeSource: struct of __internal."""
-    medium: str = field(0, "medium", omitempty=True)
-    size_limit: Quantity | None = field(0, "sizeLimit", omitempty=True)
-
-
-class GlusterfsVolumeSource(Struct):
-    """GlusterfsVolumeSource: struct of __internal."""
-    endpoints_name: str = field(0, "endpoints")
-    path: str = field(0, "path")
-    read_only: bool = field(0, "readOnly", omitempty=True)
-
-
-class GlusterfsPersistentVolumeSource(Struct):
-    """GlusterfsPersistentVolumeSource: struct of __internal."""
-    endpoints_name: str = field(0, "endpoints")
-    path: str = field(0, "path")
-    read_only: bool = field(0, "readOnly", omitempty=True)
-    endpoints_namespace: str | None = field(0, "endpointsNamespace", omitempty=True)
-
-
-class RBDVolumeSource(Struct):
-    """RBDVolumeSource: struct of __internal."""
-    ceph_monitors: list[str] | None = field(0, "monitors")
-    rbd_image: str = field(0, "image")
-    fs_type: str = field(0, "fsType", omitempty=True)
-    rbd_pool: str = field(0, "pool", omitempty=True)
-    rados_user: str = field(0, "user", omitempty=True)
-    keyring: str = field(0, "keyring", omitempty=True)
-    secret_ref: LocalObjectReference | None = field(0, "secretRef", omitempty=True)
-    read_only: bool = field(0, "readOnly", omitempty=True)
-
-
-class RBDPersistentVolumeSource(Struct):
-    """RBDPersistentVolumeSource: struct of __internal."""
-    ceph_monitors: list[str] | None = field(0, "monitors")
-    rbd_image: str = field(0, "image")
-    fs_type: str = field(0, "fsType", omitempty=True)
-    rbd_pool: str = field(0, "pool", omitempty=True)
-    rados_user: str = field(0, "user", omitempty=True)
-    keyring: str = field(0, "keyring", omitempty=True)
-    secret_ref: SecretReference | None = field(0, "secretRef", omitempty=True)
-    read_only: bool = field(0, "readOnly", omitempty=True)
-
-
-class CinderVolumeSource(Struct):
-    """CinderVolumeSource: struct of __internal."""
-    volume_id: str = field(0, "volumeID")
-    fs_type: str = field(0, "fsType", omitempty=True)
-    read_only: bool = field(0, "readOnly", omitempty=True)
-    secret_ref: LocalObjectReference | None = field(0, "secretRef", omitempty=True)
-
-
-class CinderPersistentVolumeSource(Struct):
-    """CinderPersistentVolumeSource: struct of __internal."""
-    volume_id: str = field(0, "volumeID")
-    fs_type: str = field(0, "fsType", omitempty=True)
-    read_only: bool = field(0, "readOnly", omitempty=True)
-    secret_ref: SecretReference | None = field(0, "secretRef", omitempty=True)
-
-
-class CephFSVolumeSource(Struct):
-    """CephFSVolumeSource: struct of __internal."""
-    monitors: list[str] | None = field(0, "monitors")
-    path: str = field(0, "path", omitempty=True)
-    user: str = field(0, "user", omitempty=True)
-    secret_file: str = field(0, "secretFile", omitempty=True)
-    secret_ref: LocalObjectReference | None = field(0, "secretRef", omitempty=True)
-    read_only: bool = field(0, "readOnly", omitempty=True)
-
-
-class SecretReference(Struct):
-    """SecretReference: struct of __internal."""
-    name: str = field(0, "name", omitempty=True)
-    namespace: str = field(0, "namespace", omitempty=True)
-
-
-class CephFSPersistentVolumeSource(Struct):
-    """CephFSPersistentVolumeSource: struct of __internal."""
-    monitors: list[str] | None = field(0, "monitors")
-    path: str = field(0, "path", omitempty=True)
-    user: str = field(0, "user", omitempty=True)
-    secret_file: str = field(0, "secretFile", omitempty=True)
-    secret_ref: SecretReference | None = field(0, "secretRef", omitempty=True)
-    read_only: bool = field(0, "readOnly", omitempty=True)
-
-
-class FlockerVolumeSource(Struct):
-    """FlockerVolumeSource: struct of __internal."""
-    dataset_name: str = field(0, "datasetName", omitempty=True)
-    dataset_uuid: str = field(0, "datasetUUID", omitempty=True)
-
-
-class GCEPersistentDiskVolumeSource(Struct):
-    """GCEPersistentDiskVolumeSource: struct of __internal."""
-    pd_name: str = field(0, "pdName")
-    fs_type: str = field(0, "fsType", omitempty=True)
-    partition: Int32 = field(0, "partition", omitempty=True)
-    read_only: bool = field(0, "readOnly", omitempty=True)
-
-
-class QuobyteVolumeSource(Struct):
-    """QuobyteVolumeSource: struct of __internal."""
-    registry: str = field(0, "registry")
-    volume: str = field(0, "volume")
-    read_only: bool = field(0, "readOnly", omitempty=True)
-    user: str = field(0, "user", omitempty=True)
-    group: str = field(0, "group", omitempty=True)
-    tenant: str = field(0, "tenant", omitempty=True)
-
-
-class FlexPersistentVolumeSource(Struct):
-    """FlexPersistentVolumeSource: struct of __internal."""
-    driver: str = field(0, "driver")
-    fs_type: str = field(0, "fsType", omitempty=True)
-    secret_ref: SecretReference | None = field(0, "secretRef", omitempty=True)
-    read_only: bool = field(0, "readOnly", omitempty=True)
-    options: dict[str, str] | None = field(0, "options", omitempty=True)
-
-
-class FlexVolumeSource(Struct):
-    """FlexVolumeSource: struct of __internal."""
-    driver: str = field(0, "driver")
-    fs_type: str = field(0, "fsType", omitempty=True)
-    secret_ref: LocalObjectReference | None = field(0, "secretRef", omitempty=True)
-    read_only: bool = field(0, "readOnly", omitempty=True)
-    options: dict[str, str] | None = field(0, "options", omitempty=True)
-
-
-class AWSElasticBlockStoreVolumeSource(Struct):
-    """AWSElasticBlockStoreVolumeSource: struct of __internal."""
-    volume_id: str = field(0, "volumeID")
-    fs_type: str = field(0, "fsType", omitempty=True)
-    partition: Int32 = field(0, "partition", omitempty=True)
-    read_only: bool = field(0, "readOnly", omitempty=True)
-
-
-class GitRepoVolumeSource(Struct):
-    """GitRepoVolumeSource: struct of __internal."""
-    repository: str = field(0, "repository")
-    revision: str = field(0, "revision", omitempty=True)
-    directory: str = field(0, "directory", omitempty=True)
-
-
-class SecretVolumeSource(Struct):
-    """SecretVolumeSource: struct of __internal."""
-    secret_name: str = field(0, "secretName", omitempty=True)
-    items: list[KeyToPath] | None = field(0, "items", omitempty=True)
-    default_mode: Int32 | None = field(0, "defaultMode", omitempty=True)
-    optional: bool | None = field(0, "optional", omitempty=True)
-
-
-class SecretProjection(Struct):
-    """SecretProjection: struct of __internal."""
-    local_object_reference: LocalObjectReference = field(0, "", inline=True)
-    items: list[KeyToPath] | None = field(0, "items", omitempty=True)
-    optional: bool | None = field(0, "optional", omitempty=True)
-
-
-class NFSVolumeSource(Struct):
-    """NFSVolumeSource: struct of __internal."""
-    server: str = field(0, "server")
-    path: str = field(0, "path")
-    read_only: bool = field(0, "readOnly", omitempty=True)
-
-
-class ISCSIVolumeSource(Struct):
-    """ISCSIVolumeSource: struct of __internal."""
-    target_portal: str = field(0, "targetPortal")
-    iqn: str = field(0, "iqn")
-    lun: Int32 = field(0, "lun")
-    iscsi_interface: str = field(0, "iscsiInterface", omitempty=True)
-    fs_type: str = field(0, "fsType", omitempty=True)
-    read_only: bool = field(0, "readOnly", omitempty=True)
-    portals: list[str] | None = field(0, "portals", omitempty=True)
-    discovery_chap_auth: bool = field(0, "chapAuthDiscovery", omitempty=True)
-    session_chap_auth: bool = field(0, "chapAuthSession", omitempty=True)
-    secret_ref: LocalObjectReference | None = field(0, "secretRef", omitempty=True)
-    initiator_name: str | None = field(0, "initiatorName", omitempty=True)
-
-
-class ISCSIPersistentVolumeSource(Struct):
-    """ISCSIPersistentVolumeSource: struct of __internal."""
-    target_portal: str = field(0, "targetPortal")
-    iqn: str = field(0, "iqn")
-    lun: Int32 = field(0, "lun")
-    iscsi_interface: str = field(0, "iscsiInterface", omitempty=True)
-    fs_type: str = field(0, "fsType", omitempty=True)
-    read_only: bool = field(0, "readOnly", omitempty=True)
-    portals: list[str] | None = field(0, "portals", omitempty=True)
-    discovery_chap_auth: bool = field(0, "chapAuthDiscovery", omitempty=True)
-    session_chap_auth: bool = field(0, "chapAuthSession", omitempty=True)
-    secret_ref: SecretReference | None = field(0, "secretRef", omitempty=True)
-    initiator_name: str | None = field(0, "initiatorName", omitempty=True)
-
-
-class FCVolumeSource(Struct):
-    """FCVolumeSource: struct of __internal."""
-    target_wwns: list[str] | None = field(0, "targetWWNs", omitempty=True)
-    lun: Int32 | None = field(0, "lun", omitempty=True)
-    fs_type: str = field(0, "fsType", omitempty=True)
-    read_only: bool = field(0, "readOnly", omitempty=True)
-    wwids: list[str] | None = field(0, "wwids", omitempty=True)
-
-
-class AzureFileVolumeSource(Struct):
-    """AzureFileVolumeSource: struct of __internal."""
-    secret_name: str = field(0, "secretName")
-    share_name: str = field(0, "shareName")
-    read_only: bool = field(0, "readOnly", omitempty=True)
-
-
-class AzureFilePersistentVolumeSource(Struct):
-    """AzureFilePersistentVolumeSource: struct of __internal."""
-    secret_name: str = field(0, "secretName")
-    share_name: str = field(0, "shareName")
-    read_only: bool = field(0, "readOnly", omitempty=True)
-    secret_namespace: str | None = field(0, "secretNamespace")
-
-
-class VsphereVirtualDiskVolumeSource(Struct):
-    """VsphereVirtualDiskVolumeSource: struct of __internal."""
-    volume_path: str = field(0, "volumePath")
-    fs_type: str = field(0, "fsType", omitempty=True)
-    storage_policy_name: str = field(0, "storagePolicyName", omitempty=True)
-    storage_policy_id: str = field(0, "storagePolicyID", omitempty=True)
-
-
-class PhotonPersistentDiskVolumeSource(Struct):
-    """PhotonPersistentDiskVolumeSource: struct of __internal."""
-    pd_id: str = field(0, "pdID")
-    fs_type: str = field(0, "fsType", omitempty=True)
-
-
-class AzureDiskVolumeSource(Struct):
-    """AzureDiskVolumeSource: struct of __internal."""
-    disk_name: str = field(0, "diskName")
-    data_disk_uri: str = field(0, "diskURI")
-    caching_mode: str | None = field(0, "cachingMode", omitempty=True)
-    fs_type: str | None = field(0, "fsType", omitempty=True)
-    read_only: bool | None = field(0, "readOnly", omitempty=True)
-    kind: str | None = field(0, "kind", omitempty=True)
-
-
-class PortworxVolumeSource(Struct):
-    """PortworxVolumeSource: struct of __internal."""
-    volume_id: str = field(0, "volumeID")
-    fs_type: str = field(0, "fsType", omitempty=True)
-    read_only: bool = field(0, "readOnly", omitempty=True)
-
-
-class ScaleIOVolumeSource(Struct):
-    """ScaleIOVolumeSource: struct of __internal."""
-    gateway: str = field(0, "gateway")
-    system: str = field(0, "system")
-    secret_ref: LocalObjectReference | None = field(0, "secretRef")
-    ssl_enabled: bool = field(0, "sslEnabled", omitempty=True)
-    protection_domain: str = field(0, "protectionDomain", omitempty=True)
-    storage_pool: str = field(0, "storagePool", omitempty=True)
-    storage_mode: str = field(0, "storageMode", omitempty=True)
-    volume_name: str = field(0, "volumeName", omitempty=True)
-    fs_type: str = field(0, "fsType", omitempty=True)
-    read_only: bool = field(0, "readOnly", omitempty=True)
-
-
-class ScaleIOPersistentVolumeSource(Struct):
-    """ScaleIOPersistentVolumeSource: struct of __internal."""
-    gateway: str = field(0, "gateway")
-    system: str = field(0, "system")
-    secret_ref: SecretReference | None = field(0, "secretRef")
-    ssl_enabled: bool = field(0, "sslEnabled", omitempty=True)
-    protection_domain: str = field(0, "protectionDomain", omitempty=True)
-    storage_pool: str = field(0, "storagePool", omitempty=True)
-    storage_mode: str = field(0, "storageMode", omitempty=True)
-    volume_name: str = field(0, "volumeName", omitempty=True)
-    fs_type: str = field(0, "fsType", omitempty=True)
-    read_only: bool = field(0, "readOnly", omitempty=True)
-
-
-class StorageOSVolumeSource(Struct):
-    """StorageOSVolumeSource: struct of __internal."""
-    volume_name: str = field(0, "volumeName", omitempty=True)
-    volume_namespace: str = field(0, "volumeNamespace", omitempty=True)
-    fs_type: str = field(0, "fsType", omitempty=True)
-    read_only: bool = field(0, "readOnly", omitempty=True)
-    secret_ref: LocalObjectReference | None = field(0, "secretRef", omitempty=True)
-
-
-class StorageOSPersistentVolumeSource(Struct):
-    """StorageOSPersistentVolumeSource: struct of __internal."""
-    volume_name: str = field(0, "volumeName", omitempty=True)
-    volume_namespace: str = field(0, "volumeNamespace", omitempty=True)
-    fs_type: str = field(0, "fsType", omitempty=True)
-    read_only: bool = field(0, "readOnly", omitempty=True)
-    secret_ref: ObjectReference | None = field(0, "secretRef", omitempty=True)
-
-
-class ConfigMapVolumeSource(Struct):
-    """ConfigMapVolumeSource: struct of __internal."""
-    local_object_reference: LocalObjectReference = field(0, "", inline=True)
-    items: list[KeyToPath] | None = field(0, "items", omitempty=True)
-    default_mode: Int32 | None = field(0, "defaultMode", omitempty=True)
-    optional: bool | None = field(0, "optional", omitempty=True)
-
-
-class ConfigMapProjection(Struct):
-    """ConfigMapProjection: struct of __internal."""
-    local_object_reference: LocalObjectReference = field(0, "", inline=True)
-    items: list[KeyToPath] | None = field(0, "items", omitempty=True)
-    optional: bool | None = field(0, "optional", omitempty=True)
-
-
-class ServiceAccountTokenProjection(Struct):
-    """ServiceAccountTokenProjection: struct of __internal."""
-    audience: str = field(0, "audience", omitempty=True)
-    expiration_seconds: Int64 | None = field(0, "expirationSeconds", omitempty=True)
-    path: str = field(0, "path")
-
-
-class ClusterTrustBundleProjection(Struct):
-    """ClusterTrustBundleProjection: struct of __internal."""
-    name: str | None = field(0, "name", omitempty=True)
-    signer_name: str | None = field(0, "signerName", omitempty=True)
-    label_selector: metav1.LabelSelector | None = field(0, "labelSelector", omitempty=True)
-    optional: bool | None = field(0, "optional", omitempty=True)
-    path: str = field(0, "path")
-
-
-class PodCertificateProjection(Struct):
-    """PodCertificateProjection: struct of __internal."""
-    signer_name: str = field(0, "signerName", omitempty=True)
-    key_type: str = field(0, "keyType", omitempty=True)
-    max_expiration_seconds: Int32 | None = field(0, "maxExpirationSeconds", omitempty=True)
-    credential_bundle_path: str = field(0, "credentialBundlePath", omitempty=True)
-    key_path: str = field(0, "keyPath", omitempty=True)
-    certificate_chain_path: str = field(0, "certificateChainPath", omitempty=True)
-    user_annotations: dict[str, str] | None = field(0, "userAnnotations", omitempty=True)
-
-
-class ProjectedVolumeSource(Struct):
-    """ProjectedVolumeSource: struct of __internal."""
-    sources: list[VolumeProjection] | None = field(0, "sources")
-    default_mode: Int32 | None = field(0, "defaultMode", omitempty=True)
-
-
-class VolumeProjection(Struct):
-    """VolumeProjection: struct of __internal."""
-    secret: SecretProjection | None = field(0, "secret", omitempty=True)
-    downward_api: DownwardAPIProjection | None = field(0, "downwardAPI", omitempty=True)
-    config_map: ConfigMapProjection | None = field(0, "configMap", omitempty=True)
-    service_account_token: ServiceAccountTokenProjection | None = field(0, "serviceAccountToken", omitempty=True)
-    cluster_trust_bundle: ClusterTrustBundleProjection | None = field(0, "clusterTrustBundle", omitempty=True)
-    pod_certificate: PodCertificateProjection | None = field(0, "podCertificate", omitempty=True)
-
-
-class KeyToPath(Struct):
-    """KeyToPath: struct of __internal."""
-    key: str = field(0, "key")
-    path: str = field(0, "path")
-    mode: Int32 | None = field(0, "mode", omitempty=True)
-
-
-class LocalVolumeSource(Struct):
-    """LocalVolumeSource: struct of __internal."""
-    path: str = field(0, "path")
-    fs_type: str | None = field(0, "fsType", omitempty=True)
-
-
-class CSIPersistentVolumeSource(Struct):
-    """CSIPersistentVolumeSource: struct of __internal."""
-    driver: str = field(0, "driver")
-    volume_handle: str = field(0, "volumeHandle")
-    read_only: bool = field(0, "readOnly", omitempty=True)
-    fs_type: str = field(0, "fsType", omitempty=True)
-    volume_attributes: dict[str, str] | None = field(0, "volumeAttributes", omitempty=True)
-    controller_publish_secret_ref: SecretReference | None = field(0, "controllerPublishSecretRef", omitempty=True)
-    node_stage_secret_ref: SecretReference | None = field(0, "nodeStageSecretRef", omitempty=True)
-    node_publish_secret_ref: SecretReference | None = field(0, "nodePublishSecretRef", omitempty=True)
-    controller_expand_secret_ref: SecretReference | None = field(0, "controllerExpandSecretRef", omitempty=True)
-    node_expand_secret_ref: SecretReference | None = field(0, "nodeExpandSecretRef", omitempty=True)
-
-
-class CSIVolumeSource(Struct):
-    """CSIVolumeSource: struct of __internal."""
-    driver: str = field(0, "driver")
-    read_only: bool | None = field(0, "readOnly", omitempty=True)
-    fs_type: str | None = field(0, "fsType", omitempty=True)
-    volume_attributes: dict[str, str] | None = field(0, "volumeAttributes", omitempty=True)
-    node_publish_secret_ref: LocalObjectReference | None = field(0, "nodePublishSecretRef", omitempty=True)
-
-
-class EphemeralVolumeSource(Struct):
-    """EphemeralVolumeSource: struct of __internal."""
-    volume_claim_template: PersistentVolumeClaimTemplate | None = field(0, "volumeClaimTemplate", omitempty=True)
-
-
-class PersistentVolumeClaimTemplate(Struct):
-    """PersistentVolumeClaimTemplate: struct of __internal."""
-    metadata: metav1.ObjectMeta = field(0, "metadata", omitempty=True)
-    spec: PersistentVolumeClaimSpec = field(0, "spec")
-
-
-class ContainerPort(Struct):
-    """ContainerPort: struct of __internal."""
-    name: str = field(0, "name", omitempty=True)
-    host_port: Int32 = field(0, "hostPort", omitempty=True)
-    container_port: Int32 = field(0, "containerPort")
-    protocol: str = field(0, "protocol", omitempty=True)
-    host_ip: str = field(0, "hostIP", omitempty=True)
-
-
-class VolumeMount(Struct):
-    """VolumeMount: struct of __internal."""
-    name: str = field(0, "name")
-    read_only: bool = field(0, "readOnly", omitempty=True)
-    recursive_read_only: str | None = field(0, "recursiveReadOnly", omitempty=True)
-    mount_path: str = field(0, "mountPath")
-    sub_path: str = field(0, "subPath", omitempty=True)
-    mount_propagation: str | None = field(0, "mountPropagation", omitempty=True)
-    sub_path_expr: str = field(0, "subPathExpr", omitempty=True)
-
-
-class VolumeDevice(Struct):
-    """VolumeDevice: struct of __internal."""
-    name: str = field(0, "name")
-    device_path: str = field(0, "devicePath")
-
-
-class EnvVar(Struct):
-    """EnvVar: struct of __internal."""
-    name: str = field(0, "name")
-    value: str = field(0, "value", omitempty=True)
-    value_from: EnvVarSource | None = field(0, "valueFrom", omitempty=True)
-
-
-class EnvVarSource(Struct):
-    """EnvVarSource: struct of __internal."""
-    field_ref: ObjectFieldSelector | None = field(0, "fieldRef", omitempty=True)
-    resource_field_ref: ResourceFieldSelector | None = field(0, "resourceFieldRef", omitempty=True)
-    config_map_key_ref: ConfigMapKeySelector | None = field(0, "configMapKeyRef", omitempty=True)
-    secret_key_ref: SecretKeySelector | None = field(0, "secretKeyRef", omitempty=True)
-    file_key_ref: FileKeySelector | None = field(0, "fileKeyRef", omitempty=True)
-
-
-class FileKeySelector(Struct):
-    """FileKeySelector: struct of __internal."""
-    volume_name: str = field(0, "volumeName")
-    path: str = field(0, "path")
-    key: str = field(0, "key")
-    optional: bool | None = field(0, "optional", omitempty=True)
-
-
-class ObjectFieldSelector(Struct):
-    """ObjectFieldSelector: struct of __internal."""
-    api_version: str = field(0, "apiVersion", omitempty=True)
-    field_path: str = field(0, "fieldPath")
-
-
-class ResourceFieldSelector(Struct):
-    """ResourceFieldSelector: struct of __internal."""
-    container_name: str = field(0, "containerName", omitempty=True)
-    resource: str = field(0, "resource")
-    divisor: Quantity = field(0, "divisor", omitempty=True)
-
-
-class ConfigMapKeySelector(Struct):
-    """ConfigMapKeySelector: struct of __internal."""
-    local_object_reference: LocalObjectReference = field(0, "", inline=True)
-    key: str = field(0, "key")
-    optional: bool | None = field(0, "optional", omitempty=True)
-
-
-class SecretKeySelector(Struct):
-    """SecretKeySelector: struct of __internal."""
-    local_object_reference: LocalObjectReference = field(0, "", inline=True)
-    key: str = field(0, "key")
-    optional: bool | None = field(0, "optional", omitempty=True)
-
-
-class EnvFromSource(Struct):
-    """EnvFromSource: struct of __internal."""
-    prefix: str = field(0, "prefix", omitempty=True)
-    config_map_ref: ConfigMapEnvSource | None = field(0, "configMapRef", omitempty=True)
-    secret_ref: SecretEnvSource | None = field(0, "secretRef", omitempty=True)
-
-
-class ConfigMapEnvSource(Struct):
-    """ConfigMapEnvSource: struct of __internal."""
-    local_object_reference: LocalObjectReference = field(0, "", inline=True)
-    optional: bool | None = field(0, "optional", omitempty=True)
-
-
-class SecretEnvSource(Struct):
-    """SecretEnvSource: struct of __internal."""
-    local_object_reference: LocalObjectReference = field(0, "", inline=True)
-    optional: bool | None = field(0, "optional", omitempty=True)
-
-
-class HTTPHeader(Struct):
-    """HTTPHeader: struct of __internal."""
-    name: str = field(0, "name")
-    value: str = field(0, "value")
-
-
-class HTTPGetAction(Struct):
-    """HTTPGetAction: struct of __internal."""
-    path: str = field(0, "path", omitempty=True)
-    port: IntOrString = field(0, "port")
-    host: str = field(0, "host", omitempty=True)
-    scheme: str = field(0, "scheme", omitempty=True)
-    http_headers: list[HTTPHeader] | None = field(0, "httpHeaders", omitempty=True)
-
-
-class TCPSocketAction(Struct):
-    """TCPSocketAction: struct of __internal."""
-    port: IntOrString = field(0, "port")
-    host: str = field(0, "host", omitempty=True)
-
-
-class GRPCAction(Struct):
-    """GRPCAction: struct of __internal."""
-    port: Int32 = field(0, "port")
-    service: str | None = field(0, "service")
-
-
-class ExecAction(Struct):
-    """ExecAction: struct of __internal."""
-    command: list[str] | None = field(0, "command", omitempty=True)
-
-
-class SleepAction(Struct):
-    """SleepAction: struct of __internal."""
-    seconds: Int64 = field(0, "seconds")
-
-
-class Probe(Struct):
-    """Probe: struct of __internal."""
-    probe_handler: ProbeHandler = field(0, "", inline=True)
-    initial_delay_seconds: Int32 = field(0, "initialDelaySeconds", omitempty=True)
-    timeout_seconds: Int32 = field(0, "timeoutSeconds", omitempty=True)
-    period_seconds: Int32 = field(0, "periodSeconds", omitempty=True)
-    success_threshold: Int32 = field(0, "successThreshold", omitempty=True)
-    failure_threshold: Int32 = field(0, "failureThreshold", omitempty=True)
-    termination_grace_period_seconds: Int64 | None = field(0, "terminationGracePeriodSeconds", omitempty=True)
-
-
-class ContainerResizePolicy(Struct):
-    """ContainerResizePolicy: struct of __internal."""
-    resource_name: str = field(0, "resourceName")
-    restart_policy: str = field(0, "restartPolicy")
-
-
-class Capabilities(Struct):
-    """Capabilities: struct of __internal."""
-    add: list[str] | None = field(0, "add", omitempty=True)
-    drop: list[str] | None = field(0, "drop", omitempty=True)
-
-
-class ResourceRequirements(Struct):
-    """ResourceRequirements: struct of __internal."""
-    limits: dict[str, Quantity] | None = field(0, "limits", omitempty=True)
-    requests: dict[str, Quantity] | None = field(0, "requests", omitempty=True)
-    claims: list[ResourceClaim] | None = field(0, "claims", omitempty=True)
-
-
-class VolumeResourceRequirements(Struct):
-    """VolumeResourceRequirements: struct of __internal."""
-    limits: dict[str, Quantity] | None = field(0, "limits", omitempty=True)
-    requests: dict[str, Quantity] | None = field(0, "requests", omitempty=True)
-
-
-class ResourceClaim(Struct):
-    """ResourceClaim: struct of __internal."""
-    name: str = field(0, "name")
-    request: str = field(0, "request", omitempty=True)
-
-
-class Container(Struct):
-    """Container: struct of __internal."""
-    name: str = field(0, "name")
-    image: str = field(0, "image", omitempty=True)
-    command: list[str] | None = field(0, "command", omitempty=True)
-    args: list[str] | None = field(0, "args", omitempty=True)
-    working_dir: str = field(0, "workingDir", omitempty=True)
-    ports: list[ContainerPort] | None = field(0, "ports", omitempty=True)
-    env_from: list[EnvFromSource] | None = field(0, "envFrom", omitempty=True)
-    env: list[EnvVar] | None = field(0, "env", omitempty=True)
-    resources: ResourceRequirements = field(0, "resources", omitempty=True)
-    resize_policy: list[ContainerResizePolicy] | None = field(0, "resizePolicy", omitempty=True)
-    restart_policy: str | None = field(0, "restartPolicy", omitempty=True)
-    restart_policy_rules: list[ContainerRestartRule] | None = field(0, "restartPolicyRules", omitempty=True)
-    volume_mounts: list[VolumeMount] | None = field(0, "volumeMounts", omitempty=True)
-    volume_devices: list[VolumeDevice] | None = field(0, "volumeDevices", omitempty=True)
-    liveness_probe: Probe | None = field(0, "livenessProbe", omitempty=True)
-    readiness_probe: Probe | None = field(0, "readinessProbe", omitempty=True)
-    startup_probe: Probe | None = field(0, "startupProbe", omitempty=True)
-    lifecycle: Lifecycle | None = field(0, "lifecycle", omitempty=True)
-    termination_message_path: str = field(0, "terminationMessagePath", omitempty=True)
-    termination_message_policy: str = field(0, "terminationMessagePolicy", omitempty=True)
-    image_pull_policy: str = field(0, "imagePullPolicy", omitempty=True)
-    security_context: SecurityContext | None = field(0, "securityContext", omitempty=True)
-    stdin: bool = field(0, "stdin", omitempty=True)
-    stdin_once: bool = field(0, "stdinOnce", omitempty=True)
-    tty: bool = field(0, "tty", omitempty=True)
-
-
-class ProbeHandler(Struct):
-    """ProbeHandler: struct of __internal."""
-    exec: ExecAction | None = field(0, "exec", omitempty=True)
-    http_get: HTTPGetAction | None = field(0, "httpGet", omitempty=True)
-    tcp_socket: TCPSocketAction | None = field(0, "tcpSocket", omitempty=True)
-    grpc: GRPCAction | None = field(0, "grpc", omitempty=True)
-
-
-class LifecycleHandler(Struct):
-    """LifecycleHandler: struct of __internal."""
-    exec: ExecAction | None = field(0, "exec", omitempty=True)
-    http_get: HTTPGetAction | None = field(0, "httpGet", omitempty=True)
-    tcp_socket: TCPSocketAction | None = field(0, "tcpSocket", omitempty=True)
-    sleep: SleepAction | None = field(0, "sleep", omitempty=True)
-
-
-class Lifecycle(Struct):
-    """Lifecycle: struct of __internal."""
-    post_start: LifecycleHandler | None = field(0, "postStart", omitempty=True)
-    pre_stop: LifecycleHandler | None = field(0, "preStop", omitempty=True)
-    stop_signal: str | None = field(0, "stopSignal", omitempty=True)
-
-
-class ContainerStateWaiting(Struct):
-    """ContainerStateWaiting: struct of __internal."""
-    reason: str = field(0, "reason", omitempty=True)
-    message: str = field(0, "message", omitempty=True)
-
-
-class ContainerStateRunning(Struct):
-    """ContainerStateRunning: struct of __internal."""
-    started_at: metav1.Time = field(0, "startedAt", omitempty=True)
-
-
-class ContainerStateTerminated(Struct):
-    """ContainerStateTerminated: struct of __internal."""
-    exit_code: Int32 = field(0, "exitCode")
-    signal: Int32 = field(0, "signal", omitempty=True)
-    reason: str = field(0, "reason", omitempty=True)
-    message: str = field(0, "message", omitempty=True)
-    started_at: metav1.Time = field(0, "startedAt", omitempty=True)
-    finished_at: metav1.Time = field(0, "finishedAt", omitempty=True)
-    container_id: str = field(0, "containerID", omitempty=True)
-
-
-class ContainerState(Struct):
-    """ContainerState: struct of __internal."""
-    waiting: ContainerStateWaiting | None = field(0, "waiting", omitempty=True)
-    running: ContainerStateRunning | None = field(0, "running", omitempty=True)
-    terminated: ContainerStateTerminated | None = field(0, "terminated", omitempty=True)
-
-
-class ContainerStatus(Struct):
-    """ContainerStatus: struct of __internal."""
-    name: str = field(0, "name")
-    state: ContainerState = field(0, "state", omitempty=True)
-    last_termination_state: ContainerState = field(0, "lastState", omitempty=True)
-    ready: bool = field(0, "ready")
-    restart_count: Int32 = field(0, "restartCount")
-    image: str = field(0, "image")
-    image_id: str = field(0, "imageID")
-    container_id: str = field(0, "containerID", omitempty=True)
-    started: bool | None = field(0, "started", omitempty=True)
-    allocated_resources: dict[str, Quantity] | None = field(0, "allocatedResources", omitempty=True)
-    resources: ResourceRequirements | None = field(0, "resources", omitempty=True)
-    volume_mounts: list[VolumeMountStatus] | None = field(0, "volumeMounts", omitempty=True)
-    user: ContainerUser | None = field(0, "user", omitempty=True)
-    allocated_resources_status: list[ResourceStatus] | None = field(0, "allocatedResourcesStatus", omitempty=True)
-    stop_signal: str | None = field(0, "stopSignal", omitempty=True)
-
-
-class ResourceStatus(Struct):
-    """ResourceStatus: struct of __internal."""
-    name: str = field(0, "name")
-    resources: list[ResourceHealth] | None = field(0, "resources", omitempty=True)
-
-
-class ResourceHealth(Struct):
-    """ResourceHealth: struct of __internal."""
-    resource_id: str = field(0, "resourceID")
-    health: str = field(0, "health", omitempty=True)
-    message: str | None = field(0, "message", omitempty=True)
-
-
-class ContainerUser(Struct):
-    """ContainerUser: struct of __internal."""
-    linux: LinuxContainerUser | None = field(0, "linux", omitempty=True)
-
-
-class LinuxContainerUser(Struct):
-    """LinuxContainerUser: struct of __internal."""
-    uid: Int64 = field(0, "uid")
-    gid: Int64 = field(0, "gid")
-    supplemental_groups: list[Int64] | None = field(0, "supplementalGroups", omitempty=True)
-
-
-class PodCondition(Struct):
-    """PodCondition: struct of __internal."""
-    type: str = field(0, "type")
-    observed_generation: Int64 = field(0, "observedGeneration", omitempty=True)
-    status: str = field(0, "status")
-    last_probe_time: metav1.Time = field(0, "lastProbeTime", omitempty=True)
-    last_transition_time: metav1.Time = field(0, "lastTransitionTime", omitempty=True)
-    reason: str = field(0, "reason", omitempty=True)
-    message: str = field(0, "message", omitempty=True)
-
-
-class VolumeMountStatus(Struct):
-    """VolumeMountStatus: struct of __internal."""
-    name: str = field(0, "name")
-    mount_path: str = field(0, "mountPath")
-    read_only: bool = field(0, "readOnly", omitempty=True)
-    recursive_read_only: str | None = field(0, "recursiveReadOnly", omitempty=True)
-    volume_status: VolumeStatus | None = field(0, "volumeStatus", omitempty=True)
-
-
-class VolumeStatus(Struct):
-    """VolumeStatus: struct of __internal."""
-    image: ImageVolumeStatus | None = field(0, "image", omitempty=True)
-
-
-class ImageVolumeStatus(Struct):
-    """ImageVolumeStatus: struct of __internal."""
-    image_ref: str = field(0, "imageRef", omitempty=True)
-
-
-class ContainerRestartRule(Struct):
-    """ContainerRestartRule: struct of __internal."""
-    action: str = field(0, "action", omitempty=True)
-    exit_codes: ContainerRestartRuleOnExitCodes | None = field(0, "exitCodes", omitempty=True)
-
-
-class ContainerRestartRuleOnExitCodes(Struct):
-    """ContainerRestartRuleOnExitCodes: struct of __internal."""
-    operator: str = field(0, "operator", omitempty=True)
-    values: list[Int32] | None = field(0, "values", omitempty=True)
-
-
-class NodeSelector(Struct):
-    """NodeSelector: struct of __internal."""
-    node_selector_terms: list[NodeSelectorTerm] | None = field(0, "nodeSelectorTerms")
-
-
-class NodeSelectorTerm(Struct):
-    """NodeSelectorTerm: struct of __internal."""
-    match_expressions: list[NodeSelectorRequirement] | None = field(0, "matchExpressions", omitempty=True)
-    match_fields: list[NodeSelectorRequirement] | None = field(0, "matchFields", omitempty=True)
-
-
-class NodeSelectorRequirement(Struct):
-    """NodeSelectorRequirement: struct of __internal."""
-    key: str = field(0, "key")
-    operator: str = field(0, "operator")
-    values: list[str] | None = field(0, "values", omitempty=True)
-
-
-class TopologySelectorTerm(Struct):
-    """TopologySelectorTerm: struct of __internal."""
-    match_label_expressions: list[TopologySelectorLabelRequirement] | None = field(0, "matchLabelExpressions", omitempty=True)
-
-
-class TopologySelectorLabelRequirement(Struct):
-    """TopologySelectorLabelRequirement: struct of __internal."""
-    key: str = field(0, "key")
-    values: list[str] | None = field(0, "values")
-
-
-class Affinity(Struct):
-    """Affinity: struct of __internal."""
-    node_affinity: NodeAffinity | None = field(0, "nodeAffinity", omitempty=True)
-    pod_affinity: PodAffinity | None = field(0, "podAffinity", omitempty=True)
-    pod_anti_affinity: PodAntiAffinity | None = field(0, "podAntiAffinity", omitempty=True)
-
-
-class PodAffinity(Struct):
-    """PodAffinity: struct of __internal."""
-    required_during_scheduling_ignored_during_execution: list[PodAffinityTerm] | None = field(0, "requiredDuringSchedulingIgnoredDuringExecution", omitempty=True)
-    preferred_during_scheduling_ignored_during_execution: list[WeightedPodAffinityTerm] | None = field(0, "preferredDuringSchedulingIgnoredDuringExecution", omitempty=True)
-
-
-class PodAntiAffinity(Struct):
-    """PodAntiAffinity: struct of __internal."""
-    required_during_scheduling_ignored_during_execution: list[PodAffinityTerm] | None = field(0, "requiredDuringSchedulingIgnoredDuringExecution", omitempty=True)
-    preferred_during_scheduling_ignored_during_execution: list[WeightedPodAffinityTerm] | None = field(0, "preferredDuringSchedulingIgnoredDuringExecution", omitempty=True)
-
-
-class WeightedPodAffinityTerm(Struct):
-    """WeightedPodAffinityTerm: struct of __internal."""
-    weight: Int32 = field(0, "weight")
-    pod_affinity_term: PodAffinityTerm = field(0, "podAffinityTerm")
-
-
-class PodAffinityTerm(Struct):
-    """PodAffinityTerm: struct of __internal."""
-    label_selector: metav1.LabelSelector | None = field(0, "labelSelector", omitempty=True)
-    namespaces: list[str] | None = field(0, "namespaces", omitempty=True)
-    topology_key: str = field(0, "topologyKey")
-    namespace_selector: metav1.LabelSelector | None = field(0, "namespaceSelector", omitempty=True)
-    match_label_keys: list[str] | None = field(0, "matchLabelKeys", omitempty=True)
-    mismatch_label_keys: list[str] | None = field(0, "mismatchLabelKeys", omitempty=True)
-
-
-class NodeAffinity(Struct):
-    """NodeAffinity: struct of __internal."""
-    required_during_scheduling_ignored_during_execution: NodeSelector | None = field(0, "requiredDuringSchedulingIgnoredDuringExecution", omitempty=True)
-    preferred_during_scheduling_ignored_during_execution: list[PreferredSchedulingTerm] | None = field(0, "preferredDuringSchedulingIgnoredDuringExecution", omitempty=True)
-
-
-class PreferredSchedulingTerm(Struct):
-    """PreferredSchedulingTerm: struct of __internal."""
-    weight: Int32 = field(0, "weight")
-    preference: NodeSelectorTerm = field(0, "preference")
-
-
-class Taint(Struct):
-    """Taint: struct of __internal."""
-    key: str = field(0, "key")
-    value: str = field(0, "value", omitempty=True)
-    effect: str = field(0, "effect")
-    time_added: metav1.Time | None = field(0, "timeAdded", omitempty=True)
-
-
-class Toleration(Struct):
-    """Toleration: struct of __internal."""
-    key: str = field(0, "key", omitempty=True)
-    operator: str = field(0, "operator", omitempty=True)
-    value: str = field(0, "value", omitempty=True)
-    effect: str = field(0, "effect", omitempty=True)
-    toleration_seconds: Int64 | None = field(0, "tolerationSeconds", omitempty=True)
-
-
-class PodReadinessGate(Struct):
-    """PodReadinessGate: struct of __internal."""
-    condition_type: str = field(0, "conditionType")
 
 
 class PodSpec(Struct):
@@ -1077,65 +278,6 @@ class PodSpec(Struct):
     scheduling_group: PodSchedulingGroup | None = field(0, "schedulingGroup", omitempty=True)
 
 
-class PodResourceClaim(Struct):
-    """PodResourceClaim: struct of __internal."""
-    name: str = field(0, "name")
-    resource_claim_name: str | None = field(0, "resourceClaimName", omitempty=True)
-    resource_claim_template_name: str | None = field(0, "resourceClaimTemplateName", omitempty=True)
-
-
-class PodResourceClaimStatus(Struct):
-    """PodResourceClaimStatus: struct of __internal."""
-    name: str = field(0, "name")
-    resource_claim_name: str | None = field(0, "resourceClaimName", omitempty=True)
-
-
-class PodExtendedResourceClaimStatus(Struct):
-    """PodExtendedResourceClaimStatus: struct of __internal."""
-    request_mappings: list[ContainerExtendedResourceRequest] | None = field(0, "requestMappings")
-    resource_claim_name: str = field(0, "resourceClaimName")
-
-
-class ContainerExtendedResourceRequest(Struct):
-    """ContainerExtendedResourceRequest: struct of __internal."""
-    container_name: str = field(0, "containerName")
-    resource_name: str = field(0, "resourceName")
-    request_name: str = field(0, "requestName")
-
-
-class PodOS(Struct):
-    """PodOS: struct of __internal."""
-    name: str = field(0, "name")
-
-
-class PodSchedulingGate(Struct):
-    """PodSchedulingGate: struct of __internal."""
-    name: str = field(0, "name")
-
-
-class PodSchedulingGroup(Struct):
-    """PodSchedulingGroup: struct of __internal."""
-    pod_group_name: str | None = field(0, "podGroupName", omitempty=True)
-
-
-class TopologySpreadConstraint(Struct):
-    """TopologySpreadConstraint: struct of __internal."""
-    max_skew: Int32 = field(0, "maxSkew")
-    topology_key: str = field(0, "topologyKey")
-    when_unsatisfiable: str = field(0, "whenUnsatisfiable")
-    label_selector: metav1.LabelSelector | None = field(0, "labelSelector", omitempty=True)
-    min_domains: Int32 | None = field(0, "minDomains", omitempty=True)
-    node_affinity_policy: str | None = field(0, "nodeAffinityPolicy", omitempty=True)
-    node_taints_policy: str | None = field(0, "nodeTaintsPolicy", omitempty=True)
-    match_label_keys: list[str] | None = field(0, "matchLabelKeys", omitempty=True)
-
-
-class HostAlias(Struct):
-    """HostAlias: struct of __internal."""
-    ip: str = field(0, "ip")
-    hostnames: list[str] | None = field(0, "hostnames", omitempty=True)
-
-
 class PodSecurityContext(Struct):
     """PodSecurityContext: struct of __internal."""
     se_linux_options: SELinuxOptions | None = field(0, "seLinuxOptions", omitempty=True)
@@ -1155,76 +297,6 @@ class PodSecurityContext(Struct):
     host_pid: bool = field(0, "hostPID", omitempty=True)
     host_ipc: bool = field(0, "hostIPC", omitempty=True)
     host_users: bool | None = field(0, "hostUsers", omitempty=True)
-
-
-class SeccompProfile(Struct):
-    """SeccompProfile: struct of __internal."""
-    type: str = field(0, "type")
-    localhost_profile: str | None = field(0, "localhostProfile", omitempty=True)
-
-
-class AppArmorProfile(Struct):
-    """AppArmorProfile: struct of __internal."""
-    type: str = field(0, "type")
-    localhost_profile: str | None = field(0, "localhostProfile", omitempty=True)
-
-
-class PodDNSConfig(Struct):
-    """PodDNSConfig: struct of __internal."""
-    nameservers: list[str] | None = field(0, "nameservers", omitempty=True)
-    searches: list[str] | None = field(0, "searches", omitempty=True)
-    options: list[PodDNSConfigOption] | None = field(0, "options", omitempty=True)
-
-
-class PodDNSConfigOption(Struct):
-    """PodDNSConfigOption: struct of __internal."""
-    name: str = field(0, "name", omitempty=True)
-    value: str | None = field(0, "value", omitempty=True)
-
-
-class PodIP(Struct):
-    """PodIP: struct of __internal."""
-    ip: str = field(0, "ip")
-
-
-class HostIP(Struct):
-    """HostIP: struct of __internal."""
-    ip: str = field(0, "ip")
-
-
-class EphemeralContainerCommon(Struct):
-    """EphemeralContainerCommon: struct of __internal."""
-    name: str = field(0, "name")
-    image: str = field(0, "image", omitempty=True)
-    command: list[str] | None = field(0, "command", omitempty=True)
-    args: list[str] | None = field(0, "args", omitempty=True)
-    working_dir: str = field(0, "workingDir", omitempty=True)
-    ports: list[ContainerPort] | None = field(0, "ports", omitempty=True)
-    env_from: list[EnvFromSource] | None = field(0, "envFrom", omitempty=True)
-    env: list[EnvVar] | None = field(0, "env", omitempty=True)
-    resources: ResourceRequirements = field(0, "resources", omitempty=True)
-    resize_policy: list[ContainerResizePolicy] | None = field(0, "resizePolicy", omitempty=True)
-    restart_policy: str | None = field(0, "restartPolicy", omitempty=True)
-    restart_policy_rules: list[ContainerRestartRule] | None = field(0, "restartPolicyRules", omitempty=True)
-    volume_mounts: list[VolumeMount] | None = field(0, "volumeMounts", omitempty=True)
-    volume_devices: list[VolumeDevice] | None = field(0, "volumeDevices", omitempty=True)
-    liveness_probe: Probe | None = field(0, "livenessProbe", omitempty=True)
-    readiness_probe: Probe | None = field(0, "readinessProbe", omitempty=True)
-    startup_probe: Probe | None = field(0, "startupProbe", omitempty=True)
-    lifecycle: Lifecycle | None = field(0, "lifecycle", omitempty=True)
-    termination_message_path: str = field(0, "terminationMessagePath", omitempty=True)
-    termination_message_policy: str = field(0, "terminationMessagePolicy", omitempty=True)
-    image_pull_policy: str = field(0, "imagePullPolicy", omitempty=True)
-    security_context: SecurityContext | None = field(0, "securityContext", omitempty=True)
-    stdin: bool = field(0, "stdin", omitempty=True)
-    stdin_once: bool = field(0, "stdinOnce", omitempty=True)
-    tty: bool = field(0, "tty", omitempty=True)
-
-
-class EphemeralContainer(Struct):
-    """EphemeralContainer: struct of __internal."""
-    ephemeral_container_common: EphemeralContainerCommon = field(0, "", inline=True)
-    target_container_name: str = field(0, "targetContainerName", omitempty=True)
 
 
 class PodStatus(Struct):
@@ -1295,25 +367,6 @@ class ReplicationControllerSpec(Struct):
     template: PodTemplateSpec | None = field(0, "template", omitempty=True)
 
 
-class ReplicationControllerStatus(Struct):
-    """ReplicationControllerStatus: struct of __internal."""
-    replicas: Int32 = field(0, "replicas")
-    fully_labeled_replicas: Int32 = field(0, "fullyLabeledReplicas", omitempty=True)
-    ready_replicas: Int32 = field(0, "readyReplicas", omitempty=True)
-    available_replicas: Int32 = field(0, "availableReplicas", omitempty=True)
-    observed_generation: Int64 = field(0, "observedGeneration", omitempty=True)
-    conditions: list[ReplicationControllerCondition] | None = field(0, "conditions", omitempty=True)
-
-
-class ReplicationControllerCondition(Struct):
-    """ReplicationControllerCondition: struct of __internal."""
-    type: str = field(0, "type")
-    status: str = field(0, "status")
-    last_transition_time: metav1.Time = field(0, "lastTransitionTime", omitempty=True)
-    reason: str = field(0, "reason", omitempty=True)
-    message: str = field(0, "message", omitempty=True)
-
-
 class ReplicationController(Object):
     """ReplicationController: the ReplicationController kind of __internal."""
     metadata: metav1.ObjectMeta = field(0, "metadata", omitempty=True)
@@ -1325,69 +378,6 @@ class ReplicationControllerList(Object):
     """ReplicationControllerList: a list of ReplicationController objects (__internal)."""
     metadata: metav1.ListMeta = field(0, "metadata", omitempty=True)
     items: list[ReplicationController] | None = field(0, "items")
-
-
-class SessionAffinityConfig(Struct):
-    """SessionAffinityConfig: struct of __internal."""
-    client_ip: ClientIPConfig | None = field(0, "clientIP", omitempty=True)
-
-
-class ClientIPConfig(Struct):
-    """ClientIPConfig: struct of __internal."""
-    timeout_seconds: Int32 | None = field(0, "timeoutSeconds", omitempty=True)
-
-
-class ServiceStatus(Struct):
-    """ServiceStatus: struct of __internal."""
-    load_balancer: LoadBalancerStatus = field(0, "loadBalancer", omitempty=True)
-    conditions: list[metav1.Condition] | None = field(0, "conditions", omitempty=True)
-
-
-class LoadBalancerStatus(Struct):
-    """LoadBalancerStatus: struct of __internal."""
-    ingress: list[LoadBalancerIngress] | None = field(0, "ingress", omitempty=True)
-
-
-class LoadBalancerIngress(Struct):
-    """LoadBalancerIngress: struct of __internal."""
-    ip: str = field(0, "ip", omitempty=True)
-    hostname: str = field(0, "hostname", omitempty=True)
-    ip_mode: str | None = field(0, "ipMode", omitempty=True)
-    ports: list[PortStatus] | None = field(0, "ports", omitempty=True)
-
-
-class ServiceSpec(Struct):
-    """ServiceSpec: struct of __internal."""
-    ports: list[ServicePort] | None = field(0, "ports", omitempty=True)
-    selector: dict[str, str] | None = field(0, "selector", omitempty=True)
-    cluster_ip: str = field(0, "clusterIP", omitempty=True)
-    cluster_ips: list[str] | None = field(0, "clusterIPs", omitempty=True)
-    type: str = field(0, "type", omitempty=True)
-    external_ips: list[str] | None = field(0, "externalIPs", omitempty=True)
-    session_affinity: str = field(0, "sessionAffinity", omitempty=True)
-    load_balancer_ip: str = field(0, "loadBalancerIP", omitempty=True)
-    load_balancer_source_ranges: list[str] | None = field(0, "loadBalancerSourceRanges", omitempty=True)
-    external_name: str = field(0, "externalName", omitempty=True)
-    external_traffic_policy: str = field(0, "externalTrafficPolicy", omitempty=True)
-    health_check_node_port: Int32 = field(0, "healthCheckNodePort", omitempty=True)
-    publish_not_ready_addresses: bool = field(0, "publishNotReadyAddresses", omitempty=True)
-    session_affinity_config: SessionAffinityConfig | None = field(0, "sessionAffinityConfig", omitempty=True)
-    ip_families: list[str] | None = field(0, "ipFamilies", omitempty=True)
-    ip_family_policy: str | None = field(0, "ipFamilyPolicy", omitempty=True)
-    allocate_load_balancer_node_ports: bool | None = field(0, "allocateLoadBalancerNodePorts", omitempty=True)
-    load_balancer_class: str | None = field(0, "loadBalancerClass", omitempty=True)
-    internal_traffic_policy: str | None = field(0, "internalTrafficPolicy", omitempty=True)
-    traffic_distribution: str | None = field(0, "trafficDistribution", omitempty=True)
-
-
-class ServicePort(Struct):
-    """ServicePort: struct of __internal."""
-    name: str = field(0, "name", omitempty=True)
-    protocol: str = field(0, "protocol", omitempty=True)
-    app_protocol: str | None = field(0, "appProtocol", omitempty=True)
-    port: Int32 = field(0, "port")
-    target_port: IntOrString = field(0, "targetPort", omitempty=True)
-    node_port: Int32 = field(0, "nodePort", omitempty=True)
 
 
 class Service(Object):
@@ -1423,29 +413,6 @@ class Endpoints(Object):
     subsets: list[EndpointSubset] | None = field(0, "subsets", omitempty=True)
 
 
-class EndpointSubset(Struct):
-    """EndpointSubset: struct of __internal."""
-    addresses: list[EndpointAddress] | None = field(0, "addresses", omitempty=True)
-    not_ready_addresses: list[EndpointAddress] | None = field(0, "notReadyAddresses", omitempty=True)
-    ports: list[EndpointPort] | None = field(0, "ports", omitempty=True)
-
-
-class EndpointAddress(Struct):
-    """EndpointAddress: struct of __internal."""
-    ip: str = field(0, "ip")
-    hostname: str = field(0, "hostname", omitempty=True)
-    node_name: str | None = field(0, "nodeName", omitempty=True)
-    target_ref: ObjectReference | None = field(0, "targetRef", omitempty=True)
-
-
-class EndpointPort(Struct):
-    """EndpointPort: struct of __internal."""
-    name: str = field(0, "name", omitempty=True)
-    port: Int32 = field(0, "port")
-    protocol: str = field(0, "protocol", omitempty=True)
-    app_protocol: str | None = field(0, "appProtocol", omitempty=True)
-
-
 class EndpointsList(Object):
     """EndpointsList: a list of Endpoints objects (__internal)."""
     metadata: metav1.ListMeta = field(0, "metadata", omitempty=True)
@@ -1462,139 +429,6 @@ class NodeSpec(Struct):
     do_not_use_external_id: str = field(0, "externalID", omitempty=True)
 
 
-class NodeConfigSource(Struct):
-    """NodeConfigSource: struct of __internal."""
-    config_map: ConfigMapNodeConfigSource | None = field(0, "configMap", omitempty=True)
-
-
-class ConfigMapNodeConfigSource(Struct):
-    """ConfigMapNodeConfigSource: struct of __internal."""
-    namespace: str = field(0, "namespace")
-    name: str = field(0, "name")
-    uid: str = field(0, "uid", omitempty=True)
-    resource_version: str = field(0, "resourceVersion", omitempty=True)
-    kubelet_config_key: str = field(0, "kubeletConfigKey")
-
-
-class DaemonEndpoint(Struct):
-    """DaemonEndpoint: struct of __internal."""
-    port: Int32 = field(0, "Port")
-
-
-class NodeDaemonEndpoints(Struct):
-    """NodeDaemonEndpoints: struct of __internal."""
-    kubelet_endpoint: DaemonEndpoint = field(0, "kubeletEndpoint", omitempty=True)
-
-
-class NodeRuntimeHandlerFeatures(Struct):
-    """NodeRuntimeHandlerFeatures: struct of __internal."""
-    recursive_read_only_mounts: bool | None = field(0, "recursiveReadOnlyMounts", omitempty=True)
-    user_namespaces: bool | None = field(0, "userNamespaces", omitempty=True)
-
-
-class NodeRuntimeHandler(Struct):
-    """NodeRuntimeHandler: struct of __internal."""
-    name: str = field(0, "name")
-    features: NodeRuntimeHandlerFeatures | None = field(0, "features", omitempty=True)
-
-
-class NodeFeatures(Struct):
-    """NodeFeatures: struct of __internal."""
-    supplemental_groups_policy: bool | None = field(0, "supplementalGroupsPolicy", omitempty=True)
-
-
-class NodeSystemInfo(Struct):
-    """NodeSystemInfo: struct of __internal."""
-    machine_id: str = field(0, "machineID")
-    system_uuid: str = field(0, "systemUUID")
-    boot_id: str = field(0, "bootID")
-    kernel_version: str = field(0, "kernelVersion")
-    os_image: str = field(0, "osImage")
-    container_runtime_version: str = field(0, "containerRuntimeVersion")
-    kubelet_version: str = field(0, "kubeletVersion")
-    kube_proxy_version: str = field(0, "kubeProxyVersion")
-    operating_system: str = field(0, "operatingSystem")
-    architecture: str = field(0, "architecture")
-    swap: NodeSwapStatus | None = field(0, "swap", omitempty=True)
-
-
-class NodeSwapStatus(Struct):
-    """NodeSwapStatus: struct of __internal."""
-    capacity: Int64 | None = field(0, "capacity", omitempty=True)
-
-
-class NodeConfigStatus(Struct):
-    """NodeConfigStatus: struct of __internal."""
-    assigned: NodeConfigSource | None = field(0, "assigned", omitempty=True)
-    active: NodeConfigSource | None = field(0, "active", omitempty=True)
-    last_known_good: NodeConfigSource | None = field(0, "lastKnownGood", omitempty=True)
-    error: str = field(0, "error", omitempty=True)
-
-
-class NodeStatus(Struct):
-    """NodeStatus: struct of __internal."""
-    capacity: dict[str, Quantity] | None = field(0, "capacity", omitempty=True)
-    allocatable: dict[str, Quantity] | None = field(0, "allocatable", omitempty=True)
-    phase: str = field(0, "phase", omitempty=True)
-    conditions: list[NodeCondition] | None = field(0, "conditions", omitempty=True)
-    addresses: list[NodeAddress] | None = field(0, "addresses", omitempty=True)
-    daemon_endpoints: NodeDaemonEndpoints = field(0, "daemonEndpoints", omitempty=True)
-    node_info: NodeSystemInfo = field(0, "nodeInfo", omitempty=True)
-    images: list[ContainerImage] | None = field(0, "images", omitempty=True)
-    volumes_in_use: list[str] | None = field(0, "volumesInUse", omitempty=True)
-    volumes_attached: list[AttachedVolume] | None = field(0, "volumesAttached", omitempty=True)
-    config: NodeConfigStatus | None = field(0, "config", omitempty=True)
-    runtime_handlers: list[NodeRuntimeHandler] | None = field(0, "runtimeHandlers", omitempty=True)
-    features: NodeFeatures | None = field(0, "features", omitempty=True)
-    declared_features: list[str] | None = field(0, "declaredFeatures", omitempty=True)
-
-
-class AttachedVolume(Struct):
-    """AttachedVolume: struct of __internal."""
-    name: str = field(0, "name")
-    device_path: str = field(0, "devicePath")
-
-
-class AvoidPods(Struct):
-    """AvoidPods: struct of __internal."""
-    prefer_avoid_pods: list[PreferAvoidPodsEntry] | None = field(0, "preferAvoidPods", omitempty=True)
-
-
-class PreferAvoidPodsEntry(Struct):
-    """PreferAvoidPodsEntry: struct of __internal."""
-    pod_signature: PodSignature = field(0, "podSignature")
-    eviction_time: metav1.Time = field(0, "evictionTime", omitempty=True)
-    reason: str = field(0, "reason", omitempty=True)
-    message: str = field(0, "message", omitempty=True)
-
-
-class PodSignature(Struct):
-    """PodSignature: struct of __internal."""
-    pod_controller: metav1.OwnerReference | None = field(0, "podController", omitempty=True)
-
-
-class ContainerImage(Struct):
-    """ContainerImage: struct of __internal."""
-    names: list[str] | None = field(0, "names")
-    size_bytes: Int64 = field(0, "sizeBytes", omitempty=True)
-
-
-class NodeCondition(Struct):
-    """NodeCondition: struct of __internal."""
-    type: str = field(0, "type")
-    status: str = field(0, "status")
-    last_heartbeat_time: metav1.Time = field(0, "lastHeartbeatTime", omitempty=True)
-    last_transition_time: metav1.Time = field(0, "lastTransitionTime", omitempty=True)
-    reason: str = field(0, "reason", omitempty=True)
-    message: str = field(0, "message", omitempty=True)
-
-
-class NodeAddress(Struct):
-    """NodeAddress: struct of __internal."""
-    type: str = field(0, "type")
-    address: str = field(0, "address")
-
-
 class Node(Object):
     """Node: the Node kind of __internal."""
     metadata: metav1.ObjectMeta = field(0, "metadata", omitempty=True)
@@ -1606,26 +440,6 @@ class NodeList(Object):
     """NodeList: a list of Node objects (__internal)."""
     metadata: metav1.ListMeta = field(0, "metadata", omitempty=True)
     items: list[Node] | None = field(0, "items")
-
-
-class NamespaceSpec(Struct):
-    """NamespaceSpec: struct of __internal."""
-    finalizers: list[str] | None = field(0, "finalizers", omitempty=True)
-
-
-class NamespaceStatus(Struct):
-    """NamespaceStatus: struct of __internal."""
-    phase: str = field(0, "phase", omitempty=True)
-    conditions: list[NamespaceCondition] | None = field(0, "conditions", omitempty=True)
-
-
-class NamespaceCondition(Struct):
-    """NamespaceCondition: struct of __internal."""
-    type: str = field(0, "type")
-    status: str = field(0, "status")
-    last_transition_time: metav1.Time = field(0, "lastTransitionTime", omitempty=True)
-    reason: str = field(0, "reason", omitempty=True)
-    message: str = field(0, "message", omitempty=True)
 
 
 class Namespace(Object):
@@ -1645,11 +459,6 @@ class Binding(Object):
     """Binding: the Binding kind of __internal."""
     metadata: metav1.ObjectMeta = field(0, "metadata", omitempty=True)
     target: ObjectReference = field(0, "target")
-
-
-class Preconditions(Struct):
-    """Preconditions: struct of __internal."""
-    uid: str | None = field(0, "uid", omitempty=True)
 
 
 class PodLogOptions(Object):
@@ -1705,38 +514,9 @@ class ServiceProxyOptions(Object):
     path: str = field(0, "path", omitempty=True)
 
 
-class ObjectReference(Struct):
-    """ObjectReference: struct of __internal."""
-    kind: str = field(0, "kind", omitempty=True)
-    namespace: str = field(0, "namespace", omitempty=True)
-    name: str = field(0, "name", omitempty=True)
-    uid: str = field(0, "uid", omitempty=True)
-    api_version: str = field(0, "apiVersion", omitempty=True)
-    resource_version: str = field(0, "resourceVersion", omitempty=True)
-    field_path: str = field(0, "fieldPath", omitempty=True)
-
-
-class LocalObjectReference(Struct):
-    """LocalObjectReference: struct of __internal."""
-    name: str = field(0, "name", omitempty=True)
-
-
-class TypedLocalObjectReference(Struct):
-    """TypedLocalObjectReference: struct of __internal."""
-    api_group: str | None = field(0, "apiGroup")
-    kind: str = field(0, "kind")
-    name: str = field(0, "name")
-
-
 class SerializedReference(Object):
     """SerializedReference: the SerializedReference kind of __internal."""
     reference: ObjectReference = field(0, "reference", omitempty=True)
-
-
-class EventSource(Struct):
-    """EventSource: struct of __internal."""
-    component: str = field(0, "component", omitempty=True)
-    host: str = field(0, "host", omitempty=True)
 
 
 class Event(Object):
@@ -1758,12 +538,6 @@ class Event(Object):
     reporting_instance: str = field(0, "reportingInstance")
 
 
-class EventSeries(Struct):
-    """EventSeries: struct of __internal."""
-    count: Int32 = field(0, "count", omitempty=True)
-    last_observed_time: metav1.MicroTime = field(0, "lastObservedTime", omitempty=True)
-
-
 class EventList(Object):
     """EventList: a list of Event objects (__internal)."""
     metadata: metav1.ListMeta = field(0, "metadata", omitempty=True)
@@ -1776,21 +550,6 @@ class List(Object):
     items: list[RawExtension] | None = field(0, "items")
 
 
-class LimitRangeItem(Struct):
-    """LimitRangeItem: struct of __internal."""
-    type: str = field(0, "type")
-    max: dict[str, Quantity] | None = field(0, "max", omitempty=True)
-    min: dict[str, Quantity] | None = field(0, "min", omitempty=True)
-    default: dict[str, Quantity] | None = field(0, "default", omitempty=True)
-    default_request: dict[str, Quantity] | None = field(0, "defaultRequest", omitempty=True)
-    max_limit_request_ratio: dict[str, Quantity] | None = field(0, "maxLimitRequestRatio", omitempty=True)
-
-
-class LimitRangeSpec(Struct):
-    """LimitRangeSpec: struct of __internal."""
-    limits: list[LimitRangeItem] | None = field(0, "limits")
-
-
 class LimitRange(Object):
     """LimitRange: the LimitRange kind of __internal."""
     metadata: metav1.ObjectMeta = field(0, "metadata", omitempty=True)
@@ -1801,31 +560,6 @@ class LimitRangeList(Object):
     """LimitRangeList: a list of LimitRange objects (__internal)."""
     metadata: metav1.ListMeta = field(0, "metadata", omitempty=True)
     items: list[LimitRange] | None = field(0, "items")
-
-
-class ResourceQuotaSpec(Struct):
-    """ResourceQuotaSpec: struct of __internal."""
-    hard: dict[str, Quantity] | None = field(0, "hard", omitempty=True)
-    scopes: list[str] | None = field(0, "scopes", omitempty=True)
-    scope_selector: ScopeSelector | None = field(0, "scopeSelector", omitempty=True)
-
-
-class ScopeSelector(Struct):
-    """ScopeSelector: struct of __internal."""
-    match_expressions: list[ScopedResourceSelectorRequirement] | None = field(0, "matchExpressions", omitempty=True)
-
-
-class ScopedResourceSelectorRequirement(Struct):
-    """ScopedResourceSelectorRequirement: struct of __internal."""
-    scope_name: str = field(0, "scopeName")
-    operator: str = field(0, "operator")
-    values: list[str] | None = field(0, "values", omitempty=True)
-
-
-class ResourceQuotaStatus(Struct):
-    """ResourceQuotaStatus: struct of __internal."""
-    hard: dict[str, Quantity] | None = field(0, "hard", omitempty=True)
-    used: dict[str, Quantity] | None = field(0, "used", omitempty=True)
 
 
 class ResourceQuota(Object):
@@ -1869,14 +603,6 @@ class ConfigMapList(Object):
     items: list[ConfigMap] | None = field(0, "items")
 
 
-class ComponentCondition(Struct):
-    """ComponentCondition: struct of __internal."""
-    type: str = field(0, "type")
-    status: str = field(0, "status")
-    message: str = field(0, "message", omitempty=True)
-    error: str = field(0, "error", omitempty=True)
-
-
 class ComponentStatus(Object):
     """ComponentStatus: the ComponentStatus kind of __internal."""
     metadata: metav1.ObjectMeta = field(0, "metadata", omitempty=True)
@@ -1889,88 +615,11 @@ class ComponentStatusList(Object):
     items: list[ComponentStatus] | None = field(0, "items")
 
 
-class DownwardAPIVolumeSource(Struct):
-    """DownwardAPIVolumeSource: struct of __internal."""
-    items: list[DownwardAPIVolumeFile] | None = field(0, "items", omitempty=True)
-    default_mode: Int32 | None = field(0, "defaultMode", omitempty=True)
-
-
-class DownwardAPIVolumeFile(Struct):
-    """DownwardAPIVolumeFile: struct of __internal."""
-    path: str = field(0, "path")
-    field_ref: ObjectFieldSelector | None = field(0, "fieldRef", omitempty=True)
-    resource_field_ref: ResourceFieldSelector | None = field(0, "resourceFieldRef", omitempty=True)
-    mode: Int32 | None = field(0, "mode", omitempty=True)
-
-
-class DownwardAPIProjection(Struct):
-    """DownwardAPIProjection: struct of __internal."""
-    items: list[DownwardAPIVolumeFile] | None = field(0, "items", omitempty=True)
-
-
-class SecurityContext(Struct):
-    """SecurityContext: struct of __internal."""
-    capabilities: Capabilities | None = field(0, "capabilities", omitempty=True)
-    privileged: bool | None = field(0, "privileged", omitempty=True)
-    se_linux_options: SELinuxOptions | None = field(0, "seLinuxOptions", omitempty=True)
-    windows_options: WindowsSecurityContextOptions | None = field(0, "windowsOptions", omitempty=True)
-    run_as_user: Int64 | None = field(0, "runAsUser", omitempty=True)
-    run_as_group: Int64 | None = field(0, "runAsGroup", omitempty=True)
-    run_as_non_root: bool | None = field(0, "runAsNonRoot", omitempty=True)
-    read_only_root_filesystem: bool | None = field(0, "readOnlyRootFilesystem", omitempty=True)
-    allow_privilege_escalation: bool | None = field(0, "allowPrivilegeEscalation", omitempty=True)
-    proc_mount: str | None = field(0, "procMount", omitempty=True)
-    seccomp_profile: SeccompProfile | None = field(0, "seccompProfile", omitempty=True)
-    app_armor_profile: AppArmorProfile | None = field(0, "appArmorProfile", omitempty=True)
-
-
-class SELinuxOptions(Struct):
-    """SELinuxOptions: struct of __internal."""
-    user: str = field(0, "user", omitempty=True)
-    role: str = field(0, "role", omitempty=True)
-    type: str = field(0, "type", omitempty=True)
-    level: str = field(0, "level", omitempty=True)
-
-
-class WindowsSecurityContextOptions(Struct):
-    """WindowsSecurityContextOptions: struct of __internal."""
-    gmsa_credential_spec_name: str | None = field(0, "gmsaCredentialSpecName", omitempty=True)
-    gmsa_credential_spec: str | None = field(0, "gmsaCredentialSpec", omitempty=True)
-    run_as_user_name: str | None = field(0, "runAsUserName", omitempty=True)
-    host_process: bool | None = field(0, "hostProcess", omitempty=True)
-
-
 class RangeAllocation(Object):
     """RangeAllocation: the RangeAllocation kind of __internal."""
     metadata: metav1.ObjectMeta = field(0, "metadata", omitempty=True)
     range: str = field(0, "range")
     data: bytes | None = field(0, "data")
-
-
-class Sysctl(Struct):
-    """Sysctl: struct of __internal."""
-    name: str = field(0, "name")
-    value: str = field(0, "value")
-
-
-class PortStatus(Struct):
-    """PortStatus: struct of __internal."""
-    port: Int32 = field(0, "port")
-    protocol: str = field(0, "protocol")
-    error: str | None = field(0, "error", omitempty=True)
-
-
-class ImageVolumeSource(Struct):
-    """ImageVolumeSource: struct of __internal."""
-    reference: str = field(0, "reference", omitempty=True)
-    pull_policy: str = field(0, "pullPolicy", omitempty=True)
-
-
-class NodeAllocatableResourceClaimStatus(Struct):
-    """NodeAllocatableResourceClaimStatus: struct of __internal."""
-    resource_claim_name: str = field(0, "resourceClaimName")
-    containers: list[str] | None = field(0, "containers", omitempty=True)
-    resources: dict[str, Quantity] | None = field(0, "resources")
 
 
 def add_to_scheme(scheme: Any) -> None:

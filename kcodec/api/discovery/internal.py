@@ -5,13 +5,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcodec.model import Struct, field, Int32
+from kcodec.model import Struct, field
 from kcodec.runtime import Object
 from kcodec.schema import GroupVersion
-from kcodec.api.core import internal as coreinternal
+from kcodec.api.discovery import v1 as discoveryv1
 from kcodec.api.meta import v1 as metav1
 
 SCHEME_GROUP_VERSION = GroupVersion("discovery.k8s.io", "__internal")
+
+# Structs laid out exactly as in the preferred version (same fields, types and
+# JSON options, no hand-written conversion, not a kind) are that version's
+# classes: converting between the two shares them, as Go's conversion-gen
+# shares memory-identical types through unsafe.Pointer casts.
+Endpoint = discoveryv1.Endpoint
+EndpointConditions = discoveryv1.EndpointConditions
+EndpointHints = discoveryv1.EndpointHints
+ForZone = discoveryv1.ForZone
+ForNode = discoveryv1.ForNode
+EndpointPort = discoveryv1.EndpointPort
 
 
 class EndpointSlice(Object):
@@ -20,49 +31,6 @@ class EndpointSlice(Object):
     address_type: str = field(0, "addressType")
     endpoints: list[Endpoint] | None = field(0, "endpoints")
     ports: list[EndpointPort] | None = field(0, "ports")
-
-
-class Endpoint(Struct):
-    """Endpoint: struct of discovery.k8s.io/__internal."""
-    addresses: list[str] | None = field(0, "addresses")
-    conditions: EndpointConditions = field(0, "conditions", omitempty=True)
-    hostname: str | None = field(0, "hostname", omitempty=True)
-    target_ref: coreinternal.ObjectReference | None = field(0, "targetRef", omitempty=True)
-    deprecated_topology: dict[str, str] | None = field(0, "deprecatedTopology", omitempty=True)
-    node_name: str | None = field(0, "nodeName", omitempty=True)
-    zone: str | None = field(0, "zone", omitempty=True)
-    hints: EndpointHints | None = field(0, "hints", omitempty=True)
-
-
-class EndpointConditions(Struct):
-    """EndpointConditions: struct of discovery.k8s.io/__internal."""
-    ready: bool | None = field(0, "ready", omitempty=True)
-    serving: bool | None = field(0, "serving", omitempty=True)
-    terminating: bool | None = field(0, "terminating", omitempty=True)
-
-
-class EndpointHints(Struct):
-    """EndpointHints: struct of discovery.k8s.io/__internal."""
-    for_zones: list[ForZone] | None = field(0, "forZones", omitempty=True)
-    for_nodes: list[ForNode] | None = field(0, "forNodes", omitempty=True)
-
-
-class ForZone(Struct):
-    """ForZone: struct of discovery.k8s.io/__internal."""
-    name: str = field(0, "name")
-
-
-class ForNode(Struct):
-    """ForNode: struct of discovery.k8s.io/__internal."""
-    name: str = field(0, "name")
-
-
-class EndpointPort(Struct):
-    """EndpointPort: struct of discovery.k8s.io/__internal."""
-    name: str | None = field(0, "name", omitempty=True)
-    protocol: str | None = field(0, "protocol", omitempty=True)
-    port: Int32 | None = field(0, "port", omitempty=True)
-    app_protocol: str | None = field(0, "appProtocol", omitempty=True)
 
 
 class EndpointSliceList(Object):

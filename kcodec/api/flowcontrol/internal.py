@@ -8,9 +8,32 @@ from typing import Any
 from kcodec.model import Struct, field, Int32
 from kcodec.runtime import Object
 from kcodec.schema import GroupVersion
+from kcodec.api.flowcontrol import v1 as flowcontrolv1
 from kcodec.api.meta import v1 as metav1
 
 SCHEME_GROUP_VERSION = GroupVersion("flowcontrol.apiserver.k8s.io", "__internal")
+
+# Structs laid out exactly as in the preferred version (same fields, types and
+# JSON options, no hand-written conversion, not a kind) are that version's
+# classes: converting between the two shares them, as Go's conversion-gen
+# shares memory-identical types through unsafe.Pointer casts.
+FlowSchemaSpec = flowcontrolv1.FlowSchemaSpec
+FlowDistinguisherMethod = flowcontrolv1.FlowDistinguisherMethod
+PriorityLevelConfigurationReference = flowcontrolv1.PriorityLevelConfigurationReference
+PolicyRulesWithSubjects = flowcontrolv1.PolicyRulesWithSubjects
+Subject = flowcontrolv1.Subject
+UserSubject = flowcontrolv1.UserSubject
+GroupSubject = flowcontrolv1.GroupSubject
+ServiceAccountSubject = flowcontrolv1.ServiceAccountSubject
+ResourcePolicyRule = flowcontrolv1.ResourcePolicyRule
+NonResourcePolicyRule = flowcontrolv1.NonResourcePolicyRule
+FlowSchemaStatus = flowcontrolv1.FlowSchemaStatus
+FlowSchemaCondition = flowcontrolv1.FlowSchemaCondition
+ExemptPriorityLevelConfiguration = flowcontrolv1.ExemptPriorityLevelConfiguration
+LimitResponse = flowcontrolv1.LimitResponse
+QueuingConfiguration = flowcontrolv1.QueuingConfiguration
+PriorityLevelConfigurationStatus = flowcontrolv1.PriorityLevelConfigurationStatus
+PriorityLevelConfigurationCondition = flowcontrolv1.PriorityLevelConfigurationCondition
 
 
 class FlowSchema(Object):
@@ -24,84 +47,6 @@ class FlowSchemaList(Object):
     """FlowSchemaList: a list of FlowSchema objects (flowcontrol.apiserver.k8s.io/__internal)."""
     metadata: metav1.ListMeta = field(0, "metadata", omitempty=True)
     items: list[FlowSchema] | None = field(0, "items")
-
-
-class FlowSchemaSpec(Struct):
-    """FlowSchemaSpec: struct of flowcontrol.apiserver.k8s.io/__internal."""
-    priority_level_configuration: PriorityLevelConfigurationReference = field(0, "priorityLevelConfiguration")
-    matching_precedence: Int32 = field(0, "matchingPrecedence")
-    distinguisher_method: FlowDistinguisherMethod | None = field(0, "distinguisherMethod", omitempty=True)
-    rules: list[PolicyRulesWithSubjects] | None = field(0, "rules", omitempty=True)
-
-
-class FlowDistinguisherMethod(Struct):
-    """FlowDistinguisherMethod: struct of flowcontrol.apiserver.k8s.io/__internal."""
-    type: str = field(0, "type")
-
-
-class PriorityLevelConfigurationReference(Struct):
-    """PriorityLevelConfigurationReference: struct of flowcontrol.apiserver.k8s.io/__internal."""
-    name: str = field(0, "name")
-
-
-class PolicyRulesWithSubjects(Struct):
-    """PolicyRulesWithSubjects: struct of flowcontrol.apiserver.k8s.io/__internal."""
-    subjects: list[Subject] | None = field(0, "subjects")
-    resource_rules: list[ResourcePolicyRule] | None = field(0, "resourceRules", omitempty=True)
-    non_resource_rules: list[NonResourcePolicyRule] | None = field(0, "nonResourceRules", omitempty=True)
-
-
-class Subject(Struct):
-    """Subject: struct of flowcontrol.apiserver.k8s.io/__internal."""
-    kind: str = field(0, "kind")
-    user: UserSubject | None = field(0, "user", omitempty=True)
-    group: GroupSubject | None = field(0, "group", omitempty=True)
-    service_account: ServiceAccountSubject | None = field(0, "serviceAccount", omitempty=True)
-
-
-class UserSubject(Struct):
-    """UserSubject: struct of flowcontrol.apiserver.k8s.io/__internal."""
-    name: str = field(0, "name")
-
-
-class GroupSubject(Struct):
-    """GroupSubject: struct of flowcontrol.apiserver.k8s.io/__internal."""
-    name: str = field(0, "name")
-
-
-class ServiceAccountSubject(Struct):
-    """ServiceAccountSubject: struct of flowcontrol.apiserver.k8s.io/__internal."""
-    namespace: str = field(0, "namespace")
-    name: str = field(0, "name")
-
-
-class ResourcePolicyRule(Struct):
-    """ResourcePolicyRule: struct of flowcontrol.apiserver.k8s.io/__internal."""
-    verbs: list[str] | None = field(0, "verbs")
-    api_groups: list[str] | None = field(0, "apiGroups")
-    resources: list[str] | None = field(0, "resources")
-    cluster_scope: bool = field(0, "clusterScope", omitempty=True)
-    namespaces: list[str] | None = field(0, "namespaces")
-
-
-class NonResourcePolicyRule(Struct):
-    """NonResourcePolicyRule: struct of flowcontrol.apiserver.k8s.io/__internal."""
-    verbs: list[str] | None = field(0, "verbs")
-    non_resource_urls: list[str] | None = field(0, "nonResourceURLs")
-
-
-class FlowSchemaStatus(Struct):
-    """FlowSchemaStatus: struct of flowcontrol.apiserver.k8s.io/__internal."""
-    conditions: list[FlowSchemaCondition] | None = field(0, "conditions", omitempty=True)
-
-
-class FlowSchemaCondition(Struct):
-    """FlowSchemaCondition: struct of flowcontrol.apiserver.k8s.io/__internal."""
-    type: str = field(0, "type", omitempty=True)
-    status: str = field(0, "status", omitempty=True)
-    last_transition_time: metav1.Time = field(0, "lastTransitionTime", omitempty=True)
-    reason: str = field(0, "reason", omitempty=True)
-    message: str = field(0, "message", omitempty=True)
 
 
 class PriorityLevelConfiguration(Object):
@@ -130,39 +75,6 @@ class LimitedPriorityLevelConfiguration(Struct):
     limit_response: LimitResponse = field(0, "limitResponse", omitempty=True)
     lendable_percent: Int32 | None = field(0, "lendablePercent", omitempty=True)
     borrowing_limit_percent: Int32 | None = field(0, "borrowingLimitPercent", omitempty=True)
-
-
-class ExemptPriorityLevelConfiguration(Struct):
-    """ExemptPriorityLevelConfiguration: struct of flowcontrol.apiserver.k8s.io/__internal."""
-    nominal_concurrency_shares: Int32 | None = field(0, "nominalConcurrencyShares", omitempty=True)
-    lendable_percent: Int32 | None = field(0, "lendablePercent", omitempty=True)
-
-
-class LimitResponse(Struct):
-    """LimitResponse: struct of flowcontrol.apiserver.k8s.io/__internal."""
-    type: str = field(0, "type")
-    queuing: QueuingConfiguration | None = field(0, "queuing", omitempty=True)
-
-
-class QueuingConfiguration(Struct):
-    """QueuingConfiguration: struct of flowcontrol.apiserver.k8s.io/__internal."""
-    queues: Int32 = field(0, "queues")
-    hand_size: Int32 = field(0, "handSize")
-    queue_length_limit: Int32 = field(0, "queueLengthLimit")
-
-
-class PriorityLevelConfigurationStatus(Struct):
-    """PriorityLevelConfigurationStatus: struct of flowcontrol.apiserver.k8s.io/__internal."""
-    conditions: list[PriorityLevelConfigurationCondition] | None = field(0, "conditions", omitempty=True)
-
-
-class PriorityLevelConfigurationCondition(Struct):
-    """PriorityLevelConfigurationCondition: struct of flowcontrol.apiserver.k8s.io/__internal."""
-    type: str = field(0, "type", omitempty=True)
-    status: str = field(0, "status", omitempty=True)
-    last_transition_time: metav1.Time = field(0, "lastTransitionTime", omitempty=True)
-    reason: str = field(0, "reason", omitempty=True)
-    message: str = field(0, "message", omitempty=True)
 
 
 def add_to_scheme(scheme: Any) -> None:

@@ -8,9 +8,18 @@ from typing import Any
 from kcodec.model import Struct, field
 from kcodec.runtime import Object
 from kcodec.schema import GroupVersion
+from kcodec.api.imagepolicy import v1alpha1 as imagepolicyv1alpha1
 from kcodec.api.meta import v1 as metav1
 
 SCHEME_GROUP_VERSION = GroupVersion("imagepolicy.k8s.io", "__internal")
+
+# Structs laid out exactly as in the preferred version (same fields, types and
+# JSON options, no hand-written conversion, not a kind) are that version's
+# classes: converting between the two shares them, as Go's conversion-gen
+# shares memory-identical types through unsafe.Pointer casts.
+ImageReviewSpec = imagepolicyv1alpha1.ImageReviewSpec
+ImageReviewContainerSpec = imagepolicyv1alpha1.ImageReviewContainerSpec
+ImageReviewStatus = imagepolicyv1alpha1.ImageReviewStatus
 
 
 class ImageReview(Object):
@@ -18,25 +27,6 @@ class ImageReview(Object):
     metadata: metav1.ObjectMeta = field(0, "metadata", omitempty=True)
     spec: ImageReviewSpec = field(0, "spec")
     status: ImageReviewStatus = field(0, "status", omitempty=True)
-
-
-class ImageReviewSpec(Struct):
-    """ImageReviewSpec: struct of imagepolicy.k8s.io/__internal."""
-    containers: list[ImageReviewContainerSpec] | None = field(0, "containers", omitempty=True)
-    annotations: dict[str, str] | None = field(0, "annotations", omitempty=True)
-    namespace: str = field(0, "namespace", omitempty=True)
-
-
-class ImageReviewContainerSpec(Struct):
-    """ImageReviewContainerSpec: struct of imagepolicy.k8s.io/__internal."""
-    image: str = field(0, "image", omitempty=True)
-
-
-class ImageReviewStatus(Struct):
-    """ImageReviewStatus: struct of imagepolicy.k8s.io/__internal."""
-    allowed: bool = field(0, "allowed")
-    reason: str = field(0, "reason", omitempty=True)
-    audit_annotations: dict[str, str] | None = field(0, "auditAnnotations", omitempty=True)
 
 
 def add_to_scheme(scheme: Any) -> None:

@@ -5,60 +5,49 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcodec.model import Struct, field, Int32
+from kcodec.model import Struct, field
 from kcodec.runtime import Object
 from kcodec.schema import GroupVersion
-from kcodec.types import IntOrString
-from kcodec.api.core import internal as coreinternal
 from kcodec.api.meta import v1 as metav1
+from kcodec.api.networking import v1 as networkingv1
 
 SCHEME_GROUP_VERSION = GroupVersion("networking.k8s.io", "__internal")
+
+# Structs laid out exactly as in the preferred version (same fields, types and
+# JSON options, no hand-written conversion, not a kind) are that version's
+# classes: converting between the two shares them, as Go's conversion-gen
+# shares memory-identical types through unsafe.Pointer casts.
+NetworkPolicySpec = networkingv1.NetworkPolicySpec
+NetworkPolicyIngressRule = networkingv1.NetworkPolicyIngressRule
+NetworkPolicyEgressRule = networkingv1.NetworkPolicyEgressRule
+NetworkPolicyPort = networkingv1.NetworkPolicyPort
+IPBlock = networkingv1.IPBlock
+NetworkPolicyPeer = networkingv1.NetworkPolicyPeer
+IngressSpec = networkingv1.IngressSpec
+IngressTLS = networkingv1.IngressTLS
+IngressStatus = networkingv1.IngressStatus
+IngressLoadBalancerStatus = networkingv1.IngressLoadBalancerStatus
+IngressLoadBalancerIngress = networkingv1.IngressLoadBalancerIngress
+IngressPortStatus = networkingv1.IngressPortStatus
+IngressRule = networkingv1.IngressRule
+IngressRuleValue = networkingv1.IngressRuleValue
+HTTPIngressRuleValue = networkingv1.HTTPIngressRuleValue
+HTTPIngressPath = networkingv1.HTTPIngressPath
+IngressBackend = networkingv1.IngressBackend
+IngressServiceBackend = networkingv1.IngressServiceBackend
+ServiceBackendPort = networkingv1.ServiceBackendPort
+IngressClassSpec = networkingv1.IngressClassSpec
+IngressClassParametersReference = networkingv1.IngressClassParametersReference
+IPAddressSpec = networkingv1.IPAddressSpec
+ParentReference = networkingv1.ParentReference
+ServiceCIDRSpec = networkingv1.ServiceCIDRSpec
+ServiceCIDRStatus = networkingv1.ServiceCIDRStatus
 
 
 class NetworkPolicy(Object):
     """NetworkPolicy: the NetworkPolicy kind of networking.k8s.io/__internal."""
     metadata: metav1.ObjectMeta = field(0, "metadata", omitempty=True)
     spec: NetworkPolicySpec = field(0, "spec", omitempty=True)
-
-
-class NetworkPolicySpec(Struct):
-    """NetworkPolicySpec: struct of networking.k8s.io/__internal."""
-    pod_selector: metav1.LabelSelector = field(0, "podSelector")
-    ingress: list[NetworkPolicyIngressRule] | None = field(0, "ingress", omitempty=True)
-    egress: list[NetworkPolicyEgressRule] | None = field(0, "egress", omitempty=True)
-    policy_types: list[str] | None = field(0, "policyTypes", omitempty=True)
-
-
-class NetworkPolicyIngressRule(Struct):
-    """NetworkPolicyIngressRule: struct of networking.k8s.io/__internal."""
-    ports: list[NetworkPolicyPort] | None = field(0, "ports", omitempty=True)
-    from_: list[NetworkPolicyPeer] | None = field(0, "from", omitempty=True)
-
-
-class NetworkPolicyEgressRule(Struct):
-    """NetworkPolicyEgressRule: struct of networking.k8s.io/__internal."""
-    ports: list[NetworkPolicyPort] | None = field(0, "ports", omitempty=True)
-    to: list[NetworkPolicyPeer] | None = field(0, "to", omitempty=True)
-
-
-class NetworkPolicyPort(Struct):
-    """NetworkPolicyPort: struct of networking.k8s.io/__internal."""
-    protocol: str | None = field(0, "protocol", omitempty=True)
-    port: IntOrString | None = field(0, "port", omitempty=True)
-    end_port: Int32 | None = field(0, "endPort", omitempty=True)
-
-
-class IPBlock(Struct):
-    """IPBlock: struct of networking.k8s.io/__internal."""
-    cidr: str = field(0, "cidr")
-    except_: list[str] | None = field(0, "except", omitempty=True)
-
-
-class NetworkPolicyPeer(Struct):
-    """NetworkPolicyPeer: struct of networking.k8s.io/__internal."""
-    pod_selector: metav1.LabelSelector | None = field(0, "podSelector", omitempty=True)
-    namespace_selector: metav1.LabelSelector | None = field(0, "namespaceSelector", omitempty=True)
-    ip_block: IPBlock | None = field(0, "ipBlock", omitempty=True)
 
 
 class NetworkPolicyList(Object):
@@ -80,104 +69,10 @@ class IngressList(Object):
     items: list[Ingress] | None = field(0, "items")
 
 
-class IngressSpec(Struct):
-    """IngressSpec: struct of networking.k8s.io/__internal."""
-    ingress_class_name: str | None = field(0, "ingressClassName", omitempty=True)
-    default_backend: IngressBackend | None = field(0, "defaultBackend", omitempty=True)
-    tls: list[IngressTLS] | None = field(0, "tls", omitempty=True)
-    rules: list[IngressRule] | None = field(0, "rules", omitempty=True)
-
-
-class IngressTLS(Struct):
-    """IngressTLS: struct of networking.k8s.io/__internal."""
-    hosts: list[str] | None = field(0, "hosts", omitempty=True)
-    secret_name: str = field(0, "secretName", omitempty=True)
-
-
-class IngressStatus(Struct):
-    """IngressStatus: struct of networking.k8s.io/__internal."""
-    load_balancer: IngressLoadBalancerStatus = field(0, "loadBalancer", omitempty=True)
-
-
-class IngressLoadBalancerStatus(Struct):
-    """IngressLoadBalancerStatus: struct of networking.k8s.io/__internal."""
-    ingress: list[IngressLoadBalancerIngress] | None = field(0, "ingress", omitempty=True)
-
-
-class IngressLoadBalancerIngress(Struct):
-    """IngressLoadBalancerIngress: struct of networking.k8s.io/__internal."""
-    ip: str = field(0, "ip", omitempty=True)
-    hostname: str = field(0, "hostname", omitempty=True)
-    ports: list[IngressPortStatus] | None = field(0, "ports", omitempty=True)
-
-
-class IngressPortStatus(Struct):
-    """IngressPortStatus: struct of networking.k8s.io/__internal."""
-    port: Int32 = field(0, "port")
-    protocol: str = field(0, "protocol")
-    error: str | None = field(0, "error", omitempty=True)
-
-
-class IngressRule(Struct):
-    """IngressRule: struct of networking.k8s.io/__internal."""
-    host: str = field(0, "host", omitempty=True)
-    ingress_rule_value: IngressRuleValue = field(0, "", inline=True)
-
-
-class IngressRuleValue(Struct):
-    """IngressRuleValue: struct of networking.k8s.io/__internal."""
-    http: HTTPIngressRuleValue | None = field(0, "http", omitempty=True)
-
-
-class HTTPIngressRuleValue(Struct):
-    """HTTPIngressRuleValue: struct of networking.k8s.io/__internal."""
-    paths: list[HTTPIngressPath] | None = field(0, "paths")
-
-
-class HTTPIngressPath(Struct):
-    """HTTPIngressPath: struct of networking.k8s.io/__internal."""
-    path: str = field(0, "path", omitempty=True)
-    path_type: str | None = field(0, "pathType")
-    backend: IngressBackend = field(0, "backend")
-
-
-class IngressBackend(Struct):
-    """IngressBackend: struct of networking.k8s.io/__internal."""
-    service: IngressServiceBackend | None = field(0, "service", omitempty=True)
-    resource: coreinternal.TypedLocalObjectReference | None = field(0, "resource", omitempty=True)
-
-
-class IngressServiceBackend(Struct):
-    """IngressServiceBackend: struct of networking.k8s.io/__internal."""
-    name: str = field(0, "name")
-    port: ServiceBackendPort = field(0, "port", omitempty=True)
-
-
-class ServiceBackendPort(Struct):
-    """ServiceBackendPort: struct of networking.k8s.io/__internal."""
-    name: str = field(0, "name", omitempty=True)
-    number: Int32 = field(0, "number", omitempty=True)
-
-
 class IngressClass(Object):
     """IngressClass: the IngressClass kind of networking.k8s.io/__internal."""
     metadata: metav1.ObjectMeta = field(0, "metadata", omitempty=True)
     spec: IngressClassSpec = field(0, "spec", omitempty=True)
-
-
-class IngressClassSpec(Struct):
-    """IngressClassSpec: struct of networking.k8s.io/__internal."""
-    controller: str = field(0, "controller", omitempty=True)
-    parameters: IngressClassParametersReference | None = field(0, "parameters", omitempty=True)
-
-
-class IngressClassParametersReference(Struct):
-    """IngressClassParametersReference: struct of networking.k8s.io/__internal."""
-    api_group: str | None = field(0, "apiGroup", omitempty=True)
-    kind: str = field(0, "kind")
-    name: str = field(0, "name")
-    scope: str | None = field(0, "scope")
-    namespace: str | None = field(0, "namespace", omitempty=True)
 
 
 class IngressClassList(Object):
@@ -192,19 +87,6 @@ class IPAddress(Object):
     spec: IPAddressSpec = field(0, "spec", omitempty=True)
 
 
-class IPAddressSpec(Struct):
-    """IPAddressSpec: struct of networking.k8s.io/__internal."""
-    parent_ref: ParentReference | None = field(0, "parentRef", omitempty=True)
-
-
-class ParentReference(Struct):
-    """ParentReference: struct of networking.k8s.io/__internal."""
-    group: str = field(0, "group", omitempty=True)
-    resource: str = field(0, "resource", omitempty=True)
-    namespace: str = field(0, "namespace", omitempty=True)
-    name: str = field(0, "name", omitempty=True)
-
-
 class IPAddressList(Object):
     """IPAddressList: a list of IPAddress objects (networking.k8s.io/__internal)."""
     metadata: metav1.ListMeta = field(0, "metadata", omitempty=True)
@@ -216,16 +98,6 @@ class ServiceCIDR(Object):
     metadata: metav1.ObjectMeta = field(0, "metadata", omitempty=True)
     spec: ServiceCIDRSpec = field(0, "spec", omitempty=True)
     status: ServiceCIDRStatus = field(0, "status", omitempty=True)
-
-
-class ServiceCIDRSpec(Struct):
-    """ServiceCIDRSpec: struct of networking.k8s.io/__internal."""
-    cidrs: list[str] | None = field(0, "cidrs", omitempty=True)
-
-
-class ServiceCIDRStatus(Struct):
-    """ServiceCIDRStatus: struct of networking.k8s.io/__internal."""
-    conditions: list[metav1.Condition] | None = field(0, "conditions", omitempty=True)
 
 
 class ServiceCIDRList(Object):

@@ -8,11 +8,17 @@ from typing import Any
 from kcodec.model import Struct, field
 from kcodec.runtime import Object
 from kcodec.schema import GroupVersion
-from kcodec.types import Quantity
-from kcodec.api.core import internal as coreinternal
 from kcodec.api.meta import v1 as metav1
+from kcodec.api.node import v1 as nodev1
 
 SCHEME_GROUP_VERSION = GroupVersion("node.k8s.io", "__internal")
+
+# Structs laid out exactly as in the preferred version (same fields, types and
+# JSON options, no hand-written conversion, not a kind) are that version's
+# classes: converting between the two shares them, as Go's conversion-gen
+# shares memory-identical types through unsafe.Pointer casts.
+Overhead = nodev1.Overhead
+Scheduling = nodev1.Scheduling
 
 
 class RuntimeClass(Object):
@@ -21,17 +27,6 @@ class RuntimeClass(Object):
     handler: str = field(0, "handler")
     overhead: Overhead | None = field(0, "overhead", omitempty=True)
     scheduling: Scheduling | None = field(0, "scheduling", omitempty=True)
-
-
-class Overhead(Struct):
-    """Overhead: struct of node.k8s.io/__internal."""
-    pod_fixed: dict[str, Quantity] | None = field(0, "podFixed", omitempty=True)
-
-
-class Scheduling(Struct):
-    """Scheduling: struct of node.k8s.io/__internal."""
-    node_selector: dict[str, str] | None = field(0, "nodeSelector", omitempty=True)
-    tolerations: list[coreinternal.Toleration] | None = field(0, "tolerations", omitempty=True)
 
 
 class RuntimeClassList(Object):

@@ -5,13 +5,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcodec.model import Struct, field, Int32, Int64
+from kcodec.model import Struct, field
 from kcodec.runtime import Object
 from kcodec.schema import GroupVersion
 from kcodec.types import IntOrString
 from kcodec.api.meta import v1 as metav1
+from kcodec.api.policy import v1 as policyv1
 
 SCHEME_GROUP_VERSION = GroupVersion("policy", "__internal")
+
+# Structs laid out exactly as in the preferred version (same fields, types and
+# JSON options, no hand-written conversion, not a kind) are that version's
+# classes: converting between the two shares them, as Go's conversion-gen
+# shares memory-identical types through unsafe.Pointer casts.
+PodDisruptionBudgetStatus = policyv1.PodDisruptionBudgetStatus
 
 
 class PodDisruptionBudgetSpec(Struct):
@@ -20,17 +27,6 @@ class PodDisruptionBudgetSpec(Struct):
     selector: metav1.LabelSelector | None = field(0, "selector", omitempty=True)
     max_unavailable: IntOrString | None = field(0, "maxUnavailable", omitempty=True)
     unhealthy_pod_eviction_policy: str | None = field(0, "unhealthyPodEvictionPolicy", omitempty=True)
-
-
-class PodDisruptionBudgetStatus(Struct):
-    """PodDisruptionBudgetStatus: struct of policy/__internal."""
-    observed_generation: Int64 = field(0, "observedGeneration", omitempty=True)
-    disrupted_pods: dict[str, metav1.Time] | None = field(0, "disruptedPods", omitempty=True)
-    disruptions_allowed: Int32 = field(0, "disruptionsAllowed")
-    current_healthy: Int32 = field(0, "currentHealthy")
-    desired_healthy: Int32 = field(0, "desiredHealthy")
-    expected_pods: Int32 = field(0, "expectedPods")
-    conditions: list[metav1.Condition] | None = field(0, "conditions", omitempty=True)
 
 
 class PodDisruptionBudget(Object):

@@ -9,32 +9,18 @@ from kcodec.model import Struct, field
 from kcodec.runtime import Object
 from kcodec.schema import GroupVersion
 from kcodec.api.meta import v1 as metav1
+from kcodec.api.rbac import v1 as rbacv1
 
 SCHEME_GROUP_VERSION = GroupVersion("rbac.authorization.k8s.io", "__internal")
 
-
-class PolicyRule(Struct):
-    """PolicyRule: struct of rbac.authorization.k8s.io/__internal."""
-    verbs: list[str] | None = field(0, "verbs")
-    api_groups: list[str] | None = field(0, "apiGroups", omitempty=True)
-    resources: list[str] | None = field(0, "resources", omitempty=True)
-    resource_names: list[str] | None = field(0, "resourceNames", omitempty=True)
-    non_resource_urls: list[str] | None = field(0, "nonResourceURLs", omitempty=True)
-
-
-class Subject(Struct):
-    """Subject: struct of rbac.authorization.k8s.io/__internal."""
-    kind: str = field(0, "kind")
-    api_group: str = field(0, "apiGroup", omitempty=True)
-    name: str = field(0, "name")
-    namespace: str = field(0, "namespace", omitempty=True)
-
-
-class RoleRef(Struct):
-    """RoleRef: struct of rbac.authorization.k8s.io/__internal."""
-    api_group: str = field(0, "apiGroup")
-    kind: str = field(0, "kind")
-    name: str = field(0, "name")
+# Structs laid out exactly as in the preferred version (same fields, types and
+# JSON options, no hand-written conversion, not a kind) are that version's
+# classes: converting between the two shares them, as Go's conversion-gen
+# shares memory-identical types through unsafe.Pointer casts.
+PolicyRule = rbacv1.PolicyRule
+Subject = rbacv1.Subject
+RoleRef = rbacv1.RoleRef
+AggregationRule = rbacv1.AggregationRule
 
 
 class Role(Object):
@@ -67,11 +53,6 @@ class ClusterRole(Object):
     metadata: metav1.ObjectMeta = field(0, "metadata", omitempty=True)
     rules: list[PolicyRule] | None = field(0, "rules")
     aggregation_rule: AggregationRule | None = field(0, "aggregationRule", omitempty=True)
-
-
-class AggregationRule(Struct):
-    """AggregationRule: struct of rbac.authorization.k8s.io/__internal."""
-    cluster_role_selectors: list[metav1.LabelSelector] | None = field(0, "clusterRoleSelectors", omitempty=True)
 
 
 class ClusterRoleBinding(Object):

@@ -5,14 +5,29 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcodec.model import Struct, field, Int32, Int64
+from kcodec.model import Struct, field
 from kcodec.runtime import Object
 from kcodec.schema import GroupVersion
 from kcodec.types import Quantity
 from kcodec.api.core import internal as coreinternal
 from kcodec.api.meta import v1 as metav1
+from kcodec.api.storage import v1 as storagev1
 
 SCHEME_GROUP_VERSION = GroupVersion("storage.k8s.io", "__internal")
+
+# Structs laid out exactly as in the preferred version (same fields, types and
+# JSON options, no hand-written conversion, not a kind) are that version's
+# classes: converting between the two shares them, as Go's conversion-gen
+# shares memory-identical types through unsafe.Pointer casts.
+VolumeAttachmentSpec = storagev1.VolumeAttachmentSpec
+VolumeAttachmentSource = storagev1.VolumeAttachmentSource
+VolumeAttachmentStatus = storagev1.VolumeAttachmentStatus
+VolumeError = storagev1.VolumeError
+CSIDriverSpec = storagev1.CSIDriverSpec
+TokenRequest = storagev1.TokenRequest
+CSINodeSpec = storagev1.CSINodeSpec
+CSINodeDriver = storagev1.CSINodeDriver
+VolumeNodeResources = storagev1.VolumeNodeResources
 
 
 class StorageClass(Object):
@@ -46,34 +61,6 @@ class VolumeAttachmentList(Object):
     items: list[VolumeAttachment] | None = field(0, "items")
 
 
-class VolumeAttachmentSpec(Struct):
-    """VolumeAttachmentSpec: struct of storage.k8s.io/__internal."""
-    attacher: str = field(0, "attacher")
-    source: VolumeAttachmentSource = field(0, "source")
-    node_name: str = field(0, "nodeName")
-
-
-class VolumeAttachmentSource(Struct):
-    """VolumeAttachmentSource: struct of storage.k8s.io/__internal."""
-    persistent_volume_name: str | None = field(0, "persistentVolumeName", omitempty=True)
-    inline_volume_spec: coreinternal.PersistentVolumeSpec | None = field(0, "inlineVolumeSpec", omitempty=True)
-
-
-class VolumeAttachmentStatus(Struct):
-    """VolumeAttachmentStatus: struct of storage.k8s.io/__internal."""
-    attached: bool = field(0, "attached")
-    attachment_metadata: dict[str, str] | None = field(0, "attachmentMetadata", omitempty=True)
-    attach_error: VolumeError | None = field(0, "attachError", omitempty=True)
-    detach_error: VolumeError | None = field(0, "detachError", omitempty=True)
-
-
-class VolumeError(Struct):
-    """VolumeError: struct of storage.k8s.io/__internal."""
-    time: metav1.Time = field(0, "time", omitempty=True)
-    message: str = field(0, "message", omitempty=True)
-    error_code: Int32 | None = field(0, "errorCode", omitempty=True)
-
-
 class CSIDriver(Object):
     """CSIDriver: the CSIDriver kind of storage.k8s.io/__internal."""
     metadata: metav1.ObjectMeta = field(0, "metadata", omitempty=True)
@@ -86,49 +73,10 @@ class CSIDriverList(Object):
     items: list[CSIDriver] | None = field(0, "items")
 
 
-class CSIDriverSpec(Struct):
-    """CSIDriverSpec: struct of storage.k8s.io/__internal."""
-    attach_required: bool | None = field(0, "attachRequired", omitempty=True)
-    pod_info_on_mount: bool | None = field(0, "podInfoOnMount", omitempty=True)
-    volume_lifecycle_modes: list[str] | None = field(0, "volumeLifecycleModes", omitempty=True)
-    storage_capacity: bool | None = field(0, "storageCapacity", omitempty=True)
-    fs_group_policy: str | None = field(0, "fsGroupPolicy", omitempty=True)
-    token_requests: list[TokenRequest] | None = field(0, "tokenRequests", omitempty=True)
-    requires_republish: bool | None = field(0, "requiresRepublish", omitempty=True)
-    se_linux_mount: bool | None = field(0, "seLinuxMount", omitempty=True)
-    node_allocatable_update_period_seconds: Int64 | None = field(0, "nodeAllocatableUpdatePeriodSeconds", omitempty=True)
-    service_account_token_in_secrets: bool | None = field(0, "serviceAccountTokenInSecrets", omitempty=True)
-    prevent_pod_scheduling_if_missing: bool | None = field(0, "preventPodSchedulingIfMissing", omitempty=True)
-
-
-class TokenRequest(Struct):
-    """TokenRequest: struct of storage.k8s.io/__internal."""
-    audience: str = field(0, "audience")
-    expiration_seconds: Int64 | None = field(0, "expirationSeconds", omitempty=True)
-
-
 class CSINode(Object):
     """CSINode: the CSINode kind of storage.k8s.io/__internal."""
     metadata: metav1.ObjectMeta = field(0, "metadata", omitempty=True)
     spec: CSINodeSpec = field(0, "spec")
-
-
-class CSINodeSpec(Struct):
-    """CSINodeSpec: struct of storage.k8s.io/__internal."""
-    drivers: list[CSINodeDriver] | None = field(0, "drivers")
-
-
-class CSINodeDriver(Struct):
-    """CSINodeDriver: struct of storage.k8s.io/__internal."""
-    name: str = field(0, "name")
-    node_id: str = field(0, "nodeID")
-    topology_keys: list[str] | None = field(0, "topologyKeys")
-    allocatable: VolumeNodeResources | None = field(0, "allocatable", omitempty=True)
-
-
-class VolumeNodeResources(Struct):
-    """VolumeNodeResources: struct of storage.k8s.io/__internal."""
-    count: Int32 | None = field(0, "count", omitempty=True)
 
 
 class CSINodeList(Object):

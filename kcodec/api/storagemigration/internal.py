@@ -9,8 +9,16 @@ from kcodec.model import Struct, field
 from kcodec.runtime import Object
 from kcodec.schema import GroupVersion
 from kcodec.api.meta import v1 as metav1
+from kcodec.api.storagemigration import v1beta1 as storagemigrationv1beta1
 
 SCHEME_GROUP_VERSION = GroupVersion("storagemigration.k8s.io", "__internal")
+
+# Structs laid out exactly as in the preferred version (same fields, types and
+# JSON options, no hand-written conversion, not a kind) are that version's
+# classes: converting between the two shares them, as Go's conversion-gen
+# shares memory-identical types through unsafe.Pointer casts.
+StorageVersionMigrationSpec = storagemigrationv1beta1.StorageVersionMigrationSpec
+StorageVersionMigrationStatus = storagemigrationv1beta1.StorageVersionMigrationStatus
 
 
 class StorageVersionMigration(Object):
@@ -18,17 +26,6 @@ class StorageVersionMigration(Object):
     metadata: metav1.ObjectMeta = field(0, "metadata", omitempty=True)
     spec: StorageVersionMigrationSpec = field(0, "spec", omitempty=True)
     status: StorageVersionMigrationStatus = field(0, "status", omitempty=True)
-
-
-class StorageVersionMigrationSpec(Struct):
-    """StorageVersionMigrationSpec: struct of storagemigration.k8s.io/__internal."""
-    resource: metav1.GroupResource = field(0, "resource")
-
-
-class StorageVersionMigrationStatus(Struct):
-    """StorageVersionMigrationStatus: struct of storagemigration.k8s.io/__internal."""
-    conditions: list[metav1.Condition] | None = field(0, "conditions", omitempty=True)
-    resource_version: str = field(0, "resourceVersion", omitempty=True)
 
 
 class StorageVersionMigrationList(Object):

@@ -1459,9 +1459,10 @@ def json_fill(obj, cls, data, strict, path):
     return _pure_json_fill(obj, cls, data, strict, path)
 
 
-def json_fill_vouched(obj, cls, data):
-    """Fill a fresh ``obj`` (exactly of compiled ``cls``) from JSON ``data``, for a decode
-    that guessed ``cls`` before Go's MetaFactory pass; answer how far the result stands.
+def json_fill_vouched(obj, cls, data, Py_ssize_t start=0, end=None):
+    """Fill a fresh ``obj`` (exactly of compiled ``cls``) from JSON ``data[start:end]``, for
+    a decode that guessed ``cls`` before Go's MetaFactory pass; answer how far the result
+    stands. The span is read in place (a watch event's object is read inside its frame).
 
     2: the whole text was valid JSON, the fill completed, and every top-level key was the
     exact, unescaped name of a field of ``cls`` with no other key that Go's case-insensitive
@@ -1476,14 +1477,20 @@ def json_fill_vouched(obj, cls, data):
     cdef _JTab jt
     if not _ready:
         _setup()
+    cdef Py_ssize_t stop
     if type(data) is not bytes or not isinstance(cls, _StructMeta) or type(obj) is not cls:
         return 0
+    stop = PyBytes_GET_SIZE(data) if end is None else end
+    if start < 0 or stop < start or stop > PyBytes_GET_SIZE(data):
+        raise ValueError(f"json_fill_vouched: span [{start}:{stop}] outside {PyBytes_GET_SIZE(data)} bytes")
     _epoch += 1
     try:
         jt = jtab_of(cls)
     except Exception:
         return 0
     dec = _new_dec(data, False, cls.__name__)
+    dec.pos = start
+    dec.n = stop
     # On _GiveUp or a hook's error the general path decides, with Go's error text.
     if not _run_dec(dec, obj, jt):
         return 0

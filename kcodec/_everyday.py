@@ -332,7 +332,12 @@ def _compact_json_event(codecs: Any, frame: bytes) -> Event | None:
     if m is None or not frame.endswith(b"}"):
         return None
     try:
-        obj = _decode(codecs, frame[m.end():-1], "json", False)
+        obj, _ = _serializer(codecs, "json").decode_span(frame, m.end(), len(frame) - 1)
+    except NotRegisteredError:
+        try:
+            obj = _decode(codecs, frame[m.end():-1], "json", False)
+        except KCodecError:
+            return None
     except KCodecError:
         return None
     return Event(m.group(1).decode("ascii"), obj)

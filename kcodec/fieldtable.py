@@ -16,7 +16,7 @@ import inspect
 import sys
 import types
 import typing
-from typing import Annotated, Any, ClassVar, TypeVar
+from typing import Annotated, Any, ClassVar, TypeVar, Union
 
 from kcodec._kinds import (
     _GO_NAMES, K_ANY, K_BOOL, K_BYTES, K_CUSTOM, K_FLOAT,
@@ -423,6 +423,9 @@ def _compile(cls: Any) -> None:
         fields.append(FieldInfo(attr, decl, _resolve_type(ann, owner, attr)))
     cls.__kc_fields__ = tuple(fields)
     cls.__kc_byname__ = {f.name: f for f in fields}
+    # What constructors and assignments accept without the full check (see _exact_type).
+    cls.__kc_exact__ = tuple(_exact_type(f) for f in fields)
+    cls.__kc_exact_byname__ = {f.name: _exact_type(f) for f in fields}
     cls.__kc_pb__ = tuple(sorted((f for f in fields if f.number > 0), key=lambda f: f.number))
     cls.__kc_bynum__ = {f.number: f for f in fields if f.number > 0}
     json_map: dict[str, tuple[FieldInfo, ...]] = {}
@@ -490,7 +493,42 @@ _PY_NAMES = {K_STR: "str", K_BOOL: "bool", K_INT32: "int", K_INT64: "int", K_FLO
              K_BYTES: "bytes", K_LIST: "list", K_MAP: "dict"}
 
 
-def _type_error(where: str, t: TypeInfo, value: Any) -> TypeError:
+class _Repr:
+    """A map key in a value's place (``where``), shown as ``repr`` only when an error names it."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, key: Any) -> None:
+        self.key = key
+
+    def __str__(self) -> str:
+        return repr(self.key)
+
+
+Where = Union[str, tuple]
+"""Where a checked value goes: the text itself, or its parts (joined only for an error
+message: checks that pass, nearly all of them, never format it)."""
+
+
+def _where_text(where: Where) -> str:
+    if type(where) is str:
+        return where
+    return "".join(_where_text(p) if type(p) is tuple else str(p) for p in where)
+
+
+#: Field kinds whose values are accepted as they are when of exactly this type (what
+#: _checked returns unchanged for them), so constructors skip the full check.
+_EXACT = {K_STR: str, K_BOOL: bool, K_FLOAT: float}
+
+
+def _exact_type(t: TypeInfo) -> type | None:
+    """The one type whose values of ``t`` _checked would hand back unchanged, or None."""
+    if t.kind == K_STRUCT:
+        return t.cls
+    return _EXACT.get(t.kind)
+
+
+def _type_error(where: Where, t: TypeInfo, value: Any) -> TypeError:
     if t.kind in (K_STRUCT, K_CUSTOM):
         want = t.cls.__name__
     else:
@@ -503,10 +541,10 @@ def _type_error(where: str, t: TypeInfo, value: Any) -> TypeError:
     shown = repr(value)
     if len(shown) > 60:
         shown = shown[:57] + "..."
-    return TypeError(f"{where}: expected {want}, got {type(value).__name__} {shown}")
+    return TypeError(f"{_where_text(where)}: expected {want}, got {type(value).__name__} {shown}")
 
 
-def _checked(t: TypeInfo, value: Any, where: str) -> Any:
+def _checked(t: TypeInfo, value: Any, where: Where) -> Any:
     """``value`` as field type ``t`` holds it, or TypeError/ValueError naming ``where``.
 
     Only constructors and attribute assignment call this: decoders and conversions build
@@ -524,7 +562,7 @@ def _checked(t: TypeInfo, value: Any, where: str) -> Any:
         if isinstance(value, int) and not isinstance(value, bool):
             lo, hi = (INT32_MIN, INT32_MAX) if k == K_INT32 else (INT64_MIN, INT64_MAX)
             if not lo <= value <= hi:
-                raise ValueError(f"{where}: {value} is out of range for {_GO_NAMES[k]}")
+                raise ValueError(f"{_where_text(where)}: {value} is out of range for {_GO_NAMES[k]}")
             return value
     elif k == K_BOOL:
         if isinstance(value, bool):
@@ -540,7 +578,7 @@ def _checked(t: TypeInfo, value: Any, where: str) -> Any:
             return value
         if isinstance(value, dict):
             raise TypeError(
-                f"{where}: expected {t.cls.__name__}, got dict "
+                f"{_where_text(where)}: expected {t.cls.__name__}, got dict "
                 f"(build it with {t.cls.__name__}(...) or {t.cls.__name__}.from_dict(...))"
             )
     elif k == K_CUSTOM:
@@ -549,26 +587,41 @@ def _checked(t: TypeInfo, value: Any, where: str) -> Any:
         try:
             made = t.cls._coerce(value)
         except ValueError as err:
-            raise ValueError(f"{where}: {err}") from None
+            raise ValueError(f"{_where_text(where)}: {err}") from None
         if made is not NotImplemented:
             return made
     elif k == K_LIST:
         # The caller's list is kept (not copied) unless an element had to be converted.
         if isinstance(value, (list, tuple)):
             elem = t.elem
-            items = [_checked(elem, v, f"{where}[{i}]") for i, v in enumerate(value)]  # type: ignore[arg-type]
+            exact = _exact_type(elem)  # type: ignore[arg-type]
+            if type(value) is list and exact is not None:
+                for v in value:
+                    if type(v) is not exact:
+                        break
+                else:
+                    return value
+            items = [_checked(elem, v, (where, "[", i, "]")) for i, v in enumerate(value)]  # type: ignore[arg-type]
             if type(value) is list and all(a is b for a, b in zip(items, value)):
                 return value
             return items
     elif k == K_MAP:
         if isinstance(value, dict):
             elem = t.elem
+            exact = _exact_type(elem)  # type: ignore[arg-type]
+            if exact is not None:
+                for key, v in value.items():
+                    if type(key) is not str or type(v) is not exact:
+                        break
+                else:
+                    return value
             changed = False
             out = {}
             for key, v in value.items():
                 if not isinstance(key, str):
-                    raise TypeError(f"{where}: map keys must be str, got {type(key).__name__} {key!r}")
-                c = out[key] = _checked(elem, v, f"{where}[{key!r}]")  # type: ignore[arg-type]
+                    raise TypeError(
+                        f"{_where_text(where)}: map keys must be str, got {type(key).__name__} {key!r}")
+                c = out[key] = _checked(elem, v, (where, "[", _Repr(key), "]"))  # type: ignore[arg-type]
                 changed = changed or c is not v
             return out if changed else value
     else:
@@ -581,6 +634,9 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - type checkers read typing_extensions' marker; at run time it only marks
     def dataclass_transform(**_kwargs: Any) -> Any:
         return lambda cls: cls
+
+
+_NOT_A_FIELD = object()
 
 
 # No field_specifiers: a type checker then takes each `= field(...)` as the attribute's
@@ -623,13 +679,18 @@ class StructBase(metaclass=_CheckedStructMeta):
         fields = cls.__kc_fields__
         if len(args) > len(fields):
             raise TypeError(f"{cls.__name__}() takes at most {len(fields)} positional arguments")
+        exact = cls.__kc_exact__
         for i, f in enumerate(fields):
             if i < len(args):
-                value = _checked(f, args[i], f"{cls.__name__}.{f.name}")
+                value = args[i]
+                if type(value) is not exact[i]:
+                    value = _checked(f, value, (cls.__name__, ".", f.name))
                 if f.name in kwargs:
                     raise TypeError(f"{cls.__name__}() got multiple values for argument {f.name!r}")
             elif f.name in kwargs:
-                value = _checked(f, kwargs.pop(f.name), f"{cls.__name__}.{f.name}")
+                value = kwargs.pop(f.name)
+                if type(value) is not exact[i]:
+                    value = _checked(f, value, (cls.__name__, ".", f.name))
             elif f.default is not MISSING:
                 value = f.default() if callable(f.default) and not isinstance(f.default, type) else f.default
             else:
@@ -644,9 +705,9 @@ class StructBase(metaclass=_CheckedStructMeta):
         cls = type(self)
         if not cls.__dict__.get("__kc_compiled__"):
             _compile(cls)
-        f = cls.__kc_byname__.get(name)
-        if f is not None:
-            value = _checked(f, value, f"{cls.__name__}.{name}")
+        exact = cls.__kc_exact_byname__.get(name, _NOT_A_FIELD)
+        if exact is not _NOT_A_FIELD and type(value) is not exact:
+            value = _checked(cls.__kc_byname__[name], value, (cls.__name__, ".", name))
         object.__setattr__(self, name, value)
 
     @classmethod

@@ -425,6 +425,55 @@ def test_json_container_scan_twins_agree(text: bytes, data: st.DataObject) -> No
     assert out[0] == out[1]
 
 
+# Long enough for the compiled scan's 64-byte blocks, with runs of backslashes and
+# quotes cut at any block edge and deep nesting (its first stack buffer holds 64).
+_BLOCK_TEXT = st.lists(
+    st.sampled_from([b"{", b"}", b"[", b"]", b'"', b"\\", b"a", b" ", b":", b",",
+                     b'"abcdefghijklmnopqrstuvwxyz0123456789"', b"\\\\\\", b"[" * 70,
+                     b'"[{\\"}]"', b"{}" * 20]),
+    max_size=60,
+).map(b"".join)
+
+
+@pytest.mark.skipif(not speedups.available(), reason="the compiled kernels are not built")
+@settings(max_examples=400, deadline=None)
+@given(_BLOCK_TEXT, st.data())
+def test_json_container_scan_twins_agree_on_long_buffers(text: bytes, data: st.DataObject) -> None:
+    """The compiled scan's block path gives the pure twin's answer on buffers of many
+    64-byte blocks, from any resume point, at any depth limit."""
+    from kcodec import _native, _speedups
+
+    stack = bytes(data.draw(st.lists(st.sampled_from([0x7D, 0x5D]), min_size=1, max_size=5)))
+    pos = data.draw(st.integers(0, len(text)))
+    in_str = data.draw(st.booleans())
+    depth = data.draw(st.sampled_from([len(stack), len(stack) + 3, 70, 200, 1000]))
+    out = []
+    for kernel in (_native, _speedups):
+        s = bytearray(stack)
+        out.append((kernel.json_container_scan(bytearray(text), pos, s, in_str, False, depth), bytes(s)))
+    assert out[0] == out[1]
+
+
+def test_json_container_scan_block_edges() -> None:
+    """Escapes and closing brackets on the compiled scan's 64-byte block edges."""
+    from kcodec import _native, _speedups
+
+    cases = []
+    for k in range(56, 72):
+        cases.append(b'{"' + b"a" * k + b'\\"' + b"b" * 70 + b'"}')
+        cases.append(b'{"' + b"a" * k + b'\\\\"' + b'}' + b" " * 70)
+        cases.append(b"[" * k + b"]" * k + b" " * 64)
+        cases.append(b'{"a":' + b"x" * k + b'\\"}' + b"]" * 70)
+    for text in cases:
+        for in_str in (False, True):
+            got = []
+            for kernel in (_native, _speedups) if speedups.available() else (_native,):
+                s = bytearray(b"}")
+                got.append((kernel.json_container_scan(bytearray(text), 1, s, in_str, False, 1000),
+                            bytes(s)))
+            assert got[0] == got[-1], (text, in_str)
+
+
 def test_json_frames_across_reads_and_deep_stacks() -> None:
     """Values split across many small reads, escapes cut at a read boundary and nesting
     deeper than the scan's first stack buffer frame the same in both modes."""

@@ -184,3 +184,50 @@ def test_mutated_pods_decode_alike(data: st.DataObject) -> None:
             doc.insert(at, byte)
     fast, slow = _both(bytes(doc))
     assert fast == slow
+
+
+def _span_outcome(frame: bytes, start: int, end: int) -> tuple[Any, ...]:
+    try:
+        obj, gvk = SER.decode_span(frame, start, end)
+    except Exception as err:  # noqa: BLE001 - the error itself is the outcome compared
+        return ("error", type(err), str(err))
+    return ("ok", type(obj), gvk, SER.encode(obj))
+
+
+def _in_frame(doc: bytes) -> tuple[bytes, int, int]:
+    head = b'{"type":"ADDED","object":'
+    return head + doc + b"}", len(head), len(head) + len(doc)
+
+
+def test_span_decodes_as_its_slice(kcodec_mode: str) -> None:
+    """A document read in place inside a watch frame decodes as the same bytes on their
+    own: the Go fixtures, and documents the one pass declines or rejects."""
+    docs = [p.read_bytes() for p in _fixture_json()[::7]]
+    docs += [POD + b"}", POD + b',"spec":{}}', POD + b"} x", POD, b'{"kind":"Nope","apiVersion":"v1"}',
+             b'{"apiVersion":"v1","kind":"Pod","Kind":"Service"}', b"null"]
+    for doc in docs:
+        frame, start, end = _in_frame(doc)
+        assert _span_outcome(frame, start, end) == _outcome(doc), doc[:80]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.data())
+def test_mutated_pod_spans_decode_as_slices(data: st.DataObject) -> None:
+    """Byte edits in a Pod read in place inside its frame: the outcome, object or error
+    text, is that of the edited Pod decoded on its own."""
+    doc = bytearray(_pod_bytes())
+    for _ in range(data.draw(st.integers(1, 3))):
+        at = data.draw(st.integers(40, len(doc) - 1))
+        doc[at] = data.draw(st.sampled_from(list(b'{}[]",:\\0 9aZ\x00\xff')))
+    frame, start, end = _in_frame(bytes(doc))
+    assert _span_outcome(frame, start, end) == _outcome(bytes(doc))
+
+
+def test_vouched_span_outside_data_raises(kcodec_mode: str) -> None:
+    data = POD + b"}"
+    for start, end in ((-1, 3), (5, 4), (0, len(data) + 1)):
+        with pytest.raises(ValueError, match="outside"):
+            speedups.json_fill_vouched(corev1.Pod(), corev1.Pod, data, start, end)
+    pod = corev1.Pod()
+    assert speedups.json_fill_vouched(pod, corev1.Pod, b"  " + data + b"xx", 2, len(data) + 2) >= 1
+    assert pod.metadata.name == "p"

@@ -97,3 +97,34 @@ def test_protobuf_names_a_wrong_scalar() -> None:
     with pytest.raises(EncodeError) as info:
         kcodec.dump(p, "protobuf")
     assert info.value.field_path == "spec.containers[0].ports[0].containerPort"
+
+
+class _Text(str):
+    pass
+
+
+def test_values_of_the_exact_type_are_kept_and_others_still_checked() -> None:
+    """Constructors and assignment keep values of exactly the field's type as given (no
+    copy, no conversion), and send everything else through the full check: subclasses
+    are kept, ints become floats, a wrong element is named by its index or key."""
+    labels = {"a": "b"}
+    ports = [ContainerPort(container_port=80), ContainerPort(container_port=81)]
+    meta = ObjectMeta(name="n", labels=labels)
+    assert meta.labels is labels
+    c = Container(name="c", ports=ports)
+    assert c.ports is ports
+    c.name = _Text("t")
+    assert type(c.name) is _Text
+    c.ports = (ContainerPort(),)
+    assert type(c.ports) is list
+    with pytest.raises(TypeError, match=r"^Container\.ports\[1\]: expected ContainerPort, got dict"):
+        Container(ports=[ContainerPort(), {"containerPort": 80}])
+    with pytest.raises(TypeError, match=r"^ObjectMeta\.labels\['x'\]: expected string \(str\), got int 1"):
+        meta.labels = {"a": "b", "x": 1}
+    with pytest.raises(TypeError, match=r"^ObjectMeta\.labels: map keys must be str, got int 1"):
+        ObjectMeta(labels={1: "b"})
+    with pytest.raises(TypeError, match=r"^ObjectMeta\.name: expected string \(str\), got int 5"):
+        meta.name = 5
+    spec = ServicePort(port=80)
+    with pytest.raises(ValueError, match=r"^ServicePort\.port: 4294967296 is out of range for int32"):
+        spec.port = 2**32

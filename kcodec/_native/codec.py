@@ -701,15 +701,20 @@ def json_fill(obj: Any, cls: Any, data: bytes, strict: list[str] | None, path: s
         _RAW_SOURCE.reset(token)
 
 
-def json_fill_vouched(obj: Any, cls: Any, data: bytes) -> int:
-    """Fill a fresh ``obj`` from ``data`` for a decode that guessed ``cls``; see the compiled
-    twin for the contract (2 vouched, 1 filled, 0 discard).
+def json_fill_vouched(obj: Any, cls: Any, data: bytes, start: int = 0, end: int | None = None) -> int:
+    """Fill a fresh ``obj`` from ``data[start:end]`` for a decode that guessed ``cls``; see
+    the compiled twin for the contract (2 vouched, 1 filled, 0 discard).
 
     This twin fills with :func:`json_fill` and answers 1 at best: its parser builds a tree
     first and keeps no record of how the top-level keys were written, so the caller reads
     the kind with the MetaFactory, as the two-pass decode would. Any error is
     left for the caller's general path to raise with Go's text.
     """
+    stop = len(data) if end is None else end
+    if start < 0 or stop < start or stop > len(data):
+        raise ValueError(f"json_fill_vouched: span [{start}:{stop}] outside {len(data)} bytes")
+    if start or stop != len(data):
+        data = data[start:stop]
     try:
         json_fill(obj, cls, data, None, cls.__name__)
     except Exception:  # noqa: BLE001 - the general path re-raises it in Go's order

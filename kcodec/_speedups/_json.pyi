@@ -8,7 +8,7 @@ def json_fill(obj: Any, cls: Any, data: bytes | bytearray | memoryview | str, st
     """Parse JSON ``data`` and fill ``obj`` (an instance of compiled Struct ``cls``), Go-style
     (merge). ``strict``, when a list, collects unknown/duplicate field errors."""
 
-def json_fill_vouched(obj: Any, cls: Any, data: bytes) -> int:
+def json_fill_vouched(obj: Any, cls: Any, data: bytes, start: int = 0, end: int | None = None) -> int:
     """Fill a fresh ``obj`` from JSON ``data``: 2 when the fill can stand for Go's MetaFactory
     pass too (valid text, every top-level key an exact field name), 1 when it is only a
     completed fill, 0 when ``obj`` must be discarded."""

@@ -477,7 +477,10 @@ class JSONFrameReader(_WholeFrameReader):
                 continue
             if end - start > max_size:
                 raise DecodeError(ERR_OBJECT_TOO_LARGE)
-            return bytes(self._buf[start:end])
+            # One copy (slicing the bytearray first would make two); the view is released
+            # before the buffer is resized again.
+            with memoryview(self._buf) as view:
+                return view[start:end].tobytes()
 
     def close(self) -> None:
         """Close the underlying stream."""

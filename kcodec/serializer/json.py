@@ -68,10 +68,10 @@ _VOUCHED = 2
 _NOT_FILLED = 0
 
 
-def _leading_type_meta(data: bytes) -> GroupVersionKind | None:
-    """The kind a document names in its first two members, when they are ``kind`` and
-    ``apiVersion`` as plain ASCII strings (either order); None otherwise."""
-    m = _LEADING_TYPE_META.match(data)
+def _leading_type_meta(data: bytes, start: int = 0, end: int | None = None) -> GroupVersionKind | None:
+    """The kind a document (``data[start:end]``) names in its first two members, when they
+    are ``kind`` and ``apiVersion`` as plain ASCII strings (either order); None otherwise."""
+    m = _LEADING_TYPE_META.match(data, start, len(data) if end is None else end)
     if m is None or m.group(1) == m.group(3):
         return None
     if m.group(1) == b"kind":
@@ -170,8 +170,18 @@ class Serializer:
                 return done
         return self._decode_two_pass(data, data, [], defaults, into)
 
-    def _decode_one_pass(self, data: bytes,
-                         defaults: GroupVersionKind | None) -> tuple[Any, GroupVersionKind] | None:
+    def decode_span(self, data: bytes, start: int, end: int) -> tuple[Any, GroupVersionKind]:
+        """``decode(data[start:end])``, reading the span in place where the one-pass route
+        applies (a watch event's object inside its frame: Go's RawExtension, decoded
+        without copying it out first)."""
+        if self._one_pass and type(data) is bytes and 0 <= start <= end <= len(data):
+            done = self._decode_one_pass(data, None, start, end)
+            if done is not None:
+                return done
+        return self.decode(data[start:end], None, None)
+
+    def _decode_one_pass(self, data: bytes, defaults: GroupVersionKind | None,
+                         start: int = 0, end: int | None = None) -> tuple[Any, GroupVersionKind] | None:
         """Decode in one pass, or None when only Go's two passes can say what happens.
 
         Go reads apiVersion/kind with a validating pass over the whole text (the
@@ -188,7 +198,7 @@ class Serializer:
         """
         if type(data) is not bytes:
             return None
-        guess = _leading_type_meta(data)
+        guess = _leading_type_meta(data, start, end)
         if guess is None:
             return None
         actual = guess if defaults is None else gvk_with_defaults(guess, defaults)
@@ -202,14 +212,14 @@ class Serializer:
             return None
         cls = type(obj)
         fields_of(cls)
-        filled = speedups.json_fill_vouched(obj, cls, data)
+        filled = speedups.json_fill_vouched(obj, cls, data, start, end)
         if filled == _NOT_FILLED:
             return None
         if filled == _VOUCHED and _holds_type_meta(obj, guess):
             return obj, actual
         # Filled as the two passes would fill this type; only the kind is unconfirmed. The
         # MetaFactory raises here exactly what the two passes would raise first.
-        read = self.meta.interpret(data)
+        read = self.meta.interpret(data if start == 0 and end is None else data[start:end])
         if defaults is not None:
             read = gvk_with_defaults(read, defaults)
         if read != actual:

@@ -240,3 +240,19 @@ def test_only_takes_several_titles(report: Any, capsys: pytest.CaptureFixture[st
               if ln.startswith("| ") and not ln.startswith("| operation")}
     titles.discard("---")
     assert titles == {"GVK interpret, Pod JSON", "envelope decode, Pod pb"}, titles
+
+
+def test_modes_option_leaves_out_pure_rows(report: Any, docs: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> None:
+    saved = (_docs.LIST_ITEMS, _docs.MEM_ITEMS)
+    try:
+        assert report.main(["--in-process", "--items", "3", "--only", "GVK", "--no-memory",
+                            "--repeat", "1", "--budget", "0", "--modes", "compiled"]) == 0
+    finally:
+        _docs.set_sizes(*saved)
+    rows = [ln.split(" | ") for ln in capsys.readouterr().out.splitlines()
+            if ln.startswith("| GVK interpret, Pod JSON |")]
+    assert [r[1] for r in rows] == ["kcodec (compiled)"]
+    assert _docs.MODES == ["pure", "compiled"]  # restored for whoever builds rows next
+    with pytest.raises(SystemExit):
+        report.main(["--modes", "fast"])
+    assert _docs.MODES == ["pure", "compiled"]

@@ -29,6 +29,7 @@ its "vs kcodec compiled" ratio is the speed-up since ``REV``, measured in the sa
     python tools/bench_report.py                # PodList of 1000 pods, memory on 200
     python tools/bench_report.py --items 100 --repeat 3 --only decode
     python tools/bench_report.py --baseline 40e8dfa --only protobuf
+    python tools/bench_report.py --modes compiled --only watch   # no pure rows
 """
 from __future__ import annotations
 
@@ -466,6 +467,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="measure every case in this process instead of a fresh one each (faster, less isolated)")
     ap.add_argument("--baseline", metavar="REV",
                     help="also run every compiled kcodec row against kcodec at commit REV (built once, cached)")
+    ap.add_argument("--modes", default=",".join(_docs.MODES), metavar="MODES",
+                    help="kcodec kernels to measure, comma-separated (default %(default)s); "
+                         "'--modes compiled' skips the pure rows, which take minutes on the long cases")
     ap.add_argument("--child", metavar="SPEC", help=argparse.SUPPRESS)
     ap.add_argument("--docs", metavar="FILE", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -474,6 +478,20 @@ def main(argv: list[str] | None = None) -> int:
             ap.error("--child needs --docs")
         return child_main(args.child, args.docs, args.repeat, args.budget)
 
+    modes = [m for m in args.modes.split(",") if m]
+    if not modes or set(modes) - set(_docs.MODES):
+        ap.error(f"--modes: choose from {','.join(_docs.MODES)} (got {args.modes!r})")
+    # operations(), beside() and the memory table read _docs.MODES when they build rows.
+    saved_modes = _docs.MODES[:]
+    _docs.MODES[:] = [m for m in _docs.MODES if m in modes]
+    try:
+        return report(args, argv)
+    finally:
+        _docs.MODES[:] = saved_modes
+
+
+def report(args: argparse.Namespace, argv: list[str] | None) -> int:
+    """Build the documents, measure every selected row and print the report."""
     _docs.set_sizes(args.items, args.mem_items)
     t0 = time.perf_counter()
     docs = _docs.build_documents()

@@ -985,3 +985,37 @@ def test_timestamp_bodies_decode_alike(fields: list[tuple[int, bytes]], which: i
         result = outcome(kernels.fill_from_proto, obj, _Times, data, "_Times")
         runs.append(result if result[0] != "ok" else (_time_state(obj.at), _time_state(obj.micro)))
     assert runs[0] == runs[1], data
+
+
+def _pb_bytes(number: int, raw: bytes) -> bytes:
+    """Length-delimited field ``number`` holding ``raw``."""
+    out = bytearray()
+    for n in (number << 3 | 2, len(raw)):
+        while n >= 0x80:
+            out.append(n & 0x7F | 0x80)
+            n >>= 7
+        out.append(n)
+    return bytes(out) + raw
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 8, 9, 15, 16, 17, 23, 24, 25, 63, 64, 65, 70])
+def test_strings_of_every_width_decode_alike(n: int) -> None:
+    """Strings around the widths the compiled string cache reads in words (under 8, 8 to
+    16, longer, past its 64-byte limit), last in the buffer or not, with a non-ASCII byte
+    or invalid UTF-8 at each end: both kernels give equal str values, and equal short
+    ASCII values are one object in the compiled result."""
+    ascii = bytes(0x61 + i % 26 for i in range(n))
+    variants = [ascii, b"\xc3\xa9" + ascii[2:], ascii[:-1] + b"\xff", ascii[:-1] + b"\x80"]
+    for raw in variants:
+        for last in (False, True):
+            # names (13): list elements; s (1): a plain field; labels (19): map key and value.
+            entry = _pb_bytes(1, raw) + _pb_bytes(2, raw)
+            body = _pb_bytes(13, raw) + _pb_bytes(13, raw[:-1] + b"!") + _pb_bytes(19, entry)
+            body = body + _pb_bytes(1, raw) if last else _pb_bytes(1, raw) + body
+            obj = decode_both(Kitchen, body, "K")
+            assert obj.s == obj.names[0] == raw.decode("utf-8", "surrogateescape")
+            got = Kitchen._new_zero()
+            compiled.fill_from_proto(got, Kitchen, body, "K")
+            if raw.isascii() and n <= 64:
+                assert got.s is got.names[0] is got.labels[got.s]
+            assert got.names[1] != got.names[0]

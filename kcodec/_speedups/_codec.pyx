@@ -1144,8 +1144,11 @@ cdef class _Reader:
         return strcache_init(&self.strs, size)
 
 
+cdef extern from *:
+    int SHORT_STR "KC_SHORT_STR"
+
+
 cdef enum:
-    SHORT_STR = 64
     CUSTOM_CACHE = 1021
 
 
@@ -1179,14 +1182,93 @@ cdef inline uint64_t _hash(_Reader r, const unsigned char* s, Py_ssize_t n,
     return h ^ (h >> 17)
 
 
-cdef inline object _str(_Reader r, Py_ssize_t pos, Py_ssize_t n):
+cdef extern from *:
+    """
+    /* The cached str equal to the ASCII bytes s[0:n] (0 < n <= 64) of a buffer ending at
+       end, or NULL with *h set to their hash and *ascii to whether they are ASCII (the
+       caller then creates and caches it). Plain C forced inline: per string this is the
+       whole decoder's cost on a hit, so no call frame and no hash loop for short strings.
+       Two overlapping 8-byte loads cover 8 to 16 bytes; shorter strings load one word and
+       mask it, except at the very end of the buffer where only n bytes may be read. */
+    static inline __attribute__((always_inline)) PyObject *
+    kc_str_lookup(PyObject **tab, Py_ssize_t mask, const unsigned char *s, Py_ssize_t n,
+                  const unsigned char *end, uint64_t *h, int *ascii)
+    {
+        uint64_t a = 0, b, acc, x;
+        Py_ssize_t i;
+        PyObject *cur;
+        if (n >= 8) {
+            memcpy(&a, s, 8);
+            memcpy(&b, s + n - 8, 8);
+            acc = a | b;
+            x = (a ^ (uint64_t)n) * 0x9E3779B97F4A7C15ULL ^ b * 0xC2B2AE3D27D4EB4FULL;
+            for (i = 8; i < n - 8; i += 8) {
+                memcpy(&b, s + i, 8);
+                acc |= b;
+                x = (x ^ b) * 0x100000001B3ULL;
+            }
+        } else {
+            if (end - s >= 8) {
+                memcpy(&a, s, 8);
+                a &= (((uint64_t)1) << (8 * n)) - 1;
+            } else {
+                memcpy(&a, s, (size_t)n);
+            }
+            acc = a;
+            x = (a ^ (uint64_t)n) * 0x9E3779B97F4A7C15ULL;
+        }
+        /* The products above carry a byte's bits only upward; the table takes the low
+           bits: fold the high half down, mix once more, fold again. */
+        x ^= x >> 32;
+        x *= 0xD6E8FEB86659FD93ULL;
+        x ^= x >> 32;
+        *h = x;
+        *ascii = (acc & 0x8080808080808080ULL) == 0;
+        if (!*ascii) {
+            return NULL;
+        }
+        cur = tab[x & (uint64_t)mask];
+        if (cur != NULL && PyUnicode_GET_LENGTH(cur) == n
+                && kc_same_bytes((const unsigned char *)PyUnicode_DATA(cur), s, n)) {
+            return cur;
+        }
+        return NULL;
+    }
+
+    /* kc_str_lookup's hit for p[pos:pos+n] when 0 < n <= KC_SHORT_STR, else NULL (then
+       call _str). The decode loops store a hit without any call. */
+    #define KC_SHORT_STR 64
+    static inline __attribute__((always_inline)) PyObject *
+    kc_str_hit(PyObject **tab, Py_ssize_t mask, const unsigned char *p, Py_ssize_t size,
+               Py_ssize_t pos, Py_ssize_t n)
+    {
+        uint64_t h;
+        int ascii;
+        if (n > KC_SHORT_STR || n == 0) {
+            return NULL;
+        }
+        return kc_str_lookup(tab, mask, p + pos, n, p + size, &h, &ascii);
+    }
+    """
+    PyObject* _kc_str_hit "kc_str_hit"(PyObject** tab, Py_ssize_t mask, const unsigned char* p,
+                                         Py_ssize_t size, Py_ssize_t pos, Py_ssize_t n) noexcept nogil
+    PyObject* _kc_str_lookup "kc_str_lookup"(PyObject** tab, Py_ssize_t mask, const unsigned char* s,
+                                               Py_ssize_t n, const unsigned char* end, uint64_t* h,
+                                               int* ascii) noexcept nogil
+
+
+cdef object _str(_Reader r, Py_ssize_t pos, Py_ssize_t n):
     """``buf[pos:pos+n].decode("utf-8", "surrogateescape")``, shared when short ASCII."""
     cdef const unsigned char* s = r.p + pos
-    cdef uint64_t h, acc = 0
+    cdef uint64_t h = 0
+    cdef int ascii = 0
+    cdef PyObject* hit
     if n > SHORT_STR or n == 0:
         return PyUnicode_DecodeUTF8(<char*>s, n, "surrogateescape")
-    h = _hash(r, s, n, &acc)
-    if acc & 0x8080808080808080ULL:
+    hit = _kc_str_lookup(r.strs.tab, r.strs.mask, s, n, r.p + r.size, &h, &ascii)
+    if hit != NULL:
+        return <object>hit
+    if not ascii:
         return PyUnicode_DecodeUTF8(<char*>s, n, "surrogateescape")
     return strcache_ascii(&r.strs, s, n, h)
 
@@ -1607,7 +1689,8 @@ cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
             if wire == WT_BYTES:
                 if not _kc_len1(r.p, &pos, end, &stop):
                     _read_len(r, &pos, end, &stop, fpath)
-                _put_slot(obj, fc, _str(r, pos, stop - pos), direct)
+                p = _kc_str_hit(r.strs.tab, r.strs.mask, r.p, r.size, pos, stop - pos)
+                _put_slot(obj, fc, <object>p if p != NULL else _str(r, pos, stop - pos), direct)
                 pos = stop
                 continue
         elif k == K_INT64 or k == K_INT32 or k == K_BOOL:
@@ -1702,6 +1785,7 @@ cdef int _map_entry(_Reader r, object obj, FieldRow f, bint direct, Py_ssize_t p
     cdef bint have_v = False
     cdef unsigned int ewire
     cdef PathSeg vseg
+    cdef PyObject* hit
     mk = ""
     mv = None
     vseg.up = fpath
@@ -1714,7 +1798,8 @@ cdef int _map_entry(_Reader r, object obj, FieldRow f, bint direct, Py_ssize_t p
             _read(r, &pos, stop, &ln, fpath)
             if ln > <uint64_t>(stop - pos):
                 raise _pure_length_error(ln, _path(fpath), pos)
-            mk = _str(r, pos, <Py_ssize_t>ln)
+            hit = _kc_str_hit(r.strs.tab, r.strs.mask, r.p, r.size, pos, <Py_ssize_t>ln)
+            mk = <object>hit if hit != NULL else _str(r, pos, <Py_ssize_t>ln)
             pos += <Py_ssize_t>ln
         elif (ekey >> 3) == 2:
             vseg.text = <PyObject*>mk
@@ -1775,6 +1860,9 @@ cdef object _pread(_Reader r, TypeRow t, unsigned int wire, Py_ssize_t* ppos, Py
         _read_len(r, &pos, end, &stop, path)
     ppos[0] = stop
     if k == K_STR:
+        hit = _kc_str_hit(r.strs.tab, r.strs.mask, r.p, r.size, pos, stop - pos)
+        if hit != NULL:
+            return <object>hit
         return _str(r, pos, stop - pos)
     if k == K_STRUCT:
         tab = t.struct_table()

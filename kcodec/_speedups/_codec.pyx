@@ -43,7 +43,7 @@ from cpython.mem cimport PyMem_Calloc, PyMem_Free
 from kcodec._speedups._varint cimport uvarint_size
 from kcodec._speedups._tables cimport (
     kc_prefetch, kc_same_bytes,
-    Table, TypeRow, FieldRow, FieldC, table_of, untrack, get_field, set_field, is_zero_value, gc_pause, gc_resume,
+    Table, TypeRow, FieldRow, FieldC, table_of, kc_list_new_untracked, untrack, get_field, set_field, is_zero_value, gc_pause, gc_resume,
     StrCache, strcache_init, strcache_ascii, strcache_clear, new_time,
     K_STR, K_BOOL, K_INT32, K_INT64, K_FLOAT, K_BYTES, K_STRUCT, K_CUSTOM, K_LIST, K_MAP, K_ANY,
     WT_VARINT, WT_FIXED64, WT_BYTES,
@@ -1595,14 +1595,9 @@ cdef inline int _append(object lst, object x) except -1:
     return 0
 
 
-cdef list _new_list(Py_ssize_t n):
-    """An empty, untracked list with room for ``n`` items."""
-    cdef list lst = PyList_New(n)
-    # PyList_New(n) holds n NULL slots; size 0 makes it a valid empty list whose items
-    # array already has room for n (_append fills it in order).
-    _kc_list_set_size(<PyObject*>lst, 0)
-    untrack(lst)
-    return lst
+cdef inline list _new_list(Py_ssize_t n):
+    """An empty, untracked list with room for ``n`` (> 0) items (_append fills it in order)."""
+    return <list>kc_list_new_untracked(n)
 
 
 cdef Py_ssize_t _run_length(const unsigned char* p, Py_ssize_t pos, Py_ssize_t end,

@@ -112,6 +112,83 @@ cdef extern from "Python.h":
     void* PyUnicode_DATA(object u)
 
 
+cdef extern from *:
+    """
+    #include <string.h>
+    /* Decoders allocate hundreds of thousands of structs and lists that are never tracked
+       by the cycle collector. On CPython 3.11-3.13 (GIL builds) a GC object without a
+       managed dict or weakref (the lean struct layout; lists) is preceded by two header
+       words, both zero while untracked: such an object is allocated here directly, as
+       _PyObject_GC_New does minus linking it into the young generation's count (it is
+       never tracked, and decoders pause the collector anyway). PyObject_GC_Del, every
+       such type's tp_free, frees it like any other. Elsewhere _PyObject_GC_New does it. */
+    #if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030E0000 \
+        && !defined(Py_GIL_DISABLED) && !defined(Py_TRACE_REFS)
+    #define KC_BARE_GC_ALLOC 1
+    #else
+    #define KC_BARE_GC_ALLOC 0
+    #endif
+
+    /* A new, untracked instance of GC type tp with every word after its header zero. */
+    static inline PyObject *kc_gc_new_untracked(PyTypeObject *tp)
+    {
+        PyObject *op;
+    #if KC_BARE_GC_ALLOC
+        size_t pre = 2 * sizeof(void *);
+        char *mem = (char *)PyObject_Malloc(pre + (size_t)tp->tp_basicsize);
+        if (mem == NULL) {
+            PyErr_NoMemory();
+            return NULL;
+        }
+        memset(mem, 0, pre + (size_t)tp->tp_basicsize);
+        op = PyObject_Init((PyObject *)(mem + pre), tp);
+    #else
+        op = _PyObject_GC_New(tp);
+        if (op != NULL) {
+            memset((char *)op + sizeof(PyObject), 0, (size_t)tp->tp_basicsize - sizeof(PyObject));
+        }
+    #endif
+        return op;
+    }
+
+    /* A new, untracked, empty list whose items array has room for n (> 0) items. */
+    static inline PyObject *kc_list_new_untracked(Py_ssize_t n)
+    {
+        PyObject *op;
+        PyObject **items;
+        if ((size_t)n > (size_t)PY_SSIZE_T_MAX / sizeof(PyObject *)) {
+            return PyErr_NoMemory();
+        }
+    #if KC_BARE_GC_ALLOC
+        op = kc_gc_new_untracked(&PyList_Type);
+        if (op == NULL) {
+            return NULL;
+        }
+        /* Only the first Py_SIZE items are ever read: the room needs no clearing. */
+        items = (PyObject **)PyMem_Malloc((size_t)n * sizeof(PyObject *));
+        if (items == NULL) {
+            Py_DECREF(op);
+            return PyErr_NoMemory();
+        }
+        ((PyListObject *)op)->ob_item = items;
+        ((PyListObject *)op)->allocated = n;
+    #else
+        op = PyList_New(n);
+        if (op == NULL) {
+            return NULL;
+        }
+        Py_SET_SIZE((PyVarObject *)op, 0);
+        PyObject_GC_UnTrack(op);
+    #endif
+        return op;
+    }
+    """
+    ctypedef struct PyTypeObject_ "PyTypeObject":
+        pass
+    PyObject* kc_gc_new_untracked(PyTypeObject_* tp) except NULL
+    object kc_list_new_untracked(Py_ssize_t n)
+
+
 cdef class Table
 
 

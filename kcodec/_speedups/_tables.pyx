@@ -553,9 +553,7 @@ cdef class Table:
             # Every word after the header is one of the fields written below: the object
             # skips the track/untrack round trip of tp_alloc. The words are cleared first
             # so a failure while making a nested zero value frees a well-formed object.
-            raw = _PyObject_GC_New(<PyTypeObject*>self.cls)
-            if raw != NULL:
-                memset((<char*>raw) + sizeof(PyObject), 0, KC_TP_BASICSIZE(self.cls) - sizeof(PyObject))
+            raw = kc_gc_new_untracked(<PyTypeObject_*>self.cls)
         else:
             raw = KC_TP_ALLOC(self.cls)(<PyTypeObject*>self.cls, 0)
         if raw == NULL:

@@ -839,6 +839,41 @@ def test_decoded_lists_and_structs_behave_as_ordinary_objects() -> None:
         assert all(x == [] and gc.is_tracked(x) for x in fresh)
 
 
+class Holder(Struct):
+    q: Quantity = field(1, "q")
+    q2: Quantity = field(2, "q2")
+    leaf: Leaf = field(3, "leaf")
+    name: str = field(4, "name", omitempty=True)
+
+
+class Rack(Struct):
+    holders: list[Holder] | None = field(1, "holders")
+
+
+def test_decoded_zero_structs_take_one_reference_per_slot() -> None:
+    """Zero structs the compiled decoder builds (here list elements with empty bodies) copy
+    a template of shared zero values and add each value's references at once: exactly one
+    per slot, given back when they are freed; value-struct slots get fresh structs."""
+    import sys
+
+    model.fields_of(Rack)
+    body = b"\x0a\x00" * 50
+    assert decode_both(Rack, body, "Rack") == Rack(holders=[Holder() for _ in range(50)])
+    got = Rack._new_zero()
+    compiled.fill_from_proto(got, Rack, body, "Rack")
+    zero = got.holders[0].q
+    assert got.holders[1].q is zero and got.holders[1].q2 == zero
+    before = sys.getrefcount(zero)
+    again = Rack._new_zero()
+    compiled.fill_from_proto(again, Rack, body, "Rack")
+    assert sys.getrefcount(zero) == before + 50
+    assert again.holders[0].leaf is not again.holders[1].leaf
+    again.holders[0].leaf.size = 3
+    assert again.holders[1].leaf.size == 0 and Holder().leaf.size == 0
+    del again
+    assert sys.getrefcount(zero) == before
+
+
 def test_float_bits_alike() -> None:
     for value in (0.0, -0.0, 1e308, 5e-324, float("inf"), float("-inf"), 1.5):
         k = Kitchen(f=value, floats=[value], pf=value)

@@ -129,6 +129,35 @@ cdef extern from *:
     #define KC_BARE_GC_ALLOC 0
     #endif
 
+    /* A new, untracked instance of GC type tp whose words after the object header are
+       left for the caller to set (every one of them, before anything can fail). */
+    static inline PyObject *kc_gc_new_untracked_raw(PyTypeObject *tp)
+    {
+    #if KC_BARE_GC_ALLOC
+        size_t pre = 2 * sizeof(void *);
+        char *mem = (char *)PyObject_Malloc(pre + (size_t)tp->tp_basicsize);
+        if (mem == NULL) {
+            PyErr_NoMemory();
+            return NULL;
+        }
+        memset(mem, 0, pre);
+        return PyObject_Init((PyObject *)(mem + pre), tp);
+    #else
+        return _PyObject_GC_New(tp);
+    #endif
+    }
+
+    /* n more references to o at once (Py_INCREF n times; immortal objects are left be). */
+    static inline void kc_incref_n(PyObject *o, Py_ssize_t n)
+    {
+    #if PY_VERSION_HEX >= 0x030C0000
+        if (_Py_IsImmortal(o)) {
+            return;
+        }
+    #endif
+        Py_SET_REFCNT(o, Py_REFCNT(o) + n);
+    }
+
     /* A new, untracked instance of GC type tp with every word after its header zero. */
     static inline PyObject *kc_gc_new_untracked(PyTypeObject *tp)
     {
@@ -186,6 +215,8 @@ cdef extern from *:
     ctypedef struct PyTypeObject_ "PyTypeObject":
         pass
     PyObject* kc_gc_new_untracked(PyTypeObject_* tp) except NULL
+    PyObject* kc_gc_new_untracked_raw(PyTypeObject_* tp) except NULL
+    void kc_incref_n(PyObject* o, Py_ssize_t n) noexcept
     object kc_list_new_untracked(Py_ssize_t n)
 
 
@@ -282,6 +313,16 @@ cdef class Table:
     cdef FieldC* pb_c      # the rows of ``pb`` (proto number order), packed
     cdef Py_ssize_t npb
     cdef object new_zero_untracked(self)
+    # bare_alloc tables: the slot words of a zero instance (NULL where a fresh dynamic value
+    # goes), the distinct shared zero values with how many slots hold each, and the field
+    # indices of the dynamic slots. See _build_template in _tables.pyx.
+    cdef PyObject** tmpl
+    cdef PyObject** tmpl_objs
+    cdef Py_ssize_t* tmpl_counts
+    cdef Py_ssize_t ntmpl_objs
+    cdef Py_ssize_t* dyn_fields
+    cdef Py_ssize_t ndyn
+    cdef int _build_template(self) except -1
 
     cdef inline const FieldC* field_c(self, unsigned long long num, FieldC* scratch) noexcept:
         """Packed row for ``num`` or NULL; sparse tables fill ``scratch``."""

@@ -56,7 +56,12 @@ API (stable; ``cimport`` it as ``from kcodec._speedups._tables cimport ...``):
 
 ``Table.new_zero_untracked()`` / ``untrack(container)``: decoders build trees the cycle
     collector need not track; see "Untracked decoded objects" in ``_tables.pyx`` for why
-    that is safe and when to use it (never on objects the caller passed in).
+    that is safe and when to use it (never on objects the caller passed in). Tables whose
+    fields cover every slot (``bare_alloc``) build them from a template of zero slots.
+
+``kc_gc_new_untracked(tp)`` / ``kc_list_new_untracked(n)`` (C): a new untracked GC object
+    with its words after the header zero / an empty untracked list with room for ``n``
+    items; allocated directly on CPython 3.11-3.13 GIL builds (``KC_BARE_GC_ALLOC``).
 
 ``gc_pause()`` / ``gc_resume()``: bracket a kernel that builds many objects (``try:
     gc_pause() ... finally: gc_resume()``). Nesting- and thread-safe (a counter under the
@@ -129,6 +134,24 @@ cdef extern from *:
     #define KC_BARE_GC_ALLOC 0
     #endif
 
+    /* PyObject_Init of a fresh block. Before 3.13 (which added reference tracers to
+       _Py_NewReference) and outside debug builds (which count references) that is the
+       type, a reference to a heap type and a count of one: stored inline. tracemalloc
+       already traced the block when PyObject_Malloc made it. */
+    static inline PyObject *kc_object_init(PyObject *op, PyTypeObject *tp)
+    {
+    #if PY_VERSION_HEX < 0x030D0000 && !defined(Py_REF_DEBUG)
+        Py_SET_TYPE(op, tp);
+        if (tp->tp_flags & Py_TPFLAGS_HEAPTYPE) {
+            Py_INCREF((PyObject *)tp);
+        }
+        Py_SET_REFCNT(op, 1);
+        return op;
+    #else
+        return PyObject_Init(op, tp);
+    #endif
+    }
+
     /* A new, untracked instance of GC type tp whose words after the object header are
        left for the caller to set (every one of them, before anything can fail). */
     static inline PyObject *kc_gc_new_untracked_raw(PyTypeObject *tp)
@@ -141,7 +164,7 @@ cdef extern from *:
             return NULL;
         }
         memset(mem, 0, pre);
-        return PyObject_Init((PyObject *)(mem + pre), tp);
+        return kc_object_init((PyObject *)(mem + pre), tp);
     #else
         return _PyObject_GC_New(tp);
     #endif
@@ -170,7 +193,7 @@ cdef extern from *:
             return NULL;
         }
         memset(mem, 0, pre + (size_t)tp->tp_basicsize);
-        op = PyObject_Init((PyObject *)(mem + pre), tp);
+        op = kc_object_init((PyObject *)(mem + pre), tp);
     #else
         op = _PyObject_GC_New(tp);
         if (op != NULL) {

@@ -142,7 +142,12 @@ cdef extern from *:
                 return;  /* resurrected */
             }
         }
-        PyObject_GC_UnTrack(self);
+        /* Decoded structs are never tracked: on the layouts kc_gc_new_untracked knows,
+           read the GC header's link word instead of calling PyObject_GC_UnTrack. */
+    #if KC_BARE_GC_ALLOC
+        if (((uintptr_t *)self)[-2] != 0)
+    #endif
+            PyObject_GC_UnTrack(self);
         /* The trashcan bounds C recursion when freeing deep trees, at three calls per
            object; the shallow levels, which are all a decoded object has, skip it. The
            count is shared under the GIL and balanced per call: a switch to another

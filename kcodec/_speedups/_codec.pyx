@@ -1664,6 +1664,7 @@ cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
     cdef Py_ssize_t n, taglen
     cdef bint packed
     cdef PyObject* p
+    cdef Table tab
     if depth > MAX_DEPTH:
         raise DecodeError(f"proto: {_path(path)}: exceeded max nesting depth {MAX_DEPTH}")
     direct = t.owns(obj)
@@ -1762,12 +1763,13 @@ cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
             # A message seen twice merges into the first, pointer or not.
             p = _kc_slot(<PyObject*>obj, fc.offset) if direct else NULL
             sub = <object>p if p != NULL else get_field(obj, <FieldRow>fc.row, direct)
+            tab = (<FieldRow>fc.row).struct_table()
             if sub is None:
-                sub = (<FieldRow>fc.row).struct_table().new_zero_untracked()
+                sub = tab.new_zero_untracked()
                 _put_slot(obj, fc, sub, direct)
-                _fill(r, sub, (<FieldRow>fc.row).struct_table(), pos, stop, fpath, depth + 1, True)
+                _fill(r, sub, tab, pos, stop, fpath, depth + 1, True)
             else:
-                _fill(r, sub, (<FieldRow>fc.row).struct_table(), pos, stop, fpath, depth + 1, owned)
+                _fill(r, sub, tab, pos, stop, fpath, depth + 1, owned)
             pos = stop
             continue
         _put_slot(obj, fc, _pread(r, <FieldRow>fc.row, wire, &pos, end, fpath, depth), direct)

@@ -282,7 +282,12 @@ cdef class TypeRow:
     cdef readonly Py_ssize_t sec_offset
     cdef readonly Py_ssize_t nsec_offset
 
-    cdef Table struct_table(self)
+    cdef inline Table struct_table(self):
+        # Inline where it is used (once per decoded struct): only the first use resolves.
+        if self._table is not None:
+            return self._table
+        return self._resolve_table()
+    cdef Table _resolve_table(self)
     cdef object zero(self)
 
 

@@ -341,7 +341,7 @@ cdef class TypeRow:
                 self.shareable = True
                 self._zero_shared = zero
 
-    cdef Table struct_table(self):
+    cdef Table _resolve_table(self):
         if self._table is None:
             self._table = table_of(self.cls)
         return self._table

@@ -590,9 +590,7 @@ cdef class Table:
         cdef PyObject* raw
         cdef PyObject* value
         cdef PyObject** pp
-        cdef Py_ssize_t i
-        cdef FieldRow row
-        cdef Py_ssize_t j
+        cdef Py_ssize_t i, j
         if not self.direct:
             return self._new_zero_py()
         if self.bare_alloc:
@@ -608,11 +606,7 @@ cdef class Table:
             Py_DECREF(obj)  # <object> took a second reference
             for j in range(self.ndyn):
                 i = self.dyn_fields[j]
-                row = <FieldRow>self.fields[i]
-                if row.kind == K_STRUCT:
-                    dyn = row.struct_table().new_zero_untracked()
-                else:
-                    dyn = row.zero()
+                dyn = _dynamic_zero_untracked(<FieldRow>self.fields[i])
                 Py_INCREF(dyn)
                 (<PyObject**>((<char*>raw) + self.offsets[i]))[0] = <PyObject*>dyn
             return obj
@@ -625,11 +619,7 @@ cdef class Table:
         for i in range(self.nfields):
             pp = <PyObject**>((<char*>raw) + self.offsets[i])
             if self.dynamic[i]:
-                row = <FieldRow>self.fields[i]
-                if row.kind == K_STRUCT:
-                    dyn = row.struct_table().new_zero_untracked()
-                else:
-                    dyn = row.zero()
+                dyn = _dynamic_zero_untracked(<FieldRow>self.fields[i])
                 Py_INCREF(dyn)
                 pp[0] = <PyObject*>dyn
             else:
@@ -640,6 +630,14 @@ cdef class Table:
 
     def __repr__(self):
         return f"Table({self.cls.__qualname__}, {len(self.fields)} fields, direct={self.direct})"
+
+
+cdef inline object _dynamic_zero_untracked(FieldRow row):
+    """A fresh zero value for a dynamic slot (a value struct, untracked, or a mutable
+    custom value)."""
+    if row.kind == K_STRUCT:
+        return row.struct_table().new_zero_untracked()
+    return row.zero()
 
 
 cdef tuple _chain_rows(object cls, tuple chain, dict by_info):

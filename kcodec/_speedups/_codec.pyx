@@ -44,7 +44,7 @@ from kcodec._speedups._varint cimport uvarint_size
 from kcodec._speedups._tables cimport (
     kc_prefetch, kc_same_bytes,
     Table, TypeRow, FieldRow, FieldC, table_of, kc_list_new_untracked, untrack, get_field, set_field, is_zero_value, gc_pause, gc_resume,
-    StrCache, strcache_init, strcache_ascii, strcache_clear, new_time,
+    StrCache, strcache_init, strcache_clear, new_time,
     K_STR, K_BOOL, K_INT32, K_INT64, K_FLOAT, K_BYTES, K_STRUCT, K_CUSTOM, K_LIST, K_MAP, K_ANY,
     WT_VARINT, WT_FIXED64, WT_BYTES,
 )
@@ -1195,7 +1195,7 @@ cdef extern from *:
                   const unsigned char *end, uint64_t *h, int *ascii)
     {
         uint64_t a = 0, b, acc, x;
-        Py_ssize_t i;
+        Py_ssize_t i, slot, way;
         PyObject *cur;
         if (n >= 8) {
             memcpy(&a, s, 8);
@@ -1227,12 +1227,40 @@ cdef extern from *:
         if (!*ascii) {
             return NULL;
         }
-        cur = tab[x & (uint64_t)mask];
-        if (cur != NULL && PyUnicode_GET_LENGTH(cur) == n
-                && kc_same_bytes((const unsigned char *)PyUnicode_DATA(cur), s, n)) {
-            return cur;
+        /* Two ways (the slot and its neighbour, one cache line): two strings that share a
+           slot and alternate, a field name and its neighbour in every item, both stay. */
+        slot = (Py_ssize_t)(x & (uint64_t)mask);
+        for (way = 0; way < 2; way++) {
+            cur = tab[slot ^ way];
+            if (cur != NULL && PyUnicode_GET_LENGTH(cur) == n
+                    && kc_same_bytes((const unsigned char *)PyUnicode_DATA(cur), s, n)) {
+                return cur;
+            }
         }
         return NULL;
+    }
+
+    /* Cache u (a new str) under hash h after kc_str_lookup missed: into a free way, else
+       the slot's occupant moves to its neighbour (whose occupant is returned, to be
+       released by the caller) and u takes the slot. */
+    static inline PyObject *
+    kc_str_insert(PyObject **tab, Py_ssize_t mask, uint64_t h, PyObject *u)
+    {
+        Py_ssize_t slot = (Py_ssize_t)(h & (uint64_t)mask);
+        PyObject *gone;
+        Py_INCREF(u);
+        if (tab[slot] == NULL) {
+            tab[slot] = u;
+            return NULL;
+        }
+        gone = tab[slot ^ 1];
+        if (gone == NULL) {
+            tab[slot ^ 1] = u;
+            return NULL;
+        }
+        tab[slot ^ 1] = tab[slot];
+        tab[slot] = u;
+        return gone;
     }
 
     /* kc_str_lookup's hit for p[pos:pos+n] when 0 < n <= KC_SHORT_STR, else NULL (then
@@ -1252,6 +1280,7 @@ cdef extern from *:
     """
     PyObject* _kc_str_hit "kc_str_hit"(PyObject** tab, Py_ssize_t mask, const unsigned char* p,
                                          Py_ssize_t size, Py_ssize_t pos, Py_ssize_t n) noexcept nogil
+    PyObject* _kc_str_insert "kc_str_insert"(PyObject** tab, Py_ssize_t mask, uint64_t h, PyObject* u) noexcept
     PyObject* _kc_str_lookup "kc_str_lookup"(PyObject** tab, Py_ssize_t mask, const unsigned char* s,
                                                Py_ssize_t n, const unsigned char* end, uint64_t* h,
                                                int* ascii) noexcept nogil
@@ -1270,7 +1299,11 @@ cdef object _str(_Reader r, Py_ssize_t pos, Py_ssize_t n):
         return <object>hit
     if not ascii:
         return PyUnicode_DecodeUTF8(<char*>s, n, "surrogateescape")
-    return strcache_ascii(&r.strs, s, n, h)
+    u = PyUnicode_New(n, 127)
+    memcpy(PyUnicode_DATA(u), s, n)
+    # The evicted str (if any) is released once the table no longer holds it.
+    Py_XDECREF(_kc_str_insert(r.strs.tab, r.strs.mask, h, <PyObject*>u))
+    return u
 
 
 cdef long long _time_unit_for(object tp) except -2:

@@ -810,6 +810,84 @@ def test_decoded_containers_are_untracked_but_caller_objects_are_not() -> None:
     gc.collect()
 
 
+def test_decoded_lists_and_structs_behave_as_ordinary_objects() -> None:
+    """The compiled decoder allocates its lists (items array sized to the run, never
+    cleared past the items) and lean structs itself: they grow, shrink, copy, size, pickle
+    and free as ordinary ones, and allocating ordinary lists afterwards is unaffected."""
+    import copy
+    import gc
+    import pickle
+    import sys
+
+    body = compiled.struct_to_proto(Kitchen(names=["a", "b", "c"], leaves=[Leaf(name="x"), Leaf(size=2)]))
+    for _ in range(3):  # later rounds reuse lists CPython's free list kept from earlier ones
+        got = Kitchen._new_zero()
+        compiled.fill_from_proto(got, Kitchen, body, "K")
+        names, leaves = got.names, got.leaves
+        assert names == ["a", "b", "c"] and not gc.is_tracked(names) and not gc.is_tracked(leaves[0])
+        assert sys.getsizeof(names) >= sys.getsizeof([])
+        names.extend(str(i) for i in range(100))
+        names.insert(0, "z")
+        del names[50:]
+        assert names[:4] == ["z", "a", "b", "c"] and len(names) == 50
+        assert list(reversed(names))[-1] == "z" and names.copy() == names
+        assert copy.deepcopy(got) == got and pickle.loads(pickle.dumps(got)) == got
+        leaves.append(Leaf(name="y"))
+        assert leaves[2].name == "y" and gc.collect() >= 0
+        del got, names, leaves
+        fresh = [[] for _ in range(200)]
+        assert all(x == [] and gc.is_tracked(x) for x in fresh)
+
+
+def test_two_strings_sharing_a_cache_slot_are_both_kept() -> None:
+    """Equal short ASCII strings of one document are one object even when two distinct
+    strings land in the same slot of the compiled decoder's string cache and alternate
+    (as a field's value and its neighbour's do in every item of a list): among 2000 pairs
+    some share a slot of the 256 a small document gets."""
+    model.fields_of(Kitchen)
+    for i in range(2000):
+        a, b = f"name-{i}".encode(), f"other-{i * 7919}".encode()
+        body = b"".join(_pb_bytes(13, x) for x in (a, b, a, b))
+        got = Kitchen._new_zero()
+        compiled.fill_from_proto(got, Kitchen, body, "K")
+        assert got.names[0] is got.names[2] and got.names[1] is got.names[3], (a, b)
+
+
+class Holder(Struct):
+    q: Quantity = field(1, "q")
+    q2: Quantity = field(2, "q2")
+    leaf: Leaf = field(3, "leaf")
+    name: str = field(4, "name", omitempty=True)
+
+
+class Rack(Struct):
+    holders: list[Holder] | None = field(1, "holders")
+
+
+def test_decoded_zero_structs_take_one_reference_per_slot() -> None:
+    """Zero structs the compiled decoder builds (here list elements with empty bodies) copy
+    a template of shared zero values and add each value's references at once: exactly one
+    per slot, given back when they are freed; value-struct slots get fresh structs."""
+    import sys
+
+    model.fields_of(Rack)
+    body = b"\x0a\x00" * 50
+    assert decode_both(Rack, body, "Rack") == Rack(holders=[Holder() for _ in range(50)])
+    got = Rack._new_zero()
+    compiled.fill_from_proto(got, Rack, body, "Rack")
+    zero = got.holders[0].q
+    assert got.holders[1].q is zero and got.holders[1].q2 == zero
+    before = sys.getrefcount(zero)
+    again = Rack._new_zero()
+    compiled.fill_from_proto(again, Rack, body, "Rack")
+    assert sys.getrefcount(zero) == before + 50
+    assert again.holders[0].leaf is not again.holders[1].leaf
+    again.holders[0].leaf.size = 3
+    assert again.holders[1].leaf.size == 0 and Holder().leaf.size == 0
+    del again
+    assert sys.getrefcount(zero) == before
+
+
 def test_float_bits_alike() -> None:
     for value in (0.0, -0.0, 1e308, 5e-324, float("inf"), float("-inf"), 1.5):
         k = Kitchen(f=value, floats=[value], pf=value)
@@ -985,3 +1063,37 @@ def test_timestamp_bodies_decode_alike(fields: list[tuple[int, bytes]], which: i
         result = outcome(kernels.fill_from_proto, obj, _Times, data, "_Times")
         runs.append(result if result[0] != "ok" else (_time_state(obj.at), _time_state(obj.micro)))
     assert runs[0] == runs[1], data
+
+
+def _pb_bytes(number: int, raw: bytes) -> bytes:
+    """Length-delimited field ``number`` holding ``raw``."""
+    out = bytearray()
+    for n in (number << 3 | 2, len(raw)):
+        while n >= 0x80:
+            out.append(n & 0x7F | 0x80)
+            n >>= 7
+        out.append(n)
+    return bytes(out) + raw
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 8, 9, 15, 16, 17, 23, 24, 25, 63, 64, 65, 70])
+def test_strings_of_every_width_decode_alike(n: int) -> None:
+    """Strings around the widths the compiled string cache reads in words (under 8, 8 to
+    16, longer, past its 64-byte limit), last in the buffer or not, with a non-ASCII byte
+    or invalid UTF-8 at each end: both kernels give equal str values, and equal short
+    ASCII values are one object in the compiled result."""
+    ascii = bytes(0x61 + i % 26 for i in range(n))
+    variants = [ascii, b"\xc3\xa9" + ascii[2:], ascii[:-1] + b"\xff", ascii[:-1] + b"\x80"]
+    for raw in variants:
+        for last in (False, True):
+            # names (13): list elements; s (1): a plain field; labels (19): map key and value.
+            entry = _pb_bytes(1, raw) + _pb_bytes(2, raw)
+            body = _pb_bytes(13, raw) + _pb_bytes(13, raw[:-1] + b"!") + _pb_bytes(19, entry)
+            body = body + _pb_bytes(1, raw) if last else _pb_bytes(1, raw) + body
+            obj = decode_both(Kitchen, body, "K")
+            assert obj.s == obj.names[0] == raw.decode("utf-8", "surrogateescape")
+            got = Kitchen._new_zero()
+            compiled.fill_from_proto(got, Kitchen, body, "K")
+            if raw.isascii() and n <= 64:
+                assert got.s is got.names[0] is got.labels[got.s]
+            assert got.names[1] != got.names[0]

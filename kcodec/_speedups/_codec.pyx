@@ -43,8 +43,8 @@ from cpython.mem cimport PyMem_Calloc, PyMem_Free
 from kcodec._speedups._varint cimport uvarint_size
 from kcodec._speedups._tables cimport (
     kc_prefetch, kc_same_bytes,
-    Table, TypeRow, FieldRow, FieldC, table_of, untrack, get_field, set_field, is_zero_value, gc_pause, gc_resume,
-    StrCache, strcache_init, strcache_ascii, strcache_clear, new_time,
+    Table, TypeRow, FieldRow, FieldC, table_of, kc_list_new_untracked, untrack, get_field, set_field, is_zero_value, gc_pause, gc_resume,
+    StrCache, strcache_init, strcache_clear, new_time,
     K_STR, K_BOOL, K_INT32, K_INT64, K_FLOAT, K_BYTES, K_STRUCT, K_CUSTOM, K_LIST, K_MAP, K_ANY,
     WT_VARINT, WT_FIXED64, WT_BYTES,
 )
@@ -1147,8 +1147,11 @@ cdef class _Reader:
         return strcache_init(&self.strs, size)
 
 
+cdef extern from *:
+    int SHORT_STR "KC_SHORT_STR"
+
+
 cdef enum:
-    SHORT_STR = 64
     CUSTOM_CACHE = 1021
 
 
@@ -1182,16 +1185,128 @@ cdef inline uint64_t _hash(_Reader r, const unsigned char* s, Py_ssize_t n,
     return h ^ (h >> 17)
 
 
-cdef inline object _str(_Reader r, Py_ssize_t pos, Py_ssize_t n):
+cdef extern from *:
+    """
+    /* The cached str equal to the ASCII bytes s[0:n] (0 < n <= 64) of a buffer ending at
+       end, or NULL with *h set to their hash and *ascii to whether they are ASCII (the
+       caller then creates and caches it). Plain C forced inline: per string this is the
+       whole decoder's cost on a hit, so no call frame and no hash loop for short strings.
+       Two overlapping 8-byte loads cover 8 to 16 bytes; shorter strings load one word and
+       mask it, except at the very end of the buffer where only n bytes may be read. */
+    static inline __attribute__((always_inline)) PyObject *
+    kc_str_lookup(PyObject **tab, Py_ssize_t mask, const unsigned char *s, Py_ssize_t n,
+                  const unsigned char *end, uint64_t *h, int *ascii)
+    {
+        uint64_t a = 0, b, acc, x;
+        Py_ssize_t i, slot, way;
+        PyObject *cur;
+        if (n >= 8) {
+            memcpy(&a, s, 8);
+            memcpy(&b, s + n - 8, 8);
+            acc = a | b;
+            x = (a ^ (uint64_t)n) * 0x9E3779B97F4A7C15ULL ^ b * 0xC2B2AE3D27D4EB4FULL;
+            for (i = 8; i < n - 8; i += 8) {
+                memcpy(&b, s + i, 8);
+                acc |= b;
+                x = (x ^ b) * 0x100000001B3ULL;
+            }
+        } else {
+            if (end - s >= 8) {
+                memcpy(&a, s, 8);
+                a &= (((uint64_t)1) << (8 * n)) - 1;
+            } else {
+                memcpy(&a, s, (size_t)n);
+            }
+            acc = a;
+            x = (a ^ (uint64_t)n) * 0x9E3779B97F4A7C15ULL;
+        }
+        /* The products above carry a byte's bits only upward; the table takes the low
+           bits: fold the high half down, mix once more, fold again. */
+        x ^= x >> 32;
+        x *= 0xD6E8FEB86659FD93ULL;
+        x ^= x >> 32;
+        *h = x;
+        *ascii = (acc & 0x8080808080808080ULL) == 0;
+        if (!*ascii) {
+            return NULL;
+        }
+        /* Two ways (the slot and its neighbour, one cache line): two strings that share a
+           slot and alternate, a field name and its neighbour in every item, both stay. */
+        slot = (Py_ssize_t)(x & (uint64_t)mask);
+        for (way = 0; way < 2; way++) {
+            cur = tab[slot ^ way];
+            if (cur != NULL && PyUnicode_GET_LENGTH(cur) == n
+                    && kc_same_bytes((const unsigned char *)PyUnicode_DATA(cur), s, n)) {
+                return cur;
+            }
+        }
+        return NULL;
+    }
+
+    /* Cache u (a new str) under hash h after kc_str_lookup missed: into a free way, else
+       the slot's occupant moves to its neighbour (whose occupant is returned, to be
+       released by the caller) and u takes the slot. */
+    static inline PyObject *
+    kc_str_insert(PyObject **tab, Py_ssize_t mask, uint64_t h, PyObject *u)
+    {
+        Py_ssize_t slot = (Py_ssize_t)(h & (uint64_t)mask);
+        PyObject *gone;
+        Py_INCREF(u);
+        if (tab[slot] == NULL) {
+            tab[slot] = u;
+            return NULL;
+        }
+        gone = tab[slot ^ 1];
+        if (gone == NULL) {
+            tab[slot ^ 1] = u;
+            return NULL;
+        }
+        tab[slot ^ 1] = tab[slot];
+        tab[slot] = u;
+        return gone;
+    }
+
+    /* kc_str_lookup's hit for p[pos:pos+n] when 0 < n <= KC_SHORT_STR, else NULL (then
+       call _str). The decode loops store a hit without any call. */
+    #define KC_SHORT_STR 64
+    static inline __attribute__((always_inline)) PyObject *
+    kc_str_hit(PyObject **tab, Py_ssize_t mask, const unsigned char *p, Py_ssize_t size,
+               Py_ssize_t pos, Py_ssize_t n)
+    {
+        uint64_t h;
+        int ascii;
+        if (n > KC_SHORT_STR || n == 0) {
+            return NULL;
+        }
+        return kc_str_lookup(tab, mask, p + pos, n, p + size, &h, &ascii);
+    }
+    """
+    PyObject* _kc_str_hit "kc_str_hit"(PyObject** tab, Py_ssize_t mask, const unsigned char* p,
+                                         Py_ssize_t size, Py_ssize_t pos, Py_ssize_t n) noexcept nogil
+    PyObject* _kc_str_insert "kc_str_insert"(PyObject** tab, Py_ssize_t mask, uint64_t h, PyObject* u) noexcept
+    PyObject* _kc_str_lookup "kc_str_lookup"(PyObject** tab, Py_ssize_t mask, const unsigned char* s,
+                                               Py_ssize_t n, const unsigned char* end, uint64_t* h,
+                                               int* ascii) noexcept nogil
+
+
+cdef object _str(_Reader r, Py_ssize_t pos, Py_ssize_t n):
     """``buf[pos:pos+n].decode("utf-8", "surrogateescape")``, shared when short ASCII."""
     cdef const unsigned char* s = r.p + pos
-    cdef uint64_t h, acc = 0
+    cdef uint64_t h = 0
+    cdef int ascii = 0
+    cdef PyObject* hit
     if n > SHORT_STR or n == 0:
         return PyUnicode_DecodeUTF8(<char*>s, n, "surrogateescape")
-    h = _hash(r, s, n, &acc)
-    if acc & 0x8080808080808080ULL:
+    hit = _kc_str_lookup(r.strs.tab, r.strs.mask, s, n, r.p + r.size, &h, &ascii)
+    if hit != NULL:
+        return <object>hit
+    if not ascii:
         return PyUnicode_DecodeUTF8(<char*>s, n, "surrogateescape")
-    return strcache_ascii(&r.strs, s, n, h)
+    u = PyUnicode_New(n, 127)
+    memcpy(PyUnicode_DATA(u), s, n)
+    # The evicted str (if any) is released once the table no longer holds it.
+    Py_XDECREF(_kc_str_insert(r.strs.tab, r.strs.mask, h, <PyObject*>u))
+    return u
 
 
 cdef long long _time_unit_for(object tp) except -2:
@@ -1516,14 +1631,9 @@ cdef inline int _append(object lst, object x) except -1:
     return 0
 
 
-cdef list _new_list(Py_ssize_t n):
-    """An empty, untracked list with room for ``n`` items."""
-    cdef list lst = PyList_New(n)
-    # PyList_New(n) holds n NULL slots; size 0 makes it a valid empty list whose items
-    # array already has room for n (_append fills it in order).
-    _kc_list_set_size(<PyObject*>lst, 0)
-    untrack(lst)
-    return lst
+cdef inline list _new_list(Py_ssize_t n):
+    """An empty, untracked list with room for ``n`` (> 0) items (_append fills it in order)."""
+    return <list>kc_list_new_untracked(n)
 
 
 cdef Py_ssize_t _run_length(const unsigned char* p, Py_ssize_t pos, Py_ssize_t end,
@@ -1558,6 +1668,20 @@ cdef inline int _put_slot(object obj, const FieldC* fc, object value, bint direc
     return set_field(obj, <FieldRow>fc.row, value, False)
 
 
+cdef inline int _put_borrowed(object obj, const FieldC* fc, PyObject* value, bint direct) except -1:
+    """_put_slot of a borrowed reference (one incref instead of two and a decref)."""
+    cdef PyObject** pp
+    cdef PyObject* old
+    if direct and fc.offset >= 0:
+        pp = <PyObject**>((<char*><PyObject*>obj) + fc.offset)
+        old = pp[0]
+        Py_INCREF(<object>value)
+        pp[0] = value
+        Py_XDECREF(old)
+        return 0
+    return set_field(obj, <FieldRow>fc.row, <object>value, False)
+
+
 cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
                const PathSeg* path, int depth, bint owned) except -1:
     """Fill ``obj`` from ``buf[pos:end]``; ``owned``: obj was created by this call."""
@@ -1577,6 +1701,7 @@ cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
     cdef Py_ssize_t n, taglen
     cdef bint packed
     cdef PyObject* p
+    cdef Table tab
     if depth > MAX_DEPTH:
         # kcodec's own bound (Go's generated code recurses without one); the place is data.
         raise DecodeError(f"proto: exceeded max nesting depth {MAX_DEPTH}", field_path=_path(path))
@@ -1589,16 +1714,16 @@ cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
         tag_pos = pos
         _read(r, &pos, end, &key, path)
         wire = <unsigned int>(key & 7)
-        if wire == 4:
-            # Checked before anything else, as every generated Unmarshal does.
-            raise _end_group_error(t.cls.__name__, _path(path), tag_pos)
-        # gogo's fieldNum := int32(wire >> 3)
+        # gogo's fieldNum := int32(wire >> 3); the rare cases share one unlikely branch.
         fnum32 = <int32_t>(<uint32_t>((key >> 3) & 0xFFFFFFFFULL))
-        if fnum32 <= 0:
-            raise _illegal_tag_error(t.cls.__name__, key, _path(path), tag_pos)
-        num = <uint64_t>fnum32
+        num = <uint64_t><uint32_t>fnum32
         fc = t.field_c(num, &scratch)
-        if fc == NULL:
+        if fc == NULL or wire == 4 or fnum32 <= 0:
+            if wire == 4:
+                # Checked before anything else, as every generated Unmarshal does.
+                raise _end_group_error(t.cls.__name__, _path(path), tag_pos)
+            if fnum32 <= 0:
+                raise _illegal_tag_error(t.cls.__name__, key, _path(path), tag_pos)
             _skip(r, wire, &pos, end, path)
             continue
         # An embedded (inline) struct adds no name to the path.
@@ -1618,7 +1743,11 @@ cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
             if wire == WT_BYTES:
                 if not _kc_len1(r.p, &pos, end, &stop):
                     _read_len(r, &pos, end, &stop, fpath)
-                _put_slot(obj, fc, _str(r, pos, stop - pos), direct)
+                p = _kc_str_hit(r.strs.tab, r.strs.mask, r.p, r.size, pos, stop - pos)
+                if p != NULL:
+                    _put_borrowed(obj, fc, p, direct)
+                else:
+                    _put_slot(obj, fc, _str(r, pos, stop - pos), direct)
                 pos = stop
                 continue
         elif k == K_INT64 or k == K_INT32 or k == K_BOOL:
@@ -1674,12 +1803,13 @@ cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
             # A message seen twice merges into the first, pointer or not.
             p = _kc_slot(<PyObject*>obj, fc.offset) if direct else NULL
             sub = <object>p if p != NULL else get_field(obj, <FieldRow>fc.row, direct)
+            tab = (<FieldRow>fc.row).struct_table()
             if sub is None:
-                sub = (<FieldRow>fc.row).struct_table().new_zero_untracked()
+                sub = tab.new_zero_untracked()
                 _put_slot(obj, fc, sub, direct)
-                _fill(r, sub, (<FieldRow>fc.row).struct_table(), pos, stop, fpath, depth + 1, True)
+                _fill(r, sub, tab, pos, stop, fpath, depth + 1, True)
             else:
-                _fill(r, sub, (<FieldRow>fc.row).struct_table(), pos, stop, fpath, depth + 1, owned)
+                _fill(r, sub, tab, pos, stop, fpath, depth + 1, owned)
             pos = stop
             continue
         _put_slot(obj, fc, _pread(r, <FieldRow>fc.row, wire, &pos, end, fpath, depth), direct)
@@ -1709,6 +1839,7 @@ cdef int _map_entry(_Reader r, object obj, FieldRow f, bint direct, Py_ssize_t p
     cdef bint have_v = False
     cdef unsigned int ewire
     cdef PathSeg vseg
+    cdef PyObject* hit
     mk = ""
     mv = None
     vseg.up = fpath
@@ -1721,7 +1852,8 @@ cdef int _map_entry(_Reader r, object obj, FieldRow f, bint direct, Py_ssize_t p
             _read(r, &pos, stop, &ln, fpath)
             if ln > <uint64_t>(stop - pos):
                 raise _pure_length_error(ln, _path(fpath), pos)
-            mk = _str(r, pos, <Py_ssize_t>ln)
+            hit = _kc_str_hit(r.strs.tab, r.strs.mask, r.p, r.size, pos, <Py_ssize_t>ln)
+            mk = <object>hit if hit != NULL else _str(r, pos, <Py_ssize_t>ln)
             pos += <Py_ssize_t>ln
         elif (ekey >> 3) == 2:
             vseg.text = <PyObject*>mk
@@ -1785,6 +1917,9 @@ cdef object _pread(_Reader r, TypeRow t, unsigned int wire, Py_ssize_t* ppos, Py
         _read_len(r, &pos, end, &stop, path)
     ppos[0] = stop
     if k == K_STR:
+        hit = _kc_str_hit(r.strs.tab, r.strs.mask, r.p, r.size, pos, stop - pos)
+        if hit != NULL:
+            return <object>hit
         return _str(r, pos, stop - pos)
     if k == K_STRUCT:
         tab = t.struct_table()

@@ -56,7 +56,12 @@ API (stable; ``cimport`` it as ``from kcodec._speedups._tables cimport ...``):
 
 ``Table.new_zero_untracked()`` / ``untrack(container)``: decoders build trees the cycle
     collector need not track; see "Untracked decoded objects" in ``_tables.pyx`` for why
-    that is safe and when to use it (never on objects the caller passed in).
+    that is safe and when to use it (never on objects the caller passed in). Tables whose
+    fields cover every slot (``bare_alloc``) build them from a template of zero slots.
+
+``kc_gc_new_untracked(tp)`` / ``kc_list_new_untracked(n)`` (C): a new untracked GC object
+    with its words after the header zero / an empty untracked list with room for ``n``
+    items; allocated directly on CPython 3.11-3.13 GIL builds (``KC_BARE_GC_ALLOC``).
 
 ``gc_pause()`` / ``gc_resume()``: bracket a kernel that builds many objects (``try:
     gc_pause() ... finally: gc_resume()``). Nesting- and thread-safe (a counter under the
@@ -112,6 +117,132 @@ cdef extern from "Python.h":
     void* PyUnicode_DATA(object u)
 
 
+cdef extern from *:
+    """
+    #include <string.h>
+    /* Decoders allocate hundreds of thousands of structs and lists that are never tracked
+       by the cycle collector. On CPython 3.11-3.13 (GIL builds) a GC object without a
+       managed dict or weakref (the lean struct layout; lists) is preceded by two header
+       words, both zero while untracked: such an object is allocated here directly, as
+       _PyObject_GC_New does minus linking it into the young generation's count (it is
+       never tracked, and decoders pause the collector anyway). PyObject_GC_Del, every
+       such type's tp_free, frees it like any other. Elsewhere _PyObject_GC_New does it. */
+    #if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030E0000 \
+        && !defined(Py_GIL_DISABLED) && !defined(Py_TRACE_REFS)
+    #define KC_BARE_GC_ALLOC 1
+    #else
+    #define KC_BARE_GC_ALLOC 0
+    #endif
+
+    /* PyObject_Init of a fresh block. Before 3.13 (which added reference tracers to
+       _Py_NewReference) and outside debug builds (which count references) that is the
+       type, a reference to a heap type and a count of one: stored inline. tracemalloc
+       already traced the block when PyObject_Malloc made it. */
+    static inline PyObject *kc_object_init(PyObject *op, PyTypeObject *tp)
+    {
+    #if PY_VERSION_HEX < 0x030D0000 && !defined(Py_REF_DEBUG)
+        Py_SET_TYPE(op, tp);
+        if (tp->tp_flags & Py_TPFLAGS_HEAPTYPE) {
+            Py_INCREF((PyObject *)tp);
+        }
+        Py_SET_REFCNT(op, 1);
+        return op;
+    #else
+        return PyObject_Init(op, tp);
+    #endif
+    }
+
+    /* A new, untracked instance of GC type tp whose words after the object header are
+       left for the caller to set (every one of them, before anything can fail). */
+    static inline PyObject *kc_gc_new_untracked_raw(PyTypeObject *tp)
+    {
+    #if KC_BARE_GC_ALLOC
+        size_t pre = 2 * sizeof(void *);
+        char *mem = (char *)PyObject_Malloc(pre + (size_t)tp->tp_basicsize);
+        if (mem == NULL) {
+            PyErr_NoMemory();
+            return NULL;
+        }
+        memset(mem, 0, pre);
+        return kc_object_init((PyObject *)(mem + pre), tp);
+    #else
+        return _PyObject_GC_New(tp);
+    #endif
+    }
+
+    /* n more references to o at once (Py_INCREF n times; immortal objects are left be). */
+    static inline void kc_incref_n(PyObject *o, Py_ssize_t n)
+    {
+    #if PY_VERSION_HEX >= 0x030C0000
+        if (_Py_IsImmortal(o)) {
+            return;
+        }
+    #endif
+        Py_SET_REFCNT(o, Py_REFCNT(o) + n);
+    }
+
+    /* A new, untracked instance of GC type tp with every word after its header zero. */
+    static inline PyObject *kc_gc_new_untracked(PyTypeObject *tp)
+    {
+        PyObject *op;
+    #if KC_BARE_GC_ALLOC
+        size_t pre = 2 * sizeof(void *);
+        char *mem = (char *)PyObject_Malloc(pre + (size_t)tp->tp_basicsize);
+        if (mem == NULL) {
+            PyErr_NoMemory();
+            return NULL;
+        }
+        memset(mem, 0, pre + (size_t)tp->tp_basicsize);
+        op = kc_object_init((PyObject *)(mem + pre), tp);
+    #else
+        op = _PyObject_GC_New(tp);
+        if (op != NULL) {
+            memset((char *)op + sizeof(PyObject), 0, (size_t)tp->tp_basicsize - sizeof(PyObject));
+        }
+    #endif
+        return op;
+    }
+
+    /* A new, untracked, empty list whose items array has room for n (> 0) items. */
+    static inline PyObject *kc_list_new_untracked(Py_ssize_t n)
+    {
+        PyObject *op;
+        PyObject **items;
+        if ((size_t)n > (size_t)PY_SSIZE_T_MAX / sizeof(PyObject *)) {
+            return PyErr_NoMemory();
+        }
+    #if KC_BARE_GC_ALLOC
+        op = kc_gc_new_untracked(&PyList_Type);
+        if (op == NULL) {
+            return NULL;
+        }
+        /* Only the first Py_SIZE items are ever read: the room needs no clearing. */
+        items = (PyObject **)PyMem_Malloc((size_t)n * sizeof(PyObject *));
+        if (items == NULL) {
+            Py_DECREF(op);
+            return PyErr_NoMemory();
+        }
+        ((PyListObject *)op)->ob_item = items;
+        ((PyListObject *)op)->allocated = n;
+    #else
+        op = PyList_New(n);
+        if (op == NULL) {
+            return NULL;
+        }
+        Py_SET_SIZE((PyVarObject *)op, 0);
+        PyObject_GC_UnTrack(op);
+    #endif
+        return op;
+    }
+    """
+    ctypedef struct PyTypeObject_ "PyTypeObject":
+        pass
+    PyObject* kc_gc_new_untracked(PyTypeObject_* tp) except NULL
+    PyObject* kc_gc_new_untracked_raw(PyTypeObject_* tp) except NULL
+    void kc_incref_n(PyObject* o, Py_ssize_t n) noexcept
+    object kc_list_new_untracked(Py_ssize_t n)
+
+
 cdef class Table
 
 
@@ -151,7 +282,12 @@ cdef class TypeRow:
     cdef readonly Py_ssize_t sec_offset
     cdef readonly Py_ssize_t nsec_offset
 
-    cdef Table struct_table(self)
+    cdef inline Table struct_table(self):
+        # Inline where it is used (once per decoded struct): only the first use resolves.
+        if self._table is not None:
+            return self._table
+        return self._resolve_table()
+    cdef Table _resolve_table(self)
     cdef object zero(self)
 
 
@@ -205,6 +341,16 @@ cdef class Table:
     cdef FieldC* pb_c      # the rows of ``pb`` (proto number order), packed
     cdef Py_ssize_t npb
     cdef object new_zero_untracked(self)
+    # bare_alloc tables: the slot words of a zero instance (NULL where a fresh dynamic value
+    # goes), the distinct shared zero values with how many slots hold each, and the field
+    # indices of the dynamic slots. See _build_template in _tables.pyx.
+    cdef PyObject** tmpl
+    cdef PyObject** tmpl_objs
+    cdef Py_ssize_t* tmpl_counts
+    cdef Py_ssize_t ntmpl_objs
+    cdef Py_ssize_t* dyn_fields
+    cdef Py_ssize_t ndyn
+    cdef int _build_template(self) except -1
 
     cdef inline const FieldC* field_c(self, unsigned long long num, FieldC* scratch) noexcept:
         """Packed row for ``num`` or NULL; sparse tables fill ``scratch``."""

@@ -142,7 +142,12 @@ cdef extern from *:
                 return;  /* resurrected */
             }
         }
-        PyObject_GC_UnTrack(self);
+        /* Decoded structs are never tracked: on the layouts kc_gc_new_untracked knows,
+           read the GC header's link word instead of calling PyObject_GC_UnTrack. */
+    #if KC_BARE_GC_ALLOC
+        if (((uintptr_t *)self)[-2] != 0)
+    #endif
+            PyObject_GC_UnTrack(self);
         /* The trashcan bounds C recursion when freeing deep trees, at three calls per
            object; the shallow levels, which are all a decoded object has, skip it. The
            count is shared under the GIL and balanced per call: a switch to another
@@ -336,7 +341,7 @@ cdef class TypeRow:
                 self.shareable = True
                 self._zero_shared = zero
 
-    cdef Table struct_table(self):
+    cdef Table _resolve_table(self):
         if self._table is None:
             self._table = table_of(self.cls)
         return self._table
@@ -458,6 +463,42 @@ cdef class Table:
         slot_words = (KC_TP_BASICSIZE(cls) - <Py_ssize_t>sizeof(PyObject)) // <Py_ssize_t>sizeof(void*)
         self.bare_alloc = (self.lean_dealloc and self.nfields == slot_words
                            and len({row.offset for row in self.fields}) == slot_words)
+        if self.bare_alloc:
+            self._build_template()
+
+    cdef int _build_template(self) except -1:
+        """A zero instance is one copy of ``tmpl`` over its slot words, one reference added
+        per slot to each shared zero value (a handful of distinct objects: None, "", 0,
+        False, immutable custom zeros), then a fresh value in each dynamic slot: instead of
+        one store and one reference per field."""
+        cdef Py_ssize_t i, j, word, n = self.nfields
+        cdef PyObject* z
+        self.tmpl = <PyObject**>PyMem_Malloc(sizeof(PyObject*) * (n + 1))
+        self.tmpl_objs = <PyObject**>PyMem_Malloc(sizeof(PyObject*) * (n + 1))
+        self.tmpl_counts = <Py_ssize_t*>PyMem_Malloc(sizeof(Py_ssize_t) * (n + 1))
+        self.dyn_fields = <Py_ssize_t*>PyMem_Malloc(sizeof(Py_ssize_t) * (n + 1))
+        if self.tmpl == NULL or self.tmpl_objs == NULL or self.tmpl_counts == NULL or self.dyn_fields == NULL:
+            raise MemoryError()
+        self.ntmpl_objs = 0
+        self.ndyn = 0
+        for i in range(n):
+            word = (self.offsets[i] - <Py_ssize_t>sizeof(PyObject)) // <Py_ssize_t>sizeof(void*)
+            if self.dynamic[i]:
+                self.tmpl[word] = NULL
+                self.dyn_fields[self.ndyn] = i
+                self.ndyn += 1
+                continue
+            z = self.zero_ptrs[i]
+            self.tmpl[word] = z
+            for j in range(self.ntmpl_objs):
+                if self.tmpl_objs[j] == z:
+                    self.tmpl_counts[j] += 1
+                    break
+            else:
+                self.tmpl_objs[self.ntmpl_objs] = z
+                self.tmpl_counts[self.ntmpl_objs] = 1
+                self.ntmpl_objs += 1
+        return 0
 
     cdef int _build_arrays(self) except -1:
         cdef Py_ssize_t i, n = len(self.fields)
@@ -499,6 +540,10 @@ cdef class Table:
         return 0
 
     def __dealloc__(self):
+        PyMem_Free(self.tmpl)
+        PyMem_Free(self.tmpl_objs)
+        PyMem_Free(self.tmpl_counts)
+        PyMem_Free(self.dyn_fields)
         PyMem_Free(self.offsets)
         PyMem_Free(self.zero_ptrs)
         PyMem_Free(self.dynamic)
@@ -545,33 +590,36 @@ cdef class Table:
         cdef PyObject* raw
         cdef PyObject* value
         cdef PyObject** pp
-        cdef Py_ssize_t i
-        cdef FieldRow row
+        cdef Py_ssize_t i, j
         if not self.direct:
             return self._new_zero_py()
         if self.bare_alloc:
-            # Every word after the header is one of the fields written below: the object
-            # skips the track/untrack round trip of tp_alloc. The words are cleared first
-            # so a failure while making a nested zero value frees a well-formed object.
-            raw = _PyObject_GC_New(<PyTypeObject*>self.cls)
-            if raw != NULL:
-                memset((<char*>raw) + sizeof(PyObject), 0, KC_TP_BASICSIZE(self.cls) - sizeof(PyObject))
-        else:
-            raw = KC_TP_ALLOC(self.cls)(<PyTypeObject*>self.cls, 0)
+            # Every word after the header is one of the fields: the object skips the
+            # track/untrack round trip of tp_alloc and takes the zero template whole. Its
+            # dynamic slots are NULL until filled, so a failure while making a nested zero
+            # value frees a well-formed object.
+            raw = kc_gc_new_untracked_raw(<PyTypeObject_*>self.cls)
+            memcpy((<char*>raw) + sizeof(PyObject), self.tmpl, sizeof(PyObject*) * self.nfields)
+            for j in range(self.ntmpl_objs):
+                kc_incref_n(self.tmpl_objs[j], self.tmpl_counts[j])
+            obj = <object>raw
+            Py_DECREF(obj)  # <object> took a second reference
+            for j in range(self.ndyn):
+                i = self.dyn_fields[j]
+                dyn = _dynamic_zero_untracked(<FieldRow>self.fields[i])
+                Py_INCREF(dyn)
+                (<PyObject**>((<char*>raw) + self.offsets[i]))[0] = <PyObject*>dyn
+            return obj
+        raw = KC_TP_ALLOC(self.cls)(<PyTypeObject*>self.cls, 0)
         if raw == NULL:
             raise MemoryError()
         obj = <object>raw
         Py_DECREF(obj)  # <object> took a second reference
-        if not self.bare_alloc:
-            PyObject_GC_UnTrack(<void*>raw)
+        PyObject_GC_UnTrack(<void*>raw)
         for i in range(self.nfields):
             pp = <PyObject**>((<char*>raw) + self.offsets[i])
             if self.dynamic[i]:
-                row = <FieldRow>self.fields[i]
-                if row.kind == K_STRUCT:
-                    dyn = row.struct_table().new_zero_untracked()
-                else:
-                    dyn = row.zero()
+                dyn = _dynamic_zero_untracked(<FieldRow>self.fields[i])
                 Py_INCREF(dyn)
                 pp[0] = <PyObject*>dyn
             else:
@@ -582,6 +630,14 @@ cdef class Table:
 
     def __repr__(self):
         return f"Table({self.cls.__qualname__}, {len(self.fields)} fields, direct={self.direct})"
+
+
+cdef inline object _dynamic_zero_untracked(FieldRow row):
+    """A fresh zero value for a dynamic slot (a value struct, untracked, or a mutable
+    custom value)."""
+    if row.kind == K_STRUCT:
+        return row.struct_table().new_zero_untracked()
+    return row.zero()
 
 
 cdef tuple _chain_rows(object cls, tuple chain, dict by_info):

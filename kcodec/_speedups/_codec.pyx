@@ -42,7 +42,7 @@ from cpython.mem cimport PyMem_Calloc, PyMem_Free
 
 from kcodec._speedups._varint cimport uvarint_size
 from kcodec._speedups._tables cimport (
-    kc_prefetch, kc_same_bytes,
+    kc_same_bytes,
     Table, TypeRow, FieldRow, FieldC, table_of, untrack, get_field, set_field, is_zero_value, gc_pause, gc_resume,
     StrCache, strcache_init, strcache_ascii, strcache_clear, new_time,
     K_STR, K_BOOL, K_INT32, K_INT64, K_FLOAT, K_BYTES, K_STRUCT, K_CUSTOM, K_LIST, K_MAP, K_ANY,
@@ -859,15 +859,6 @@ cdef int _put_struct_body(_Writer w, object obj, Table t) except -1:
     cdef Py_ssize_t i, start, npb = t.npb
     cdef PyObject* p
     cdef char* base = <char*><PyObject*>obj
-    if direct:
-        # Encoding is bound by memory latency: ask for every field value at once rather
-        # than waiting for each in turn.
-        for i in range(npb):
-            fc = &pbc[i]
-            if fc.offset >= 0:
-                p = (<PyObject**>(base + fc.offset))[0]
-                if p != NULL and p != <PyObject*>None:
-                    kc_prefetch(p)
     for i in range(npb):
         fc = &pbc[i]
         k = fc.kind

@@ -772,6 +772,38 @@ def test_repeated_mutable_custom_values_are_not_shared() -> None:
     assert got.entries[1].raw == b'{"f:metadata":{}}' and got.one.raw == b'{"f:metadata":{}}'
 
 
+class _BracedFields(FieldsV1):
+    """A subclass with its own body: the compiled encoder must ask it."""
+
+    __slots__ = ()
+
+    def _proto_body(self) -> bytes:
+        return b"\x12\x01x" + super()._proto_body()
+
+
+def _fields_with_raw(raw: Any) -> FieldsV1:
+    fv = FieldsV1()
+    fv.raw = raw  # past __init__'s coercion to bytes
+    return fv
+
+
+@pytest.mark.parametrize("entries", [
+    [FieldsV1(), FieldsV1(b""), FieldsV1(b"{}"), FieldsV1(b'{"f:a":{}}' * 40)],
+    [FieldsV1(b"x" * 125), FieldsV1(b"x" * 126), FieldsV1(b"y" * 16383), FieldsV1(b"y" * 16384)],
+    [_BracedFields(b"{}"), _BracedFields(), FieldsV1(b"{}")],
+    [_fields_with_raw(bytearray(b"{}")), _fields_with_raw(bytearray())],
+    [_fields_with_raw("{}")],
+    [_fields_with_raw(7)],
+    [FieldsV1.__new__(FieldsV1)],  # raw never set
+], ids=["plain", "length-edges", "subclass", "bytearray", "str", "int", "unset"])
+def test_fields_v1_bodies_encode_alike(entries: list[FieldsV1]) -> None:
+    """The compiled encoder writes FieldsV1 bodies itself (``_KC_PB_RAW_FIELD``); any raw
+    it does not take, and any subclass, go through ``_proto_body`` as in pure mode."""
+    got = encode_both(Managed(entries=entries, one=entries[0]))
+    if got[0] == "ok" and type(entries[0].raw) is bytes and type(entries[0]) is FieldsV1:
+        assert entries[0]._proto_body() in got[1]
+
+
 def test_gc_state_is_restored() -> None:
     import gc
 

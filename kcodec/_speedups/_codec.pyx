@@ -981,6 +981,45 @@ cdef int _put_time(_Writer w, TypeRow t, object v) except -1:
     return 1
 
 
+# Custom value type -> whether its protobuf body is ``{1: raw}`` of its ``raw`` bytes,
+# empty when they are None or empty (``_KC_PB_RAW_FIELD``: metav1.FieldsV1). Its Python
+# ``_proto_body`` was a twentieth of encoding a Pod with managed fields.
+cdef dict _raw_field = {}
+
+
+cdef int _put_raw_field(_Writer w, object v) except -1:
+    """Length-prefixed body of a custom value that opts in with ``_KC_PB_RAW_FIELD``,
+    written here; 0 (nothing written) for any other value, or one whose ``raw`` is
+    neither None nor exact bytes (its own method decides)."""
+    cdef PyObject* p
+    cdef Py_ssize_t n
+    tp = type(v)
+    p = PyDict_GetItemWithError(_raw_field, tp)
+    if p == NULL:
+        # Only where the class itself says so: a subclass may encode differently.
+        flag = tp.__dict__.get("_KC_PB_RAW_FIELD") is True
+        _raw_field[tp] = flag
+        if not flag:
+            return 0
+    elif p != _Py_True:
+        return 0
+    raw = v.raw  # AttributeError when unset, as the method's ``self.raw``
+    if raw is None:
+        w.put_byte(0)
+        return 1
+    if type(raw) is not bytes:
+        return 0
+    n = PyBytes_GET_SIZE(raw)
+    if n == 0:
+        w.put_byte(0)
+        return 1
+    w.put_varint(<uint64_t>(1 + uvarint_size(<uint64_t>n) + n))
+    w.put_byte(0x0A)
+    w.put_varint(<uint64_t>n)
+    w.put_raw(PyBytes_AS_STRING(raw), n)
+    return 1
+
+
 cdef int _put_value(_Writer w, TypeRow t, object v) except -1:
     cdef int k = t.kind
     cdef Py_ssize_t start
@@ -1001,7 +1040,8 @@ cdef int _put_value(_Writer w, TypeRow t, object v) except -1:
     if k == K_CUSTOM:
         if v is None:
             return w.put_byte(0)
-        if _put_time(w, t, v):
+        # Immutable values have their bodies cached per call instead (custom_body).
+        if _put_time(w, t, v) or (not t.shareable and _put_raw_field(w, v)):
             return 0
         return w.put_bytes_field(w.custom_body(t, v))
     if k == K_BYTES:

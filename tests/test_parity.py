@@ -887,6 +887,21 @@ def test_encoder_output_after_a_larger_message_of_the_same_class() -> None:
     assert encode_both(small)[1] == pure.struct_to_proto(small)
 
 
+# Nested body sizes around the widths of their length prefixes (1, 2, 3 bytes): the
+# compiled writer reserves as many bytes as the last body under the same field needed.
+_BODY_SIZES = [0, 120, 125, 126, 127, 200, 3, 16377, 16378, 16379, 16380, 40, 20000, 16378, 125, 127]
+
+
+def test_nested_lengths_alike_whatever_the_previous_body_under_the_field() -> None:
+    leaves = [Leaf(name="n" * (n - 2 if n > 2 else 0), size=1) for n in _BODY_SIZES]
+    objs = [Kitchen(leaf=leaf, leaves=leaves[i:] + leaves[:i], pleaf=leaves[-1 - i])
+            for i, leaf in enumerate(leaves)]
+    for obj in objs + objs[::-1]:
+        got = encode_both(obj)
+        assert got[0] == "ok"
+    assert encode_both(Kitchen(leaves=[Leaf(name="x" * 300), Leaf(name="y")] * 3))[0] == "ok"
+
+
 class _Times(Struct):
     at: "Time" = field(1, "at")
     micro: "MicroTime" = field(2, "micro")

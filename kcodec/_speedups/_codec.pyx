@@ -458,6 +458,24 @@ def fill_from_tree(obj, cls, tree, strict, path):
 
 # ----------------------------------------------------------------------------- protobuf out
 
+# Width of the length prefix the last nested body written under a field needed, by the
+# address of the field's packed row (direct-mapped: a collision or a row freed and reused
+# costs one move of a body, never wrong output). A length that outgrows the one byte
+# reserved for it moves its body; in a PodList every pod, spec and container body did,
+# each level moving everything inside it again. Kept across calls: the next encode of the
+# same types starts right.
+cdef enum:
+    WIDTH_SLOTS = 1024
+
+cdef const void* _width_key[WIDTH_SLOTS]
+cdef unsigned char _width_val[WIDTH_SLOTS]
+
+
+cdef inline Py_ssize_t _width_slot(const FieldC* fc) noexcept nogil:
+    # Packed rows are 64 bytes apart: the low bits of their addresses are all alike.
+    return <Py_ssize_t>((<size_t>fc >> 6) & (WIDTH_SLOTS - 1))
+
+
 @cython.final
 cdef class _Writer:
     """A growable output buffer (and the per-call cache of custom value bodies).
@@ -585,6 +603,40 @@ cdef class _Writer:
             v >>= 7
             i += 1
         self.buf[i] = <unsigned char>v
+        return 0
+
+    cdef inline Py_ssize_t open_sized(self, const FieldC* fc, int* width) except -1:
+        """Reserve a length prefix for a body written under ``fc`` as wide as the last
+        such body needed (``_widths``); return where the body starts."""
+        cdef Py_ssize_t slot = _width_slot(fc)
+        cdef int w = _width_val[slot] if _width_key[slot] == <const void*>fc else 1
+        if self.n + w > self.cap:
+            self.grow(w)
+        self.n += w
+        width[0] = w
+        return self.n
+
+    cdef inline int close_sized(self, Py_ssize_t start, int width, const FieldC* fc) except -1:
+        """Write the length of the body that began at ``start`` (``width`` bytes reserved
+        by open_sized), moving the body only when that width was wrong, and remember the
+        width for the next body under ``fc``."""
+        cdef Py_ssize_t size = self.n - start
+        cdef Py_ssize_t slot
+        cdef int need
+        if size < 0x80 and width == 1:
+            self.buf[start - 1] = <unsigned char>size
+            return 0
+        need = uvarint_size(<uint64_t>size)
+        if need != width:
+            if need > width:
+                self.grow(need - width)
+            memmove(self.buf + start + need - width, self.buf + start, size)
+            self.n += need - width
+            start += need - width
+        _varint_at(self.buf + start - need, <uint64_t>size)
+        slot = _width_slot(fc)
+        _width_key[slot] = <const void*>fc
+        _width_val[slot] = <unsigned char>need
         return 0
 
     cdef bytes result(self):
@@ -855,7 +907,7 @@ cdef int _put_struct_body(_Writer w, object obj, Table t) except -1:
     cdef const FieldC* pbc = t.pb_c
     cdef TypeRow e
     cdef bint direct = t.owns(obj)
-    cdef int k
+    cdef int k, width
     cdef Py_ssize_t i, start, npb = t.npb
     cdef PyObject* p
     cdef char* base = <char*><PyObject*>obj
@@ -889,10 +941,10 @@ cdef int _put_struct_body(_Writer w, object obj, Table t) except -1:
                 if e.kind == K_STRUCT:
                     for x in <list>v:
                         _put_fkey(w, fc)
-                        start = w.open_len()
+                        start = w.open_sized(fc, &width)
                         if x is not None:
                             _put_struct(w, x, _table_for(e, x))
-                        w.close_len(start)
+                        w.close_sized(start, width, fc)
                     continue
                 for x in <list>v:
                     _put_fkey(w, fc)
@@ -919,9 +971,9 @@ cdef int _put_struct_body(_Writer w, object obj, Table t) except -1:
             continue
         _put_fkey(w, fc)
         if k == K_STRUCT:
-            start = w.open_len()
+            start = w.open_sized(fc, &width)
             _put_struct(w, v, _table_for(<FieldRow>fc.row, v))
-            w.close_len(start)
+            w.close_sized(start, width, fc)
             continue
         _put_value(w, <FieldRow>fc.row, v)
     return 0

@@ -878,6 +878,25 @@ def test_map_entries_are_written_in_key_order(labels: dict[str, str]) -> None:
     assert list(back.labels) == sorted(labels)
 
 
+@pytest.mark.parametrize("framed", [False, True])
+def test_an_equal_message_is_written_without_growing_the_buffer(framed: bool) -> None:
+    """The compiled writer starts at the size of the last message of the class, with room
+    for its checks: writing an equal one again must not double (copy) the buffer."""
+    import tracemalloc
+
+    obj = Kitchen(s="x" * 200_000)
+    args = (obj, b"k8s\x00", b"\x1a\x00") if framed else (obj,)
+    first = compiled.struct_to_proto(*args)
+    tracemalloc.start()
+    try:
+        again = compiled.struct_to_proto(*args)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert again == first
+    assert peak < len(first) * 1.5
+
+
 def test_encoder_output_after_a_larger_message_of_the_same_class() -> None:
     """The compiled writer starts at the previous size of the class; smaller messages that
     follow must still come out exactly."""

@@ -1129,6 +1129,12 @@ cdef inline bint _little_endian() noexcept nogil:
 # are not kept alive by it.
 cdef dict _size_hint = {}
 
+cdef enum:
+    # Writers check for room for a few bytes more than they write (16 at most): a buffer
+    # sized to exactly the last message would double (a copy of megabytes into fresh
+    # pages) for the last few fields of an equal one.
+    WRITE_SLACK = 64
+
 
 def struct_to_proto(obj, prefix=None, suffix=b""):
     """Typed struct -> protobuf message body; with ``prefix``, framed as ``prefix +
@@ -1144,14 +1150,14 @@ def struct_to_proto(obj, prefix=None, suffix=b""):
         suf = suffix if type(suffix) is bytes else bytes(suffix)
         if hint is not None:
             guess = <Py_ssize_t>hint
-        w.grow(PyBytes_GET_SIZE(pre) + 10 + guess + PyBytes_GET_SIZE(suf))
+        w.grow(PyBytes_GET_SIZE(pre) + 10 + guess + PyBytes_GET_SIZE(suf) + WRITE_SLACK)
         w.put_raw(PyBytes_AS_STRING(pre), PyBytes_GET_SIZE(pre))
         # Room for the body's length, as wide as the last body of this class needed;
         # a different width costs one move of the body.
         width = uvarint_size(<uint64_t>guess)
         w.n += width  # inside the 10 bytes grown for above
     elif hint is not None:
-        w.grow(<Py_ssize_t>hint)
+        w.grow(<Py_ssize_t>hint + WRITE_SLACK)
     body_at = w.n
     _put_struct(w, obj, table_of(cls))
     size = w.n - body_at

@@ -869,13 +869,50 @@ class _Key(str):
     {"a": "1", _Key("b"): "2"},
     {"only": ""},
     {"a": "1", "a\x00": "2", "": "e"},
+    {"": "e", "a": "1", "a\x00": "2", "ab": "3", "b": "4"},   # ascending ASCII, prefixes
+    {"a": "1", "ab": "3", "a\x00": "2"},                    # a prefix out of order
+    {"a": "1", "b": "\u00e9", "c": "3"},                    # ascending, a non-ASCII value
+    {"a": "1", "\u00e9": "2", "\u00e9\u00e9": "3"},           # ascending, non-ASCII keys
+    {"\u00e9": "2", "a": "1"},
+    {"a": "1", "b": _Key("2")},
+    {"a": "1", "b": b"2"},                                 # not a str: as the pure walker
 ])
 def test_map_entries_are_written_in_key_order(labels: dict[str, str]) -> None:
-    result = encode_both(Kitchen(labels=labels))
+    obj = Kitchen(labels={})
+    obj.labels.update(labels)  # past the constructor's checks
+    result = encode_both(obj)
+    if type(labels.get("b")) is bytes:
+        assert result[0] == "error"
+        return
     back = Kitchen()
     pure.fill_from_proto(back, Kitchen, result[1], "K")
     assert back.labels == labels
     assert list(back.labels) == sorted(labels)
+
+
+class _Qty(Quantity):
+    """A Quantity subclass: the compiled map writer leaves its values to the general path."""
+
+    __slots__ = ()
+
+
+@pytest.mark.parametrize("qmap", [
+    {"cpu": Quantity("100m"), "memory": Quantity("1Gi")},                 # ascending
+    {"memory": Quantity("1Gi"), "cpu": Quantity("100m")},                 # sorted first
+    {"a": Quantity("1"), "b": None, "c": Quantity("2")},
+    {"a": _Qty("1"), "b": Quantity("1")},
+    {"a": Quantity("1"), "b": Quantity("1"), "\u00e9": Quantity("3")},
+    {"a": Quantity("1" * 200), "b": Quantity("1")},
+    {"a": Quantity("1"), "b": "2"},                                       # not a Quantity
+])
+def test_quantity_maps_encode_alike(qmap: dict[str, Any]) -> None:
+    obj = Kitchen(qmap={})
+    obj.qmap.update(qmap)  # past the constructor's checks
+    result = encode_both(obj)
+    if result[0] == "ok" and all(type(q) is Quantity for q in qmap.values()):
+        back = Kitchen()
+        pure.fill_from_proto(back, Kitchen, result[1], "K")
+        assert list(back.qmap) == sorted(qmap) and back.qmap == qmap
 
 
 @pytest.mark.parametrize("framed", [False, True])

@@ -689,34 +689,49 @@ cdef inline int _put_struct(_Writer w, object obj, Table t) except -1:
     return 0
 
 
-cdef bint _ordered_str_keys(dict d) except -1:
-    """Whether every key of ``d`` is an exact str and they already ascend, as ``sorted``
-    would order them."""
+cdef enum:
+    # What one pass over a map's entries found (_map_shape).
+    MAP_UNORDERED = 0   # some key is not an exact str, or the keys do not ascend
+    MAP_ORDERED = 1     # exact str keys that already ascend, as ``sorted`` would order them
+    MAP_ASCII = 2       # ... and every key (and value, when asked) is exact compact ASCII
+
+
+cdef inline bint _ascii_less(PyObject* a, PyObject* b) noexcept:
+    """``a < b`` for two compact ASCII str: their bytes compare as their code points."""
+    cdef Py_ssize_t na = _kc_ulen(a), nb = _kc_ulen(b)
+    cdef int c = memcmp(_kc_ascii_data(a), _kc_ascii_data(b), na if na < nb else nb)
+    return c < 0 or (c == 0 and na < nb)
+
+
+cdef int _map_shape(dict d, bint str_values) except -1:
+    """The MAP_* shape of ``d``'s entries (values looked at only with ``str_values``)."""
     cdef Py_ssize_t pos = 0
     cdef PyObject* k
     cdef PyObject* val
     cdef PyObject* prev = NULL
+    cdef bint ascii = True
     while PyDict_Next(d, &pos, &k, &val):
         if Py_TYPE(k) != &PyUnicode_Type:
-            return False
-        if prev != NULL and PyUnicode_Compare(<object>prev, <object>k) >= 0:
-            return False
+            return MAP_UNORDERED
+        if ascii and not (_kc_compact_ascii(k) and (not str_values or (
+                Py_TYPE(val) == &PyUnicode_Type and _kc_compact_ascii(val)))):
+            ascii = False
+        if prev != NULL:
+            if ascii:  # prev and k both compact ASCII
+                if not _ascii_less(prev, k):
+                    return MAP_UNORDERED
+            elif PyUnicode_Compare(<object>prev, <object>k) >= 0:
+                return MAP_UNORDERED
         prev = k
-    return True
+    return MAP_ASCII if ascii else MAP_ORDERED
 
 
-cdef bint _put_ascii_map(_Writer w, const FieldC* fc, dict d) except -1:
-    """A map[string]string whose keys and values are all exact compact ASCII str, entry by
-    entry with lengths known up front; False (nothing written) for any other."""
+cdef int _put_ascii_map(_Writer w, const FieldC* fc, dict d) except -1:
+    """A map[string]string of MAP_ASCII shape, entry by entry with lengths known up front."""
     cdef Py_ssize_t pos = 0, kn, vn, body
     cdef PyObject* k
     cdef PyObject* val
     cdef unsigned char* out
-    while PyDict_Next(d, &pos, &k, &val):
-        if Py_TYPE(k) != &PyUnicode_Type or not _kc_compact_ascii(k) \
-                or Py_TYPE(val) != &PyUnicode_Type or not _kc_compact_ascii(val):
-            return False
-    pos = 0
     while PyDict_Next(d, &pos, &k, &val):
         kn = _kc_ulen(k)
         vn = _kc_ulen(val)
@@ -737,7 +752,49 @@ cdef bint _put_ascii_map(_Writer w, const FieldC* fc, dict d) except -1:
         _copy_short(out, _kc_ascii_data(val), vn)
         out += vn
         w.n = out - w.buf
-    return True
+    return 0
+
+
+cdef int _put_custom_map(_Writer w, const FieldC* fc, TypeRow e, dict d) except -1:
+    """A map of MAP_ASCII keys to values of an immutable custom type (Quantity): each
+    value's body comes from the per-call cache, so every entry's length is known up front.
+    Entries it cannot size so (None, another class, a body that is not bytes) are written
+    by _put_map_entry."""
+    cdef Py_ssize_t pos = 0, kn, bn, body
+    cdef PyObject* k
+    cdef PyObject* val
+    cdef unsigned char* out
+    # The dict is not changed here (custom_body runs a value's _proto_body, which does not
+    # touch the map); its entries are borrowed while it is walked, values held when used.
+    while PyDict_Next(d, &pos, &k, &val):
+        mv = <object>val
+        if type(mv) is not e.cls:
+            _put_map_entry(w, fc, e, <object>k, mv)
+            continue
+        b = w.custom_body(e, mv)
+        if type(b) is not bytes:
+            _put_map_entry(w, fc, e, <object>k, mv)
+            continue
+        kn = _kc_ulen(k)
+        bn = PyBytes_GET_SIZE(b)
+        body = 2 + uvarint_size(<uint64_t>kn) + kn + uvarint_size(<uint64_t>bn) + bn
+        if w.n + body + 16 > w.cap:
+            w.grow(body + 16)
+        out = w.buf + w.n
+        out += _put_key_at(out, fc)
+        out += _varint_at(out, <uint64_t>body)
+        out[0] = 0x0A
+        out += 1
+        out += _varint_at(out, <uint64_t>kn)
+        _copy_short(out, _kc_ascii_data(k), kn)
+        out += kn
+        out[0] = 0x12
+        out += 1
+        out += _varint_at(out, <uint64_t>bn)
+        _copy_short(out, <const unsigned char*>PyBytes_AS_STRING(b), bn)
+        out += bn
+        w.n = out - w.buf
+    return 0
 
 
 cdef int _put_map_entry(_Writer w, const FieldC* fc, TypeRow e, object mk, object mv) except -1:
@@ -907,7 +964,7 @@ cdef int _put_struct_body(_Writer w, object obj, Table t) except -1:
     cdef const FieldC* pbc = t.pb_c
     cdef TypeRow e
     cdef bint direct = t.owns(obj)
-    cdef int k, width
+    cdef int k, width, shape
     cdef Py_ssize_t i, start, npb = t.npb
     cdef PyObject* p
     cdef char* base = <char*><PyObject*>obj
@@ -958,13 +1015,17 @@ cdef int _put_struct_body(_Writer w, object obj, Table t) except -1:
             if PyObject_Not(v):
                 continue
             e = (<FieldRow>fc.row).elem
-            if type(v) is dict and _ordered_str_keys(<dict>v):
+            shape = _map_shape(<dict>v, e.kind == K_STR) if type(v) is dict else MAP_UNORDERED
+            if shape != MAP_UNORDERED:
                 # Most maps were decoded from Go's sorted output (or hold one entry):
                 # walk them as they are instead of building a sorted key list.
-                if e.kind == K_STR and _put_ascii_map(w, fc, <dict>v):
-                    continue
-                for mk, mv in (<dict>v).items():
-                    _put_map_entry(w, fc, e, mk, mv)
+                if shape == MAP_ASCII and e.kind == K_STR:
+                    _put_ascii_map(w, fc, <dict>v)
+                elif shape == MAP_ASCII and e.kind == K_CUSTOM and e.shareable and e.pb_time_unit < 0:
+                    _put_custom_map(w, fc, e, <dict>v)
+                else:
+                    for mk, mv in (<dict>v).items():
+                        _put_map_entry(w, fc, e, mk, mv)
             else:
                 for mk in sorted(v):
                     _put_map_entry(w, fc, e, mk, v[mk])

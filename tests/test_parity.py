@@ -934,6 +934,15 @@ def test_an_equal_message_is_written_without_growing_the_buffer(framed: bool) ->
     assert peak < len(first) * 1.5
 
 
+@pytest.mark.parametrize("n", [0, 1, -1, 5, -5, 2**30 - 1, -(2**30 - 1), 2**30, -(2**30), 2**31 - 1,
+                               -(2**31), 2**63 - 1, -(2**63)])
+def test_int_fields_encode_alike(n: int) -> None:
+    """One-digit ints are read in place by the compiled encoder, longer ones by CPython."""
+    i32 = n if -(2**31) <= n < 2**31 else 0
+    got = encode_both(Kitchen(i32=i32, i64=n, pi64=n, nums=[n, 0, n]))
+    assert got[0] == "ok"
+
+
 def test_encoder_output_after_a_larger_message_of_the_same_class() -> None:
     """The compiled writer starts at the previous size of the class; smaller messages that
     follow must still come out exactly."""

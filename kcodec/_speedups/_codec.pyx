@@ -868,6 +868,35 @@ cdef extern from *:
     const unsigned char* _kc_ascii_data "kc_ascii_data"(PyObject* o) noexcept nogil
 
 
+cdef extern from *:
+    """
+    /* The value of an exact int of at most one digit (most counts, ports and sizes),
+       read in place instead of through PyLong_AsLongLongAndOverflow; 0 for others. */
+    static inline int kc_small_long(PyObject *o, long long *out)
+    {
+    #if PY_VERSION_HEX >= 0x030C0000
+        if (PyUnstable_Long_IsCompact((PyLongObject *)o)) {
+            *out = (long long)PyUnstable_Long_CompactValue((PyLongObject *)o);
+            return 1;
+        }
+        return 0;
+    #else
+        Py_ssize_t size = Py_SIZE(o);
+        if (size == 0) {
+            *out = 0;
+            return 1;
+        }
+        if (size == 1 || size == -1) {
+            *out = (long long)((PyLongObject *)o)->ob_digit[0] * size;
+            return 1;
+        }
+        return 0;
+    #endif
+    }
+    """
+    bint _small_long "kc_small_long"(PyObject* o, long long* out) noexcept nogil
+
+
 cdef inline int _put_key_at(unsigned char* out, const FieldC* fc) noexcept nogil:
     if fc.keylen == 1:
         out[0] = fc.key[0]
@@ -924,6 +953,9 @@ cdef inline bint _put_leaf(_Writer w, const FieldC* fc, int k, PyObject* p) exce
         return False
     if k == K_INT32 or k == K_INT64:
         if Py_TYPE(p) == &PyLong_Type:
+            if _small_long(p, &x):
+                _put_varint_field(w, fc, <uint64_t>x)
+                return True
             x = _kc_long_overflow(p, &overflow)
             if overflow == 0:
                 if x == -1 and PyErr_Occurred() != NULL:
@@ -968,10 +1000,12 @@ cdef int _put_struct_body(_Writer w, object obj, Table t) except -1:
     cdef Py_ssize_t i, start, npb = t.npb
     cdef PyObject* p
     cdef char* base = <char*><PyObject*>obj
+    # -1 when the slots may not be read: then every field's "offset" looks negative.
+    cdef Py_ssize_t slow = 0 if direct else -1
     for i in range(npb):
         fc = &pbc[i]
         k = fc.kind
-        if direct and fc.offset >= 0:
+        if (fc.offset | slow) >= 0:
             p = (<PyObject**>(base + fc.offset))[0]
             if p == <PyObject*>None:
                 continue

@@ -689,6 +689,26 @@ cdef inline int _put_struct(_Writer w, object obj, Table t) except -1:
     return 0
 
 
+cdef inline PyObject* _row_table(PyObject* row, object v) noexcept:
+    """Borrowed table of struct value ``v`` under TypeRow ``row`` when ``v`` is exactly the
+    row's class and the row has resolved its table (kept alive by the row), else NULL:
+    the common case without a reference taken on the row or the table."""
+    cdef PyObject* tp = <PyObject*>(<TypeRow>row)._table
+    if <PyObject*>Py_TYPE(<PyObject*>v) == <PyObject*>(<TypeRow>row).cls and tp != <PyObject*>None:
+        return tp
+    return NULL
+
+
+cdef inline int _put_struct_body_at(_Writer w, object obj, PyObject* t) except -1:
+    """_put_struct with a borrowed table (see _row_table)."""
+    w.depth += 1
+    if w.depth > w.max_depth:
+        raise RecursionError("maximum recursion depth exceeded while encoding a struct as protobuf")
+    _put_struct_body(w, obj, <Table>t)
+    w.depth -= 1
+    return 0
+
+
 cdef enum:
     # What one pass over a map's entries found (_map_shape).
     MAP_UNORDERED = 0   # some key is not an exact str, or the keys do not ascend
@@ -999,6 +1019,7 @@ cdef int _put_struct_body(_Writer w, object obj, Table t) except -1:
     cdef int k, width, shape
     cdef Py_ssize_t i, start, npb = t.npb
     cdef PyObject* p
+    cdef PyObject* tp
     cdef char* base = <char*><PyObject*>obj
     # -1 when the slots may not be read: then every field's "offset" looks negative.
     cdef Py_ssize_t slow = 0 if direct else -1
@@ -1034,7 +1055,11 @@ cdef int _put_struct_body(_Writer w, object obj, Table t) except -1:
                         _put_fkey(w, fc)
                         start = w.open_sized(fc, &width)
                         if x is not None:
-                            _put_struct(w, x, _table_for(e, x))
+                            tp = _row_table(<PyObject*>e, x)
+                            if tp != NULL:
+                                _put_struct_body_at(w, x, tp)
+                            else:
+                                _put_struct(w, x, _table_for(e, x))
                         w.close_sized(start, width, fc)
                     continue
                 for x in <list>v:
@@ -1067,7 +1092,11 @@ cdef int _put_struct_body(_Writer w, object obj, Table t) except -1:
         _put_fkey(w, fc)
         if k == K_STRUCT:
             start = w.open_sized(fc, &width)
-            _put_struct(w, v, _table_for(<FieldRow>fc.row, v))
+            tp = _row_table(fc.row, v)
+            if tp != NULL:
+                _put_struct_body_at(w, v, tp)
+            else:
+                _put_struct(w, v, _table_for(<FieldRow>fc.row, v))
             w.close_sized(start, width, fc)
             continue
         _put_value(w, <FieldRow>fc.row, v)

@@ -85,6 +85,7 @@ cdef extern from "Python.h":
     int PyDict_Next(object d, Py_ssize_t* pos, PyObject** key, PyObject** value)
     int PyUnicode_Compare(object a, object b) except? -1
     PyTypeObject_ PyLong_Type
+    Py_ssize_t PyDict_GET_SIZE(object d)
     PyObject* _Py_True "Py_True"
     PyObject* _Py_False "Py_False"
     PyObject* PyErr_Occurred()
@@ -890,8 +891,9 @@ cdef extern from *:
 
 cdef extern from *:
     """
-    /* The value of an exact int of at most one digit (most counts, ports and sizes),
-       read in place instead of through PyLong_AsLongLongAndOverflow; 0 for others. */
+    /* The value of an exact int of at most one digit (most counts, ports and sizes; two
+       30-bit digits, as Unix seconds take, before 3.12), read in place instead of through
+       PyLong_AsLongLongAndOverflow; 0 for others. */
     static inline int kc_small_long(PyObject *o, long long *out)
     {
     #if PY_VERSION_HEX >= 0x030C0000
@@ -910,6 +912,14 @@ cdef extern from *:
             *out = (long long)((PyLongObject *)o)->ob_digit[0] * size;
             return 1;
         }
+    #if PYLONG_BITS_IN_DIGIT == 30
+        if (size == 2 || size == -2) {
+            long long v = (long long)((PyLongObject *)o)->ob_digit[0]
+                | ((long long)((PyLongObject *)o)->ob_digit[1] << 30);
+            *out = size < 0 ? -v : v;
+            return 1;
+        }
+    #endif
         return 0;
     #endif
     }
@@ -1139,10 +1149,12 @@ cdef int _put_time(_Writer w, TypeRow t, object v) except -1:
         nv = getattr(v, "_nsec", None)
     if type(sv) is not int or type(nv) is not int:
         return 0
-    sec = PyLong_AsLongLongAndOverflow(sv, &overflow)
-    if overflow:
-        return 0
-    nsec = PyLong_AsLongLongAndOverflow(nv, &overflow)
+    if not _small_long(<PyObject*>sv, &sec):
+        sec = PyLong_AsLongLongAndOverflow(sv, &overflow)
+        if overflow:
+            return 0
+    if not _small_long(<PyObject*>nv, &nsec):
+        nsec = PyLong_AsLongLongAndOverflow(nv, &overflow)
     if overflow or nsec < 0 or nsec >= 1000000000:
         return 0
     if sec == _ZERO_UNIX_SEC and nsec == 0:

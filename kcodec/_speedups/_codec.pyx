@@ -747,32 +747,40 @@ cdef int _map_shape(dict d, bint str_values) except -1:
     return MAP_ASCII if ascii else MAP_ORDERED
 
 
+cdef inline int _put_entry(_Writer w, const FieldC* fc, PyObject* k, const unsigned char* val,
+                           Py_ssize_t vn) except -1:
+    """One map entry, its length known up front: the field key, then the message of key 1
+    (the compact ASCII str ``k``) and value 2 (the ``vn`` bytes at ``val``: a text or a
+    message body, both length-delimited)."""
+    cdef Py_ssize_t kn = _kc_ulen(k)
+    cdef Py_ssize_t body = 2 + uvarint_size(<uint64_t>kn) + kn + uvarint_size(<uint64_t>vn) + vn
+    cdef unsigned char* out
+    if w.n + body + 16 > w.cap:
+        w.grow(body + 16)
+    out = w.buf + w.n
+    out += _put_key_at(out, fc)
+    out += _varint_at(out, <uint64_t>body)
+    out[0] = 0x0A
+    out += 1
+    out += _varint_at(out, <uint64_t>kn)
+    _copy_short(out, _kc_ascii_data(k), kn)
+    out += kn
+    out[0] = 0x12
+    out += 1
+    out += _varint_at(out, <uint64_t>vn)
+    _copy_short(out, val, vn)
+    w.n = (out - w.buf) + vn
+    return 0
+
+
 cdef int _put_ascii_map(_Writer w, const FieldC* fc, dict d) except -1:
-    """A map[string]string of MAP_ASCII shape, entry by entry with lengths known up front."""
-    cdef Py_ssize_t pos = 0, kn, vn, body
+    """A map[string]string of MAP_ASCII shape."""
+    cdef Py_ssize_t pos = 0
     cdef PyObject* k
     cdef PyObject* val
-    cdef unsigned char* out
+    # Nothing here runs Python code: the borrowed entries stay alive.
     while PyDict_Next(d, &pos, &k, &val):
-        kn = _kc_ulen(k)
-        vn = _kc_ulen(val)
-        body = 2 + uvarint_size(<uint64_t>kn) + kn + uvarint_size(<uint64_t>vn) + vn
-        if w.n + body + 16 > w.cap:
-            w.grow(body + 16)
-        out = w.buf + w.n
-        out += _put_key_at(out, fc)
-        out += _varint_at(out, <uint64_t>body)
-        out[0] = 0x0A
-        out += 1
-        out += _varint_at(out, <uint64_t>kn)
-        _copy_short(out, _kc_ascii_data(k), kn)
-        out += kn
-        out[0] = 0x12
-        out += 1
-        out += _varint_at(out, <uint64_t>vn)
-        _copy_short(out, _kc_ascii_data(val), vn)
-        out += vn
-        w.n = out - w.buf
+        _put_entry(w, fc, k, _kc_ascii_data(val), _kc_ulen(val))
     return 0
 
 
@@ -781,40 +789,20 @@ cdef int _put_custom_map(_Writer w, const FieldC* fc, TypeRow e, dict d) except 
     value's body comes from the per-call cache, so every entry's length is known up front.
     Entries it cannot size so (None, another class, a body that is not bytes) are written
     by _put_map_entry."""
-    cdef Py_ssize_t pos = 0, kn, bn, body
+    cdef Py_ssize_t pos = 0
     cdef PyObject* k
     cdef PyObject* val
-    cdef unsigned char* out
-    # The dict is not changed here (custom_body runs a value's _proto_body, which does not
-    # touch the map); its entries are borrowed while it is walked, values held when used.
     while PyDict_Next(d, &pos, &k, &val):
+        # Held: a value's _proto_body is Python code.
+        mk = <object>k
         mv = <object>val
-        if type(mv) is not e.cls:
-            _put_map_entry(w, fc, e, <object>k, mv)
-            continue
-        b = w.custom_body(e, mv)
-        if type(b) is not bytes:
-            _put_map_entry(w, fc, e, <object>k, mv)
-            continue
-        kn = _kc_ulen(k)
-        bn = PyBytes_GET_SIZE(b)
-        body = 2 + uvarint_size(<uint64_t>kn) + kn + uvarint_size(<uint64_t>bn) + bn
-        if w.n + body + 16 > w.cap:
-            w.grow(body + 16)
-        out = w.buf + w.n
-        out += _put_key_at(out, fc)
-        out += _varint_at(out, <uint64_t>body)
-        out[0] = 0x0A
-        out += 1
-        out += _varint_at(out, <uint64_t>kn)
-        _copy_short(out, _kc_ascii_data(k), kn)
-        out += kn
-        out[0] = 0x12
-        out += 1
-        out += _varint_at(out, <uint64_t>bn)
-        _copy_short(out, <const unsigned char*>PyBytes_AS_STRING(b), bn)
-        out += bn
-        w.n = out - w.buf
+        if type(mv) is e.cls:
+            b = w.custom_body(e, mv)
+            if type(b) is bytes:
+                _put_entry(w, fc, <PyObject*>mk, <const unsigned char*>PyBytes_AS_STRING(b),
+                           PyBytes_GET_SIZE(b))
+                continue
+        _put_map_entry(w, fc, e, mk, mv)
     return 0
 
 

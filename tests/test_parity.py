@@ -772,6 +772,38 @@ def test_repeated_mutable_custom_values_are_not_shared() -> None:
     assert got.entries[1].raw == b'{"f:metadata":{}}' and got.one.raw == b'{"f:metadata":{}}'
 
 
+class _BracedFields(FieldsV1):
+    """A subclass with its own body: the compiled encoder must ask it."""
+
+    __slots__ = ()
+
+    def _proto_body(self) -> bytes:
+        return b"\x12\x01x" + super()._proto_body()
+
+
+def _fields_with_raw(raw: Any) -> FieldsV1:
+    fv = FieldsV1()
+    fv.raw = raw  # past __init__'s coercion to bytes
+    return fv
+
+
+@pytest.mark.parametrize("entries", [
+    [FieldsV1(), FieldsV1(b""), FieldsV1(b"{}"), FieldsV1(b'{"f:a":{}}' * 40)],
+    [FieldsV1(b"x" * 125), FieldsV1(b"x" * 126), FieldsV1(b"y" * 16383), FieldsV1(b"y" * 16384)],
+    [_BracedFields(b"{}"), _BracedFields(), FieldsV1(b"{}")],
+    [_fields_with_raw(bytearray(b"{}")), _fields_with_raw(bytearray())],
+    [_fields_with_raw("{}")],
+    [_fields_with_raw(7)],
+    [FieldsV1.__new__(FieldsV1)],  # raw never set
+], ids=["plain", "length-edges", "subclass", "bytearray", "str", "int", "unset"])
+def test_fields_v1_bodies_encode_alike(entries: list[FieldsV1]) -> None:
+    """The compiled encoder writes FieldsV1 bodies itself (``_KC_PB_RAW_FIELD``); any raw
+    it does not take, and any subclass, go through ``_proto_body`` as in pure mode."""
+    got = encode_both(Managed(entries=entries, one=entries[0]))
+    if got[0] == "ok" and type(entries[0].raw) is bytes and type(entries[0]) is FieldsV1:
+        assert entries[0]._proto_body() in got[1]
+
+
 def test_gc_state_is_restored() -> None:
     import gc
 
@@ -915,13 +947,78 @@ class _Key(str):
     {"a": "1", _Key("b"): "2"},
     {"only": ""},
     {"a": "1", "a\x00": "2", "": "e"},
+    {"": "e", "a": "1", "a\x00": "2", "ab": "3", "b": "4"},   # ascending ASCII, prefixes
+    {"a": "1", "ab": "3", "a\x00": "2"},                    # a prefix out of order
+    {"a": "1", "b": "\u00e9", "c": "3"},                    # ascending, a non-ASCII value
+    {"a": "1", "\u00e9": "2", "\u00e9\u00e9": "3"},           # ascending, non-ASCII keys
+    {"\u00e9": "2", "a": "1"},
+    {"a": "1", "b": _Key("2")},
+    {"a": "1", "b": b"2"},                                 # not a str: as the pure walker
 ])
 def test_map_entries_are_written_in_key_order(labels: dict[str, str]) -> None:
-    result = encode_both(Kitchen(labels=labels))
+    obj = Kitchen(labels={})
+    obj.labels.update(labels)  # past the constructor's checks
+    result = encode_both(obj)
+    if type(labels.get("b")) is bytes:
+        assert result[0] == "error"
+        return
     back = Kitchen()
     pure.fill_from_proto(back, Kitchen, result[1], "K")
     assert back.labels == labels
     assert list(back.labels) == sorted(labels)
+
+
+class _Qty(Quantity):
+    """A Quantity subclass: the compiled map writer leaves its values to the general path."""
+
+    __slots__ = ()
+
+
+@pytest.mark.parametrize("qmap", [
+    {"cpu": Quantity("100m"), "memory": Quantity("1Gi")},                 # ascending
+    {"memory": Quantity("1Gi"), "cpu": Quantity("100m")},                 # sorted first
+    {"a": Quantity("1"), "b": None, "c": Quantity("2")},
+    {"a": _Qty("1"), "b": Quantity("1")},
+    {"a": Quantity("1"), "b": Quantity("1"), "\u00e9": Quantity("3")},
+    {"a": Quantity("1" * 200), "b": Quantity("1")},
+    {"a": Quantity("1"), "b": "2"},                                       # not a Quantity
+])
+def test_quantity_maps_encode_alike(qmap: dict[str, Any]) -> None:
+    obj = Kitchen(qmap={})
+    obj.qmap.update(qmap)  # past the constructor's checks
+    result = encode_both(obj)
+    if result[0] == "ok" and all(type(q) is Quantity for q in qmap.values()):
+        back = Kitchen()
+        pure.fill_from_proto(back, Kitchen, result[1], "K")
+        assert list(back.qmap) == sorted(qmap) and back.qmap == qmap
+
+
+@pytest.mark.parametrize("framed", [False, True])
+def test_an_equal_message_is_written_without_growing_the_buffer(framed: bool) -> None:
+    """The compiled writer starts at the size of the last message of the class, with room
+    for its checks: writing an equal one again must not double (copy) the buffer."""
+    import tracemalloc
+
+    obj = Kitchen(s="x" * 200_000)
+    args = (obj, b"k8s\x00", b"\x1a\x00") if framed else (obj,)
+    first = compiled.struct_to_proto(*args)
+    tracemalloc.start()
+    try:
+        again = compiled.struct_to_proto(*args)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert again == first
+    assert peak < len(first) * 1.5
+
+
+@pytest.mark.parametrize("n", [0, 1, -1, 5, -5, 2**30 - 1, -(2**30 - 1), 2**30, -(2**30), 2**31 - 1,
+                               -(2**31), 2**63 - 1, -(2**63)])
+def test_int_fields_encode_alike(n: int) -> None:
+    """One-digit ints are read in place by the compiled encoder, longer ones by CPython."""
+    i32 = n if -(2**31) <= n < 2**31 else 0
+    got = encode_both(Kitchen(i32=i32, i64=n, pi64=n, nums=[n, 0, n]))
+    assert got[0] == "ok"
 
 
 def test_encoder_output_after_a_larger_message_of_the_same_class() -> None:
@@ -931,6 +1028,21 @@ def test_encoder_output_after_a_larger_message_of_the_same_class() -> None:
     small = Kitchen(s="x")
     assert encode_both(big) == encode_both(big)
     assert encode_both(small)[1] == pure.struct_to_proto(small)
+
+
+# Nested body sizes around the widths of their length prefixes (1, 2, 3 bytes): the
+# compiled writer reserves as many bytes as the last body under the same field needed.
+_BODY_SIZES = [0, 120, 125, 126, 127, 200, 3, 16377, 16378, 16379, 16380, 40, 20000, 16378, 125, 127]
+
+
+def test_nested_lengths_alike_whatever_the_previous_body_under_the_field() -> None:
+    leaves = [Leaf(name="n" * (n - 2 if n > 2 else 0), size=1) for n in _BODY_SIZES]
+    objs = [Kitchen(leaf=leaf, leaves=leaves[i:] + leaves[:i], pleaf=leaves[-1 - i])
+            for i, leaf in enumerate(leaves)]
+    for obj in objs + objs[::-1]:
+        got = encode_both(obj)
+        assert got[0] == "ok"
+    assert encode_both(Kitchen(leaves=[Leaf(name="x" * 300), Leaf(name="y")] * 3))[0] == "ok"
 
 
 class _Times(Struct):

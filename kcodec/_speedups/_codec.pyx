@@ -42,9 +42,9 @@ from cpython.mem cimport PyMem_Calloc, PyMem_Free
 
 from kcodec._speedups._varint cimport uvarint_size
 from kcodec._speedups._tables cimport (
-    kc_prefetch, kc_same_bytes,
+    kc_same_bytes,
     Table, TypeRow, FieldRow, FieldC, table_of, kc_list_new_untracked, untrack, get_field, set_field, is_zero_value, gc_pause, gc_resume,
-    StrCache, strcache_init, strcache_clear, new_time,
+    StrCache, strcache_init, strcache_ascii, strcache_clear, new_time,
     K_STR, K_BOOL, K_INT32, K_INT64, K_FLOAT, K_BYTES, K_STRUCT, K_CUSTOM, K_LIST, K_MAP, K_ANY,
     WT_VARINT, WT_FIXED64, WT_BYTES,
 )
@@ -88,6 +88,7 @@ cdef extern from "Python.h":
     int PyDict_Next(object d, Py_ssize_t* pos, PyObject** key, PyObject** value)
     int PyUnicode_Compare(object a, object b) except? -1
     PyTypeObject_ PyLong_Type
+    Py_ssize_t PyDict_GET_SIZE(object d)
     PyObject* _Py_True "Py_True"
     PyObject* _Py_False "Py_False"
     PyObject* PyErr_Occurred()
@@ -461,6 +462,24 @@ def fill_from_tree(obj, cls, tree, strict, path):
 
 # ----------------------------------------------------------------------------- protobuf out
 
+# Width of the length prefix the last nested body written under a field needed, by the
+# address of the field's packed row (direct-mapped: a collision or a row freed and reused
+# costs one move of a body, never wrong output). A length that outgrows the one byte
+# reserved for it moves its body; in a PodList every pod, spec and container body did,
+# each level moving everything inside it again. Kept across calls: the next encode of the
+# same types starts right.
+cdef enum:
+    WIDTH_SLOTS = 1024
+
+cdef const void* _width_key[WIDTH_SLOTS]
+cdef unsigned char _width_val[WIDTH_SLOTS]
+
+
+cdef inline Py_ssize_t _width_slot(const FieldC* fc) noexcept nogil:
+    # Packed rows are 64 bytes apart: the low bits of their addresses are all alike.
+    return <Py_ssize_t>((<size_t>fc >> 6) & (WIDTH_SLOTS - 1))
+
+
 @cython.final
 cdef class _Writer:
     """A growable output buffer (and the per-call cache of custom value bodies).
@@ -590,6 +609,40 @@ cdef class _Writer:
         self.buf[i] = <unsigned char>v
         return 0
 
+    cdef inline Py_ssize_t open_sized(self, const FieldC* fc, int* width) except -1:
+        """Reserve a length prefix for a body written under ``fc`` as wide as the last
+        such body needed (``_widths``); return where the body starts."""
+        cdef Py_ssize_t slot = _width_slot(fc)
+        cdef int w = _width_val[slot] if _width_key[slot] == <const void*>fc else 1
+        if self.n + w > self.cap:
+            self.grow(w)
+        self.n += w
+        width[0] = w
+        return self.n
+
+    cdef inline int close_sized(self, Py_ssize_t start, int width, const FieldC* fc) except -1:
+        """Write the length of the body that began at ``start`` (``width`` bytes reserved
+        by open_sized), moving the body only when that width was wrong, and remember the
+        width for the next body under ``fc``."""
+        cdef Py_ssize_t size = self.n - start
+        cdef Py_ssize_t slot
+        cdef int need
+        if size < 0x80 and width == 1:
+            self.buf[start - 1] = <unsigned char>size
+            return 0
+        need = uvarint_size(<uint64_t>size)
+        if need != width:
+            if need > width:
+                self.grow(need - width)
+            memmove(self.buf + start + need - width, self.buf + start, size)
+            self.n += need - width
+            start += need - width
+        _varint_at(self.buf + start - need, <uint64_t>size)
+        slot = _width_slot(fc)
+        _width_key[slot] = <const void*>fc
+        _width_val[slot] = <unsigned char>need
+        return 0
+
     cdef bytes result(self):
         cdef PyObject* o = self.out
         self.out = NULL
@@ -640,55 +693,120 @@ cdef inline int _put_struct(_Writer w, object obj, Table t) except -1:
     return 0
 
 
-cdef bint _ordered_str_keys(dict d) except -1:
-    """Whether every key of ``d`` is an exact str and they already ascend, as ``sorted``
-    would order them."""
+cdef inline PyObject* _row_table(PyObject* row, object v) noexcept:
+    """Borrowed table of struct value ``v`` under TypeRow ``row`` when ``v`` is exactly the
+    row's class and the row has resolved its table (kept alive by the row), else NULL:
+    the common case without a reference taken on the row or the table."""
+    cdef PyObject* tp = <PyObject*>(<TypeRow>row)._table
+    if <PyObject*>Py_TYPE(<PyObject*>v) == <PyObject*>(<TypeRow>row).cls and tp != <PyObject*>None:
+        return tp
+    return NULL
+
+
+cdef inline int _put_struct_body_at(_Writer w, object obj, PyObject* t) except -1:
+    """_put_struct with a borrowed table (see _row_table)."""
+    w.depth += 1
+    if w.depth > w.max_depth:
+        raise RecursionError("maximum recursion depth exceeded while encoding a struct as protobuf")
+    _put_struct_body(w, obj, <Table>t)
+    w.depth -= 1
+    return 0
+
+
+cdef enum:
+    # What one pass over a map's entries found (_map_shape).
+    MAP_UNORDERED = 0   # some key is not an exact str, or the keys do not ascend
+    MAP_ORDERED = 1     # exact str keys that already ascend, as ``sorted`` would order them
+    MAP_ASCII = 2       # ... and every key (and value, when asked) is exact compact ASCII
+
+
+cdef inline bint _ascii_less(PyObject* a, PyObject* b) noexcept:
+    """``a < b`` for two compact ASCII str: their bytes compare as their code points."""
+    cdef Py_ssize_t na = _kc_ulen(a), nb = _kc_ulen(b)
+    cdef int c = memcmp(_kc_ascii_data(a), _kc_ascii_data(b), na if na < nb else nb)
+    return c < 0 or (c == 0 and na < nb)
+
+
+cdef int _map_shape(dict d, bint str_values) except -1:
+    """The MAP_* shape of ``d``'s entries (values looked at only with ``str_values``)."""
     cdef Py_ssize_t pos = 0
     cdef PyObject* k
     cdef PyObject* val
     cdef PyObject* prev = NULL
+    cdef bint ascii = True
     while PyDict_Next(d, &pos, &k, &val):
         if Py_TYPE(k) != &PyUnicode_Type:
-            return False
-        if prev != NULL and PyUnicode_Compare(<object>prev, <object>k) >= 0:
-            return False
+            return MAP_UNORDERED
+        if ascii and not (_kc_compact_ascii(k) and (not str_values or (
+                Py_TYPE(val) == &PyUnicode_Type and _kc_compact_ascii(val)))):
+            ascii = False
+        if prev != NULL:
+            if ascii:  # prev and k both compact ASCII
+                if not _ascii_less(prev, k):
+                    return MAP_UNORDERED
+            elif PyUnicode_Compare(<object>prev, <object>k) >= 0:
+                return MAP_UNORDERED
         prev = k
-    return True
+    return MAP_ASCII if ascii else MAP_ORDERED
 
 
-cdef bint _put_ascii_map(_Writer w, const FieldC* fc, dict d) except -1:
-    """A map[string]string whose keys and values are all exact compact ASCII str, entry by
-    entry with lengths known up front; False (nothing written) for any other."""
-    cdef Py_ssize_t pos = 0, kn, vn, body
+cdef inline int _put_entry(_Writer w, const FieldC* fc, PyObject* k, const unsigned char* val,
+                           Py_ssize_t vn) except -1:
+    """One map entry, its length known up front: the field key, then the message of key 1
+    (the compact ASCII str ``k``) and value 2 (the ``vn`` bytes at ``val``: a text or a
+    message body, both length-delimited)."""
+    cdef Py_ssize_t kn = _kc_ulen(k)
+    cdef Py_ssize_t body = 2 + uvarint_size(<uint64_t>kn) + kn + uvarint_size(<uint64_t>vn) + vn
+    cdef unsigned char* out
+    if w.n + body + 16 > w.cap:
+        w.grow(body + 16)
+    out = w.buf + w.n
+    out += _put_key_at(out, fc)
+    out += _varint_at(out, <uint64_t>body)
+    out[0] = 0x0A
+    out += 1
+    out += _varint_at(out, <uint64_t>kn)
+    _copy_short(out, _kc_ascii_data(k), kn)
+    out += kn
+    out[0] = 0x12
+    out += 1
+    out += _varint_at(out, <uint64_t>vn)
+    _copy_short(out, val, vn)
+    w.n = (out - w.buf) + vn
+    return 0
+
+
+cdef int _put_ascii_map(_Writer w, const FieldC* fc, dict d) except -1:
+    """A map[string]string of MAP_ASCII shape."""
+    cdef Py_ssize_t pos = 0
     cdef PyObject* k
     cdef PyObject* val
-    cdef unsigned char* out
+    # Nothing here runs Python code: the borrowed entries stay alive.
     while PyDict_Next(d, &pos, &k, &val):
-        if Py_TYPE(k) != &PyUnicode_Type or not _kc_compact_ascii(k) \
-                or Py_TYPE(val) != &PyUnicode_Type or not _kc_compact_ascii(val):
-            return False
-    pos = 0
+        _put_entry(w, fc, k, _kc_ascii_data(val), _kc_ulen(val))
+    return 0
+
+
+cdef int _put_custom_map(_Writer w, const FieldC* fc, TypeRow e, dict d) except -1:
+    """A map of MAP_ASCII keys to values of an immutable custom type (Quantity): each
+    value's body comes from the per-call cache, so every entry's length is known up front.
+    Entries it cannot size so (None, another class, a body that is not bytes) are written
+    by _put_map_entry."""
+    cdef Py_ssize_t pos = 0
+    cdef PyObject* k
+    cdef PyObject* val
     while PyDict_Next(d, &pos, &k, &val):
-        kn = _kc_ulen(k)
-        vn = _kc_ulen(val)
-        body = 2 + uvarint_size(<uint64_t>kn) + kn + uvarint_size(<uint64_t>vn) + vn
-        if w.n + body + 16 > w.cap:
-            w.grow(body + 16)
-        out = w.buf + w.n
-        out += _put_key_at(out, fc)
-        out += _varint_at(out, <uint64_t>body)
-        out[0] = 0x0A
-        out += 1
-        out += _varint_at(out, <uint64_t>kn)
-        _copy_short(out, _kc_ascii_data(k), kn)
-        out += kn
-        out[0] = 0x12
-        out += 1
-        out += _varint_at(out, <uint64_t>vn)
-        _copy_short(out, _kc_ascii_data(val), vn)
-        out += vn
-        w.n = out - w.buf
-    return True
+        # Held: a value's _proto_body is Python code.
+        mk = <object>k
+        mv = <object>val
+        if type(mv) is e.cls:
+            b = w.custom_body(e, mv)
+            if type(b) is bytes:
+                _put_entry(w, fc, <PyObject*>mk, <const unsigned char*>PyBytes_AS_STRING(b),
+                           PyBytes_GET_SIZE(b))
+                continue
+        _put_map_entry(w, fc, e, mk, mv)
+    return 0
 
 
 cdef int _put_map_entry(_Writer w, const FieldC* fc, TypeRow e, object mk, object mv) except -1:
@@ -762,6 +880,44 @@ cdef extern from *:
     const unsigned char* _kc_ascii_data "kc_ascii_data"(PyObject* o) noexcept nogil
 
 
+cdef extern from *:
+    """
+    /* The value of an exact int of at most one digit (most counts, ports and sizes; two
+       30-bit digits, as Unix seconds take, before 3.12), read in place instead of through
+       PyLong_AsLongLongAndOverflow; 0 for others. */
+    static inline int kc_small_long(PyObject *o, long long *out)
+    {
+    #if PY_VERSION_HEX >= 0x030C0000
+        if (PyUnstable_Long_IsCompact((PyLongObject *)o)) {
+            *out = (long long)PyUnstable_Long_CompactValue((PyLongObject *)o);
+            return 1;
+        }
+        return 0;
+    #else
+        Py_ssize_t size = Py_SIZE(o);
+        if (size == 0) {
+            *out = 0;
+            return 1;
+        }
+        if (size == 1 || size == -1) {
+            *out = (long long)((PyLongObject *)o)->ob_digit[0] * size;
+            return 1;
+        }
+    #if PYLONG_BITS_IN_DIGIT == 30
+        if (size == 2 || size == -2) {
+            long long v = (long long)((PyLongObject *)o)->ob_digit[0]
+                | ((long long)((PyLongObject *)o)->ob_digit[1] << 30);
+            *out = size < 0 ? -v : v;
+            return 1;
+        }
+    #endif
+        return 0;
+    #endif
+    }
+    """
+    bint _small_long "kc_small_long"(PyObject* o, long long* out) noexcept nogil
+
+
 cdef inline int _put_key_at(unsigned char* out, const FieldC* fc) noexcept nogil:
     if fc.keylen == 1:
         out[0] = fc.key[0]
@@ -818,6 +974,9 @@ cdef inline bint _put_leaf(_Writer w, const FieldC* fc, int k, PyObject* p) exce
         return False
     if k == K_INT32 or k == K_INT64:
         if Py_TYPE(p) == &PyLong_Type:
+            if _small_long(p, &x):
+                _put_varint_field(w, fc, <uint64_t>x)
+                return True
             x = _kc_long_overflow(p, &overflow)
             if overflow == 0:
                 if x == -1 and PyErr_Occurred() != NULL:
@@ -858,23 +1017,17 @@ cdef int _put_struct_body(_Writer w, object obj, Table t) except -1:
     cdef const FieldC* pbc = t.pb_c
     cdef TypeRow e
     cdef bint direct = t.owns(obj)
-    cdef int k
+    cdef int k, width, shape
     cdef Py_ssize_t i, start, npb = t.npb
     cdef PyObject* p
+    cdef PyObject* tp
     cdef char* base = <char*><PyObject*>obj
-    if direct:
-        # Encoding is bound by memory latency: ask for every field value at once rather
-        # than waiting for each in turn.
-        for i in range(npb):
-            fc = &pbc[i]
-            if fc.offset >= 0:
-                p = (<PyObject**>(base + fc.offset))[0]
-                if p != NULL and p != <PyObject*>None:
-                    kc_prefetch(p)
+    # -1 when the slots may not be read: then every field's "offset" looks negative.
+    cdef Py_ssize_t slow = 0 if direct else -1
     for i in range(npb):
         fc = &pbc[i]
         k = fc.kind
-        if direct and fc.offset >= 0:
+        if (fc.offset | slow) >= 0:
             p = (<PyObject**>(base + fc.offset))[0]
             if p == <PyObject*>None:
                 continue
@@ -901,10 +1054,14 @@ cdef int _put_struct_body(_Writer w, object obj, Table t) except -1:
                 if e.kind == K_STRUCT:
                     for x in <list>v:
                         _put_fkey(w, fc)
-                        start = w.open_len()
+                        start = w.open_sized(fc, &width)
                         if x is not None:
-                            _put_struct(w, x, _table_for(e, x))
-                        w.close_len(start)
+                            tp = _row_table(<PyObject*>e, x)
+                            if tp != NULL:
+                                _put_struct_body_at(w, x, tp)
+                            else:
+                                _put_struct(w, x, _table_for(e, x))
+                        w.close_sized(start, width, fc)
                     continue
                 for x in <list>v:
                     _put_fkey(w, fc)
@@ -918,22 +1075,30 @@ cdef int _put_struct_body(_Writer w, object obj, Table t) except -1:
             if PyObject_Not(v):
                 continue
             e = (<FieldRow>fc.row).elem
-            if type(v) is dict and _ordered_str_keys(<dict>v):
+            shape = _map_shape(<dict>v, e.kind == K_STR) if type(v) is dict else MAP_UNORDERED
+            if shape != MAP_UNORDERED:
                 # Most maps were decoded from Go's sorted output (or hold one entry):
                 # walk them as they are instead of building a sorted key list.
-                if e.kind == K_STR and _put_ascii_map(w, fc, <dict>v):
-                    continue
-                for mk, mv in (<dict>v).items():
-                    _put_map_entry(w, fc, e, mk, mv)
+                if shape == MAP_ASCII and e.kind == K_STR:
+                    _put_ascii_map(w, fc, <dict>v)
+                elif shape == MAP_ASCII and e.kind == K_CUSTOM and e.shareable and e.pb_time_unit < 0:
+                    _put_custom_map(w, fc, e, <dict>v)
+                else:
+                    for mk, mv in (<dict>v).items():
+                        _put_map_entry(w, fc, e, mk, mv)
             else:
                 for mk in sorted(v):
                     _put_map_entry(w, fc, e, mk, v[mk])
             continue
         _put_fkey(w, fc)
         if k == K_STRUCT:
-            start = w.open_len()
-            _put_struct(w, v, _table_for(<FieldRow>fc.row, v))
-            w.close_len(start)
+            start = w.open_sized(fc, &width)
+            tp = _row_table(fc.row, v)
+            if tp != NULL:
+                _put_struct_body_at(w, v, tp)
+            else:
+                _put_struct(w, v, _table_for(<FieldRow>fc.row, v))
+            w.close_sized(start, width, fc)
             continue
         _put_value(w, <FieldRow>fc.row, v)
     return 0
@@ -975,10 +1140,12 @@ cdef int _put_time(_Writer w, TypeRow t, object v) except -1:
         nv = getattr(v, "_nsec", None)
     if type(sv) is not int or type(nv) is not int:
         return 0
-    sec = PyLong_AsLongLongAndOverflow(sv, &overflow)
-    if overflow:
-        return 0
-    nsec = PyLong_AsLongLongAndOverflow(nv, &overflow)
+    if not _small_long(<PyObject*>sv, &sec):
+        sec = PyLong_AsLongLongAndOverflow(sv, &overflow)
+        if overflow:
+            return 0
+    if not _small_long(<PyObject*>nv, &nsec):
+        nsec = PyLong_AsLongLongAndOverflow(nv, &overflow)
     if overflow or nsec < 0 or nsec >= 1000000000:
         return 0
     if sec == _ZERO_UNIX_SEC and nsec == 0:
@@ -990,6 +1157,45 @@ cdef int _put_time(_Writer w, TypeRow t, object v) except -1:
     w.put_byte(0x10)
     w.put_varint(<uint64_t>(nsec - nsec % unit) if unit > 0 else 0)
     w.close_len(start)
+    return 1
+
+
+# Custom value type -> whether its protobuf body is ``{1: raw}`` of its ``raw`` bytes,
+# empty when they are None or empty (``_KC_PB_RAW_FIELD``: metav1.FieldsV1). Its Python
+# ``_proto_body`` was a twentieth of encoding a Pod with managed fields.
+cdef dict _raw_field = {}
+
+
+cdef int _put_raw_field(_Writer w, object v) except -1:
+    """Length-prefixed body of a custom value that opts in with ``_KC_PB_RAW_FIELD``,
+    written here; 0 (nothing written) for any other value, or one whose ``raw`` is
+    neither None nor exact bytes (its own method decides)."""
+    cdef PyObject* p
+    cdef Py_ssize_t n
+    tp = type(v)
+    p = PyDict_GetItemWithError(_raw_field, tp)
+    if p == NULL:
+        # Only where the class itself says so: a subclass may encode differently.
+        flag = tp.__dict__.get("_KC_PB_RAW_FIELD") is True
+        _raw_field[tp] = flag
+        if not flag:
+            return 0
+    elif p != _Py_True:
+        return 0
+    raw = v.raw  # AttributeError when unset, as the method's ``self.raw``
+    if raw is None:
+        w.put_byte(0)
+        return 1
+    if type(raw) is not bytes:
+        return 0
+    n = PyBytes_GET_SIZE(raw)
+    if n == 0:
+        w.put_byte(0)
+        return 1
+    w.put_varint(<uint64_t>(1 + uvarint_size(<uint64_t>n) + n))
+    w.put_byte(0x0A)
+    w.put_varint(<uint64_t>n)
+    w.put_raw(PyBytes_AS_STRING(raw), n)
     return 1
 
 
@@ -1013,7 +1219,8 @@ cdef int _put_value(_Writer w, TypeRow t, object v) except -1:
     if k == K_CUSTOM:
         if v is None:
             return w.put_byte(0)
-        if _put_time(w, t, v):
+        # Immutable values have their bodies cached per call instead (custom_body).
+        if _put_time(w, t, v) or (not t.shareable and _put_raw_field(w, v)):
             return 0
         return w.put_bytes_field(w.custom_body(t, v))
     if k == K_BYTES:
@@ -1049,6 +1256,12 @@ cdef inline bint _little_endian() noexcept nogil:
 # are not kept alive by it.
 cdef dict _size_hint = {}
 
+cdef enum:
+    # Writers check for room for a few bytes more than they write (16 at most): a buffer
+    # sized to exactly the last message would double (a copy of megabytes into fresh
+    # pages) for the last few fields of an equal one.
+    WRITE_SLACK = 64
+
 
 def struct_to_proto(obj, prefix=None, suffix=b""):
     """Typed struct -> protobuf message body; with ``prefix``, framed as ``prefix +
@@ -1064,14 +1277,14 @@ def struct_to_proto(obj, prefix=None, suffix=b""):
         suf = suffix if type(suffix) is bytes else bytes(suffix)
         if hint is not None:
             guess = <Py_ssize_t>hint
-        w.grow(PyBytes_GET_SIZE(pre) + 10 + guess + PyBytes_GET_SIZE(suf))
+        w.grow(PyBytes_GET_SIZE(pre) + 10 + guess + PyBytes_GET_SIZE(suf) + WRITE_SLACK)
         w.put_raw(PyBytes_AS_STRING(pre), PyBytes_GET_SIZE(pre))
         # Room for the body's length, as wide as the last body of this class needed;
         # a different width costs one move of the body.
         width = uvarint_size(<uint64_t>guess)
         w.n += width  # inside the 10 bytes grown for above
     elif hint is not None:
-        w.grow(<Py_ssize_t>hint)
+        w.grow(<Py_ssize_t>hint + WRITE_SLACK)
     body_at = w.n
     _put_struct(w, obj, table_of(cls))
     size = w.n - body_at

@@ -812,6 +812,9 @@ class FieldsV1(CustomValue):
     __slots__ = ("raw",)
     # A JSON decoder hands _from_tree an object or array as RawJSON of its source text.
     _KC_RAW_JSON = True
+    #: The compiled protobuf encoder writes this class's body itself, exactly as
+    #: ``_proto_body`` would, when ``raw`` is None or bytes; subclasses do not inherit it.
+    _KC_PB_RAW_FIELD = True
 
     def __init__(self, raw: bytes | str | None = None) -> None:
         """``raw`` JSON text (bytes or str) or None."""

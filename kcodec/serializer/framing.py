@@ -319,11 +319,10 @@ _K_LITERAL = 4
 
 
 class JSONFrameReader(_WholeFrameReader):
-    """Splits a stream into successive top-level JSON values as Go's framer does
-    (k8s.io/apimachinery/pkg/util/framer/framer.go NewJSONFramedReader: a json.Decoder
-    reading json.RawMessage values).
+    """Splits a stream into successive top-level JSON values.
 
-    Values end where Go's scanner ends them: a string or container at its closing byte, a
+    As Go's framer (k8s.io/apimachinery/pkg/util/framer/framer.go NewJSONFramedReader: a
+    json.Decoder reading json.RawMessage values), values end where Go's scanner ends them: a string or container at its closing byte, a
     number at the first byte that cannot continue it, a literal after its last letter; what
     follows starts the next value, so ``01`` is the frames ``0`` and ``1``, and ``1x`` the
     frame ``1`` and then the error for ``x``. Errors are Go's encoding/json scanner texts

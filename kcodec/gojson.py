@@ -38,6 +38,8 @@ __all__ = [
     "format_float",
     "escape_string",
     "top_level_members",
+    "scalar_end",
+    "prefix_error",
     "MemberList",
     "Repeated",
     "b64decode",
@@ -235,6 +237,18 @@ def _scan_number(data: bytes, i: int, n: int) -> tuple[int, bool]:
     return j, integer
 
 
+def _scan_literal(data: bytes, i: int, n: int) -> tuple[int, Any]:
+    """Scan the true/false/null at ``data[i]`` (its first letter already checked)."""
+    word, value = _LITERALS[data[i]]
+    for k in range(1, len(word)):
+        p = i + k
+        if p >= n:
+            raise _syntax(0x20, f"in literal {word.decode()} (expecting '{chr(word[k])}')", n)
+        if data[p] != word[k]:
+            raise _syntax(data[p], f"in literal {word.decode()} (expecting '{chr(word[k])}')", p + 1)
+    return i + len(word), value
+
+
 def _number_value(text: bytes, integer: bool, allow_inf: bool, literals: bool) -> int | float:
     if integer:
         if len(text) < 19:
@@ -340,14 +354,7 @@ def _slow_parse(
                         pending.offset = i  # type: ignore[attr-defined]
                     value = None
         elif c in _LITERALS:
-            word, value = _LITERALS[c]
-            for k in range(1, len(word)):
-                p = i + k
-                if p >= n:
-                    raise _syntax(0x20, f"in literal {word.decode()} (expecting '{chr(word[k])}')", n)
-                if data[p] != word[k]:
-                    raise _syntax(data[p], f"in literal {word.decode()} (expecting '{chr(word[k])}')", p + 1)
-            i += len(word)
+            i, value = _scan_literal(data, i, n)
         else:
             raise _syntax(c, "looking for beginning of value", i + 1)
 
@@ -435,6 +442,46 @@ def validate(data: bytes) -> None:
     except (ValueError, RecursionError, _Reject):
         pass
     _slow_parse(data, build=False)
+
+
+# Go's json.Decoder (encoding/json stream.go readValue) runs the same scanner over a stream
+# one value at a time: a value ends where the scanner says so (a number at the first byte
+# that cannot continue it, a literal after its last letter), the byte after it is left for
+# the next value, and the end of the stream inside a value is io.ErrUnexpectedEOF rather
+# than a syntax error. The two helpers below give the stream framer those rules; offsets
+# are Go's (bytes read up to and including the offending byte, from data[0]).
+
+def scalar_end(data: bytes) -> int:
+    """Where the number or literal (``true``/``false``/``null``) at ``data[0]`` ends.
+
+    ``data`` must go on at least one byte past the value (the byte that ends it); a fault
+    raises :class:`JSONSyntaxError` with Go's text, one met only at the end of ``data`` as
+    if a space followed.
+    """
+    n = len(data)
+    if data[:1] in (b"t", b"f", b"n"):
+        return _scan_literal(data, 0, n)[0]
+    if data[:1] == b"-" or data[:1].isdigit():
+        return _scan_number(data, 0, n)[0]
+    raise _syntax(data[0], "looking for beginning of value", 1) if n else _eof(0)
+
+
+def prefix_error(data: bytes) -> JSONSyntaxError | None:
+    """The first syntax error Go's scanner meets in ``data``, read as the start of a JSON
+    value that may go on past it (part of a stream), or None when ``data`` could begin a
+    valid value (running out of data is no error here).
+
+    The scan is the exact pure one: meant for input already known to be faulty, whose
+    error has to be placed.
+    """
+    # A NUL ends every state in an error, so the scan never stops for want of data, and an
+    # error at the NUL (offset past ``data``) only means that ``data`` ran out.
+    try:
+        _slow_parse(bytes(data) + b"\x00", build=False)
+    except JSONSyntaxError as err:
+        if err.offset is not None and err.offset <= len(data):
+            return err
+    return None
 
 
 def top_level_members(data: bytes) -> Any:

@@ -127,7 +127,14 @@ def iter_fields(
     int, for 1 and 5 the little-endian fixed64/fixed32 as an unsigned int, for 2 the
     ``(start, end)`` offsets of the bytes in ``buf`` (never a copy). Lengths are checked
     against the message bounds before anything is read, so a huge length prefix raises
-    instead of allocating. Groups (wire types 3 and 4) and wire types 6/7 raise.
+    instead of allocating.
+
+    A group (wire type 3) is skipped to its matching end group and not yielded, as every
+    generated Unmarshal hands it to skipGenerated (:func:`skip_field`): no Kubernetes
+    message has a group field, so a caller could do nothing with one. An end group with
+    no open group is refused before the field number is looked at, and wire types 6/7
+    raise, with the generated code's texts less the message name, which a generic walker
+    does not know.
     """
     if end < 0:
         end = len(buf)
@@ -140,11 +147,13 @@ def iter_fields(
             pos += 1
         else:
             tag, pos = decode_varint(buf, pos, end)
+        wt = tag & 7
+        if wt == 4:
+            raise DecodeError("proto: wiretype end group for non-group", offset=tag_pos)
         # Go reads the field number as an int32: keep its truncation.
         fnum = go_field_number(tag)
         if fnum <= 0:
             raise DecodeError(f"proto: illegal tag {fnum} (wire type {tag})", offset=tag_pos)
-        wt = tag & 7
         if wt == 2:
             if pos < end and buf[pos] < 0x80:
                 n = buf[pos]
@@ -171,7 +180,7 @@ def iter_fields(
             yield fnum, 5, int.from_bytes(buf[pos : pos + 4], "little")
             pos += 4
         else:
-            raise DecodeError(f"proto: illegal wireType {wt}", offset=tag_pos)
+            pos = skip_field(buf, wt, pos, end, "")
 
 
 def _unknown_parts(

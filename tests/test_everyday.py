@@ -146,6 +146,17 @@ def test_watch_events_json() -> None:
     assert events[2].object.metadata.name == "c"
 
 
+def test_watch_events_json_stream_error_is_go_scanner_text() -> None:
+    # The framer's error reaches the caller as Go's watch decoder returns it
+    # (k8s.io/client-go/rest/watch/decoder.go: the streaming decoder's error, unwrapped).
+    body = _watch_json([(b"ADDED", b'{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"}}')])
+    events = kcodec.watch_events(io.BytesIO(body + b'{"type":"ADDED","object":tru]'))
+    assert next(events).object.metadata.name == "c"
+    with pytest.raises(DecodeError, match=r"^invalid character '\]' in literal true \(expecting 'e'\)$") as info:
+        next(events)
+    assert info.value.offset == len(body) + 29
+
+
 def test_watch_events_protobuf() -> None:
     pod_pb = _pod_files()["pb"]
     info = next(i for i in codecs.supported_media_types()

@@ -222,19 +222,39 @@ def test_json_frame_splitting(data, frames):
     assert list(JSON_FRAMER.new_frame_reader(Trickle(data, 1))) == frames
 
 
+# Go's texts and offsets: encoding/json scanner.go (the texts, SyntaxError.Offset = bytes
+# read through the offending one) as stream.go's Decoder.readValue runs it for
+# k8s.io/apimachinery/pkg/util/framer/framer.go NewJSONFramedReader. ``good`` frames come
+# first; readValue leaves the byte that ends a scalar for the next value, so a fault right
+# after one is met at the beginning of the next.
 @pytest.mark.parametrize(
     "data, pattern, offset, good",
     [
-        (b"x", r"^invalid character 'x' looking for beginning of value$", 0, 0),
-        (b'{"a":1} ]', r"^invalid character '\]' looking for beginning of value$", 8, 1),
-        (b"[1}", r"^invalid character '\}' \(expected '\]'\)$", 2, 0),
-        (b"1x", r"^invalid character 'x' after top-level value$", 1, 0),
-        (b'"a""b"', r"^invalid character '\"' after top-level value$", 3, 0),
-        (b"01", r"^invalid numeric literal '01'$", 0, 0),
-        (b"tru", r"^invalid literal 'tru'$", 0, 0),
+        (b"x", r"^invalid character 'x' looking for beginning of value$", 1, 0),
+        (b'{"a":1} ]', r"^invalid character '\]' looking for beginning of value$", 9, 1),
+        (b"[1}", r"^invalid character '\}' after array element$", 3, 0),
+        (b"[}", r"^invalid character '\}' looking for beginning of value$", 2, 0),
+        (b'{"a":[1,}]', r"^invalid character '\}' looking for beginning of value$", 9, 0),
+        # the first fault wins, even before a bracket that does not match
+        (b'{"a" 1]', r"^invalid character '1' after object key$", 6, 0),
+        (b"1x", r"^invalid character 'x' looking for beginning of value$", 2, 1),
+        (b"truex", r"^invalid character 'x' looking for beginning of value$", 5, 1),
+        (b"trux", r"^invalid character 'x' in literal true \(expecting 'e'\)$", 4, 0),
+        (b"nul1", r"^invalid character '1' in literal null \(expecting 'l'\)$", 4, 0),
+        (b"-x", r"^invalid character 'x' in numeric literal$", 2, 0),
+        (b"1.x", r"^invalid character 'x' after decimal point in numeric literal$", 3, 0),
+        (b"1e+ ", r"^invalid character ' ' in exponent of numeric literal$", 4, 0),
+        (b"1.5.3", r"^invalid character '\.' looking for beginning of value$", 4, 1),
+        (b"[" * 10001, r"^invalid character '\[' exceeded max depth$", 10001, 0),
+        (b"[" * 10000 + b"x" + b"[", r"^invalid character 'x' looking for beginning of value$", 10001, 0),
+        # the end of the stream inside a value is io.ErrUnexpectedEOF (offset: where it ended)
         (b'{"a":', r"^unexpected EOF$", 5, 0),
         (b'"abc', r"^unexpected EOF$", 4, 0),
-        (b"[" * 10001, r"^exceeded max depth$", 10000, 0),
+        (b"tru", r"^unexpected EOF$", 3, 0),
+        (b"1 -", r"^unexpected EOF$", 3, 1),
+        (b"1.", r"^unexpected EOF$", 2, 0),
+        (b'["a\\', r"^unexpected EOF$", 4, 0),
+        (b'["\x01', r"^invalid character '\\x01' in string literal$", 3, 0),
     ],
 )
 def test_json_malformed_ends_stream(data, pattern, offset, good):
@@ -248,6 +268,30 @@ def test_json_malformed_ends_stream(data, pattern, offset, good):
     # the error is sticky, as Go's json.Decoder
     with pytest.raises(DecodeError, match=pattern):
         reader.read_frame()
+
+
+@pytest.mark.parametrize(
+    "data, frames",
+    [
+        # stream.go readValue: a value ends where the scanner says, not at whitespace
+        (b"01", [b"0", b"1"]),
+        (b'"a""b"', [b'"a"', b'"b"']),
+        (b"truefalse", [b"true", b"false"]),
+        (b"1-2", [b"1", b"-2"]),
+        (b"[]{}7", [b"[]", b"{}", b"7"]),
+        (b" 1.5e+3\n", [b"1.5e+3"]),
+    ],
+)
+def test_json_values_end_where_go_scanner_ends_them(data, frames):
+    assert list(JSON_FRAMER.new_frame_reader(io.BytesIO(data))) == frames
+    assert list(JSON_FRAMER.new_frame_reader(Trickle(data, 1))) == frames
+
+
+def test_json_fault_in_balanced_container_is_left_to_the_decoder():
+    # The framer hands the value out; the JSON decoder reports Go's text (offset in the
+    # frame) and the stream goes on.
+    reader = JSON_FRAMER.new_frame_reader(io.BytesIO(b'{"a" 1}\n"a\x01"\n{"b":2}'))
+    assert list(reader) == [b'{"a" 1}', b'"a\x01"', b'{"b":2}']
 
 
 def test_json_depth_limit_ok():

@@ -397,3 +397,52 @@ def test_arbitrary_bytes_never_crash(data: bytes) -> None:
             loads(data, strict=strict)
         except DecodeError:
             pass
+
+
+# Go's json.Decoder over a stream (encoding/json stream.go readValue with scanner.go's
+# states): a scalar ends at the first byte that cannot continue it, and a prefix of a value
+# is only faulty where a byte is.
+@pytest.mark.parametrize(
+    "data, end",
+    [(b"0 ", 1), (b"01", 1), (b"-12.5e+3,", 8), (b"1-", 1), (b"truex", 4), (b"null\x00", 4)],
+)
+def test_scalar_end(data: bytes, end: int) -> None:
+    assert gj.scalar_end(data) == end
+
+
+@pytest.mark.parametrize(
+    "data, msg, offset",
+    [
+        (b"-x", "invalid character 'x' in numeric literal", 2),
+        (b"1.e", "invalid character 'e' after decimal point in numeric literal", 3),
+        (b"1e+x", "invalid character 'x' in exponent of numeric literal", 4),
+        (b"fals ", "invalid character ' ' in literal false (expecting 'e')", 5),
+        (b"nu", "invalid character ' ' in literal null (expecting 'l')", 2),
+    ],
+)
+def test_scalar_end_errors(data: bytes, msg: str, offset: int) -> None:
+    with pytest.raises(JSONSyntaxError) as info:
+        gj.scalar_end(data)
+    assert str(info.value) == msg and info.value.offset == offset
+
+
+@pytest.mark.parametrize(
+    "data, msg, offset",
+    [
+        (b'{"a":', None, None),
+        (b'{"a":[1,2', None, None),
+        (b'["x\\', None, None),
+        (b"[tr", None, None),
+        (b"[1}", "invalid character '}' after array element", 3),
+        (b'{"a" 1]', "invalid character '1' after object key", 6),
+        (b'["\x01', "invalid character '\\x01' in string literal", 3),
+        (b"[" * 10001, "invalid character '[' exceeded max depth", 10001),
+        (b"x", "invalid character 'x' looking for beginning of value", 1),
+    ],
+)
+def test_prefix_error(data: bytes, msg: str | None, offset: int | None) -> None:
+    err = gj.prefix_error(data)
+    if msg is None:
+        assert err is None
+    else:
+        assert err is not None and str(err) == msg and err.offset == offset

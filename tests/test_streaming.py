@@ -119,6 +119,18 @@ def test_truncated_stream_raises_unexpected_eof():
         decoder.decode()
 
 
+def test_json_framer_errors_pass_through_unwrapped():
+    # Go's streaming.go Decode returns the frame reader's error as it is (no wrapping), and
+    # the framer's are encoding/json's scanner texts with the stream offset.
+    decoder = StreamDecoder(io.BytesIO(b'{"a":1}\n{"a":[1}]'), JSON_FRAMER, FakeDecoder())
+    assert decoder.decode()[0] == b'{"a":1}'
+    with pytest.raises(DecodeError, match=r"^invalid character '\}' after array element$") as info:
+        decoder.decode()
+    assert info.value.offset == 16
+    with pytest.raises(DecodeError, match=r"^invalid character '\}' after array element$"):
+        decoder.decode()
+
+
 def test_frame_reader_outside_the_contract_is_refused():
     class GoReadOnly:  # Go's io.Reader shape, without the read_frame contract
         def readinto(self, buf):

@@ -131,6 +131,22 @@ def test_iter_fields_all_wire_types(w):
 
 
 @IMPLS
+def test_iter_fields_skips_groups_as_go(w):
+    # Go's generated Unmarshal hands a group of an unknown field to skipGenerated
+    # (k8s.io/api/core/v1/generated.pb.go): nested groups are counted and the field numbers
+    # inside (0 here) never checked; the fields around it are read as usual.
+    data = (
+        b"\x08\x01"  # 1: varint 1
+        + b"\x13"  # 2: start group
+        + b"\x00\x05\x1b\x0a\x01x\x1c"  # tag 0 varint 5, nested group 3 with bytes
+        + b"\x14"  # 2: end group
+        + b"\x18\x07"  # 3: varint 7
+    )
+    assert list(w.iter_fields(data)) == [(1, 0, 1), (3, 0, 7)]
+    assert list(w.iter_fields(b"\x0b\x0c")) == []
+
+
+@IMPLS
 def test_iter_fields_sub_range(w):
     data = b"XX\x0a\x02\x08\x05YY"
     ((f, wt, (s, e)),) = list(w.iter_fields(data, 2, 6))
@@ -156,9 +172,15 @@ def test_iter_fields_huge_length_raises_without_allocating(w):
         (b"\x09\x01\x02", r"^unexpected EOF$"),
         (b"\x0d\x01", r"^unexpected EOF$"),
         (b"\x08", r"^unexpected EOF$"),
-        (b"\x08\x01\x0b", r"^proto: illegal wireType 3$"),
-        (b"\x0c", r"^proto: illegal wireType 4$"),
-        (b"\x0e", r"illegal wireType 6"),
+        # An unterminated group runs out of bytes in skipGenerated.
+        (b"\x08\x01\x0b", r"^unexpected EOF$"),
+        (b"\x0b\x0b\x0c", r"^unexpected EOF$"),
+        # The generated Unmarshal checks the end group before the field number.
+        (b"\x0c", r"^proto: wiretype end group for non-group$"),
+        (b"\x04", r"^proto: wiretype end group for non-group$"),
+        (b"\x0b\x0e\x0c", r"^proto: illegal wireType 6$"),
+        (b"\x0e", r"^proto: illegal wireType 6$"),
+        (b"\x03\x04", r"^proto: illegal tag 0 \(wire type 3\)$"),
         (b"\x00\x01", r"^proto: illegal tag 0 \(wire type 0\)$"),
         (b"\x80", r"^unexpected EOF$"),
     ],

@@ -223,6 +223,10 @@ def iter_fields(buf, start=0, end=-1):
                 | (<uint64_t>p[pos + 3] << 24)
             pos += 4
             yield fnum, 5, PyLong_FromUnsignedLongLong(value)
+        elif wt == 3:
+            # Skipped unseen as Go's skipGenerated does (see the pure twin).
+            if _skip_group(p, &pos, e) < 0:
+                break
         else:
             break
     else:

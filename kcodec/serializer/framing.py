@@ -31,10 +31,9 @@ import abc
 import re
 from typing import Any, BinaryIO, Iterator
 
-from kcodec import speedups
+from kcodec import gojson, speedups
 from kcodec.errors import DecodeError, EncodeError
 from kcodec.runtime.interfaces import MAX_FRAME_SIZE, FrameReader, FrameWriter, Framer
-from kcodec.gofmt import quote_char
 
 __all__ = [
     "MAX_FRAME_SIZE",
@@ -308,12 +307,9 @@ class _WholeFrameReader(abc.ABC):
 # --------------------------------------------------------------------------------------
 # JSON
 
-_JSON_WS = b" \t\r\n"
 _NON_WS = re.compile(rb"[^ \t\r\n]")
 _NUMBER_END = re.compile(rb"[^0-9eE+\-.]")
 _LITERAL_END = re.compile(rb"[^a-z]")
-_NUMBER = re.compile(rb"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
-_LITERALS = (b"true", b"false", b"null")
 _NUMBER_START = b"-0123456789"
 
 _K_CONTAINER = 1
@@ -325,11 +321,23 @@ _K_LITERAL = 4
 class JSONFrameReader(_WholeFrameReader):
     """Splits a stream into successive top-level JSON values.
 
-    A bounded scanner, not a parser: it follows strings, escapes and bracket nesting (up to
-    :data:`MAX_JSON_DEPTH`) to find where each value ends, checks that scalars are well
-    formed and stand alone, and leaves the rest of the validation to the decoder that
-    receives the frame. A scan error ends the stream: every later read raises it again,
-    as Go's json.Decoder does.
+    As Go's framer (k8s.io/apimachinery/pkg/util/framer/framer.go NewJSONFramedReader: a
+    json.Decoder reading json.RawMessage values), values end where Go's scanner ends them: a string or container at its closing byte, a
+    number at the first byte that cannot continue it, a literal after its last letter; what
+    follows starts the next value, so ``01`` is the frames ``0`` and ``1``, and ``1x`` the
+    frame ``1`` and then the error for ``x``. Errors are Go's encoding/json scanner texts
+    (kcodec.gojson), with Go's ``SyntaxError.Offset`` as ``offset``: bytes of the stream
+    read up to and including the offending one. The end of the stream inside a value is
+    ``unexpected EOF`` (Go's io.ErrUnexpectedEOF), its offset where the stream ended. A
+    scan error ends the stream: every later read raises it again, as Go's json.Decoder
+    does.
+
+    Containers and strings are followed by a bracket scanner (nesting up to
+    :data:`MAX_JSON_DEPTH`, strings and escapes) and fully scanned only when it meets a
+    fault or the stream ends inside them, to find Go's first error. A balanced container
+    with a fault inside (``{"a" 1}``) is handed out as a frame and the decoder that
+    receives it reports Go's text with the offset in the frame: the complete scan of every
+    frame would cost more than decoding a watch event does.
     """
 
     def __init__(self, stream: BinaryIO, max_frame_size: int = MAX_FRAME_SIZE) -> None:
@@ -348,8 +356,13 @@ class JSONFrameReader(_WholeFrameReader):
         self._in_str = False
         self._discard = False
 
-    def _fail(self, msg: str, pos: int) -> DecodeError:
-        self._err = DecodeError(msg, offset=self._base + pos)
+    def _fail(self, err: DecodeError | None, start: int) -> DecodeError:
+        """Keep ``err`` (a gojson error placed in the text from ``buf[start]``) as the
+        stream's error, its offset moved into the stream; None is an unexpected EOF."""
+        if err is None:
+            self._err = _unexpected_eof(self._base + len(self._buf))
+        else:
+            self._err = gojson.JSONSyntaxError(err.msg, self._base + start + (err.offset or 0))
         return self._err
 
     def _fill(self) -> None:
@@ -393,7 +406,7 @@ class JSONFrameReader(_WholeFrameReader):
             self._kind = _K_LITERAL
             self._pos = pos + 1
         else:
-            raise self._fail(f"invalid character {quote_char(c)} looking for beginning of value", pos)
+            raise self._fail(gojson.prefix_error(buf[pos : pos + 1]), pos)
         return True
 
     def _scan(self) -> int:
@@ -401,24 +414,17 @@ class JSONFrameReader(_WholeFrameReader):
         buf = self._buf
         pos = self._pos
         kind = self._kind
-        if kind == _K_STRING and not self._in_str:
-            return self._after_scalar(pos)
         if kind == _K_CONTAINER or kind == _K_STRING:
             status, pos, in_str = speedups.json_container_scan(
                 buf, pos, self._stack, self._in_str, kind == _K_STRING, MAX_JSON_DEPTH)
             self._in_str = in_str
-            if status == 1:
-                if kind == _K_STRING:
-                    return self._after_scalar(pos)
-                self._pos = pos
-                return pos
-            if status == -1:
-                raise self._fail("exceeded max depth", pos)
-            if status == -2:
-                raise self._fail(
-                    f"invalid character {quote_char(buf[pos])} (expected {quote_char(self._stack[-1])})", pos
-                )
             self._pos = pos
+            if status == 1:
+                return pos
+            if status < 0:
+                # Too deep (-1) or a closing bracket that does not match (-2) at pos: Go's
+                # scanner stops at the first fault, which may come earlier.
+                raise self._fail(gojson.prefix_error(buf[self._start : pos + 1]), self._start)
             return -1
         pattern = _NUMBER_END if kind == _K_NUMBER else _LITERAL_END
         m = pattern.search(buf, pos)
@@ -430,26 +436,21 @@ class JSONFrameReader(_WholeFrameReader):
         else:
             end = m.start()
         if self._discard:
-            return self._after_scalar(end)
-        token = bytes(buf[self._start : end])
-        if kind == _K_NUMBER:
-            if _NUMBER.fullmatch(token) is None:
-                raise self._fail(f"invalid numeric literal {token.decode('latin-1')!r}", self._start)
-        elif token not in _LITERALS:
-            raise self._fail(f"invalid literal {token.decode('latin-1')!r}", self._start)
-        return self._after_scalar(end)
-
-    def _after_scalar(self, end: int) -> int:
-        """A top-level scalar must be followed by whitespace or the end of the stream."""
-        self._pos = end
-        if end < len(self._buf):
-            c = self._buf[end]
-            if c not in _JSON_WS:
-                raise self._fail(f"invalid character {quote_char(c)} after top-level value", end)
+            self._pos = end
             return end
-        if self._eof:
-            return end
-        return -1
+        # The run of number (or letter) bytes and the byte after it, or at the end of the
+        # stream a NUL, which ends every number and literal in an error: an error there only
+        # means the stream ended inside the value.
+        start = self._start
+        text = bytes(buf[start : end + 1]) if end < len(buf) else bytes(buf[start:end]) + b"\x00"
+        try:
+            stop = start + gojson.scalar_end(text)
+        except gojson.JSONSyntaxError as err:
+            if end == len(buf) and err.offset is not None and err.offset > end - start:
+                raise self._fail(None, start) from None
+            raise self._fail(err, start) from None
+        self._pos = stop
+        return stop
 
     def _next_frame(self, max_size: int) -> bytes:
         if self._err is not None:
@@ -467,7 +468,11 @@ class JSONFrameReader(_WholeFrameReader):
                     self._discard = True
                     raise DecodeError(ERR_OBJECT_TOO_LARGE)
                 if self._eof:
-                    raise self._fail("unexpected EOF", len(self._buf))
+                    # Go reports a fault before the end ahead of io.ErrUnexpectedEOF.
+                    # (A value too large to keep has lost its beginning: EOF it is.)
+                    start = self._start
+                    err = None if self._discard else gojson.prefix_error(self._buf[start:])
+                    raise self._fail(err, start)
                 self._fill()
                 continue
             self._kind = 0

@@ -94,9 +94,11 @@ def test_compiled_wheel_is_stripped_repairable_and_runs(tmp_path: Path) -> None:
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True, timeout=300)
     py = venv / "bin" / "python"
-    subprocess.run([str(py), "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(fixed)],
-                   check=True, timeout=300, capture_output=True)
+    # Without PYTHONPATH: a source tree on it (with its kcodec.egg-info) makes pip answer
+    # "already installed" and skip the wheel.
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "KCODEC_PURE")}
+    subprocess.run([str(py), "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(fixed)],
+                   check=True, timeout=300, capture_output=True, env=env)
     out = subprocess.run([str(venv / "bin" / "kcodec"), "version"], capture_output=True, text=True,
                          timeout=120, cwd=tmp_path, env=env)
     assert out.returncode == 0, out.stderr

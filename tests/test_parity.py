@@ -327,6 +327,65 @@ def test_interpret_gvk_fixtures_and_mutations() -> None:
             same("interpret_gvk", bad)
 
 
+# Whitespace runs and strings placed so that they start and stop at every offset of the
+# scanner's 16-byte blocks (and across the 64-byte blocks other JSON scanners use).
+_WS_FILLERS = [b" ", b"\t", b"\n", b"\r", b"\n  ", b" \t"]
+_NOT_WS = [b"\x0b", b"\x0c", b"\x00", b"\x1f", b"\x85", b"\xa0", b"x"]
+
+
+def gvk_whitespace_documents() -> list[bytes]:
+    docs = []
+    for run in range(71):
+        for filler in _WS_FILLERS:
+            ws = (filler * run)[:run]
+            docs.append(b'{"a":1,' + ws + b'"kind":' + ws + b'"Pod"' + ws + b"}")
+            docs.append(ws + b'{"x":[' + ws + b"1" + ws + b"]," + ws + b'"apiVersion"' + ws + b':"v1"}' + ws)
+        # A non-whitespace byte where a run of spaces stops, or inside it.
+        for bad in _NOT_WS:
+            docs.append(b'{"kind":' + b" " * run + bad + b'"Pod"}')
+            docs.append(b'{"kind":"Pod"' + b" " * run + bad + b"}")
+            docs.append(b'{"kind":"Pod",\n' + b" " * (run // 2) + bad + b" " * (run - run // 2) + b'"x":1}')
+        # Runs of spaces broken by one other whitespace byte at every position.
+        for other in (b"\t", b"\n", b"\r"):
+            ws = b" " * run + other + b" " * (70 - run)
+            docs.append(b'{"kind":' + ws + b'"Pod",' + ws + b'"apiVersion":"v1"}')
+    return docs
+
+
+def gvk_string_documents() -> list[bytes]:
+    docs = []
+    for lead in range(0, 70, 3):
+        pad = b"y" * lead
+        for inner in (b"", b"abc", b"\\\"", b"\\\\", b"\\u00e9", b"\\n", b"\xc3\xa9", b"\x01", b"\x1f",
+                      b"\x7f", b"\\", b"\\x", b"\\u12g4", b"\xff", b"\t"):
+            for tail in range(0, 20, 5):
+                value = pad + inner + b"z" * tail
+                docs.append(b'{"x":"' + value + b'","kind":"Pod"}')
+                docs.append(b'{"kind":"' + value + b'"}')
+                docs.append(b'{"' + value + b'":"a","apiVersion":"v1"}')
+    return docs
+
+
+def test_interpret_gvk_block_edges() -> None:
+    for data in gvk_whitespace_documents() + gvk_string_documents():
+        same("interpret_gvk", data)
+        for cut in range(len(data) - 1, max(-1, len(data) - 20), -1):
+            same("interpret_gvk", data[:cut])
+
+
+@needs_fixtures
+def test_interpret_gvk_pretty_fixture_reindented() -> None:
+    # The pretty Pod with its indentation runs lengthened, shortened and retyped.
+    pod = (FIXTURES / "core.v1.Pod.json").read_bytes()
+    for step in range(0, 40, 3):
+        for unit in (b" ", b"\t", b"\r\n"):
+            lines = pod.split(b"\n")
+            data = b"\n".join(unit * (len(line) - len(line.lstrip(b" ")) + step) + line.lstrip(b" ")
+                              for line in lines)
+            assert same("interpret_gvk", data)[0] == "ok"
+            same("interpret_gvk", data[: len(data) * 2 // 3])
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8),

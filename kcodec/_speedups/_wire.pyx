@@ -523,28 +523,32 @@ cdef extern from *:
 
     typedef struct { Py_ssize_t av0, av1, k0, k1; int av_seen, k_seen; } kc_gvk_out;
 
-    static inline int kc_is_ws(unsigned char c) {
-        return c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09;
-    }
+    /* Whitespace bytes: space, tab, newline, carriage return. */
+    static const unsigned char kc_ws_tab[256] = {
+        [0x09] = 1, [0x0A] = 1, [0x0D] = 1, [0x20] = 1,
+    };
 
-    /* The first index at or after i that is not JSON whitespace (n when none). */
+    static inline int kc_is_ws(unsigned char c) { return kc_ws_tab[c]; }
+
+    /* The first index at or after i that is not JSON whitespace (n when none). Pretty
+       printers put one byte (a space after a colon, a newline) or a newline and a run of
+       spaces between tokens: two bytes are tried one by one, then runs of spaces are
+       skipped 16 at a time, checking only the byte where a run stops. */
     static inline __attribute__((always_inline)) Py_ssize_t kc_skip_ws(const unsigned char* p, Py_ssize_t i, Py_ssize_t n) {
-        while (i < n) {
-            if (!kc_is_ws(p[i])) return i;
+        if (i >= n || !kc_ws_tab[p[i]]) return i;
+        i++;
+        for (;;) {
+            if (i >= n || !kc_ws_tab[p[i]]) return i;
             i++;
     #if defined(__SSE2__)
             while (i + 16 <= n) {
                 __m128i v = _mm_loadu_si128((const __m128i*)(p + i));
-                __m128i ws = _mm_or_si128(
-                    _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x20)), _mm_cmpeq_epi8(v, _mm_set1_epi8(0x0A))),
-                    _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x0D)), _mm_cmpeq_epi8(v, _mm_set1_epi8(0x09))));
-                unsigned m = (~(unsigned)_mm_movemask_epi8(ws)) & 0xFFFFu;
-                if (m) return i + __builtin_ctz(m);
+                unsigned m = (~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x20)))) & 0xFFFFu;
+                if (m) { i += __builtin_ctz(m); break; }
                 i += 16;
             }
     #endif
         }
-        return n;
     }
 
     /* The first index at or after i holding a quote, a backslash, a byte below 0x20 or

@@ -33,7 +33,7 @@ from cpython.list cimport PyList_Append
 
 from kcodec._speedups._tables cimport (
     Table, TypeRow, FieldRow, table_of, get_field, set_field, slot_get, slot_set, gc_pause, gc_resume,
-    untrack,
+    untrack, kc_gc_new_untracked, kc_list_new_untracked, PyTypeObject_,
     K_BYTES, K_STRUCT, K_CUSTOM, K_LIST, K_MAP, K_ANY,
 )
 
@@ -497,22 +497,67 @@ cdef object _copy_custom(object v):
     return v.deep_copy()
 
 
+# Nested structs down to this depth are copied by recursion, built as a decoder builds them
+# (one untracked allocation with zero words, slots filled directly, no queue entry); deeper
+# ones go through the explicit stack, which bounds the C stack whatever the input's depth.
+DEF RECURSE_DEPTH = 48
+
+
+cdef object _copy_struct(object v, Py_ssize_t depth, list stack):
+    """Copy of struct ``v`` at nesting ``depth``: built here when its table allows a bare
+    allocation (every word after the header is a field slot), else queued on ``stack``."""
+    cdef Table t
+    cdef Py_ssize_t i, off
+    cdef PyObject* raw
+    cdef PyObject* p
+    cdef PyObject** dst
+    cdef char* base
+    cdef FieldRow f
+    if depth > RECURSE_DEPTH:
+        return _push(v, depth, stack)
+    t = table_of(type(v))
+    if not t.bare_alloc:
+        return _push(v, depth, stack)
+    base = <char*><PyObject*>v
+    for i in range(t.nfields):
+        p = (<PyObject**>(base + t.offsets[i]))[0]
+        if p != NULL:
+            KCV_PREFETCH_W(p)
+    # Every word zero until filled: a failure below frees a well-formed object.
+    raw = kc_gc_new_untracked(<PyTypeObject_*>t.cls)
+    new = <object>raw
+    Py_DECREF(new)  # <object> took a second reference
+    for i in range(t.nfields):
+        f = <FieldRow>t.fields[i]
+        off = t.offsets[i]
+        p = (<PyObject**>(base + off))[0]
+        val = <object>p if p != NULL else getattr(v, f.name)
+        if val is not None and f.kind >= K_STRUCT:
+            val = _copy(f, val, depth, stack)
+        Py_INCREF(val)
+        dst = <PyObject**>((<char*>raw) + off)
+        Py_XDECREF(dst[0])
+        dst[0] = <PyObject*>val
+    return new
+
+
 cdef object _copy(TypeRow t, object v, Py_ssize_t depth, list stack):
     cdef int k = t.kind
     cdef TypeRow e
     if k == K_STRUCT:
-        return _push(v, depth + 1, stack)
+        return _copy_struct(v, depth + 1, stack)
     if k == K_CUSTOM:
         return _copy_custom(v)
     if k == K_LIST:
         e = t.elem
         if e.kind <= K_BYTES:
             out = list(v)
+            untrack(out)
         else:
-            out = []
+            out = kc_list_new_untracked(len(v)) if len(v) else []
             for x in v:
                 PyList_Append(out, None if x is None else _copy(e, x, depth, stack))
-        untrack(out)
+            untrack(out)
         return out
     if k == K_MAP:
         e = t.elem

@@ -302,6 +302,25 @@ def test_deep_copy_tree_crossing_the_recursion_depth() -> None:
             a, b = a.child, b.child
 
 
+def test_deep_copy_scalar_lists(kcodec_mode: str) -> None:
+    """Lists of scalars are new lists of the same items (a tuple where a list belongs too,
+    as list() makes it); the compiled copy leaves them untracked."""
+    import gc
+
+    for tags in (["x", "y", "z"], [], ("x", "y"), ["only"]):
+        box = box_a()
+        box.tags = tags  # type: ignore[assignment]
+        copies = [k.deep_copy(box) for k in KERNELS]
+        for got in copies:
+            assert type(got.tags) is list and got.tags == list(tags) and got.tags is not tags
+            assert all(a is b for a, b in zip(got.tags, tags))
+        got = box.deep_copy()
+        if kcodec_mode == "compiled":
+            assert not gc.is_tracked(got.tags)
+        got.tags.append("new")
+        assert list(box.tags) == list(tags)
+
+
 def test_deep_copy_beyond_recursion_limit() -> None:
     deep = chain(NodeA, 3000)  # far past Python's recursion limit: the kernel is iterative
     got = speedups.deep_copy(deep)

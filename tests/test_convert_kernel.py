@@ -266,6 +266,61 @@ def test_deep_copy_keeps_unset_slots_unset_error_parity() -> None:
     assert all(o == outs[0] for o in outs)
 
 
+def test_deep_copy_unset_nested_slot_error_parity() -> None:
+    """A nested struct with an unset slot (built with object.__new__) fails as the root does,
+    whether the compiled copy builds it by recursion or queues it."""
+    for where in ("port", "ports"):
+        box = box_a()
+        broken = object.__new__(PortA)
+        if where == "port":
+            box.port = broken
+        else:
+            box.ports = [PortA("a", 1), broken]
+        outs = [outcome(k.deep_copy, box) for k in KERNELS]
+        assert outs[0][0] == "error" and outs[0][1] is AttributeError, outs
+        assert all(o == outs[0] for o in outs)
+
+
+def test_deep_copy_tree_crossing_the_recursion_depth() -> None:
+    """Lists of structs at every level of a chain deeper than the compiled copy recurses
+    (it queues what lies deeper): every node and list is new and equal, as the pure twin's."""
+    root = NodeA(name="0")
+    node = root
+    for i in range(1, 200):
+        node.kids = [NodeA(name=f"k{i}"), NodeA(name=f"l{i}", child=NodeA(name=f"c{i}"))]
+        node.child = NodeA(name=str(i))
+        node = node.child
+    copies = [k.deep_copy(root) for k in KERNELS]
+    for got in copies:
+        assert got == root
+        a, b = root, got
+        while a is not None:
+            assert a is not b and a.name == b.name
+            if a.kids is not None:
+                assert b.kids is not a.kids and [x is y for x, y in zip(a.kids, b.kids)] == [False, False]
+                assert b.kids[1].child is not a.kids[1].child and b.kids[1].child == a.kids[1].child
+            a, b = a.child, b.child
+
+
+def test_deep_copy_scalar_lists(kcodec_mode: str) -> None:
+    """Lists of scalars are new lists of the same items (a tuple where a list belongs too,
+    as list() makes it); the compiled copy leaves them untracked."""
+    import gc
+
+    for tags in (["x", "y", "z"], [], ("x", "y"), ["only"]):
+        box = box_a()
+        box.tags = tags  # type: ignore[assignment]
+        copies = [k.deep_copy(box) for k in KERNELS]
+        for got in copies:
+            assert type(got.tags) is list and got.tags == list(tags) and got.tags is not tags
+            assert all(a is b for a, b in zip(got.tags, tags))
+        got = box.deep_copy()
+        if kcodec_mode == "compiled":
+            assert not gc.is_tracked(got.tags)
+        got.tags.append("new")
+        assert list(box.tags) == list(tags)
+
+
 def test_deep_copy_beyond_recursion_limit() -> None:
     deep = chain(NodeA, 3000)  # far past Python's recursion limit: the kernel is iterative
     got = speedups.deep_copy(deep)

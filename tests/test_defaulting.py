@@ -952,3 +952,28 @@ def test_walker_order_matches_defaulter_gen(monkeypatch):
     assert obj.first.count == 7 and obj.missing is None
     assert [leaf.mode for leaf in obj.many] == ["marked", "given"]
     assert defaulter_for(Leaf) is not None
+
+
+def test_walker_reaches_fields_named_like_python_keywords(monkeypatch):
+    """A field whose name is a reserved word (possible for a class built at run time: a
+    slot may be called ``class``) is read and written through getattr/setattr by the
+    generated walk, with its marker and its nested walk as for any other field."""
+    ns = {
+        "__annotations__": {"class": "WalkLeaf", "for": "str"},
+        "__module__": __name__,
+        "class": field(1, "class", omitempty=True),
+        "for": field(2, "for", omitempty=True),
+    }
+    Odd = type(Struct)("Odd", (Struct,), ns)
+    seen: list[str] = []
+    monkeypatch.setattr(_defaulting, "_defaulters",
+                        {**_defaulting._defaulters, WalkLeaf: lambda o: seen.append(o.name)})
+    monkeypatch.setattr(_defaulting, "_markers", {**_defaulting._markers, (Odd, "for"): "marked"})
+    monkeypatch.setattr(_defaulting, "_compiled", {})
+    obj = Odd()
+    setattr(obj, "class", WalkLeaf(name="inner"))
+    set_object_defaults(obj)
+    assert getattr(obj, "for") == "marked" and seen == ["inner"]
+    setattr(obj, "for", "given")
+    set_object_defaults(obj)
+    assert getattr(obj, "for") == "given" and seen == ["inner", "inner"]

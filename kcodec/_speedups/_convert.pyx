@@ -29,11 +29,11 @@ of 1000 Deployments spent a third of its time there).
 from cpython.object cimport PyObject, PyTypeObject
 from cpython.ref cimport Py_DECREF
 from cpython.dict cimport PyDict_GetItem, PyDict_SetItem
-from cpython.list cimport PyList_Append
+from cpython.list cimport PyList_Append, PyList_SET_ITEM
 
 from kcodec._speedups._tables cimport (
     Table, TypeRow, FieldRow, table_of, get_field, set_field, slot_get, slot_set, gc_pause, gc_resume,
-    untrack,
+    untrack, kc_gc_new_untracked, kc_list_new_untracked, PyTypeObject_,
     K_BYTES, K_STRUCT, K_CUSTOM, K_LIST, K_MAP, K_ANY,
 )
 
@@ -48,6 +48,8 @@ cdef extern from "Python.h":
     ctypedef PyObject* (*allocfunc)(PyTypeObject*, Py_ssize_t)
     void Py_INCREF(object o)
     void Py_XDECREF(PyObject* o)
+    void Py_SET_SIZE(object o, Py_ssize_t n)
+    PyObject* _list_item "PyList_GET_ITEM"(object o, Py_ssize_t i)
 
 cdef extern from *:
     """
@@ -497,22 +499,88 @@ cdef object _copy_custom(object v):
     return v.deep_copy()
 
 
+# Nested structs down to this depth are copied by recursion, built as a decoder builds them
+# (one untracked allocation with zero words, slots filled directly, no queue entry); deeper
+# ones go through the explicit stack, which bounds the C stack whatever the input's depth.
+DEF RECURSE_DEPTH = 48
+
+
+cdef object _copy_struct(TypeRow row, object v, Py_ssize_t depth, list stack):
+    """Copy of struct ``v`` (a value of ``row``) at nesting ``depth``: built here when its
+    table allows a bare allocation (every word after the header is a field slot), else
+    queued on ``stack``."""
+    cdef Table t
+    cdef Py_ssize_t i, off
+    cdef PyObject* raw
+    cdef PyObject* p
+    cdef PyObject** dst
+    cdef char* base
+    cdef FieldRow f
+    if depth > RECURSE_DEPTH:
+        return _push(v, depth, stack)
+    # The row's own table when ``v`` is of the declared class (as the decoders take it):
+    # two dict lookups fewer per struct than table_of.
+    t = row.struct_table() if type(v) is row.cls else table_of(type(v))
+    if not t.bare_alloc:
+        return _push(v, depth, stack)
+    base = <char*><PyObject*>v
+    for i in range(t.nfields):
+        p = (<PyObject**>(base + t.offsets[i]))[0]
+        if p != NULL:
+            KCV_PREFETCH_W(p)
+    # Every word zero until filled: a failure below frees a well-formed object.
+    raw = kc_gc_new_untracked(<PyTypeObject_*>t.cls)
+    new = <object>raw
+    Py_DECREF(new)  # <object> took a second reference
+    for i in range(t.nfields):
+        f = <FieldRow>t.fields[i]
+        off = t.offsets[i]
+        p = (<PyObject**>(base + off))[0]
+        val = <object>p if p != NULL else getattr(v, f.name)
+        if val is not None and f.kind >= K_STRUCT:
+            val = _copy(f, val, depth, stack)
+        Py_INCREF(val)
+        dst = <PyObject**>((<char*>raw) + off)
+        Py_XDECREF(dst[0])
+        dst[0] = <PyObject*>val
+    return new
+
+
+cdef object _copy_scalar_list(object v):
+    """An untracked copy of a list of scalars (shared values): one allocation of the final
+    size, without the generic list constructor's iteration."""
+    cdef Py_ssize_t i, n
+    cdef PyObject* item
+    if type(v) is not list or len(v) == 0:
+        out = list(v)
+        untrack(out)
+        return out
+    n = len(v)
+    out = kc_list_new_untracked(n)
+    for i in range(n):
+        item = _list_item(v, i)
+        Py_INCREF(<object>item)
+        PyList_SET_ITEM(out, i, <object>item)
+    Py_SET_SIZE(out, n)
+    return out
+
+
 cdef object _copy(TypeRow t, object v, Py_ssize_t depth, list stack):
     cdef int k = t.kind
     cdef TypeRow e
     if k == K_STRUCT:
-        return _push(v, depth + 1, stack)
+        return _copy_struct(t, v, depth + 1, stack)
     if k == K_CUSTOM:
         return _copy_custom(v)
     if k == K_LIST:
         e = t.elem
         if e.kind <= K_BYTES:
-            out = list(v)
+            out = _copy_scalar_list(v)
         else:
-            out = []
+            out = kc_list_new_untracked(len(v)) if len(v) else []
             for x in v:
                 PyList_Append(out, None if x is None else _copy(e, x, depth, stack))
-        untrack(out)
+            untrack(out)
         return out
     if k == K_MAP:
         e = t.elem

@@ -15,14 +15,14 @@ and maps) and applying the declarative ``+default=`` markers of the fields on th
 Here that walk is built from the model field tables instead of generated: each package's
 ``_defaults`` module lists its hand-written functions (``DEFAULTERS``, keyed by model
 class) and its markers (``MARKERS``, keyed by ``(class, field name)``), and
-:func:`defaulter_for` compiles, per class, a closure that does exactly what the generated
+:func:`defaulter_for` compiles, per class, one function that does exactly what the generated
 Go function does, in the same order:
 
 1. the class's own defaulter;
 2. for each field in declaration order: the field's marker (only when the field holds
    its zero value, or nil for a pointer), then the walk of the field's value.
 
-Types whose walk does nothing get no closure, so a walk only descends where something can
+Types whose walk does nothing get no function, so a walk only descends where something can
 change. ``resource.Quantity`` maps of core's ``ResourceList`` type are rounded up to milli
 precision (``SetDefaults_ResourceList``); the model does not keep Go's named map type, so
 those fields are listed by :data:`kcodec.api.core._defaults.RESOURCE_LIST_FIELDS`.
@@ -30,6 +30,7 @@ those fields are listed by :data:`kcodec.api.core._defaults.RESOURCE_LIST_FIELDS
 from __future__ import annotations
 
 import importlib
+import keyword
 import threading
 from typing import Any, Callable
 
@@ -138,53 +139,66 @@ def _load_tables() -> tuple[dict[type, Callable[[Any], None]], dict[tuple[type, 
         return dict(_defaulters), dict(_markers), frozenset(_resource_lists)
 
 
-def _marker_step(name: str, value: Any, pointer: bool) -> Callable[[Any], None]:
-    # defaulter-gen tests a pointer against nil and a value against its zero value.
-    if pointer:
-        def step(obj: Any) -> None:
-            if getattr(obj, name) is None:
-                setattr(obj, name, value)
-    else:
-        zero = type(value)()
+class _WalkSource:
+    """The Python source of one class's defaulting walk, built step by step in Go's order.
 
-        def step(obj: Any) -> None:
-            if getattr(obj, name) == zero:
-                setattr(obj, name, value)
-    return step
+    Each step used to be a closure called per object (a Deployment's walk made some 130
+    Python calls and as many ``getattr``s, two thirds of defaulting's time): written as one
+    function, a field is one attribute load and a nested walk is called only for a value
+    that is set. Values the code refers to (defaulters, marker values, nested walks) are
+    bound as names of the function's globals, never spelled into the source.
+    """
 
+    def __init__(self, cls: type) -> None:
+        self.cls = cls
+        self.lines: list[str] = []
+        self.env: dict[str, Any] = {"getattr": getattr, "setattr": setattr}
 
-def _struct_step(name: str, run: Callable[[Any], None]) -> Callable[[Any], None]:
-    def step(obj: Any) -> None:
-        v = getattr(obj, name)
-        if v is not None:
-            run(v)
-    return step
+    def bind(self, value: Any) -> str:
+        name = f"_c{len(self.env)}"
+        self.env[name] = value
+        return name
 
+    def read(self, name: str) -> str:
+        # Model field names are identifiers (reserved words get a trailing underscore);
+        # anything else is read and written through getattr/setattr, as the closures did.
+        if name.isidentifier() and not keyword.iskeyword(name):
+            return f"obj.{name}"
+        return f"getattr(obj, {self.bind(name)})"
 
-def _list_step(name: str, run: Callable[[Any], None]) -> Callable[[Any], None]:
-    def step(obj: Any) -> None:
-        items = getattr(obj, name)
-        if items:
-            for item in items:
-                run(item)
-    return step
+    def write(self, name: str, value: str) -> str:
+        if name.isidentifier() and not keyword.iskeyword(name):
+            return f"obj.{name} = {value}"
+        return f"setattr(obj, {self.bind(name)}, {value})"
 
+    def own(self, fn: Callable[[Any], None]) -> None:
+        self.lines.append(f"{self.bind(fn)}(obj)")
 
-def _map_step(name: str, run: Callable[[Any], None]) -> Callable[[Any], None]:
-    def step(obj: Any) -> None:
-        items = getattr(obj, name)
-        if items:
-            for item in items.values():
-                run(item)
-    return step
+    def marker(self, name: str, value: Any, pointer: bool) -> None:
+        # defaulter-gen tests a pointer against nil and a value against its zero value.
+        test = "is None" if pointer else f"== {self.bind(type(value)())}"
+        self.lines += [f"if {self.read(name)} {test}:", f"    {self.write(name, self.bind(value))}"]
 
+    def struct(self, name: str, run: Callable[[Any], None]) -> None:
+        self.lines += [f"v = {self.read(name)}", "if v is not None:", f"    {self.bind(run)}(v)"]
 
-def _resource_list_step(name: str, fn: Callable[[dict], None]) -> Callable[[Any], None]:
-    def step(obj: Any) -> None:
-        v = getattr(obj, name)
-        if v:
-            fn(v)
-    return step
+    def elements(self, name: str, run: Callable[[Any], None], mapping: bool) -> None:
+        each = "v.values()" if mapping else "v"
+        self.lines += [f"v = {self.read(name)}", "if v:", f"    for x in {each}:",
+                       f"        {self.bind(run)}(x)"]
+
+    def resource_list(self, name: str, fn: Callable[[dict], None]) -> None:
+        self.lines += [f"v = {self.read(name)}", "if v:", f"    {self.bind(fn)}(v)"]
+
+    def build(self) -> Callable[[Any], None]:
+        cls = self.cls
+        qualname = f"set_object_defaults[{cls.__module__}.{cls.__qualname__}]"
+        body = "".join(f"    {line}\n" for line in self.lines)
+        code = compile(f"def walk(obj):\n{body}", f"<kcodec defaulting walk of {qualname}>", "exec")
+        exec(code, self.env)
+        fn = self.env["walk"]
+        fn.__qualname__ = qualname
+        return fn
 
 
 def defaulter_for(cls: type) -> Callable[[Any], None] | None:
@@ -217,45 +231,42 @@ def _compile_walk(cls: type) -> Callable[[Any], None] | None:
     defaulters, markers, resource_lists = _defaulters, _markers, _resource_lists
     _compiled[cls] = _IN_PROGRESS
     own = defaulters.get(cls)
-    steps: list[Callable[[Any], None]] = []
+    src = _WalkSource(cls)
+    if own is not None:
+        src.own(own)
+    steps = 0
     round_up = None
     for f in fields_of(cls):
         marker = markers.get((cls, f.name), _NOTHING)
         if marker is not _NOTHING:
-            steps.append(_marker_step(f.name, marker, f.pointer))
+            src.marker(f.name, marker, f.pointer)
+            steps += 1
         if f.kind == K_STRUCT:
             run = _compile_walk(f.cls)
             if run is not None:
-                steps.append(_struct_step(f.name, run))
+                src.struct(f.name, run)
+                steps += 1
         elif f.kind == K_LIST and f.elem is not None and f.elem.kind == K_STRUCT:
             run = _compile_walk(f.elem.cls)
             if run is not None:
-                steps.append(_list_step(f.name, run))
+                src.elements(f.name, run, mapping=False)
+                steps += 1
         elif f.kind == K_MAP and f.elem is not None:
             if f.elem.kind == K_STRUCT:
                 run = _compile_walk(f.elem.cls)
                 if run is not None:
-                    steps.append(_map_step(f.name, run))
+                    src.elements(f.name, run, mapping=True)
+                    steps += 1
             elif f.elem.kind == K_CUSTOM and (cls, f.name) in resource_lists:
                 if round_up is None:
                     round_up = importlib.import_module("kcodec.api.core._defaults").set_defaults_resource_list
-                steps.append(_resource_list_step(f.name, round_up))
+                src.resource_list(f.name, round_up)
+                steps += 1
     result: Callable[[Any], None] | None
-    if own is None and not steps:
-        result = None
-    elif not steps:
+    if not steps:
         result = own
     else:
-        all_steps = ([own] if own is not None else []) + steps
-        if len(all_steps) == 1:
-            result = all_steps[0]
-        else:
-            frozen = tuple(all_steps)
-
-            def result(obj: Any) -> None:
-                for s in frozen:
-                    s(obj)
-            result.__qualname__ = f"set_object_defaults[{cls.__module__}.{cls.__qualname__}]"
+        result = src.build()
     _compiled[cls] = result
     return result
 

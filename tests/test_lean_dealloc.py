@@ -69,6 +69,39 @@ def test_builtin_kinds_get_the_lean_deallocator_and_bare_allocation() -> None:
         assert _tables._lean_dealloc(cls)
 
 
+class FlatBase(Struct):
+    name: str = field(1, "name")
+    leaf: Leaf | None = field(2, "leaf")
+
+
+class ListSub(FlatBase):
+    tags: list[str] | None = field(3, "tags")
+
+
+def test_classes_without_list_fields_get_the_deallocator_without_the_list_pass() -> None:
+    from kcodec.api.core import v1
+
+    for cls in (v1.Pod, v1.ObjectReference, v1.ContainerPort, Node, FlatBase):
+        _tables._table(cls)
+        assert _tables._lean_dealloc(cls) and _tables._flat_dealloc(cls), cls
+    for cls in (v1.PodList, v1.PodSpec, v1.Container, Holder, Leaf, ListSub):
+        _tables._table(cls)
+        assert _tables._lean_dealloc(cls) and not _tables._flat_dealloc(cls), cls
+
+
+def test_a_list_subclass_of_a_flat_class_releases_every_slot() -> None:
+    # The subclass's deallocator (with the list pass) frees the base's slots as well.
+    _tables._table(FlatBase)
+    _tables._table(ListSub)
+    marker = Marker("m")
+    base = sys.getrefcount(marker)
+    objs = [FlatBase(name=marker, leaf=Leaf(name=marker, tags=[marker])),
+            ListSub(name=marker, leaf=Leaf(name=marker), tags=[marker, marker])]
+    assert sys.getrefcount(marker) == base + 7
+    del objs
+    assert sys.getrefcount(marker) == base
+
+
 def test_every_slot_is_released_exactly_once() -> None:
     _tables._table(Holder)
     marker = Marker("m")

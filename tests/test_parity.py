@@ -842,6 +842,41 @@ def test_decoded_containers_are_untracked_but_caller_objects_are_not() -> None:
     gc.collect()
 
 
+class Pantry(Struct):
+    kitchens: list[Kitchen] | None = field(1, "kitchens")
+    kitchen: Kitchen | None = field(2, "kitchen", omitempty=True)
+
+
+class Shelf(Struct):
+    pantries: list[Pantry] | None = field(1, "pantries")
+
+
+def test_maps_of_decoded_structs_are_untracked_after_every_entry() -> None:
+    """A struct or custom value put into a dict makes CPython track the dict; the decoder
+    untracks the maps of the structs it builds again (list elements, nested structs), also
+    when a built struct arrives twice and its second maps merge into the first's."""
+    import gc
+
+    kitchen = Kitchen(sub={"x": Leaf(), "y": Leaf(name="y")}, qmap={"q": Quantity("1")},
+                      labels={"a": "b"}, counts={"c": 1})
+    body = compiled.struct_to_proto(Pantry(kitchens=[kitchen, kitchen], kitchen=kitchen))
+    again = compiled.struct_to_proto(Pantry(kitchen=Kitchen(sub={"z": Leaf()}, qmap={"r": Quantity("2")})))
+    pantry = body + again
+    assert 128 <= len(pantry) < 16384
+    # One Shelf whose single pantry (built by the decoder) holds its kitchen twice.
+    shelf = bytes([0x0A, 0x80 | (len(pantry) & 0x7F), len(pantry) >> 7]) + pantry
+    got = Shelf._new_zero()
+    compiled.fill_from_proto(got, Shelf, shelf, "Shelf")
+    (p,) = got.pantries
+    assert sorted(p.kitchen.sub) == ["x", "y", "z"] and sorted(p.kitchen.qmap) == ["q", "r"]
+    for k in (*p.kitchens, p.kitchen):
+        for m in (k.sub, k.qmap, k.labels, k.counts):
+            assert m and not gc.is_tracked(m), m
+    assert p.kitchens[0].sub["y"].name == "y"
+    del got, p
+    gc.collect()
+
+
 def test_decoded_lists_and_structs_behave_as_ordinary_objects() -> None:
     """The compiled decoder allocates its lists (items array sized to the run, never
     cleared past the items) and lean structs itself: they grow, shrink, copy, size, pickle

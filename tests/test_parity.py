@@ -544,6 +544,22 @@ def test_truncated_bodies_leave_the_same_partial_object() -> None:
     assert failed > len(raw) // 10
 
 
+def test_every_one_byte_tag_decodes_alike() -> None:
+    """The compiled walker reads a one-byte tag of a known field with its own wire type
+    through a per-table lookup and everything else the general way: every tag byte, with
+    a few payloads, at the top and inside a nested struct, must give the pure walker's
+    object or error (unknown fields skipped, wrong wire types, end groups, field 0)."""
+    payloads = (b"", b"\x01", b"\x03abc", b"\x00" * 8, b"\x02\x08\x01", b"\x81")
+    for tag in range(128):
+        for payload in payloads:
+            body = bytes([tag]) + payload
+            decode_both(Kitchen, body, "Kitchen")
+            decode_both(Leaf, body, "Leaf")
+            decode_both(Kitchen, b"\x52" + bytes([len(body)]) + body, "Kitchen")
+            # After a valid first field, so that the tag is not the first byte read.
+            decode_both(Kitchen, b"\x0a\x01s" + body, "Kitchen")
+
+
 def test_span_errors_count_from_the_span_start_in_both_twins() -> None:
     body = compiled.struct_to_proto(Kitchen(s="x", names=["n"], labels={"a": "b"}, leaf=Leaf(size=2)))
     cut = body[:-1]

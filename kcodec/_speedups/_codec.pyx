@@ -1915,6 +1915,7 @@ cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
     cdef bint packed
     cdef PyObject* p
     cdef Table tab
+    cdef unsigned char tag
     if depth > MAX_DEPTH:
         # kcodec's own bound (Go's generated code recurses without one); the place is data.
         raise DecodeError(f"proto: exceeded max nesting depth {MAX_DEPTH}", field_path=_path(path))
@@ -1925,20 +1926,35 @@ cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
     eseg.kind = 2
     while pos < end:
         tag_pos = pos
-        _read(r, &pos, end, &key, path)
-        wire = <unsigned int>(key & 7)
-        # gogo's fieldNum := int32(wire >> 3); the rare cases share one unlikely branch.
-        fnum32 = <int32_t>(<uint32_t>((key >> 3) & 0xFFFFFFFFULL))
-        num = <uint64_t><uint32_t>fnum32
-        fc = t.field_c(num, &scratch)
-        if fc == NULL or wire == 4 or fnum32 <= 0:
-            if wire == 4:
-                # Checked before anything else, as every generated Unmarshal does.
-                raise _end_group_error(t.cls.__name__, _path(path), tag_pos)
-            if fnum32 <= 0:
-                raise _illegal_tag_error(t.cls.__name__, key, _path(path), tag_pos)
-            _skip(r, wire, &pos, end, path)
-            continue
+        tag = r.p[pos]
+        if tag < 0x80 and t.tag1[tag] != 0:
+            # Most tags: one byte naming a field of this table with its own wire type, so
+            # none of the checks below can fail.
+            fc = &t.bynum_c[t.tag1[tag]]
+            wire = tag & 7
+            pos += 1
+        else:
+            _read(r, &pos, end, &key, path)
+            wire = <unsigned int>(key & 7)
+            # gogo's fieldNum := int32(wire >> 3); the rare cases share one unlikely branch.
+            fnum32 = <int32_t>(<uint32_t>((key >> 3) & 0xFFFFFFFFULL))
+            num = <uint64_t><uint32_t>fnum32
+            fc = t.field_c(num, &scratch)
+            if fc == NULL or wire == 4 or fnum32 <= 0:
+                if wire == 4:
+                    # Checked before anything else, as every generated Unmarshal does.
+                    raise _end_group_error(t.cls.__name__, _path(path), tag_pos)
+                if fnum32 <= 0:
+                    raise _illegal_tag_error(t.cls.__name__, key, _path(path), tag_pos)
+                _skip(r, wire, &pos, end, path)
+                continue
+            # gogo's generated case for the field checks the wire type first (a repeated
+            # scalar takes its packed form, wire type 2, too).
+            if wire != <unsigned int>fc.wire and not (fc.kind == K_LIST and not fc.wrapped
+                                                      and wire == <unsigned int>fc.elem_wire):
+                fseg.text = fc.json
+                raise _wrong_wire_error(wire, (<FieldRow>fc.row).info.go_field(),
+                                        _path(path if fc.inline_ else &fseg), tag_pos)
         # An embedded (inline) struct adds no name to the path.
         if fc.inline_:
             fpath = path
@@ -1946,11 +1962,6 @@ cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
             fseg.text = fc.json
             fpath = &fseg
         k = fc.kind
-        # gogo's generated case for the field checks the wire type first (a repeated scalar
-        # takes its packed form, wire type 2, too).
-        if wire != <unsigned int>fc.wire and not (k == K_LIST and not fc.wrapped
-                                                  and wire == <unsigned int>fc.elem_wire):
-            raise _wrong_wire_error(wire, (<FieldRow>fc.row).info.go_field(), _path(fpath), tag_pos)
         # Scalars with their expected wire type: what _pread would do, without the call.
         if k == K_STR:
             if wire == WT_BYTES:

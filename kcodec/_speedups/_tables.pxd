@@ -338,6 +338,9 @@ cdef class Table:
         return self._sparse_ptr(num)
     cdef PyObject* _sparse_ptr(self, unsigned long long num) noexcept
     cdef FieldC* bynum_c   # nbynum entries indexed by proto number
+    # One-byte tags (fields 1-15) of a field present with its own wire type: tag -> the
+    # field's number (its bynum_c index), 0 for every other byte (read the general way).
+    cdef unsigned char tag1[128]
     cdef FieldC* pb_c      # the rows of ``pb`` (proto number order), packed
     cdef Py_ssize_t npb
     cdef object new_zero_untracked(self)

@@ -535,6 +535,7 @@ cdef class Table:
 
     cdef int _build_arrays(self) except -1:
         cdef Py_ssize_t i, n = len(self.fields)
+        cdef int wire
         cdef FieldRow row
         self.nfields = n
         zeros = []
@@ -570,6 +571,11 @@ cdef class Table:
                 self.bynum_c[i].row = NULL
             else:
                 fill_field_c(<FieldRow>item, &self.bynum_c[i])
+        memset(self.tag1, 0, sizeof(self.tag1))
+        for i in range(1, min(self.nbynum, 16)):
+            wire = self.bynum_c[i].wire
+            if self.bynum_c[i].row != NULL and 0 <= wire <= 7 and wire != 4:
+                self.tag1[(i << 3) | wire] = <unsigned char>i
         return 0
 
     def __dealloc__(self):

@@ -1,7 +1,8 @@
 """The compiled tables' lean deallocator and bare allocation (kcodec/_speedups/_tables.pyx).
 
 Struct classes whose instances are nothing but object slots get ``kc_struct_dealloc``
-when the compiled kernels first build their table, and decoders allocate them with
+(``kc_struct_dealloc_flat`` when no field can hold a list) when the compiled kernels first
+build their table, and decoders allocate them with
 ``_PyObject_GC_New``. These tests pin what CPython's own deallocator guarantees and the
 lean one must keep: every slot released exactly once, subclasses (with a ``__dict__``,
 weak references, a finaliser, extra slots) still fully cleaned up, and trees far deeper

@@ -1,7 +1,8 @@
 """The compiled tables' lean deallocator and bare allocation (kcodec/_speedups/_tables.pyx).
 
 Struct classes whose instances are nothing but object slots get ``kc_struct_dealloc``
-when the compiled kernels first build their table, and decoders allocate them with
+(``kc_struct_dealloc_flat`` when no field can hold a list) when the compiled kernels first
+build their table, and decoders allocate them with
 ``_PyObject_GC_New``. These tests pin what CPython's own deallocator guarantees and the
 lean one must keep: every slot released exactly once, subclasses (with a ``__dict__``,
 weak references, a finaliser, extra slots) still fully cleaned up, and trees far deeper
@@ -67,6 +68,39 @@ def test_builtin_kinds_get_the_lean_deallocator_and_bare_allocation() -> None:
         table = _tables._table(cls)
         assert table.lean_dealloc and table.bare_alloc, cls
         assert _tables._lean_dealloc(cls)
+
+
+class FlatBase(Struct):
+    name: str = field(1, "name")
+    leaf: Leaf | None = field(2, "leaf")
+
+
+class ListSub(FlatBase):
+    tags: list[str] | None = field(3, "tags")
+
+
+def test_classes_without_list_fields_get_the_deallocator_without_the_list_pass() -> None:
+    from kcodec.api.core import v1
+
+    for cls in (v1.Pod, v1.ObjectReference, v1.ContainerPort, Node, FlatBase):
+        _tables._table(cls)
+        assert _tables._lean_dealloc(cls) and _tables._flat_dealloc(cls), cls
+    for cls in (v1.PodList, v1.PodSpec, v1.Container, Holder, Leaf, ListSub):
+        _tables._table(cls)
+        assert _tables._lean_dealloc(cls) and not _tables._flat_dealloc(cls), cls
+
+
+def test_a_list_subclass_of_a_flat_class_releases_every_slot() -> None:
+    # The subclass's deallocator (with the list pass) frees the base's slots as well.
+    _tables._table(FlatBase)
+    _tables._table(ListSub)
+    marker = Marker("m")
+    base = sys.getrefcount(marker)
+    objs = [FlatBase(name=marker, leaf=Leaf(name=marker, tags=[marker])),
+            ListSub(name=marker, leaf=Leaf(name=marker), tags=[marker, marker])]
+    assert sys.getrefcount(marker) == base + 7
+    del objs
+    assert sys.getrefcount(marker) == base
 
 
 def test_every_slot_is_released_exactly_once() -> None:

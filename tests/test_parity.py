@@ -603,6 +603,22 @@ def test_truncated_bodies_leave_the_same_partial_object() -> None:
     assert failed > len(raw) // 10
 
 
+def test_every_one_byte_tag_decodes_alike() -> None:
+    """The compiled walker reads a one-byte tag of a known field with its own wire type
+    through a per-table lookup and everything else the general way: every tag byte, with
+    a few payloads, at the top and inside a nested struct, must give the pure walker's
+    object or error (unknown fields skipped, wrong wire types, end groups, field 0)."""
+    payloads = (b"", b"\x01", b"\x03abc", b"\x00" * 8, b"\x02\x08\x01", b"\x81")
+    for tag in range(128):
+        for payload in payloads:
+            body = bytes([tag]) + payload
+            decode_both(Kitchen, body, "Kitchen")
+            decode_both(Leaf, body, "Leaf")
+            decode_both(Kitchen, b"\x52" + bytes([len(body)]) + body, "Kitchen")
+            # After a valid first field, so that the tag is not the first byte read.
+            decode_both(Kitchen, b"\x0a\x01s" + body, "Kitchen")
+
+
 def test_span_errors_count_from_the_span_start_in_both_twins() -> None:
     body = compiled.struct_to_proto(Kitchen(s="x", names=["n"], labels={"a": "b"}, leaf=Leaf(size=2)))
     cut = body[:-1]
@@ -898,6 +914,41 @@ def test_decoded_containers_are_untracked_but_caller_objects_are_not() -> None:
     compiled.fill_from_proto(fresh, Kitchen, body, "Kitchen")
     assert not gc.is_tracked(fresh.names) and gc.is_tracked(fresh)
     del into, fresh
+    gc.collect()
+
+
+class Pantry(Struct):
+    kitchens: list[Kitchen] | None = field(1, "kitchens")
+    kitchen: Kitchen | None = field(2, "kitchen", omitempty=True)
+
+
+class Shelf(Struct):
+    pantries: list[Pantry] | None = field(1, "pantries")
+
+
+def test_maps_of_decoded_structs_are_untracked_after_every_entry() -> None:
+    """A struct or custom value put into a dict makes CPython track the dict; the decoder
+    untracks the maps of the structs it builds again (list elements, nested structs), also
+    when a built struct arrives twice and its second maps merge into the first's."""
+    import gc
+
+    kitchen = Kitchen(sub={"x": Leaf(), "y": Leaf(name="y")}, qmap={"q": Quantity("1")},
+                      labels={"a": "b"}, counts={"c": 1})
+    body = compiled.struct_to_proto(Pantry(kitchens=[kitchen, kitchen], kitchen=kitchen))
+    again = compiled.struct_to_proto(Pantry(kitchen=Kitchen(sub={"z": Leaf()}, qmap={"r": Quantity("2")})))
+    pantry = body + again
+    assert 128 <= len(pantry) < 16384
+    # One Shelf whose single pantry (built by the decoder) holds its kitchen twice.
+    shelf = bytes([0x0A, 0x80 | (len(pantry) & 0x7F), len(pantry) >> 7]) + pantry
+    got = Shelf._new_zero()
+    compiled.fill_from_proto(got, Shelf, shelf, "Shelf")
+    (p,) = got.pantries
+    assert sorted(p.kitchen.sub) == ["x", "y", "z"] and sorted(p.kitchen.qmap) == ["q", "r"]
+    for k in (*p.kitchens, p.kitchen):
+        for m in (k.sub, k.qmap, k.labels, k.counts):
+            assert m and not gc.is_tracked(m), m
+    assert p.kitchens[0].sub["y"].name == "y"
+    del got, p
     gc.collect()
 
 

@@ -65,6 +65,7 @@ from kcodec.wire import wrong_wire_error as _wrong_wire_error
 __all__ = ["struct_to_tree", "fill_from_tree", "struct_to_proto", "fill_from_proto"]
 
 cdef extern from "Python.h":
+    void PyObject_GC_UnTrack(void* o)
     long long PyLong_AsLongLongAndOverflow(object o, int* overflow) except? -1
     PyObject* PyDict_GetItemWithError(object d, object key) except? NULL
     object PyUnicode_AsEncodedString(object u, const char* encoding, const char* errors)
@@ -1899,7 +1900,6 @@ cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
                const PathSeg* path, int depth, bint owned) except -1:
     """Fill ``obj`` from ``buf[pos:end]``; ``owned``: obj was created by this call."""
     cdef bint direct
-    cdef bint maps = False
     cdef uint64_t key = 0, v = 0
     cdef Py_ssize_t tag_pos, stop
     cdef unsigned int wire
@@ -1915,6 +1915,7 @@ cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
     cdef bint packed
     cdef PyObject* p
     cdef Table tab
+    cdef unsigned char tag
     if depth > MAX_DEPTH:
         # kcodec's own bound (Go's generated code recurses without one); the place is data.
         raise DecodeError(f"proto: exceeded max nesting depth {MAX_DEPTH}", field_path=_path(path))
@@ -1925,20 +1926,35 @@ cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
     eseg.kind = 2
     while pos < end:
         tag_pos = pos
-        _read(r, &pos, end, &key, path)
-        wire = <unsigned int>(key & 7)
-        # gogo's fieldNum := int32(wire >> 3); the rare cases share one unlikely branch.
-        fnum32 = <int32_t>(<uint32_t>((key >> 3) & 0xFFFFFFFFULL))
-        num = <uint64_t><uint32_t>fnum32
-        fc = t.field_c(num, &scratch)
-        if fc == NULL or wire == 4 or fnum32 <= 0:
-            if wire == 4:
-                # Checked before anything else, as every generated Unmarshal does.
-                raise _end_group_error(t.cls.__name__, _path(path), tag_pos)
-            if fnum32 <= 0:
-                raise _illegal_tag_error(t.cls.__name__, key, _path(path), tag_pos)
-            _skip(r, wire, &pos, end, path)
-            continue
+        tag = r.p[pos]
+        if tag < 0x80 and t.tag1[tag] != 0:
+            # Most tags: one byte naming a field of this table with its own wire type, so
+            # none of the checks below can fail.
+            fc = &t.bynum_c[t.tag1[tag]]
+            wire = tag & 7
+            pos += 1
+        else:
+            _read(r, &pos, end, &key, path)
+            wire = <unsigned int>(key & 7)
+            # gogo's fieldNum := int32(wire >> 3); the rare cases share one unlikely branch.
+            fnum32 = <int32_t>(<uint32_t>((key >> 3) & 0xFFFFFFFFULL))
+            num = <uint64_t><uint32_t>fnum32
+            fc = t.field_c(num, &scratch)
+            if fc == NULL or wire == 4 or fnum32 <= 0:
+                if wire == 4:
+                    # Checked before anything else, as every generated Unmarshal does.
+                    raise _end_group_error(t.cls.__name__, _path(path), tag_pos)
+                if fnum32 <= 0:
+                    raise _illegal_tag_error(t.cls.__name__, key, _path(path), tag_pos)
+                _skip(r, wire, &pos, end, path)
+                continue
+            # gogo's generated case for the field checks the wire type first (a repeated
+            # scalar takes its packed form, wire type 2, too).
+            if wire != <unsigned int>fc.wire and not (fc.kind == K_LIST and not fc.wrapped
+                                                      and wire == <unsigned int>fc.elem_wire):
+                fseg.text = fc.json
+                raise _wrong_wire_error(wire, (<FieldRow>fc.row).info.go_field(),
+                                        _path(path if fc.inline_ else &fseg), tag_pos)
         # An embedded (inline) struct adds no name to the path.
         if fc.inline_:
             fpath = path
@@ -1946,11 +1962,6 @@ cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
             fseg.text = fc.json
             fpath = &fseg
         k = fc.kind
-        # gogo's generated case for the field checks the wire type first (a repeated scalar
-        # takes its packed form, wire type 2, too).
-        if wire != <unsigned int>fc.wire and not (k == K_LIST and not fc.wrapped
-                                                  and wire == <unsigned int>fc.elem_wire):
-            raise _wrong_wire_error(wire, (<FieldRow>fc.row).info.go_field(), _path(fpath), tag_pos)
         # Scalars with their expected wire type: what _pread would do, without the call.
         if k == K_STR:
             if wire == WT_BYTES:
@@ -2006,8 +2017,7 @@ cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
         elif k == K_MAP:
             if not _kc_len1(r.p, &pos, end, &stop):
                 _read_len(r, &pos, end, &stop, fpath)
-            _map_entry(r, obj, <FieldRow>fc.row, direct, pos, stop, fpath, depth)
-            maps = True
+            _map_entry(r, obj, <FieldRow>fc.row, direct, owned, pos, stop, fpath, depth)
             pos = stop
             continue
         elif k == K_STRUCT:
@@ -2026,27 +2036,12 @@ cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
             pos = stop
             continue
         _put_slot(obj, fc, _pread(r, <FieldRow>fc.row, wire, &pos, end, fpath, depth), direct)
-    if maps and owned:
-        _untrack_maps(obj, t, direct)
     return 0
 
 
-cdef int _untrack_maps(object obj, Table t, bint direct) except -1:
-    """Untrack the dicts of a struct this call built: inserting a struct or custom value
-    made CPython track them again (see _tables.pyx, "Untracked decoded objects")."""
-    cdef Py_ssize_t i
-    cdef const FieldC* fc
-    for i in range(t.npb):
-        fc = &t.pb_c[i]
-        if fc.kind == K_MAP:
-            m = get_field(obj, <FieldRow>fc.row, direct)
-            if type(m) is dict:
-                untrack(m)
-    return 0
-
-
-cdef int _map_entry(_Reader r, object obj, FieldRow f, bint direct, Py_ssize_t pos,
+cdef int _map_entry(_Reader r, object obj, FieldRow f, bint direct, bint owned, Py_ssize_t pos,
                     Py_ssize_t stop, const PathSeg* fpath, int depth) except -1:
+    """One entry of map field ``f`` into ``obj``; ``owned``: obj was built by this decode."""
     cdef TypeRow e = f.elem
     cdef uint64_t ekey = 0, ln = 0
     cdef bint have_v = False
@@ -2089,6 +2084,10 @@ cdef int _map_entry(_Reader r, object obj, FieldRow f, bint direct, Py_ssize_t p
         set_field(obj, f, m, direct)
     if type(m) is dict:
         PyDict_SetItem(m, mk, mv)
+        if owned:
+            # Inserting a struct or custom value made CPython track the dict again (see
+            # _tables.pyx, "Untracked decoded objects"); a caller's own dict keeps its state.
+            PyObject_GC_UnTrack(<void*>m)
     else:
         m[mk] = mv
     return 0

@@ -53,6 +53,8 @@ API (stable; ``cimport`` it as ``from kcodec._speedups._tables cimport ...``):
 ``Table.field_c(num, &scratch)``: the packed ``FieldC`` of the row for ``num`` (NULL when
     absent); hot fields of a row in one struct. ``Table.pb_c[0:npb]``: the rows of ``pb``
     packed. ``fill_field_c(row, &out)`` packs a row.
+``Table.tag1[b]``: for a one-byte protobuf tag ``b`` (< 0x80) of a field present with its
+    own wire type, the field's number (its ``bynum_c`` index); 0 otherwise.
 
 ``Table.new_zero_untracked()`` / ``untrack(container)``: decoders build trees the cycle
     collector need not track; see "Untracked decoded objects" in ``_tables.pyx`` for why
@@ -338,6 +340,9 @@ cdef class Table:
         return self._sparse_ptr(num)
     cdef PyObject* _sparse_ptr(self, unsigned long long num) noexcept
     cdef FieldC* bynum_c   # nbynum entries indexed by proto number
+    # One-byte tags (fields 1-15) of a field present with its own wire type: tag -> the
+    # field's number (its bynum_c index), 0 for every other byte (read the general way).
+    cdef unsigned char tag1[128]
     cdef FieldC* pb_c      # the rows of ``pb`` (proto number order), packed
     cdef Py_ssize_t npb
     cdef object new_zero_untracked(self)

@@ -95,9 +95,12 @@ cdef extern from *:
     #define KC_SHALLOW_DEALLOC 64
     static int kc_dealloc_depth = 0;
     static void kc_struct_dealloc(PyObject *self);
+    static void kc_struct_dealloc_flat(PyObject *self);
 
-    /* Release every slot of self, an instance of own (or of a subclass of it). */
-    static inline void kc_struct_clear(PyObject *self, PyTypeObject *own)
+    /* Release every slot of self, an instance of own (or of a subclass of it). lists: own
+       may hold lists in its slots (a constant in each deallocator below). */
+    static inline __attribute__((always_inline)) void
+    kc_struct_clear(PyObject *self, PyTypeObject *own, const int lists)
     {
         PyObject **slot = (PyObject **)((char *)self + sizeof(PyObject));
         PyObject **end = (PyObject **)((char *)self + own->tp_basicsize);
@@ -108,13 +111,15 @@ cdef extern from *:
             }
         }
         /* Lists this struct alone holds die next: ask for their items' headers too. */
-        for (PyObject **q = slot; q < end; q++) {
-            value = *q;
-            if (value != NULL && Py_TYPE(value) == &PyList_Type && Py_REFCNT(value) == 1) {
-                Py_ssize_t n = PyList_GET_SIZE(value);
-                PyObject **items = ((PyListObject *)value)->ob_item;
-                for (Py_ssize_t i = 0; i < n && i < 16; i++) {
-                    KC_PREFETCH_W(items[i]);
+        if (lists) {
+            for (PyObject **q = slot; q < end; q++) {
+                value = *q;
+                if (value != NULL && Py_TYPE(value) == &PyList_Type && Py_REFCNT(value) == 1) {
+                    Py_ssize_t n = PyList_GET_SIZE(value);
+                    PyObject **items = ((PyListObject *)value)->ob_item;
+                    for (Py_ssize_t i = 0; i < n && i < 16; i++) {
+                        KC_PREFETCH_W(items[i]);
+                    }
                 }
             }
         }
@@ -127,12 +132,15 @@ cdef extern from *:
         }
     }
 
-    static void kc_struct_dealloc(PyObject *self)
+    #define KC_IS_LEAN_DEALLOC(d) ((d) == kc_struct_dealloc || (d) == kc_struct_dealloc_flat)
+
+    static inline __attribute__((always_inline)) void
+    kc_struct_dealloc_body(PyObject *self, const int lists)
     {
     #if KC_LEAN_DEALLOC
         PyTypeObject *tp = Py_TYPE(self);
         PyTypeObject *own = tp;
-        while (own->tp_dealloc != kc_struct_dealloc) {
+        while (!KC_IS_LEAN_DEALLOC(own->tp_dealloc)) {
             own = own->tp_base;
         }
         /* A __del__ assigned to the class after this deallocator was installed: run it as
@@ -154,29 +162,44 @@ cdef extern from *:
            thread's deallocation at worst makes that thread use the trashcan sooner. */
         if (kc_dealloc_depth < KC_SHALLOW_DEALLOC) {
             kc_dealloc_depth++;
-            kc_struct_clear(self, own);
+            kc_struct_clear(self, own, lists);
             tp->tp_free(self);
             Py_DECREF(tp);
             kc_dealloc_depth--;
             return;
         }
-        Py_TRASHCAN_BEGIN(self, kc_struct_dealloc)
-        kc_struct_clear(self, own);
+        Py_TRASHCAN_BEGIN(self, (lists ? kc_struct_dealloc : kc_struct_dealloc_flat))
+        kc_struct_clear(self, own, lists);
         tp->tp_free(self);
         Py_DECREF(tp);
         Py_TRASHCAN_END
     #endif
     }
 
-    /* 1: installed (or already), 0: the class does not qualify. */
-    static int kc_install_dealloc(PyTypeObject *tp, destructor generic)
+    static void kc_struct_dealloc(PyObject *self)
     {
+        kc_struct_dealloc_body(self, 1);
+    }
+
+    /* For classes none of whose fields holds a list (most structs of a Pod): the same
+       without the pass that looks for lists among the slots. */
+    static void kc_struct_dealloc_flat(PyObject *self)
+    {
+        kc_struct_dealloc_body(self, 0);
+    }
+
+    /* 1: installed (or already), 0: the class does not qualify. lists: which of the two;
+       a class that has one already is switched (both free its instances alike). */
+    static int kc_install_dealloc(PyTypeObject *tp, destructor generic, int lists)
+    {
+        destructor lean = lists ? kc_struct_dealloc : kc_struct_dealloc_flat;
         const unsigned long need = Py_TPFLAGS_HEAPTYPE | Py_TPFLAGS_HAVE_GC;
         const unsigned long refuse = Py_TPFLAGS_MANAGED_DICT | Py_TPFLAGS_MANAGED_WEAKREF;
         if (!KC_LEAN_DEALLOC) {
             return 0;
         }
-        if (tp->tp_dealloc == kc_struct_dealloc) {
+        if (KC_IS_LEAN_DEALLOC(tp->tp_dealloc)) {
+            tp->tp_dealloc = lean;
             return 1;
         }
         if (generic == NULL || tp->tp_dealloc != generic
@@ -186,18 +209,20 @@ cdef extern from *:
                 || tp->tp_del != NULL || tp->tp_free != PyObject_GC_Del) {
             return 0;
         }
-        tp->tp_dealloc = kc_struct_dealloc;
+        tp->tp_dealloc = lean;
         return 1;
     }
     #define KC_TP_BASICSIZE(t) (((PyTypeObject*)(t))->tp_basicsize)
     #define KC_TP_DEALLOC(t) ((void*)((PyTypeObject*)(t))->tp_dealloc)
-    #define KC_IS_LEAN(t) (((PyTypeObject*)(t))->tp_dealloc == kc_struct_dealloc)
+    #define KC_IS_LEAN(t) KC_IS_LEAN_DEALLOC(((PyTypeObject*)(t))->tp_dealloc)
+    #define KC_IS_FLAT(t) (((PyTypeObject*)(t))->tp_dealloc == kc_struct_dealloc_flat)
     """
     ctypedef void (*destructor)(PyObject*)
-    int kc_install_dealloc(PyTypeObject* tp, destructor generic)
+    int kc_install_dealloc(PyTypeObject* tp, destructor generic, int lists)
     Py_ssize_t KC_TP_BASICSIZE(object t)
     void* KC_TP_DEALLOC(object t)
     bint KC_IS_LEAN(object t)
+    bint KC_IS_FLAT(object t)
 
 
 class _DeallocProbe:
@@ -232,18 +257,22 @@ cdef bint _lean_layout(object cls) except -1:
     return seen == set(range(start, size, word))
 
 
-cdef bint use_lean_dealloc(object cls) except -1:
-    """Give ``cls`` the lean deallocator when its layout allows; whether it has it."""
-    if KC_IS_LEAN(cls):
-        return True
-    if not _lean_layout(cls):
+cdef bint use_lean_dealloc(object cls, bint lists) except -1:
+    """Give ``cls`` the lean deallocator when its layout allows; whether it has it. ``lists``:
+    a slot may hold a list (the variant that prefetches list items before freeing them)."""
+    if not KC_IS_LEAN(cls) and not _lean_layout(cls):
         return False
-    return kc_install_dealloc(<PyTypeObject*>cls, _generic_dealloc) == 1
+    return kc_install_dealloc(<PyTypeObject*>cls, _generic_dealloc, lists) == 1
 
 
 def _lean_dealloc(cls):
     """Whether instances of ``cls`` are freed by the lean deallocator (for tests)."""
     return bool(KC_IS_LEAN(cls))
+
+
+def _flat_dealloc(cls):
+    """Whether that lean deallocator is the one without the list pass (for tests)."""
+    return bool(KC_IS_FLAT(cls))
 
 
 if (K_STR, K_BOOL, K_INT32, K_INT64, K_FLOAT, K_BYTES, K_STRUCT, K_CUSTOM, K_LIST, K_MAP, K_ANY,
@@ -456,13 +485,17 @@ cdef class Table:
                     direct = False
                     break
         self.direct = direct
-        self.lean_dealloc = direct and use_lean_dealloc(cls)
-        self._build_arrays()
         # Fields that cover every slot word exactly once (the lean layout) let decoders
         # allocate with _PyObject_GC_New: uninitialised, untracked, then every word set.
         slot_words = (KC_TP_BASICSIZE(cls) - <Py_ssize_t>sizeof(PyObject)) // <Py_ssize_t>sizeof(void*)
-        self.bare_alloc = (self.lean_dealloc and self.nfields == slot_words
-                           and len({row.offset for row in self.fields}) == slot_words)
+        covered = (len(self.fields) == slot_words
+                   and len({row.offset for row in self.fields}) == slot_words)
+        # Only list and interface fields can hold a list, and only when the fields are
+        # every slot (a slot outside them could hold anything).
+        lists = not covered or any(row.kind == K_LIST or row.kind == K_ANY for row in self.fields)
+        self.lean_dealloc = direct and use_lean_dealloc(cls, lists)
+        self._build_arrays()
+        self.bare_alloc = self.lean_dealloc and self.nfields == slot_words and covered
         if self.bare_alloc:
             self._build_template()
 
@@ -502,6 +535,7 @@ cdef class Table:
 
     cdef int _build_arrays(self) except -1:
         cdef Py_ssize_t i, n = len(self.fields)
+        cdef int wire
         cdef FieldRow row
         self.nfields = n
         zeros = []
@@ -537,6 +571,11 @@ cdef class Table:
                 self.bynum_c[i].row = NULL
             else:
                 fill_field_c(<FieldRow>item, &self.bynum_c[i])
+        memset(self.tag1, 0, sizeof(self.tag1))
+        for i in range(1, min(self.nbynum, 16)):
+            wire = self.bynum_c[i].wire
+            if self.bynum_c[i].row != NULL and 0 <= wire <= 7 and wire != 4:
+                self.tag1[(i << 3) | wire] = <unsigned char>i
         return 0
 
     def __dealloc__(self):

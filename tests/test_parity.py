@@ -954,6 +954,7 @@ class _Key(str):
     {"\u00e9": "2", "a": "1"},
     {"a": "1", "b": _Key("2")},
     {"a": "1", "b": b"2"},                                 # not a str: as the pure walker
+    {"k" * 130: "v" * 16384, "l": "w" * 127},              # two- and three-byte lengths
 ])
 def test_map_entries_are_written_in_key_order(labels: dict[str, str]) -> None:
     obj = Kitchen(labels={})

@@ -88,6 +88,7 @@ cdef extern from "Python.h":
     int PyDict_Next(object d, Py_ssize_t* pos, PyObject** key, PyObject** value)
     int PyUnicode_Compare(object a, object b) except? -1
     PyTypeObject_ PyLong_Type
+    PyTypeObject_ PyBytes_Type
     Py_ssize_t PyDict_GET_SIZE(object d)
     PyObject* _Py_True "Py_True"
     PyObject* _Py_False "Py_False"
@@ -861,10 +862,15 @@ cdef extern from *:
     """
     #define kc_compact_ascii(o) PyUnicode_IS_COMPACT_ASCII(o)
     #define kc_ascii_data(o) ((const unsigned char *)(((PyASCIIObject *)(o)) + 1))
+    #define kc_bytes_data(o) ((const unsigned char *)PyBytes_AS_STRING(o))
+    #define kc_bytes_len(o) PyBytes_GET_SIZE(o)
     """
     # An exact str that is compact ASCII keeps its text right after the header.
     bint _kc_compact_ascii "kc_compact_ascii"(PyObject* o) noexcept nogil
     const unsigned char* _kc_ascii_data "kc_ascii_data"(PyObject* o) noexcept nogil
+    # An exact bytes object's text and length.
+    const unsigned char* _kc_bytes_data "kc_bytes_data"(PyObject* o) noexcept nogil
+    Py_ssize_t _kc_bytes_len "kc_bytes_len"(PyObject* o) noexcept nogil
 
 
 cdef extern from *:
@@ -977,18 +983,37 @@ cdef inline int _varint_at(unsigned char* out, uint64_t v) noexcept nogil:
     return i + 1
 
 
-cdef inline int _put_ascii_field(_Writer w, const FieldC* fc, PyObject* s) except -1:
-    """Key, length and text of an exact ASCII str, behind one capacity check."""
-    cdef Py_ssize_t n = _kc_ulen(s)
+cdef inline int _put_text_field(_Writer w, const FieldC* fc, const unsigned char* s,
+                                Py_ssize_t n) except -1:
+    """Key, length and the ``n`` bytes at ``s``, behind one capacity check."""
     cdef unsigned char* out
     if w.n + n + 16 > w.cap:
         w.grow(n + 16)
     out = w.buf + w.n
     out += _put_key_at(out, fc)
     out += _varint_at(out, <uint64_t>n)
-    _copy_short(out, _kc_ascii_data(s), n)
+    _copy_short(out, s, n)
     w.n = (out - w.buf) + n
     return 0
+
+
+cdef inline int _put_ascii_field(_Writer w, const FieldC* fc, PyObject* s) except -1:
+    """Key, length and text of an exact ASCII str."""
+    return _put_text_field(w, fc, _kc_ascii_data(s), _kc_ulen(s))
+
+
+cdef inline PyObject* _cached_body(_Writer w, TypeRow t, object v) noexcept:
+    """The borrowed body (exact bytes) of an immutable custom value already asked for in
+    this call, when ``v`` is exactly ``t``'s class and not a Timestamp: what _put_value
+    would write through custom_body; NULL otherwise. Decoded lists share such values
+    (IntOrString ports, Quantities), so most occurrences are hits."""
+    cdef PyObject* hit
+    if not t.shareable or t.pb_time_unit >= 0 or type(v) is not t.cls:
+        return NULL
+    hit = w.bodies.get(v)
+    if hit == NULL or Py_TYPE(hit) != &PyBytes_Type:
+        return NULL
+    return hit
 
 
 cdef inline int _put_varint_field(_Writer w, const FieldC* fc, uint64_t v) except -1:
@@ -1131,6 +1156,12 @@ cdef int _put_struct_body(_Writer w, object obj, Table t) except -1:
                 for mk in sorted(v):
                     _put_map_entry(w, fc, e, mk, v[mk])
             continue
+        if k == K_CUSTOM:
+            tp = _cached_body(w, <TypeRow>fc.row, v)
+            if tp != NULL:
+                # Borrowed from the cache: nothing runs Python code until it is copied.
+                _put_text_field(w, fc, _kc_bytes_data(tp), _kc_bytes_len(tp))
+                continue
         _put_fkey(w, fc)
         if k == K_STRUCT:
             start = w.open_sized(fc, &width)

@@ -1157,6 +1157,8 @@ cdef int _put_struct_body(_Writer w, object obj, Table t) except -1:
                     _put_map_entry(w, fc, e, mk, v[mk])
             continue
         if k == K_CUSTOM:
+            if (<TypeRow>fc.row).pb_time_unit >= 0 and _put_time(w, <TypeRow>fc.row, v, fc):
+                continue
             tp = _cached_body(w, <TypeRow>fc.row, v)
             if tp != NULL:
                 # Borrowed from the cache: nothing runs Python code until it is copied.
@@ -1183,14 +1185,16 @@ cdef dict _time_unit = {}
 cdef long long _ZERO_UNIX_SEC = -62135596800LL
 
 
-cdef int _put_time(_Writer w, TypeRow t, object v) except -1:
-    """Length-prefixed ``v._proto_body()`` of a metav1 Time/MicroTime, written here.
+cdef int _put_time(_Writer w, TypeRow t, object v, const FieldC* fc) except -1:
+    """Length-prefixed ``v._proto_body()`` of a metav1 Time/MicroTime, written here (after
+    the key of ``fc`` unless it is NULL), behind one capacity check.
 
     Returns 0 (nothing written) for any other value, or one not plainly built."""
     cdef PyObject* p
     cdef long long sec, nsec, unit
     cdef int overflow = 0
-    cdef Py_ssize_t start
+    cdef unsigned char* out
+    cdef unsigned char* body
     if type(v) is t.cls and (t.pb_time_unit < 0 or (t.sec_offset >= 0 and t.nsec_offset >= 0)):
         # The row knows the class: its unit and slots without a lookup by name.
         unit = t.pb_time_unit
@@ -1220,15 +1224,23 @@ cdef int _put_time(_Writer w, TypeRow t, object v) except -1:
         nsec = PyLong_AsLongLongAndOverflow(nv, &overflow)
     if overflow or nsec < 0 or nsec >= 1000000000:
         return 0
+    # Key (6), length (1: a body is at most 22 bytes) and two tagged varints (11 each).
+    if w.n + 32 > w.cap:
+        w.grow(32)
+    out = w.buf + w.n
+    if fc != NULL:
+        out += _put_key_at(out, fc)
     if sec == _ZERO_UNIX_SEC and nsec == 0:
-        w.put_byte(0)
+        out[0] = 0
+        w.n = (out - w.buf) + 1
         return 1
-    start = w.open_len()
-    w.put_byte(0x08)
-    w.put_varint(<uint64_t>sec)
-    w.put_byte(0x10)
-    w.put_varint(<uint64_t>(nsec - nsec % unit) if unit > 0 else 0)
-    w.close_len(start)
+    body = out + 1
+    body[0] = 0x08
+    body += 1 + _varint_at(body + 1, <uint64_t>sec)
+    body[0] = 0x10
+    body += 1 + _varint_at(body + 1, <uint64_t>(nsec - nsec % unit) if unit > 0 else 0)
+    out[0] = <unsigned char>(body - out - 1)
+    w.n = body - w.buf
     return 1
 
 
@@ -1292,7 +1304,7 @@ cdef int _put_value(_Writer w, TypeRow t, object v) except -1:
         if v is None:
             return w.put_byte(0)
         # Immutable values have their bodies cached per call instead (custom_body).
-        if _put_time(w, t, v) or (not t.shareable and _put_raw_field(w, v)):
+        if _put_time(w, t, v, NULL) or (not t.shareable and _put_raw_field(w, v)):
             return 0
         return w.put_bytes_field(w.custom_body(t, v))
     if k == K_BYTES:

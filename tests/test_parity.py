@@ -1064,6 +1064,7 @@ class _Key(str):
     {"\u00e9": "2", "a": "1"},
     {"a": "1", "b": _Key("2")},
     {"a": "1", "b": b"2"},                                 # not a str: as the pure walker
+    {"k" * 130: "v" * 16384, "l": "w" * 127},              # two- and three-byte lengths
 ])
 def test_map_entries_are_written_in_key_order(labels: dict[str, str]) -> None:
     obj = Kitchen(labels={})
@@ -1101,6 +1102,39 @@ def test_quantity_maps_encode_alike(qmap: dict[str, Any]) -> None:
         back = Kitchen()
         pure.fill_from_proto(back, Kitchen, result[1], "K")
         assert list(back.qmap) == sorted(qmap) and back.qmap == qmap
+
+
+_Q100 = Quantity("100m")
+_QLONG = Quantity("1" * 200)
+
+
+@pytest.mark.parametrize("fields", [
+    {"qty": _Q100, "pqty": _Q100},                        # the second from the call's cache
+    {"qty": _QLONG, "pqty": _QLONG},                      # a two-byte length
+    {"qty": _Q100, "pqty": _Qty("100m")},                 # a subclass: its own method
+    {"qty": _Q100, "pqty": _Q100, "qlist": [_Q100, _Q100], "qmap": {"a": _Q100}},
+    {"ios": IntOrString.from_int(8080), "qty": _Q100, "pqty": _Q100},
+])
+def test_shared_custom_values_encode_alike(fields: dict[str, Any]) -> None:
+    obj = Kitchen(**fields)
+    result = encode_both(obj)
+    assert result[0] == "ok"
+    back = Kitchen()
+    pure.fill_from_proto(back, Kitchen, result[1], "K")
+    for name, value in fields.items():
+        assert getattr(back, name) == value
+
+
+def test_a_shared_custom_body_that_is_not_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cached body of a repeated value is copied directly only when it is exact bytes;
+    other bodies take the general path (bytes-like accepted there, as by the pure walker)."""
+    body = Quantity._proto_body
+    monkeypatch.setattr(Quantity, "_proto_body", lambda self: bytearray(body(self)))
+    q = Quantity("2Gi")
+    result = encode_both(Kitchen(qty=q, pqty=q, qlist=[q]))
+    assert result[0] == "ok"
+    monkeypatch.undo()
+    assert result[1] == encode_both(Kitchen(qty=q, pqty=q, qlist=[q]))[1]
 
 
 @pytest.mark.parametrize("framed", [False, True])

@@ -78,6 +78,10 @@ class EtcdCluster:
             "--election-timeout", str(self.election_timeout_ms),
             "--logger", "zap", "--log-level", "warn",
         ]
+        if shutil.which("setpriv"):
+            # A test run killed with SIGKILL skips atexit; the kernel then stops etcd when this
+            # (main) thread dies, instead of leaving it running. setpriv execs etcd: same pid.
+            cmd = ["setpriv", "--pdeathsig", "TERM", "--", *cmd]
         self.procs[i] = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         log.close()
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -382,3 +383,37 @@ def test_sqlite_sigkill_at_random_points_of_a_busy_writer(tmp_path) -> None:
         # And the store takes writes again.
         store.guaranteed_update(KEY, increment)
     store.close()
+
+
+def test_etcd_of_a_killed_test_run_stops_with_it(tmp_path: Path) -> None:
+    """The harness's etcd dies with the process that started it, even on SIGKILL (no atexit):
+    an interrupted run must not leave etcd members running on the machine."""
+    require_etcd()
+    if not shutil.which("setpriv"):
+        pytest.skip("setpriv (util-linux) is not installed")
+    tests = Path(__file__).resolve().parent
+    script = (f"import sys, time; sys.path.insert(0, {str(tests)!r}); from _etcd import EtcdCluster; "
+              "c = EtcdCluster(1); print(c.procs[0].pid, c.dir, flush=True); time.sleep(120)")
+    parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        pid_text, data_dir = parent.stdout.readline().split()
+    finally:
+        parent.kill()
+        parent.wait(timeout=30)
+        parent.stdout.close()
+    pid = int(pid_text)
+    try:
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            try:
+                state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            except FileNotFoundError:
+                break
+            if state == "Z":  # exited; a container's init may not reap it
+                break
+            time.sleep(0.1)
+        else:
+            os.kill(pid, signal.SIGKILL)
+            pytest.fail(f"etcd (pid {pid}) outlived the killed process that started it")
+    finally:
+        shutil.rmtree(data_dir, ignore_errors=True)

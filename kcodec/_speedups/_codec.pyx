@@ -40,7 +40,7 @@ from cpython.dict cimport PyDict_GetItem, PyDict_SetItem
 from cpython.float cimport PyFloat_FromDouble
 from cpython.mem cimport PyMem_Calloc, PyMem_Free
 
-from kcodec._speedups._varint cimport uvarint_size
+from kcodec._speedups._varint cimport VARINT_EOF, VARINT_OK, read_uvarint, uvarint_size
 from kcodec._speedups._tables cimport (
     kc_same_bytes,
     Table, TypeRow, FieldRow, FieldC, table_of, kc_list_new_untracked, untrack, get_field, set_field, is_zero_value, gc_pause, gc_resume,
@@ -118,11 +118,6 @@ cdef enum:
     INT32_MIN = -2147483648
     INT32_MAX = 2147483647
     MAX_DEPTH = 100
-
-cdef enum:
-    VOK = 0
-    VEOF = 1
-    VOVERFLOW = 2
 
 
 # ----------------------------------------------------------------------------- JSON tree
@@ -1634,12 +1629,12 @@ cdef object _time_from_timestamp(object cls, const unsigned char* s, Py_ssize_t 
     while pos < n:
         if s[pos] == 0x08:
             pos += 1
-            if _rd(s, &pos, n, &v) != VOK:
+            if read_uvarint(s, &pos, n, &v) != VARINT_OK:
                 return None
             sec = <int64_t>v
         elif s[pos] == 0x10:
             pos += 1
-            if _rd(s, &pos, n, &v) != VOK:
+            if read_uvarint(s, &pos, n, &v) != VARINT_OK:
                 return None
             nanos = <int32_t>(<uint32_t>(v & 0xFFFFFFFFULL))
         else:
@@ -1696,30 +1691,8 @@ cdef object _custom(_Reader r, TypeRow t, Py_ssize_t pos, Py_ssize_t stop, const
     return value
 
 
-cdef inline int _rd(const unsigned char* p, Py_ssize_t* pos, Py_ssize_t end,
-                    uint64_t* out) noexcept nogil:
-    """The pure walker's _read_varint: at most 10 bytes, bits beyond 64 dropped."""
-    cdef Py_ssize_t i = pos[0]
-    cdef uint64_t r = 0
-    cdef unsigned int shift = 0
-    cdef unsigned char b
-    while True:
-        if i >= end:
-            return VEOF
-        b = p[i]
-        i += 1
-        r |= (<uint64_t>(b & 0x7F)) << shift
-        if b < 0x80:
-            pos[0] = i
-            out[0] = r
-            return VOK
-        shift += 7
-        if shift >= 70:
-            return VOVERFLOW
-
-
 cdef int _varint_error(int rc, Py_ssize_t start, const PathSeg* path) except -1:
-    if rc == VEOF:
+    if rc == VARINT_EOF:
         raise DecodeError("unexpected EOF", field_path=_path(path), offset=start)
     raise DecodeError("proto: integer overflow", field_path=_path(path), offset=start)
 
@@ -1733,8 +1706,8 @@ cdef inline int _read(_Reader r, Py_ssize_t* pos, Py_ssize_t end, uint64_t* out,
         out[0] = r.p[start]
         pos[0] = start + 1
         return 0
-    rc = _rd(r.p, pos, end, out)
-    if rc != VOK:
+    rc = read_uvarint(r.p, pos, end, out)
+    if rc != VARINT_OK:
         _varint_error(rc, start, path)
     return 0
 
@@ -1942,7 +1915,7 @@ cdef Py_ssize_t _run_length(const unsigned char* p, Py_ssize_t pos, Py_ssize_t e
     cdef Py_ssize_t n = 0
     cdef uint64_t ln = 0
     while True:
-        if _rd(p, &pos, end, &ln) != VOK or ln > <uint64_t>(end - pos):
+        if read_uvarint(p, &pos, end, &ln) != VARINT_OK or ln > <uint64_t>(end - pos):
             return n + 1
         pos += <Py_ssize_t>ln
         n += 1

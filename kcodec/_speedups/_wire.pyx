@@ -16,7 +16,7 @@ from cpython.unicode cimport PyUnicode_DecodeUTF8
 from cpython.long cimport PyLong_FromUnsignedLongLong, PyLong_FromLongLong
 from cpython.object cimport PyObject
 
-from kcodec._speedups._varint cimport uvarint_size
+from kcodec._speedups._varint cimport VARINT_OK, read_uvarint, uvarint_size
 
 from kcodec import wire as _pure
 from kcodec._native import gvk as _pure_gvk
@@ -56,38 +56,6 @@ cdef object _EMPTY_GVK = _pure_gvk._EMPTY
 cdef bytes _MAGIC = b"k8s\x00"
 # Shared one-byte varints, as the pure twin hands out.
 cdef tuple _ONE_BYTE = tuple(bytes((i,)) for i in range(128))
-
-cdef enum:
-    VARINT_OK = 0
-    VARINT_EOF = 1
-    VARINT_OVERFLOW = 2
-
-
-cdef inline int read_uvarint(const unsigned char* p, Py_ssize_t* pos, Py_ssize_t end,
-                             uint64_t* out) noexcept nogil:
-    """Base-128 varint at ``p[pos[0]]`` below ``end``; bits beyond 64 are dropped.
-
-    Overflow (a 10th byte that still has its continuation bit) and EOF follow the pure
-    kernel's order of checks.
-    """
-    cdef Py_ssize_t i = pos[0]
-    cdef uint64_t r = 0
-    cdef unsigned int shift = 0
-    cdef unsigned char b
-    while True:
-        if shift >= 70:
-            return VARINT_OVERFLOW
-        if i >= end:
-            return VARINT_EOF
-        b = p[i]
-        i += 1
-        r |= (<uint64_t>(b & 0x7F)) << shift
-        if b < 0x80:
-            pos[0] = i
-            out[0] = r
-            return VARINT_OK
-        shift += 7
-
 
 cdef inline Py_ssize_t put_uvarint(unsigned char* out, uint64_t n) noexcept nogil:
     cdef Py_ssize_t i = 0

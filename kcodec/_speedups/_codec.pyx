@@ -1820,31 +1820,18 @@ cdef inline int _skip_run(const unsigned char* b, unsigned int* wire, Py_ssize_t
     cdef Py_ssize_t p = pos[0]
     cdef Py_ssize_t depth = 0
     cdef uint64_t n = 0
-    cdef unsigned int shift
     cdef int rc
     while True:
-        if wire[0] == WT_VARINT:
-            shift = 0
-            while True:
-                if shift >= 64:
-                    pos[0] = p
-                    return SK_OVERFLOW
-                if p >= end:
-                    pos[0] = p
-                    return SK_EOF
-                p += 1
-                if b[p - 1] < 0x80:
-                    break
-                shift += 7
-        elif wire[0] == WT_BYTES:
+        if wire[0] == WT_VARINT or wire[0] == WT_BYTES:
             rc = _skip_uvarint(b, &p, end, &n)
             if rc != SK_OK:
                 pos[0] = p
                 return rc
-            if n >= 0x8000000000000000ULL or n >= 0x8000000000000000ULL - <uint64_t>p:
-                pos[0] = p
-                return SK_NEGATIVE
-            p += <Py_ssize_t>n
+            if wire[0] == WT_BYTES:
+                if n >= 0x8000000000000000ULL or n >= 0x8000000000000000ULL - <uint64_t>p:
+                    pos[0] = p
+                    return SK_NEGATIVE
+                p += <Py_ssize_t>n
         elif wire[0] == 3:
             depth += 1
         elif wire[0] == 4:

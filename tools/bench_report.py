@@ -186,6 +186,8 @@ def operations(items: int) -> list[tuple[str, list[Case]]]:
         ]),
         (f"convert {items} Deployments apps/v1beta1 -> apps/v1, defaults included", [
             (KCODEC, h.DeploymentsHub, "time_convert", ()),
+            *beside("codec path: default in place + unsafe conversions", h.DeploymentsHub,
+                    "time_default_and_convert"),
             *beside("protobuf decode of the list", h.DeploymentsHub, "time_protobuf_decode"),
             *beside("decode + default + convert from protobuf", h.DeploymentsHub, "time_decode_and_convert"),
         ]),
@@ -593,6 +595,17 @@ def report(args: argparse.Namespace, argv: list[str] | None) -> int:
             for label, size, why in mem:
                 shown = why if size is None else f"{size / 2**20:.2f} MiB"
                 print(f"| {label} | {shown} | {fmt_ratio(size, base)} |")
+            print(f"\n### Peak memory of a protobuf decode of that PodList, over what its result retains\n")
+            print("| decoder | peak / retained (tracemalloc) | peak RSS / retained RSS (fresh process) |")
+            print("|---|---:|---:|")
+            for mode in _docs.MODES:
+                cells = []
+                for cls, method in ((bench_kcodec.ProtobufDecodePeak, "track_peak_over_retained"),
+                                    (bench_kcodec.ProtobufDecodePeakRSS, "track_peak_rss_over_retained")):
+                    out = runner.run(cls, method, (mode,))
+                    cells.append(f"{out['value']:.2f}x" if "value" in out
+                                 else "skipped" if "skipped" in out else f"failed ({out['failed']})")
+                print(f"| kcodec ({mode}) | {cells[0]} | {cells[1]} |")
     finally:
         runner.close()
     print(f"\n(report took {time.perf_counter() - t0:.0f} s)")

@@ -234,6 +234,109 @@ class MemoryPodList(Heavy):
     track_retained_bytes.unit = "bytes"  # type: ignore[attr-defined]
 
 
+def peak_and_retained_bytes(fn: Any, data: bytes) -> tuple[int, int]:
+    """(peak, retained) bytes per tracemalloc of ``fn(data)``: the most allocated at once while
+    it ran, and what is still allocated while its result is alive, both above the start."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        tracemalloc.reset_peak()
+        result = fn(data)
+        gc.collect()
+        current, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    del result
+    return peak - base, current - base
+
+
+_RSS_PROBE = """
+import gc, sys
+sys.path.insert(0, {asv!r})
+from benchmarks import _docs
+_docs.use_mode({mode!r})
+serializer = _docs.serializer_for("protobuf")
+with open({path!r}, "rb") as f:
+    data = f.read()
+def status():
+    out = {{}}
+    with open("/proc/self/status") as f:
+        for line in f:
+            key, _, value = line.partition(":")
+            if key in ("VmRSS", "VmHWM"):
+                out[key] = int(value.split()[0]) * 1024
+    return out
+# Class tables are built lazily by the first decode: build them on one Pod first, so that
+# what is measured is the decode of the list alone.
+serializer.decode({warm!r})
+gc.collect()
+with open("/proc/self/clear_refs", "w") as f:
+    f.write("5")  # resets VmHWM, the peak RSS, to the current RSS (Linux 4.0 and later)
+before = status()
+obj, _ = serializer.decode(data)
+after = status()
+print(after["VmHWM"] - before["VmRSS"], after["VmRSS"] - before["VmRSS"])
+"""
+
+
+class ProtobufDecodePeak(Heavy):
+    """Peak memory during a protobuf decode of the memory PodList (``MEM_ITEMS`` pods) over the
+    memory its result retains (issue 16: at most 2x), as ``tracemalloc`` counts them: every
+    Python allocation, the decoder's scratch buffers included."""
+
+    params = [MODES]
+    param_names = ["mode"]
+
+    def setup(self, docs: dict[str, Any], mode: str) -> None:
+        _docs.require_kcodec()
+        _docs.use_mode(mode)
+        self.mode = mode
+        self.serializer = _docs.serializer_for("protobuf")
+        obj, _ = _docs.json_serializer().decode(docs["mem_json"])
+        self.data = self.serializer.encode(obj)
+        del obj
+        self.serializer.decode(self.data)  # build the lazily made class tables outside the measure
+        self.warm = _docs.document(docs, "pod_pb")
+
+    def track_peak_over_retained(self, docs: dict[str, Any], mode: str) -> float:
+        peak, retained = peak_and_retained_bytes(lambda data: self.serializer.decode(data)[0], self.data)
+        return peak / retained
+
+    track_peak_over_retained.unit = "x retained"  # type: ignore[attr-defined]
+
+
+class ProtobufDecodePeakRSS(ProtobufDecodePeak):
+    """``ProtobufDecodePeak`` in resident pages: the kernel's peak RSS (VmHWM, reset through
+    /proc/self/clear_refs) in a fresh interpreter that has decoded nothing else, so that no
+    freed memory is there to be reused. Skipped below 256 KiB of protobuf, where the list
+    fills too few pages for a ratio."""
+
+    def setup(self, docs: dict[str, Any], mode: str) -> None:
+        import os
+
+        super().setup(docs, mode)
+        if not os.path.exists("/proc/self/clear_refs"):
+            raise NotImplementedError("peak RSS needs Linux's /proc/self/clear_refs")
+        if len(self.data) < 256 * 1024:
+            raise NotImplementedError(f"a {len(self.data)}-byte list fills too few pages for a ratio")
+
+    def track_peak_rss_over_retained(self, docs: dict[str, Any], mode: str) -> float:
+        import subprocess
+        import sys
+        import tempfile
+
+        with tempfile.NamedTemporaryFile(suffix=".pb") as f:
+            f.write(self.data)
+            f.flush()
+            code = _RSS_PROBE.format(asv=str(_docs.REPO_ROOT / "asv_bench"), mode=self.mode, path=f.name, warm=self.warm)
+            out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+        peak, retained = (int(x) for x in out.stdout.split())
+        return peak / retained
+
+    track_peak_rss_over_retained.unit = "x retained"  # type: ignore[attr-defined]
+
+
 class StartUp:
     """Import kcodec and decode one Deployment YAML in a fresh interpreter (issue 11: at most
     0.15 s wall; kubectl takes about 0.2 s). ``kcodec.api.codecs`` knows every kind from a

@@ -441,6 +441,21 @@ def test_gvk_fast_sniff_answers_plain_documents() -> None:
             assert _wire._gvk_fast_rc(data, level) >= 0, (data, level)
 
 
+def test_gvk_fast_sniff_dense_blocks() -> None:
+    # Blocks where most or all 64 bytes are listed positions (the flattening writes them
+    # 4 or 16 at a time), at every offset, whole and cut.
+    for lead in range(0, 66, 5):
+        for body in (b"[]," * 40 + b"[]", b"0," * 60 + b"0", b"{}," * 40 + b"{}", b"[[[[[[[[]]]]]]]]," * 8 + b"1"):
+            data = b'{"kind":"Pod","x":[' + b" " * lead + body + b'],"apiVersion":"v1"}'
+            assert same("interpret_gvk", data)[0] == "ok"
+            for level in _fast_levels():
+                from kcodec._speedups import _wire
+
+                assert _wire._gvk_fast_rc(data, level) == 0
+            for cut in range(len(data) - 80, len(data), 7):
+                check_fast_sniff(data[:cut])
+
+
 # Bytes that matter to the block classifiers, the number and literal readers and the grammar.
 _SPLICE = [b'"', b"\\", b"{", b"}", b"[", b"]", b":", b",", b" ", b"\t", b"\n", b"\r", b"\x00", b"\x0c",
            b"\x1a", b"\x1f", b"\x7f", b"\x80", b"\xff", b"\xc3\xa9", b"0", b"-", b"1e", b".5", b"x", b"n",

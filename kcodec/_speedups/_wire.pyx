@@ -738,7 +738,7 @@ cdef extern from *:
 cdef extern from *:
     """
     #define KC_CHUNK 4096
-    /* A chunk lists at most one position per byte, the flattening writes up to three
+    /* A chunk lists at most one position per byte, the flattening writes up to fifteen
        more, and the end of the text adds one. */
     #define KC_IDX_CAP (KC_CHUNK + 64)
 
@@ -761,24 +761,24 @@ cdef extern from *:
         return __builtin_ctzll(x | 0x8000000000000000ULL);
     }
 
-    /* Lists block b's positions (base: its offset) after idx[cnt]; the new count. The
-       state lives in the caller's locals: through kc_s1 every idx store (the build's
+    /* Block b's positions to list (base: its offset), or 0 with *bad set. The state
+       lives in the caller's locals: through kc_s1 every idx store (the build's
        -fno-strict-aliasing) made the compiler reload it. */
-    static inline __attribute__((always_inline)) Py_ssize_t kc_block(
-            const kc_blk* k, const unsigned char* b, Py_ssize_t base, uint32_t* idx,
-            Py_ssize_t cnt, uint64_t* in_str, uint64_t* prev_scalar, int* bad) {
+    static inline __attribute__((always_inline)) uint64_t kc_block(
+            const kc_blk* k, const unsigned char* b, uint64_t* in_str, uint64_t* prev_scalar,
+            int* bad) {
         uint64_t instr, tail, scalar, nq, starts, m;
         /* A backslash anywhere: escapes need the exact scanner. */
-        if (k->bs) { *bad = 1; return cnt; }
+        if (k->bs) { *bad = 1; return 0; }
         /* Bit j: byte j is an opening quote or inside a string. */
         instr = kc_prefix_xor(k->q) ^ *in_str;
         *in_str = (uint64_t)((int64_t)instr >> 63);
         /* Outside strings a control or non-ASCII byte is not JSON unless whitespace. */
-        if (k->lo & ~k->ws & ~instr) { *bad = 1; return cnt; }
+        if (k->lo & ~k->ws & ~instr) { *bad = 1; return 0; }
         m = k->lo & instr;
         while (m) {
             /* Inside strings non-ASCII is text, control bytes (tab and newline too) are not. */
-            if (b[__builtin_ctzll(m)] < 0x20) { *bad = 1; return cnt; }
+            if (b[__builtin_ctzll(m)] < 0x20) { *bad = 1; return 0; }
             m &= m - 1;
         }
         /* String text and closing quotes. */
@@ -790,7 +790,13 @@ cdef extern from *:
         nq = scalar & ~k->q;
         starts = scalar & ~((nq << 1) | *prev_scalar);
         *prev_scalar = nq >> 63;
-        m = (k->op | starts) & ~tail;
+        return (k->op | starts) & ~tail;
+    }
+
+    /* Appends the positions base + j of the set bits j of m after idx[cnt]; the new
+       count. Four at a time (the stores past the count are overwritten later). */
+    static inline __attribute__((always_inline)) Py_ssize_t kc_flatten(
+            uint64_t m, Py_ssize_t base, uint32_t* idx, Py_ssize_t cnt) {
         if (m) {
             uint32_t* o = idx + cnt;
             uint32_t at = (uint32_t)base;
@@ -811,47 +817,95 @@ cdef extern from *:
         unsigned char pad[64];
         kc_blk k;
         Py_ssize_t left = s->n - s->pos;
-        uint64_t in_str = s->in_str, prev = s->prev_scalar;
+        uint64_t in_str = s->in_str, prev = s->prev_scalar, m;
         int bad = 0;
         memset(pad, 0x20, sizeof pad);
         memcpy(pad, s->p + s->pos, (size_t)left);
         kc_classify64_scalar(pad, &k);
-        cnt = kc_block(&k, pad, s->pos, idx, cnt, &in_str, &prev, &bad);
+        m = kc_block(&k, pad, &in_str, &prev, &bad);
+        cnt = kc_flatten(m, s->pos, idx, cnt);
         s->in_str = in_str; s->prev_scalar = prev; s->bad = bad;
         s->pos = s->n;
         return cnt;
     }
 
     /* One chunk of at most KC_CHUNK bytes from s->pos. */
-    #define KC_FILL(CLASSIFY) \\
+    #define KC_FILL(CLASSIFY, FLATTEN) \\
         const unsigned char* p = s->p; \\
         Py_ssize_t cnt = 0, pos = s->pos, n = s->n; \\
         Py_ssize_t stop = (n - pos > KC_CHUNK ? pos + KC_CHUNK : n); \\
-        uint64_t in_str = s->in_str, prev = s->prev_scalar; \\
+        uint64_t in_str = s->in_str, prev = s->prev_scalar, m; \\
         int bad = 0; \\
         kc_blk k; \\
         while (pos + 64 <= stop) { \\
             CLASSIFY(p + pos, &k); \\
-            cnt = kc_block(&k, p + pos, pos, idx, cnt, &in_str, &prev, &bad); \\
+            m = kc_block(&k, p + pos, &in_str, &prev, &bad); \\
             if (bad) break; \\
+            cnt = FLATTEN(m, pos, idx, cnt); \\
             pos += 64; \\
         } \\
         s->pos = pos; s->in_str = in_str; s->prev_scalar = prev; s->bad = bad; \\
         if (!bad && pos < stop) cnt = kc_block_tail(s, idx, cnt); \\
         return cnt;
 
-    static Py_ssize_t kc_fill_scalar(kc_s1* s, uint32_t* idx) { KC_FILL(kc_classify64_scalar) }
+    static Py_ssize_t kc_fill_scalar(kc_s1* s, uint32_t* idx) { KC_FILL(kc_classify64_scalar, kc_flatten) }
     #if defined(__SSE2__)
-    static Py_ssize_t kc_fill_sse2(kc_s1* s, uint32_t* idx) { KC_FILL(kc_classify64_sse2) }
+    static Py_ssize_t kc_fill_sse2(kc_s1* s, uint32_t* idx) { KC_FILL(kc_classify64_sse2, kc_flatten) }
     #endif
     #if KC_HAVE_AVX2_TARGET
     __attribute__((target("avx2,popcnt,bmi")))
-    static Py_ssize_t kc_fill_avx2(kc_s1* s, uint32_t* idx) { KC_FILL(kc_classify64_avx2) }
+    static Py_ssize_t kc_fill_avx2(kc_s1* s, uint32_t* idx) { KC_FILL(kc_classify64_avx2, kc_flatten) }
+
+    /* AVX-512 (VBMI2): vpcompressb packs the offsets of the set bits into bytes, widened
+       to 32 bits sixteen at a time (stores past the count are overwritten later). */
+    #define KC_AVX512 "avx512f,avx512bw,avx512vbmi2,popcnt,bmi"
+    __attribute__((target(KC_AVX512))) static inline Py_ssize_t kc_flatten_avx512(
+            uint64_t m, Py_ssize_t base, uint32_t* idx, Py_ssize_t cnt) {
+        if (m) {
+            const __m512i iota = _mm512_set_epi8(
+                63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48,
+                47, 46, 45, 44, 43, 42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32,
+                31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16,
+                15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+            const __m512i at = _mm512_set1_epi32((int)base);
+            __m512i packed = _mm512_maskz_compress_epi8((__mmask64)m, iota);
+            uint32_t* o = idx + cnt;
+            Py_ssize_t pc = __builtin_popcountll(m);
+            _mm512_storeu_si512((void*)o, _mm512_add_epi32(at, _mm512_cvtepu8_epi32(_mm512_castsi512_si128(packed))));
+            if (pc > 16) {
+                int t;
+                for (t = 1; t * 16 < pc; t++) {
+                    __m128i part = _mm_loadu_si128((const __m128i*)((const unsigned char*)&packed + 16 * t));
+                    _mm512_storeu_si512((void*)(o + 16 * t), _mm512_add_epi32(at, _mm512_cvtepu8_epi32(part)));
+                }
+            }
+            cnt += pc;
+        }
+        return cnt;
+    }
+
+    __attribute__((target(KC_AVX512))) static inline void kc_classify64_avx512(const unsigned char* b, kc_blk* o) {
+        const __m512i wst = _mm512_broadcast_i32x4(_mm_setr_epi8(
+            0x20, -128, -128, -128, -128, -128, -128, -128, -128, 0x09, 0x0A, -128, -128, 0x0D, -128, -128));
+        const __m512i opt = _mm512_broadcast_i32x4(_mm_setr_epi8(
+            -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, 0x3A, 0x7B, 0x2C, 0x7D, -128, -128));
+        const __m512i sp = _mm512_set1_epi8(0x20);
+        const __m512i v = _mm512_loadu_si512((const void*)b);
+        /* The same tables as kc_classify64_avx2. */
+        o->q = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(0x22));
+        o->bs = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(0x5C));
+        o->op = _mm512_cmpeq_epi8_mask(_mm512_or_si512(v, sp), _mm512_shuffle_epi8(opt, v));
+        o->ws = _mm512_cmpeq_epi8_mask(v, _mm512_shuffle_epi8(wst, v));
+        o->lo = _mm512_cmplt_epi8_mask(v, sp);
+    }
+
+    __attribute__((target(KC_AVX512)))
+    static Py_ssize_t kc_fill_avx512(kc_s1* s, uint32_t* idx) { KC_FILL(kc_classify64_avx512, kc_flatten_avx512) }
     #endif
 
-    /* Levels: 0 the scanner above only, 1 portable, 2 SSE2, 3 AVX2 (kc_gvk_levels[l] is
-       NULL where the build or the CPU lacks it). */
-    static kc_fill_fn kc_gvk_levels[4];
+    /* Levels: 0 the scanner above only, 1 portable, 2 SSE2, 3 AVX2, 4 AVX-512
+       (kc_gvk_levels[l] is NULL where the build or the CPU lacks it). */
+    static kc_fill_fn kc_gvk_levels[5];
     static int kc_gvk_level = 0;
 
     static void kc_gvk_fast_init(void) {
@@ -870,6 +924,11 @@ cdef extern from *:
                 && __builtin_cpu_supports("bmi")) {
             kc_gvk_levels[3] = kc_fill_avx2;
             kc_gvk_level = 3;
+            if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")
+                    && __builtin_cpu_supports("avx512vbmi2")) {
+                kc_gvk_levels[4] = kc_fill_avx512;
+                kc_gvk_level = 4;
+            }
         }
     #endif
     }
@@ -993,7 +1052,7 @@ cdef extern from *:
     }
     """
     ctypedef Py_ssize_t (*kc_fill_fn)(void* s, uint32_t* idx) noexcept nogil
-    kc_fill_fn kc_gvk_levels[4]
+    kc_fill_fn kc_gvk_levels[5]
     int kc_gvk_level
     void kc_gvk_fast_init() noexcept nogil
     int kc_gvk_fast(const unsigned char* p, Py_ssize_t n, kc_fill_fn fill, kc_gvk_out* out) noexcept nogil
@@ -1010,9 +1069,10 @@ def interpret_gvk(data):
 
 
 def _gvk_levels():
-    """The sniff levels this build and CPU offer (0: the one-pass scanner only; 1, 2, 3:
-    the two-stage sniff with the portable, SSE2, AVX2 block classifier), for the tests."""
-    return [lv for lv in range(4) if lv == 0 or kc_gvk_levels[lv] != NULL]
+    """The sniff levels this build and CPU offer (0: the one-pass scanner only; 1, 2, 3, 4:
+    the two-stage sniff with the portable, SSE2, AVX2, AVX-512 block classifier), for the
+    tests."""
+    return [lv for lv in range(5) if lv == 0 or kc_gvk_levels[lv] != NULL]
 
 
 def _interpret_gvk_scanner(data, int level=-1):
@@ -1020,7 +1080,7 @@ def _interpret_gvk_scanner(data, int level=-1):
     at sniff ``level`` (see _gvk_levels; -1: the default)."""
     if level < 0:
         level = kc_gvk_level
-    if level > 3 or (level > 0 and kc_gvk_levels[level] == NULL):
+    if level > 4 or (level > 0 and kc_gvk_levels[level] == NULL):
         raise ValueError(f"sniff level {level} is not available")
     if type(data) is not bytes:
         return _pure_interpret_gvk(data)
@@ -1031,7 +1091,7 @@ def _gvk_fast_rc(bytes data, int level):
     """The two-stage sniff's own answer at ``level`` (0: an object, 1: null, -1: handed
     on), for the tests: it must answer plain documents and never accept broken ones."""
     cdef kc_gvk_out out
-    if level < 1 or level > 3 or kc_gvk_levels[level] == NULL:
+    if level < 1 or level > 4 or kc_gvk_levels[level] == NULL:
         raise ValueError(f"sniff level {level} is not available")
     out.av0 = out.av1 = out.k0 = out.k1 = 0
     out.av_seen = out.k_seen = 0

@@ -37,7 +37,7 @@ cdef extern from *:
     static unsigned char kc_blk_tab[256];
     static int kc_blk_tab_ready = 0;
 
-    static void kc_blk_tab_init(void) {
+    static inline void kc_blk_tab_init(void) {
         int c;
         if (kc_blk_tab_ready) return;
         for (c = 0; c < 256; c++) {

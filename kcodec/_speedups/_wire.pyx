@@ -747,6 +747,7 @@ cdef extern from *:
         Py_ssize_t n, pos;         /* pos: the first byte stage 1 has not classified */
         uint64_t in_str;           /* all ones when pos is inside a string */
         uint64_t prev_scalar;      /* 1 when the byte before pos is part of a number/literal run */
+        uint64_t esc_carry;        /* 1 when the byte at pos is escaped by a backslash before it */
         int bad;                   /* not the plain case */
     } kc_s1;
 
@@ -761,20 +762,59 @@ cdef extern from *:
         return __builtin_ctzll(x | 0x8000000000000000ULL);
     }
 
-    /* Block b's positions to list (base: its offset), or 0 with *bad set. The state
-       lives in the caller's locals: through kc_s1 every idx store (the build's
-       -fno-strict-aliasing) made the compiler reload it. */
+    typedef struct { uint64_t esc; int carry, bad; } kc_esc;
+
+    /* The bytes of block b escaped by a backslash (carry: bit 0 is), left to right: a
+       backslash not itself escaped escapes the next byte (bit 0 of the next block when it
+       ends this one), which must be one of " \\ / b f n r t, or u and four hex digits.
+       Read so everywhere, a backslash must then lie inside a string (kc_block checks),
+       which makes this reading the text's. Out of line: most blocks have no backslash. */
+    static __attribute__((noinline)) kc_esc kc_escapes(uint64_t bs, uint64_t carry,
+                                                     const unsigned char* b, Py_ssize_t avail) {
+        kc_esc r;
+        uint64_t esc = carry, rem = bs & ~carry;
+        r.carry = 0; r.bad = 0;
+        while (rem) {
+            Py_ssize_t j = __builtin_ctzll(rem);
+            unsigned char e;
+            if (j + 1 >= avail) { r.bad = 1; break; }
+            e = b[j + 1];
+            if (e == 0x75) {
+                if (j + 5 >= avail || !(kc_hex(b[j + 2]) && kc_hex(b[j + 3]) && kc_hex(b[j + 4])
+                                        && kc_hex(b[j + 5]))) { r.bad = 1; break; }
+            } else if (!(e == 0x22 || e == 0x5C || e == 0x2F || e == 0x62 || e == 0x66
+                         || e == 0x6E || e == 0x72 || e == 0x74)) {
+                r.bad = 1; break;
+            }
+            if (j == 63) r.carry = 1;
+            else esc |= 1ULL << (j + 1);
+            rem &= rem - 1;
+            rem &= ~esc;
+        }
+        r.esc = esc;
+        return r;
+    }
+
+    /* Block b's positions to list, or 0 with *bad set; avail: the bytes of the text from
+       b (at least 64, or fewer in the padded last block). The state lives in the caller's
+       locals: through kc_s1 every idx store (the build's -fno-strict-aliasing) made the
+       compiler reload it. */
     static inline __attribute__((always_inline)) uint64_t kc_block(
-            const kc_blk* k, const unsigned char* b, uint64_t* in_str, uint64_t* prev_scalar,
-            int* bad) {
-        uint64_t instr, tail, scalar, nq, starts, m;
-        /* A backslash anywhere: escapes need the exact scanner. */
-        if (k->bs) { *bad = 1; return 0; }
+            const kc_blk* k, const unsigned char* b, Py_ssize_t avail, uint64_t* in_str,
+            uint64_t* prev_scalar, uint64_t* esc_carry, int* bad) {
+        uint64_t instr, tail, scalar, nq, starts, m, q = k->q;
+        if (__builtin_expect((k->bs | *esc_carry) != 0, 0)) {
+            kc_esc r = kc_escapes(k->bs, *esc_carry, b, avail);
+            if (r.bad) { *bad = 1; return 0; }
+            *esc_carry = r.carry;
+            q &= ~r.esc;
+        }
         /* Bit j: byte j is an opening quote or inside a string. */
-        instr = kc_prefix_xor(k->q) ^ *in_str;
+        instr = kc_prefix_xor(q) ^ *in_str;
         *in_str = (uint64_t)((int64_t)instr >> 63);
-        /* Outside strings a control or non-ASCII byte is not JSON unless whitespace. */
-        if (k->lo & ~k->ws & ~instr) { *bad = 1; return 0; }
+        /* Outside strings a control or non-ASCII byte is not JSON unless whitespace, and a
+           backslash never is. */
+        if ((k->lo & ~k->ws & ~instr) | (k->bs & ~instr)) { *bad = 1; return 0; }
         m = k->lo & instr;
         while (m) {
             /* Inside strings non-ASCII is text, control bytes (tab and newline too) are not. */
@@ -782,12 +822,12 @@ cdef extern from *:
             m &= m - 1;
         }
         /* String text and closing quotes. */
-        tail = instr ^ k->q;
+        tail = instr ^ q;
         /* A run of bytes that are neither whitespace nor structural is one token; it
            starts where the byte before is not such a byte (a quote before it counts as a
            boundary: "a"x lists x, and the grammar rejects it). */
         scalar = ~(k->op | k->ws);
-        nq = scalar & ~k->q;
+        nq = scalar & ~q;
         starts = scalar & ~((nq << 1) | *prev_scalar);
         *prev_scalar = nq >> 63;
         return (k->op | starts) & ~tail;
@@ -817,14 +857,14 @@ cdef extern from *:
         unsigned char pad[64];
         kc_blk k;
         Py_ssize_t left = s->n - s->pos;
-        uint64_t in_str = s->in_str, prev = s->prev_scalar, m;
+        uint64_t in_str = s->in_str, prev = s->prev_scalar, esc = s->esc_carry, m;
         int bad = 0;
         memset(pad, 0x20, sizeof pad);
         memcpy(pad, s->p + s->pos, (size_t)left);
         kc_classify64_scalar(pad, &k);
-        m = kc_block(&k, pad, &in_str, &prev, &bad);
+        m = kc_block(&k, pad, left, &in_str, &prev, &esc, &bad);
         cnt = kc_flatten(m, s->pos, idx, cnt);
-        s->in_str = in_str; s->prev_scalar = prev; s->bad = bad;
+        s->in_str = in_str; s->prev_scalar = prev; s->esc_carry = esc; s->bad = bad;
         s->pos = s->n;
         return cnt;
     }
@@ -834,17 +874,17 @@ cdef extern from *:
         const unsigned char* p = s->p; \\
         Py_ssize_t cnt = 0, pos = s->pos, n = s->n; \\
         Py_ssize_t stop = (n - pos > KC_CHUNK ? pos + KC_CHUNK : n); \\
-        uint64_t in_str = s->in_str, prev = s->prev_scalar, m; \\
+        uint64_t in_str = s->in_str, prev = s->prev_scalar, esc = s->esc_carry, m; \\
         int bad = 0; \\
         kc_blk k; \\
         while (pos + 64 <= stop) { \\
             CLASSIFY(p + pos, &k); \\
-            m = kc_block(&k, p + pos, &in_str, &prev, &bad); \\
+            m = kc_block(&k, p + pos, n - pos, &in_str, &prev, &esc, &bad); \\
             if (bad) break; \\
             cnt = FLATTEN(m, pos, idx, cnt); \\
             pos += 64; \\
         } \\
-        s->pos = pos; s->in_str = in_str; s->prev_scalar = prev; s->bad = bad; \\
+        s->pos = pos; s->in_str = in_str; s->prev_scalar = prev; s->esc_carry = esc; s->bad = bad; \\
         if (!bad && pos < stop) cnt = kc_block_tail(s, idx, cnt); \\
         return cnt;
 
@@ -962,7 +1002,7 @@ cdef extern from *:
         Py_ssize_t k = 0, cnt = 0, i, j;
         int depth, want;
         unsigned char c;
-        s.p = p; s.n = n; s.pos = 0; s.in_str = 0; s.prev_scalar = 0; s.bad = 0;
+        s.p = p; s.n = n; s.pos = 0; s.in_str = 0; s.prev_scalar = 0; s.esc_carry = 0; s.bad = 0;
     #define KC_NEXT() do { \\
             if (k == cnt) { cnt = kc_refill(&s, idx, fill); k = 0; if (s.bad) return -1; } \\
             i = idx[k++]; c = p[i]; \\

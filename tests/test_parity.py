@@ -445,6 +445,17 @@ def test_gvk_fast_sniff_answers_plain_documents() -> None:
             assert _wire._gvk_fast_rc(data, level) >= 0, (data, level)
 
 
+def test_gvk_cache_of_built_kinds() -> None:
+    # The compiled kernel keeps the GroupVersionKind built per (apiVersion, kind): answers
+    # stay those of the pure kernel on repeats, past the cache's bound, and for the
+    # apiVersion that raises (never cached).
+    docs = [b'{"apiVersion":"g%d/v1","kind":"K%d"}' % (i % 700, i) for i in range(1500)]
+    docs += [b'{"kind":"Pod"}', b'{"apiVersion":"v1"}', b'{"apiVersion":"","kind":""}', b'{"apiVersion":"a/b/c","kind":"K"}']
+    for _ in range(2):
+        for data in docs:
+            same("interpret_gvk", data)
+
+
 def test_gvk_fast_sniff_dense_blocks() -> None:
     # Blocks where most or all 64 bytes are listed positions (the flattening writes them
     # 4 or 16 at a time), at every offset, whole and cut.

@@ -39,6 +39,7 @@ PROTO_MAGIC = _pure.PROTO_MAGIC
 
 cdef extern from "Python.h":
     long long PyLong_AsLongLongAndOverflow(object o, int* overflow) except? -1
+    PyObject* PyDict_GetItem(object d, object key)
     object PyUnicode_AsEncodedString(object u, const char* encoding, const char* errors)
 
 cdef object _pure_encode_varint = _pure.encode_varint
@@ -53,6 +54,10 @@ cdef object _pure_envelope_span = _pure.envelope_span
 cdef object _pure_interpret_gvk = _pure_gvk.interpret_gvk
 cdef object _gvk_from_members = _pure_gvk._from_members
 cdef object _EMPTY_GVK = _pure_gvk._EMPTY
+# (apiVersion, kind) -> GroupVersionKind (an immutable tuple) of the documents sniffed so
+# far: building it in Python (_from_members, parse_group_version) cost as much as scanning
+# a 2 kB document. Bounded: cleared when full.
+cdef dict _gvk_cache = {}
 
 cdef bytes _MAGIC = b"k8s\x00"
 # Shared one-byte varints, as the pure twin hands out.
@@ -731,10 +736,12 @@ cdef extern from *:
 # whitespace, string text or the rest of a number/literal (which stage 2 reads to its end
 # and checks that whitespace or a structural byte follows it), so each byte is judged.
 #
-# It answers only for the plain case and returns -1 otherwise: a backslash anywhere,
-# control bytes in strings, bytes other than whitespace outside strings and scalars,
-# non-ASCII in top-level keys or in the matched values, and any error; the scanner above
-# then reads the document (and hands errors on to the pure kernel, for Go's texts).
+# It answers only for the plain case and returns -1 otherwise: control bytes in strings,
+# backslashes outside strings, bytes other than whitespace outside strings and scalars,
+# escapes or non-ASCII in top-level keys or in the matched values, and any error; the
+# scanner above then reads the document (and hands errors on to the pure kernel, for Go's
+# texts). The block classifier is picked once at import: AVX-512 (F, BW, VBMI2), AVX2,
+# SSE2, or none (the portable one is slower than the scanner above).
 cdef extern from *:
     """
     #define KC_CHUNK 4096
@@ -952,8 +959,10 @@ cdef extern from *:
         int c;
         kc_blk_tab_init();
         for (c = 0; c < 256; c++) kc_term_tab[c] = (kc_blk_tab[c] & 12) != 0;
+        /* The portable classifier (a table lookup per byte) is slower than the one-pass
+           scanner: it is there for the tests and for other platforms to build on. */
         kc_gvk_levels[1] = kc_fill_scalar;
-        kc_gvk_level = 1;
+        kc_gvk_level = 0;
     #if defined(__SSE2__)
         kc_gvk_levels[2] = kc_fill_sse2;
         kc_gvk_level = 2;
@@ -1159,9 +1168,16 @@ cdef object _scanned_gvk(bytes data, int level):
         return _pure_interpret_gvk(data)
     if rc == 1 or (not out.av_seen and not out.k_seen):
         return _EMPTY_GVK
-    members = []
-    if out.av_seen:
-        members.append(("apiVersion", PyUnicode_DecodeUTF8(<const char*>p + out.av0, out.av1 - out.av0, NULL)))
-    if out.k_seen:
-        members.append(("kind", PyUnicode_DecodeUTF8(<const char*>p + out.k0, out.k1 - out.k0, NULL)))
-    return _gvk_from_members(members)
+    # A missing member reads as "" (the struct field keeps its zero value).
+    api_version = PyUnicode_DecodeUTF8(<const char*>p + out.av0, out.av1 - out.av0, NULL) if out.av_seen else ""
+    kind = PyUnicode_DecodeUTF8(<const char*>p + out.k0, out.k1 - out.k0, NULL) if out.k_seen else ""
+    key = (api_version, kind)
+    cached = PyDict_GetItem(_gvk_cache, key)
+    if cached != NULL:
+        return <object>cached
+    # Errors (an apiVersion with two slashes) raise here and are not cached.
+    gvk = _gvk_from_members((("apiVersion", api_version), ("kind", kind)))
+    if len(_gvk_cache) >= 512:
+        _gvk_cache.clear()
+    _gvk_cache[key] = gvk
+    return gvk

@@ -1002,6 +1002,14 @@ cdef extern from *:
         return (j < n && p[j] == 0x22) ? j : -1;
     }
 
+    /* Fills the stack below the caller with junk, so that a kc_gvk_fast called next
+       (tests only) cannot read positions a previous call left in its idx by chance. */
+    static __attribute__((noinline)) void kc_poison_stack(void) {
+        unsigned char junk[KC_IDX_CAP * 4 + KC_MAX_DEPTH + 1024];
+        memset(junk, 0xA5, sizeof junk);
+        __asm__ volatile("" : : "r"(junk) : "memory");
+    }
+
     /* 0: a valid top-level object (matching members recorded in *out); 1: a top-level
        null; -1: not the plain case, or not JSON. */
     static int kc_gvk_fast(const unsigned char* p, Py_ssize_t n, kc_fill_fn fill, kc_gvk_out* out) {
@@ -1101,6 +1109,7 @@ cdef extern from *:
     }
     """
     ctypedef Py_ssize_t (*kc_fill_fn)(void* s, uint32_t* idx) noexcept nogil
+    void kc_poison_stack() noexcept nogil
     kc_fill_fn kc_gvk_levels[5]
     int kc_gvk_level
     void kc_gvk_fast_init() noexcept nogil
@@ -1138,12 +1147,15 @@ def _interpret_gvk_scanner(data, int level=-1):
 
 def _gvk_fast_rc(bytes data, int level):
     """The two-stage sniff's own answer at ``level`` (0: an object, 1: null, -1: handed
-    on), for the tests: it must answer plain documents and never accept broken ones."""
+    on), for the tests: it must answer plain documents and never accept broken ones. The
+    stack is filled with junk first: a position the scan forgot to write must not be
+    found there, left by an earlier call on the same document."""
     cdef kc_gvk_out out
     if level < 1 or level > 4 or kc_gvk_levels[level] == NULL:
         raise ValueError(f"sniff level {level} is not available")
     out.av0 = out.av1 = out.k0 = out.k1 = 0
     out.av_seen = out.k_seen = 0
+    kc_poison_stack()
     return kc_gvk_fast(<const unsigned char*>PyBytes_AS_STRING(data), PyBytes_GET_SIZE(data),
                        kc_gvk_levels[level], &out)
 

@@ -902,7 +902,16 @@ cdef extern from *:
     #if KC_HAVE_AVX2_TARGET
     __attribute__((target("avx2,popcnt,bmi")))
     static Py_ssize_t kc_fill_avx2(kc_s1* s, uint32_t* idx) { KC_FILL(kc_classify64_avx2, kc_flatten) }
+    #endif
 
+    /* gcc learnt the VBMI2 target (vpcompressb) in version 8. */
+    #if KC_HAVE_AVX2_TARGET && (defined(__clang__) || __GNUC__ >= 8)
+    #define KC_HAVE_AVX512_TARGET 1
+    #else
+    #define KC_HAVE_AVX512_TARGET 0
+    #endif
+
+    #if KC_HAVE_AVX512_TARGET
     /* AVX-512 (VBMI2): vpcompressb packs the offsets of the set bits into bytes, widened
        to 32 bits sixteen at a time (stores past the count are overwritten later). */
     #define KC_AVX512 "avx512f,avx512bw,avx512vbmi2,popcnt,bmi"
@@ -973,11 +982,13 @@ cdef extern from *:
                 && __builtin_cpu_supports("bmi")) {
             kc_gvk_levels[3] = kc_fill_avx2;
             kc_gvk_level = 3;
+    #if KC_HAVE_AVX512_TARGET
             if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")
                     && __builtin_cpu_supports("avx512vbmi2")) {
                 kc_gvk_levels[4] = kc_fill_avx512;
                 kc_gvk_level = 4;
             }
+    #endif
         }
     #endif
     }

@@ -56,12 +56,14 @@ def same(name: str, *args: Any) -> tuple[Any, ...]:
     a = outcome(getattr(pure, name), *args)
     b = outcome(getattr(compiled, name), *args)
     if name == "interpret_gvk":
-        # The compiled kernel hands documents its scanner gives up on (rc < 0) to the pure
-        # parser: check the scanner itself on every input too.
+        # The compiled kernel hands documents its scanners give up on (rc < 0) to the pure
+        # parser: check the scanners themselves on every input too, the two-stage sniff
+        # with each block classifier the build and CPU offer and the one-pass scanner alone.
         from kcodec._speedups import _wire
 
-        c = outcome(_wire._interpret_gvk_scanner, *args)
-        assert a == c, f"scanner {args!r:.200}: pure {a!r:.300} != scanner {c!r:.300}"
+        for level in _wire._gvk_levels():
+            c = outcome(_wire._interpret_gvk_scanner, *args, level)
+            assert a == c, f"scanner level {level} {args!r:.200}: pure {a!r:.300} != scanner {c!r:.300}"
     if a[0] == "ok" and b[0] == "ok" and name == "iter_fields":
         a, b = ("ok", list(a[1])), ("ok", list(b[1]))
     assert a == b, f"{name}{args!r:.200}: pure {a!r:.300} != compiled {b!r:.300}"
@@ -399,6 +401,115 @@ def test_interpret_gvk_random_documents(doc: Any) -> None:
     data = json.dumps(doc, ensure_ascii=False).encode()
     same("interpret_gvk", data)
     same("interpret_gvk", json.dumps(doc, indent=1).encode())
+
+
+def _fast_levels() -> list[int]:
+    from kcodec._speedups import _wire
+
+    return [lv for lv in _wire._gvk_levels() if lv > 0]
+
+
+def check_fast_sniff(data: bytes) -> None:
+    """Parity at every level, and the two-stage sniff itself never accepts a document the
+    pure kernel rejects, nor answers differently from it."""
+    from kcodec._speedups import _wire
+
+    res = same("interpret_gvk", data)
+    for level in _fast_levels():
+        rc = _wire._gvk_fast_rc(data, level)
+        if res[0] == "error" and "json parse error" in res[2] and "cannot unmarshal" not in res[2]:
+            assert rc == -1, f"level {level} accepted {data!r:.300}: {res!r:.200}"
+
+
+@needs_fixtures
+def test_gvk_fast_sniff_answers_plain_documents() -> None:
+    # The fast path must really run: every fixture is answered by it at every level.
+    from kcodec._speedups import _wire
+
+    for path in JSON_FIXTURES:
+        data = path.read_bytes()
+        for level in _fast_levels():
+            assert _wire._gvk_fast_rc(data, level) == 0, (path.name, level)
+    # Escapes inside strings below the top level (and in top-level values of other keys)
+    # are read by the block scan too, wherever they fall in the 64-byte blocks.
+    for lead in range(0, 140, 3):
+        for esc in (b'\\"', b"\\\\", b"\\u00e9", b"\\n\\t\\/", b'\\\\\\"', b"\\ud800x"):
+            for data in (b'{"kind":"Pod","x":"' + b"y" * lead + esc + b'","apiVersion":"v1"}',
+                         b'{"x":{"' + b"y" * lead + esc + b'":["' + esc + b'","' + esc + b'"]},'
+                         b'"kind":"Pod"}'):
+                assert same("interpret_gvk", data)[0] == "ok"
+                for level in _fast_levels():
+                    assert _wire._gvk_fast_rc(data, level) == 0, (data, level)
+    for data in (b"null", b" null\n", b"{}", b'{"kind":"Pod","apiVersion":"v1","x":[1,-2.5e3,true,false,null,{}]}'):
+        for level in _fast_levels():
+            assert _wire._gvk_fast_rc(data, level) >= 0, (data, level)
+
+
+def test_gvk_cache_of_built_kinds() -> None:
+    # The compiled kernel keeps the GroupVersionKind built per (apiVersion, kind): answers
+    # stay those of the pure kernel on repeats, past the cache's bound, and for the
+    # apiVersion that raises (never cached).
+    docs = [b'{"apiVersion":"g%d/v1","kind":"K%d"}' % (i % 700, i) for i in range(1500)]
+    docs += [b'{"kind":"Pod"}', b'{"apiVersion":"v1"}', b'{"apiVersion":"","kind":""}', b'{"apiVersion":"a/b/c","kind":"K"}']
+    for _ in range(2):
+        for data in docs:
+            same("interpret_gvk", data)
+
+
+def test_gvk_fast_sniff_dense_blocks() -> None:
+    # Blocks where most or all 64 bytes are listed positions (the flattening writes them
+    # 4 or 16 at a time), at every offset, whole and cut.
+    for lead in range(0, 66, 5):
+        for body in (b"[]," * 40 + b"[]", b"0," * 60 + b"0", b"{}," * 40 + b"{}", b"[[[[[[[[]]]]]]]]," * 8 + b"1"):
+            data = b'{"kind":"Pod","x":[' + b" " * lead + body + b'],"apiVersion":"v1"}'
+            assert same("interpret_gvk", data)[0] == "ok"
+            for level in _fast_levels():
+                from kcodec._speedups import _wire
+
+                assert _wire._gvk_fast_rc(data, level) == 0
+            for cut in range(len(data) - 80, len(data), 7):
+                check_fast_sniff(data[:cut])
+
+
+# Bytes that matter to the block classifiers, the number and literal readers and the grammar.
+_SPLICE = [b'"', b"\\", b"{", b"}", b"[", b"]", b":", b",", b" ", b"\t", b"\n", b"\r", b"\x00", b"\x0c",
+           b"\x1a", b"\x1f", b"\x7f", b"\x80", b"\xff", b"\xc3\xa9", b"0", b"-", b"1e", b".5", b"x", b"n",
+           b"true", b"nul", b"null", b"ka", b"\\u00", b'""', b"{}", b"[]", b'"kind":', b" " * 70]
+
+_json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(alphabet=st.characters(max_codepoint=0x2FF), max_size=8),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(
+        st.sampled_from(["kind", "apiVersion", "Kind", "APIVERSION", "x", "k"]) | st.text(max_size=5),
+        children, max_size=4),
+    max_leaves=20)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_json_values, st.sampled_from([None, 0, 1, 2, 7]), st.booleans(),
+       st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 3), st.sampled_from(_SPLICE)), max_size=3),
+       st.integers(0, 130))
+def test_gvk_fast_sniff_generated_and_broken(doc: Any, indent: Any, ascii_only: bool,
+                                              edits: list[tuple[int, int, bytes]], lead: int) -> None:
+    # Generated JSON (compact or indented, some with a leading run of whitespace that moves
+    # every byte across the 64-byte blocks), then broken by splicing, replacing or cutting
+    # bytes: compiled (every sniff level) and pure agree on results and on error texts.
+    import json
+
+    data = b" " * lead + json.dumps({"kind": "Pod", "x": doc, "apiVersion": "v1"} if lead % 3 else doc,
+                                    indent=indent, ensure_ascii=ascii_only).encode()
+    check_fast_sniff(data)
+    for at, how, piece in edits:
+        i = at % (len(data) + 1)
+        if how == 0:
+            data = data[:i] + piece + data[i:]
+        elif how == 1:
+            data = data[:i] + piece + data[i + len(piece):]
+        elif how == 2:
+            data = data[:i] + data[i + len(piece):]
+        else:
+            data = data[:i]
+        check_fast_sniff(data)
 
 
 # ------------------------------------------------------------------ typed structs

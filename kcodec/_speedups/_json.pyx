@@ -25,6 +25,7 @@ from libc.string cimport memcmp, memcpy, memset
 from libc.stdlib cimport malloc, calloc, free, realloc
 from libc.stdint cimport int64_t, uint32_t, uint64_t
 from libc.math cimport isinf, isnan
+from kcodec._speedups._jsonblock cimport kc_prefix_xor
 
 from kcodec._speedups._tables cimport (
     Table, TypeRow, FieldRow, table_of, get_field, set_field, is_zero_value,
@@ -2294,14 +2295,7 @@ cdef extern from *:
     #include <emmintrin.h>
     #define KC_SCAN_BLOCKS 1
 
-    static inline uint64_t kc_mask16(__m128i v, __m128i q, __m128i bs, __m128i o, __m128i c,
-                                     uint64_t* bsm, uint64_t* brm) {
-        __m128i low = _mm_or_si128(v, _mm_set1_epi8(0x20));  /* [ -> {, ] -> } */
-        *bsm = (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, bs));
-        *brm = (uint64_t)(unsigned)_mm_movemask_epi8(
-            _mm_or_si128(_mm_cmpeq_epi8(low, o), _mm_cmpeq_epi8(low, c)));
-        return (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, q));
-    }
+    /* kc_mask16 and kc_prefix_xor: _jsonblock.pxd (shared with the GVK sniff). */
 
     /* Scans whole 64-byte blocks of b from i. *status: 1 the value ends before the
        returned index; -1 an opening bracket there nests deeper than max_depth; -2 the
@@ -2342,7 +2336,7 @@ cdef extern from *:
             m = qm & ~esc;
             /* Bit j: inside a string after byte j (an opening quote's bit is set, a
                closing quote's is clear). */
-            m ^= m << 1; m ^= m << 2; m ^= m << 4; m ^= m << 8; m ^= m << 16; m ^= m << 32;
+            m = kc_prefix_xor(m);
             if (in_str) m = ~m;
             if (bsm & ~m) { *status = 2; break; }
             s = brm & ~m;

@@ -17,6 +17,7 @@ from cpython.long cimport PyLong_FromUnsignedLongLong, PyLong_FromLongLong
 from cpython.object cimport PyObject
 
 from kcodec._speedups._varint cimport VARINT_OK, read_uvarint, uvarint_size
+from kcodec._speedups._jsonblock cimport kc_prefix_xor
 
 from kcodec import wire as _pure
 from kcodec._native import gvk as _pure_gvk
@@ -38,6 +39,7 @@ PROTO_MAGIC = _pure.PROTO_MAGIC
 
 cdef extern from "Python.h":
     long long PyLong_AsLongLongAndOverflow(object o, int* overflow) except? -1
+    PyObject* PyDict_GetItem(object d, object key)
     object PyUnicode_AsEncodedString(object u, const char* encoding, const char* errors)
 
 cdef object _pure_encode_varint = _pure.encode_varint
@@ -52,6 +54,10 @@ cdef object _pure_envelope_span = _pure.envelope_span
 cdef object _pure_interpret_gvk = _pure_gvk.interpret_gvk
 cdef object _gvk_from_members = _pure_gvk._from_members
 cdef object _EMPTY_GVK = _pure_gvk._EMPTY
+# (apiVersion, kind) -> GroupVersionKind (an immutable tuple) of the documents sniffed so
+# far: building it in Python (_from_members, parse_group_version) cost as much as scanning
+# a 2 kB document. Bounded: cleared when full.
+cdef dict _gvk_cache = {}
 
 cdef bytes _MAGIC = b"k8s\x00"
 # Shared one-byte varints, as the pure twin hands out.
@@ -721,36 +727,480 @@ cdef extern from *:
     int kc_gvk_scan(const unsigned char* p, Py_ssize_t n, kc_gvk_out* out) noexcept nogil
 
 
+# Two-stage sniff of plain documents. The scanner above waits on each token before it can
+# look at the next (22 us for the 59 kB fixture Pod, 40e8dfa's simdjson took 13 us). Here
+# stage 1 classifies 64-byte blocks into bit masks (_jsonblock.pxd) and lists the
+# positions of the structural bytes outside strings, of the opening quotes and of the
+# bytes starting a number or literal, a chunk at a time; stage 2 walks only those
+# positions to check the grammar and nesting. Every byte between two listed positions is
+# whitespace, string text or the rest of a number/literal (which stage 2 reads to its end
+# and checks that whitespace or a structural byte follows it), so each byte is judged.
+#
+# It answers only for the plain case and returns -1 otherwise: control bytes in strings,
+# backslashes outside strings, bytes other than whitespace outside strings and scalars,
+# escapes or non-ASCII in top-level keys or in the matched values, and any error; the
+# scanner above then reads the document (and hands errors on to the pure kernel, for Go's
+# texts). The block classifier is picked once at import: AVX-512 (F, BW, VBMI2), AVX2,
+# SSE2, or none (the portable one is slower than the scanner above).
+cdef extern from *:
+    """
+    #define KC_CHUNK 4096
+    /* A chunk lists at most one position per byte, the flattening writes up to fifteen
+       more, and the end of the text adds one. */
+    #define KC_IDX_CAP (KC_CHUNK + 64)
+
+    typedef struct {
+        const unsigned char* p;
+        Py_ssize_t n, pos;         /* pos: the first byte stage 1 has not classified */
+        uint64_t in_str;           /* all ones when pos is inside a string */
+        uint64_t prev_scalar;      /* 1 when the byte before pos is part of a number/literal run */
+        uint64_t esc_carry;        /* 1 when the byte at pos is escaped by a backslash before it */
+        int bad;                   /* not the plain case */
+    } kc_s1;
+
+    typedef Py_ssize_t (*kc_fill_fn)(kc_s1* s, uint32_t* idx);
+
+    /* Bytes that may follow a number or literal: whitespace and structural bytes. */
+    static unsigned char kc_term_tab[256];
+
+    static inline Py_ssize_t kc_ctz(uint64_t x) {
+        /* The top bit keeps the argument non-zero once x runs out of bits (the positions
+           written then are overwritten or past the count). */
+        return __builtin_ctzll(x | 0x8000000000000000ULL);
+    }
+
+    typedef struct { uint64_t esc; int carry, bad; } kc_esc;
+
+    /* The bytes of block b escaped by a backslash (carry: bit 0 is), left to right: a
+       backslash not itself escaped escapes the next byte (bit 0 of the next block when it
+       ends this one), which must be one of " \\ / b f n r t, or u and four hex digits.
+       Read so everywhere, a backslash must then lie inside a string (kc_block checks),
+       which makes this reading the text's. Out of line: most blocks have no backslash. */
+    static __attribute__((noinline)) kc_esc kc_escapes(uint64_t bs, uint64_t carry,
+                                                     const unsigned char* b, Py_ssize_t avail) {
+        kc_esc r;
+        uint64_t esc = carry, rem = bs & ~carry;
+        r.carry = 0; r.bad = 0;
+        while (rem) {
+            Py_ssize_t j = __builtin_ctzll(rem);
+            unsigned char e;
+            if (j + 1 >= avail) { r.bad = 1; break; }
+            e = b[j + 1];
+            if (e == 0x75) {
+                if (j + 5 >= avail || !(kc_hex(b[j + 2]) && kc_hex(b[j + 3]) && kc_hex(b[j + 4])
+                                        && kc_hex(b[j + 5]))) { r.bad = 1; break; }
+            } else if (!(e == 0x22 || e == 0x5C || e == 0x2F || e == 0x62 || e == 0x66
+                         || e == 0x6E || e == 0x72 || e == 0x74)) {
+                r.bad = 1; break;
+            }
+            if (j == 63) r.carry = 1;
+            else esc |= 1ULL << (j + 1);
+            rem &= rem - 1;
+            rem &= ~esc;
+        }
+        r.esc = esc;
+        return r;
+    }
+
+    /* Block b's positions to list, or 0 with *bad set; avail: the bytes of the text from
+       b (at least 64, or fewer in the padded last block). The state lives in the caller's
+       locals: through kc_s1 every idx store (the build's -fno-strict-aliasing) made the
+       compiler reload it. */
+    static inline __attribute__((always_inline)) uint64_t kc_block(
+            const kc_blk* k, const unsigned char* b, Py_ssize_t avail, uint64_t* in_str,
+            uint64_t* prev_scalar, uint64_t* esc_carry, int* bad) {
+        uint64_t instr, tail, scalar, nq, starts, m, q = k->q;
+        if (__builtin_expect((k->bs | *esc_carry) != 0, 0)) {
+            kc_esc r = kc_escapes(k->bs, *esc_carry, b, avail);
+            if (r.bad) { *bad = 1; return 0; }
+            *esc_carry = r.carry;
+            q &= ~r.esc;
+        }
+        /* Bit j: byte j is an opening quote or inside a string. */
+        instr = kc_prefix_xor(q) ^ *in_str;
+        *in_str = (uint64_t)((int64_t)instr >> 63);
+        /* Outside strings a control or non-ASCII byte is not JSON unless whitespace, and a
+           backslash never is. */
+        if ((k->lo & ~k->ws & ~instr) | (k->bs & ~instr)) { *bad = 1; return 0; }
+        m = k->lo & instr;
+        while (m) {
+            /* Inside strings non-ASCII is text, control bytes (tab and newline too) are not. */
+            if (b[__builtin_ctzll(m)] < 0x20) { *bad = 1; return 0; }
+            m &= m - 1;
+        }
+        /* String text and closing quotes. */
+        tail = instr ^ q;
+        /* A run of bytes that are neither whitespace nor structural is one token; it
+           starts where the byte before is not such a byte (a quote before it counts as a
+           boundary: "a"x lists x, and the grammar rejects it). */
+        scalar = ~(k->op | k->ws);
+        nq = scalar & ~q;
+        starts = scalar & ~((nq << 1) | *prev_scalar);
+        *prev_scalar = nq >> 63;
+        return (k->op | starts) & ~tail;
+    }
+
+    /* Appends the positions base + j of the set bits j of m after idx[cnt]; the new
+       count. Four at a time (the stores past the count are overwritten later). */
+    static inline __attribute__((always_inline)) Py_ssize_t kc_flatten(
+            uint64_t m, Py_ssize_t base, uint32_t* idx, Py_ssize_t cnt) {
+        if (m) {
+            uint32_t* o = idx + cnt;
+            uint32_t at = (uint32_t)base;
+            Py_ssize_t t, pc = __builtin_popcountll(m);
+            for (t = 0; t < pc; t += 4) {
+                o[t] = at + (uint32_t)kc_ctz(m); m &= m - 1;
+                o[t + 1] = at + (uint32_t)kc_ctz(m); m &= m - 1;
+                o[t + 2] = at + (uint32_t)kc_ctz(m); m &= m - 1;
+                o[t + 3] = at + (uint32_t)kc_ctz(m); m &= m - 1;
+            }
+            cnt += pc;
+        }
+        return cnt;
+    }
+
+    /* The last bytes of the text (fewer than 64), padded with spaces. */
+    static Py_ssize_t kc_block_tail(kc_s1* s, uint32_t* idx, Py_ssize_t cnt) {
+        unsigned char pad[64];
+        kc_blk k;
+        Py_ssize_t left = s->n - s->pos;
+        uint64_t in_str = s->in_str, prev = s->prev_scalar, esc = s->esc_carry, m;
+        int bad = 0;
+        memset(pad, 0x20, sizeof pad);
+        memcpy(pad, s->p + s->pos, (size_t)left);
+        kc_classify64_scalar(pad, &k);
+        m = kc_block(&k, pad, left, &in_str, &prev, &esc, &bad);
+        cnt = kc_flatten(m, s->pos, idx, cnt);
+        s->in_str = in_str; s->prev_scalar = prev; s->esc_carry = esc; s->bad = bad;
+        s->pos = s->n;
+        return cnt;
+    }
+
+    /* One chunk of at most KC_CHUNK bytes from s->pos. */
+    #define KC_FILL(CLASSIFY, FLATTEN) \\
+        const unsigned char* p = s->p; \\
+        Py_ssize_t cnt = 0, pos = s->pos, n = s->n; \\
+        Py_ssize_t stop = (n - pos > KC_CHUNK ? pos + KC_CHUNK : n); \\
+        uint64_t in_str = s->in_str, prev = s->prev_scalar, esc = s->esc_carry, m; \\
+        int bad = 0; \\
+        kc_blk k; \\
+        while (pos + 64 <= stop) { \\
+            CLASSIFY(p + pos, &k); \\
+            m = kc_block(&k, p + pos, n - pos, &in_str, &prev, &esc, &bad); \\
+            if (bad) break; \\
+            cnt = FLATTEN(m, pos, idx, cnt); \\
+            pos += 64; \\
+        } \\
+        s->pos = pos; s->in_str = in_str; s->prev_scalar = prev; s->esc_carry = esc; s->bad = bad; \\
+        if (!bad && pos < stop) cnt = kc_block_tail(s, idx, cnt); \\
+        return cnt;
+
+    static Py_ssize_t kc_fill_scalar(kc_s1* s, uint32_t* idx) { KC_FILL(kc_classify64_scalar, kc_flatten) }
+    #if defined(__SSE2__)
+    static Py_ssize_t kc_fill_sse2(kc_s1* s, uint32_t* idx) { KC_FILL(kc_classify64_sse2, kc_flatten) }
+    #endif
+    #if KC_HAVE_AVX2_TARGET
+    __attribute__((target("avx2,popcnt,bmi")))
+    static Py_ssize_t kc_fill_avx2(kc_s1* s, uint32_t* idx) { KC_FILL(kc_classify64_avx2, kc_flatten) }
+    #endif
+
+    /* gcc learnt the VBMI2 target (vpcompressb) in version 8. */
+    #if KC_HAVE_AVX2_TARGET && (defined(__clang__) || __GNUC__ >= 8)
+    #define KC_HAVE_AVX512_TARGET 1
+    #else
+    #define KC_HAVE_AVX512_TARGET 0
+    #endif
+
+    #if KC_HAVE_AVX512_TARGET
+    /* AVX-512 (VBMI2): vpcompressb packs the offsets of the set bits into bytes, widened
+       to 32 bits sixteen at a time (stores past the count are overwritten later). */
+    #define KC_AVX512 "avx512f,avx512bw,avx512vbmi2,popcnt,bmi"
+    __attribute__((target(KC_AVX512))) static inline Py_ssize_t kc_flatten_avx512(
+            uint64_t m, Py_ssize_t base, uint32_t* idx, Py_ssize_t cnt) {
+        if (m) {
+            const __m512i iota = _mm512_set_epi8(
+                63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48,
+                47, 46, 45, 44, 43, 42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32,
+                31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16,
+                15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+            const __m512i at = _mm512_set1_epi32((int)base);
+            __m512i packed = _mm512_maskz_compress_epi8((__mmask64)m, iota);
+            uint32_t* o = idx + cnt;
+            Py_ssize_t pc = __builtin_popcountll(m);
+            _mm512_storeu_si512((void*)o, _mm512_add_epi32(at, _mm512_cvtepu8_epi32(_mm512_castsi512_si128(packed))));
+            if (pc > 16) {
+                int t;
+                for (t = 1; t * 16 < pc; t++) {
+                    __m128i part = _mm_loadu_si128((const __m128i*)((const unsigned char*)&packed + 16 * t));
+                    _mm512_storeu_si512((void*)(o + 16 * t), _mm512_add_epi32(at, _mm512_cvtepu8_epi32(part)));
+                }
+            }
+            cnt += pc;
+        }
+        return cnt;
+    }
+
+    __attribute__((target(KC_AVX512))) static inline void kc_classify64_avx512(const unsigned char* b, kc_blk* o) {
+        const __m512i wst = _mm512_broadcast_i32x4(_mm_setr_epi8(
+            0x20, -128, -128, -128, -128, -128, -128, -128, -128, 0x09, 0x0A, -128, -128, 0x0D, -128, -128));
+        const __m512i opt = _mm512_broadcast_i32x4(_mm_setr_epi8(
+            -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, 0x3A, 0x7B, 0x2C, 0x7D, -128, -128));
+        const __m512i sp = _mm512_set1_epi8(0x20);
+        const __m512i v = _mm512_loadu_si512((const void*)b);
+        /* The same tables as kc_classify64_avx2. */
+        o->q = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(0x22));
+        o->bs = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(0x5C));
+        o->op = _mm512_cmpeq_epi8_mask(_mm512_or_si512(v, sp), _mm512_shuffle_epi8(opt, v));
+        o->ws = _mm512_cmpeq_epi8_mask(v, _mm512_shuffle_epi8(wst, v));
+        o->lo = _mm512_cmplt_epi8_mask(v, sp);
+    }
+
+    __attribute__((target(KC_AVX512)))
+    static Py_ssize_t kc_fill_avx512(kc_s1* s, uint32_t* idx) { KC_FILL(kc_classify64_avx512, kc_flatten_avx512) }
+    #endif
+
+    /* Levels: 0 the scanner above only, 1 portable, 2 SSE2, 3 AVX2, 4 AVX-512
+       (kc_gvk_levels[l] is NULL where the build or the CPU lacks it). */
+    static kc_fill_fn kc_gvk_levels[5];
+    static int kc_gvk_level = 0;
+
+    static void kc_gvk_fast_init(void) {
+        int c;
+        kc_blk_tab_init();
+        for (c = 0; c < 256; c++) kc_term_tab[c] = (kc_blk_tab[c] & 12) != 0;
+        /* The portable classifier (a table lookup per byte) is slower than the one-pass
+           scanner: it is there for the tests and for other platforms to build on. */
+        kc_gvk_levels[1] = kc_fill_scalar;
+        kc_gvk_level = 0;
+    #if defined(__SSE2__)
+        kc_gvk_levels[2] = kc_fill_sse2;
+        kc_gvk_level = 2;
+    #endif
+    #if KC_HAVE_AVX2_TARGET
+        __builtin_cpu_init();
+        if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt")
+                && __builtin_cpu_supports("bmi")) {
+            kc_gvk_levels[3] = kc_fill_avx2;
+            kc_gvk_level = 3;
+    #if KC_HAVE_AVX512_TARGET
+            if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")
+                    && __builtin_cpu_supports("avx512vbmi2")) {
+                kc_gvk_levels[4] = kc_fill_avx512;
+                kc_gvk_level = 4;
+            }
+    #endif
+        }
+    #endif
+    }
+
+    /* The next chunk of positions; at the end of the text the count includes n itself
+       (p[n] is the NUL every bytes object ends with), so it is never 0. */
+    static Py_ssize_t kc_refill(kc_s1* s, uint32_t* idx, kc_fill_fn fill) {
+        Py_ssize_t cnt = 0;
+        while (cnt == 0 && !s->bad && s->pos < s->n) cnt = fill(s, idx);
+        if (s->pos >= s->n && !s->bad) {
+            if (s->in_str) s->bad = 1;   /* an unterminated string */
+            idx[cnt++] = (uint32_t)s->n;
+        }
+        return cnt;
+    }
+
+    /* The text of the string opening at i when it is ASCII: its end (the closing quote),
+       or -1. Stage 1 has not necessarily reached the closing quote yet; a backslash
+       before it makes a later chunk give up, which discards this reading. */
+    static inline Py_ssize_t kc_ascii_string_end(const unsigned char* p, Py_ssize_t i, Py_ssize_t n) {
+        Py_ssize_t j = kc_string_stop(p, i + 1, n);
+        return (j < n && p[j] == 0x22) ? j : -1;
+    }
+
+    /* Fills the stack below the caller with junk, so that a kc_gvk_fast called next
+       (tests only) cannot read positions a previous call left in its idx by chance. */
+    static __attribute__((noinline)) void kc_poison_stack(void) {
+        unsigned char junk[KC_IDX_CAP * 4 + KC_MAX_DEPTH + 1024];
+        memset(junk, 0xA5, sizeof junk);
+        __asm__ volatile("" : : "r"(junk) : "memory");
+    }
+
+    /* 0: a valid top-level object (matching members recorded in *out); 1: a top-level
+       null; -1: not the plain case, or not JSON. */
+    static int kc_gvk_fast(const unsigned char* p, Py_ssize_t n, kc_fill_fn fill, kc_gvk_out* out) {
+        uint32_t idx[KC_IDX_CAP];
+        unsigned char stack[KC_MAX_DEPTH];   /* 1: object, 0: array */
+        kc_s1 s;
+        Py_ssize_t k = 0, cnt = 0, i, j;
+        int depth, want;
+        unsigned char c;
+        s.p = p; s.n = n; s.pos = 0; s.in_str = 0; s.prev_scalar = 0; s.esc_carry = 0; s.bad = 0;
+    #define KC_NEXT() do { \\
+            if (k == cnt) { cnt = kc_refill(&s, idx, fill); k = 0; if (s.bad) return -1; } \\
+            i = idx[k++]; c = p[i]; \\
+        } while (0)
+    /* A number or literal at i, then whitespace, a structural byte or the end. */
+    #define KC_SCALAR_END(j) if ((j) < 0 || ((j) < n && !kc_term_tab[p[j]])) return -1
+        KC_NEXT();
+        if (c != 0x7B) {
+            if (c != 0x6E) return -1;
+            j = kc_scan_lit(p, i, n, "null", 4);
+            KC_SCALAR_END(j);
+            KC_NEXT();
+            return i == n ? 1 : -1;
+        }
+        stack[0] = 1;
+        depth = 1;
+    object_open:
+        KC_NEXT();
+        if (c == 0x7D) goto close;
+        goto key;
+    object_key:
+        KC_NEXT();
+    key:
+        if (c != 0x22) return -1;
+        want = 0;
+        if (depth == 1) {
+            j = kc_ascii_string_end(p, i, n);
+            if (j < 0) return -1;
+            want = kc_fold_key(p, i + 1, j);
+        }
+        KC_NEXT();
+        if (c != 0x3A) return -1;
+        KC_NEXT();
+        if (want) {
+            if (c == 0x22) {
+                j = kc_ascii_string_end(p, i, n);
+                if (j < 0) return -1;
+                if (want == 1) { out->av0 = i + 1; out->av1 = j; out->av_seen = 1; }
+                else { out->k0 = i + 1; out->k1 = j; out->k_seen = 1; }
+            } else if (c == 0x6E) {
+                /* null leaves the field alone */
+                j = kc_scan_lit(p, i, n, "null", 4);
+                KC_SCALAR_END(j);
+            } else {
+                return -1;
+            }
+            goto after_value;
+        }
+    value:
+        switch (c) {
+        case 0x22:
+            goto after_value;
+        case 0x7B:
+            if (depth >= KC_MAX_DEPTH) return -1;
+            stack[depth++] = 1;
+            goto object_open;
+        case 0x5B:
+            if (depth >= KC_MAX_DEPTH) return -1;
+            stack[depth++] = 0;
+            KC_NEXT();
+            if (c == 0x5D) goto close;
+            goto value;
+        case 0x74: j = kc_scan_lit(p, i, n, "true", 4); break;
+        case 0x66: j = kc_scan_lit(p, i, n, "false", 5); break;
+        case 0x6E: j = kc_scan_lit(p, i, n, "null", 4); break;
+        case 0x2D: case 0x30: case 0x31: case 0x32: case 0x33: case 0x34:
+        case 0x35: case 0x36: case 0x37: case 0x38: case 0x39:
+            j = kc_scan_number(p, i, n); break;
+        default:
+            return -1;
+        }
+        KC_SCALAR_END(j);
+    after_value:
+        KC_NEXT();
+        if (c == 0x2C) {
+            if (stack[depth - 1]) goto object_key;
+            KC_NEXT();
+            goto value;
+        }
+    close:
+        if (c != (stack[depth - 1] ? 0x7D : 0x5D)) return -1;
+        if (--depth) goto after_value;
+        KC_NEXT();
+        return i == n ? 0 : -1;
+    #undef KC_NEXT
+    #undef KC_SCALAR_END
+    }
+    """
+    ctypedef Py_ssize_t (*kc_fill_fn)(void* s, uint32_t* idx) noexcept nogil
+    void kc_poison_stack() noexcept nogil
+    kc_fill_fn kc_gvk_levels[5]
+    int kc_gvk_level
+    void kc_gvk_fast_init() noexcept nogil
+    int kc_gvk_fast(const unsigned char* p, Py_ssize_t n, kc_fill_fn fill, kc_gvk_out* out) noexcept nogil
+
+
+kc_gvk_fast_init()
+
+
 def interpret_gvk(data):
     """Group, version and kind named by a JSON document's ``apiVersion`` and ``kind``."""
     if type(data) is not bytes:
         return _pure_interpret_gvk(data)
-    return _scanned_gvk(data)
+    return _scanned_gvk(data, kc_gvk_level)
 
 
-def _interpret_gvk_scanner(data):
-    """interpret_gvk through this module's scanner at every size (for the parity tests)."""
+def _gvk_levels():
+    """The sniff levels this build and CPU offer (0: the one-pass scanner only; 1, 2, 3, 4:
+    the two-stage sniff with the portable, SSE2, AVX2, AVX-512 block classifier), for the
+    tests."""
+    return [lv for lv in range(5) if lv == 0 or kc_gvk_levels[lv] != NULL]
+
+
+def _interpret_gvk_scanner(data, int level=-1):
+    """interpret_gvk through this module's scanners at every size (for the parity tests),
+    at sniff ``level`` (see _gvk_levels; -1: the default)."""
+    if level < 0:
+        level = kc_gvk_level
+    if level > 4 or (level > 0 and kc_gvk_levels[level] == NULL):
+        raise ValueError(f"sniff level {level} is not available")
     if type(data) is not bytes:
         return _pure_interpret_gvk(data)
-    return _scanned_gvk(data)
+    return _scanned_gvk(data, level)
 
 
-cdef object _scanned_gvk(bytes data):
+def _gvk_fast_rc(bytes data, int level):
+    """The two-stage sniff's own answer at ``level`` (0: an object, 1: null, -1: handed
+    on), for the tests: it must answer plain documents and never accept broken ones. The
+    stack is filled with junk first: a position the scan forgot to write must not be
+    found there, left by an earlier call on the same document."""
     cdef kc_gvk_out out
-    cdef int rc
+    if level < 1 or level > 4 or kc_gvk_levels[level] == NULL:
+        raise ValueError(f"sniff level {level} is not available")
+    out.av0 = out.av1 = out.k0 = out.k1 = 0
+    out.av_seen = out.k_seen = 0
+    kc_poison_stack()
+    return kc_gvk_fast(<const unsigned char*>PyBytes_AS_STRING(data), PyBytes_GET_SIZE(data),
+                       kc_gvk_levels[level], &out)
+
+
+cdef object _scanned_gvk(bytes data, int level):
+    cdef kc_gvk_out out
+    cdef int rc = -1
     cdef const unsigned char* p = <const unsigned char*>PyBytes_AS_STRING(data)
     cdef Py_ssize_t n = PyBytes_GET_SIZE(data)
+    cdef kc_fill_fn fill = kc_gvk_levels[level] if level > 0 else NULL
     out.av0 = out.av1 = out.k0 = out.k1 = 0
     out.av_seen = out.k_seen = 0
     with nogil:
-        rc = kc_gvk_scan(p, n, &out)
+        # Positions are 32-bit; p[n] is the bytes object's terminating NUL.
+        if fill != NULL and n < 0x7FFFFFFF:
+            rc = kc_gvk_fast(p, n, fill, &out)
+        if rc < 0:
+            out.av0 = out.av1 = out.k0 = out.k1 = 0
+            out.av_seen = out.k_seen = 0
+            rc = kc_gvk_scan(p, n, &out)
     if rc < 0:
         return _pure_interpret_gvk(data)
     if rc == 1 or (not out.av_seen and not out.k_seen):
         return _EMPTY_GVK
-    members = []
-    if out.av_seen:
-        members.append(("apiVersion", PyUnicode_DecodeUTF8(<const char*>p + out.av0, out.av1 - out.av0, NULL)))
-    if out.k_seen:
-        members.append(("kind", PyUnicode_DecodeUTF8(<const char*>p + out.k0, out.k1 - out.k0, NULL)))
-    return _gvk_from_members(members)
+    # A missing member reads as "" (the struct field keeps its zero value).
+    api_version = PyUnicode_DecodeUTF8(<const char*>p + out.av0, out.av1 - out.av0, NULL) if out.av_seen else ""
+    kind = PyUnicode_DecodeUTF8(<const char*>p + out.k0, out.k1 - out.k0, NULL) if out.k_seen else ""
+    key = (api_version, kind)
+    cached = PyDict_GetItem(_gvk_cache, key)
+    if cached != NULL:
+        return <object>cached
+    # Errors (an apiVersion with two slashes) raise here and are not cached.
+    gvk = _gvk_from_members((("apiVersion", api_version), ("kind", kind)))
+    if len(_gvk_cache) >= 512:
+        _gvk_cache.clear()
+    _gvk_cache[key] = gvk
+    return gvk

@@ -463,3 +463,63 @@ def test_rollback_annotation_copies_only_the_annotations() -> None:
     assert back.spec.rollback_to.revision == 3
     assert back.metadata.annotations == {"keep": "1"}
     assert out.metadata.annotations[_conversion.DEPRECATED_ROLLBACK_TO] == "3"
+
+
+def _deployment_list(n: int) -> object:
+    """An apps/v1beta1 DeploymentList of ``n`` distinct seed Deployments (one without
+    replicas, so defaulting has work in every chunk)."""
+    from kcodec.api.apps import v1beta1
+
+    items = []
+    for i in range(n):
+        d = kcodec.load(SEED_DEPLOYMENT)
+        d.metadata.name = f"d-{i}"
+        if i % 7 == 3:
+            d.spec.replicas = None
+        items.append(d)
+    return v1beta1.DeploymentList(items=items)
+
+
+def test_convert_of_a_long_list_in_chunks_is_the_whole_lists() -> None:
+    """kcodec.convert takes a long typed list a few items at a time (copy, defaults and both
+    conversions per chunk): the result is the whole-list path's, item for item, the list's
+    own fields included, and the caller's list is untouched."""
+    from kcodec.api.apps import v1
+    from kcodec.serializer import json as kjson
+
+    s = legacyscheme.scheme
+    gv = GroupVersion("apps", "v1")
+    for n in (legacyscheme._MIN_CHUNKED, legacyscheme._MIN_CHUNKED + 5, 3 * legacyscheme.CHUNK_ITEMS + 1):
+        lst = _deployment_list(n)
+        lst.metadata.resource_version = "42"
+        before = lst.to_dict()
+        assert legacyscheme._chunkable(s, lst)
+        got = kcodec.convert(lst, gv)
+        want = legacyscheme._convert_whole(s, lst, gv, False)
+        assert type(got) is v1.DeploymentList and len(got.items) == n
+        assert got == want and got.to_dict() == want.to_dict()
+        assert kjson.Serializer(s, s).encode(got) == kjson.Serializer(s, s).encode(want)
+        assert [x.spec.replicas for x in got.items[:5]] == [1, 1, 1, 1, 1]
+        assert lst.to_dict() == before
+        assert not {id(x.spec) for x in got.items} & {id(x.spec) for x in lst.items}
+
+
+def test_convert_of_a_list_that_fails_in_a_late_chunk_raises_the_whole_lists_error() -> None:
+    """An item that cannot be copied (an unset slot) past the first chunk: kcodec.convert
+    raises what converting the whole list raises; short and mixed lists go whole."""
+    from kcodec.api.apps import v1beta1
+
+    s = legacyscheme.scheme
+    gv = GroupVersion("apps", "v1")
+    lst = _deployment_list(3 * legacyscheme.CHUNK_ITEMS)
+    object.__delattr__(lst.items[-1].spec, "paused")
+    with pytest.raises(AttributeError) as whole:
+        legacyscheme._convert_whole(s, lst, gv, False)
+    with pytest.raises(AttributeError) as chunked:
+        kcodec.convert(lst, gv)
+    assert str(chunked.value) == str(whole.value)
+
+    assert not legacyscheme._chunkable(s, _deployment_list(legacyscheme._MIN_CHUNKED - 1))
+    mixed = _deployment_list(legacyscheme._MIN_CHUNKED)
+    mixed.items[5] = v1beta1.StatefulSet()
+    assert not legacyscheme._chunkable(s, mixed)

@@ -11,10 +11,12 @@ and depth rules as ``Converter._convert_at``; anything else goes through ``scope
 (hand-written functions, Go's error texts). The ``Scope`` a nested override receives is only
 built when an override or a hand-written function needs one.
 
-``deep_copy`` walks the compiled field tables of ``_tables`` with an explicit stack, in the
-same order as the pure twin, allocating blank instances with ``tp_alloc`` and filling their
-slots directly. Custom values whose class keeps ``CustomValue.deep_copy`` (which returns
-self) are shared without the call; the pure twin calls it and gets the same object.
+``deep_copy`` builds nested structs of bare_alloc tables by recursion (deeper than
+RECURSE_DEPTH, and other tables, through an explicit stack of blank instances filled
+field by field): the slot words are taken whole with a reference each, then the values
+that are not shared are replaced by copies, in protobuf field order (see ``_CopyPlan``).
+Custom values whose class keeps ``CustomValue.deep_copy`` (which returns self) are shared
+without the call; the pure twin calls it and gets the same object.
 
 Both kernels pause the cycle collector while they run (``gc_pause``/``gc_resume``), and
 ``convert_fields`` leaves the structs, lists and maps it creates untracked by it, as the
@@ -28,12 +30,14 @@ of 1000 Deployments spent a third of its time there).
 """
 from cpython.object cimport PyObject, PyTypeObject
 from cpython.ref cimport Py_DECREF
-from cpython.dict cimport PyDict_GetItem, PyDict_SetItem
+from cpython.dict cimport PyDict_GetItem, PyDict_SetItem, PyDict_Copy, PyDict_Next
+from cpython.mem cimport PyMem_Malloc, PyMem_Free
+from libc.string cimport memcpy, memset
 from cpython.list cimport PyList_Append, PyList_SET_ITEM
 
 from kcodec._speedups._tables cimport (
     Table, TypeRow, FieldRow, table_of, get_field, set_field, slot_get, slot_set, gc_pause, gc_resume,
-    untrack, kc_gc_new_untracked, kc_list_new_untracked, PyTypeObject_,
+    untrack, kc_gc_new_untracked, kc_gc_new_untracked_raw, kc_list_new_untracked, PyTypeObject_,
     K_BYTES, K_STRUCT, K_CUSTOM, K_LIST, K_MAP, K_ANY,
 )
 
@@ -50,6 +54,8 @@ cdef extern from "Python.h":
     void Py_XDECREF(PyObject* o)
     void Py_SET_SIZE(object o, Py_ssize_t n)
     PyObject* _list_item "PyList_GET_ITEM"(object o, Py_ssize_t i)
+    Py_ssize_t _list_size "PyList_GET_SIZE"(object o)
+    PyTypeObject* Py_TYPE(PyObject* o)
 
 cdef extern from *:
     """
@@ -488,34 +494,110 @@ cdef object _push(object v, Py_ssize_t depth, list stack):
 
 
 cdef object _copy_custom(object v):
-    cls = type(v)
-    cdef PyObject* p = PyDict_GetItem(_identity_copy, cls)
-    if p == NULL:
-        same = getattr(cls, "deep_copy", None) is _base_deep_copy
-        PyDict_SetItem(_identity_copy, cls, same)
-        p = PyDict_GetItem(_identity_copy, cls)
-    if <object>p is True:
+    if _identity_class(type(v)):
         return v
     return v.deep_copy()
 
 
 # Nested structs down to this depth are copied by recursion, built as a decoder builds them
-# (one untracked allocation with zero words, slots filled directly, no queue entry); deeper
-# ones go through the explicit stack, which bounds the C stack whatever the input's depth.
+# (one untracked allocation, slots filled directly, no queue entry); deeper ones go through
+# the explicit stack, which bounds the C stack whatever the input's depth.
 DEF RECURSE_DEPTH = 48
+
+# How the recursive copy treats one slot of a bare_alloc table (see _CopyPlan).
+cdef enum:
+    OP_SHARE = 0       # scalars and bytes: the value itself
+    OP_CUSTOM_ID = 1   # a custom class keeping CustomValue.deep_copy: shared when exactly it
+    OP_STRUCT = 2      # a nested struct: _copy_struct
+    OP_COPY = 3        # lists, maps, untyped values, other customs: _copy
+
+
+cdef struct CopySlot:
+    Py_ssize_t offset
+    int op
+    PyObject* row      # the FieldRow (borrowed: the table's fields tuple holds it)
+    PyObject* cls      # row.cls for OP_CUSTOM_ID (borrowed from the row)
+
+
+cdef class _CopyPlan:
+    """Per bare_alloc table, what deep_copy does with each slot, in C arrays: the copy of
+    a struct then costs a few instructions per scalar slot (a Pod has about 1800 slots,
+    most of them strings, ints and bools) instead of a FieldRow fetched, checked and
+    reference-counted per slot. Cached on ``Table.copy_plan``."""
+    cdef Py_ssize_t n
+    cdef CopySlot* slots
+    # indices into slots of the fields that may need _copy (op != OP_SHARE), in field order
+    cdef Py_ssize_t ndyn
+    cdef Py_ssize_t* dyn
+
+    def __dealloc__(self):
+        PyMem_Free(self.slots)
+        PyMem_Free(self.dyn)
+
+
+cdef _CopyPlan _copy_plan(Table t):
+    cdef _CopyPlan cp = _CopyPlan()
+    cdef Py_ssize_t i, n = t.nfields
+    cdef FieldRow f
+    cp.slots = <CopySlot*>PyMem_Malloc(sizeof(CopySlot) * (n + 1))
+    cp.dyn = <Py_ssize_t*>PyMem_Malloc(sizeof(Py_ssize_t) * (n + 1))
+    if cp.slots == NULL or cp.dyn == NULL:
+        raise MemoryError()
+    cp.n = n
+    cp.ndyn = 0
+    index = {}
+    for i in range(n):
+        f = <FieldRow>t.fields[i]
+        index[id(f)] = i
+        cp.slots[i].offset = t.offsets[i]
+        cp.slots[i].row = <PyObject*>f
+        cp.slots[i].cls = NULL
+        if f.kind < K_STRUCT:
+            cp.slots[i].op = OP_SHARE
+        elif f.kind == K_CUSTOM and _identity_class(f.cls):
+            cp.slots[i].op = OP_CUSTOM_ID
+            cp.slots[i].cls = <PyObject*>f.cls
+        elif f.kind == K_STRUCT:
+            cp.slots[i].op = OP_STRUCT
+        else:
+            cp.slots[i].op = OP_COPY
+    # Values are copied in protobuf field order, then the fields without a number: the
+    # order a protobuf decoder built them in, so a copy of a decoded tree reads its source
+    # (far larger than the caches) in the order it lies in memory, and lays the copy out
+    # the same way. Declaration order jumps about (PodSpec's numbers do).
+    order = [index[id(f)] for f in t.pb]
+    order += [i for i in range(n) if i not in set(order)]
+    for i in order:
+        if cp.slots[i].op != OP_SHARE:
+            cp.dyn[cp.ndyn] = i
+            cp.ndyn += 1
+    t.copy_plan = cp
+    return cp
+
+
+cdef bint _identity_class(object cls) except -1:
+    """Whether ``cls`` keeps CustomValue.deep_copy (which returns self): its values are
+    shared without the call (cached per class, as the pure twin's call gives the same)."""
+    cdef PyObject* p = PyDict_GetItem(_identity_copy, cls)
+    if p == NULL:
+        same = getattr(cls, "deep_copy", None) is _base_deep_copy
+        PyDict_SetItem(_identity_copy, cls, same)
+        p = PyDict_GetItem(_identity_copy, cls)
+    return <object>p is True
 
 
 cdef object _copy_struct(TypeRow row, object v, Py_ssize_t depth, list stack):
     """Copy of struct ``v`` (a value of ``row``) at nesting ``depth``: built here when its
-    table allows a bare allocation (every word after the header is a field slot), else
-    queued on ``stack``."""
+    table allows a bare allocation (every word after the header is a field slot) and every
+    slot is set, else queued on ``stack`` or built field by field."""
     cdef Table t
-    cdef Py_ssize_t i, off
+    cdef _CopyPlan cp
+    cdef Py_ssize_t i, j, n
     cdef PyObject* raw
     cdef PyObject* p
-    cdef PyObject** dst
-    cdef char* base
-    cdef FieldRow f
+    cdef PyObject** words
+    cdef PyObject** src
+    cdef CopySlot* s
     if depth > RECURSE_DEPTH:
         return _push(v, depth, stack)
     # The row's own table when ``v`` is of the declared class (as the decoders take it):
@@ -523,11 +605,59 @@ cdef object _copy_struct(TypeRow row, object v, Py_ssize_t depth, list stack):
     t = row.struct_table() if type(v) is row.cls else table_of(type(v))
     if not t.bare_alloc:
         return _push(v, depth, stack)
-    base = <char*><PyObject*>v
-    for i in range(t.nfields):
-        p = (<PyObject**>(base + t.offsets[i]))[0]
-        if p != NULL:
-            KCV_PREFETCH_W(p)
+    if t.copy_plan is None:
+        _copy_plan(t)
+    cp = <_CopyPlan>t.copy_plan
+    n = cp.n
+    # The slots are the words after the header (bare_alloc) in both objects: take them
+    # whole with a reference each, as if every value were shared. The reference updates
+    # are independent, so their cache misses overlap without a prefetch pass.
+    src = <PyObject**>((<char*><PyObject*>v) + sizeof(PyObject))
+    raw = kc_gc_new_untracked_raw(<PyTypeObject_*>t.cls)
+    words = <PyObject**>((<char*>raw) + sizeof(PyObject))
+    memcpy(words, src, n * sizeof(PyObject*))
+    for i in range(n):
+        p = words[i]
+        if p == NULL:
+            # An unset slot: undo, and let the field by field copy raise getattr's error
+            # in field order.
+            for j in range(i):
+                Py_DECREF(<object>words[j])
+            memset(words, 0, n * sizeof(PyObject*))
+            Py_DECREF(<object>raw)
+            return _copy_struct_fields(t, v, depth, stack)
+        Py_INCREF(<object>p)
+    new = <object>raw
+    Py_DECREF(new)  # <object> took a second reference
+    # Then the values that are not shared are replaced by copies, in field order (the
+    # first error is the one the field by field copy meets first). Until replaced a slot
+    # holds the source's value with its own reference: a failure frees a whole object.
+    for j in range(cp.ndyn):
+        s = &cp.slots[cp.dyn[j]]
+        p = (<PyObject**>((<char*>raw) + s.offset))[0]
+        if p == <PyObject*>None:
+            continue
+        if s.op == OP_STRUCT:
+            val = _copy_struct(<TypeRow>s.row, <object>p, depth + 1, stack)
+        elif s.op == OP_CUSTOM_ID and <PyObject*>Py_TYPE(p) == s.cls:
+            continue
+        else:
+            val = _copy(<TypeRow>s.row, <object>p, depth, stack)
+        Py_INCREF(val)
+        (<PyObject**>((<char*>raw) + s.offset))[0] = <PyObject*>val
+        Py_DECREF(<object>p)
+    return new
+
+
+cdef object _copy_struct_fields(Table t, object v, Py_ssize_t depth, list stack):
+    """_copy_struct of a struct with an unset slot: field by field, reading each through
+    getattr when its slot is empty (its AttributeError, or a class's own __getattr__)."""
+    cdef Py_ssize_t i, off
+    cdef PyObject* raw
+    cdef PyObject* p
+    cdef PyObject** dst
+    cdef char* base = <char*><PyObject*>v
+    cdef FieldRow f
     # Every word zero until filled: a failure below frees a well-formed object.
     raw = kc_gc_new_untracked(<PyTypeObject_*>t.cls)
     new = <object>raw
@@ -551,11 +681,11 @@ cdef object _copy_scalar_list(object v):
     size, without the generic list constructor's iteration."""
     cdef Py_ssize_t i, n
     cdef PyObject* item
-    if type(v) is not list or len(v) == 0:
+    if type(v) is not list or _list_size(v) == 0:
         out = list(v)
         untrack(out)
         return out
-    n = len(v)
+    n = _list_size(v)
     out = kc_list_new_untracked(n)
     for i in range(n):
         item = _list_item(v, i)
@@ -565,26 +695,67 @@ cdef object _copy_scalar_list(object v):
     return out
 
 
+cdef object _copy_list(TypeRow e, object v, Py_ssize_t depth, list stack):
+    """Copy of list ``v`` whose items (of ``e``, not scalars) are copied: preallocated
+    untracked, each item in place as it is made (the list is whole at every step)."""
+    cdef Py_ssize_t i, n
+    if type(v) is not list:
+        out = []
+        for y in v:
+            PyList_Append(out, None if y is None else _copy(e, y, depth, stack))
+        untrack(out)
+        return out
+    n = _list_size(v)
+    if n == 0:
+        out = []
+        untrack(out)
+        return out
+    out = kc_list_new_untracked(n)
+    i = 0
+    # Both bounds: a custom deep_copy (Python code) could shorten or grow the source.
+    while i < n and i < _list_size(v):
+        xo = <object>_list_item(v, i)  # a reference held while the item is copied
+        y = None if xo is None else _copy(e, xo, depth, stack)
+        Py_INCREF(y)
+        PyList_SET_ITEM(out, i, y)
+        i += 1
+        Py_SET_SIZE(out, i)
+    return out
+
+
+cdef bint _shared_values(TypeRow e, dict v) except -1:
+    """Whether every value of map ``v`` (of ``e``) is shared by its copy: None or exactly a
+    custom class keeping CustomValue.deep_copy (Quantity in a ResourceList). The map is
+    then copied whole instead of key by key."""
+    cdef Py_ssize_t pos = 0
+    cdef PyObject* key
+    cdef PyObject* x
+    if e.kind != K_CUSTOM or not _identity_class(e.cls):
+        return False
+    cls = e.cls
+    while PyDict_Next(v, &pos, &key, &x):
+        if x != <PyObject*>None and <PyObject*>Py_TYPE(x) != <PyObject*>cls:
+            return False
+    return True
+
+
 cdef object _copy(TypeRow t, object v, Py_ssize_t depth, list stack):
     cdef int k = t.kind
     cdef TypeRow e
     if k == K_STRUCT:
         return _copy_struct(t, v, depth + 1, stack)
-    if k == K_CUSTOM:
-        return _copy_custom(v)
     if k == K_LIST:
         e = t.elem
         if e.kind <= K_BYTES:
-            out = _copy_scalar_list(v)
-        else:
-            out = kc_list_new_untracked(len(v)) if len(v) else []
-            for x in v:
-                PyList_Append(out, None if x is None else _copy(e, x, depth, stack))
-            untrack(out)
-        return out
+            return _copy_scalar_list(v)
+        return _copy_list(e, v, depth, stack)
+    if k == K_CUSTOM:
+        return _copy_custom(v)
     if k == K_MAP:
         e = t.elem
-        if e.kind <= K_BYTES:
+        if type(v) is dict and (e.kind <= K_BYTES or _shared_values(e, v)):
+            d = PyDict_Copy(v)
+        elif e.kind <= K_BYTES:
             d = dict(v)
         else:
             d = {}

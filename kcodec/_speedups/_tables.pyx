@@ -121,11 +121,19 @@ cdef extern from *:
         tp->tp_free(self);
     }
 
+    #ifdef Py_REF_DEBUG
+    /* Debug builds count every reference in _Py_RefTotal: leave lists to Py_DECREF. */
+    #define KC_INLINE_LIST_RELEASE 0
+    #else
+    #define KC_INLINE_LIST_RELEASE 1
+    #endif
+
     /* The last reference to lst, an exact list, dies: what list_dealloc does, inline in
        the struct deallocator that held it. Items go first to last (the order they were
-       allocated, so pymalloc's pools are walked forward) with headers requested 16 items
-       ahead; no trashcan of its own, as the struct deallocators around it bound the C
-       depth (one frame per struct level, none for the list). */
+       allocated, so pymalloc's pools are walked forward; list_dealloc goes last to first,
+       and nothing may rely on either) with headers requested 16 items ahead; no trashcan
+       of its own, as the struct deallocators around it bound the C depth (one frame per
+       struct level, none for the list). */
     static inline __attribute__((always_inline)) void
     kc_list_release(PyObject *lst)
     {
@@ -200,7 +208,8 @@ cdef extern from *:
             value = *slot;
             if (value != NULL) {
                 *slot = NULL;
-                if (lists && Py_TYPE(value) == &PyList_Type && Py_REFCNT(value) == 1) {
+                if (lists && KC_INLINE_LIST_RELEASE && Py_TYPE(value) == &PyList_Type
+                        && Py_REFCNT(value) == 1) {
                     kc_list_release(value);
                 } else {
                     Py_DECREF(value);

@@ -66,13 +66,16 @@ cdef extern from *:
 # deallocator (subtype_dealloc) releases a struct's slots one after another, and each
 # release waits for the child's header to come from memory before the next begins. A
 # struct class whose layout is nothing but object slots (checked by _lean_layout) gets
-# kc_struct_dealloc instead: it asks for every child header at once, then releases them,
-# so the misses overlap. It does what subtype_dealloc does for such a layout (untrack,
-# trashcan for deep trees, clear the slots, tp_free, release the heap type) and nothing
-# it skips applies: no __dict__, no __weakref__, no finalizer (a __del__ assigned to the
-# class later is still run). Subclasses keep CPython's subtype_dealloc, which clears their
-# own slots and then calls this one as the base deallocator (so the type found from
-# Py_TYPE is walked up to the class that owns it).
+# kc_struct_dealloc instead: it asks for every child header at once, and for the children
+# of the structs and the item arrays of the lists it alone holds, then releases them, so
+# the misses overlap and one level is always on its way; such a list is released inline
+# (kc_list_release) and blocks go to PyObject_Free directly (kc_gc_free). It does what
+# subtype_dealloc does for such a layout (untrack, trashcan for deep trees, clear the
+# slots, tp_free, release the heap type) and nothing it skips applies: no __dict__, no
+# __weakref__, no finalizer (a __del__ assigned to the class later is still run).
+# Subclasses keep CPython's subtype_dealloc, which clears their own slots and then calls
+# this one as the base deallocator (so the type found from Py_TYPE is walked up to the
+# class that owns it).
 cdef extern from *:
     """
     #if defined(__GNUC__) || defined(__clang__)

@@ -237,3 +237,59 @@ def test_a_tree_far_deeper_than_the_c_stack_is_freed() -> None:
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "freed"
+
+
+def test_lists_a_struct_alone_holds_are_released_with_their_items() -> None:
+    # kc_struct_dealloc frees a list whose only reference is its slot itself (items first
+    # to last, past the 16 it asks for ahead); a list referenced elsewhere only loses the
+    # slot's reference; a list made by Python code (tracked by the collector) is untracked
+    # before its memory goes.
+    _tables._table(Holder)
+    marker = Marker("m")
+    base = sys.getrefcount(marker)
+    FINALIZED.clear()
+    alone = Holder(leaf=Leaf(name="x"), more=[Leaf(name=marker, tags=[marker]) for _ in range(40)])
+    shared_items = [Leaf(name=marker)]
+    shared = Holder(leaf=Leaf(name="y"), more=shared_items)
+    tracked_items = [WithFinalizer(name=f"f{i}", tags=[marker]) for i in range(20)]
+    assert gc.is_tracked(tracked_items)
+    tracked = Holder(leaf=Leaf(name="z"), more=tracked_items)
+    del tracked_items
+    assert sys.getrefcount(marker) == base + 81 + 20
+    del alone
+    assert sys.getrefcount(marker) == base + 1 + 20
+    del shared
+    assert len(shared_items) == 1 and shared_items[0].name is marker
+    assert sys.getrefcount(marker) == base + 1 + 20
+    del tracked
+    gc.collect()
+    assert sorted(FINALIZED) == sorted(f"f{i}" for i in range(20))
+    assert sys.getrefcount(marker) == base + 1
+    del shared_items
+    assert sys.getrefcount(marker) == base
+
+
+def test_a_chain_through_lists_far_deeper_than_the_c_stack_is_freed() -> None:
+    # A list alone in its slot is freed inside the struct deallocator (no list_dealloc
+    # and no trashcan of its own): the depth bound of the struct levels must still hold.
+    script = textwrap.dedent(
+        """
+        from kcodec.model import Struct, field
+        from kcodec._speedups import _tables
+
+        class Node(Struct):
+            name: str = field(1, "name", omitempty=True)
+            kids: "list[Node] | None" = field(2, "kids", omitempty=True)
+
+        _tables._table(Node)
+        assert _tables._lean_dealloc(Node) and not _tables._flat_dealloc(Node)
+        head = None
+        for i in range(300_000):
+            head = Node(name="n", kids=[head] if head is not None else None)
+        del head
+        print("freed")
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "freed"

@@ -66,13 +66,16 @@ cdef extern from *:
 # deallocator (subtype_dealloc) releases a struct's slots one after another, and each
 # release waits for the child's header to come from memory before the next begins. A
 # struct class whose layout is nothing but object slots (checked by _lean_layout) gets
-# kc_struct_dealloc instead: it asks for every child header at once, then releases them,
-# so the misses overlap. It does what subtype_dealloc does for such a layout (untrack,
-# trashcan for deep trees, clear the slots, tp_free, release the heap type) and nothing
-# it skips applies: no __dict__, no __weakref__, no finalizer (a __del__ assigned to the
-# class later is still run). Subclasses keep CPython's subtype_dealloc, which clears their
-# own slots and then calls this one as the base deallocator (so the type found from
-# Py_TYPE is walked up to the class that owns it).
+# kc_struct_dealloc instead: it asks for every child header at once, and for the children
+# of the structs and the item arrays of the lists it alone holds, then releases them, so
+# the misses overlap and one level is always on its way; such a list is released inline
+# (kc_list_release) and blocks go to PyObject_Free directly (kc_gc_free). It does what
+# subtype_dealloc does for such a layout (untrack, trashcan for deep trees, clear the
+# slots, tp_free, release the heap type) and nothing it skips applies: no __dict__, no
+# __weakref__, no finalizer (a __del__ assigned to the class later is still run).
+# Subclasses keep CPython's subtype_dealloc, which clears their own slots and then calls
+# this one as the base deallocator (so the type found from Py_TYPE is walked up to the
+# class that owns it).
 cdef extern from *:
     """
     #if defined(__GNUC__) || defined(__clang__)
@@ -80,6 +83,10 @@ cdef extern from *:
     #else
     #define KC_PREFETCH_W(p) ((void)0)
     #endif
+    /* A GC object dies soon: ask for the 64 bytes from its GC header on (the header,
+       which pymalloc's free writes, the type and the first slots), two lines at most. */
+    #define KC_PREFETCH_OBJ(o) do { KC_PREFETCH_W((char *)(o) - 16); \
+                                    KC_PREFETCH_W((char *)(o) + 47); } while (0)
     #ifndef Py_TPFLAGS_MANAGED_DICT
     #define Py_TPFLAGS_MANAGED_DICT 0
     #endif
@@ -96,6 +103,61 @@ cdef extern from *:
     static int kc_dealloc_depth = 0;
     static void kc_struct_dealloc(PyObject *self);
     static void kc_struct_dealloc_flat(PyObject *self);
+    #define KC_IS_LEAN_DEALLOC(d) ((d) == kc_struct_dealloc || (d) == kc_struct_dealloc_flat)
+
+    /* tp_free of self, an untracked instance of tp whose tp_free is PyObject_GC_Del. On
+       the layouts kc_gc_new_untracked knows (GC header, no managed dict) the block starts
+       two words before self: freed directly, without PyObject_GC_Del's tracked test and
+       its young-generation count, which decoded objects never added to (the count only
+       schedules collections; an object made by tp_alloc and freed here leaves it one
+       higher, a collection that much sooner). */
+    static inline __attribute__((always_inline)) void
+    kc_gc_free(PyObject *self, PyTypeObject *tp)
+    {
+    #if KC_BARE_GC_ALLOC
+        if (tp->tp_free == PyObject_GC_Del
+                && !(tp->tp_flags & (Py_TPFLAGS_MANAGED_DICT | Py_TPFLAGS_MANAGED_WEAKREF))) {
+            PyObject_Free((char *)self - 2 * sizeof(void *));
+            return;
+        }
+    #endif
+        tp->tp_free(self);
+    }
+
+    #ifdef Py_REF_DEBUG
+    /* Debug builds count every reference in _Py_RefTotal: leave lists to Py_DECREF. */
+    #define KC_INLINE_LIST_RELEASE 0
+    #else
+    #define KC_INLINE_LIST_RELEASE 1
+    #endif
+
+    /* The last reference to lst, an exact list, dies: what list_dealloc does, inline in
+       the struct deallocator that held it. Items go first to last (the order they were
+       allocated, so pymalloc's pools are walked forward; list_dealloc goes last to first,
+       and nothing may rely on either) with headers requested 16 items ahead; no trashcan
+       of its own, as the struct deallocators around it bound the C depth (one frame per
+       struct level, none for the list). */
+    static inline __attribute__((always_inline)) void
+    kc_list_release(PyObject *lst)
+    {
+        PyObject **items = ((PyListObject *)lst)->ob_item;
+        Py_ssize_t n = PyList_GET_SIZE(lst), i;
+        Py_SET_REFCNT(lst, 0);
+    #if KC_BARE_GC_ALLOC
+        if (((uintptr_t *)lst)[-2] != 0)
+    #endif
+            PyObject_GC_UnTrack(lst);
+        if (items != NULL) {
+            for (i = 0; i < n; i++) {
+                if (i + 16 < n) {
+                    KC_PREFETCH_OBJ(items[i + 16]);
+                }
+                Py_XDECREF(items[i]);
+            }
+            PyMem_Free(items);
+        }
+        kc_gc_free(lst, &PyList_Type);
+    }
 
     /* Release every slot of self, an instance of own (or of a subclass of it). lists: own
        may hold lists in its slots (a constant in each deallocator below). */
@@ -107,18 +169,40 @@ cdef extern from *:
         PyObject *value;
         for (PyObject **q = slot; q < end; q++) {
             if (*q != NULL) {
-                KC_PREFETCH_W(*q);
+                KC_PREFETCH_OBJ(*q);
             }
         }
-        /* Lists this struct alone holds die next: ask for their items' headers too. */
+        /* Structs this struct alone holds die next: ask for their children too (their
+           own deallocators ask again, by then for lines on the way). */
+        for (PyObject **q = slot; q < end; q++) {
+            value = *q;
+            if (value != NULL && Py_REFCNT(value) == 1
+                    && KC_IS_LEAN_DEALLOC(Py_TYPE(value)->tp_dealloc)) {
+                PyObject **c = (PyObject **)((char *)value + sizeof(PyObject));
+                PyObject **cend = (PyObject **)((char *)value + Py_TYPE(value)->tp_basicsize);
+                for (; c < cend; c++) {
+                    if (*c != NULL) {
+                        KC_PREFETCH_W(*c);
+                    }
+                }
+            }
+        }
+        /* Lists this struct alone holds die next: ask for their item arrays, then for
+           the items' headers (each pass reads what the one before asked for). */
         if (lists) {
+            for (PyObject **q = slot; q < end; q++) {
+                value = *q;
+                if (value != NULL && Py_TYPE(value) == &PyList_Type && Py_REFCNT(value) == 1) {
+                    KC_PREFETCH_W(((PyListObject *)value)->ob_item);
+                }
+            }
             for (PyObject **q = slot; q < end; q++) {
                 value = *q;
                 if (value != NULL && Py_TYPE(value) == &PyList_Type && Py_REFCNT(value) == 1) {
                     Py_ssize_t n = PyList_GET_SIZE(value);
                     PyObject **items = ((PyListObject *)value)->ob_item;
                     for (Py_ssize_t i = 0; i < n && i < 16; i++) {
-                        KC_PREFETCH_W(items[i]);
+                        KC_PREFETCH_OBJ(items[i]);
                     }
                 }
             }
@@ -127,12 +211,16 @@ cdef extern from *:
             value = *slot;
             if (value != NULL) {
                 *slot = NULL;
-                Py_DECREF(value);
+                if (lists && KC_INLINE_LIST_RELEASE && Py_TYPE(value) == &PyList_Type
+                        && Py_REFCNT(value) == 1) {
+                    kc_list_release(value);
+                } else {
+                    Py_DECREF(value);
+                }
             }
         }
     }
 
-    #define KC_IS_LEAN_DEALLOC(d) ((d) == kc_struct_dealloc || (d) == kc_struct_dealloc_flat)
 
     static inline __attribute__((always_inline)) void
     kc_struct_dealloc_body(PyObject *self, const int lists)
@@ -163,7 +251,7 @@ cdef extern from *:
         if (kc_dealloc_depth < KC_SHALLOW_DEALLOC) {
             kc_dealloc_depth++;
             kc_struct_clear(self, own, lists);
-            tp->tp_free(self);
+            kc_gc_free(self, tp);
             Py_DECREF(tp);
             kc_dealloc_depth--;
             return;

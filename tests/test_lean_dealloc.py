@@ -213,23 +213,42 @@ def test_classes_with_other_layouts_keep_cpython_deallocator() -> None:
         assert not _tables._lean_dealloc(cls)
 
 
-def test_a_tree_far_deeper_than_the_c_stack_is_freed() -> None:
+_DEEP_CHAINS = {
     # Without the trashcan, freeing a chain this deep recurses once per level in C and
-    # overflows the stack; run it in a child so a crash is a failure, not a lost run.
+    # overflows the stack.
+    "through struct slots": (
+        'child: "Node | None" = field(2, "child", omitempty=True)',
+        "_tables._lean_dealloc(Node)",
+        "Node(name=\"n\", child=head)",
+    ),
+    # A list alone in its slot is freed inside the struct deallocator (no list_dealloc and
+    # no trashcan of its own): the depth bound of the struct levels must still hold.
+    "through one-item lists": (
+        'kids: "list[Node] | None" = field(2, "kids", omitempty=True)',
+        "_tables._lean_dealloc(Node) and not _tables._flat_dealloc(Node)",
+        "Node(name=\"n\", kids=[head] if head is not None else None)",
+    ),
+}
+
+
+@pytest.mark.parametrize("chain", sorted(_DEEP_CHAINS))
+def test_a_chain_far_deeper_than_the_c_stack_is_freed(chain: str) -> None:
+    # Run in a child so that a crash is a failure, not a lost run.
+    decl, lean, make = _DEEP_CHAINS[chain]
     script = textwrap.dedent(
-        """
+        f"""
         from kcodec.model import Struct, field
         from kcodec._speedups import _tables
 
         class Node(Struct):
             name: str = field(1, "name", omitempty=True)
-            child: "Node | None" = field(2, "child", omitempty=True)
+            {decl}
 
         _tables._table(Node)
-        assert _tables._lean_dealloc(Node)
+        assert {lean}
         head = None
         for i in range(300_000):
-            head = Node(name="n", child=head)
+            head = {make}
         del head
         print("freed")
         """
@@ -267,29 +286,3 @@ def test_lists_a_struct_alone_holds_are_released_with_their_items() -> None:
     assert sys.getrefcount(marker) == base + 1
     del shared_items
     assert sys.getrefcount(marker) == base
-
-
-def test_a_chain_through_lists_far_deeper_than_the_c_stack_is_freed() -> None:
-    # A list alone in its slot is freed inside the struct deallocator (no list_dealloc
-    # and no trashcan of its own): the depth bound of the struct levels must still hold.
-    script = textwrap.dedent(
-        """
-        from kcodec.model import Struct, field
-        from kcodec._speedups import _tables
-
-        class Node(Struct):
-            name: str = field(1, "name", omitempty=True)
-            kids: "list[Node] | None" = field(2, "kids", omitempty=True)
-
-        _tables._table(Node)
-        assert _tables._lean_dealloc(Node) and not _tables._flat_dealloc(Node)
-        head = None
-        for i in range(300_000):
-            head = Node(name="n", kids=[head] if head is not None else None)
-        del head
-        print("freed")
-        """
-    )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, cwd=ROOT)
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.strip() == "freed"

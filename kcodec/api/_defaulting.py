@@ -150,6 +150,8 @@ _MAX_INLINE_LOOPS = 8
 # and ("resource_list", name), where run is the nested class's walk. Kept on the function,
 # not by class, so a walk inlines exactly the walks it would have called.
 _STEPS = "_kc_walk_steps"
+# The attribute of a walk not compiled yet: builds it (see _pending_walk).
+_BUILD = "_kc_walk_build"
 
 
 class _WalkSource:
@@ -266,10 +268,39 @@ def defaulter_for(cls: type) -> Callable[[Any], None] | None:
     field in declaration order (marker, then the nested walk).
     """
     found = _compiled.get(cls, _NOTHING)
-    if found is not _NOTHING and found is not _IN_PROGRESS:
+    if found is not _NOTHING and found is not _IN_PROGRESS and not hasattr(found, _BUILD):
         return found  # type: ignore[return-value]
     with _lock:
-        return _compile_walk(cls)
+        fn = _compile_walk(cls)
+        build = getattr(fn, _BUILD, None)
+        return fn if build is None else build()
+
+
+def _pending_walk(cls: type, steps: tuple[tuple[Any, ...], ...]) -> Callable[[Any], None]:
+    """A walk whose source is compiled on its first call.
+
+    Most walks are only ever inlined into their parents' (a Deployment's compiles one
+    function, not those of its spec, template, pod spec, containers...), and compiling
+    them all would double the first Deployment's cost. It carries its steps for inlining;
+    :func:`defaulter_for` and its first call build it and put the result in its place.
+    """
+    built: list[Callable[[Any], None]] = []
+
+    def build() -> Callable[[Any], None]:
+        with _lock:
+            if not built:
+                built.append(_WalkSource(cls, steps).build())
+                if _compiled.get(cls) is walk:
+                    _compiled[cls] = built[0]
+            return built[0]
+
+    def walk(obj: Any) -> None:
+        (built[0] if built else build())(obj)
+
+    walk.__qualname__ = f"set_object_defaults[{cls.__module__}.{cls.__qualname__}]"
+    setattr(walk, _STEPS, steps)
+    setattr(walk, _BUILD, build)
+    return walk
 
 
 def _compile_walk(cls: type) -> Callable[[Any], None] | None:
@@ -315,7 +346,7 @@ def _compile_walk(cls: type) -> Callable[[Any], None] | None:
     if len(steps) == (own is not None):
         result = own
     else:
-        result = _WalkSource(cls, tuple(steps)).build()
+        result = _pending_walk(cls, tuple(steps))
     _compiled[cls] = result
     return result
 

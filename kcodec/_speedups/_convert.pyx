@@ -289,8 +289,13 @@ cdef inline object _read(object obj, _Row r, bint direct):
     return slot_get(obj, r.src_off if direct else -1, r.name)
 
 
+# Bound once: Cython looks a builtin passed as a value up in the builtins module at each
+# use (a dict miss and a module getattr: a third of converting a Deployment).
+cdef object _setattr = setattr
+
+
 cdef inline int _write(object obj, _Row r, object value, bint direct) except -1:
-    return slot_set(obj, r.dst_off if direct else -1, r.name, value, setattr)
+    return slot_set(obj, r.dst_off if direct else -1, r.name, value, _setattr)
 
 
 cdef int _run(_CPlan cp, object src, object dst, _Ctx ctx, object overrides) except -1:

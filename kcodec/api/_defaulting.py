@@ -23,7 +23,9 @@ Go function does, in the same order:
    its zero value, or nil for a pointer), then the walk of the field's value.
 
 Types whose walk does nothing get no function, so a walk only descends where something can
-change. ``resource.Quantity`` maps of core's ``ResourceList`` type are rounded up to milli
+change. A walk writes the walks of the nested classes into its own function (as
+defaulter-gen writes one function per top-level type), so it calls only the hand-written
+defaulters. ``resource.Quantity`` maps of core's ``ResourceList`` type are rounded up to milli
 precision (``SetDefaults_ResourceList``); the model does not keep Go's named map type, so
 those fields are listed by :data:`kcodec.api.core._defaults.RESOURCE_LIST_FIELDS`.
 """

@@ -495,6 +495,54 @@ def test_custom_setattr_is_respected() -> None:
     assert out.port == PortB("p", 80)
 
 
+class _ClaimsMeta(type(Struct)):  # type: ignore[misc]
+    """A metaclass whose isinstance also accepts any value named "same"."""
+
+    def __instancecheck__(cls, obj: Any) -> bool:
+        return type.__instancecheck__(cls, obj) or getattr(obj, "name", "") == "same"
+
+
+class PortC(Struct, metaclass=_ClaimsMeta):
+    name: str = field(1, "name")
+    port: int = field(2, "port")
+
+
+class BoxC(Struct):
+    ports: list[PortC] | None = field(6, "ports")
+
+
+class Posing(Struct):
+    """Passes for a PortB: isinstance() reads ``__class__``."""
+
+    name: str = field(1, "name")
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:
+        return PortB
+
+
+def test_values_already_of_the_destination_class_are_shared_each_time() -> None:
+    """A value isinstance() accepts is shared, asked per value: after a class was found not
+    to be the row's, a value of another class (or of a class whose metaclass decides per
+    value) is still asked."""
+    c = converter(
+        (BoxA, BoxC, generated_conversion(BoxA, BoxC)),
+        (PortA, PortC, generated_conversion(PortA, PortC)),
+    )
+    src = BoxA(ports=[PortA("a", 1), PortA("same", 2), PortA("b", 3)])
+    out = BoxC()
+    c.convert(src, out)
+    assert [type(p) for p in out.ports] == [PortC, PortA, PortC]
+    assert out.ports[1] is src.ports[1] and out.ports[2] == PortC("b", 3)
+
+    posing = Posing("x")
+    src = box_a()
+    object.__setattr__(src, "ports", [PortA("a", 1), posing, PortA("b", 2)])
+    out = BoxB()
+    box_converter().convert(src, out)
+    assert out.ports[0] == PortB("a", 1) and out.ports[1] is posing and out.ports[2] == PortB("b", 2)
+
+
 def test_plan_for_other_classes_when_called_directly() -> None:
     class PortA2(PortA):
         pass

@@ -60,6 +60,7 @@ cdef extern from "Python.h":
 cdef extern from *:
     """
     #define KCV_TP_ALLOC(t) (((PyTypeObject*)(t))->tp_alloc)
+    #define KCV_GENERIC_GETATTR(t) (((PyTypeObject*)(t))->tp_getattro == PyObject_GenericGetAttr)
     #if defined(__GNUC__) || defined(__clang__)
     #define KCV_PREFETCH_W(p) __builtin_prefetch((const void*)(p), 1)
     #else
@@ -67,6 +68,7 @@ cdef extern from *:
     #endif
     """
     allocfunc KCV_TP_ALLOC(object t)
+    bint KCV_GENERIC_GETATTR(object t)
     void KCV_PREFETCH_W(void* p) noexcept
 
 cdef enum:
@@ -126,6 +128,10 @@ cdef class _Row:
     cdef Py_ssize_t seen_regs
     cdef object seen_src
     cdef object seen_cp
+    # A class whose instances are known not to be ``cls`` instances (see _plain_isinstance):
+    # isinstance() is skipped for it, as it is the costly part of converting a value of
+    # another class (type.__instancecheck__, then a getattr of __class__ on the value).
+    cdef object not_cls
 
 
 cdef class _CPlan:
@@ -283,8 +289,13 @@ cdef inline object _read(object obj, _Row r, bint direct):
     return slot_get(obj, r.src_off if direct else -1, r.name)
 
 
+# Bound once: Cython looks a builtin passed as a value up in the builtins module at each
+# use (a dict miss and a module getattr: a third of converting a Deployment).
+cdef object _setattr = setattr
+
+
 cdef inline int _write(object obj, _Row r, object value, bint direct) except -1:
-    return slot_set(obj, r.dst_off if direct else -1, r.name, value, setattr)
+    return slot_set(obj, r.dst_off if direct else -1, r.name, value, _setattr)
 
 
 cdef int _run(_CPlan cp, object src, object dst, _Ctx ctx, object overrides) except -1:
@@ -316,10 +327,40 @@ cdef int _run(_CPlan cp, object src, object dst, _Ctx ctx, object overrides) exc
     return 0
 
 
+cdef object _mro_lookup(object t, str name):
+    for k in t.__mro__:
+        d = k.__dict__
+        if name in d:
+            return d[name]
+    return None
+
+
+cdef object _object_class = object.__dict__["__class__"]
+cdef object _type_instancecheck = type.__dict__["__instancecheck__"]
+
+
+cdef bint _plain_isinstance(object vt, object cls):
+    """Whether ``isinstance(v, cls)`` is ``issubclass(vt, cls)`` for every ``v`` of exact class
+    ``vt``: ``cls``'s metaclass keeps type's ``__instancecheck__`` and ``vt`` the attribute
+    lookup and ``__class__`` of object (Python's isinstance consults ``v.__class__`` when
+    the class test fails). Then one instance of ``vt`` answering False answers for all."""
+    return (KCV_GENERIC_GETATTR(vt)
+            and _mro_lookup(vt, "__class__") is _object_class
+            and _mro_lookup(type(cls), "__instancecheck__") is _type_instancecheck)
+
+
 cdef object _convert_value(object value, _Row r, _Ctx ctx, Py_ssize_t nest):
     cls = r.cls
-    if value is None or type(value) is cls or isinstance(value, cls):
+    if value is None:
         return value
+    vt = type(value)
+    if vt is cls:
+        return value
+    if vt is not r.not_cls:
+        if isinstance(value, cls):
+            return value
+        if _plain_isinstance(vt, cls):
+            r.not_cls = vt
     if isinstance(value, list):
         if nest >= MAX_VALUE_NESTING:
             raise _pure._nesting_error(r)

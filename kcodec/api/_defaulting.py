@@ -23,7 +23,9 @@ Go function does, in the same order:
    its zero value, or nil for a pointer), then the walk of the field's value.
 
 Types whose walk does nothing get no function, so a walk only descends where something can
-change. ``resource.Quantity`` maps of core's ``ResourceList`` type are rounded up to milli
+change. A walk writes the walks of the nested classes into its own function (as
+defaulter-gen writes one function per top-level type), so it calls only the hand-written
+defaulters. ``resource.Quantity`` maps of core's ``ResourceList`` type are rounded up to milli
 precision (``SetDefaults_ResourceList``); the model does not keep Go's named map type, so
 those fields are listed by :data:`kcodec.api.core._defaults.RESOURCE_LIST_FIELDS`.
 """
@@ -139,65 +141,125 @@ def _load_tables() -> tuple[dict[type, Callable[[Any], None]], dict[tuple[type, 
         return dict(_defaulters), dict(_markers), frozenset(_resource_lists)
 
 
+# How deep a walk inlines the walks of nested classes. Python refuses more than 100
+# indentation levels and 20 nested loops in one function; past these a nested walk is
+# called instead (each level costs two indents, or three with a loop).
+_MAX_INLINE_INDENT = 30
+_MAX_INLINE_LOOPS = 8
+
+# A built walk keeps its steps, in Go's order, under this attribute: ("own", fn),
+# ("marker", name, value, pointer), ("struct", name, run), ("elements", name, run, mapping)
+# and ("resource_list", name), where run is the nested class's walk. Kept on the function,
+# not by class, so a walk inlines exactly the walks it would have called.
+_STEPS = "_kc_walk_steps"
+# The attribute of a walk not compiled yet: builds it (see _pending_walk).
+_BUILD = "_kc_walk_build"
+
+
 class _WalkSource:
     """The Python source of one class's defaulting walk, built step by step in Go's order.
 
     Each step used to be a closure called per object (a Deployment's walk made some 130
     Python calls and as many ``getattr``s, two thirds of defaulting's time): written as one
-    function, a field is one attribute load and a nested walk is called only for a value
-    that is set. Values the code refers to (defaulters, marker values, nested walks) are
-    bound as names of the function's globals, never spelled into the source.
+    function, a field is one attribute load. The walks of nested classes are written into
+    the same function, as defaulter-gen writes one function per top-level type, so a
+    Deployment's walk calls only the hand-written defaulters (each nested walk call cost
+    about as much as the defaulter it led to). Values the code refers to (defaulters,
+    marker values, walks not inlined) are bound as names of the function's globals, never
+    spelled into the source.
     """
 
-    def __init__(self, cls: type) -> None:
+    def __init__(self, cls: type, steps: tuple[tuple[Any, ...], ...]) -> None:
         self.cls = cls
+        self.steps = steps
         self.lines: list[str] = []
         self.env: dict[str, Any] = {"getattr": getattr, "setattr": setattr}
+        self.names = 0
 
     def bind(self, value: Any) -> str:
         name = f"_c{len(self.env)}"
         self.env[name] = value
         return name
 
-    def read(self, name: str) -> str:
+    def fresh(self, prefix: str) -> str:
+        # Every inlined level has its own variables: a nested loop must not overwrite
+        # the value an enclosing level reads next.
+        self.names += 1
+        return f"{prefix}{self.names}"
+
+    def add(self, indent: int, line: str) -> None:
+        self.lines.append("    " * indent + line)
+
+    def read(self, var: str, name: str) -> str:
         # Model field names are identifiers (reserved words get a trailing underscore);
         # anything else is read and written through getattr/setattr, as the closures did.
         if name.isidentifier() and not keyword.iskeyword(name):
-            return f"obj.{name}"
-        return f"getattr(obj, {self.bind(name)})"
+            return f"{var}.{name}"
+        return f"getattr({var}, {self.bind(name)})"
 
-    def write(self, name: str, value: str) -> str:
+    def write(self, var: str, name: str, value: str) -> str:
         if name.isidentifier() and not keyword.iskeyword(name):
-            return f"obj.{name} = {value}"
-        return f"setattr(obj, {self.bind(name)}, {value})"
+            return f"{var}.{name} = {value}"
+        return f"setattr({var}, {self.bind(name)}, {value})"
 
-    def own(self, fn: Callable[[Any], None]) -> None:
-        self.lines.append(f"{self.bind(fn)}(obj)")
+    def emit(self, steps: tuple[tuple[Any, ...], ...], var: str, indent: int, loops: int) -> None:
+        """The ``steps`` of a walk applied to the object named ``var``."""
+        for step in steps:
+            kind = step[0]
+            if kind == "own":
+                self.add(indent, f"{self.bind(step[1])}({var})")
+            elif kind == "marker":
+                _, name, value, pointer = step
+                # defaulter-gen tests a pointer against nil and a value against its zero value.
+                test = "is None" if pointer else f"== {self.bind(type(value)())}"
+                self.add(indent, f"if {self.read(var, name)} {test}:")
+                self.add(indent + 1, self.write(var, name, self.bind(value)))
+            elif kind == "struct":
+                _, name, run = step
+                v = self.fresh("v")
+                self.add(indent, f"{v} = {self.read(var, name)}")
+                self.add(indent, f"if {v} is not None:")
+                self.nested(run, v, indent + 1, loops)
+            elif kind == "elements":
+                _, name, run, mapping = step
+                v, x = self.fresh("v"), self.fresh("x")
+                self.add(indent, f"{v} = {self.read(var, name)}")
+                self.add(indent, f"if {v}:")
+                self.add(indent + 1, f"for {x} in {v}.values():" if mapping else f"for {x} in {v}:")
+                self.nested(run, x, indent + 2, loops + 1)
+            else:  # resource_list: SetDefaults_ResourceList, written out
+                round_up = importlib.import_module("kcodec.api.core._defaults").round_up_milli
+                v, k, q, r = self.fresh("v"), self.fresh("k"), self.fresh("q"), self.fresh("r")
+                # round_up_milli returns a quantity at milli scale or coarser unchanged:
+                # only finer ones need the call.
+                self.add(indent, f"{v} = {self.read(var, step[1])}")
+                self.add(indent, f"if {v}:")
+                self.add(indent + 1, f"for {k}, {q} in {v}.items():")
+                self.add(indent + 2, f"if {q}._e < -3:")
+                self.add(indent + 3, f"{r} = {self.bind(round_up)}({q})")
+                self.add(indent + 3, f"if {r} is not {q}:")
+                self.add(indent + 4, f"{v}[{k}] = {r}")
 
-    def marker(self, name: str, value: Any, pointer: bool) -> None:
-        # defaulter-gen tests a pointer against nil and a value against its zero value.
-        test = "is None" if pointer else f"== {self.bind(type(value)())}"
-        self.lines += [f"if {self.read(name)} {test}:", f"    {self.write(name, self.bind(value))}"]
-
-    def struct(self, name: str, run: Callable[[Any], None]) -> None:
-        self.lines += [f"v = {self.read(name)}", "if v is not None:", f"    {self.bind(run)}(v)"]
-
-    def elements(self, name: str, run: Callable[[Any], None], mapping: bool) -> None:
-        each = "v.values()" if mapping else "v"
-        self.lines += [f"v = {self.read(name)}", "if v:", f"    for x in {each}:",
-                       f"        {self.bind(run)}(x)"]
-
-    def resource_list(self, name: str, fn: Callable[[dict], None]) -> None:
-        self.lines += [f"v = {self.read(name)}", "if v:", f"    {self.bind(fn)}(v)"]
+    def nested(self, run: Callable[[Any], None], var: str, indent: int, loops: int) -> None:
+        # Only built walks have steps: a class's own defaulter is called, and so is the
+        # late-bound walk of a recursive type (which was still being compiled when this
+        # walk's steps were listed, so inlining always ends), as are levels too deep.
+        steps = getattr(run, _STEPS, None)
+        if steps is not None and indent <= _MAX_INLINE_INDENT and loops < _MAX_INLINE_LOOPS:
+            self.emit(steps, var, indent, loops)
+        else:
+            self.add(indent, f"{self.bind(run)}({var})")
 
     def build(self) -> Callable[[Any], None]:
         cls = self.cls
+        self.emit(self.steps, "obj", 1, 0)
         qualname = f"set_object_defaults[{cls.__module__}.{cls.__qualname__}]"
-        body = "".join(f"    {line}\n" for line in self.lines)
+        body = "".join(f"{line}\n" for line in self.lines)
         code = compile(f"def walk(obj):\n{body}", f"<kcodec defaulting walk of {qualname}>", "exec")
         exec(code, self.env)
         fn = self.env["walk"]
         fn.__qualname__ = qualname
+        setattr(fn, _STEPS, self.steps)
         return fn
 
 
@@ -208,10 +270,39 @@ def defaulter_for(cls: type) -> Callable[[Any], None] | None:
     field in declaration order (marker, then the nested walk).
     """
     found = _compiled.get(cls, _NOTHING)
-    if found is not _NOTHING and found is not _IN_PROGRESS:
+    if found is not _NOTHING and found is not _IN_PROGRESS and not hasattr(found, _BUILD):
         return found  # type: ignore[return-value]
     with _lock:
-        return _compile_walk(cls)
+        fn = _compile_walk(cls)
+        build = getattr(fn, _BUILD, None)
+        return fn if build is None else build()
+
+
+def _pending_walk(cls: type, steps: tuple[tuple[Any, ...], ...]) -> Callable[[Any], None]:
+    """A walk whose source is compiled on its first call.
+
+    Most walks are only ever inlined into their parents' (a Deployment's compiles one
+    function, not those of its spec, template, pod spec, containers...), and compiling
+    them all would double the first Deployment's cost. It carries its steps for inlining;
+    :func:`defaulter_for` and its first call build it and put the result in its place.
+    """
+    built: list[Callable[[Any], None]] = []
+
+    def build() -> Callable[[Any], None]:
+        with _lock:
+            if not built:
+                built.append(_WalkSource(cls, steps).build())
+                if _compiled.get(cls) is walk:
+                    _compiled[cls] = built[0]
+            return built[0]
+
+    def walk(obj: Any) -> None:
+        (built[0] if built else build())(obj)
+
+    walk.__qualname__ = f"set_object_defaults[{cls.__module__}.{cls.__qualname__}]"
+    setattr(walk, _STEPS, steps)
+    setattr(walk, _BUILD, build)
+    return walk
 
 
 def _compile_walk(cls: type) -> Callable[[Any], None] | None:
@@ -231,42 +322,33 @@ def _compile_walk(cls: type) -> Callable[[Any], None] | None:
     defaulters, markers, resource_lists = _defaulters, _markers, _resource_lists
     _compiled[cls] = _IN_PROGRESS
     own = defaulters.get(cls)
-    src = _WalkSource(cls)
+    steps: list[tuple[Any, ...]] = []
     if own is not None:
-        src.own(own)
-    steps = 0
-    round_up = None
+        steps.append(("own", own))
     for f in fields_of(cls):
         marker = markers.get((cls, f.name), _NOTHING)
         if marker is not _NOTHING:
-            src.marker(f.name, marker, f.pointer)
-            steps += 1
+            steps.append(("marker", f.name, marker, f.pointer))
         if f.kind == K_STRUCT:
             run = _compile_walk(f.cls)
             if run is not None:
-                src.struct(f.name, run)
-                steps += 1
+                steps.append(("struct", f.name, run))
         elif f.kind == K_LIST and f.elem is not None and f.elem.kind == K_STRUCT:
             run = _compile_walk(f.elem.cls)
             if run is not None:
-                src.elements(f.name, run, mapping=False)
-                steps += 1
+                steps.append(("elements", f.name, run, False))
         elif f.kind == K_MAP and f.elem is not None:
             if f.elem.kind == K_STRUCT:
                 run = _compile_walk(f.elem.cls)
                 if run is not None:
-                    src.elements(f.name, run, mapping=True)
-                    steps += 1
+                    steps.append(("elements", f.name, run, True))
             elif f.elem.kind == K_CUSTOM and (cls, f.name) in resource_lists:
-                if round_up is None:
-                    round_up = importlib.import_module("kcodec.api.core._defaults").set_defaults_resource_list
-                src.resource_list(f.name, round_up)
-                steps += 1
+                steps.append(("resource_list", f.name))
     result: Callable[[Any], None] | None
-    if not steps:
+    if len(steps) == (own is not None):
         result = own
     else:
-        result = src.build()
+        result = _pending_walk(cls, tuple(steps))
     _compiled[cls] = result
     return result
 

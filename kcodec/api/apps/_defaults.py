@@ -39,6 +39,10 @@ def _deployment(mod: Any, history: int):
     return set_defaults_deployment
 
 
+# Built once: making the closure per object cost about as much as running it.
+_V1BETA1_DEPLOYMENT_SPEC = _deployment(v1beta1, 2)
+
+
 def _v1beta1_deployment(obj: v1beta1.Deployment) -> None:
     # apps/v1beta1 also takes selector and labels from the template (v1beta2 and v1 do not).
     labels = obj.spec.template.metadata.labels
@@ -47,7 +51,7 @@ def _v1beta1_deployment(obj: v1beta1.Deployment) -> None:
             obj.spec.selector = metav1.LabelSelector(match_labels=labels)
         if not obj.metadata.labels:
             obj.metadata.labels = labels
-    _deployment(v1beta1, 2)(obj)
+    _V1BETA1_DEPLOYMENT_SPEC(obj)
 
 
 def _daemon_set(mod: Any):

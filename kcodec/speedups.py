@@ -13,9 +13,14 @@ from __future__ import annotations
 import os
 import warnings
 from types import ModuleType
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from kcodec import _native
+
+if TYPE_CHECKING:
+    # The kernel names are bound at run time by use_compiled(); type checkers see the pure
+    # twins' signatures, which the compiled ones share.
+    from kcodec._native import *  # noqa: F403
 
 __all__ = [
     "ENABLED", "ArenaCache", "arena_cache", "available", "bind_conversion", "describe", "use_compiled",

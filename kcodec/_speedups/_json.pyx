@@ -30,7 +30,7 @@ from kcodec._speedups._jsonblock cimport kc_prefix_xor
 from kcodec._speedups._tables cimport (
     Table, TypeRow, FieldRow, table_of, get_field, set_field, is_zero_value,
     gc_pause, gc_resume, untrack, StrCache, strcache_init, strcache_ascii, strcache_clear,
-    new_time,
+    new_time, kc_prefetch,
 )
 
 __all__ = ["json_fill", "json_fill_vouched", "json_encode", "json_container_scan"]
@@ -89,6 +89,7 @@ cdef extern from "Python.h":
     PyTypeObject PyList_Type
     PyTypeObject* Py_TYPE(PyObject* o)
     Py_ssize_t PyList_GET_SIZE(PyObject* o)
+    PyObject* PyList_GET_ITEM(PyObject* o, Py_ssize_t i)
     bint PyType_IsSubtype(PyTypeObject* a, PyTypeObject* b)
     bint PyLong_CheckExact(object o)
     bint PyUnicode_CheckExact(object o)
@@ -2057,6 +2058,7 @@ cdef class _Enc:
         cdef int k = t.kind
         cdef TypeRow e
         cdef int count = 0
+        cdef Py_ssize_t j
         cdef PyTypeObject* tp = Py_TYPE(<PyObject*>v)
         if <PyObject*>v == Py_None:
             return self.put(b"null", 4)
@@ -2070,6 +2072,19 @@ cdef class _Enc:
             e = t.elem
             self.put1(0x5B)
             self.depth += 1
+            if tp == &PyList_Type:
+                # Index the list (its size read anew each time, so a list changed by a custom
+                # value's encoder stays in bounds) to ask for the next item while this one
+                # is written.
+                j = 0
+                while j < PyList_GET_SIZE(<PyObject*>v):
+                    if j + 1 < PyList_GET_SIZE(<PyObject*>v):
+                        kc_prefetch(PyList_GET_ITEM(<PyObject*>v, j + 1))
+                    x = <object>PyList_GET_ITEM(<PyObject*>v, j)
+                    self.sep(&count)
+                    self.put_value(e, x, owner, jslot)
+                    j += 1
+                return self.close(0x5B, 0x5D, count)
             for x in v:
                 self.sep(&count)
                 self.put_value(e, x, owner, jslot)
@@ -2109,6 +2124,12 @@ cdef class _Enc:
         cdef FieldRow row
         cdef PyTypeObject* tp
         cdef object v
+        if direct:
+            # Ask for every value's first line before writing any: the encoder is bound by
+            # cache misses on the values of a decoded tree, and these overlap.
+            for i in range(jt.nfields):
+                if jt.ef[i].offset >= 0:
+                    kc_prefetch((<PyObject**>(base + jt.ef[i].offset))[0])
         for i in range(jt.nfields):
             e = &jt.ef[i]
             fl = e.flags

@@ -1792,6 +1792,9 @@ cdef int _skip_error(int code, unsigned int wire, Py_ssize_t at, const PathSeg* 
 
 cdef inline int _skip_uvarint(const unsigned char* b, Py_ssize_t* pos, Py_ssize_t end,
                               uint64_t* out) noexcept nogil:
+    """kcodec.wire.read_go_uvarint's twin. Not _varint.read_uvarint (same answers), because
+    on an error this one leaves ``pos`` at the byte where it stopped, which the skip error
+    reports as its offset, as the pure twin does."""
     cdef uint64_t v = 0
     cdef unsigned int shift = 0
     cdef Py_ssize_t p = pos[0]

@@ -1137,6 +1137,17 @@ def interpret_gvk(data):
     return _scanned_gvk(data, kc_gvk_level)
 
 
+cdef inline void _clear_out(kc_gvk_out* out) noexcept nogil:
+    out.av0 = out.av1 = out.k0 = out.k1 = 0
+    out.av_seen = out.k_seen = 0
+
+
+cdef int _check_level(int level, int lowest) except -1:
+    if level < lowest or level > 4 or (level > 0 and kc_gvk_levels[level] == NULL):
+        raise ValueError(f"sniff level {level} is not available")
+    return 0
+
+
 def _gvk_levels():
     """The sniff levels this build and CPU offer (0: the one-pass scanner only; 1, 2, 3, 4:
     the two-stage sniff with the portable, SSE2, AVX2, AVX-512 block classifier), for the
@@ -1149,8 +1160,7 @@ def _interpret_gvk_scanner(data, int level=-1):
     at sniff ``level`` (see _gvk_levels; -1: the default)."""
     if level < 0:
         level = kc_gvk_level
-    if level > 4 or (level > 0 and kc_gvk_levels[level] == NULL):
-        raise ValueError(f"sniff level {level} is not available")
+    _check_level(level, 0)
     if type(data) is not bytes:
         return _pure_interpret_gvk(data)
     return _scanned_gvk(data, level)
@@ -1162,10 +1172,8 @@ def _gvk_fast_rc(bytes data, int level):
     stack is filled with junk first: a position the scan forgot to write must not be
     found there, left by an earlier call on the same document."""
     cdef kc_gvk_out out
-    if level < 1 or level > 4 or kc_gvk_levels[level] == NULL:
-        raise ValueError(f"sniff level {level} is not available")
-    out.av0 = out.av1 = out.k0 = out.k1 = 0
-    out.av_seen = out.k_seen = 0
+    _check_level(level, 1)
+    _clear_out(&out)
     kc_poison_stack()
     return kc_gvk_fast(<const unsigned char*>PyBytes_AS_STRING(data), PyBytes_GET_SIZE(data),
                        kc_gvk_levels[level], &out)
@@ -1177,15 +1185,13 @@ cdef object _scanned_gvk(bytes data, int level):
     cdef const unsigned char* p = <const unsigned char*>PyBytes_AS_STRING(data)
     cdef Py_ssize_t n = PyBytes_GET_SIZE(data)
     cdef kc_fill_fn fill = kc_gvk_levels[level] if level > 0 else NULL
-    out.av0 = out.av1 = out.k0 = out.k1 = 0
-    out.av_seen = out.k_seen = 0
+    _clear_out(&out)
     with nogil:
         # Positions are 32-bit; p[n] is the bytes object's terminating NUL.
         if fill != NULL and n < 0x7FFFFFFF:
             rc = kc_gvk_fast(p, n, fill, &out)
         if rc < 0:
-            out.av0 = out.av1 = out.k0 = out.k1 = 0
-            out.av_seen = out.k_seen = 0
+            _clear_out(&out)  # the one-pass scanner starts afresh on what the sniff handed on
             rc = kc_gvk_scan(p, n, &out)
     if rc < 0:
         return _pure_interpret_gvk(data)

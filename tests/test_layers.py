@@ -30,10 +30,13 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("speedups switch", ("kcodec.speedups",)),
     ("model", ("kcodec.model", "kcodec.types")),
     ("conversion", ("kcodec.conversion",)),
-    ("runtime", ("kcodec.runtime",)),
+    ("runtime", ("kcodec.runtime", "kcodec.labels", "kcodec.fields")),
     ("serializer", ("kcodec.serializer",)),
-    ("api and storage", ("kcodec.api", "kcodec.storage", "kcodec.legacyscheme")),
+    ("api and storage", ("kcodec.api", "kcodec.storage", "kcodec.legacyscheme", "kcodec.validation",
+                         "kcodec.patch")),
     ("unstructured", ("kcodec.api.meta.unstructured",)),
+    ("registry", ("kcodec.registry", "kcodec.printers")),
+    ("server", ("kcodec.server",)),
     ("entry points", ("kcodec", "kcodec.cli", "kcodec.__main__")),
 )
 

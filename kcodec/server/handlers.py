@@ -467,7 +467,8 @@ def get_resource(scope: RequestScope, req: Request, info: Any) -> Response:
 
 def _list_options(scope: RequestScope, req: Request, info: Any, *, force_watch: bool = False) -> Any:
     """Query parameters to the registry's ListOptions, validated (get.go listOpts)."""
-    from kcodec import fields, labels
+    import kcodec.fields as fields
+    import kcodec.labels as labels
     from kcodec.registry.rest import ListOptions
 
     raw = _decode_query(req, metav1.ListOptions())

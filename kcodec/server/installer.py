@@ -118,8 +118,8 @@ class APIInstaller:
             if kind.group_version() != gv:
                 api.group, api.version = kind.group, kind.version
             if not sub:
-                api.singular_name = storage.get_single_name() if _has(storage, "get_single_name") \
-                    else kind.kind.lower()
+                single = storage.get_single_name() if _has(storage, "get_single_name") else ""
+                api.singular_name = single or kind.kind.lower()
                 if _has(storage, "short_names"):
                     api.short_names = list(storage.short_names()) or None
                 if _has(storage, "categories"):

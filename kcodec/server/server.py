@@ -53,14 +53,12 @@ def version_info() -> dict[str, str]:
     """The /version document (apimachinery pkg/version Info)."""
     import platform
 
-    import kcodec
-
     major, minor, patch = KUBERNETES_VERSION
     return {
         "major": str(major), "minor": str(minor),
         "emulationMajor": str(major), "emulationMinor": str(minor),
         "minCompatibilityMajor": str(major), "minCompatibilityMinor": str(minor - 1),
-        "gitVersion": f"v{major}.{minor}.{patch}+kcodec.{kcodec.__version__}",
+        "gitVersion": f"v{major}.{minor}.{patch}+kcodec",
         "gitCommit": "", "gitTreeState": "", "buildDate": "",
         "goVersion": f"python{platform.python_version()}", "compiler": "kcodec",
         "platform": f"{platform.system().lower()}/{'amd64' if platform.machine() in ('x86_64', 'AMD64') else platform.machine()}",

@@ -29,10 +29,12 @@ class APIServer:
     Other keyword options are :class:`kcodec.server.options.ServerOptions` fields (``tls``,
     ``token``, ``watch_cache_sizes``, ``controllers``...). ``url`` and ``kubeconfig`` (a file
     in a private temporary directory unless given) are set once the server is ready;
-    :meth:`stop` stops it (also on leaving the ``with`` block).
+    :meth:`stop` stops it (also on leaving the ``with`` block). ``api_group_infos`` replaces
+    the built-in API groups (see :class:`kcodec.server.runner.ServerRunner`).
     """
 
-    def __init__(self, storage: str = "sqlite::memory:", *, start_timeout: float = 60.0, **options: Any) -> None:
+    def __init__(self, storage: str = "sqlite::memory:", *, start_timeout: float = 60.0,
+                 api_group_infos: Any = None, **options: Any) -> None:
         from kcodec.server.options import ServerOptions
 
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
@@ -42,6 +44,7 @@ class APIServer:
         options.setdefault("port", 0)
         self.options = ServerOptions(storage=storage, **options)
         self.start_timeout = start_timeout
+        self.api_group_infos = api_group_infos
         self.url = ""
         self.kubeconfig = self.options.kubeconfig
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -70,7 +73,7 @@ class APIServer:
             return self
         ready = threading.Event()
         failure: list[BaseException] = []
-        self._runner = ServerRunner(self.options)
+        self._runner = ServerRunner(self.options, api_group_infos=self.api_group_infos)
 
         async def main() -> None:
             self._stopped = asyncio.Event()
@@ -100,6 +103,7 @@ class APIServer:
         if failure:
             self._thread.join()
             self._thread = None
+            self.stop()
             raise failure[0]
         return self
 

@@ -15,6 +15,7 @@ asks) in the negotiated format.
 from __future__ import annotations
 
 import copy
+import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -124,9 +125,13 @@ class RequestScope:
 
 
 def _context(scope: RequestScope, req: Request, info: Any, namespace: str) -> Any:
-    from kcodec.registry.request import Context
+    """The registry's request context: namespace, user and what the URL asked for."""
+    from kcodec.registry.request import Context, RequestInfo
 
-    return Context(namespace=namespace, user=req.user, request_info=info)
+    ri = RequestInfo(is_resource_request=True, path=info.path, verb=info.verb, api_prefix=info.api_prefix,
+                     api_group=info.api_group, api_version=info.api_version, namespace=info.namespace,
+                     resource=info.resource, subresource=info.subresource, name=info.name)
+    return Context(namespace=namespace, user=req.user, request_info=ri)
 
 
 def summarize_data(data: bytes, max_length: int) -> str:
@@ -332,14 +337,42 @@ def _finish(scope: RequestScope, req: Request, ctx: Any, code: int, media: Media
     return resp
 
 
-def _run(scope: RequestScope, req: Request, fn: Callable[[], Response]) -> Response:
-    """Call a handler body; a raised error becomes its Status in the negotiated format."""
+def _run(scope: RequestScope, req: Request, fn: Callable[[], Any]) -> Any:
+    """Call a handler body; a raised error becomes its Status in the negotiated format.
+
+    Anything that is not an API error is a bug: it is logged with its traceback (by
+    error_to_api_status) and answered as Go answers a plain error, a 500 Status.
+    """
     try:
         return fn()
-    except apierrors.StatusError as err:
+    except (apierrors.StatusError, NegotiationError) as err:
         return scope.err(err, req)
-    except NegotiationError as err:
+    except Exception as err:  # noqa: BLE001 - the 500 Status of ErrorToAPIStatus
         return scope.err(err, req)
+
+
+_meta_lock = threading.Lock()
+_meta: list[Any] = []
+
+
+def meta_codecs() -> Any:
+    """The CodecFactory of the meta kinds (Go's metainternalversionscheme.Codecs).
+
+    DeleteOptions and the other option kinds in ``meta.k8s.io/v1`` and (as kubectl writes
+    them) ``v1``; Table, TableOptions and PartialObjectMetadata(List).
+    """
+    if not _meta:
+        with _meta_lock:
+            if not _meta:
+                from kcodec.runtime.scheme import Scheme
+                from kcodec.serializer.factory import CodecFactory
+
+                s = Scheme("kcodec.server.meta")
+                metav1.add_to_group_version(s, META_GROUP_VERSION)
+                metav1.add_to_group_version(s, GroupVersion("", "v1"))
+                metav1.add_meta_to_scheme(s)
+                _meta.append(CodecFactory(s))
+    return _meta[0]
 
 
 # ----------------------------------------------------------------------------- transforms
@@ -551,7 +584,7 @@ def list_resource(scope: RequestScope, req: Request, info: Any) -> Response | Wa
             return prepare_watch(scope, req, ctx, opts, media)
         result = scope.storage.list(ctx, opts)
         return _finish(scope, req, ctx, 200, media, result, [])
-    except (apierrors.StatusError, NegotiationError) as err:
+    except Exception as err:  # noqa: BLE001 - every failure is a Status (500 for bugs)
         return scope.err(err, req)
 
 
@@ -630,7 +663,7 @@ def _delete_options(scope: RequestScope, req: Request) -> Any:
     options = metav1.DeleteOptions()
     body = req.body
     if body:
-        s = negotiate_input_serializer(req.header("Content-Type"), scope.meta_infos)
+        s = negotiate_input_serializer(req.header("Content-Type"), meta_codecs().supported_media_types())
         default = GroupVersionKind("meta.k8s.io", "v1", "DeleteOptions")
         try:
             obj, _ = s.serializer.decode(body, default, options)

@@ -38,6 +38,7 @@ class ServerOptions:
     watch_cache_sizes: list[str] = field(default_factory=list)
     controllers: list[str] = field(default_factory=lambda: list(DEFAULT_CONTROLLERS))
     watch_cache: bool = True
+    etcd_prefix: str = "/registry"
 
 
 @dataclass
@@ -87,7 +88,8 @@ def build_rest_options_getter(options: ServerOptions, backend: Backend) -> Any:
         from kcodec.storage.value import load_encryption_config
 
         encryption = load_encryption_config(options.encryption_provider_config)
-    factory = kube_apiserver_storage_factory(storage_config=StorageConfig(server_list=list(backend.server_list)),
+    factory = kube_apiserver_storage_factory(storage_config=StorageConfig(prefix=options.etcd_prefix,
+                                                                                server_list=list(backend.server_list)),
                                              encryption=encryption, storage_versions=options.storage_versions)
     return RESTOptionsGetter(factory, enable_watch_cache=options.watch_cache,
                              watch_cache_sizes=list(options.watch_cache_sizes))

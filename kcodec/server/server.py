@@ -257,6 +257,10 @@ class GenericAPIServer:
 
             resp = error_negotiated(apierrors.new_request_entity_too_large_error(f"limit is {MAX_REQUEST_BODY_BYTES}"),
                                     self.codecs, GroupVersion("", "v1"), req)
+        except (asyncio.CancelledError, ConnectionResetError):
+            raise
+        except Exception as err:  # noqa: BLE001 - a bug: logged, answered with a 500 Status
+            resp = error_negotiated(err, self.codecs, GroupVersion("", "v1"), req)
         if isinstance(resp, web.StreamResponse):
             return resp
         return self._send(resp)

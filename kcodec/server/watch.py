@@ -139,10 +139,17 @@ async def serve_watch(request: web.Request, plan: WatchPlan, executor: Any = Non
             timeout = None if deadline is None else deadline - loop.time()
             if timeout is not None and timeout <= 0:
                 break
+            # A watcher may offer set_notify without every source behind it calling it (a
+            # registry watcher over a storage watch without the cache): wake up now and
+            # then to look anyway.
+            step = _POLL if reader is None else None
+            if step is not None and (timeout is None or step < timeout):
+                timeout = step
             try:
                 await asyncio.wait_for(wake.wait(), timeout)
             except asyncio.TimeoutError:
-                break
+                if deadline is not None and loop.time() >= deadline:
+                    break
         await resp.write_eof()
     except ConnectionResetError:
         pass

@@ -155,7 +155,7 @@ def _schemes(group: str) -> tuple[Any, str]:
     """The scheme holding the group's memory version and that version."""
     from kcodec import legacyscheme
 
-    if legacyscheme.scheme.is_version_registered(GroupVersion(group, "__internal")):
+    if legacyscheme.scheme.known_types(GroupVersion(group, "__internal")):
         return legacyscheme.scheme, "__internal"
     from kcodec import api
 

@@ -484,9 +484,9 @@ def before_delete(strategy: Strategy, ctx: Context, obj: Any, options: Any) -> t
 
             from kcodec.api.meta.v1 import Time
 
-            current = meta.get_deletion_timestamp().datetime()
+            current = meta.get_deletion_timestamp().datetime
             new_ts = current - datetime.timedelta(seconds=dgps) + datetime.timedelta(seconds=period)
-            right_now = now().datetime()
+            right_now = now().datetime
             if new_ts < right_now:
                 new_ts = right_now
                 if period != 0:
@@ -504,7 +504,7 @@ def before_delete(strategy: Strategy, ctx: Context, obj: Any, options: Any) -> t
 
     from kcodec.api.meta.v1 import Time
 
-    requested = now().datetime() + datetime.timedelta(seconds=int(options.grace_period_seconds))
+    requested = now().datetime + datetime.timedelta(seconds=int(options.grace_period_seconds))
     meta.set_deletion_timestamp(Time.from_datetime(requested))
     meta.set_deletion_grace_period_seconds(int(options.grace_period_seconds))
     if meta.get_generation() > 0:

@@ -920,7 +920,7 @@ def _mark_as_deleting(m: Any) -> None:
     if current is None and m.get_generation() > 0:
         m.set_generation(m.get_generation() + 1)
     right_now = now()
-    if current is None or current.datetime() > right_now.datetime():
+    if current is None or current.datetime > right_now.datetime:
         m.set_deletion_timestamp(right_now)
     m.set_deletion_grace_period_seconds(0)
 

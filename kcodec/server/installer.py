@@ -82,11 +82,27 @@ class APIInstaller:
     def __repr__(self) -> str:
         return f"APIInstaller(scheme={getattr(self.scheme, 'name', self.scheme)!r})"
 
-    def _kind_of(self, storage: Any, gv: GroupVersion) -> tuple[GroupVersionKind, GroupVersion]:
+    def _scheme_for(self, obj: Any) -> tuple[Any, Any]:
+        """The scheme and codecs that know ``obj``'s type: the server's, else kcodec.api's.
+
+        Groups kube-apiserver keeps no internal version of (resource.k8s.io...) are not in the
+        legacy scheme; their objects live in their external version, which kcodec.api knows.
+        """
+        from kcodec.errors import NotRegisteredError
+
+        try:
+            self.scheme.object_kinds(obj)
+            return self.scheme, self.codecs
+        except NotRegisteredError:
+            from kcodec.api import codecs, scheme
+
+            return scheme, codecs
+
+    def _kind_of(self, storage: Any, gv: GroupVersion, scheme: Any) -> tuple[GroupVersionKind, GroupVersion]:
         """The external kind a storage serves under ``gv`` and the hub version it works in."""
         provider = getattr(storage, "group_version_kind", None)
         obj = storage.new()
-        kinds, _ = self.scheme.object_kinds(obj)
+        kinds, _ = scheme.object_kinds(obj)
         own = kinds[0]
         if callable(provider):
             kind = provider(gv)
@@ -108,10 +124,13 @@ class APIInstaller:
             resource, _, sub = path.partition("/")
             parent = parents.get(resource, storage)
             namespaced = bool(parent.namespace_scoped()) if _has(parent, "namespace_scoped") else True
-            kind, hub = self._kind_of(storage, gv)
+            scheme, codecs = self._scheme_for(storage.new())
+            kind, hub = self._kind_of(storage, gv, scheme)
             scope = RequestScope(resource=GroupVersionResource(gv.group, gv.version, resource), kind=kind, hub=hub,
-                                 storage=storage, namespaced=namespaced, subresource=sub, codecs=self.codecs,
-                                 scheme=self.scheme, infos=self.infos, meta_infos=self.meta_infos)
+                                 storage=storage, namespaced=namespaced, subresource=sub, codecs=codecs,
+                                 scheme=scheme,
+                                 infos=self.infos if codecs is self.codecs else codecs.supported_media_types(),
+                                 meta_infos=self.meta_infos)
             routes.scopes.setdefault(resource, {})[sub] = scope
             api = metav1.APIResource(name=path, namespaced=namespaced, kind=kind.kind,
                                      verbs=storage_verbs(storage, subresource=bool(sub)))

@@ -94,7 +94,7 @@ def parse_request_info(method: str, path: str, query: dict[str, list[str]]) -> R
     info.api_prefix = parts[0]
     parts = parts[1:]
     if info.api_prefix == "apis":
-        if len(parts) < 2:
+        if not parts or not parts[0]:
             return info
         info.api_group = parts[0]
         parts = parts[1:]

@@ -45,15 +45,19 @@ def _strict_text(errors: list[str]) -> str:
 
 
 def _loads_patch(body: bytes, strict: bool) -> tuple[Any, list[str]]:
-    """The patch document as a tree, and its strict findings (duplicate fields) when ``strict``."""
+    """The patch document as a tree, and its strict findings (duplicate fields) when ``strict``.
+
+    Numbers keep their JSON text (``literals``), as Go splices the patch's raw bytes in; a
+    document with a repeated key is read as Go's decoders read it, the last value winning.
+    """
     try:
-        tree = gojson.loads(body, strict=strict)
+        plain = gojson.loads(body, strict=True)
+        errs: list[str] = []
+        _collect_duplicates(plain, "", errs)
+        tree = plain if errs else gojson.loads(body, literals=True)
     except (KCodecError, ValueError, RecursionError) as err:
         raise apierrors.new_bad_request(f"error decoding patch: {err}") from None
-    errs: list[str] = []
-    if strict:
-        _collect_duplicates(tree, "", errs)
-    return tree, errs
+    return tree, errs if strict else []
 
 
 def _collect_duplicates(tree: Any, path: str, out: list[str]) -> None:
@@ -93,13 +97,20 @@ def _decode_patched(scope: h.RequestScope, decoder: Any, patched_js: bytes, dire
 
 
 def _patch_error(err: BaseException) -> apierrors.StatusError:
-    """A patch library failure as Go answers it (BadRequest for a malformed patch, 422 otherwise)."""
+    """A kcodec.patch error as kube-apiserver answers it: the code and reason the error carries
+    (400 BadRequest, 413, 422 Invalid via NewGenericServerResponse, or Go's plain 500)."""
     if isinstance(err, apierrors.StatusError):
         return err
-    code = getattr(err, "code", None)
-    if code == 400 or getattr(err, "bad_request", False):
-        return apierrors.new_bad_request(str(err))
-    return apierrors.new_generic_server_response(422, "", GroupResource("", ""), "", str(err), 0, False)
+    code = int(getattr(err, "code", 500) or 500)
+    msg = str(err)
+    if code == 400:
+        return apierrors.new_bad_request(msg)
+    if code == 413:
+        return apierrors.new_request_entity_too_large_error(msg)
+    if code == 422:
+        return apierrors.new_generic_server_response(422, "", GroupResource("", ""), "", msg, 0, False)
+    return apierrors.StatusError(metav1.Status(status="Failure", code=code, reason=getattr(err, "reason", "") or "",
+                                               message=msg))
 
 
 def patch_resource(scope: h.RequestScope, req: Request, info: Any) -> Response:
@@ -141,11 +152,15 @@ def patch_resource(scope: h.RequestScope, req: Request, info: Any) -> Response:
     gr = scope.group_resource
 
     if content_type == JSON_PATCH:
-        ops, applied = _loads_patch(body, strict)
+        _, applied = _loads_patch(body, strict)
         applied = [f"json patch {e}" for e in applied]
-        if isinstance(ops, list) and len(ops) > MAX_JSON_PATCH_OPERATIONS:
-            raise apierrors.new_request_entity_too_large_error(
-                f"The allowed maximum operations in a JSON patch is {MAX_JSON_PATCH_OPERATIONS}, got {len(ops)}")
+        try:
+            ops = patchlib.decode_json_patch(body)
+            if len(ops) > MAX_JSON_PATCH_OPERATIONS:
+                raise apierrors.new_request_entity_too_large_error(
+                    f"The allowed maximum operations in a JSON patch is {MAX_JSON_PATCH_OPERATIONS}, got {len(ops)}")
+        except patchlib.PatchError as err:
+            raise _patch_error(err) from None
     elif content_type == MERGE_PATCH:
         patch_tree, applied = _loads_patch(body, strict)
     else:
@@ -162,10 +177,10 @@ def patch_resource(scope: h.RequestScope, req: Request, info: Any) -> Response:
             current_tree = gojson.loads(encoder.encode(current))
             try:
                 if content_type == JSON_PATCH:
-                    patched = patchlib.json_patch(current_tree, body)
+                    patched = patchlib.json_patch(current_tree, ops)
                 else:
                     patched = patchlib.merge_patch(current_tree, patch_tree)
-            except (KCodecError, ValueError) as err:
+            except (patchlib.PatchError, KCodecError, ValueError) as err:
                 raise _patch_error(err) from None
             obj = _decode_patched(scope, decoder, gojson.dumps(patched), directive, applied, warnings)
         else:
@@ -173,7 +188,7 @@ def patch_resource(scope: h.RequestScope, req: Request, info: Any) -> Response:
             cls = type(versioned)
             try:
                 patched = patchlib.strategic_merge_patch(to_tree(versioned), patch_tree, cls)
-            except (KCodecError, ValueError) as err:
+            except (patchlib.PatchError, KCodecError, ValueError) as err:
                 raise _patch_error(err) from None
             strict_errs: list[str] | None = [] if strict else None
             try:

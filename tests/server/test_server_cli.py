@@ -33,13 +33,14 @@ def _start(*args, env=None):
 
 
 def _stop(proc):
+    """SIGTERM, then the exit status and what it wrote on stderr (pipes closed)."""
     proc.send_signal(signal.SIGTERM)
     try:
-        return proc.wait(20)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        _, err = proc.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        _, err = proc.communicate()
+    return proc.returncode, err
 
 
 def test_serve_options_parse():
@@ -66,7 +67,7 @@ def test_serve_tls_token_kubeconfig_and_sigterm(tmp_path):
     start = time.monotonic()
     proc, line = _start("--storage", f"sqlite:{db}", "--tls", "--token", "s3cret", "--kubeconfig", str(kc))
     try:
-        assert line.startswith("kcodec serve: listening on https://127.0.0.1:"), proc.stderr.read()
+        assert line.startswith("kcodec serve: listening on https://127.0.0.1:"), line
         url = line.split()[-1]
         ready_after = time.monotonic() - start
         cfg = yaml.safe_load(kc.read_text())
@@ -85,8 +86,8 @@ def test_serve_tls_token_kubeconfig_and_sigterm(tmp_path):
         # the whole start, interpreter included, stays within a few seconds on this shared machine
         assert ready_after < 30
     finally:
-        code = _stop(proc)
-    assert code == 0, proc.stderr.read()
+        code, err = _stop(proc)
+    assert code == 0, err
     # the data outlives the process: a second server on the same file sees it
     proc, line = _start("--storage", f"sqlite:{db}")
     try:
@@ -94,4 +95,5 @@ def test_serve_tls_token_kubeconfig_and_sigterm(tmp_path):
         body = urllib.request.urlopen(url + "/api/v1/namespaces/kube-public", timeout=10).read()
         assert b'"name":"kube-public"' in body
     finally:
-        assert _stop(proc) == 0
+        code, err = _stop(proc)
+    assert code == 0, err

@@ -45,9 +45,10 @@ __all__ = [
     "list_resource",
     "create_resource",
     "update_resource",
-    "patch_resource",
     "delete_resource",
     "delete_collection",
+    "run_handler",
+    "meta_codecs",
     "prepare_watch",
     "transform_response_object",
     "summarize_data",
@@ -337,7 +338,7 @@ def _finish(scope: RequestScope, req: Request, ctx: Any, code: int, media: Media
     return resp
 
 
-def _run(scope: RequestScope, req: Request, fn: Callable[[], Any]) -> Any:
+def run_handler(scope: RequestScope, req: Request, fn: Callable[[], Any]) -> Any:
     """Call a handler body; a raised error becomes its Status in the negotiated format.
 
     Anything that is not an API error is a bug: it is logged with its traceback (by
@@ -495,7 +496,7 @@ def get_resource(scope: RequestScope, req: Request, info: Any) -> Response:
         options = _decode_query(req, metav1.GetOptions())
         result = scope.storage.get(ctx, info.name, options)
         return _finish(scope, req, ctx, 200, media, result, [])
-    return _run(scope, req, run)
+    return run_handler(scope, req, run)
 
 
 def _list_options(scope: RequestScope, req: Request, info: Any, *, force_watch: bool = False) -> Any:
@@ -626,7 +627,7 @@ def create_resource(scope: RequestScope, req: Request, info: Any, *, include_nam
         if isinstance(result, metav1.Status) and not result.code:
             result.code = code
         return _finish(scope, req, ctx, code, media, result, warnings)
-    return _run(scope, req, run)
+    return run_handler(scope, req, run)
 
 
 def update_resource(scope: RequestScope, req: Request, info: Any) -> Response:
@@ -653,7 +654,7 @@ def update_resource(scope: RequestScope, req: Request, info: Any) -> Response:
         options.field_manager = manager_or_user_agent(options.field_manager, req.user_agent)
         result, created = scope.storage.update(ctx, name, DefaultUpdatedObjectInfo(obj), None, None, False, options)
         return _finish(scope, req, ctx, 201 if created else 200, media, result, warnings)
-    return _run(scope, req, run)
+    return run_handler(scope, req, run)
 
 
 # ----------------------------------------------------------------------------- delete
@@ -706,7 +707,7 @@ def delete_resource(scope: RequestScope, req: Request, info: Any) -> Response:
             result = metav1.Status(status="Success", code=status,
                                    details=metav1.StatusDetails(name=info.name, kind=scope.kind.kind))
         return _finish(scope, req, ctx, status, media, result, [])
-    return _run(scope, req, run)
+    return run_handler(scope, req, run)
 
 
 def delete_collection(scope: RequestScope, req: Request, info: Any) -> Response:
@@ -722,17 +723,7 @@ def delete_collection(scope: RequestScope, req: Request, info: Any) -> Response:
             result = metav1.Status(status="Success", code=200,
                                    details=metav1.StatusDetails(kind=scope.resource.resource))
         return _finish(scope, req, ctx, 200, media, result, [])
-    return _run(scope, req, run)
-
-
-# ----------------------------------------------------------------------------- patch
-
-
-def patch_resource(scope: RequestScope, req: Request, info: Any) -> Response:
-    """PATCH (patch.go PatchResource); the patch itself is applied by :mod:`kcodec.server.patching`."""
-    from kcodec.server.patching import patch_resource as apply
-
-    return _run(scope, req, lambda: apply(scope, req, info))
+    return run_handler(scope, req, run)
 
 
 # ----------------------------------------------------------------------------- watch

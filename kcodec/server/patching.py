@@ -114,7 +114,14 @@ def _patch_error(err: BaseException) -> apierrors.StatusError:
 
 
 def patch_resource(scope: h.RequestScope, req: Request, info: Any) -> Response:
-    """PATCH of one object (patch.go PatchResource); 200, or 201 when the patch created it."""
+    """PATCH of one object (patch.go PatchResource); 200, or 201 when the patch created it.
+
+    Every failure is answered as a Status in the negotiated format.
+    """
+    return h.run_handler(scope, req, lambda: _patch(scope, req, info))
+
+
+def _patch(scope: h.RequestScope, req: Request, info: Any) -> Response:
     from kcodec import patch as patchlib
     from kcodec.registry.rest import DefaultUpdatedObjectInfo
 

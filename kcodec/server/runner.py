@@ -107,12 +107,7 @@ class ServerRunner:
         self._backend = parse_storage(self.options.storage)
         self._getter = build_rest_options_getter(self.options, self._backend)
         infos = build(self._getter)
-        openapi = None
-        try:
-            from kcodec.server.openapi import serve_openapi as openapi  # type: ignore[no-redef]
-        except ImportError:
-            openapi = None
-        return GenericAPIServer(infos, token=self.options.token, openapi=openapi)
+        return GenericAPIServer(infos, token=self.options.token)
 
     def _ssl_context(self) -> ssl.SSLContext:
         cert, key = self_signed_certificate(self.options.bind)

@@ -33,9 +33,9 @@ from kcodec.server.handlers import (
     delete_resource,
     get_resource,
     list_resource,
-    patch_resource,
     update_resource,
 )
+from kcodec.server.patching import patch_resource
 from kcodec.server.installer import APIInstaller, GroupVersionRoutes
 from kcodec.server.responses import Request, Response, error_negotiated, warning_header
 

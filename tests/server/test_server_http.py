@@ -344,3 +344,61 @@ def test_bad_token_is_401(tmp_path):
         assert r.status_code == 200
         assert {"default", "kube-system", "kube-public", "kube-node-lease"} <= {
             i["metadata"]["name"] for i in r.json()["items"]}
+
+
+def _deployment(name):
+    return {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": name},
+            "spec": {"selector": {"matchLabels": {"app": name}},
+                     "template": {"metadata": {"labels": {"app": name}},
+                                  "spec": {"containers": [{"name": "a", "image": "nginx:1"},
+                                                          {"name": "b", "image": "redis:1"}]}}}}
+
+
+def test_patches(server, http, ns):
+    url = server.url + f"/apis/apps/v1/namespaces/{ns}/deployments"
+    assert http.post(url, json=_deployment("web")).status_code == 201
+    smp = {"spec": {"template": {"spec": {"containers": [{"name": "b", "image": "redis:2"}]}}}}
+    r = http.patch(url + "/web", data=json.dumps(smp), headers={"Content-Type": "application/strategic-merge-patch+json"})
+    assert r.status_code == 200, r.text
+    # strategic merge: containers merged by name (patchMergeKey), not replaced
+    assert [(c["name"], c["image"]) for c in r.json()["spec"]["template"]["spec"]["containers"]] == \
+        [("a", "nginx:1"), ("b", "redis:2")]
+    assert r.json()["metadata"]["generation"] == 2
+    merge = {"spec": {"template": {"spec": {"containers": [{"name": "c", "image": "busybox"}]}}}}
+    r = http.patch(url + "/web", data=json.dumps(merge), headers={"Content-Type": "application/merge-patch+json"})
+    # a merge patch replaces the list
+    assert [c["name"] for c in r.json()["spec"]["template"]["spec"]["containers"]] == ["c"]
+    ops = [{"op": "replace", "path": "/spec/replicas", "value": 3}, {"op": "add", "path": "/metadata/labels", "value": {"x": "y"}}]
+    r = http.patch(url + "/web", data=json.dumps(ops), headers={"Content-Type": "application/json-patch+json"})
+    assert r.status_code == 200 and r.json()["spec"]["replicas"] == 3 and r.json()["metadata"]["labels"] == {"x": "y"}
+    # the scale subresource speaks autoscaling/v1 Scale
+    sc = http.get(url + "/web/scale").json()
+    assert (sc["apiVersion"], sc["kind"], sc["spec"]["replicas"]) == ("autoscaling/v1", "Scale", 3)
+    r = http.patch(url + "/web/scale", data=b'{"spec":{"replicas":5}}',
+                   headers={"Content-Type": "application/merge-patch+json"})
+    assert r.status_code == 200 and r.json()["spec"]["replicas"] == 5
+    assert http.get(url + "/web").json()["spec"]["replicas"] == 5
+    # errors, as kube-apiserver answers them; nothing changes
+    st = _status(http.patch(url + "/web", data=json.dumps([{"op": "test", "path": "/spec/replicas", "value": 9}]),
+                            headers={"Content-Type": "application/json-patch+json"}), 422, "Invalid")
+    st = _status(http.patch(url + "/web", data=b"{oops", headers={"Content-Type": "application/merge-patch+json"}),
+                 400, "BadRequest")
+    assert st["message"] == "invalid JSON patch"
+    st = _status(http.patch(url + "/web", data=b"{}", headers={"Content-Type": "application/xml"}),
+                 415, "UnsupportedMediaType")
+    assert st["message"] == ("the body of the request was in an unknown format - accepted media types include: "
+                             "application/json-patch+json, application/merge-patch+json, "
+                             "application/strategic-merge-patch+json")
+    st = _status(http.patch(url + "/web", data=b'{"metadata":{"name":"other"}}',
+                            headers={"Content-Type": "application/merge-patch+json"}), 400, "BadRequest")
+    assert st["message"] == "the name of the object (other) does not match the name on the URL (web)"
+    st = _status(http.patch(url + "/missing", data=b"{}", headers={"Content-Type": "application/merge-patch+json"}),
+                 404, "NotFound")
+    assert st["message"] == 'deployments.apps "missing" not found'
+    r = http.patch(url + "/web", data=b'{"spec":{"bogus":1}}', headers={"Content-Type": "application/merge-patch+json"})
+    assert r.status_code == 200 and r.headers["Warning"] == '299 - "unknown field \\"spec.bogus\\""'
+    st = _status(http.patch(url + "/web?fieldValidation=Strict", data=b'{"spec":{"bogus":1}}',
+                            headers={"Content-Type": "application/merge-patch+json"}), 422, "Invalid")
+    assert st["message"].startswith(' "" is invalid: patch: Invalid value: "')
+    assert st["message"].endswith('": strict decoding error: unknown field "spec.bogus"')
+    assert http.get(url + "/web").json()["spec"]["replicas"] == 5

@@ -586,6 +586,7 @@ class Cacher:
         self._terminate_all()
         kvs, rev = self._list()
         objects = {kv.key.decode("utf-8", "surrogateescape"): self.storage.decode_value(kv) for kv in kvs}
+        del kvs  # the stored bytes: this frame lives as long as the watch
         raw = self.storage.kv.watch(self._bprefix, prefix_range_end(self._bprefix), rev + 1)
         self._raw = raw
         if self._stopping.is_set():

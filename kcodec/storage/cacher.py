@@ -53,6 +53,7 @@ from typing import Any
 
 from kcodec.errors import KCodecError
 from kcodec.storage.errors import (
+    BadRequestError,
     KeyNotFoundError,
     ResourceExpiredError,
     TooLargeResourceVersionError,
@@ -815,6 +816,11 @@ class Cacher:
         answers, from memory where Go's cacher answers from memory (items are the shared
         cached objects)."""
         prefix = self.storage.prepare_key(key_prefix, recursive=True)
+        if not prefix.startswith(self._prefix):
+            # Not this resource's keys: the cache has nothing to say about them.
+            return self.storage.get_list(key_prefix, resource_version=resource_version,
+                                         resource_version_match=resource_version_match, limit=limit,
+                                         continue_token=continue_token, predicate=predicate)
         if limit < 0:
             limit = 0
         # Go's ValidateListOptions: the same errors as the storage gives.
@@ -968,6 +974,8 @@ class Cacher:
         """
         prepared = self.storage.prepare_key(key, recursive)
         requested = _parse_rv(resource_version)
+        if not prepared.startswith(self._prefix):
+            raise BadRequestError(f"watch of {prepared} is outside the cached prefix {self._prefix}")
         self._check_ready()
         list_watch = bool(send_initial_events) and allow_watch_bookmarks
         # Go's getWatchCacheResourceVersion.

@@ -157,6 +157,38 @@ def test_many_watchers_cost_one_storage_watch_and_stop_ends_everything(store, ca
         store.kv.watch = real
 
 
+def test_ready_semantics(store) -> None:
+    store.create(key("a"), pod("a"))
+    real_range = store.kv.range
+    broken = threading.Event()
+    broken.set()
+
+    def failing_range(*args, **kw):
+        if broken.is_set():
+            raise RuntimeError("backend down")
+        return real_range(*args, **kw)
+
+    store.kv.range = failing_range
+    c = Cacher(store, resource_prefix="/pods", ready_timeout=0.2)
+    try:
+        assert not c.wait_ready(0.3) and not c.ready()
+        # ready.go: the pending state names the last error; watches get Go's 429.
+        with pytest.raises(TooManyRequestsError, match="^storage is \\(re\\)initializing: backend down$"):
+            c.watch("/pods", recursive=True)
+        # Gets go to the storage while the cache is not ready (delegator.go).
+        store.kv.range = real_range
+        assert c.get(key("a"), resource_version="0").metadata.name == "a"
+        store.kv.range = failing_range
+        broken.clear()  # the backend is back: the cacher relists within a second
+        assert c.wait_ready(10) and c.ready()
+        assert names(c.get_list("/pods", resource_version="0")) == ["a"]
+        with pytest.raises(BadRequestError, match="outside the cached prefix"):
+            c.watch("/configmaps", recursive=True)
+    finally:
+        store.kv.range = real_range
+        c.stop()
+
+
 # ------------------------------------------------------------------ get and list
 
 
@@ -421,6 +453,11 @@ def test_compactor_compacts_once_per_interval_across_servers_and_reads_see_410(s
     first = int(store.create(key("a"), pod("a")).metadata.resource_version)
     store.guaranteed_update(key("a"), set_labels(n="first"))
     store.guaranteed_update(key("a"), set_labels(n="second"))
+    with_b = store.create(key("b"), pod("b")).metadata.resource_version
+    wait_rv(c, int(with_b))
+    old_page = c.get_list("/pods", resource_version=with_b, resource_version_match="Exact", limit=1)
+    assert names(old_page) == ["a"] and old_page.metadata.continue_
+    store.guaranteed_update(key("b"), set_labels(n="later"))  # the page's revision falls below what gets compacted
     kv = store.kv
     server1, server2 = Compactor(kv, interval=3600), Compactor(kv, interval=3600)
     try:
@@ -453,8 +490,12 @@ def test_compactor_compacts_once_per_interval_across_servers_and_reads_see_410(s
             store.watch("/pods", recursive=True, resource_version=str(first))
         with pytest.raises(ResourceExpiredError, match=f"^too old resource version: {first} \\({compacted}\\)$"):
             c.watch("/pods", recursive=True, resource_version=str(first))
+        # A continue token of a list at a compacted revision: Go's inconsistent-continue 410.
+        with pytest.raises(ResourceExpiredError, match="^The provided continue parameter is too old") as info:
+            c.get_list("/pods", continue_token=old_page.metadata.continue_)
+        assert info.value.continue_token
         # At and after the compacted revision everything still answers.
-        assert names(c.get_list("/pods", resource_version=str(compacted), resource_version_match="Exact")) == ["a"]
+        assert names(c.get_list("/pods", resource_version=str(compacted), resource_version_match="Exact")) == ["a", "b"]
         with c.watch("/pods", recursive=True, resource_version=str(compacted)) as w:
             assert w.next(0.2) is None or w.resource_version > compacted
     finally:

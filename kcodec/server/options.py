@@ -91,10 +91,5 @@ def build_rest_options_getter(options: ServerOptions, backend: Backend) -> Any:
     factory = kube_apiserver_storage_factory(storage_config=StorageConfig(prefix=options.etcd_prefix,
                                                                                 server_list=list(backend.server_list)),
                                              encryption=encryption, storage_versions=options.storage_versions)
-    import importlib.util
-
-    # The watch cache (kcodec.storage.cacher) is being built beside the server; until it is
-    # present, resources are served from storage directly.
-    watch_cache = options.watch_cache and importlib.util.find_spec("kcodec.storage.cacher") is not None
-    return RESTOptionsGetter(factory, enable_watch_cache=watch_cache,
+    return RESTOptionsGetter(factory, enable_watch_cache=options.watch_cache,
                              watch_cache_sizes=list(options.watch_cache_sizes))

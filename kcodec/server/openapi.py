@@ -37,6 +37,7 @@ __all__ = [
     "operation_id_and_tags",
     "make_openapi_handler",
     "resources_from_routes",
+    "OpenAPIResponse",
 ]
 
 _PATCH_TYPES_BUILTIN = ("application/apply-patch+yaml", "application/json-patch+json",
@@ -709,18 +710,34 @@ class OpenAPIService:
             return 304, out, b""
         return 200, out, data
 
-    def serve(self, req: Any) -> Any:
-        """The handler kcodec.server's GenericAPIServer calls for /openapi/ paths: a
-        ``kcodec.server.responses.Response``, or None for another path."""
-        from kcodec.server.responses import Response  # the server layer, imported when serving
-
+    def serve(self, req: Any) -> "OpenAPIResponse | None":
+        """The handler kcodec.server's GenericAPIServer calls for /openapi/ paths (``req``
+        has ``method``, ``path``, ``query`` and ``headers``): an :class:`OpenAPIResponse`
+        (the fields of kcodec.server.responses.Response), or None for another path."""
         headers = req.headers if req.headers is not None else {}
         got = self.handle(req.method, req.path, req.query, headers)
         if got is None:
             return None
         status, hdrs, body = got
         ctype = hdrs.pop("Content-Type", "")
-        return Response(status, body, ctype, hdrs)
+        return OpenAPIResponse(status, body, ctype, hdrs)
+
+
+class OpenAPIResponse:
+    """An answer of :meth:`OpenAPIService.serve`: ``status``, ``body``, ``content_type``,
+    ``headers`` and (always empty) ``warnings``, as kcodec.server.responses.Response has them."""
+
+    __slots__ = ("status", "body", "content_type", "headers", "warnings")
+
+    def __init__(self, status: int, body: bytes, content_type: str, headers: dict[str, str]) -> None:
+        self.status = status
+        self.body = body
+        self.content_type = content_type
+        self.headers = headers
+        self.warnings: list[str] = []
+
+    def __repr__(self) -> str:
+        return f"OpenAPIResponse({self.status}, {len(self.body)} bytes, {self.content_type!r})"
 
 
 def _accepts(accept: str, subtype: str) -> bool:

@@ -182,3 +182,33 @@ def test_bad_arguments() -> None:
         strategic_merge_patch({}, {}, None)
     assert str(exc.value) == "strategic merge patch format is not supported"
     assert exc.value.code == 400
+
+
+UNKNOWN = CASES["unknownFieldTestCases"]
+
+
+@pytest.mark.parametrize("name", sorted(UNKNOWN))
+def test_unknown_field(name: str) -> None:
+    """TestUnknownField: fields MergeItem does not have, compared as Go's json.Marshal text."""
+    tc = UNKNOWN[name]
+    original, current, modified = (gojson.loads(tc[k].encode()) for k in ("Original", "Current", "Modified"))
+
+    def text(tree: Any) -> str:
+        return gojson.dumps(tree, sort_keys=True).decode()
+
+    try:
+        two_way = create_two_way_merge_patch(original, modified, MergeItem)
+    except PatchError as exc:
+        assert tc.get("ExpectedTwoWayErr") and tc["ExpectedTwoWayErr"] in str(exc)
+    else:
+        assert not tc.get("ExpectedTwoWayErr")
+        assert text(two_way) == tc["ExpectedTwoWay"]
+        assert text(strategic_merge_patch(original, two_way, MergeItem)) == tc["ExpectedTwoWayResult"]
+    try:
+        three_way = create_three_way_merge_patch(original, modified, current, MergeItem, False)
+    except PatchError as exc:
+        assert tc.get("ExpectedThreeWayErr") and tc["ExpectedThreeWayErr"] in str(exc)
+    else:
+        assert not tc.get("ExpectedThreeWayErr")
+        assert text(three_way) == tc["ExpectedThreeWay"]
+        assert text(strategic_merge_patch(current, three_way, MergeItem)) == tc["ExpectedThreeWayResult"]

@@ -162,7 +162,9 @@ class GenericAPIServer:
     ``group_infos`` are the registry's APIGroupInfos; ``token`` (when set) is the one bearer
     token accepted (anyone else gets 401, except on the health and version paths, which
     kube-apiserver's RBAC lets everyone read); ``openapi`` (optional) serves /openapi/v2 and
-    /openapi/v3 (``openapi(request) -> Response | None``); ``ready`` says whether /readyz is ok.
+    /openapi/v3 (``openapi(request) -> Response | None``; by default
+    :class:`kcodec.server.openapi.OpenAPIService` over the installed resources); ``ready`` says
+    whether /readyz is ok.
     """
 
     def __init__(self, group_infos: list[Any], *, codecs: Any = None, scheme: Any = None,
@@ -193,6 +195,11 @@ class GenericAPIServer:
                 versions[g] = [v.version for v in gi.prioritized_versions if
                                GroupVersion(v.group, v.version) in self.routes]
         self.discovery = Discovery(self.routes, order, versions, self._discovery_codecs(), address)
+        if self.openapi is None:
+            from kcodec.server.openapi import OpenAPIService, resources_from_routes
+
+            # built on the first /openapi request (kubectl apply, explain), not at start-up
+            self.openapi = OpenAPIService(resources_from_routes(self.routes)).serve
 
     def __repr__(self) -> str:
         return f"GenericAPIServer({len(self.routes)} group versions, ready={self.ready})"

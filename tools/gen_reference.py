@@ -47,6 +47,8 @@ MODULES = (
     "kcodec.storage.compactor",
     "kcodec.storage.errors",
     "kcodec.interop",
+    "kcodec.server",
+    "kcodec.testing",
     "kcodec.speedups",
 )
 

@@ -789,13 +789,12 @@ def prepare_watch(scope: RequestScope, req: Request, ctx: Any, opts: Any, media:
         result = obj
         if target is not None and not isinstance(obj, metav1.Status):
             try:
-                if target.kind == "Table" and table_opts is not None:
-                    opts2 = copy.copy(table_opts)
-                    opts2.no_headers = headers_sent[0]
-                    result = do_transform_object(scope, ctx, obj, opts2, target)
+                result = do_transform_object(scope, ctx, obj, table_opts, target)
+                if target.kind == "Table":
+                    # watchEmbeddedEncoder: the column definitions go with the first event only
+                    if headers_sent[0]:
+                        result.column_definitions = None
                     headers_sent[0] = True
-                else:
-                    result = do_transform_object(scope, ctx, obj, table_opts, target)
             except (apierrors.StatusError, NegotiationError, KCodecError):
                 result = obj
         if isinstance(result, metav1.Status):

@@ -402,3 +402,37 @@ def test_patches(server, http, ns):
     assert st["message"].startswith(' "" is invalid: patch: Invalid value: "')
     assert st["message"].endswith('": strict decoding error: unknown field "spec.bogus"')
     assert http.get(url + "/web").json()["spec"]["replicas"] == 5
+
+
+def test_watch_list_bookmark_and_table_watch(server, http, ns):
+    url = server.url + f"/api/v1/namespaces/{ns}/configmaps"
+    for name in ("one", "two"):
+        assert http.post(url, json=_cm(name)).status_code == 201
+    # watch-list: the initial events, then the BOOKMARK that ends them (k8s.io/initial-events-end)
+    r = http.get(url + "?watch=1&sendInitialEvents=true&allowWatchBookmarks=true"
+                 "&resourceVersionMatch=NotOlderThan&timeoutSeconds=1")
+    events = [json.loads(line) for line in r.text.splitlines()]
+    assert [e["type"] for e in events] == ["ADDED", "ADDED", "BOOKMARK"]
+    assert events[2]["object"]["metadata"]["annotations"] == {"k8s.io/initial-events-end": "true"}
+    st = _status(http.get(url + "?watch=1&sendInitialEvents=true"), 422, "Invalid")
+    assert "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan" in st["message"]
+    # kubectl get --watch asks for Tables: column definitions come with the first event only
+    r = http.get(url + "?watch=1&timeoutSeconds=1", headers={"Accept": "application/json;as=Table;v=v1;g=meta.k8s.io"})
+    tables = [json.loads(line)["object"] for line in r.text.splitlines()]
+    assert [t["kind"] for t in tables] == ["Table", "Table"]
+    assert tables[0]["columnDefinitions"] and tables[1]["columnDefinitions"] is None
+    assert [t["rows"][0]["cells"][0] for t in tables] == ["one", "two"]
+
+
+def test_errors_in_protobuf_and_yaml(server, http, ns):
+    url = server.url + f"/api/v1/namespaces/{ns}/configmaps/missing"
+    r = http.get(url, headers={"Accept": PB})
+    assert r.status_code == 404 and r.headers["Content-Type"] == PB
+    from kcodec.api import codecs
+
+    info = next(i for i in codecs.supported_media_types() if i.media_type == PB)
+    st, _ = info.serializer.decode(r.content, None, metav1.Status())
+    assert (st.code, st.reason, st.message) == (404, "NotFound", 'configmaps "missing" not found')
+    r = http.get(url, headers={"Accept": "application/yaml"})
+    assert r.status_code == 404 and r.headers["Content-Type"] == "application/yaml"
+    assert b"reason: NotFound" in r.content

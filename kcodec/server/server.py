@@ -295,7 +295,7 @@ class GenericAPIServer:
                 return Response(200, b"ok", "text/plain; charset=utf-8")
             return Response(500, b"[-]kcodec-ready failed: not ready yet\nreadyz check failed\n",
                             "text/plain; charset=utf-8")
-        if path == "/version":
+        if path in ("/version", "/version/"):
             return Response(200, json.dumps(version_info(), indent=2).encode(), "application/json")
         if path.startswith("/openapi/") and self.openapi is not None:
             resp = await self._in_thread(self.openapi, req)
@@ -304,7 +304,8 @@ class GenericAPIServer:
             return self.discovery.api_versions(req)
         if path in ("/apis", "/apis/"):
             return self.discovery.api_groups(req)
-        info = parse_request_info(method, path, query)
+        # go-restful and kube-apiserver's mux take a resource path with a trailing slash too
+        info = parse_request_info(method, path.rstrip("/") or "/", query)
         if not info.api_prefix:
             return _NOT_FOUND
         if not info.is_resource_request:

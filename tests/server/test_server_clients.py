@@ -226,3 +226,91 @@ spec:
     # a 422 without causes (NewGenericServerResponse), worded by kubectl as against kube-apiserver
     assert p.returncode == 1
     assert p.stderr.strip() == "The request is invalid: the server rejected our request due to an error in our request"
+
+
+def test_lightkube_crud_and_watch(server):
+    lightkube = pytest.importorskip("lightkube")
+    from lightkube import Client, KubeConfig
+    from lightkube.models.meta_v1 import ObjectMeta
+    from lightkube.resources.core_v1 import ConfigMap, Namespace
+
+    client = Client(KubeConfig.from_file(server.kubeconfig))
+    request_close = client.close
+    try:
+        _lightkube_scenario(client, lightkube)
+    finally:
+        request_close()
+
+
+def _lightkube_scenario(client, lightkube):
+    from lightkube.models.meta_v1 import ObjectMeta
+    from lightkube.resources.core_v1 import ConfigMap, Namespace
+
+    ns = f"l{next(_counter)}-{uuid.uuid4().hex[:5]}"
+    client.create(Namespace(metadata=ObjectMeta(name=ns)))
+    client.create(ConfigMap(metadata=ObjectMeta(name="lk", namespace=ns), data={"a": "1"}))
+    cm = client.get(ConfigMap, "lk", namespace=ns)
+    assert cm.data == {"a": "1"} and cm.metadata.uid
+    patched = client.patch(ConfigMap, "lk", {"data": {"b": "2"}}, namespace=ns)
+    assert patched.data == {"a": "1", "b": "2"}
+    assert [c.metadata.name for c in client.list(ConfigMap, namespace=ns)] == ["lk"]
+    stream = client.watch(ConfigMap, namespace=ns)
+    op, obj = next(stream)
+    stream.close()  # ends the request (the generator's response context)
+    assert (op, obj.metadata.name) == ("ADDED", "lk")
+    client.delete(ConfigMap, "lk", namespace=ns)
+    with pytest.raises(lightkube.ApiError) as e:
+        client.get(ConfigMap, "lk", namespace=ns)
+    assert e.value.status.code == 404 and e.value.status.reason == "NotFound"
+
+
+# kr8s 0.20 knows Kubernetes up to 1.35 and says so about the 1.36 this server reports.
+@pytest.mark.filterwarnings("ignore:Kubernetes version v1.36")
+def test_kr8s_crud(server):
+    kr8s = pytest.importorskip("kr8s")
+    from kr8s.objects import ConfigMap
+
+    api = kr8s.api(kubeconfig=server.kubeconfig)
+    ns = f"r{next(_counter)}-{uuid.uuid4().hex[:5]}"
+    from kr8s.objects import Namespace
+
+    Namespace({"metadata": {"name": ns}}, api=api).create()
+    cm = ConfigMap({"metadata": {"name": "k8", "namespace": ns}, "data": {"x": "y"}}, api=api)
+    cm.create()
+    got = ConfigMap.get("k8", namespace=ns, api=api)
+    assert got.raw["data"] == {"x": "y"}
+    got.label({"team": "a"})
+    assert ConfigMap.get("k8", namespace=ns, api=api).labels == {"team": "a"}
+    assert [c.name for c in api.get("configmaps", namespace=ns)] == ["k8"]
+    got.delete()
+    assert not list(api.get("configmaps", namespace=ns))
+
+
+def test_two_servers_one_etcd(server, request):
+    """Several kcodec serve processes on one etcd serve one cluster: writes through one are read
+    and watched through the other."""
+    if not server.options.storage.startswith("etcd:"):
+        pytest.skip("the shared-etcd scenario needs the etcd backend")
+    from kubernetes import client, config, watch
+
+    with APIServer(server.options.storage, etcd_prefix=server.options.etcd_prefix) as other:
+        apis = []
+        for s in (server, other):
+            cfg = client.Configuration()
+            config.load_kube_config(config_file=s.kubeconfig, client_configuration=cfg)
+            apis.append(client.ApiClient(cfg))
+        a, b = (client.CoreV1Api(x) for x in apis)
+        try:
+            ns = _ns(a)
+            rv = b.list_namespaced_config_map(ns).metadata.resource_version
+            a.create_namespaced_config_map(ns, client.V1ConfigMap(metadata=client.V1ObjectMeta(name="shared")))
+            assert b.read_namespaced_config_map("shared", ns).metadata.uid
+            w = watch.Watch()
+            seen = []
+            for ev in w.stream(b.list_namespaced_config_map, ns, resource_version=rv, timeout_seconds=10):
+                seen.append((ev["type"], ev["object"].metadata.name))
+                w.stop()
+            assert seen == [("ADDED", "shared")]
+        finally:
+            for x in apis:
+                x.close()

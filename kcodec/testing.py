@@ -93,6 +93,12 @@ class APIServer:
             self._loop = loop
             try:
                 loop.run_until_complete(main())
+                pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
+                for t in pending:
+                    t.cancel()
+                if pending:
+                    loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+                loop.run_until_complete(loop.shutdown_asyncgens())
             finally:
                 loop.close()
 

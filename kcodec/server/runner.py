@@ -183,6 +183,10 @@ class ServerRunner:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+            # closed transports finish closing on the loop's next turns; let them, so none is
+            # left for the garbage collector when the loop ends
+            for _ in range(3):
+                await asyncio.sleep(0)
         if self.server is not None:
             await asyncio.get_running_loop().run_in_executor(None, _destroy_storages, self.server)
         if self._getter is not None:

@@ -264,26 +264,37 @@ def _lightkube_scenario(client, lightkube):
     assert e.value.status.code == 404 and e.value.status.reason == "NotFound"
 
 
-# kr8s 0.20 knows Kubernetes up to 1.35 and says so about the 1.36 this server reports.
-@pytest.mark.filterwarnings("ignore:Kubernetes version v1.36")
+_KR8S_SCENARIO = """
+import sys, warnings
+warnings.filterwarnings("ignore", "Kubernetes version v1.36")  # kr8s 0.20 knows up to 1.35
+import kr8s
+from kr8s.objects import ConfigMap, Namespace
+
+api = kr8s.api(kubeconfig=sys.argv[1])
+ns = sys.argv[2]
+Namespace({"metadata": {"name": ns}}, api=api).create()
+ConfigMap({"metadata": {"name": "k8", "namespace": ns}, "data": {"x": "y"}}, api=api).create()
+got = ConfigMap.get("k8", namespace=ns, api=api)
+assert got.raw["data"] == {"x": "y"}, got.raw
+got.label({"team": "a"})
+assert ConfigMap.get("k8", namespace=ns, api=api).labels == {"team": "a"}
+assert [c.name for c in api.get("configmaps", namespace=ns)] == ["k8"]
+got.delete()
+assert not list(api.get("configmaps", namespace=ns))
+print("ok")
+"""
+
+
 def test_kr8s_crud(server):
-    kr8s = pytest.importorskip("kr8s")
-    from kr8s.objects import ConfigMap
+    """kr8s (async httpx underneath) in a process of its own: its sync API keeps sessions
+    open until the interpreter ends."""
+    pytest.importorskip("kr8s")
+    import sys
 
-    api = kr8s.api(kubeconfig=server.kubeconfig)
     ns = f"r{next(_counter)}-{uuid.uuid4().hex[:5]}"
-    from kr8s.objects import Namespace
-
-    Namespace({"metadata": {"name": ns}}, api=api).create()
-    cm = ConfigMap({"metadata": {"name": "k8", "namespace": ns}, "data": {"x": "y"}}, api=api)
-    cm.create()
-    got = ConfigMap.get("k8", namespace=ns, api=api)
-    assert got.raw["data"] == {"x": "y"}
-    got.label({"team": "a"})
-    assert ConfigMap.get("k8", namespace=ns, api=api).labels == {"team": "a"}
-    assert [c.name for c in api.get("configmaps", namespace=ns)] == ["k8"]
-    got.delete()
-    assert not list(api.get("configmaps", namespace=ns))
+    p = subprocess.run([sys.executable, "-c", _KR8S_SCENARIO, server.kubeconfig, ns], capture_output=True,
+                       text=True, timeout=120)
+    assert p.returncode == 0 and p.stdout.strip() == "ok", p.stderr
 
 
 def test_two_servers_one_etcd(server, request):

@@ -73,9 +73,11 @@ class GroupVersionRoutes:
 class APIInstaller:
     """Builds :class:`GroupVersionRoutes` from APIGroupInfos over one scheme and CodecFactory."""
 
-    def __init__(self, scheme: Any, codecs: Any, infos: list[Any], meta_infos: list[Any]) -> None:
+    def __init__(self, scheme: Any, codecs: Any, infos: list[Any], meta_infos: list[Any], *,
+                 external_codecs: Any = None) -> None:
         self.scheme = scheme
         self.codecs = codecs
+        self.external_codecs = external_codecs
         self.infos = infos
         self.meta_infos = meta_infos
 
@@ -96,7 +98,7 @@ class APIInstaller:
         except NotRegisteredError:
             from kcodec.api import codecs, scheme
 
-            return scheme, codecs
+            return scheme, self.external_codecs if self.external_codecs is not None else codecs
 
     def _kind_of(self, storage: Any, gv: GroupVersion, scheme: Any) -> tuple[GroupVersionKind, GroupVersion]:
         """The external kind a storage serves under ``gv`` and the hub version it works in."""

@@ -39,6 +39,7 @@ class ServerOptions:
     controllers: list[str] = field(default_factory=lambda: list(DEFAULT_CONTROLLERS))
     watch_cache: bool = True
     etcd_prefix: str = "/registry"
+    cbor: bool = False
 
 
 @dataclass

@@ -107,7 +107,7 @@ class ServerRunner:
         self._backend = parse_storage(self.options.storage)
         self._getter = build_rest_options_getter(self.options, self._backend)
         infos = build(self._getter)
-        return GenericAPIServer(infos, token=self.options.token)
+        return GenericAPIServer(infos, token=self.options.token, cbor=self.options.cbor)
 
     def _ssl_context(self) -> ssl.SSLContext:
         cert, key = self_signed_certificate(self.options.bind)

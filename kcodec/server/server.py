@@ -161,7 +161,8 @@ class GenericAPIServer:
 
     ``group_infos`` are the registry's APIGroupInfos; ``token`` (when set) is the one bearer
     token accepted (anyone else gets 401, except on the health and version paths, which
-    kube-apiserver's RBAC lets everyone read); ``openapi`` (optional) serves /openapi/v2 and
+    kube-apiserver's RBAC lets everyone read); ``cbor`` serves ``application/cbor`` too (Go's
+    CBORServingAndStorage feature gate, off by default as in 1.36); ``openapi`` serves /openapi/v2 and
     /openapi/v3 (``openapi(request) -> Response | None``; by default
     :class:`kcodec.server.openapi.OpenAPIService` over the installed resources); ``ready`` says
     whether /readyz is ok.
@@ -169,11 +170,20 @@ class GenericAPIServer:
 
     def __init__(self, group_infos: list[Any], *, codecs: Any = None, scheme: Any = None,
                  token: str = "", openapi: Callable[[Request], Response | None] | None = None,
-                 max_workers: int = 16, address: str = "") -> None:
+                 max_workers: int = 16, address: str = "", cbor: bool = False) -> None:
+        external = None
         if codecs is None:
             from kcodec.legacyscheme import codecs as legacy_codecs, scheme as legacy_scheme
 
             codecs, scheme = legacy_codecs, legacy_scheme
+            if cbor:
+                # Go's CBORServingAndStorage feature gate: application/cbor beside JSON, YAML
+                # and protobuf, watches as application/cbor-seq
+                from kcodec.api import scheme as api_scheme
+                from kcodec.serializer.factory import CodecFactory
+
+                codecs = CodecFactory(legacy_scheme, cbor=True)
+                external = CodecFactory(api_scheme, cbor=True)
         self.codecs = codecs
         self.scheme = scheme if scheme is not None else codecs.scheme
         self.token = token
@@ -184,7 +194,7 @@ class GenericAPIServer:
         infos = codecs.supported_media_types()
         self.infos = infos
         self.meta_infos = [i for i in infos if i.media_type != "application/cbor"] or infos
-        installer = APIInstaller(self.scheme, codecs, infos, self.meta_infos)
+        installer = APIInstaller(self.scheme, codecs, infos, self.meta_infos, external_codecs=external)
         self.routes: dict[GroupVersion, GroupVersionRoutes] = installer.install(group_infos)
         order: list[str] = []
         versions: dict[str, list[str]] = {}

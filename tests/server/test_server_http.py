@@ -436,3 +436,24 @@ def test_errors_in_protobuf_and_yaml(server, http, ns):
     r = http.get(url, headers={"Accept": "application/yaml"})
     assert r.status_code == 404 and r.headers["Content-Type"] == "application/yaml"
     assert b"reason: NotFound" in r.content
+
+
+def test_cbor_when_enabled():
+    """With CBOR on (Go's CBORServingAndStorage gate): bodies and answers in application/cbor,
+    watches as application/cbor-seq; the media type lists name it."""
+    from kcodec.api import scheme
+    from kcodec.serializer.factory import CodecFactory
+
+    cbor = next(i for i in CodecFactory(scheme, cbor=True).supported_media_types() if i.media_type == "application/cbor")
+    with APIServer(cbor=True) as s, requests.Session() as http:
+        url = s.url + "/api/v1/namespaces/default/configmaps"
+        cm = corev1.ConfigMap(kind="ConfigMap", api_version="v1", metadata=metav1.ObjectMeta(name="cb"), data={"a": "b"})
+        r = http.post(url, data=cbor.serializer.encode(cm), headers={"Content-Type": "application/cbor",
+                                                                      "Accept": "application/cbor"})
+        assert r.status_code == 201 and r.headers["Content-Type"] == "application/cbor"
+        out, _ = cbor.serializer.decode(r.content, None, corev1.ConfigMap())
+        assert out.data == {"a": "b"} and out.metadata.uid
+        r = http.get(url + "?watch=1&timeoutSeconds=1", headers={"Accept": "application/cbor"})
+        assert r.headers["Content-Type"] == "application/cbor-seq" and r.content
+        st = _status(http.get(url, headers={"Accept": "text/html"}), 406, "NotAcceptable")
+        assert st["message"].endswith("application/vnd.kubernetes.protobuf, application/cbor")

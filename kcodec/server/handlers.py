@@ -735,7 +735,7 @@ class WatchPlan:
 
     ``encode(event)`` gives the framed bytes of one event (WatchEvent with the object in the
     URL's version, or converted to Table/PartialObjectMetadata); ``timeout`` is in seconds
-    (0: none); the HTTP layer drives ``watcher`` and calls ``watcher.stop()`` when done.
+    (always positive); the HTTP layer drives ``watcher`` and calls ``watcher.stop()`` when done.
     """
 
     watcher: Any
@@ -778,10 +778,13 @@ def prepare_watch(scope: RequestScope, req: Request, ctx: Any, opts: Any, media:
         embedded = scope.codecs.encoder_for_version(info.serializer, scope.kind.group_version())
     framed = stream.serializer
     framer = stream.framer
-    timeout = float(opts.timeout_seconds) if opts.timeout_seconds else 0.0
-    if not timeout:
+    timeout = float(opts.timeout_seconds) if opts.timeout_seconds is not None else 0.0
+    if timeout == 0:
         # minRequestTimeout (1800 s) times a random factor in [1, 2), as Go spreads reconnects.
         timeout = 1800.0 * (random.random() + 1.0)
+    elif timeout < 0:
+        # Go's context.WithTimeout with a negative duration: already expired, an empty stream
+        timeout = 1e-9
     headers_sent = [False]
 
     def encode(event: Any) -> bytes:

@@ -153,7 +153,10 @@ class ServerRunner:
         loop = asyncio.get_running_loop()
         self.server = await loop.run_in_executor(None, self._build)
         app = self.server.make_app()
-        self._runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
+        # Go's http.Server reads up to DefaultMaxHeaderBytes (1 MiB) of request line and headers:
+        # a long selector or token reaches the handlers and gets its Status there
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0,
+                                     max_line_size=1 << 20, max_field_size=1 << 20)
         await self._runner.setup()
         ssl_ctx = self._ssl_context() if self.options.tls else None
         site = web.TCPSite(self._runner, self.options.bind, self.options.port, ssl_context=ssl_ctx,

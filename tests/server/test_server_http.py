@@ -235,6 +235,15 @@ def test_hostile_input_gets_4xx_and_stores_nothing(server, http, ns):
     st = _status(http.get(url + "?fieldSelector=spec.bogus%3Dx"), 400, "BadRequest")
     assert st["message"] == '"spec.bogus" is not a known field selector: only "metadata.name", "metadata.namespace"'
     _status(http.get(url + "?limit=abc"), 400, "BadRequest")
+    # a 100 kB selector is read (Go reads 1 MiB of request line and headers) and refused with a Status
+    st = _status(http.get(url + "?labelSelector=" + "a" * 100_000), 400, "BadRequest")
+    st = _status(http.get(url + "?labelSelector=%ff%fe"), 400, "BadRequest")
+    st = _status(http.post(url, data=b"\x00garbage", headers={"Content-Type": PB}), 400, "BadRequest")
+    assert st["message"].startswith("the object provided is unrecognized (must be of type ConfigMap): ")
+    st = _status(http.post(url, data=b"a: [", headers={"Content-Type": "application/yaml"}), 400, "BadRequest")
+    # a negative timeout is an expired one: an empty stream, at once
+    r = http.get(url + "?watch=1&timeoutSeconds=-5", timeout=30)
+    assert r.status_code == 200 and r.content == b""
     st = _status(http.get(url + "?resourceVersionMatch=Exact"), 422, "Invalid")
     assert "resourceVersionMatch is forbidden unless resourceVersion is provided" in st["message"]
     _status(http.get(url, headers={"Accept": "text/html"}), 406, "NotAcceptable")

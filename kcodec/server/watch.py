@@ -121,6 +121,8 @@ async def serve_watch(request: web.Request, plan: WatchPlan, executor: Any = Non
         if reader is not None:
             reader.start()
         while True:
+            if deadline is not None and loop.time() >= deadline:
+                break
             wake.clear()
             events = drain()
             if events:

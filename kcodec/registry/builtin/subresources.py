@@ -127,10 +127,11 @@ class ScaleREST:
             errs = _validate_scale(scale)
             if errs:
                 raise apierrors.new_invalid(GroupKind("autoscaling", "Scale"), scale.metadata.name, errs)
+            workload = old.deep_copy()
             if scale.metadata.resource_version:
-                old.metadata.resource_version = scale.metadata.resource_version
-            old.spec.replicas = int(scale.spec.replicas)
-            return old
+                workload.metadata.resource_version = scale.metadata.resource_version
+            workload.spec.replicas = int(scale.spec.replicas)
+            return workload
 
         info = rest.DefaultUpdatedObjectInfo(None, transform)
         obj, _ = self.store.update(ctx, name, info, create_validation, update_validation, False, options)

@@ -291,6 +291,7 @@ class Store:
         self.delete_collection_workers = 1
         self.storage_versioner = None
         self.rest_options: Any = None
+        self._expected_type: type | None = None
 
     def __repr__(self) -> str:
         return f"Store({self.default_qualified_resource}, storage={type(self.storage).__name__})"
@@ -400,6 +401,21 @@ class Store:
             return GroupResource(info.api_group, info.resource)
         return self.default_qualified_resource
 
+    def _check_type(self, obj: Any) -> None:
+        """Refuse an object of another kind than the store's (what Go's typed handlers
+        and type assertions guarantee) before anything is prepared or written."""
+        if self._expected_type is None:
+            self._expected_type = type(self.new_func())
+        if type(obj) is not self._expected_type:
+            got = type(obj).__name__
+            if hasattr(obj, "unstructured_content") and hasattr(obj, "get_kind"):
+                got = obj.get_kind() or got
+                if self._expected_type.__name__ == "Unstructured":
+                    return
+            raise apierrors.new_bad_request(
+                f"the object provided is a {got}, but {self.default_qualified_resource} stores "
+                f"{self._expected_type.__name__} objects")
+
     def _decorate(self, obj: Any) -> Any:
         if self.decorator is not None and obj is not None:
             self.decorator(obj)
@@ -492,6 +508,7 @@ class Store:
                options: Any = None) -> Any:
         """Go's ``Create``: the stored object (with resourceVersion, uid, creationTimestamp)."""
         options = _create_options(options)
+        self._check_type(obj)
         m = accessor(obj)
         if m.get_generate_name() and not m.get_name():
             result: Any = None
@@ -577,6 +594,7 @@ class Store:
             obj = obj_info.updated_object(ctx, existing)
             if obj is None:
                 raise apierrors.new_bad_request("the updated object is empty")
+            self._check_type(obj)
             new_rv = _rv_int(obj)
             unconditional = new_rv == 0 and self.update_strategy.allow_unconditional_update()
             if existing_rv == 0:

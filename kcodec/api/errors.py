@@ -619,6 +619,9 @@ def _storage_common(err: BaseException, qualified_resource: GroupResource, opera
         return new_bad_request(str(err))
     if isinstance(err, serr.ResourceVersionSetOnCreateError):
         return new_internal_error(err)
+    too_many = getattr(serr, "TooManyRequestsError", None)
+    if too_many is not None and isinstance(err, too_many):
+        return new_too_many_requests(str(err), err.retry_after_seconds)
     if isinstance(err, (serr.UnreachableError, serr.StorageTimeoutError)):
         return new_server_timeout(qualified_resource, operation, 2)
     return None

@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from kcodec.api import errors as apierrors
+from kcodec.errors import KCodecError
 from kcodec.registry import rest
 from kcodec.registry._meta import accessor, now
 from kcodec.registry.generic.matcher import (
@@ -185,8 +186,7 @@ class RegistryWatcher:
             return None
         try:
             event = self._inner.next(timeout)
-        except (storage_errors.StorageError, storage_errors.ResourceExpiredError,
-                storage_errors.TooLargeResourceVersionError, apierrors.StatusError) as exc:
+        except KCodecError as exc:  # every storage and cache error: Go sends it as an ERROR event
             return self._error_event(exc)
         if event is None:
             if getattr(self._inner, "_stopped", False) or getattr(self._inner, "stopped", False):
@@ -498,6 +498,8 @@ class Store:
             inner = self.storage.watch(key, **kwargs)
         except (storage_errors.ResourceExpiredError, storage_errors.StorageError) as exc:
             return RegistryWatcher(None, exc, qualified_resource=qualified_resource, decorator=self.decorator)
+        except apierrors.StatusError:
+            raise
         except Exception as exc:
             raise _api_error(apierrors.interpret_watch_error(exc, qualified_resource, ""), exc) from exc
         return RegistryWatcher(inner, qualified_resource=qualified_resource, decorator=self.decorator)

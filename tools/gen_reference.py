@@ -46,6 +46,12 @@ MODULES = (
     "kcodec.storage.cacher",
     "kcodec.storage.compactor",
     "kcodec.storage.errors",
+    "kcodec.api.errors",
+    "kcodec.registry.request",
+    "kcodec.registry.rest",
+    "kcodec.registry.generic",
+    "kcodec.registry.builtin",
+    "kcodec.registry.customresource",
     "kcodec.interop",
     "kcodec.speedups",
 )

@@ -84,6 +84,16 @@ def _prepare(obj, kind: str) -> None:
         meta.namespace = "default"
     if not meta.name and meta.generate_name:
         meta.name = meta.generate_name + "x7k2p"
+    if kind == "Job" and not obj.spec.manual_selector:
+        # k/k pkg/registry/batch/job/strategy.go generateSelector, after BeforeCreate set the uid.
+        from kcodec.api.meta import v1 as metav1
+
+        meta.uid = "5d0c1c84-1cba-4c4b-a4a4-3c0e6b8a3f21"
+        labels = dict(obj.spec.template.metadata.labels or {})
+        labels.update({"controller-uid": meta.uid, "job-name": meta.name,
+                       "batch.kubernetes.io/controller-uid": meta.uid, "batch.kubernetes.io/job-name": meta.name})
+        obj.spec.template.metadata.labels = labels
+        obj.spec.selector = metav1.LabelSelector(match_labels={"batch.kubernetes.io/controller-uid": meta.uid})
     if kind == "Service":
         spec = obj.spec
         if spec.cluster_ip and not spec.cluster_ips:

@@ -80,7 +80,9 @@ def _documents():
 def _prepare(obj, kind: str) -> None:
     """What the registry sets before validation (rest.BeforeCreate, the service allocator)."""
     meta = obj.metadata
-    if kind not in CLUSTER_SCOPED and not meta.namespace:
+    if kind in CLUSTER_SCOPED:
+        meta.namespace = ""  # BeforeCreate clears it for cluster-scoped resources
+    elif not meta.namespace:
         meta.namespace = "default"
     if not meta.name and meta.generate_name:
         meta.name = meta.generate_name + "x7k2p"

@@ -7,7 +7,7 @@ import ipaddress
 import pytest
 
 from _etcd import etcd_endpoints  # noqa: F401  (session fixture)
-from _registry_env import backend, make_getter  # noqa: F401
+from _registry_env import backend, deployment_manifest, internal, make_getter, pod_manifest  # noqa: F401
 from conftest import fixtures_dir
 from kcodec import legacyscheme
 from kcodec.api import errors as apierrors
@@ -173,35 +173,18 @@ def test_pod_qos(containers, qos):
 
 def test_pod_create_is_pending_with_qos(infos):
     pods = storage(infos, "", "pods")
-    p = core.Pod()
-    p.metadata.name = "web"
-    p.spec.containers = [_container("a", {"cpu": "1", "memory": "1Gi"}, {"cpu": "1", "memory": "1Gi"})]
+    full = {"requests": {"cpu": "1", "memory": "1Gi"}, "limits": {"cpu": "1", "memory": "1Gi"}}
+    p = internal(pod_manifest("web", resources=[full], schedulingGates=[{"name": "example.com/wait"}]))
     p.status.phase = "Running"
-    p.spec.scheduling_gates = [core.PodSchedulingGate(name="example.com/wait")]
     out = pods.create(NS, p)
     assert (out.status.phase, out.status.qos_class, out.metadata.generation) == ("Pending", "Guaranteed", 1)
     assert out.status.conditions[0].reason == "SchedulingGated"
 
 
-def _running_pod(pods, name, labels_):
-    p = core.Pod()
-    p.metadata.name = name
-    p.metadata.labels = labels_
-    p.spec.containers = [_container("a")]
-    pods.create(NS, p)
-    status = storage_status = pods.get(NS, name)
-    status.status.phase = "Running"
-    status.status.conditions = [core.PodCondition(type="Ready", status="True")]
-    return storage_status
-
-
 def test_binding_assigns_a_node_once(infos):
     pods = storage(infos, "", "pods")
     binding_rest = storage(infos, "", "pods/binding")
-    p = core.Pod()
-    p.metadata.name = "b"
-    p.spec.containers = [_container("a")]
-    pods.create(NS, p)
+    pods.create(NS, internal(pod_manifest("b")))
     b = core.Binding()
     b.metadata.name = "b"
     b.target = core.ObjectReference(kind="Node", name="node-1")
@@ -225,19 +208,14 @@ def test_eviction_honours_the_pdb(infos):
     pdb_status = storage(infos, "policy", "poddisruptionbudgets/status")
     eviction_rest = storage(infos, "", "pods/eviction")
     for name in ("e1", "e2"):
-        p = core.Pod()
-        p.metadata.name = name
-        p.metadata.labels = {"app": "e"}
-        p.spec.containers = [_container("a")]
-        pods.create(NS, p)
+        pods.create(NS, internal(pod_manifest(name, labels={"app": "e"})))
         running = pods.get(NS, name)
         running.status.phase = "Running"
         running.status.conditions = [core.PodCondition(type="Ready", status="True")]
         pod_status.update(NS, name, rest.DefaultUpdatedObjectInfo(running))
-    pdb = policy.PodDisruptionBudget()
-    pdb.metadata.name = "budget"
-    pdb.spec.selector = LabelSelector(match_labels={"app": "e"})
-    pdbs.create(NS, pdb)
+    pdbs.create(NS, internal({"apiVersion": "policy/v1", "kind": "PodDisruptionBudget",
+                              "metadata": {"name": "budget"},
+                              "spec": {"minAvailable": 1, "selector": {"matchLabels": {"app": "e"}}}}))
     current = pdbs.get(NS, "budget")
     current.status.observed_generation = current.metadata.generation
     current.status.disruptions_allowed = 1
@@ -271,13 +249,7 @@ def test_eviction_honours_the_pdb(infos):
 def test_scale_subresource(infos):
     deployments = storage(infos, "apps", "deployments")
     scale_rest = storage(infos, "apps", "deployments/scale")
-    d = apps.Deployment()
-    d.metadata.name = "web"
-    d.spec.replicas = 1
-    d.spec.selector = LabelSelector(match_labels={"app": "web"})
-    d.spec.template.metadata.labels = {"app": "web"}
-    d.spec.template.spec.containers = [_container("a")]
-    deployments.create(NS, d)
+    deployments.create(NS, internal(deployment_manifest("web")))
     scale = scale_rest.get(NS, "web")
     assert isinstance(scale, autoscaling.Scale)
     assert (scale.spec.replicas, scale.status.selector) == (1, "app=web")
@@ -300,16 +272,13 @@ def test_scale_subresource(infos):
 # ------------------------------------------------------------------------------ services
 
 def _service(name, type_="ClusterIP", cluster_ip="", node_port=0):
-    svc = core.Service()
-    svc.metadata.name = name
-    svc.spec.type = type_
-    svc.spec.cluster_ip = cluster_ip
-    svc.spec.selector = {"app": name}
-    svc.spec.ports = [core.ServicePort(name="http", protocol="TCP", port=80, node_port=node_port)]
-    svc.spec.session_affinity = "None"
-    if type_ in ("NodePort", "LoadBalancer"):
-        svc.spec.external_traffic_policy = "Cluster"
-    return svc
+    port = {"name": "http", "protocol": "TCP", "port": 80}
+    if node_port:
+        port["nodePort"] = node_port
+    spec = {"type": type_, "selector": {"app": name}, "ports": [port]}
+    if cluster_ip:
+        spec["clusterIP"] = cluster_ip
+    return internal({"apiVersion": "v1", "kind": "Service", "metadata": {"name": name}, "spec": spec})
 
 
 def test_service_cluster_ips_and_node_ports(getter):

@@ -21,7 +21,7 @@ from typing import Any
 from kcodec.api import errors as apierrors
 from kcodec.registry import rest
 from kcodec.registry._meta import accessor
-from kcodec.registry.generic.store import Store
+from kcodec.registry.generic.store import Store, _as_api_errors
 from kcodec.registry.request import Context
 from kcodec.schema import GroupKind
 
@@ -189,6 +189,11 @@ def _needs_node_ports(svc: Any) -> bool:
     return False
 
 
+def _needs_health_check_node_port(svc: Any) -> bool:
+    """Go's ``needsHCNodePort``: a LoadBalancer with externalTrafficPolicy Local."""
+    return svc.spec.type == "LoadBalancer" and svc.spec.external_traffic_policy == "Local"
+
+
 class ServiceStore(Store):
     """The Services store: the generic Store plus IP and port allocation (Go's service REST)."""
 
@@ -225,16 +230,27 @@ class ServiceStore(Store):
                     if not p.node_port and old_ports.get((p.name, p.protocol, p.port)):
                         p.node_port = old_ports[(p.name, p.protocol, p.port)]
         if _needs_cluster_ip(svc) and self.ip_allocator is not None:
+            # Go's initIPFamilyFields on a single-stack cluster
+            family = self.ip_allocator.family
+            if spec.ip_family_policy == "RequireDualStack":
+                errs.append(f.invalid(f.Path("spec", "ipFamilyPolicy"), spec.ip_family_policy,
+                                      "this cluster is not configured for dual-stack services"))
+            for i, requested in enumerate(spec.ip_families or ()):
+                if requested != family:
+                    errs.append(f.invalid(f.Path("spec", "ipFamilies").index(i), list(spec.ip_families),
+                                          f"ipfamily {requested} is not configured on cluster"))
+            if errs:
+                raise apierrors.new_invalid(GroupKind("", "Service"), svc.metadata.name, errs)
             if spec.cluster_ips and not spec.cluster_ip:
                 spec.cluster_ip = spec.cluster_ips[0]
+            if spec.ip_family_policy is None:
+                spec.ip_family_policy = "SingleStack"
+            if not spec.ip_families:
+                spec.ip_families = [self.ip_allocator.family]
             if spec.cluster_ip == "None":
                 spec.cluster_ips = ["None"]
             else:
                 old_ip = old.spec.cluster_ip if old is not None else ""
-                if spec.ip_family_policy is None:
-                    spec.ip_family_policy = "SingleStack"
-                if not spec.ip_families:
-                    spec.ip_families = [self.ip_allocator.family]
                 if not spec.cluster_ip:
                     try:
                         ip = self.ip_allocator.allocate_next(ctx, svc, dry_run)
@@ -273,6 +289,23 @@ class ServiceStore(Store):
                     except _AllocationError as exc:
                         raise apierrors.new_internal_error(f"failed to allocate a nodePort: {exc}") from None
                     used.add(p.node_port)
+            if _needs_health_check_node_port(svc) and not errs:
+                hc = int(spec.health_check_node_port or 0)
+                old_hc = int(old.spec.health_check_node_port or 0) if old is not None else 0
+                if hc == 0 and old_hc:
+                    spec.health_check_node_port = old_hc
+                elif hc == 0:
+                    try:
+                        spec.health_check_node_port = self.port_allocator.next(used)
+                    except _AllocationError as exc:
+                        raise apierrors.new_internal_error(
+                            f"failed to allocate a healthCheck nodePort: {exc}") from None
+                    used.add(spec.health_check_node_port)
+                elif hc != old_hc:
+                    try:
+                        self.port_allocator.check(hc, used)
+                    except _AllocationError as exc:
+                        errs.append(f.invalid(f.Path("spec", "healthCheckNodePort"), hc, str(exc)))
         elif not _needs_node_ports(svc) and svc.spec.type in ("ClusterIP", "ExternalName"):
             for p in spec.ports or ():
                 p.node_port = 0
@@ -287,6 +320,7 @@ class ServiceStore(Store):
         for ip in ips:
             self.ip_allocator.release(ip)
 
+    @_as_api_errors
     def create(self, ctx: Context, obj: Any, create_validation: Any = None, options: Any = None) -> Any:
         dry_run = bool(getattr(options, "dry_run", None))
         if not accessor(obj).get_name() and not accessor(obj).get_generate_name():
@@ -302,6 +336,7 @@ class ServiceStore(Store):
             self._release(allocated)
             raise
 
+    @_as_api_errors
     def update(self, ctx: Context, name: str, obj_info: Any, create_validation: Any = None,
                update_validation: Any = None, force_allow_create: bool = False,
                options: Any = None) -> tuple[Any, bool]:

@@ -329,6 +329,27 @@ def _pvc_prepare_for_create(ctx: Context, pvc: Any) -> None:
     pvc.status = core.PersistentVolumeClaimStatus(phase="Pending")
 
 
+def _job_prepare_for_create(ctx: Context, job: Any) -> None:
+    """k/k jobStrategy.PrepareForCreate: ``generateSelectorIfNeeded`` (unless
+    spec.manualSelector): the job-name and controller-uid labels (legacy and
+    batch.kubernetes.io/ forms) on the template, the controller-uid in the selector."""
+    if job.spec.manual_selector:
+        return
+    from kcodec.api.meta.v1 import LabelSelector
+
+    template_labels = dict(job.spec.template.metadata.labels or {})
+    for key in ("job-name", "batch.kubernetes.io/job-name"):
+        template_labels.setdefault(key, job.metadata.name)
+    for key in ("controller-uid", "batch.kubernetes.io/controller-uid"):
+        template_labels.setdefault(key, job.metadata.uid)
+    job.spec.template.metadata.labels = template_labels
+    if job.spec.selector is None:
+        job.spec.selector = LabelSelector()
+    match = dict(job.spec.selector.match_labels or {})
+    match.setdefault("batch.kubernetes.io/controller-uid", job.metadata.uid)
+    job.spec.selector.match_labels = match
+
+
 def _csr_prepare_for_create(ctx: Context, csr: Any) -> None:
     """k/k csrStrategy.PrepareForCreate: the requester's identity from the context."""
     user = ctx.user
@@ -347,6 +368,7 @@ PREPARE_FOR_CREATE: dict[tuple[str, str], Callable[[Context, Any], None]] = {
     ("", "Namespace"): _namespace_prepare_for_create,
     ("", "PersistentVolume"): _pv_prepare_for_create,
     ("", "PersistentVolumeClaim"): _pvc_prepare_for_create,
+    ("batch", "Job"): _job_prepare_for_create,
     ("certificates.k8s.io", "CertificateSigningRequest"): _csr_prepare_for_create,
 }
 

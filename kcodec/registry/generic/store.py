@@ -127,6 +127,24 @@ def _rv_int(obj: Any) -> int:
     return value
 
 
+def _as_api_errors(method: Callable[..., Any]) -> Callable[..., Any]:
+    """Whatever a verb raises is a StatusError: one that is not (a strategy hook or a
+    validation function failing on an input it did not expect) becomes a 500, as Go's
+    handlers answer a failed request they cannot classify."""
+    import functools
+
+    @functools.wraps(method)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(*args, **kwargs)
+        except apierrors.StatusError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - turned into the 500 a client sees
+            raise apierrors.to_status_error(exc) from exc
+
+    return wrapper
+
+
 class RegistryWatcher:
     """A watch on the registry (Go's ``watch.Interface`` the Store returns).
 
@@ -423,6 +441,7 @@ class Store:
 
     # ------------------------------------------------------------------ get / list / watch
 
+    @_as_api_errors
     def get(self, ctx: Context, name: str, options: Any = None) -> Any:
         """Go's ``Get``: the object, 404 NotFound when missing."""
         key = self.key_func(ctx, name)
@@ -439,6 +458,7 @@ class Store:
         field = getattr(options, "field_selector", None) if options is not None else None
         return self.predicate_func(label, field)
 
+    @_as_api_errors
     def list(self, ctx: Context, options: rest.ListOptions | None = None) -> Any:
         """Go's ``List``: the kind's list with the items the selectors match, one page of
         ``options.limit`` (``metadata.continue`` for the next) at the storage revision."""
@@ -466,6 +486,7 @@ class Store:
         except Exception as exc:
             raise _api_error(apierrors.interpret_list_error(exc, qualified_resource), exc) from exc
 
+    @_as_api_errors
     def watch(self, ctx: Context, options: rest.ListOptions | None = None) -> RegistryWatcher:
         """Go's ``Watch``: events after ``options.resource_version`` matching the selectors
         ("" or "0": the current objects first, as ADDED). Errors while watching come as
@@ -506,6 +527,7 @@ class Store:
 
     # ------------------------------------------------------------------ create
 
+    @_as_api_errors
     def create(self, ctx: Context, obj: Any, create_validation: Callable[[Context, Any], None] | None = None,
                options: Any = None) -> Any:
         """Go's ``Create``: the stored object (with resourceVersion, uid, creationTimestamp)."""
@@ -567,6 +589,7 @@ class Store:
 
     # ------------------------------------------------------------------ update
 
+    @_as_api_errors
     def update(self, ctx: Context, name: str, obj_info: Any,
                create_validation: Callable[[Context, Any], None] | None = None,
                update_validation: Callable[[Context, Any, Any], None] | None = None,
@@ -702,6 +725,7 @@ class Store:
 
     # ------------------------------------------------------------------ delete
 
+    @_as_api_errors
     def delete(self, ctx: Context, name: str, delete_validation: Callable[[Context, Any], None] | None = None,
                options: Any = None) -> tuple[Any, bool]:
         """Go's ``Delete``: ``(object or Status, deleted_now)``.
@@ -880,6 +904,7 @@ class Store:
         return Status(api_version="v1", kind="Status", status=apierrors.STATUS_SUCCESS,
                       details=StatusDetails(name=m.get_name(), group=gr.group, kind=gr.resource, uid=m.get_uid()))
 
+    @_as_api_errors
     def delete_collection(self, ctx: Context, delete_validation: Callable[[Context, Any], None] | None = None,
                           options: Any = None, list_options: rest.ListOptions | None = None) -> Any:
         """Go's ``DeleteCollection``: delete every object the list options select (page by

@@ -61,6 +61,25 @@ for _rel in (
 ):
     EXPECTED_INVALID[(_rel, "Deployment")] = "spec.selector: Required value"
 
+#: Ingress examples with template placeholders in their hosts ("__INGRESS_HOST__",
+#: "registry.<your domain>"), and one whose backend service name carries a port
+#: ("http-svc:80"): ValidateIngressSpec rejects both.
+_PLACEHOLDER_INGRESSES = (
+    "kubernetes__ingress-nginx/docs__examples__auth__oauth-external-auth__oauth2-proxy.yaml",
+    "kubernetes__ingress-nginx/docs__examples__auth__oauth-external-auth__vouch-proxy.yaml",
+    "kubernetes__ingress-nginx/docs__examples__docker-registry__ingress-with-tls.yaml",
+    "kubernetes__ingress-nginx/docs__examples__docker-registry__ingress-without-tls.yaml",
+    "kubernetes__ingress-nginx@712e243f/docs__examples__auth__client-certs__ingress.yaml",
+    "kubernetes__ingress-nginx@712e243f/docs__examples__auth__oauth-external-auth__dashboard-ingress.yaml",
+    "kubernetes__ingress-nginx@712e243f/docs__examples__docker-registry__ingress-with-tls.yaml",
+    "kubernetes__ingress-nginx@712e243f/docs__examples__docker-registry__ingress-without-tls.yaml",
+    "kubernetes__ingress-nginx@fcbc3659/docs__examples__auth__oauth-external-auth__dashboard-ingress.yaml",
+    "kubernetes__ingress-nginx@fcbc3659/docs__examples__docker-registry__ingress-with-tls.yaml",
+    "kubernetes__ingress-nginx@fcbc3659/docs__examples__docker-registry__ingress-without-tls.yaml",
+)
+for _rel in _PLACEHOLDER_INGRESSES:
+    EXPECTED_INVALID[(_rel, "Ingress")] = "spec.rules[0]."
+
 
 def _documents():
     if not CORPUS.is_dir():
@@ -136,7 +155,7 @@ def test_corpus_manifests_are_valid(kcodec_mode):
         key = (rel, doc["kind"])
         if key in EXPECTED_INVALID:
             assert errs, f"{rel} {doc['kind']} should be invalid"
-            assert str(errs[0]) == EXPECTED_INVALID[key]
+            assert str(errs[0]).startswith(EXPECTED_INVALID[key])
         elif errs:
             unexpected.append(f"{rel} {doc['kind']}: {errs.to_aggregate()}")
     assert not unexpected, "\n".join(unexpected)

@@ -123,6 +123,15 @@ def _prepare(obj, kind: str) -> None:
             spec.health_check_node_port = 30123
 
 
+def _decode(doc: dict):
+    decoder = legacyscheme.codecs.universal_decoder()
+    try:
+        obj, _ = decoder.decode(json.dumps(doc, default=str).encode())
+    except Exception:  # noqa: BLE001 - documents kcodec cannot decode are other tests' business
+        return None
+    return obj
+
+
 def _validate(rel: str, doc: dict):
     decoder = legacyscheme.codecs.universal_decoder()
     try:
@@ -157,6 +166,37 @@ def test_corpus_manifests_are_valid(kcodec_mode):
             assert errs, f"{rel} {doc['kind']} should be invalid"
             assert str(errs[0]).startswith(EXPECTED_INVALID[key])
         elif errs:
+            unexpected.append(f"{rel} {doc['kind']}: {errs.to_aggregate()}")
+    assert not unexpected, "\n".join(unexpected)
+    assert checked > 400
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared corpus not found")
+def test_corpus_manifests_update_to_themselves(kcodec_mode):
+    """An update that changes nothing is valid (validate_<kind>_update(obj, stored copy))."""
+    if kcodec_mode == "compiled":
+        pytest.skip("validation has no compiled kernel; one run suffices")
+    checked = 0
+    unexpected = []
+    for rel, doc in _documents():
+        if (rel, doc["kind"]) in EXPECTED_INVALID:
+            continue
+        obj = _decode(doc)
+        if obj is None:
+            continue
+        pkg, snake = KINDS[doc["kind"]]
+        try:
+            module = importlib.import_module(f"kcodec.api.{pkg}.validation")
+        except ModuleNotFoundError:
+            continue
+        validate_update = getattr(module, f"validate_{snake}_update", None)
+        if validate_update is None:
+            continue
+        _prepare(obj, doc["kind"])
+        obj.metadata.resource_version = "7"
+        errs = validate_update(obj.deep_copy(), obj)
+        checked += 1
+        if errs:
             unexpected.append(f"{rel} {doc['kind']}: {errs.to_aggregate()}")
     assert not unexpected, "\n".join(unexpected)
     assert checked > 400

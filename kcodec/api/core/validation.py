@@ -1828,9 +1828,9 @@ def _validate_pod_metadata_and_spec(pod: Any, opts: PodValidationOptions) -> Err
 
 
 def _pod_options(opts: PodValidationOptions | None) -> PodValidationOptions:
-    o = opts or PodValidationOptions()
-    o.resource_is_pod = True
-    return o
+    import dataclasses
+
+    return dataclasses.replace(opts or PodValidationOptions(), resource_is_pod=True)
 
 
 def validate_pod(pod: Any, opts: PodValidationOptions | None = None) -> ErrorList:

@@ -244,7 +244,11 @@ def format_bad_value(v: Any) -> str:
     try:
         return gojson.dumps(_json_tree(v)).decode()
     except Exception:  # noqa: BLE001 - Go falls back to the Stringer, then to %#v
+        pass
+    try:
         return str(v)
+    except Exception:  # noqa: BLE001 - a value too deep even to print: name its type
+        return f"<{type(v).__name__}>"
 
 
 class Error(Exception):

@@ -140,3 +140,15 @@ def test_error_type_values_and_origin():
     assert [x.detail for x in lst] == ["x: ", "x: "]
     assert pickle.loads(pickle.dumps(e)) == e
     assert field.required(None, "").field == "<nil>"
+
+
+def test_hostile_bad_values_never_crash():
+    deep: dict = {}
+    cur = deep
+    for _ in range(5000):
+        cur["a"] = {}
+        cur = cur["a"]
+    assert field.invalid(Path("x"), deep, "deep").error() == "x: Invalid value: <dict>: deep"
+    assert field.invalid(Path("x"), float("nan"), "d").error() == "x: Invalid value: NaN: d"
+    huge = "x" * 1_000_000
+    assert len(field.invalid(Path("x"), huge, "d").error()) == 1_000_000 + len('x: Invalid value: "": d')

@@ -61,6 +61,8 @@ __all__ = [
     "validate_replication_controller_update",
     "validate_replication_controller_status_update",
     "validate_resource_requirements",
+    "validate_container_resource_name",
+    "validate_resource_quantity_value",
     "validate_tolerations",
     "validate_node_selector",
     "validate_label_selector",
@@ -267,6 +269,10 @@ def _validate_container_resource_name(value: str, path: Path) -> ErrorList:
     elif not _is_native(value) and not _is_extended(value):
         errs.append(fld.invalid(path, value, "doesn't follow extended resource name standard"))
     return errs
+
+
+#: Go: ``ValidateContainerResourceName`` (pkg/apis/core/v1/validation), used by HPA metrics.
+validate_container_resource_name = _validate_container_resource_name
 
 
 def _validate_nonnegative_quantity(value: Quantity, path: Path) -> ErrorList:
@@ -1822,9 +1828,9 @@ def _validate_pod_metadata_and_spec(pod: Any, opts: PodValidationOptions) -> Err
 
 
 def _pod_options(opts: PodValidationOptions | None) -> PodValidationOptions:
-    o = opts or PodValidationOptions()
-    o.resource_is_pod = True
-    return o
+    import dataclasses
+
+    return dataclasses.replace(opts or PodValidationOptions(), resource_is_pod=True)
 
 
 def validate_pod(pod: Any, opts: PodValidationOptions | None = None) -> ErrorList:

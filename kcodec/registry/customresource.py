@@ -194,6 +194,9 @@ class CustomResourceScaleREST:
     def group_version_kind(self, containing_gv: Any = None) -> GroupVersionKind:
         return GroupVersionKind("autoscaling", "v1", "Scale")
 
+    def verbs(self) -> list[str]:
+        return ["get", "patch", "update"]
+
     def new(self) -> Any:
         from kcodec.api.autoscaling import internal as autoscaling
 

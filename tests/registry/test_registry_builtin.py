@@ -310,6 +310,16 @@ def test_service_cluster_ips_and_node_ports(getter):
         services.create(NS, _service("np2", "NodePort", node_port=port))
     assert str(e.value) == (f'Service "np2" is invalid: spec.ports[0].nodePort: Invalid value: {port}: '
                             'provided port is already allocated')
+    ranges = services.port_allocator.storage.get("/ranges/servicenodeports")
+    assert ranges.range == "30000-32767"
+    assert int.from_bytes(ranges.data, "big") == 1 << (port - 30000)  # Go's big.Int bitmap
+    services.delete(NS, "np")
+    again_np = services.create(NS, _service("np2", "NodePort", node_port=port))  # released on delete
+    assert again_np.spec.ports[0].node_port == port
+    lb = _service("lb", "LoadBalancer")
+    lb.spec.external_traffic_policy = "Local"
+    lb = services.create(NS, lb)
+    assert 30000 <= lb.spec.health_check_node_port <= 32767
     headless = services.create(NS, _service("headless", cluster_ip="None"))
     assert headless.spec.cluster_ips == ["None"]
     # an update that leaves clusterIP empty keeps the allocation (PatchAllocatedValues)
@@ -386,3 +396,41 @@ def test_crd_and_resource_group_fixtures(sqlite_getter):
     out = classes.create(Context(), dc)
     assert type(out).__module__ == "kcodec.api.resource.v1" and out.metadata.generation == 1
     assert classes.get(Context(), "fixture") == out
+
+
+def test_kind_specific_strategies(infos):
+    nodes = storage(infos, "", "nodes")
+    node = internal({"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1"},
+                     "status": {"capacity": {"cpu": "4"}}})
+    assert str(nodes.create(Context(), node).status.capacity["cpu"]) == "4"  # nodes keep status on create
+    deployments = storage(infos, "apps", "deployments")
+    d = deployments.create(NS, internal(deployment_manifest("annotated")))
+    d.metadata.annotations = {"note": "x"}
+    out, _ = deployments.update(NS, "annotated", rest.DefaultUpdatedObjectInfo(d))
+    assert out.metadata.generation == 2  # annotations bump a Deployment's generation
+    daemonsets = storage(infos, "apps", "daemonsets")
+    manifest = deployment_manifest("ds")
+    manifest["kind"] = "DaemonSet"
+    del manifest["spec"]["replicas"]
+    ds = daemonsets.create(NS, internal(manifest))
+    assert (ds.spec.template_generation, ds.metadata.generation) == (1, 1)
+    ds.spec.template.spec.containers[0].image = "nginx:2"
+    ds2, _ = daemonsets.update(NS, "ds", rest.DefaultUpdatedObjectInfo(ds))
+    assert (ds2.spec.template_generation, ds2.metadata.generation) == (2, 2)
+    jobs = storage(infos, "batch", "jobs")
+    job = jobs.create(NS, internal({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "pi"},
+                                    "spec": {"template": {"spec": {"restartPolicy": "Never", "containers": [
+                                        {"name": "pi", "image": "perl"}]}}}}))
+    uid = job.metadata.uid
+    assert job.spec.selector.match_labels == {"batch.kubernetes.io/controller-uid": uid}
+    assert job.spec.template.metadata.labels == {"batch.kubernetes.io/controller-uid": uid, "controller-uid": uid,
+                                                 "batch.kubernetes.io/job-name": "pi", "job-name": "pi"}
+
+
+def test_verbs_for_discovery(infos):
+    core_map = infos[""].versioned_resources_storage_map["v1"]
+    assert core_map["pods"].verbs() == ["create", "delete", "deletecollection", "get", "list", "patch", "update",
+                                        "watch"]
+    assert core_map["pods/status"].verbs() == ["get", "patch", "update"]
+    assert core_map["pods/eviction"].verbs() == ["create"] == core_map["bindings"].verbs()
+    assert storage(infos, "apps", "deployments/scale").verbs() == ["get", "patch", "update"]

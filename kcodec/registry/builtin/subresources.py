@@ -35,6 +35,9 @@ class StatusREST:
     def new(self) -> Any:
         return self.store.new()
 
+    def verbs(self) -> list[str]:
+        return ["get", "patch", "update"]
+
     def namespace_scoped(self) -> bool:
         return self.store.namespace_scoped()
 
@@ -81,6 +84,9 @@ class ScaleREST:
     def group_version_kind(self, containing_gv: Any = None) -> GroupVersionKind:
         """Go's ``GroupVersionKindProvider``: scale is served as autoscaling/v1 Scale."""
         return GroupVersionKind("autoscaling", "v1", "Scale")
+
+    def verbs(self) -> list[str]:
+        return ["get", "patch", "update"]
 
     def new(self) -> Any:
         from kcodec.api.autoscaling import internal as autoscaling
@@ -161,6 +167,9 @@ class BindingREST:
         from kcodec.api.core import internal as core
 
         return core.Binding()
+
+    def verbs(self) -> list[str]:
+        return ["create"]
 
     def namespace_scoped(self) -> bool:
         return True
@@ -260,6 +269,9 @@ class EvictionREST:
 
     def group_version_kind(self, containing_gv: Any = None) -> GroupVersionKind:
         return GroupVersionKind("policy", "v1", "Eviction")
+
+    def verbs(self) -> list[str]:
+        return ["create"]
 
     def new(self) -> Any:
         from kcodec.api.policy import internal as policy

@@ -410,6 +410,11 @@ class Store:
     def get_delete_strategy(self) -> Any:
         return self.delete_strategy
 
+    def verbs(self) -> list[str]:
+        """The verbs discovery lists for the resource (those Go derives from the REST
+        interfaces a Store implements), sorted as Go sorts them."""
+        return ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"]
+
     def delete_returns_deleted_object(self) -> bool:
         return self.return_deleted_object
 

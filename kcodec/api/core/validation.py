@@ -1759,8 +1759,9 @@ _DELETION_COST = "controller.kubernetes.io/pod-deletion-cost"
 
 
 def _all_container_names(spec: Any) -> set[str]:
-    return {c.name for c in (spec.containers or []) + (spec.init_containers or []) +
-            (spec.ephemeral_containers or [])}
+    names_ = {c.name for c in (spec.containers or []) + (spec.init_containers or [])}
+    names_.update(e.ephemeral_container_common.name for e in spec.ephemeral_containers or [])
+    return names_
 
 
 def _validate_seccomp_annotation(p: str, path: Path) -> ErrorList:

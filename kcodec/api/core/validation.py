@@ -2034,8 +2034,67 @@ def validate_pod_status_update(new: Any, old: Any, opts: PodValidationOptions | 
     nn = new.status.nominated_node_name
     if nn != old.status.nominated_node_name and nn:
         errs.extend(fld.invalid(sp.child("nominatedNodeName"), nn, m) for m in names.name_is_dns_subdomain(nn, False))
-    for i, ip in enumerate(new.status.pod_ips or []):
-        errs.extend(names.is_valid_ip(sp.child("podIPs").index(i), ip.ip))
+    errs.extend(_container_state_transitions(new.status.container_statuses, old.status.container_statuses,
+                                             sp.child("containerStatuses"), old.spec.restart_policy, old.spec))
+    errs.extend(_container_state_transitions(new.status.init_container_statuses, old.status.init_container_statuses,
+                                             sp.child("initContainerStatuses"), old.spec.restart_policy, old.spec,
+                                             init=True))
+    errs.extend(_container_state_transitions(new.status.ephemeral_container_statuses,
+                                             old.status.ephemeral_container_statuses,
+                                             sp.child("ephemeralContainerStatuses"), "Never", old.spec))
+    errs.extend(_validate_status_ips(new.status.pod_ips, sp.child("podIPs")))
+    host_ips = list(new.status.host_ips or [])
+    if host_ips:
+        hp = sp.child("hostIPs")
+        # kcodec's internal PodStatus keeps hostIP only as hostIPs[0] (the v1 conversion
+        # derives one from the other), so the check applies when a model carries both.
+        if getattr(new.status, "host_ip", host_ips[0].ip) != host_ips[0].ip:
+            errs.append(fld.invalid(hp.index(0).child("ip"), host_ips[0].ip, "must be equal to `hostIP`"))
+        errs.extend(_validate_status_ips(host_ips, hp, duplicates_first=True))
+    return errs
+
+
+def _container_state_transitions(new: Any, old: Any, path: Path, restart_policy: str, spec: Any,
+                                 init: bool = False) -> ErrorList:
+    # Go: ValidateContainerStateTransition / ValidateInitContainerStateTransition.
+    errs = ErrorList()
+    if restart_policy == "Always":
+        return errs
+    restartable = {c.name for c in spec.init_containers or [] if c.restart_policy == "Always"} if init else set()
+    for i, o in enumerate(old or []):
+        term = o.state.terminated if o.state is not None else None
+        if term is None:
+            continue
+        if term.exit_code != 0 and restart_policy == "OnFailure":
+            continue
+        if o.name in restartable:
+            continue
+        for n in new or []:
+            if n.name == o.name and (n.state is None or n.state.terminated is None):
+                errs.append(fld.forbidden(path.index(i).child("state"), "may not be transitioned to non-terminated state"))
+    return errs
+
+
+def _validate_status_ips(ips: Any, path: Path, duplicates_first: bool = False) -> ErrorList:
+    # Go: validatePodIPs (valid IPs, one per family, no duplicates) and validateHostIPs
+    # (the same, duplicates reported before the family check).
+    ips = list(ips or [])
+    errs = ErrorList()
+    for i, ip in enumerate(ips):
+        errs.extend(names.is_valid_ip(path.index(i), ip.ip))
+    if len(ips) < 2:
+        return errs
+    dups = ErrorList()
+    seen: set[str] = set()
+    for i, ip in enumerate(ips):
+        if ip.ip in seen:
+            dups.append(fld.duplicate(path.index(i), ip))
+        seen.add(ip.ip)
+    addrs = [names.parse_ip_sloppy(ip.ip) for ip in ips]
+    dual = len(ips) == 2 and None not in addrs and addrs[0].version != addrs[1].version  # type: ignore[union-attr]
+    family = ErrorList() if dual else ErrorList([fld.invalid(path, ips, "may specify no more than one IP for each "
+                                                                        "IP family")])
+    errs.extend(dups + family if duplicates_first else family + dups)
     return errs
 
 

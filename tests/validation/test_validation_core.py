@@ -179,3 +179,23 @@ def test_pod_status_update():
     new.status.pod_ips = [ci.PodIP(ip="10.0.0.1"), ci.PodIP(ip="fd00::1")]
     new.status.container_statuses = old.status.container_statuses
     assert not cv.validate_pod_status_update(new, old)
+
+
+def test_binding_and_ephemeral_containers():
+    # validation.go ValidatePodBinding, ValidatePodEphemeralContainersUpdate.
+    b = internal({"apiVersion": "v1", "kind": "Binding", "metadata": {"name": "p", "namespace": "d"},
+                  "target": {"kind": "Pod"}})
+    assert msgs(cv.validate_binding(b)) == [
+        'target.kind: Unsupported value: "Pod": supported values: "Node", "<empty>"', "target.name: Required value"]
+    doc = pod()
+    doc["metadata"]["resourceVersion"] = "1"
+    doc["spec"]["ephemeralContainers"] = [{"name": "debug", "image": "busybox"}]
+    old = internal(doc)
+    new = old.deep_copy()
+    new.spec.ephemeral_containers = []
+    assert msgs(cv.validate_pod_ephemeral_containers_update(new, old)) == [
+        'spec.ephemeralContainers: Forbidden: existing ephemeral containers "debug" may not be removed\n']
+    new = old.deep_copy()
+    new.spec.ephemeral_containers.append(old.spec.ephemeral_containers[0].deep_copy())
+    new.spec.ephemeral_containers[1].ephemeral_container_common.name = "debug2"
+    assert not cv.validate_pod_ephemeral_containers_update(new, old)

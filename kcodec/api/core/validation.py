@@ -36,6 +36,8 @@ __all__ = [
     "validate_pod",
     "validate_pod_update",
     "validate_pod_status_update",
+    "validate_pod_ephemeral_containers_update",
+    "validate_binding",
     "validate_pod_spec",
     "validate_pod_template_spec",
     "validate_pod_template",
@@ -1737,7 +1739,9 @@ def _validate_ephemeral_containers(spec: Any, vols: Mapping[str, Any], claims: s
                          ("lifecycle", "lifecycle"), ("resize_policy", "resizePolicy"),
                          ("restart_policy", "restartPolicy")):
             v = getattr(ec, attr, None)
-            if v:
+            # Go compares each field with its zero value (validateFieldAllowList).
+            is_set = v is not None and (v != type(v)() if hasattr(v, "deep_copy") else bool(v))
+            if is_set:
                 errs.append(fld.forbidden(p.child(js), "cannot be set for an Ephemeral Container"))
         for j, vm in enumerate(ec.volume_mounts or []):
             if vm.sub_path:
@@ -2095,6 +2099,39 @@ def _validate_status_ips(ips: Any, path: Path, duplicates_first: bool = False) -
     family = ErrorList() if dual else ErrorList([fld.invalid(path, ips, "may specify no more than one IP for each "
                                                                         "IP family")])
     errs.extend(dups + family if duplicates_first else family + dups)
+    return errs
+
+
+def validate_pod_ephemeral_containers_update(new: Any, old: Any, opts: PodValidationOptions | None = None) -> ErrorList:
+    """Go: ``ValidatePodEphemeralContainersUpdate`` (the ephemeralcontainers subresource:
+    ephemeral containers may be added, never removed or changed; static pods have none)."""
+    opts = _pod_options(opts)
+    mp = Path("metadata")
+    errs = validate_object_meta_update(new.metadata, old.metadata, mp)
+    errs.extend(_validate_pod_metadata_and_spec(new, opts))
+    errs.extend(_validate_pod_annotation_updates(new, old, mp.child("annotations"), opts))
+    if _MIRROR in (old.metadata.annotations or {}):
+        return ErrorList([fld.forbidden(Path(""), "static pods do not support ephemeral containers")])
+    sp = Path("spec").child("ephemeralContainers")
+    by_name = {e.ephemeral_container_common.name: e for e in new.spec.ephemeral_containers or []}
+    for o in old.spec.ephemeral_containers or []:
+        name = o.ephemeral_container_common.name
+        n = by_name.get(name)
+        if n is None:
+            errs.append(fld.forbidden(sp, f"existing ephemeral containers {quote(name)} may not be removed\n"))
+        elif n != o:
+            errs.append(fld.forbidden(sp, f"existing ephemeral containers {quote(name)} may not be changed\n"
+                                          f"changed: {', '.join(_changed_fields(n, o))}"))
+    return errs
+
+
+def validate_binding(binding: Any) -> ErrorList:
+    """Go: ``ValidatePodBinding`` (pods/binding: the target is a Node, by name)."""
+    errs = ErrorList()
+    if binding.target.kind and binding.target.kind != "Node":
+        errs.append(fld.not_supported(Path("target", "kind"), binding.target.kind, ["Node", "<empty>"]))
+    if not binding.target.name:
+        errs.append(fld.required(Path("target", "name"), ""))
     return errs
 
 

@@ -157,3 +157,45 @@ def test_hostile_names_give_errors(hostile):
     obj.spec.containers[0].name = hostile
     errs = cv.validate_pod(obj)
     assert errs and all(isinstance(str(e), str) for e in errs)
+
+
+def test_pod_status_update():
+    # validation.go ValidatePodStatusUpdate: ValidateContainerStateTransition, validatePodIPs.
+    doc = pod(restartPolicy="Never")
+    doc["metadata"]["resourceVersion"] = "1"
+    doc["status"] = {"containerStatuses": [{"name": "web", "state": {"terminated": {"exitCode": 0}}}]}
+    old = internal(doc)
+    new = old.deep_copy()
+    new.status.container_statuses[0].state.terminated = None
+    from kcodec.api.core import internal as ci
+
+    new.status.pod_ips = [ci.PodIP(ip="10.0.0.1"), ci.PodIP(ip="10.0.0.1")]
+    assert msgs(cv.validate_pod_status_update(new, old)) == [
+        "status.containerStatuses[0].state: Forbidden: may not be transitioned to non-terminated state",
+        'status.podIPs: Invalid value: [{"IP":"10.0.0.1"},{"IP":"10.0.0.1"}]: may specify no more than one IP for '
+        "each IP family",
+        'status.podIPs[1]: Duplicate value: {"IP":"10.0.0.1"}',
+    ]
+    new.status.pod_ips = [ci.PodIP(ip="10.0.0.1"), ci.PodIP(ip="fd00::1")]
+    new.status.container_statuses = old.status.container_statuses
+    assert not cv.validate_pod_status_update(new, old)
+
+
+def test_binding_and_ephemeral_containers():
+    # validation.go ValidatePodBinding, ValidatePodEphemeralContainersUpdate.
+    b = internal({"apiVersion": "v1", "kind": "Binding", "metadata": {"name": "p", "namespace": "d"},
+                  "target": {"kind": "Pod"}})
+    assert msgs(cv.validate_binding(b)) == [
+        'target.kind: Unsupported value: "Pod": supported values: "Node", "<empty>"', "target.name: Required value"]
+    doc = pod()
+    doc["metadata"]["resourceVersion"] = "1"
+    doc["spec"]["ephemeralContainers"] = [{"name": "debug", "image": "busybox"}]
+    old = internal(doc)
+    new = old.deep_copy()
+    new.spec.ephemeral_containers = []
+    assert msgs(cv.validate_pod_ephemeral_containers_update(new, old)) == [
+        'spec.ephemeralContainers: Forbidden: existing ephemeral containers "debug" may not be removed\n']
+    new = old.deep_copy()
+    new.spec.ephemeral_containers.append(old.spec.ephemeral_containers[0].deep_copy())
+    new.spec.ephemeral_containers[1].ephemeral_container_common.name = "debug2"
+    assert not cv.validate_pod_ephemeral_containers_update(new, old)

@@ -36,6 +36,8 @@ __all__ = [
     "validate_pod",
     "validate_pod_update",
     "validate_pod_status_update",
+    "validate_pod_ephemeral_containers_update",
+    "validate_binding",
     "validate_pod_spec",
     "validate_pod_template_spec",
     "validate_pod_template",
@@ -1737,7 +1739,9 @@ def _validate_ephemeral_containers(spec: Any, vols: Mapping[str, Any], claims: s
                          ("lifecycle", "lifecycle"), ("resize_policy", "resizePolicy"),
                          ("restart_policy", "restartPolicy")):
             v = getattr(ec, attr, None)
-            if v:
+            # Go compares each field with its zero value (validateFieldAllowList).
+            is_set = v is not None and (v != type(v)() if hasattr(v, "deep_copy") else bool(v))
+            if is_set:
                 errs.append(fld.forbidden(p.child(js), "cannot be set for an Ephemeral Container"))
         for j, vm in enumerate(ec.volume_mounts or []):
             if vm.sub_path:
@@ -1759,8 +1763,9 @@ _DELETION_COST = "controller.kubernetes.io/pod-deletion-cost"
 
 
 def _all_container_names(spec: Any) -> set[str]:
-    return {c.name for c in (spec.containers or []) + (spec.init_containers or []) +
-            (spec.ephemeral_containers or [])}
+    names_ = {c.name for c in (spec.containers or []) + (spec.init_containers or [])}
+    names_.update(e.ephemeral_container_common.name for e in spec.ephemeral_containers or [])
+    return names_
 
 
 def _validate_seccomp_annotation(p: str, path: Path) -> ErrorList:
@@ -2033,8 +2038,100 @@ def validate_pod_status_update(new: Any, old: Any, opts: PodValidationOptions | 
     nn = new.status.nominated_node_name
     if nn != old.status.nominated_node_name and nn:
         errs.extend(fld.invalid(sp.child("nominatedNodeName"), nn, m) for m in names.name_is_dns_subdomain(nn, False))
-    for i, ip in enumerate(new.status.pod_ips or []):
-        errs.extend(names.is_valid_ip(sp.child("podIPs").index(i), ip.ip))
+    errs.extend(_container_state_transitions(new.status.container_statuses, old.status.container_statuses,
+                                             sp.child("containerStatuses"), old.spec.restart_policy, old.spec))
+    errs.extend(_container_state_transitions(new.status.init_container_statuses, old.status.init_container_statuses,
+                                             sp.child("initContainerStatuses"), old.spec.restart_policy, old.spec,
+                                             init=True))
+    errs.extend(_container_state_transitions(new.status.ephemeral_container_statuses,
+                                             old.status.ephemeral_container_statuses,
+                                             sp.child("ephemeralContainerStatuses"), "Never", old.spec))
+    errs.extend(_validate_status_ips(new.status.pod_ips, sp.child("podIPs")))
+    host_ips = list(new.status.host_ips or [])
+    if host_ips:
+        hp = sp.child("hostIPs")
+        # kcodec's internal PodStatus keeps hostIP only as hostIPs[0] (the v1 conversion
+        # derives one from the other), so the check applies when a model carries both.
+        if getattr(new.status, "host_ip", host_ips[0].ip) != host_ips[0].ip:
+            errs.append(fld.invalid(hp.index(0).child("ip"), host_ips[0].ip, "must be equal to `hostIP`"))
+        errs.extend(_validate_status_ips(host_ips, hp, duplicates_first=True))
+    return errs
+
+
+def _container_state_transitions(new: Any, old: Any, path: Path, restart_policy: str, spec: Any,
+                                 init: bool = False) -> ErrorList:
+    # Go: ValidateContainerStateTransition / ValidateInitContainerStateTransition.
+    errs = ErrorList()
+    if restart_policy == "Always":
+        return errs
+    restartable = {c.name for c in spec.init_containers or [] if c.restart_policy == "Always"} if init else set()
+    for i, o in enumerate(old or []):
+        term = o.state.terminated if o.state is not None else None
+        if term is None:
+            continue
+        if term.exit_code != 0 and restart_policy == "OnFailure":
+            continue
+        if o.name in restartable:
+            continue
+        for n in new or []:
+            if n.name == o.name and (n.state is None or n.state.terminated is None):
+                errs.append(fld.forbidden(path.index(i).child("state"), "may not be transitioned to non-terminated state"))
+    return errs
+
+
+def _validate_status_ips(ips: Any, path: Path, duplicates_first: bool = False) -> ErrorList:
+    # Go: validatePodIPs (valid IPs, one per family, no duplicates) and validateHostIPs
+    # (the same, duplicates reported before the family check).
+    ips = list(ips or [])
+    errs = ErrorList()
+    for i, ip in enumerate(ips):
+        errs.extend(names.is_valid_ip(path.index(i), ip.ip))
+    if len(ips) < 2:
+        return errs
+    dups = ErrorList()
+    seen: set[str] = set()
+    for i, ip in enumerate(ips):
+        if ip.ip in seen:
+            dups.append(fld.duplicate(path.index(i), ip))
+        seen.add(ip.ip)
+    addrs = [names.parse_ip_sloppy(ip.ip) for ip in ips]
+    dual = len(ips) == 2 and None not in addrs and addrs[0].version != addrs[1].version  # type: ignore[union-attr]
+    family = ErrorList() if dual else ErrorList([fld.invalid(path, ips, "may specify no more than one IP for each "
+                                                                        "IP family")])
+    errs.extend(dups + family if duplicates_first else family + dups)
+    return errs
+
+
+def validate_pod_ephemeral_containers_update(new: Any, old: Any, opts: PodValidationOptions | None = None) -> ErrorList:
+    """Go: ``ValidatePodEphemeralContainersUpdate`` (the ephemeralcontainers subresource:
+    ephemeral containers may be added, never removed or changed; static pods have none)."""
+    opts = _pod_options(opts)
+    mp = Path("metadata")
+    errs = validate_object_meta_update(new.metadata, old.metadata, mp)
+    errs.extend(_validate_pod_metadata_and_spec(new, opts))
+    errs.extend(_validate_pod_annotation_updates(new, old, mp.child("annotations"), opts))
+    if _MIRROR in (old.metadata.annotations or {}):
+        return ErrorList([fld.forbidden(Path(""), "static pods do not support ephemeral containers")])
+    sp = Path("spec").child("ephemeralContainers")
+    by_name = {e.ephemeral_container_common.name: e for e in new.spec.ephemeral_containers or []}
+    for o in old.spec.ephemeral_containers or []:
+        name = o.ephemeral_container_common.name
+        n = by_name.get(name)
+        if n is None:
+            errs.append(fld.forbidden(sp, f"existing ephemeral containers {quote(name)} may not be removed\n"))
+        elif n != o:
+            errs.append(fld.forbidden(sp, f"existing ephemeral containers {quote(name)} may not be changed\n"
+                                          f"changed: {', '.join(_changed_fields(n, o))}"))
+    return errs
+
+
+def validate_binding(binding: Any) -> ErrorList:
+    """Go: ``ValidatePodBinding`` (pods/binding: the target is a Node, by name)."""
+    errs = ErrorList()
+    if binding.target.kind and binding.target.kind != "Node":
+        errs.append(fld.not_supported(Path("target", "kind"), binding.target.kind, ["Node", "<empty>"]))
+    if not binding.target.name:
+        errs.append(fld.required(Path("target", "name"), ""))
     return errs
 
 

@@ -619,9 +619,25 @@ def _storage_common(err: BaseException, qualified_resource: GroupResource, opera
         return new_bad_request(str(err))
     if isinstance(err, serr.ResourceVersionSetOnCreateError):
         return new_internal_error(err)
+    too_many = getattr(serr, "TooManyRequestsError", None)
+    if too_many is not None and isinstance(err, too_many):
+        return new_too_many_requests(str(err), err.retry_after_seconds)
     if isinstance(err, (serr.UnreachableError, serr.StorageTimeoutError)):
         return new_server_timeout(qualified_resource, operation, 2)
+    if _is_too_large(err):
+        # Go's handlers recognise etcd's refusal (isTooLargeError) and, failing again
+        # without managedFields, pass it on as a 500; the object is the client's fault,
+        # so kcodec answers 413 as for a body over the request limit.
+        return new_request_entity_too_large_error(str(err))
     return None
+
+
+def _is_too_large(err: BaseException) -> bool:
+    """apiserver handlers' ``isTooLargeError``: etcd's "request is too large" or gRPC's
+    RESOURCE_EXHAUSTED "message larger than max"."""
+    text = str(err)
+    return "etcdserver: request is too large" in text or (
+        "RESOURCE_EXHAUSTED" in text and "larger than max" in text)
 
 
 def interpret_get_error(err: BaseException, qualified_resource: GroupResource, name: str) -> Exception:

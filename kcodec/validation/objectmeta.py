@@ -8,6 +8,7 @@ the set of errors is the same).
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -44,6 +45,16 @@ __all__ = [
     "validate_managed_fields",
     "validate_field_manager",
     "go_sharp_v_strings",
+    "is_valid_condition_reason",
+    "validate_condition",
+    "validate_conditions",
+    "validate_dry_run",
+    "validate_field_validation",
+    "validate_create_options",
+    "validate_update_options",
+    "validate_patch_options",
+    "validate_delete_options",
+    "validate_table_options",
 ]
 
 FIELD_IMMUTABLE_ERROR_MSG = "field is immutable"
@@ -328,3 +339,125 @@ def validate_object_meta_update(new: Any, old: Any, path: Path | None = None) ->
     errs.extend(validate_owner_references(new.owner_references, path.child("ownerReferences")))
     errs.extend(validate_managed_fields(new.managed_fields, path.child("managedFields")))
     return errs
+
+
+# --- conditions and request options (apis/meta/v1/validation) -------------------------------------
+
+_CONDITION_REASON_FMT = "[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?"
+_condition_reason = re.compile(_CONDITION_REASON_FMT)
+
+
+def is_valid_condition_reason(value: str) -> list[str]:
+    """Go: ``IsValidConditionReason``."""
+    from kcodec.validation.names import regex_error
+
+    if not _condition_reason.fullmatch(value):
+        return [regex_error("a condition reason must start with alphabetic character, optionally followed by a string "
+                            "of alphanumeric characters or '_,:', and must end with an alphanumeric character or '_'",
+                            _CONDITION_REASON_FMT, "my_name", "MY_NAME", "MyName", "ReasonA,ReasonB",
+                            "ReasonA:ReasonB")]
+    return []
+
+
+def validate_condition(c: Any, path: Path) -> ErrorList:
+    """Go: ``ValidateCondition`` (a metav1.Condition)."""
+    errs = ErrorList()
+    if not c.type:
+        errs.append(fld.required(path.child("type"), "is required"))
+    else:
+        errs.extend(validate_label_name(c.type, path.child("type")))
+    if not c.status:
+        errs.append(fld.required(path.child("status"), ""))
+    elif c.status not in ("False", "True", "Unknown"):
+        errs.append(fld.not_supported(path.child("status"), c.status, ["False", "True", "Unknown"]))
+    if c.observed_generation < 0:
+        errs.append(fld.invalid(path.child("observedGeneration"), c.observed_generation,
+                                "must be greater than or equal to zero").with_origin("minimum"))
+    ltt = c.last_transition_time
+    if ltt is None or (hasattr(ltt, "is_zero") and ltt.is_zero()):
+        errs.append(fld.required(path.child("lastTransitionTime"), ""))
+    if not c.reason:
+        errs.append(fld.required(path.child("reason"), ""))
+    else:
+        errs.extend(fld.invalid(path.child("reason"), c.reason, m) for m in is_valid_condition_reason(c.reason))
+        if go_len(c.reason) > 1024:
+            errs.append(fld.too_long(path.child("reason"), "", 1024))
+    if go_len(c.message) > 32 * 1024:
+        errs.append(fld.too_long(path.child("message"), "", 32 * 1024))
+    return errs
+
+
+def validate_conditions(conditions: Sequence[Any] | None, path: Path) -> ErrorList:
+    """Go: ``ValidateConditions`` (types unique, each condition valid)."""
+    errs = ErrorList()
+    seen: set[str] = set()
+    for i, c in enumerate(conditions or []):
+        if c.type in seen:
+            errs.append(fld.duplicate(path.index(i), c.type))
+        else:
+            seen.add(c.type)
+        errs.extend(validate_condition(c, path.index(i)))
+    return errs
+
+
+_FIELD_VALIDATION = ["", "Ignore", "Strict", "Warn"]
+
+
+def validate_dry_run(path: Path, dry_run: Sequence[str] | None) -> ErrorList:
+    """Go: ``ValidateDryRun`` (only "All")."""
+    values = list(dry_run or [])
+    if any(v != "All" for v in values):
+        return ErrorList([fld.not_supported(path, values, ["All"])])
+    return ErrorList()
+
+
+def validate_field_validation(path: Path, value: str) -> ErrorList:
+    """Go: ``ValidateFieldValidation``."""
+    if value not in _FIELD_VALIDATION:
+        return ErrorList([fld.not_supported(path, value, _FIELD_VALIDATION)])
+    return ErrorList()
+
+
+def validate_create_options(field_manager: str, dry_run: Sequence[str] | None, field_validation: str) -> ErrorList:
+    """Go: ``ValidateCreateOptions`` / ``ValidateUpdateOptions``."""
+    errs = validate_field_manager(field_manager, Path("fieldManager"))
+    errs.extend(validate_dry_run(Path("dryRun"), dry_run))
+    errs.extend(validate_field_validation(Path("fieldValidation"), field_validation))
+    return errs
+
+
+validate_update_options = validate_create_options
+
+
+def validate_patch_options(field_manager: str, dry_run: Sequence[str] | None, field_validation: str,
+                           force: bool | None, patch_type: str) -> ErrorList:
+    """Go: ``ValidatePatchOptions`` (apply needs a field manager; force only for apply)."""
+    errs = ErrorList()
+    if patch_type in ("application/apply-patch+yaml", "application/apply-patch+cbor"):
+        if not field_manager:
+            errs.append(fld.required(Path("fieldManager"), "is required for apply patch"))
+    elif force is not None:
+        errs.append(fld.forbidden(Path("force"), "may not be specified for non-apply patch"))
+    errs.extend(validate_create_options(field_manager, dry_run, field_validation))
+    return errs
+
+
+def validate_delete_options(orphan_dependents: bool | None, propagation_policy: str | None,
+                            dry_run: Sequence[str] | None) -> ErrorList:
+    """Go: ``ValidateDeleteOptions``."""
+    errs = ErrorList()
+    pp = Path("propagationPolicy")
+    if orphan_dependents is not None and propagation_policy is not None:
+        errs.append(fld.invalid(pp, propagation_policy, "orphanDependents and deletionPropagation cannot be both set"))
+    if propagation_policy is not None and propagation_policy not in ("Foreground", "Background", "Orphan"):
+        errs.append(fld.not_supported(pp, propagation_policy, ["Foreground", "Background", "Orphan", "nil"]))
+    errs.extend(validate_dry_run(Path("dryRun"), dry_run))
+    return errs
+
+
+def validate_table_options(include_object: str) -> ErrorList:
+    """Go: ``ValidateTableOptions``."""
+    if include_object not in ("Metadata", "None", "Object", ""):
+        return ErrorList([fld.invalid(Path("includeObject"), include_object,
+                                      "must be 'Metadata', 'Object', 'None', or empty")])
+    return ErrorList()

@@ -8,7 +8,7 @@ import uuid
 import pytest
 
 from _etcd import etcd_endpoints  # noqa: F401  (session fixture)
-from _registry_env import backend, make_getter  # noqa: F401
+from _registry_env import backend, deployment_manifest, internal, make_getter, pod_manifest  # noqa: F401
 from kcodec import fields, labels
 from kcodec.api import errors as apierrors
 from kcodec.api.apps import internal as apps
@@ -37,25 +37,12 @@ def cm(name="a", ns="", **data):
     return obj
 
 
-def pod(name="p", labels_=None, node="", phase=""):
-    obj = core.Pod()
-    obj.metadata.name = name
-    obj.metadata.labels = labels_
-    obj.spec.containers = [core.Container(name="c", image="nginx")]
-    obj.spec.node_name = node
-    return obj
+def pod(name="p", labels_=None, node="", grace=None):
+    return internal(pod_manifest(name, labels=labels_, node=node, grace=grace))
 
 
 def deployment(name="web", replicas=1):
-    from kcodec.api.meta.v1 import LabelSelector
-
-    d = apps.Deployment()
-    d.metadata.name = name
-    d.spec.replicas = replicas
-    d.spec.selector = LabelSelector(match_labels={"app": name})
-    d.spec.template.metadata.labels = {"app": name}
-    d.spec.template.spec.containers = [core.Container(name="c", image="nginx")]
-    return d
+    return internal(deployment_manifest(name, replicas))
 
 
 # ------------------------------------------------------------------------------ create
@@ -301,8 +288,7 @@ def test_finalizers_and_propagation(getter):
 
 def test_graceful_pod_deletion(getter):
     p = store_for(getter, "", "pods")
-    scheduled = pod("g", node="node-1")
-    scheduled.spec.termination_grace_period_seconds = 30
+    scheduled = pod("g", node="node-1", grace=30)
     p.create(NS, scheduled)
     out, now = p.delete(NS, "g", options=DeleteOptions())
     assert not now and out.metadata.deletion_grace_period_seconds == 30

@@ -98,10 +98,14 @@ def test_bad_value_formatting_go_rules():
 
 
 def test_struct_bad_value_is_json():
-    from kcodec.api.core import v1
+    # k/k's internal structs have no JSON tags: json.Marshal writes Go field names, all fields.
+    from kcodec.api.core import internal
+    from kcodec.api.meta import v1 as metav1
 
-    port = v1.ContainerPort(container_port=80, protocol="TCP")
-    assert field.format_bad_value(port) == '{"containerPort":80,"protocol":"TCP"}'
+    port = internal.ContainerPort(container_port=80, protocol="TCP")
+    assert field.format_bad_value(port) == '{"Name":"","HostPort":0,"ContainerPort":80,"Protocol":"TCP","HostIP":""}'
+    # meta.k8s.io structs keep their JSON tags.
+    assert field.format_bad_value(metav1.LabelSelector(match_labels={"a": "b"})) == '{"matchLabels":{"a":"b"}}'
 
 
 # errors_test.go TestToAggregate; apimachinery pkg/util/errors aggregate.Error
@@ -136,3 +140,15 @@ def test_error_type_values_and_origin():
     assert [x.detail for x in lst] == ["x: ", "x: "]
     assert pickle.loads(pickle.dumps(e)) == e
     assert field.required(None, "").field == "<nil>"
+
+
+def test_hostile_bad_values_never_crash():
+    deep: dict = {}
+    cur = deep
+    for _ in range(5000):
+        cur["a"] = {}
+        cur = cur["a"]
+    assert field.invalid(Path("x"), deep, "deep").error() == "x: Invalid value: <dict>: deep"
+    assert field.invalid(Path("x"), float("nan"), "d").error() == "x: Invalid value: NaN: d"
+    huge = "x" * 1_000_000
+    assert len(field.invalid(Path("x"), huge, "d").error()) == 1_000_000 + len('x: Invalid value: "": d')

@@ -193,8 +193,14 @@ class _ExternalRESTOptionsGetter:
         return inner.get_rest_options(resource, example)
 
 
-def new_store(info: ResourceInfo, rest_options_getter: Any, **kwargs: Any) -> Store:
-    """The generic Store of one built-in resource, completed with ``rest_options_getter``."""
+def new_store(info: ResourceInfo, rest_options_getter: Any, *, service_cidr: str = DEFAULT_SERVICE_CIDR,
+              node_port_range: tuple[int, int] = DEFAULT_NODE_PORT_RANGE, ipaddress_store: Store | None = None,
+              **kwargs: Any) -> Store:
+    """The generic Store of one built-in resource, completed with ``rest_options_getter``.
+
+    The Services store allocates from ``service_cidr`` and ``node_port_range``, recording
+    addresses through ``ipaddress_store`` (by default a new IPAddress store on the getter).
+    """
     scheme, mem_version = _schemes(info.group)
     gvk = GroupVersionKind(info.group, mem_version, info.kind)
     list_gvk = GroupVersionKind(info.group, mem_version, info.kind + "List")
@@ -213,7 +219,12 @@ def new_store(info: ResourceInfo, rest_options_getter: Any, **kwargs: Any) -> St
     getter = rest_options_getter
     if mem_version != "__internal":
         getter = _ExternalRESTOptionsGetter(rest_options_getter, info.group, mem_version)
-    return store.complete_with_options(getter)
+    store.complete_with_options(getter)
+    if isinstance(store, ServiceStore):
+        if ipaddress_store is None:
+            ipaddress_store = new_store(resource_info("networking.k8s.io", "ipaddresses"), rest_options_getter)
+        store.configure_allocators(ipaddress_store, service_cidr, node_port_range)
+    return store
 
 
 def _new(scheme: Any, gvk: GroupVersionKind) -> Any:
@@ -253,13 +264,13 @@ def api_group_infos(rest_options_getter: Any, *, service_cidr: str = DEFAULT_SER
         group_info.resources[info.resource] = info
         if info.virtual:
             continue
+        if (info.group, info.resource) == ("", "services"):
+            continue  # built last, on the IPAddress store of this group set
         stores[(info.group, info.resource)] = new_store(info, rest_options_getter)
-    svc = stores.get(("", "services"))
-    ipaddresses = stores.get(("networking.k8s.io", "ipaddresses"))
-    if isinstance(svc, ServiceStore):
-        if ipaddresses is None:
-            ipaddresses = new_store(resource_info("networking.k8s.io", "ipaddresses"), rest_options_getter)
-        svc.configure_allocators(ipaddresses, service_cidr, node_port_range)
+    if groups is None or "" in groups:
+        stores[("", "services")] = new_store(
+            resource_info("", "services"), rest_options_getter, service_cidr=service_cidr,
+            node_port_range=node_port_range, ipaddress_store=stores.get(("networking.k8s.io", "ipaddresses")))
     for info in RESOURCES:
         group_info = infos.get(info.group)
         if group_info is None:

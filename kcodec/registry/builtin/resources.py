@@ -26,7 +26,9 @@ class ResourceInfo:
     exists); ``status_meta`` how the status strategy treats metadata: ``"reset"``
     (``metav1.ResetObjectMetaForStatus``), ``"labels"`` (labels kept from the old
     object), ``"pod"`` (owner references kept) or ``""`` (metadata as sent);
-    ``virtual`` resources are create-only reviews that are never stored.
+    ``virtual`` resources are create-only reviews that are never stored;
+    ``status_on_create`` keeps the status a create sends (Nodes: "Nodes allow *all*
+    fields, including status, to be set on create").
     """
 
     group: str
@@ -47,6 +49,7 @@ class ResourceInfo:
     allow_create_on_update: bool = False
     allow_unconditional_update: bool = True
     graceful: bool = False
+    status_on_create: bool = False
     extra: dict = field(default_factory=dict, hash=False, compare=False)
 
     @property
@@ -70,8 +73,7 @@ RESOURCES: tuple[ResourceInfo, ...] = (
     R("", "limitranges", "LimitRange", short_names=("limits",), allow_create_on_update=True),
     R("", "namespaces", "Namespace", namespaced=False, short_names=("ns",), status=True,
       name_rule="label", subresources=("finalize",)),
-    R("", "nodes", "Node", namespaced=False, short_names=("no",), status=True,
-      allow_create_on_update=False),
+    R("", "nodes", "Node", namespaced=False, short_names=("no",), status=True, status_on_create=True),
     R("", "persistentvolumeclaims", "PersistentVolumeClaim", short_names=("pvc",), status=True),
     R("", "persistentvolumes", "PersistentVolume", namespaced=False, short_names=("pv",), status=True),
     R("", "pods", "Pod", short_names=("po",), categories=_ALL, status=True, status_meta="pod",

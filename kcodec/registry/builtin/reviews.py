@@ -39,6 +39,9 @@ class ReviewREST:
     def namespace_scoped(self) -> bool:
         return self.info.namespaced
 
+    def verbs(self) -> list[str]:
+        return ["create"]
+
     def new(self) -> Any:
         from kcodec import legacyscheme
         from kcodec.schema import GroupVersionKind

@@ -21,7 +21,7 @@ from typing import Any
 from kcodec.api import errors as apierrors
 from kcodec.registry import rest
 from kcodec.registry._meta import accessor
-from kcodec.registry.generic.store import Store
+from kcodec.registry.generic.store import Store, _as_api_errors
 from kcodec.registry.request import Context
 from kcodec.schema import GroupKind
 
@@ -113,7 +113,9 @@ class IPAllocator:
     def allocate_next(self, ctx: Context, svc: Any, dry_run: bool = False) -> str:
         """A free address: the upper band from a random start, then the lower band."""
         bands = [(self.first + self.offset, self.last), (self.first, self.first + self.offset - 1)]
-        taken = {item.metadata.name for item in self.store.list(Context(), rest.ListOptions()).items or ()}
+        # Probing by create: an address another server took meanwhile is an AlreadyExists,
+        # and the next one is tried (Go's allocator reads an informer cache first; here the
+        # store is the arbiter, and a mostly free range answers at the first try).
         for lo, hi in bands:
             if hi < lo:
                 continue
@@ -121,8 +123,6 @@ class IPAllocator:
             start = _rng.randrange(count)
             for i in range(count):
                 ip = str(ipaddress.ip_address(lo + (start + i) % count))
-                if ip in taken:
-                    continue
                 try:
                     self.allocate(ctx, ip, svc, dry_run)
                     return ip
@@ -139,42 +139,84 @@ class IPAllocator:
 
 
 class PortAllocator:
-    """NodePorts in ``port_range`` not used by another Service (Go's portallocator)."""
+    """NodePorts as Go's portallocator keeps them: a bitmap in a ``RangeAllocation`` at
+    ``/ranges/servicenodeports`` (bit i is port low+i, ``data`` the big-endian bytes of the
+    number, as Go's ``big.Int.Bytes()``), changed by guaranteed updates, so concurrent
+    servers on one backend never hand out a port twice."""
 
-    def __init__(self, service_store: Store, port_range: tuple[int, int] = DEFAULT_NODE_PORT_RANGE) -> None:
-        self.store = service_store
+    KEY = "/ranges/servicenodeports"
+
+    def __init__(self, storage: Any, port_range: tuple[int, int] = DEFAULT_NODE_PORT_RANGE) -> None:
+        self.storage = storage
         self.low, self.high = port_range
+        self.range_text = f"{self.low}-{self.high}"
 
     def __repr__(self) -> str:
-        return f"PortAllocator({self.low}-{self.high})"
+        return f"PortAllocator({self.range_text})"
 
-    def used(self, exclude: Any = None) -> set[int]:
-        ports: set[int] = set()
-        for svc in Store.list(self.store, Context(), rest.ListOptions()).items or ():
-            if exclude is not None and svc.metadata.uid == exclude:
-                continue
-            for p in svc.spec.ports or ():
-                if p.node_port:
-                    ports.add(int(p.node_port))
-            if svc.spec.health_check_node_port:
-                ports.add(int(svc.spec.health_check_node_port))
-        return ports
+    def _new(self) -> Any:
+        from kcodec.api.core import internal as core
 
-    def check(self, port: int, used: set[int]) -> None:
+        return core.RangeAllocation(range=self.range_text, data=b"")
+
+    def _update(self, change: Any) -> Any:
+        result: list[Any] = []
+
+        def apply(cur: Any) -> Any:
+            if cur is None or not cur.range:
+                cur = self._new()
+            bits = int.from_bytes(cur.data or b"", "big")
+            new_bits, value = change(bits)
+            result[:] = [value]
+            cur.data = new_bits.to_bytes((new_bits.bit_length() + 7) // 8, "big") if new_bits else b""
+            cur.range = self.range_text
+            return cur
+
+        self.storage.guaranteed_update(self.KEY, apply, ignore_not_found=True)
+        return result[0]
+
+    def _check_range(self, port: int) -> None:
         if not self.low <= port <= self.high:
             raise _AllocationError(f"provided port is not in the valid range. The range of valid ports is "
-                                   f"{self.low}-{self.high}")
-        if port in used:
-            raise _AllocationError("provided port is already allocated")
+                                   f"{self.range_text}")
 
-    def next(self, used: set[int]) -> int:
+    def allocate(self, port: int, dry_run: bool = False) -> None:
+        """Reserve ``port``; ``_AllocationError`` with Go's text when taken or out of range."""
+        self._check_range(port)
+        offset = port - self.low
+
+        def take(bits: int) -> tuple[int, None]:
+            if bits >> offset & 1:
+                raise _AllocationError("provided port is already allocated")
+            return (bits if dry_run else bits | (1 << offset)), None
+
+        self._update(take)
+
+    def allocate_next(self, dry_run: bool = False) -> int:
+        """A free port from a random start (Go's random scan strategy)."""
         count = self.high - self.low + 1
         start = _rng.randrange(count)
-        for i in range(count):
-            port = self.low + (start + i) % count
-            if port not in used:
-                return port
-        raise _AllocationError("range is full")
+
+        def take(bits: int) -> tuple[int, int]:
+            for i in range(count):
+                offset = (start + i) % count
+                if not bits >> offset & 1:
+                    return (bits if dry_run else bits | (1 << offset)), self.low + offset
+            raise _AllocationError("range is full")
+
+        return self._update(take)
+
+    def release(self, ports: list[int]) -> None:
+        offsets = [p - self.low for p in ports if self.low <= p <= self.high]
+        if not offsets:
+            return
+
+        def free(bits: int) -> tuple[int, None]:
+            for offset in offsets:
+                bits &= ~(1 << offset)
+            return bits, None
+
+        self._update(free)
 
 
 def _needs_cluster_ip(svc: Any) -> bool:
@@ -189,6 +231,19 @@ def _needs_node_ports(svc: Any) -> bool:
     return False
 
 
+def _node_ports(svc: Any) -> list[int]:
+    """The node ports a Service holds (ports and the health check's)."""
+    out = [int(p.node_port) for p in svc.spec.ports or () if p.node_port]
+    if svc.spec.health_check_node_port:
+        out.append(int(svc.spec.health_check_node_port))
+    return out
+
+
+def _needs_health_check_node_port(svc: Any) -> bool:
+    """Go's ``needsHCNodePort``: a LoadBalancer with externalTrafficPolicy Local."""
+    return svc.spec.type == "LoadBalancer" and svc.spec.external_traffic_policy == "Local"
+
+
 class ServiceStore(Store):
     """The Services store: the generic Store plus IP and port allocation (Go's service REST)."""
 
@@ -197,18 +252,25 @@ class ServiceStore(Store):
 
     def configure_allocators(self, ipaddress_store: Any, cidr: str = DEFAULT_SERVICE_CIDR,
                              node_port_range: tuple[int, int] = DEFAULT_NODE_PORT_RANGE) -> ServiceStore:
+        from kcodec.api.core import internal as core
+        from kcodec.registry.generic.options import new_raw_storage
+
         self.ip_allocator = IPAllocator(ipaddress_store, cidr)
-        self.port_allocator = PortAllocator(self, node_port_range)
+        opts = self.rest_options
+        ranges = new_raw_storage(opts.storage_config, core.RangeAllocation, core.RangeAllocationList
+                                 if hasattr(core, "RangeAllocationList") else core.RangeAllocation, kv=opts.kv)
+        self.port_allocator = PortAllocator(ranges, node_port_range)
         self.after_delete = self._after_delete
         return self
 
-    def _allocate(self, ctx: Context, svc: Any, old: Any, dry_run: bool) -> list[str]:
+    def _allocate(self, ctx: Context, svc: Any, old: Any, dry_run: bool) -> tuple[list[str], list[int]]:
         """Fill clusterIP(s), ipFamilies, ipFamilyPolicy and nodePorts (Go's alloc.go);
-        returns the IPs newly reserved (released again if the write fails)."""
+        returns the IPs and ports newly reserved (released again if the write fails)."""
         from kcodec.validation import field as f
 
         spec = svc.spec
         allocated: list[str] = []
+        allocated_ports: list[int] = []
         errs = f.ErrorList()
         if old is not None:
             # Go's PatchAllocatedValues: what the client left unset stays as allocated
@@ -225,16 +287,27 @@ class ServiceStore(Store):
                     if not p.node_port and old_ports.get((p.name, p.protocol, p.port)):
                         p.node_port = old_ports[(p.name, p.protocol, p.port)]
         if _needs_cluster_ip(svc) and self.ip_allocator is not None:
+            # Go's initIPFamilyFields on a single-stack cluster
+            family = self.ip_allocator.family
+            if spec.ip_family_policy == "RequireDualStack":
+                errs.append(f.invalid(f.Path("spec", "ipFamilyPolicy"), spec.ip_family_policy,
+                                      "this cluster is not configured for dual-stack services"))
+            for i, requested in enumerate(spec.ip_families or ()):
+                if requested != family:
+                    errs.append(f.invalid(f.Path("spec", "ipFamilies").index(i), list(spec.ip_families),
+                                          f"ipfamily {requested} is not configured on cluster"))
+            if errs:
+                raise apierrors.new_invalid(GroupKind("", "Service"), svc.metadata.name, errs)
             if spec.cluster_ips and not spec.cluster_ip:
                 spec.cluster_ip = spec.cluster_ips[0]
+            if spec.ip_family_policy is None:
+                spec.ip_family_policy = "SingleStack"
+            if not spec.ip_families:
+                spec.ip_families = [self.ip_allocator.family]
             if spec.cluster_ip == "None":
                 spec.cluster_ips = ["None"]
             else:
                 old_ip = old.spec.cluster_ip if old is not None else ""
-                if spec.ip_family_policy is None:
-                    spec.ip_family_policy = "SingleStack"
-                if not spec.ip_families:
-                    spec.ip_families = [self.ip_allocator.family]
                 if not spec.cluster_ip:
                     try:
                         ip = self.ip_allocator.allocate_next(ctx, svc, dry_run)
@@ -255,38 +328,63 @@ class ServiceStore(Store):
                         errs.append(f.invalid(f.Path("spec", "clusterIPs").index(0), spec.cluster_ip,
                                               f"failed to allocate IP {spec.cluster_ip}: {exc}"))
         if _needs_node_ports(svc) and self.port_allocator is not None and not errs:
-            used = self.port_allocator.used(exclude=svc.metadata.uid or None)
-            mine = {p.node_port for p in (old.spec.ports if old is not None else ()) or ()}
+            mine = set(_node_ports(old)) if old is not None else set()
             for i, p in enumerate(spec.ports or ()):
                 if p.node_port:
                     if p.node_port in mine:
                         continue
                     try:
-                        self.port_allocator.check(int(p.node_port), used)
-                        used.add(int(p.node_port))
+                        self.port_allocator.allocate(int(p.node_port), dry_run)
+                        if not dry_run:
+                            allocated_ports.append(int(p.node_port))
                     except _AllocationError as exc:
                         errs.append(f.invalid(f.Path("spec", "ports").index(i).child("nodePort"), int(p.node_port),
                                               str(exc)))
-                else:
+                elif not errs:
                     try:
-                        p.node_port = self.port_allocator.next(used)
+                        p.node_port = self.port_allocator.allocate_next(dry_run)
                     except _AllocationError as exc:
+                        self._release(allocated, allocated_ports)
                         raise apierrors.new_internal_error(f"failed to allocate a nodePort: {exc}") from None
-                    used.add(p.node_port)
+                    if not dry_run:
+                        allocated_ports.append(p.node_port)
+            if _needs_health_check_node_port(svc) and not errs:
+                hc = int(spec.health_check_node_port or 0)
+                old_hc = int(old.spec.health_check_node_port or 0) if old is not None else 0
+                if hc == 0 and old_hc:
+                    spec.health_check_node_port = old_hc
+                elif hc == 0:
+                    try:
+                        spec.health_check_node_port = self.port_allocator.allocate_next(dry_run)
+                    except _AllocationError as exc:
+                        self._release(allocated, allocated_ports)
+                        raise apierrors.new_internal_error(
+                            f"failed to allocate a healthCheck nodePort: {exc}") from None
+                    if not dry_run:
+                        allocated_ports.append(spec.health_check_node_port)
+                elif hc != old_hc:
+                    try:
+                        self.port_allocator.allocate(hc, dry_run)
+                        if not dry_run:
+                            allocated_ports.append(hc)
+                    except _AllocationError as exc:
+                        errs.append(f.invalid(f.Path("spec", "healthCheckNodePort"), hc, str(exc)))
         elif not _needs_node_ports(svc) and svc.spec.type in ("ClusterIP", "ExternalName"):
             for p in spec.ports or ():
                 p.node_port = 0
         if errs:
-            self._release(allocated)
+            self._release(allocated, allocated_ports)
             raise apierrors.new_invalid(GroupKind("", "Service"), svc.metadata.name, errs)
-        return allocated
+        return allocated, allocated_ports
 
-    def _release(self, ips: list[str]) -> None:
-        if self.ip_allocator is None:
-            return
-        for ip in ips:
-            self.ip_allocator.release(ip)
+    def _release(self, ips: list[str], ports: list[int] = ()) -> None:  # type: ignore[assignment]
+        if self.ip_allocator is not None:
+            for ip in ips:
+                self.ip_allocator.release(ip)
+        if self.port_allocator is not None and ports:
+            self.port_allocator.release(list(ports))
 
+    @_as_api_errors
     def create(self, ctx: Context, obj: Any, create_validation: Any = None, options: Any = None) -> Any:
         dry_run = bool(getattr(options, "dry_run", None))
         if not accessor(obj).get_name() and not accessor(obj).get_generate_name():
@@ -295,38 +393,50 @@ class ServiceStore(Store):
             obj.metadata.namespace = ctx.namespace
         if not obj.metadata.name and obj.metadata.generate_name:
             obj.metadata.name = self.create_strategy.generate_name(obj.metadata.generate_name)
-        allocated = self._allocate(ctx, obj, None, dry_run)
+        ips, ports = self._allocate(ctx, obj, None, dry_run)
         try:
             return super().create(ctx, obj, create_validation, options)
         except BaseException:
-            self._release(allocated)
+            self._release(ips, ports)
             raise
 
+    @_as_api_errors
     def update(self, ctx: Context, name: str, obj_info: Any, create_validation: Any = None,
                update_validation: Any = None, force_allow_create: bool = False,
                options: Any = None) -> tuple[Any, bool]:
         dry_run = bool(getattr(options, "dry_run", None))
         allocated: list[str] = []
+        allocated_ports: list[int] = []
         released: list[str] = []
+        released_ports: list[int] = []
 
         def allocate(c: Context, new: Any, old: Any) -> Any:
             if new is None:
                 return new
+            # a retried update (lost race) undoes what the previous attempt reserved
+            self._release(allocated, allocated_ports)
+            allocated.clear()
+            allocated_ports.clear()
+            released.clear()
+            released_ports.clear()
             old_obj = old if old is not None and accessor(old).get_resource_version() else None
-            allocated.extend(self._allocate(c, new, old_obj, dry_run))
-            if old_obj is not None and old_obj.spec.cluster_ip and old_obj.spec.cluster_ip != "None" \
-                    and not _needs_cluster_ip(new):
-                released.append(old_obj.spec.cluster_ip)
+            ips, ports = self._allocate(c, new, old_obj, dry_run)
+            allocated.extend(ips)
+            allocated_ports.extend(ports)
+            if old_obj is not None:
+                if old_obj.spec.cluster_ip and old_obj.spec.cluster_ip != "None" and not _needs_cluster_ip(new):
+                    released.append(old_obj.spec.cluster_ip)
+                released_ports.extend(set(_node_ports(old_obj)) - set(_node_ports(new)))
             return new
 
         info = rest.wrap_updated_object_info(obj_info, allocate)
         try:
             out = super().update(ctx, name, info, create_validation, update_validation, force_allow_create, options)
         except BaseException:
-            self._release(allocated)
+            self._release(allocated, allocated_ports)
             raise
         if not dry_run:
-            self._release(released)
+            self._release(released, released_ports)
         return out
 
     def _after_delete(self, obj: Any, options: Any) -> None:
@@ -336,4 +446,5 @@ class ServiceStore(Store):
         spec = getattr(obj, "spec", None)
         if spec is None:
             return
-        self._release([ip for ip in (spec.cluster_ips or [spec.cluster_ip]) if ip and ip != "None"])
+        self._release([ip for ip in (spec.cluster_ips or [spec.cluster_ip]) if ip and ip != "None"],
+                      _node_ports(obj))

@@ -119,7 +119,7 @@ class BuiltinStrategy(rest.Strategy):
         return self.info.allow_unconditional_update
 
     def prepare_for_create(self, ctx: Context, obj: Any) -> None:
-        if self.info.status and hasattr(obj, "status"):
+        if self.info.status and not self.info.status_on_create and hasattr(obj, "status"):
             obj.status = _zero_like(obj.status)
         if self.info.generation:
             accessor(obj).set_generation(1)
@@ -329,6 +329,27 @@ def _pvc_prepare_for_create(ctx: Context, pvc: Any) -> None:
     pvc.status = core.PersistentVolumeClaimStatus(phase="Pending")
 
 
+def _job_prepare_for_create(ctx: Context, job: Any) -> None:
+    """k/k jobStrategy.PrepareForCreate: ``generateSelectorIfNeeded`` (unless
+    spec.manualSelector): the job-name and controller-uid labels (legacy and
+    batch.kubernetes.io/ forms) on the template, the controller-uid in the selector."""
+    if job.spec.manual_selector:
+        return
+    from kcodec.api.meta.v1 import LabelSelector
+
+    template_labels = dict(job.spec.template.metadata.labels or {})
+    for key in ("job-name", "batch.kubernetes.io/job-name"):
+        template_labels.setdefault(key, job.metadata.name)
+    for key in ("controller-uid", "batch.kubernetes.io/controller-uid"):
+        template_labels.setdefault(key, job.metadata.uid)
+    job.spec.template.metadata.labels = template_labels
+    if job.spec.selector is None:
+        job.spec.selector = LabelSelector()
+    match = dict(job.spec.selector.match_labels or {})
+    match.setdefault("batch.kubernetes.io/controller-uid", job.metadata.uid)
+    job.spec.selector.match_labels = match
+
+
 def _csr_prepare_for_create(ctx: Context, csr: Any) -> None:
     """k/k csrStrategy.PrepareForCreate: the requester's identity from the context."""
     user = ctx.user
@@ -342,15 +363,40 @@ def _csr_prepare_for_update(ctx: Context, csr: Any, old: Any) -> None:
     csr.spec = old.spec
 
 
+def _deployment_prepare_for_update(ctx: Context, d: Any, old: Any) -> None:
+    """k/k deploymentStrategy.PrepareForUpdate: annotation changes bump the generation too
+    (annotations are copied from Deployments to their ReplicaSets)."""
+    m, o = accessor(d), accessor(old)
+    if m.get_generation() == o.get_generation() and (d.metadata.annotations or {}) != (old.metadata.annotations or {}):
+        m.set_generation(o.get_generation() + 1)
+
+
+def _daemon_set_prepare_for_create(ctx: Context, ds: Any) -> None:
+    """k/k daemonSetStrategy.PrepareForCreate: templateGeneration starts at 1."""
+    if not ds.spec.template_generation:
+        ds.spec.template_generation = 1
+
+
+def _daemon_set_prepare_for_update(ctx: Context, ds: Any, old: Any) -> None:
+    """k/k daemonSetStrategy.PrepareForUpdate: a template change bumps templateGeneration
+    (unless the request set it)."""
+    if ds.spec.template_generation == old.spec.template_generation and ds.spec.template != old.spec.template:
+        ds.spec.template_generation = (old.spec.template_generation or 0) + 1
+
+
 PREPARE_FOR_CREATE: dict[tuple[str, str], Callable[[Context, Any], None]] = {
     ("", "Pod"): _pod_prepare_for_create,
     ("", "Namespace"): _namespace_prepare_for_create,
     ("", "PersistentVolume"): _pv_prepare_for_create,
     ("", "PersistentVolumeClaim"): _pvc_prepare_for_create,
+    ("batch", "Job"): _job_prepare_for_create,
+    ("apps", "DaemonSet"): _daemon_set_prepare_for_create,
     ("certificates.k8s.io", "CertificateSigningRequest"): _csr_prepare_for_create,
 }
 
 PREPARE_FOR_UPDATE: dict[tuple[str, str], Callable[[Context, Any, Any], None]] = {
+    ("apps", "Deployment"): _deployment_prepare_for_update,
+    ("apps", "DaemonSet"): _daemon_set_prepare_for_update,
     ("", "Namespace"): _namespace_prepare_for_update,
     ("certificates.k8s.io", "CertificateSigningRequest"): _csr_prepare_for_update,
 }

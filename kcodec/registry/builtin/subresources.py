@@ -35,6 +35,9 @@ class StatusREST:
     def new(self) -> Any:
         return self.store.new()
 
+    def verbs(self) -> list[str]:
+        return ["get", "patch", "update"]
+
     def namespace_scoped(self) -> bool:
         return self.store.namespace_scoped()
 
@@ -82,6 +85,9 @@ class ScaleREST:
         """Go's ``GroupVersionKindProvider``: scale is served as autoscaling/v1 Scale."""
         return GroupVersionKind("autoscaling", "v1", "Scale")
 
+    def verbs(self) -> list[str]:
+        return ["get", "patch", "update"]
+
     def new(self) -> Any:
         from kcodec.api.autoscaling import internal as autoscaling
 
@@ -127,10 +133,11 @@ class ScaleREST:
             errs = _validate_scale(scale)
             if errs:
                 raise apierrors.new_invalid(GroupKind("autoscaling", "Scale"), scale.metadata.name, errs)
+            workload = old.deep_copy()
             if scale.metadata.resource_version:
-                old.metadata.resource_version = scale.metadata.resource_version
-            old.spec.replicas = int(scale.spec.replicas)
-            return old
+                workload.metadata.resource_version = scale.metadata.resource_version
+            workload.spec.replicas = int(scale.spec.replicas)
+            return workload
 
         info = rest.DefaultUpdatedObjectInfo(None, transform)
         obj, _ = self.store.update(ctx, name, info, create_validation, update_validation, False, options)
@@ -160,6 +167,9 @@ class BindingREST:
         from kcodec.api.core import internal as core
 
         return core.Binding()
+
+    def verbs(self) -> list[str]:
+        return ["create"]
 
     def namespace_scoped(self) -> bool:
         return True
@@ -259,6 +269,9 @@ class EvictionREST:
 
     def group_version_kind(self, containing_gv: Any = None) -> GroupVersionKind:
         return GroupVersionKind("policy", "v1", "Eviction")
+
+    def verbs(self) -> list[str]:
+        return ["create"]
 
     def new(self) -> Any:
         from kcodec.api.policy import internal as policy

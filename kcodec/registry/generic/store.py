@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from kcodec.api import errors as apierrors
+from kcodec.errors import KCodecError
 from kcodec.registry import rest
 from kcodec.registry._meta import accessor, now
 from kcodec.registry.generic.matcher import (
@@ -126,6 +127,24 @@ def _rv_int(obj: Any) -> int:
     return value
 
 
+def _as_api_errors(method: Callable[..., Any]) -> Callable[..., Any]:
+    """Whatever a verb raises is a StatusError: one that is not (a strategy hook or a
+    validation function failing on an input it did not expect) becomes a 500, as Go's
+    handlers answer a failed request they cannot classify."""
+    import functools
+
+    @functools.wraps(method)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(*args, **kwargs)
+        except apierrors.StatusError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - turned into the 500 a client sees
+            raise apierrors.to_status_error(exc) from exc
+
+    return wrapper
+
+
 class RegistryWatcher:
     """A watch on the registry (Go's ``watch.Interface`` the Store returns).
 
@@ -185,8 +204,7 @@ class RegistryWatcher:
             return None
         try:
             event = self._inner.next(timeout)
-        except (storage_errors.StorageError, storage_errors.ResourceExpiredError,
-                storage_errors.TooLargeResourceVersionError, apierrors.StatusError) as exc:
+        except KCodecError as exc:  # every storage and cache error: Go sends it as an ERROR event
             return self._error_event(exc)
         if event is None:
             if getattr(self._inner, "_stopped", False) or getattr(self._inner, "stopped", False):
@@ -291,6 +309,7 @@ class Store:
         self.delete_collection_workers = 1
         self.storage_versioner = None
         self.rest_options: Any = None
+        self._expected_type: type | None = None
 
     def __repr__(self) -> str:
         return f"Store({self.default_qualified_resource}, storage={type(self.storage).__name__})"
@@ -391,6 +410,11 @@ class Store:
     def get_delete_strategy(self) -> Any:
         return self.delete_strategy
 
+    def verbs(self) -> list[str]:
+        """The verbs discovery lists for the resource (those Go derives from the REST
+        interfaces a Store implements), sorted as Go sorts them."""
+        return ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"]
+
     def delete_returns_deleted_object(self) -> bool:
         return self.return_deleted_object
 
@@ -400,6 +424,21 @@ class Store:
             return GroupResource(info.api_group, info.resource)
         return self.default_qualified_resource
 
+    def _check_type(self, obj: Any) -> None:
+        """Refuse an object of another kind than the store's (what Go's typed handlers
+        and type assertions guarantee) before anything is prepared or written."""
+        if self._expected_type is None:
+            self._expected_type = type(self.new_func())
+        if type(obj) is not self._expected_type:
+            got = type(obj).__name__
+            if hasattr(obj, "unstructured_content") and hasattr(obj, "get_kind"):
+                got = obj.get_kind() or got
+                if self._expected_type.__name__ == "Unstructured":
+                    return
+            raise apierrors.new_bad_request(
+                f"the object provided is a {got}, but {self.default_qualified_resource} stores "
+                f"{self._expected_type.__name__} objects")
+
     def _decorate(self, obj: Any) -> Any:
         if self.decorator is not None and obj is not None:
             self.decorator(obj)
@@ -407,6 +446,7 @@ class Store:
 
     # ------------------------------------------------------------------ get / list / watch
 
+    @_as_api_errors
     def get(self, ctx: Context, name: str, options: Any = None) -> Any:
         """Go's ``Get``: the object, 404 NotFound when missing."""
         key = self.key_func(ctx, name)
@@ -423,6 +463,7 @@ class Store:
         field = getattr(options, "field_selector", None) if options is not None else None
         return self.predicate_func(label, field)
 
+    @_as_api_errors
     def list(self, ctx: Context, options: rest.ListOptions | None = None) -> Any:
         """Go's ``List``: the kind's list with the items the selectors match, one page of
         ``options.limit`` (``metadata.continue`` for the next) at the storage revision."""
@@ -450,6 +491,7 @@ class Store:
         except Exception as exc:
             raise _api_error(apierrors.interpret_list_error(exc, qualified_resource), exc) from exc
 
+    @_as_api_errors
     def watch(self, ctx: Context, options: rest.ListOptions | None = None) -> RegistryWatcher:
         """Go's ``Watch``: events after ``options.resource_version`` matching the selectors
         ("" or "0": the current objects first, as ADDED). Errors while watching come as
@@ -482,16 +524,20 @@ class Store:
             inner = self.storage.watch(key, **kwargs)
         except (storage_errors.ResourceExpiredError, storage_errors.StorageError) as exc:
             return RegistryWatcher(None, exc, qualified_resource=qualified_resource, decorator=self.decorator)
+        except apierrors.StatusError:
+            raise
         except Exception as exc:
             raise _api_error(apierrors.interpret_watch_error(exc, qualified_resource, ""), exc) from exc
         return RegistryWatcher(inner, qualified_resource=qualified_resource, decorator=self.decorator)
 
     # ------------------------------------------------------------------ create
 
+    @_as_api_errors
     def create(self, ctx: Context, obj: Any, create_validation: Callable[[Context, Any], None] | None = None,
                options: Any = None) -> Any:
         """Go's ``Create``: the stored object (with resourceVersion, uid, creationTimestamp)."""
         options = _create_options(options)
+        self._check_type(obj)
         m = accessor(obj)
         if m.get_generate_name() and not m.get_name():
             result: Any = None
@@ -548,6 +594,7 @@ class Store:
 
     # ------------------------------------------------------------------ update
 
+    @_as_api_errors
     def update(self, ctx: Context, name: str, obj_info: Any,
                create_validation: Callable[[Context, Any], None] | None = None,
                update_validation: Callable[[Context, Any, Any], None] | None = None,
@@ -577,6 +624,7 @@ class Store:
             obj = obj_info.updated_object(ctx, existing)
             if obj is None:
                 raise apierrors.new_bad_request("the updated object is empty")
+            self._check_type(obj)
             new_rv = _rv_int(obj)
             unconditional = new_rv == 0 and self.update_strategy.allow_unconditional_update()
             if existing_rv == 0:
@@ -682,6 +730,7 @@ class Store:
 
     # ------------------------------------------------------------------ delete
 
+    @_as_api_errors
     def delete(self, ctx: Context, name: str, delete_validation: Callable[[Context, Any], None] | None = None,
                options: Any = None) -> tuple[Any, bool]:
         """Go's ``Delete``: ``(object or Status, deleted_now)``.
@@ -860,6 +909,7 @@ class Store:
         return Status(api_version="v1", kind="Status", status=apierrors.STATUS_SUCCESS,
                       details=StatusDetails(name=m.get_name(), group=gr.group, kind=gr.resource, uid=m.get_uid()))
 
+    @_as_api_errors
     def delete_collection(self, ctx: Context, delete_validation: Callable[[Context, Any], None] | None = None,
                           options: Any = None, list_options: rest.ListOptions | None = None) -> Any:
         """Go's ``DeleteCollection``: delete every object the list options select (page by

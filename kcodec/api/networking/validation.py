@@ -1,0 +1,187 @@
+"""Validation of Ingress, the networking group's most used kind (Go: k8s.io/kubernetes
+pkg/apis/networking/validation/validation.go: ValidateIngressCreate, ValidateIngressUpdate,
+ValidateIngressStatusUpdate), on internal objects.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from kcodec.api.core import validation as core
+from kcodec.validation import field as fld
+from kcodec.validation import names
+from kcodec.validation.field import ErrorList, Path
+
+__all__ = [
+    "validate_ingress",
+    "validate_ingress_update",
+    "validate_ingress_status_update",
+    "validate_ingress_spec",
+]
+
+_ANNOTATION_INGRESS_CLASS = "kubernetes.io/ingress.class"
+_PATH_TYPES = ["Exact", "ImplementationSpecific", "Prefix"]
+_INVALID_PATH_SEQUENCES = ["//", "/./", "/../", "%2f", "%2F"]
+_INVALID_PATH_SUFFIXES = ["/..", "/."]
+
+
+def _tls_secret_name_errs(name: str) -> list[str]:
+    return names.name_is_dns_subdomain(name, False) if name else []
+
+
+def _host_errs(host: str) -> list[str]:
+    if "*" in host:
+        return names.is_wildcard_dns1123_subdomain(host)
+    return names.is_dns1123_subdomain(host)
+
+
+def _validate_typed_local_object_reference(ref: Any, path: Path) -> ErrorList:
+    errs = ErrorList()
+    if ref is None:
+        return errs
+    if ref.api_group is not None:
+        errs.extend(fld.invalid(path.child("apiGroup"), ref.api_group, m) for m in names.is_dns1123_subdomain(ref.api_group))
+    for attr in ("kind", "name"):
+        v = getattr(ref, attr)
+        if not v:
+            errs.append(fld.required(path.child(attr), f"{attr} is required"))
+        else:
+            errs.extend(fld.invalid(path.child(attr), v, m) for m in names.is_valid_path_segment_name(v))
+    return errs
+
+
+def _validate_backend(backend: Any, path: Path) -> ErrorList:
+    errs = ErrorList()
+    if backend.resource is not None and backend.service is not None:
+        return ErrorList([fld.invalid(path, "", "cannot set both resource and service backends")])
+    if backend.resource is not None:
+        return _validate_typed_local_object_reference(backend.resource, path.child("resource"))
+    if backend.service is None:
+        return ErrorList([fld.invalid(path, "", "resource or service backend is required")])
+    svc = backend.service
+    if not svc.name:
+        errs.append(fld.required(path.child("service", "name"), ""))
+    else:
+        errs.extend(fld.invalid(path.child("service", "name"), svc.name, m) for m in names.name_is_dns1035_label(svc.name, False))
+    port = svc.port
+    has_name = port is not None and bool(port.name)
+    has_number = port is not None and port.number != 0
+    if has_name and has_number:
+        errs.append(fld.invalid(path, "", "cannot set both port name & port number"))
+    elif has_name:
+        errs.extend(fld.invalid(path.child("service", "port", "name"), port.name, m)
+                    for m in names.is_valid_port_name(port.name))
+    elif has_number:
+        errs.extend(fld.invalid(path.child("service", "port", "number"), port.number, m)
+                    for m in names.is_valid_port_num(port.number))
+    else:
+        errs.append(fld.required(path, "port name or number is required"))
+    return errs
+
+
+def _validate_http_path(p: Any, path: Path) -> ErrorList:
+    errs = ErrorList()
+    if p.path_type is None:
+        return ErrorList([fld.required(path.child("pathType"), "pathType must be specified")])
+    if p.path_type in ("Exact", "Prefix"):
+        if not p.path.startswith("/"):
+            errs.append(fld.invalid(path.child("path"), p.path, "must be an absolute path"))
+        if p.path:
+            for seq in _INVALID_PATH_SEQUENCES:
+                if seq in p.path:
+                    errs.append(fld.invalid(path.child("path"), p.path, f"must not contain '{seq}'"))
+            for suffix in _INVALID_PATH_SUFFIXES:
+                if p.path.endswith(suffix):
+                    errs.append(fld.invalid(path.child("path"), p.path, f"cannot end with '{suffix}'"))
+    elif p.path_type == "ImplementationSpecific":
+        if p.path and not p.path.startswith("/"):
+            errs.append(fld.invalid(path.child("path"), p.path, "must be an absolute path"))
+    else:
+        errs.append(fld.not_supported(path.child("pathType"), p.path_type, _PATH_TYPES))
+    errs.extend(_validate_backend(p.backend, path.child("backend")))
+    return errs
+
+
+def _validate_rule_value(rule: Any, path: Path) -> ErrorList:
+    errs = ErrorList()
+    value = rule.ingress_rule_value
+    http = value.http if value is not None else None
+    if http is not None:
+        hp = path.child("http")
+        paths = list(http.paths or [])
+        if not paths:
+            errs.append(fld.required(hp.child("paths"), ""))
+        for i, p in enumerate(paths):
+            errs.extend(_validate_http_path(p, hp.child("paths").index(i)))
+    return errs
+
+
+def validate_ingress_spec(spec: Any, path: Path, *, allow_invalid_secret_name: bool = False,
+                          allow_invalid_wildcard_host_rule: bool = False) -> ErrorList:
+    """Go: ``ValidateIngressSpec``."""
+    errs = ErrorList()
+    rules = list(spec.rules or [])
+    if not rules and spec.default_backend is None:
+        errs.append(fld.invalid(path, rules if spec.rules is not None else None,
+                                "either `defaultBackend` or `rules` must be specified"))
+    if spec.default_backend is not None:
+        errs.extend(_validate_backend(spec.default_backend, path.child("defaultBackend")))
+    rp = path.child("rules")
+    for i, rule in enumerate(rules):
+        wildcard = False
+        if rule.host:
+            hp = rp.index(i).child("host")
+            if names.parse_ip_sloppy(rule.host) is not None:
+                errs.append(fld.invalid(hp, rule.host, "must be a DNS name, not an IP address"))
+            wildcard = "*" in rule.host
+            errs.extend(fld.invalid(hp, rule.host, m) for m in _host_errs(rule.host))
+        if not wildcard or not allow_invalid_wildcard_host_rule:
+            errs.extend(_validate_rule_value(rule, rp.index(i)))
+    for t, tls in enumerate(spec.tls or []):
+        tp = path.child("tls").index(t)
+        for i, host in enumerate(tls.hosts or []):
+            errs.extend(fld.invalid(tp.child("hosts").index(i), host, m) for m in _host_errs(host))
+        if not allow_invalid_secret_name:
+            errs.extend(fld.invalid(tp.child("secretName"), tls.secret_name, m)
+                        for m in _tls_secret_name_errs(tls.secret_name))
+    if spec.ingress_class_name is not None:
+        errs.extend(fld.invalid(path.child("ingressClassName"), spec.ingress_class_name, m)
+                    for m in names.name_is_dns_subdomain(spec.ingress_class_name, False))
+    return errs
+
+
+def validate_ingress(ingress: Any) -> ErrorList:
+    """Go: ``ValidateIngressCreate``."""
+    errs = core.validate_object_meta(ingress.metadata, True, names.name_is_dns_subdomain, Path("metadata"))
+    errs.extend(validate_ingress_spec(ingress.spec, Path("spec")))
+    ann = ingress.metadata.annotations or {}
+    cls = ingress.spec.ingress_class_name
+    if _ANNOTATION_INGRESS_CLASS in ann and cls is not None and ann[_ANNOTATION_INGRESS_CLASS] != cls:
+        errs.append(fld.invalid(Path("annotations").child(_ANNOTATION_INGRESS_CLASS), ann[_ANNOTATION_INGRESS_CLASS],
+                                "must match `ingressClassName` when both are specified"))
+    return errs
+
+
+def validate_ingress_update(new: Any, old: Any) -> ErrorList:
+    """Go: ``ValidateIngressUpdate`` (keeps tolerating what the stored object already had)."""
+    errs = core.validate_object_meta_update(new.metadata, old.metadata, Path("metadata"))
+    allow_secret = any(_tls_secret_name_errs(t.secret_name) for t in old.spec.tls or [])
+    allow_wildcard = any("*" in r.host and _validate_rule_value(r, Path("spec")) for r in old.spec.rules or [])
+    errs.extend(core.validate_object_meta(new.metadata, True, names.name_is_dns_subdomain, Path("metadata")))
+    errs.extend(validate_ingress_spec(new.spec, Path("spec"), allow_invalid_secret_name=allow_secret,
+                                      allow_invalid_wildcard_host_rule=allow_wildcard))
+    return errs
+
+
+def validate_ingress_status_update(new: Any, old: Any) -> ErrorList:
+    """Go: ``ValidateIngressStatusUpdate``."""
+    errs = core.validate_object_meta_update(new.metadata, old.metadata, Path("metadata"))
+    lb = new.status.load_balancer
+    for i, ing in enumerate((lb.ingress if lb is not None else None) or []):
+        p = Path("status", "loadBalancer").child("ingress").index(i)
+        if ing.ip:
+            errs.extend(names.is_valid_ip_for_legacy_field(p.child("ip"), ing.ip, False))
+        if ing.hostname:
+            errs.extend(fld.invalid(p.child("hostname"), ing.hostname, m) for m in names.is_dns1123_subdomain(ing.hostname))
+            if names.parse_ip_sloppy(ing.hostname) is not None:
+                errs.append(fld.invalid(p.child("hostname"), ing.hostname, "must be a DNS name, not an IP address"))
+    return errs

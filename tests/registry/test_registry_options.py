@@ -1,0 +1,86 @@
+"""RESTOptions and the storage decorators (apiserver pkg/registry/generic/options.go,
+storage_decorator.go, pkg/server/options/etcd.go ParseWatchCacheSizes), and the list
+options the endpoint handlers build (selectors parsed, field labels converted)."""
+from __future__ import annotations
+
+import pytest
+
+from kcodec.api import errors as apierrors
+from kcodec.api.meta.v1 import ListOptions as V1ListOptions
+from kcodec.errors import ConfigError
+from kcodec.registry import rest
+from kcodec.registry.generic import (
+    RESTOptions,
+    RESTOptionsGetter,
+    parse_watch_cache_sizes,
+    undecorated_storage,
+    write_watch_cache_sizes,
+)
+from kcodec.schema import GroupResource, GroupVersionKind
+from kcodec.storage import StorageConfig, kube_apiserver_storage_factory
+from kcodec.storage.store import Store
+
+
+def test_parse_watch_cache_sizes():
+    assert parse_watch_cache_sizes(["pods#100", "deployments.apps#0", "nodes#+5"]) == {
+        GroupResource("", "pods"): 100, GroupResource("apps", "deployments"): 0, GroupResource("", "nodes"): 5}
+    for entry, message in [
+        ("pods", "invalid value of watch cache size: pods"),
+        ("pods#1#2", "invalid value of watch cache size: pods#1#2"),
+        ("pods#x", "invalid size of watch cache size: pods#x"),
+        ("pods#", "invalid size of watch cache size: pods#"),
+        ("pods#-1", "watch cache size cannot be negative: pods#-1"),
+    ]:
+        with pytest.raises(ConfigError) as e:
+            parse_watch_cache_sizes([entry])
+        assert str(e.value) == message
+    assert sorted(write_watch_cache_sizes({GroupResource("apps", "deployments"): 3})) == ["deployments.apps#3"]
+
+
+def _getter(tmp_path, **kwargs):
+    factory = kube_apiserver_storage_factory(
+        storage_config=StorageConfig(server_list=[f"sqlite:{tmp_path / 'db'}"]))
+    return RESTOptionsGetter(factory, **kwargs)
+
+
+def test_rest_options_from_the_factory(tmp_path):
+    with _getter(tmp_path) as getter:
+        opts = getter.get_rest_options(GroupResource("", "nodes"))
+        assert opts.resource_prefix == "minions"
+        assert opts.storage_config.memory_version.version == "__internal"
+        assert opts.decorator.capacity == 100  # watch cache on by default
+        assert opts.enable_garbage_collection and opts.kv is getter.get_rest_options(GroupResource("", "pods")).kv
+    with _getter(tmp_path, watch_cache_sizes=["pods#0", "secrets#7"]) as getter:
+        assert getter.get_rest_options(GroupResource("", "pods")).decorator is undecorated_storage
+        assert getter.get_rest_options(GroupResource("", "secrets")).decorator.capacity == 7
+    with _getter(tmp_path, enable_watch_cache=False) as getter:
+        opts = getter.get_rest_options(GroupResource("apps", "deployments"))
+        assert opts.decorator is undecorated_storage
+        store, destroy = opts.decorator(opts.storage_config, "/deployments", None, lambda: None, lambda: None,
+                                        kv=opts.kv)
+        assert isinstance(store, Store) and destroy() is None
+    assert isinstance(RESTOptions(storage_config=None).get_rest_options(GroupResource("", "x")), RESTOptions)
+    with pytest.raises(ConfigError):
+        RESTOptionsGetter(kube_apiserver_storage_factory(), watch_cache_sizes=["bad"])
+
+
+def test_list_options_from_query_parameters():
+    pod = GroupVersionKind("", "v1", "Pod")
+    opts = rest.ListOptions.from_metav1(V1ListOptions(label_selector="app in (a,b),!tier", field_selector=
+                                                      "spec.nodeName=n1,status.phase!=Running", limit=5,
+                                                      continue_="tok", resource_version="10",
+                                                      resource_version_match="NotOlderThan"), kind=pod)
+    assert str(opts.label_selector) == "app in (a,b),!tier"  # sorted by key, as Go prints it
+    assert str(opts.field_selector) == "spec.nodeName=n1,status.phase!=Running"
+    assert (opts.limit, opts.continue_, opts.resource_version, opts.resource_version_match) == (
+        5, "tok", "10", "NotOlderThan")
+    with pytest.raises(apierrors.StatusError) as e:
+        rest.ListOptions.from_metav1(V1ListOptions(field_selector="spec.foo=bar"), kind=pod)
+    assert (e.value.code, str(e.value)) == (400, "field label not supported: spec.foo")
+    with pytest.raises(apierrors.StatusError) as e:
+        rest.ListOptions.from_metav1(V1ListOptions(field_selector="spec.nodeName=a"),
+                                     kind=GroupVersionKind("", "v1", "ConfigMap"))
+    assert str(e.value) == '"spec.nodeName" is not a known field selector: only "metadata.name", "metadata.namespace"'
+    with pytest.raises(apierrors.StatusError) as e:
+        rest.ListOptions.from_metav1(V1ListOptions(label_selector="a=b,,"))
+    assert (e.value.code, str(e.value)) == (400, "found ',', expected: identifier after ','")

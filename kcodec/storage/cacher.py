@@ -688,7 +688,7 @@ class Cacher:
                 self._removed_since_relist = True
             self._ring[self._end % self.capacity] = event
             self._end += 1
-            self._rv = rv
+            self._rv = max(self._rv, rv)
             self._fresh.notify_all()
         self._last_processed_rv = rv
         if prev is None and obj is None:
@@ -933,7 +933,7 @@ class Cacher:
         return _Snapshot(exact, [(k, v) for k, v in merged if v is not None])
 
     def _finish_list(self, items: list[Any], rev: int, continue_value: str, remaining: int | None) -> Any:
-        out = self.new_list_func() if self.new_list_func is not None else (_list_for(items[0]) if items else None)
+        out: Any = self.new_list_func() if self.new_list_func is not None else (_list_for(items[0]) if items else None)
         if out is None:
             from kcodec.api.meta.v1 import List as MetaList
 

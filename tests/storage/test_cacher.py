@@ -297,6 +297,49 @@ def test_predicate_transitions_match_the_storage_watch(store, cacher_factory) ->
     sw.stop()
 
 
+class AppSelector:
+    """A selection predicate as the registry's (Go's SelectionPredicate): ``matches(obj)``
+    through the kind's attr function, and ``matches_object_attributes(labels, fields)``."""
+
+    def __init__(self, app: str, get_attrs) -> None:
+        self.app = app
+        self.get_attrs = get_attrs
+
+    def matches(self, obj) -> bool:
+        return self.matches_object_attributes(*self.get_attrs(obj))
+
+    def matches_object_attributes(self, labels, fields) -> bool:
+        return labels.get("app") == self.app
+
+
+def test_selection_predicates_match_on_attributes_computed_once(store, cacher_factory) -> None:
+    calls = []
+
+    def get_attrs(obj):
+        calls.append(obj.metadata.name)
+        return dict(obj.metadata.labels or {}), {"metadata.name": obj.metadata.name}
+
+    c = cacher_factory(get_attrs=get_attrs)
+    rv = str(store.current_revision())
+    watchers = [c.watch("/pods", recursive=True, resource_version=rv, predicate=AppSelector("web", get_attrs).matches)
+                for _ in range(20)]
+    store.create(key("a"), pod("a", app="web"))
+    store.create(key("b"), pod("b", app="db"))
+    store.guaranteed_update(key("a"), set_labels(app="db"))
+    for w in watchers:
+        assert [summary(w.next(5))[:2] for _ in range(2)] == [("ADDED", "a"), ("DELETED", "a")]
+        assert w.next(0.05) is None
+    # cacher.go: attributes once per event (and once for the object before it), not per watcher.
+    assert sorted(calls) == ["a", "a", "a", "b"]
+    calls.clear()
+    sel = AppSelector("db", get_attrs).matches
+    assert names(c.get_list("/pods", predicate=sel)) == ["a", "b"]
+    assert names(c.get_list("/pods", predicate=sel)) == ["a", "b"]
+    assert sorted(calls) == ["a", "b"]  # kept per object until it changes
+    # Any other callable is called with the object.
+    assert names(c.get_list("/pods", predicate=lambda p: p.metadata.name == "b")) == ["b"]
+
+
 def test_bookmarks(store, cacher_factory) -> None:
     c = cacher_factory(bookmark_frequency=0.2)
     rv = store.current_revision()

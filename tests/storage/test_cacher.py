@@ -513,6 +513,9 @@ def test_compactor_compacts_once_per_interval_across_servers_and_reads_see_410(s
         assert store.current_revision() == seen
         for i in range(3):
             last = store.guaranteed_update(key("a"), set_labels(n=str(i)))
+        # (The cache has read past what gets compacted; a watch lagging behind compaction
+        # relists, and the test would see the relist's revision in the 410 below.)
+        wait_rv(c, int(last.metadata.resource_version))
         # One interval later: the revision seen one interval ago is compacted.
         assert server1.tick() == seen == server1.compact_revision
         compacted = seen
@@ -521,7 +524,6 @@ def test_compactor_compacts_once_per_interval_across_servers_and_reads_see_410(s
         assert server2.compact_revision == compacted
         raw, _ = kv.get(COMPACT_REV_KEY)
         assert raw.value == str(compacted).encode()
-        wait_rv(c, int(last.metadata.resource_version))
         deadline = time.monotonic() + 5
         while c._compacted < compacted:
             assert time.monotonic() < deadline
@@ -544,6 +546,45 @@ def test_compactor_compacts_once_per_interval_across_servers_and_reads_see_410(s
     finally:
         server1.stop()
         server2.stop()
+
+
+def test_a_cache_whose_watch_falls_behind_compaction_relists_and_ends_its_watchers(tmp_path) -> None:
+    store = make_store("sqlite", tmp_path, None)
+    c = Cacher(store, resource_prefix="/pods")
+    try:
+        assert c.wait_ready(10)
+        w = c.watch("/pods", recursive=True, resource_version=str(store.current_revision()))
+        store.create(key("a"), pod("a"))
+        assert w.next(5).type == "ADDED"
+        # Hold the cache's storage watch while the storage moves on and compacts.
+        gate = threading.Event()
+        raw = c._raw
+        real_next = raw.next_batch
+        raw.next_batch = lambda timeout: (gate.wait(), real_next(timeout))[1]
+        for i in range(3):
+            store.guaranteed_update(key("a"), set_labels(n=str(i)))
+        store.compact(store.current_revision())
+        gate.set()
+        # Go's reflector relists on "too old resource version"; the cacher ends its watchers.
+        while (event := w.next(10)) is not None:
+            assert event.type == "MODIFIED"  # what the cache read before it stopped reading
+        assert w.stopped and not w.dropped
+        assert c.wait_ready(10)
+        deadline = time.monotonic() + 10
+        while c._raw is raw or c._raw is None:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        # Resuming from where the watcher was: 410, from the cache as from the storage.
+        resume = str(w.resource_version)
+        assert int(resume) < store.current_revision() - 1
+        with pytest.raises(ResourceExpiredError, match=f"^too old resource version: {resume} "):
+            c.watch("/pods", recursive=True, resource_version=resume)
+        with pytest.raises(ResourceExpiredError, match=f"^too old resource version: {resume} "):
+            store.watch("/pods", recursive=True, resource_version=resume)
+        assert c.get(key("a"), resource_version="0").metadata.labels == {"n": "2"}
+    finally:
+        c.stop()
+        store.close()
 
 
 def test_compactor_thread_runs_on_its_interval(store) -> None:

@@ -255,6 +255,52 @@ def test_exact_lists_are_rebuilt_from_the_buffer_or_read_from_the_storage(store,
     assert names(c.get_list("/pods", continue_token=page.metadata.continue_)) == ["b", "c"]
 
 
+def test_paging_while_writers_run_gives_the_state_at_the_lists_revision(store, cacher_factory) -> None:
+    """Pages continue at the first page's revision: rebuilt from the buffer while it
+    reaches back that far, read from the storage after (capacity 40: both happen)."""
+    c = cacher_factory(capacity=40)
+    values = [(f"{store.path_prefix}pods/default/p{i:03d}".encode(), store.codec.encode(pod(f"p{i:03d}")))
+              for i in range(200)]
+    for k, v in values:
+        store.kv.optimistic_put(k, v, 0)
+    stop = threading.Event()
+
+    def writer(offset: int) -> None:
+        i = 0
+        while not stop.is_set():
+            name = f"p{(i * 7 + offset) % 200:03d}"
+            try:
+                store.guaranteed_update(key(name), set_labels(n=str(i)))
+                if i % 5 == 0:
+                    store.delete(key(name))
+                    store.create(key(name), pod(name))
+            except Exception as exc:  # noqa: BLE001 - a key deleted by the other writer
+                if type(exc).__name__ not in ("KeyNotFoundError", "KeyExistsError"):
+                    raise
+            i += 1
+
+    writers = [threading.Thread(target=writer, args=(o,)) for o in (0, 3)]
+    for t in writers:
+        t.start()
+    try:
+        for _ in range(2):
+            page = c.get_list("/pods", limit=30)
+            rv = page.metadata.resource_version
+            got = [(p.metadata.name, p.metadata.resource_version) for p in page.items]
+            while page.metadata.continue_:
+                time.sleep(0.02)  # let the writers move the buffer on
+                page = c.get_list("/pods", limit=30, continue_token=page.metadata.continue_)
+                assert page.metadata.resource_version == rv
+                got += [(p.metadata.name, p.metadata.resource_version) for p in page.items]
+            want = store.get_list("/pods", resource_version=rv, resource_version_match="Exact")
+            assert got == [(p.metadata.name, p.metadata.resource_version) for p in want.items]
+            assert len({name for name, _ in got}) == len(got)
+    finally:
+        stop.set()
+        for t in writers:
+            t.join()
+
+
 # ------------------------------------------------------------------ watch
 
 

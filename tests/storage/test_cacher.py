@@ -301,6 +301,45 @@ def test_paging_while_writers_run_gives_the_state_at_the_lists_revision(store, c
             t.join()
 
 
+def test_unstructured_objects(tmp_path) -> None:
+    """Custom resources are cached as Unstructured (Go's CRD storage uses
+    UnstructuredJSONScheme): bookmarks, the watch-list end marker, DELETED copies."""
+    from kcodec.api.meta.unstructured import UNSTRUCTURED_JSON_SCHEME, Unstructured, UnstructuredList
+    from kcodec.storage.sqlite import SQLiteStore
+
+    def widget(name: str, **labels) -> Unstructured:
+        return Unstructured({"apiVersion": "example.com/v1", "kind": "Widget",
+                             "metadata": {"name": name, "namespace": "default", **({"labels": labels} if labels else {})},
+                             "spec": {"size": 1}})
+
+    def new() -> Unstructured:
+        return Unstructured({"apiVersion": "example.com/v1", "kind": "Widget"})
+
+    store = SQLiteStore(tmp_path / "crd.db", UNSTRUCTURED_JSON_SCHEME, new_func=new)
+    c = Cacher(store, resource_prefix="/example.com/widgets", new_func=new,
+               new_list_func=lambda: UnstructuredList({"apiVersion": "example.com/v1", "kind": "WidgetList"}))
+    try:
+        assert c.wait_ready(10)
+        store.create("/example.com/widgets/default/a", widget("a", app="web"))
+        w = c.watch("/example.com/widgets", recursive=True, resource_version="", send_initial_events=True,
+                    allow_watch_bookmarks=True)
+        first = w.next(5)
+        assert first.type == "ADDED" and first.object.get_name() == "a"
+        end = w.next(5)
+        assert end.type == "BOOKMARK" and end.object.get_annotations() == {INITIAL_EVENTS_ANNOTATION: "true"}
+        assert end.object.get_kind() == "Widget" and end.object.get_resource_version()
+        gone = store.delete("/example.com/widgets/default/a")
+        deleted = w.next(5)
+        assert deleted.type == "DELETED" and deleted.object.get_resource_version() == gone.get_resource_version()
+        assert deleted.object is not first.object and first.object.get_resource_version() != gone.get_resource_version()
+        lst = c.get_list("/example.com/widgets")
+        assert isinstance(lst, UnstructuredList) and lst.items == [] and lst.get_resource_version()
+        w.stop()
+    finally:
+        c.stop()
+        store.close()
+
+
 # ------------------------------------------------------------------ watch
 
 

@@ -713,6 +713,7 @@ class Cacher:
         obj = self.storage.decode_value(raw.kv) if raw.type == "PUT" else None
         with self._fresh:
             prev = self._objects.get(key)
+            self._attrs_by_key.pop(key, None)  # they described the object this event replaces
             if obj is not None:
                 event = _Event(MODIFIED if prev is not None else ADDED, key, obj, prev, rv)
                 self._objects[key] = obj
@@ -722,7 +723,6 @@ class Cacher:
                 event = _Event(DELETED, key, None, prev, rv)
                 if prev is not None:
                     del self._objects[key]
-                    self._attrs_by_key.pop(key, None)
                     i = bisect.bisect_left(self._keys, key)
                     del self._keys[i]
             if self._end - self._start == self.capacity:
@@ -954,13 +954,15 @@ class Cacher:
         if attr_match is None:
             return lambda key, obj: bool(predicate(obj))
         cache = self._attrs_by_key
+        objects = self._objects
         get_attrs = self.get_attrs
 
         def matches(key: str, obj: Any) -> bool:
             entry = cache.get(key)
             if entry is None or entry[0] is not obj:
                 entry = (obj, get_attrs(obj))  # type: ignore[misc]
-                cache[key] = entry
+                if objects.get(key) is obj:  # only current objects: an old one is not kept alive
+                    cache[key] = entry
             labels, fields = entry[1]
             return bool(attr_match(labels, fields))
 

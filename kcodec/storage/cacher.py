@@ -104,7 +104,7 @@ class _Event:
     """One change in the cache (Go's ``watchCacheEvent``): ``obj`` is the object after it
     (None for a delete), ``prev`` the object before it (None for a create)."""
 
-    __slots__ = ("type", "key", "obj", "prev", "rv", "_gone")
+    __slots__ = ("type", "key", "obj", "prev", "rv", "_gone", "_attrs", "_prev_attrs")
 
     def __init__(self, type: str, key: str, obj: Any, prev: Any, rv: int) -> None:
         self.type = type
@@ -113,6 +113,20 @@ class _Event:
         self.prev = prev
         self.rv = rv
         self._gone: Any = None
+        self._attrs: Any = None
+        self._prev_attrs: Any = None
+
+    def attrs(self, get_attrs: Callable[[Any], Any]) -> Any:
+        """``get_attrs(obj)`` (labels, fields), computed once for every watcher (Go's
+        ``ObjLabels``/``ObjFields``)."""
+        if self._attrs is None:
+            self._attrs = get_attrs(self.obj)
+        return self._attrs
+
+    def prev_attrs(self, get_attrs: Callable[[Any], Any]) -> Any:
+        if self._prev_attrs is None:
+            self._prev_attrs = get_attrs(self.prev)
+        return self._prev_attrs
 
     def __repr__(self) -> str:
         return f"_Event({self.type}, {self.key!r}, rv={self.rv})"
@@ -226,6 +240,18 @@ def _set_initial_events_end(obj: Any) -> None:
     meta.annotations = annotations
 
 
+def _attribute_matcher(predicate: Any) -> Callable[..., bool] | None:
+    """For a predicate that is the ``matches`` method of a selection predicate (Go's
+    ``SelectionPredicate``), its ``matches_object_attributes(labels, fields)``: the
+    cache then matches on attributes it computed once per object and event with its
+    ``get_attrs``, as Go's cacher does, instead of each watcher and list recomputing them."""
+    owner = getattr(predicate, "__self__", None)
+    if getattr(predicate, "__name__", "") != "matches" or owner is None:
+        return None
+    matcher = getattr(owner, "matches_object_attributes", None)
+    return matcher if callable(matcher) else None
+
+
 def _call_notify(callback: Callable[[], None]) -> None:
     # A reader's wake-up hook runs on the cacher's thread: its failure (say, an event
     # loop already closed) must not stop the cache.
@@ -254,6 +280,8 @@ class CacheWatcher:
         self._key = key
         self._recursive = recursive
         self._predicate = predicate
+        self._get_attrs = cacher.get_attrs
+        self._attr_match = _attribute_matcher(predicate) if cacher.get_attrs is not None else None
         self.allow_watch_bookmarks = allow_bookmarks
         self._buffer_size = buffer_size
         self._cond = threading.Condition(threading.Lock())
@@ -346,13 +374,19 @@ class CacheWatcher:
 
     # ------------------------------------------------------------------ reader side
 
-    def _passes(self, key: str, obj: Any) -> bool:
-        if self._recursive:
-            if not key.startswith(self._key):
-                return False
-        elif key != self._key:
+    def _in_scope(self, key: str) -> bool:
+        return key.startswith(self._key) if self._recursive else key == self._key
+
+    def _passes(self, event: _Event, prev: bool) -> bool:
+        """Go's ``filterWithAttrsAndPrefixFunction`` on the event's object (or the one before)."""
+        if not self._in_scope(event.key):
             return False
-        return self._predicate is None or bool(self._predicate(obj))
+        if self._predicate is None:
+            return True
+        if self._attr_match is not None:
+            labels, fields = event.prev_attrs(self._get_attrs) if prev else event.attrs(self._get_attrs)  # type: ignore[arg-type]
+            return bool(self._attr_match(labels, fields))
+        return bool(self._predicate(event.prev if prev else event.obj))
 
     def _convert(self, event: _Event) -> WatchEvent | None:
         """Go's ``convertToWatchEvent``."""
@@ -360,8 +394,8 @@ class CacheWatcher:
             obj = self._cacher._new_object()
             _set_rv(obj, event.rv)
             return WatchEvent(BOOKMARK, obj)
-        cur = event.type != DELETED and self._passes(event.key, event.obj)
-        old = event.prev is not None and self._passes(event.key, event.prev)
+        cur = event.type != DELETED and self._passes(event, False)
+        old = event.prev is not None and self._passes(event, True)
         if cur and not old:
             return WatchEvent(ADDED, event.obj)
         if cur:
@@ -439,8 +473,11 @@ class Cacher:
     ``resource_prefix`` is the resource's key prefix relative to the storage's
     (``"/pods"``); ``capacity`` the ring buffer's size in events; ``new_func()`` an empty
     object of the kind (bookmarks carry one), ``new_list_func()`` an empty list.
-    ``get_attrs`` is Go's ``GetAttrsFunc``; kcodec predicates are callables over the
-    object, so the cacher keeps it only for callers that build predicates from it.
+    ``get_attrs(obj) -> (labels, fields)`` is Go's ``GetAttrsFunc``: with it, a predicate
+    that is the ``matches`` method of a selection predicate (an object that also has
+    ``matches_object_attributes(labels, fields)``, as Go's ``SelectionPredicate``) is
+    matched on attributes computed once per event for all watchers and once per object
+    version for lists; any other predicate is called with the object.
     Other options: ``bookmark_frequency`` (seconds between periodic bookmarks, Go's
     minute), ``watcher_buffer_size`` (events queued per watcher before it counts as
     blocked), ``ready_timeout`` (how long a read waits for the first list before
@@ -485,6 +522,9 @@ class Cacher:
         self._lock = threading.Lock()
         self._fresh = threading.Condition(self._lock)
         self._objects: dict[str, Any] = {}
+        # key -> (object, get_attrs(object)): the attributes lists with a selection
+        # predicate match on (Go keeps them on its store.Element).
+        self._attrs_by_key: dict[str, tuple[Any, Any]] = {}
         self._keys: list[str] = []  # sorted
         self._ring: list[_Event | None] = [None] * capacity
         self._start = 0
@@ -594,6 +634,7 @@ class Cacher:
             return
         with self._fresh:
             self._objects = objects
+            self._attrs_by_key = {}
             self._keys = sorted(objects)
             self._ring = [None] * self.capacity
             self._start = self._end = 0
@@ -672,6 +713,7 @@ class Cacher:
         obj = self.storage.decode_value(raw.kv) if raw.type == "PUT" else None
         with self._fresh:
             prev = self._objects.get(key)
+            self._attrs_by_key.pop(key, None)  # they described the object this event replaces
             if obj is not None:
                 event = _Event(MODIFIED if prev is not None else ADDED, key, obj, prev, rv)
                 self._objects[key] = obj
@@ -688,7 +730,7 @@ class Cacher:
                 self._removed_since_relist = True
             self._ring[self._end % self.capacity] = event
             self._end += 1
-            self._rv = rv
+            self._rv = max(self._rv, rv)
             self._fresh.notify_all()
         self._last_processed_rv = rv
         if prev is None and obj is None:
@@ -889,8 +931,9 @@ class Cacher:
                 last_key = entries[-1][0]
         else:
             n = len(entries)
+            matches = self._list_matcher(predicate)
             for i, (k, obj) in enumerate(entries):
-                if predicate(obj):
+                if matches(k, obj):
                     items.append(obj)
                     last_key = k
                     if limit and len(items) >= limit:
@@ -903,6 +946,27 @@ class Cacher:
             if predicate is None:
                 remaining = len(snap.items) - limit
         return self._finish_list(items, snap.rv, continue_value, remaining)
+
+    def _list_matcher(self, predicate: Callable[[Any], bool]) -> Callable[[str, Any], bool]:
+        """How a list tests one item: the predicate, or (for a selection predicate) its
+        attribute match on attributes kept per object until the object changes."""
+        attr_match = _attribute_matcher(predicate) if self.get_attrs is not None else None
+        if attr_match is None:
+            return lambda key, obj: bool(predicate(obj))
+        cache = self._attrs_by_key
+        objects = self._objects
+        get_attrs = self.get_attrs
+
+        def matches(key: str, obj: Any) -> bool:
+            entry = cache.get(key)
+            if entry is None or entry[0] is not obj:
+                entry = (obj, get_attrs(obj))  # type: ignore[misc]
+                if objects.get(key) is obj:  # only current objects: an old one is not kept alive
+                    cache[key] = entry
+            labels, fields = entry[1]
+            return bool(attr_match(labels, fields))
+
+        return matches
 
     def _snapshot(self, prefix: str, continue_key: str, *, exact: int | None = None, minimum: int = 0) -> _Snapshot:
         start = continue_key or prefix
@@ -933,7 +997,7 @@ class Cacher:
         return _Snapshot(exact, [(k, v) for k, v in merged if v is not None])
 
     def _finish_list(self, items: list[Any], rev: int, continue_value: str, remaining: int | None) -> Any:
-        out = self.new_list_func() if self.new_list_func is not None else (_list_for(items[0]) if items else None)
+        out: Any = self.new_list_func() if self.new_list_func is not None else (_list_for(items[0]) if items else None)
         if out is None:
             from kcodec.api.meta.v1 import List as MetaList
 

@@ -13,6 +13,7 @@ See docs/generating.md.
 from __future__ import annotations
 
 import argparse
+import json
 import keyword
 import os
 import re
@@ -1635,6 +1636,10 @@ def generate(api_root: Path, machinery_root: Path,
         groups.setdefault(rel, []).append(ver)
     for name, text in generate_internal(world, _source_of(API_PREFIX + "core/v1")).items():
         files[f"api/{name}/internal.py"] = text
+    if all(flag in (extra or {}) for flag, *_ in EXTRA_SOURCES):
+        # One file for every version: written only when every source is given, so that a
+        # partial run does not drop the others' texts.
+        files[DOCS] = render_docs(packages)
     for rel, vers in sorted(groups.items()):
         if rel in HAND_WRITTEN_INITS:
             continue  # kcodec/api/meta/__init__.py belongs to the integrator
@@ -1646,6 +1651,37 @@ def generate(api_root: Path, machinery_root: Path,
 
 
 REGISTRY = "api/_registry.py"
+DOCS = "api/_swagger_docs.json"
+_SWAGGER_MAP = re.compile(r"^var map_(\w+) = map\[string\]string\{\n(.*?)\n\}", re.S | re.M)
+_SWAGGER_ENTRY = re.compile(r'^\t"([^"\\]*)":\s*"((?:[^"\\\n]|\\.)*)",$', re.M)
+
+
+def render_docs(packages: dict[str, GoPackage]) -> str:
+    """kcodec/api/_swagger_docs.json: the descriptions of types_swagger_doc_generated.go (what
+    kube-apiserver's OpenAPI documents say of each type and field; kcodec.server.openapi reads
+    them when it builds a document). ``strings`` holds each text once, in first-seen order;
+    ``types`` maps module -> Go type -> {JSON field name ("" for the type): index}."""
+    strings: dict[str, int] = {}
+    types: dict[str, dict[str, dict[str, int]]] = {}
+    for path, pkg in sorted(packages.items()):
+        doc = pkg.directory / "types_swagger_doc_generated.go"
+        if not doc.exists():
+            continue
+        parent, ver, _ = module_of(path)
+        src = doc.read_text(encoding="utf-8")
+        mod = types.setdefault(f"{parent}.{ver}", {})
+        for m in _SWAGGER_MAP.finditer(src):
+            entries = _SWAGGER_ENTRY.findall(m.group(2))
+            if len(entries) != m.group(2).count("\n") + 1:
+                raise GenError(f"{doc}: map_{m.group(1)} has lines the generator cannot read")
+            fields: dict[str, int] = {}
+            for key, raw in entries:
+                text = json.loads(f'"{raw}"')  # Go's interpreted string literal: JSON's escapes suffice
+                fields[key] = strings.setdefault(text, len(strings))
+            mod[m.group(1)] = fields
+    body = json.dumps({"strings": list(strings), "types": types}, indent=0, sort_keys=True,
+                      ensure_ascii=False)
+    return body + "\n"
 _VERSION_MODULE = re.compile(r"v[0-9]+(?:(?:alpha|beta)[0-9]+)?")
 
 

@@ -11,8 +11,9 @@ This module does the same from kcodec's field tables: definitions are named as G
 carry the merge tags tools/gen_api.py records (``x-kubernetes-patch-strategy``,
 ``-patch-merge-key``, ``-list-type``, ``-list-map-keys``, ``-map-type``), and every PATCH, POST
 and PUT lists the ``fieldValidation`` query parameter kubectl's QueryParamVerifier looks for.
-What kcodec does not record is left out: descriptions are empty (kubectl explain prints the
-field names, types and the tree), ``+default`` markers give no defaults.
+Descriptions come from upstream's types_swagger_doc_generated.go, which tools/gen_api.py
+copies to kcodec/api/_swagger_docs.json (read only when a document is first built), so
+``kubectl explain`` prints them; ``+default`` markers are not recorded and give no defaults.
 
 The documents are JSON; the protobuf forms (gnostic's OpenAPI v2/v3 messages) are not
 written: such a request gets the 406 kube-openapi's handlers answer for a type they do not
@@ -23,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from kcodec._kinds import (
@@ -38,6 +40,7 @@ __all__ = [
     "make_openapi_handler",
     "resources_from_routes",
     "OpenAPIResponse",
+    "describe",
 ]
 
 _PATCH_TYPES_BUILTIN = ("application/apply-patch+yaml", "application/json-patch+json",
@@ -133,6 +136,39 @@ _LIST_PARAMS = ("allowWatchBookmarks", "continue", "fieldSelector", "labelSelect
 _DELETE_PARAMS = ("dryRun", "gracePeriodSeconds", "ignoreStoreReadErrorWithClusterBreakingPotential",
                   "orphanDependents", "propagationPolicy")
 _WRITE_PARAMS = ("dryRun", "fieldManager", "fieldValidation")
+
+
+_DOCS_LOCK = threading.Lock()
+_DOCS: dict[str, Any] | None = None
+
+
+def _descriptions() -> dict[str, Any]:
+    """kcodec/api/_swagger_docs.json (tools/gen_api.py: types_swagger_doc_generated.go),
+    read on first use; empty when the file is absent."""
+    global _DOCS
+    with _DOCS_LOCK:
+        if _DOCS is None:
+            import kcodec.api
+
+            path = Path(kcodec.api.__file__).parent / "_swagger_docs.json"
+            try:
+                _DOCS = json.loads(path.read_text(encoding="utf-8"))
+            except OSError:
+                _DOCS = {"strings": [], "types": {}}
+        return _DOCS
+
+
+def describe(cls: Any, json_name: str = "") -> str:
+    """The description kube-apiserver's OpenAPI gives the Go type ``cls`` mirrors
+    (``json_name=""``) or its field ``json_name``; "" when upstream has none."""
+    docs = _descriptions()
+    module = cls.__module__
+    if module == "kcodec.api.meta._values":
+        module = "kcodec.api.meta.v1"
+    entry = docs["types"].get(module, {}).get(go_type_name(cls).rpartition(".")[2])
+    if not entry or json_name not in entry:
+        return ""
+    return str(docs["strings"][entry[json_name]])
 
 
 def definition_name(cls: Any) -> str:
@@ -248,7 +284,11 @@ class _Builder:
     def definition(self, cls: Any, name: str) -> dict[str, Any]:
         custom = (_CUSTOM_SCHEMAS_V2.get(name) if not self.v3 else None) or _CUSTOM_SCHEMAS_V3.get(name)
         if custom is not None:
-            return dict(custom)
+            out = dict(custom)
+            desc = describe(cls)
+            if desc:
+                out["description"] = desc
+            return out
         if not hasattr(cls, "__kc_decls__"):  # a CustomValue without a known schema
             return {}
         fields_of(cls)
@@ -256,10 +296,14 @@ class _Builder:
         required: list[str] = []
         for json_name, chain in cls.__kc_json__.items():
             f = chain[-1]
-            props[json_name] = self.field_schema(f)
+            owner = chain[-2].cls if len(chain) > 1 else cls  # an inline struct documents its own fields
+            props[json_name] = self.field_schema(f, describe(owner, json_name))
             if not f.omitempty and not f.omitzero and not any(c.omitempty for c in chain[:-1]):
                 required.append(json_name)
         out: dict[str, Any] = {"type": "object"}
+        desc = describe(cls)
+        if desc:
+            out["description"] = desc
         if props:
             out["properties"] = props
         if required:
@@ -303,9 +347,11 @@ class _Builder:
             s["default"] = zero
         return s
 
-    def field_schema(self, f: Any) -> dict[str, Any]:
+    def field_schema(self, f: Any, description: str = "") -> dict[str, Any]:
         s = self.type_schema(f, False)
         extra: dict[str, Any] = {}
+        if description:
+            extra["description"] = description
         if self.v3:
             if f.kind == K_STRUCT and not f.pointer:
                 extra["default"] = {}

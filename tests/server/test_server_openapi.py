@@ -214,6 +214,17 @@ def test_v3_document_shape() -> None:
     assert (status, headers["Cache-Control"], body) == (200, "public, immutable", doc_bytes)
     assert svc.handle("GET", "/openapi/v2", {}, {"Accept": "application/com.github.proto-openapi.spec.v2@v1.0"
                                                            "+protobuf"})[0] == 406
+    assert dep["description"] == "Deployment enables declarative updates for Pods and ReplicaSets."
+    assert schemas["io.k8s.api.apps.v1.DeploymentSpec"]["properties"]["strategy"] == {
+        "allOf": [{"$ref": "#/components/schemas/io.k8s.api.apps.v1.DeploymentStrategy"}], "default": {},
+        "description": "The deployment strategy to use to replace existing pods with new ones.",
+        "x-kubernetes-patch-strategy": "retainKeys"}
+    # served through GenericAPIServer's hook: anything with method, path, query and headers
+    from types import SimpleNamespace
+
+    resp = svc.serve(SimpleNamespace(method="GET", path="/openapi/v3", query={}, headers={}))
+    assert (resp.status, resp.content_type, resp.body) == (200, "application/json", svc.v3_index())
+    assert svc.serve(SimpleNamespace(method="GET", path="/api/v1", query={}, headers={})) is None
     v2 = json.loads(svc.v2())
     assert v2["swagger"] == "2.0"
     assert v2["definitions"]["io.k8s.api.core.v1.Container"]["properties"]["ports"][
@@ -226,6 +237,9 @@ def test_kubectl_explain(cluster: tuple[FakeCluster, Path]) -> None:
     assert out.returncode == 0, out.stderr
     assert "GROUP:      apps" in out.stdout and "KIND:       Deployment" in out.stdout
     assert "FIELD: replicas <integer>" in out.stdout
+    # the description of types_swagger_doc_generated.go, as kube-apiserver's OpenAPI has it
+    assert ("DESCRIPTION:\n    Number of desired pods. This is a pointer to distinguish between explicit\n"
+            "    zero and not specified. Defaults to 1.\n") in out.stdout
     out = _kubectl(home, "explain", "deployment.spec.template.spec.containers")
     assert out.returncode == 0, out.stderr
     assert "FIELD: containers <[]Container>" in out.stdout

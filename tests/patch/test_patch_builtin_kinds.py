@@ -224,3 +224,17 @@ def test_primitive_merge_list_order() -> None:
     with pytest.raises(PatchError) as exc:
         strategic_merge_patch({"ints": [[1]]}, {"ints": [[2]]}, _Sets)
     assert exc.value is perrors.ERR_NO_LIST_OF_LISTS and exc.value.code == 422
+
+
+def test_raw_extension_from_to_tree() -> None:
+    """A tree from kcodec.model.to_tree holds RawExtension text as RawJSON; the patch sees the
+    decoded value, as Go's ToUnstructured gives it, and RawExtension's struct has no JSON fields."""
+    from kcodec.model import from_tree, to_tree
+    from kcodec.runtime import RawExtension
+
+    cr = appsv1.ControllerRevision(data=RawExtension(raw=b'{"a":{"b":1}}'), revision=1)
+    out = strategic_merge_patch(to_tree(cr), {"data": {"x": 1}}, appsv1.ControllerRevision)
+    assert from_tree(appsv1.ControllerRevision, out).data == RawExtension(raw=b'{"a":{"b":1},"x":1}')
+    with pytest.raises(PatchError) as exc:
+        strategic_merge_patch(to_tree(cr), {"data": {"a": {"c": 2}}}, appsv1.ControllerRevision)
+    assert str(exc.value) == 'unable to find api field in struct RawExtension for the json field "a"'

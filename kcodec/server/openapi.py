@@ -161,14 +161,23 @@ def _descriptions() -> dict[str, Any]:
 def describe(cls: Any, json_name: str = "") -> str:
     """The description kube-apiserver's OpenAPI gives the Go type ``cls`` mirrors
     (``json_name=""``) or its field ``json_name``; "" when upstream has none."""
-    docs = _descriptions()
     module = cls.__module__
     if module == "kcodec.api.meta._values":
         module = "kcodec.api.meta.v1"
-    entry = docs["types"].get(module, {}).get(go_type_name(cls).rpartition(".")[2])
+    return _doc(module, go_type_name(cls).rpartition(".")[2], json_name)
+
+
+def _doc(module: str, type_name: str, json_name: str) -> str:
+    docs = _descriptions()
+    entry = docs["types"].get(module, {}).get(type_name)
     if not entry or json_name not in entry:
         return ""
     return str(docs["strings"][entry[json_name]])
+
+
+def _type_meta_doc(json_name: str) -> str:
+    """metav1.TypeMeta's field texts (kcodec's Object carries kind and apiVersion itself)."""
+    return _doc("kcodec.api.meta.v1", "TypeMeta", json_name)
 
 
 def definition_name(cls: Any) -> str:
@@ -297,7 +306,8 @@ class _Builder:
         for json_name, chain in cls.__kc_json__.items():
             f = chain[-1]
             owner = chain[-2].cls if len(chain) > 1 else cls  # an inline struct documents its own fields
-            props[json_name] = self.field_schema(f, describe(owner, json_name))
+            text = _type_meta_doc(json_name) if f.via == "TypeMeta" else describe(owner, json_name)
+            props[json_name] = self.field_schema(f, text)
             if not f.omitempty and not f.omitzero and not any(c.omitempty for c in chain[:-1]):
                 required.append(json_name)
         out: dict[str, Any] = {"type": "object"}
@@ -433,6 +443,32 @@ class _Builder:
         return op
 
 
+def _custom_name(gvk: GroupVersionKind) -> str:
+    return ".".join(reversed(gvk.group.split("."))) + "." + gvk.version + "." + gvk.kind
+
+
+def _with_ref(b: _Builder, ref: str, description: str) -> dict[str, Any]:
+    if b.v3:
+        return {"allOf": [{"$ref": ref}], "description": description}
+    return {"$ref": ref, "description": description}
+
+
+_V2_DROPPED = ("nullable", "oneOf", "anyOf", "allOf", "not", "x-kubernetes-int-or-string")
+
+
+def _to_v2(schema: Any) -> Any:
+    """The v2 form of a CRD schema (apiextensions-apiserver openapiv2.ToStructuralOpenAPIV2, in
+    short: what swagger 2.0 cannot say is dropped, an int-or-string loses its type)."""
+    if isinstance(schema, dict):
+        out = {k: _to_v2(v) for k, v in schema.items() if k not in _V2_DROPPED}
+        if schema.get("x-kubernetes-int-or-string"):
+            out.pop("type", None)
+        return out
+    if isinstance(schema, list):
+        return [_to_v2(v) for v in schema]
+    return schema
+
+
 def _gv_prefix(gv: GroupVersion) -> str:
     return f"/api/{gv.version}" if not gv.group else f"/apis/{gv.group}/{gv.version}"
 
@@ -452,7 +488,9 @@ class OpenAPIService:
     a free-form object schema.
     """
 
-    def __init__(self, resources: Mapping[Any, Sequence[Any]], scheme: Any = None) -> None:
+    def __init__(self, resources: Mapping[Any, Sequence[Any]], scheme: Any = None,
+                 custom_schemas: Mapping[GroupVersionKind, Any] | None = None) -> None:
+        self._custom: dict[GroupVersionKind, Any] = dict(custom_schemas or {})
         if scheme is None:
             from kcodec.api import scheme as default_scheme
 
@@ -473,6 +511,52 @@ class OpenAPIService:
 
     def __repr__(self) -> str:
         return f"OpenAPIService({len(self.resources)} group versions)"
+
+    def update(self, resources: Mapping[Any, Sequence[Any]] | None = None,
+               custom_schemas: Mapping[GroupVersionKind, Any] | None = None) -> None:
+        """Replace the served resources and/or the custom resources' schemas (when a CRD is
+        established, changed or deleted) and drop the cached documents."""
+        with self._lock:
+            if resources is not None:
+                fresh = OpenAPIService(resources, self.scheme)
+                self.resources = fresh.resources
+            if custom_schemas is not None:
+                self._custom = dict(custom_schemas)
+            self._v2 = None
+            self._v3 = {}
+            self._index = None
+            self._gvks = None
+
+    def _custom_definition(self, b: _Builder, gvk: GroupVersionKind, schema: Any, plural: str,
+                           list_kind: bool) -> dict[str, Any]:
+        """apiextensions-apiserver pkg/controller/openapi/builder: the CRD version's schema with
+        TypeMeta and ObjectMeta properties (buildKubeNative), or its list (buildListSchema)."""
+        from kcodec.api.meta import v1 as metav1
+
+        describe_meta = describe(metav1.PartialObjectMetadata, "metadata")
+        type_props = {k: {"description": _type_meta_doc(k), "type": "string"} for k in ("apiVersion", "kind")}
+        gvk_ext = [{"group": gvk.group, "kind": gvk.kind + ("List" if list_kind else ""), "version": gvk.version}]
+        if list_kind:
+            item_ref = ("#/components/schemas/" if b.v3 else "#/definitions/") + _custom_name(gvk)
+            meta_ref = self._meta_ref(b, "ListMeta")
+            meta_doc = describe(metav1.PartialObjectMetadataList, "metadata")
+            return {"description": f"{gvk.kind}List is a list of {gvk.kind}",
+                    "properties": {**type_props,
+                                   "items": {"description": f"List of {plural}. More info: "
+                                             "https://kubernetes.io/docs/reference/kubectl/overview/#list",
+                                             "items": {"$ref": item_ref}, "type": "array"},
+                                   "metadata": _with_ref(b, meta_ref, meta_doc)},
+                    "required": ["items"], "type": "object", "x-kubernetes-group-version-kind": gvk_ext}
+        if not isinstance(schema, Mapping) or (not b.v3 and schema.get("x-kubernetes-preserve-unknown-fields")):
+            return {"type": "object", "x-kubernetes-group-version-kind": gvk_ext}
+        out = json.loads(json.dumps(schema))
+        if not b.v3:
+            out = _to_v2(out)
+        props = out.setdefault("properties", {})
+        props["metadata"] = _with_ref(b, self._meta_ref(b, "ObjectMeta"), describe_meta)
+        props.update(type_props)
+        out["x-kubernetes-group-version-kind"] = gvk_ext
+        return out
 
     # -- models -----------------------------------------------------------------------------
 
@@ -503,17 +587,13 @@ class OpenAPIService:
         cls = self._class(GroupVersionKind(gvk.group, gvk.version, gvk.kind + ("List" if list_kind else "")))
         if cls is not None:
             return b.ref(cls)
-        # A custom resource: a free-form object definition named as Go names unstructured kinds.
-        name = ".".join(reversed(gvk.group.split("."))) + "." + gvk.version + "." + gvk.kind + \
-            ("List" if list_kind else "")
+        # A custom resource, named as Go names unstructured kinds (scheme.ToOpenAPIDefinitionName).
+        name = _custom_name(gvk) + ("List" if list_kind else "")
         if name not in b.defs:
-            d: dict[str, Any] = {"type": "object",
-                                 "x-kubernetes-group-version-kind": [
-                                     {"group": gvk.group, "kind": gvk.kind + ("List" if list_kind else ""),
-                                      "version": gvk.version}]}
-            if b.v3:
-                d["x-kubernetes-preserve-unknown-fields"] = True
-            b.defs[name] = d
+            base = GroupVersionKind(gvk.group, gvk.version, gvk.kind)
+            plural = next((r.name for r in self.resources.get(GroupVersion(gvk.group, gvk.version), [])
+                           if r.kind == gvk.kind and "/" not in r.name), gvk.kind.lower())
+            b.defs[name] = self._custom_definition(b, base, self._custom.get(base), plural, list_kind)
         return ("#/components/schemas/" if b.v3 else "#/definitions/") + name
 
     def _meta_ref(self, b: _Builder, name: str) -> str:

@@ -30,6 +30,7 @@ from kcodec.patch import (
     create_three_way_merge_patch, json_patch, merge_patch, require_key_unchanged,
     require_metadata_key_unchanged, strategic_merge_patch,
 )
+from kcodec.schema import GroupVersionKind
 from kcodec.server.openapi import OpenAPIService, definition_name, operation_id_and_tags
 
 aiohttp = pytest.importorskip("aiohttp")
@@ -54,14 +55,24 @@ RESOURCES = {
          "verbs": ["create", "delete", "get", "list", "patch", "update", "watch"], "shortNames": ["ns"]},
     ],
 }
+RESOURCES["stable.example.com/v1"] = [
+    {"name": "crontabs", "singularName": "crontab", "namespaced": True, "kind": "CronTab", "verbs": _VERBS,
+     "shortNames": ["ct"]}]
 CLASSES = {"deployments": appsv1.Deployment, "configmaps": corev1.ConfigMap}
+CRONTAB_SCHEMA = {"type": "object", "properties": {"spec": {"type": "object", "properties": {
+    "cronSpec": {"type": "string", "description": "The cron schedule of the job."},
+    "ports": {"type": "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["port"],
+              "items": {"type": "object", "required": ["port"],
+                        "properties": {"port": {"type": "integer"}, "name": {"type": "string"}}}},
+    "replicas": {"type": "integer", "minimum": 1}}}}}
 
 
 class FakeCluster:
     """Discovery, OpenAPI and an object map: just what kubectl explain/apply talk to."""
 
     def __init__(self) -> None:
-        self.openapi = OpenAPIService(RESOURCES)
+        self.openapi = OpenAPIService(RESOURCES, custom_schemas={
+            GroupVersionKind("stable.example.com", "v1", "CronTab"): CRONTAB_SCHEMA})
         self.objects: dict[str, Any] = {}
         self.requests: list[tuple[str, str, str, str, bytes]] = []
         self.rv = 1
@@ -82,10 +93,10 @@ class FakeCluster:
                                                                       "serverAddress": "127.0.0.1"}]})
         if path == "/apis":
             return web.json_response({"kind": "APIGroupList", "apiVersion": "v1", "groups": [
-                {"name": "apps", "versions": [{"groupVersion": "apps/v1", "version": "v1"}],
-                 "preferredVersion": {"groupVersion": "apps/v1", "version": "v1"}}]})
-        if path in ("/api/v1", "/apis/apps/v1"):
-            gv = "v1" if path == "/api/v1" else "apps/v1"
+                {"name": gv.split("/")[0], "versions": [{"groupVersion": gv, "version": "v1"}],
+                 "preferredVersion": {"groupVersion": gv, "version": "v1"}} for gv in RESOURCES if "/" in gv]})
+        if path == "/api/v1" or path.removeprefix("/apis/") in RESOURCES:
+            gv = "v1" if path == "/api/v1" else path.removeprefix("/apis/")
             return web.json_response({"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": gv,
                                       "resources": RESOURCES[gv]})
         if path == "/version":
@@ -244,6 +255,30 @@ def test_kubectl_explain(cluster: tuple[FakeCluster, Path]) -> None:
     assert out.returncode == 0, out.stderr
     assert "FIELD: containers <[]Container>" in out.stdout
     assert "image\t<string>" in out.stdout and "name\t<string> -required-" in out.stdout
+
+
+def test_kubectl_explain_custom_resource(cluster: tuple[FakeCluster, Path]) -> None:
+    """A CRD version's schema, published as apiextensions-apiserver's OpenAPI builder does
+    (TypeMeta and ObjectMeta added, the list kind beside it)."""
+    _fake, home = cluster
+    out = _kubectl(home, "explain", "crontab.spec.cronSpec")
+    assert out.returncode == 0, out.stderr
+    assert "GROUP:      stable.example.com" in out.stdout and "KIND:       CronTab" in out.stdout
+    assert "FIELD: cronSpec <string>" in out.stdout and "The cron schedule of the job." in out.stdout
+    out = _kubectl(home, "explain", "crontab")
+    assert out.returncode == 0, out.stderr
+    assert "metadata\t<ObjectMeta>" in out.stdout and "spec\t<Object>" in out.stdout
+    svc = OpenAPIService(RESOURCES, custom_schemas={GroupVersionKind("stable.example.com", "v1", "CronTab"):
+                                                    CRONTAB_SCHEMA})
+    doc = json.loads(svc.v3("apis/stable.example.com/v1") or b"")
+    schemas = doc["components"]["schemas"]
+    assert schemas["com.example.stable.v1.CronTabList"]["properties"]["items"]["items"] == {
+        "$ref": "#/components/schemas/com.example.stable.v1.CronTab"}
+    patch = doc["paths"]["/apis/stable.example.com/v1/namespaces/{namespace}/crontabs/{name}"]["patch"]
+    assert "application/strategic-merge-patch+json" not in patch["requestBody"]["content"]
+    svc.update(custom_schemas={})  # the CRD is gone: a free-form kind again
+    doc = json.loads(svc.v3("apis/stable.example.com/v1") or b"")
+    assert "spec" not in doc["components"]["schemas"]["com.example.stable.v1.CronTab"].get("properties", {})
 
 
 DEPLOYMENT = """

@@ -21,6 +21,7 @@ serve (kubectl then goes on without the v2 document, which it only asks for in p
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import threading
@@ -198,6 +199,7 @@ def definition_name(cls: Any) -> str:
     return f"{module}.{name}"
 
 
+@functools.lru_cache(maxsize=4096)
 def _valid_operation_id(s: str, capitalize_first: bool) -> str:
     """ToValidOperationID (apiserver pkg/endpoints/openapi/openapi.go)."""
     out = []
@@ -278,16 +280,34 @@ def resources_from_routes(routes: Mapping[Any, Any]) -> dict[GroupVersion, list[
 class _Builder:
     """Definitions and paths of one document (v2 or v3)."""
 
-    def __init__(self, v3: bool, gvks_of: Mapping[type, list[GroupVersionKind]]) -> None:
+    def __init__(self, v3: bool, gvks_of: Mapping[type, list[GroupVersionKind]],
+                 cache: dict[tuple[bool, Any], tuple[dict[str, Any], list[Any]]] | None = None) -> None:
         self.v3 = v3
         self.gvks_of = gvks_of
         self.defs: dict[str, Any] = {}
+        # {(v3, class): (definition, classes it refers to)}, shared by the service's documents:
+        # a class's definition is the same in every document that holds it.
+        self.cache = cache if cache is not None else {}
+        self._deps: list[list[Any]] = []
 
     def ref(self, cls: Any) -> str:
         name = definition_name(cls)
+        if self._deps:
+            self._deps[-1].append(cls)
         if name not in self.defs:
-            self.defs[name] = None  # placeholder: recursive types
-            self.defs[name] = self.definition(cls, name)
+            cached = self.cache.get((self.v3, cls))
+            if cached is not None:
+                self.defs[name] = cached[0]
+                for dep in cached[1]:
+                    self.ref(dep)
+            else:
+                self.defs[name] = None  # placeholder: recursive types
+                self._deps.append([])
+                try:
+                    self.defs[name] = self.definition(cls, name)
+                finally:
+                    deps = self._deps.pop()
+                self.cache[(self.v3, cls)] = (self.defs[name], deps)
         return ("#/components/schemas/" if self.v3 else "#/definitions/") + name
 
     def definition(self, cls: Any, name: str) -> dict[str, Any]:
@@ -508,6 +528,8 @@ class OpenAPIService:
         self._v3: dict[str, bytes] = {}
         self._index: bytes | None = None
         self._gvks: dict[type, list[GroupVersionKind]] | None = None
+        self._types: dict[GroupVersion, dict[str, Any]] = {}
+        self._defs: dict[tuple[bool, Any], tuple[dict[str, Any], list[Any]]] = {}
 
     def __repr__(self) -> str:
         return f"OpenAPIService({len(self.resources)} group versions)"
@@ -526,6 +548,8 @@ class OpenAPIService:
             self._v3 = {}
             self._index = None
             self._gvks = None
+            self._types = {}
+            self._defs = {}
 
     def _custom_definition(self, b: _Builder, gvk: GroupVersionKind, schema: Any, plural: str,
                            list_kind: bool) -> dict[str, Any]:
@@ -560,23 +584,26 @@ class OpenAPIService:
 
     # -- models -----------------------------------------------------------------------------
 
+    def _known_types(self, gv: GroupVersion) -> dict[str, Any]:
+        """scheme.known_types, once per group version (it walks every registered type)."""
+        types = self._types.get(gv)
+        if types is None:
+            try:
+                types = dict(self.scheme.known_types(gv))
+            except Exception:  # noqa: BLE001 - a group the scheme does not know: a custom resource
+                types = {}
+            self._types[gv] = types
+        return types
+
     def _class(self, gvk: GroupVersionKind) -> Any:
-        try:
-            types = self.scheme.known_types(GroupVersion(gvk.group, gvk.version))
-        except Exception:  # noqa: BLE001 - a group the scheme does not know: a custom resource
-            return None
-        cls = types.get(gvk.kind)
+        cls = self._known_types(GroupVersion(gvk.group, gvk.version)).get(gvk.kind)
         return cls if cls is not None and hasattr(cls, "__kc_decls__") else None
 
     def _gvks_of(self) -> dict[type, list[GroupVersionKind]]:
         if self._gvks is None:
             out: dict[type, list[GroupVersionKind]] = {}
             for gv in sorted(self.resources, key=lambda g: (g.group, g.version)):
-                try:
-                    types = self.scheme.known_types(gv)
-                except Exception:  # noqa: BLE001 - not in the scheme
-                    continue
-                for kind, cls in types.items():
+                for kind, cls in self._known_types(gv).items():
                     out.setdefault(cls, []).append(GroupVersionKind(gv.group, gv.version, kind))
             for lst in out.values():
                 lst.sort(key=lambda g: (g.group, g.version, g.kind))
@@ -728,7 +755,7 @@ class OpenAPIService:
 
     def v3_document(self, gv: GroupVersion) -> dict[str, Any]:
         """The v3 document of one group version, as a JSON tree."""
-        b = _Builder(True, self._gvks_of())
+        b = _Builder(True, self._gvks_of(), self._defs)
         paths = self._paths(b, gv)
         return {"components": {"schemas": {k: v for k, v in b.defs.items()},
                                "securitySchemes": {"BearerToken": {"description": "Bearer Token authentication",
@@ -740,7 +767,7 @@ class OpenAPIService:
 
     def v2_document(self) -> dict[str, Any]:
         """The v2 (swagger 2.0) document of every served group version, as a JSON tree."""
-        b = _Builder(False, self._gvks_of())
+        b = _Builder(False, self._gvks_of(), self._defs)
         paths: dict[str, Any] = {}
         for gv in sorted(self.resources, key=lambda g: (g.group, g.version)):
             paths.update(self._paths(b, gv))

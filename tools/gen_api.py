@@ -1663,11 +1663,15 @@ def render_docs(packages: dict[str, GoPackage]) -> str:
     ``types`` maps module -> Go type -> {JSON field name ("" for the type): index}."""
     strings: dict[str, int] = {}
     types: dict[str, dict[str, dict[str, int]]] = {}
+    schema: dict[str, dict[str, dict[str, Any]]] = {}
     for path, pkg in sorted(packages.items()):
         doc = pkg.directory / "types_swagger_doc_generated.go"
         if not doc.exists():
             continue
         parent, ver, _ = module_of(path)
+        extras = _openapi_markers(pkg, f"{parent}.{ver}")
+        if extras:
+            schema[f"{parent}.{ver}"] = extras
         src = doc.read_text(encoding="utf-8")
         mod = types.setdefault(f"{parent}.{ver}", {})
         for m in _SWAGGER_MAP.finditer(src):
@@ -1679,9 +1683,68 @@ def render_docs(packages: dict[str, GoPackage]) -> str:
                 text = json.loads(f'"{raw}"')  # Go's interpreted string literal: JSON's escapes suffice
                 fields[key] = strings.setdefault(text, len(strings))
             mod[m.group(1)] = fields
-    body = json.dumps({"strings": list(strings), "types": types}, indent=0, sort_keys=True,
+    body = json.dumps({"schema": schema, "strings": list(strings), "types": types}, indent=0, sort_keys=True,
                       ensure_ascii=False)
     return body + "\n"
+
+
+_CONST_RE = re.compile(r"^\s*(\w+)\s+\w+\s*=\s*(\"[^\"]*\"|-?[0-9]+)\s*$", re.M)
+
+
+def _openapi_markers(pkg: GoPackage, where: str) -> dict[str, dict[str, Any]]:
+    """What openapi-gen reads besides the merge tags: ``+default=`` (a JSON value, or
+    ``ref(Const)``: the constant's value) and the required list where ``+required`` /
+    ``+optional`` make it differ from "every field without omitempty" (which
+    kcodec.server.openapi derives from the field tables). {Go type: {"default": {json name:
+    value}, "required": [json names]}}."""
+    consts: dict[str, Any] | None = None
+    out: dict[str, dict[str, Any]] = {}
+    for name, decl in pkg.decls.items():
+        if decl.alias or decl.type.kind != "struct":
+            continue
+        defaults: dict[str, Any] = {}
+        required: list[str] = []
+        plain: list[str] = []
+        for gf in decl.type.fields or []:
+            jtag = parse_tag(gf.tag).get("json")
+            if jtag == "-" or (gf.embedded and (jtag is None or jtag.split(",")[0] == "")):
+                continue  # not a JSON field of its own (inline members belong to their type)
+            parts = (jtag or "").split(",")
+            jname = parts[0] or gf.name
+            omitempty = "omitempty" in parts[1:] or "omitzero" in parts[1:]
+            optional = "optional" in gf.markers
+            forced = "required" in gf.markers
+            if not omitempty:
+                plain.append(jname)
+            if forced or (not optional and not omitempty):
+                required.append(jname)
+            for m in gf.markers:
+                if m.startswith("default="):
+                    raw = m[len("default="):].strip()
+                    if raw.startswith("ref(") and raw.endswith(")"):
+                        if consts is None:
+                            consts = {}
+                            for f in sorted(pkg.directory.glob("*.go")):
+                                if not f.name.endswith("_test.go"):
+                                    for cname, cval in _CONST_RE.findall(f.read_text(encoding="utf-8")):
+                                        consts.setdefault(cname, cval)
+                        cval = consts.get(raw[4:-1])
+                        if cval is None or not cval.startswith('"'):
+                            raise GenError(f"{where}.{name}.{gf.name}: +default={raw}: no string constant")
+                        defaults[jname] = json.loads(cval)
+                    else:
+                        try:
+                            defaults[jname] = json.loads(raw)
+                        except ValueError as exc:
+                            raise GenError(f"{where}.{name}.{gf.name}: +default={raw} is not JSON") from exc
+        entry: dict[str, Any] = {}
+        if defaults:
+            entry["default"] = defaults
+        if required != plain:
+            entry["required"] = required
+        if entry:
+            out[name] = entry
+    return out
 _VERSION_MODULE = re.compile(r"v[0-9]+(?:(?:alpha|beta)[0-9]+)?")
 
 

@@ -42,6 +42,7 @@ __all__ = [
     "resources_from_routes",
     "OpenAPIResponse",
     "describe",
+    "schema_markers",
 ]
 
 _PATCH_TYPES_BUILTIN = ("application/apply-patch+yaml", "application/json-patch+json",
@@ -176,6 +177,17 @@ def _doc(module: str, type_name: str, json_name: str) -> str:
     return str(docs["strings"][entry[json_name]])
 
 
+def schema_markers(cls: Any) -> dict[str, Any]:
+    """openapi-gen's other markers of the Go type ``cls`` mirrors, as tools/gen_api.py records
+    them: ``{"default": {json name: value}}`` (``+default=``; ContainerPort's protocol is
+    "TCP", which server-side apply also needs for list map keys) and ``{"required": [...]}``
+    where ``+required``/``+optional`` make it differ from "the fields without omitempty"."""
+    module = cls.__module__
+    if module == "kcodec.api.meta._values":
+        module = "kcodec.api.meta.v1"
+    return dict(_descriptions().get("schema", {}).get(module, {}).get(go_type_name(cls).rpartition(".")[2], {}))
+
+
 def _type_meta_doc(json_name: str) -> str:
     """metav1.TypeMeta's field texts (kcodec's Object carries kind and apiVersion itself)."""
     return _doc("kcodec.api.meta.v1", "TypeMeta", json_name)
@@ -277,6 +289,9 @@ def resources_from_routes(routes: Mapping[Any, Any]) -> dict[GroupVersion, list[
     return {GroupVersion(gv.group, gv.version): list(r.api_resources) for gv, r in routes.items()}
 
 
+_NO_DEFAULT: Any = object()
+
+
 class _Builder:
     """Definitions and paths of one document (v2 or v3)."""
 
@@ -323,13 +338,22 @@ class _Builder:
         fields_of(cls)
         props: dict[str, Any] = {}
         required: list[str] = []
+        markers = schema_markers(cls)
+        defaults = markers.get("default", {})
         for json_name, chain in cls.__kc_json__.items():
             f = chain[-1]
             owner = chain[-2].cls if len(chain) > 1 else cls  # an inline struct documents its own fields
             text = _type_meta_doc(json_name) if f.via == "TypeMeta" else describe(owner, json_name)
-            props[json_name] = self.field_schema(f, text)
+            if len(chain) > 1:
+                inner = schema_markers(owner).get("default", {})
+                default = inner.get(json_name, _NO_DEFAULT)
+            else:
+                default = defaults.get(json_name, _NO_DEFAULT)
+            props[json_name] = self.field_schema(f, text, default)
             if not f.omitempty and not f.omitzero and not any(c.omitempty for c in chain[:-1]):
                 required.append(json_name)
+        if "required" in markers:
+            required = [n for n in markers["required"] if n in props]
         out: dict[str, Any] = {"type": "object"}
         desc = describe(cls)
         if desc:
@@ -377,12 +401,14 @@ class _Builder:
             s["default"] = zero
         return s
 
-    def field_schema(self, f: Any, description: str = "") -> dict[str, Any]:
+    def field_schema(self, f: Any, description: str = "", default: Any = _NO_DEFAULT) -> dict[str, Any]:
         s = self.type_schema(f, False)
         extra: dict[str, Any] = {}
         if description:
             extra["description"] = description
-        if self.v3:
+        if default is not _NO_DEFAULT:  # a +default= marker
+            extra["default"] = default
+        elif self.v3:
             if f.kind == K_STRUCT and not f.pointer:
                 extra["default"] = {}
             elif f.kind in (K_STR, K_BOOL, K_INT32, K_INT64, K_FLOAT) and not f.pointer \

@@ -386,3 +386,19 @@ def test_kubectl_patch_types(cluster: tuple[FakeCluster, Path]) -> None:
                    "-p", '[{"op":"remove","path":"/data/c"},{"op":"add","path":"/data/d","value":"4"}]')
     assert out.returncode == 0, out.stderr
     assert fake.objects["configmaps/default/cfg"]["data"] == {"b": "x", "d": "4"}
+
+
+def test_openapi_gen_markers() -> None:
+    """+default= and +required/+optional as openapi-gen writes them (k8s.io/api v0.36.3)."""
+    from kcodec.server.openapi import schema_markers
+
+    assert schema_markers(corev1.ContainerPort) == {"default": {"protocol": "TCP"}}
+    svc = OpenAPIService({"v1": [{"name": "pods", "namespaced": True, "kind": "Pod", "verbs": ["get"]}]})
+    schemas = json.loads(svc.v3("api/v1") or b"")["components"]["schemas"]
+    port = schemas["io.k8s.api.core.v1.ContainerPort"]
+    assert port["properties"]["protocol"]["default"] == "TCP" and port["required"] == ["containerPort"]
+    grpc = schemas["io.k8s.api.core.v1.GRPCAction"]
+    assert grpc["required"] == ["port"] and grpc["properties"]["service"]["default"] == ""
+    assert schemas["io.k8s.api.core.v1.HostAlias"]["required"] == ["ip"]
+    azure = schemas["io.k8s.api.core.v1.AzureDiskVolumeSource"]["properties"]
+    assert (azure["kind"]["default"], azure["cachingMode"]["default"]) == ("Shared", "ReadWrite")  # +default=ref(...)

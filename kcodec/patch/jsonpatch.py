@@ -273,7 +273,7 @@ def _from(op: dict[str, Any]) -> str:
 
 def _scalar_text(v: Any) -> bytes:
     if type(v) is JSONNumber:
-        return v.text.encode()
+        return str(v.text).encode()  # type: ignore[attr-defined]  # set in JSONNumber.__new__
     return gojson.dumps(v)
 
 

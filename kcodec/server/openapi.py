@@ -328,11 +328,11 @@ class _Builder:
     def definition(self, cls: Any, name: str) -> dict[str, Any]:
         custom = (_CUSTOM_SCHEMAS_V2.get(name) if not self.v3 else None) or _CUSTOM_SCHEMAS_V3.get(name)
         if custom is not None:
-            out = dict(custom)
-            desc = describe(cls)
-            if desc:
-                out["description"] = desc
-            return out
+            own = dict(custom)
+            text = describe(cls)
+            if text:
+                own["description"] = text
+            return own
         if not hasattr(cls, "__kc_decls__"):  # a CustomValue without a known schema
             return {}
         fields_of(cls)
@@ -866,9 +866,10 @@ class OpenAPIService:
             hdrs = {"Vary": "Accept"}
             if not _accepts(accept, "json"):
                 return 406, hdrs, b""
-            data = self.v3(key)
-            if data is None:
+            doc = self.v3(key)
+            if doc is None:
                 return 200, hdrs, b""  # handler3 writes nothing for a group version it does not have
+            data = doc
             etag = self.etag(data)
             want = (query.get("hash") or [""])[0]
             if want:

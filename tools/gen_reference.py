@@ -46,6 +46,9 @@ MODULES = (
     "kcodec.storage.cacher",
     "kcodec.storage.compactor",
     "kcodec.storage.errors",
+    "kcodec.patch",
+    "kcodec.patch.errors",
+    "kcodec.server.openapi",
     "kcodec.interop",
     "kcodec.speedups",
 )

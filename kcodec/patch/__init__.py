@@ -12,7 +12,7 @@ from typing import Any
 
 from kcodec.patch.errors import (
     JSONPatchApplyError, JSONPatchDecodeError, JSONPatchTooLargeError, MergeConflictError,
-    MergePatchError, PatchError, PreconditionFailedError, StrategicMergePatchError,
+    MergePatchError, PatchError, PatchTooDeepError, PreconditionFailedError, StrategicMergePatchError,
 )
 from kcodec.patch.jsonpatch import (
     JSON_PATCH_MAX_COPY_BYTES, MAX_JSON_PATCH_OPERATIONS, decode_json_patch, json_patch,
@@ -50,6 +50,7 @@ __all__ = [
     "StrategicMergePatchError",
     "MergeConflictError",
     "PreconditionFailedError",
+    "PatchTooDeepError",
     "MAX_JSON_PATCH_OPERATIONS",
     "JSON_PATCH_MAX_COPY_BYTES",
     "JSON_PATCH",

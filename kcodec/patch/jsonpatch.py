@@ -18,7 +18,7 @@ from kcodec import gojson
 from kcodec.errors import DecodeError
 from kcodec.fieldtable import JSONNumber
 from kcodec.gofmt import quote
-from kcodec.patch._tree import deep_copy, last_values
+from kcodec.patch._tree import deep_copy, deep_equal, last_values
 from kcodec.patch.errors import (
     JSONPatchApplyError, JSONPatchDecodeError, JSONPatchTooLargeError, PatchError,
 )
@@ -278,26 +278,18 @@ def _scalar_text(v: Any) -> bytes:
 
 
 def _equal(a: Any, b: Any) -> bool:
-    """lazyNode.equal: ``a`` from the document, ``b`` from the operation (None: null)."""
-    if isinstance(a, dict):
-        if not isinstance(b, dict) or len(a) != len(b):
-            return False
-        for k, v in a.items():
-            if k not in b:
-                return False
-            ov = b[k]
-            if (v is None) != (ov is None):
-                return False
-            if v is not None and not _equal(v, ov):
-                return False
-        return True
-    if isinstance(a, list):
-        if not isinstance(b, list) or len(a) != len(b):
-            return False
-        return all((x is None and y is None) or (x is not None and _equal(x, y)) for x, y in zip(a, b))
-    if b is None or isinstance(b, (dict, list)):
-        return False
-    return _scalar_text(a) == _scalar_text(b)
+    """lazyNode.equal: ``a`` from the document, ``b`` from the operation (None: null);
+    objects and arrays structurally, scalars by their JSON text."""
+    def same(x: Any, y: Any) -> bool:
+        if isinstance(x, dict):
+            return isinstance(y, dict)
+        if isinstance(x, list):
+            return isinstance(y, list)
+        if x is None or y is None:
+            return x is None and y is None
+        return not isinstance(y, (dict, list)) and _scalar_text(x) == _scalar_text(y)
+
+    return deep_equal(a, b, same)
 
 
 def _copy_size(v: Any) -> int:

@@ -238,3 +238,23 @@ def test_raw_extension_from_to_tree() -> None:
     with pytest.raises(PatchError) as exc:
         strategic_merge_patch(to_tree(cr), {"data": {"a": {"c": 2}}}, appsv1.ControllerRevision)
     assert str(exc.value) == 'unable to find api field in struct RawExtension for the json field "a"'
+
+
+def test_deep_nesting() -> None:
+    """A patch as deep as the JSON decoder allows (10,000 levels) applies; a live object
+    whose shared nesting is deeper than the merge can follow gets a 422, not a crash."""
+    from kcodec import gojson
+    from kcodec.patch import PatchTooDeepError, json_patch, merge_patch
+
+    depth = 9998
+    body = b'{"a":' * depth + b"1" + b"}" * depth
+    deep = gojson.loads(body)
+    out = strategic_merge_patch(_deployment(), {"metadata": {"annotations": {"x": "y"}}, "spec": {"x": deep}},
+                                appsv1.Deployment)
+    assert out["metadata"]["annotations"] == {"x": "y"}
+    assert merge_patch({"a": 1}, {"b": deep})["a"] == 1
+    ops = b'[{"op":"add","path":"/x","value":' + body + b'},{"op":"test","path":"/x","value":' + body + b"}]"
+    assert json_patch({}, ops)["x"]["a"]["a"]["a"]
+    with pytest.raises(PatchTooDeepError) as exc:
+        merge_patch({"b": deep}, {"b": deep})
+    assert exc.value.code == 422

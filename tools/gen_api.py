@@ -167,6 +167,7 @@ class GoField:
     tag: str
     embedded: bool
     markers: tuple[str, ...] = ()  # `+name=value` comment markers of the field's doc comment
+    doc: tuple[str, ...] = ()      # the doc comment's lines, as go/ast's CommentGroup.Text gives them
 
 
 @dataclass
@@ -266,7 +267,7 @@ class _Parser:
         self.expect("{")
         fields: list[GoField] = []
         while True:
-            markers = self.field_markers()
+            markers, doc = self.field_markers()
             t = self.peek()
             if t is None:
                 raise GenError(f"{self.filename}: unterminated struct")
@@ -295,21 +296,72 @@ class _Parser:
                 tag = raw[1:-1] if raw.startswith("`") else bytes(raw[1:-1], "utf-8").decode(
                     "unicode_escape")
             for nm in names:
-                fields.append(GoField(nm, typ, tag, embedded, markers))
+                fields.append(GoField(nm, typ, tag, embedded, markers, doc))
 
-    def field_markers(self) -> tuple[str, ...]:
-        """Skip to the next field, returning the `+...` markers of the comment block right
-        above it (a blank line detaches a block, as for gengo's doc comments)."""
+    def field_markers(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """Skip to the next field, returning the `+...` markers and the lines of the comment
+        block right above it (a blank line detaches a block, as for gengo's doc comments)."""
         markers: list[str] = []
+        raw: list[str] = []
         while (t := self.peek()) is not None and t.kind in ("nl", "comment"):
             self.i += 1
             if t.kind == "comment":
+                raw.append(t.text)
                 text = t.text[2:].strip()
                 if text.startswith("+"):
                     markers.append(text[1:])
             elif (n := self.peek()) is not None and n.kind == "nl":
                 markers = []
-        return tuple(markers)
+                raw = []
+        return tuple(markers), tuple(comment_text(raw))
+
+
+def comment_text(raw: list[str]) -> list[str]:
+    """go/ast CommentGroup.Text's lines for line comments: "//" and one space after it gone,
+    directives (//go:..., //line ...) dropped, trailing spaces trimmed, runs of blank lines
+    made one and leading/trailing blank lines removed."""
+    lines: list[str] = []
+    for c in raw:
+        if not c.startswith("//"):
+            continue
+        body = c[2:]
+        if body.startswith(("go:", "line ", "extern ", "export ")) and not body.startswith(" "):
+            continue
+        if body.startswith(" "):
+            body = body[1:]
+        lines.append(body.rstrip())
+    out: list[str] = []
+    for line in lines:
+        if line == "" and (not out or out[-1] == ""):
+            continue
+        out.append(line)
+    while out and out[-1] == "":
+        out.pop()
+    return out
+
+
+def openapi_description(lines: list[str] | tuple[str, ...]) -> str:
+    """kube-openapi's openapi-gen generateDescription: the text OpenAPI documents carry for a
+    type or field whose package has no types_swagger_doc_generated.go."""
+    buf = ""
+    for line in lines:
+        if line == "---":
+            break
+        line = line.rstrip(" ")
+        leading = line.lstrip(" ")
+        if len(line) == 0:
+            buf = buf[:-1] if buf else buf
+            buf += "\n\n"
+        elif leading.startswith("TODO") or leading.startswith("+"):
+            continue
+        else:
+            if line.startswith((" ", "\t")):
+                buf = buf[:-1] if buf else buf
+                line = "\n" + line + "\n"  # an indented line (an example) keeps its own line
+            else:
+                line += " "
+            buf += line
+    return buf.lstrip("\n").rstrip("\n").strip(" ")
 
 
 def parse_go_file(path: Path, pkg: GoPackage) -> None:
@@ -1657,32 +1709,50 @@ _SWAGGER_ENTRY = re.compile(r'^\t"([^"\\]*)":\s*"((?:[^"\\\n]|\\.)*)",$', re.M)
 
 
 def render_docs(packages: dict[str, GoPackage]) -> str:
-    """kcodec/api/_swagger_docs.json: the descriptions of types_swagger_doc_generated.go (what
-    kube-apiserver's OpenAPI documents say of each type and field; kcodec.server.openapi reads
-    them when it builds a document). ``strings`` holds each text once, in first-seen order;
-    ``types`` maps module -> Go type -> {JSON field name ("" for the type): index}."""
+    """kcodec/api/_swagger_docs.json: what kube-apiserver's OpenAPI documents say of each type
+    and field (kcodec.server.openapi reads it when it builds a document): the texts of
+    types_swagger_doc_generated.go, and for the types it does not cover (apiextensions,
+    apiregistration, meta/v1's watch event) the doc comments as openapi-gen words them.
+    ``strings`` holds each text once, in first-seen order; ``types`` maps module -> Go type ->
+    {JSON field name ("" for the type): index}; ``schema`` holds _openapi_markers."""
     strings: dict[str, int] = {}
     types: dict[str, dict[str, dict[str, int]]] = {}
     schema: dict[str, dict[str, dict[str, Any]]] = {}
     for path, pkg in sorted(packages.items()):
-        doc = pkg.directory / "types_swagger_doc_generated.go"
-        if not doc.exists():
-            continue
         parent, ver, _ = module_of(path)
+        if ver == "internal":
+            continue
+        doc = pkg.directory / "types_swagger_doc_generated.go"
         extras = _openapi_markers(pkg, f"{parent}.{ver}")
         if extras:
             schema[f"{parent}.{ver}"] = extras
-        src = doc.read_text(encoding="utf-8")
         mod = types.setdefault(f"{parent}.{ver}", {})
-        for m in _SWAGGER_MAP.finditer(src):
-            entries = _SWAGGER_ENTRY.findall(m.group(2))
-            if len(entries) != m.group(2).count("\n") + 1:
-                raise GenError(f"{doc}: map_{m.group(1)} has lines the generator cannot read")
+        if doc.exists():
+            src = doc.read_text(encoding="utf-8")
+            for m in _SWAGGER_MAP.finditer(src):
+                entries = _SWAGGER_ENTRY.findall(m.group(2))
+                if len(entries) != m.group(2).count("\n") + 1:
+                    raise GenError(f"{doc}: map_{m.group(1)} has lines the generator cannot read")
+                mod[m.group(1)] = {key: strings.setdefault(json.loads(f'"{raw}"'), len(strings))
+                                   for key, raw in entries}  # Go's string literal: JSON's escapes suffice
+        # openapi-gen writes the other types' descriptions from their doc comments
+        for name, decl in sorted(pkg.decls.items()):
+            if decl.alias or decl.type.kind != "struct" or not name[:1].isupper() or name in mod:
+                continue
             fields: dict[str, int] = {}
-            for key, raw in entries:
-                text = json.loads(f'"{raw}"')  # Go's interpreted string literal: JSON's escapes suffice
-                fields[key] = strings.setdefault(text, len(strings))
-            mod[m.group(1)] = fields
+            text = openapi_description(comment_text(decl.markers))
+            if text:
+                fields[""] = strings.setdefault(text, len(strings))
+            for gf in decl.type.fields or []:
+                jtag = parse_tag(gf.tag).get("json")
+                if jtag == "-" or (gf.embedded and (jtag is None or jtag.split(",")[0] == "")):
+                    continue
+                jname = (jtag or "").split(",")[0] or gf.name
+                text = openapi_description(gf.doc)
+                if text:
+                    fields[jname] = strings.setdefault(text, len(strings))
+            if fields:
+                mod[name] = fields
     body = json.dumps({"schema": schema, "strings": list(strings), "types": types}, indent=0, sort_keys=True,
                       ensure_ascii=False)
     return body + "\n"

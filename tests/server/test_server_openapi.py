@@ -402,3 +402,18 @@ def test_openapi_gen_markers() -> None:
     assert schemas["io.k8s.api.core.v1.HostAlias"]["required"] == ["ip"]
     azure = schemas["io.k8s.api.core.v1.AzureDiskVolumeSource"]["properties"]
     assert (azure["kind"]["default"], azure["cachingMode"]["default"]) == ("Shared", "ReadWrite")  # +default=ref(...)
+
+
+def test_descriptions_from_doc_comments() -> None:
+    """apiextensions and apiregistration have no types_swagger_doc_generated.go: their texts
+    are the doc comments as openapi-gen words them (lines joined, paragraphs kept)."""
+    from kcodec.api.apiextensions import v1 as apiextv1
+    from kcodec.api.meta import v1 as metav1
+    from kcodec.server.openapi import describe
+
+    assert describe(apiextv1.CustomResourceDefinitionSpec, "group") == (
+        "group is the API group of the defined custom resource. The custom resources are served under "
+        "`/apis/<group>/...`. Must match the name of the CustomResourceDefinition (in the form "
+        "`<names.plural>.<group>`).")
+    assert describe(metav1.WatchEvent, "object").startswith(
+        "Object is:\n * If Type is Added or Modified: the new state of the object.\n * If Type is Deleted:")

@@ -13,6 +13,7 @@ See docs/generating.md.
 from __future__ import annotations
 
 import argparse
+import json
 import keyword
 import os
 import re
@@ -166,6 +167,7 @@ class GoField:
     tag: str
     embedded: bool
     markers: tuple[str, ...] = ()  # `+name=value` comment markers of the field's doc comment
+    doc: tuple[str, ...] = ()      # the doc comment's lines, as go/ast's CommentGroup.Text gives them
 
 
 @dataclass
@@ -265,7 +267,7 @@ class _Parser:
         self.expect("{")
         fields: list[GoField] = []
         while True:
-            markers = self.field_markers()
+            markers, doc = self.field_markers()
             t = self.peek()
             if t is None:
                 raise GenError(f"{self.filename}: unterminated struct")
@@ -294,21 +296,72 @@ class _Parser:
                 tag = raw[1:-1] if raw.startswith("`") else bytes(raw[1:-1], "utf-8").decode(
                     "unicode_escape")
             for nm in names:
-                fields.append(GoField(nm, typ, tag, embedded, markers))
+                fields.append(GoField(nm, typ, tag, embedded, markers, doc))
 
-    def field_markers(self) -> tuple[str, ...]:
-        """Skip to the next field, returning the `+...` markers of the comment block right
-        above it (a blank line detaches a block, as for gengo's doc comments)."""
+    def field_markers(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """Skip to the next field, returning the `+...` markers and the lines of the comment
+        block right above it (a blank line detaches a block, as for gengo's doc comments)."""
         markers: list[str] = []
+        raw: list[str] = []
         while (t := self.peek()) is not None and t.kind in ("nl", "comment"):
             self.i += 1
             if t.kind == "comment":
+                raw.append(t.text)
                 text = t.text[2:].strip()
                 if text.startswith("+"):
                     markers.append(text[1:])
             elif (n := self.peek()) is not None and n.kind == "nl":
                 markers = []
-        return tuple(markers)
+                raw = []
+        return tuple(markers), tuple(comment_text(raw))
+
+
+def comment_text(raw: list[str]) -> list[str]:
+    """go/ast CommentGroup.Text's lines for line comments: "//" and one space after it gone,
+    directives (//go:..., //line ...) dropped, trailing spaces trimmed, runs of blank lines
+    made one and leading/trailing blank lines removed."""
+    lines: list[str] = []
+    for c in raw:
+        if not c.startswith("//"):
+            continue
+        body = c[2:]
+        if body.startswith(("go:", "line ", "extern ", "export ")) and not body.startswith(" "):
+            continue
+        if body.startswith(" "):
+            body = body[1:]
+        lines.append(body.rstrip())
+    out: list[str] = []
+    for line in lines:
+        if line == "" and (not out or out[-1] == ""):
+            continue
+        out.append(line)
+    while out and out[-1] == "":
+        out.pop()
+    return out
+
+
+def openapi_description(lines: list[str] | tuple[str, ...]) -> str:
+    """kube-openapi's openapi-gen generateDescription: the text OpenAPI documents carry for a
+    type or field whose package has no types_swagger_doc_generated.go."""
+    buf = ""
+    for line in lines:
+        if line == "---":
+            break
+        line = line.rstrip(" ")
+        leading = line.lstrip(" ")
+        if len(line) == 0:
+            buf = buf[:-1] if buf else buf
+            buf += "\n\n"
+        elif leading.startswith("TODO") or leading.startswith("+"):
+            continue
+        else:
+            if line.startswith((" ", "\t")):
+                buf = buf[:-1] if buf else buf
+                line = "\n" + line + "\n"  # an indented line (an example) keeps its own line
+            else:
+                line += " "
+            buf += line
+    return buf.lstrip("\n").rstrip("\n").strip(" ")
 
 
 def parse_go_file(path: Path, pkg: GoPackage) -> None:
@@ -1635,6 +1688,10 @@ def generate(api_root: Path, machinery_root: Path,
         groups.setdefault(rel, []).append(ver)
     for name, text in generate_internal(world, _source_of(API_PREFIX + "core/v1")).items():
         files[f"api/{name}/internal.py"] = text
+    if all(flag in (extra or {}) for flag, *_ in EXTRA_SOURCES):
+        # One file for every version: written only when every source is given, so that a
+        # partial run does not drop the others' texts.
+        files[DOCS] = render_docs(packages)
     for rel, vers in sorted(groups.items()):
         if rel in HAND_WRITTEN_INITS:
             continue  # kcodec/api/meta/__init__.py belongs to the integrator
@@ -1646,6 +1703,118 @@ def generate(api_root: Path, machinery_root: Path,
 
 
 REGISTRY = "api/_registry.py"
+DOCS = "api/_swagger_docs.json"
+_SWAGGER_MAP = re.compile(r"^var map_(\w+) = map\[string\]string\{\n(.*?)\n\}", re.S | re.M)
+_SWAGGER_ENTRY = re.compile(r'^\t"([^"\\]*)":\s*"((?:[^"\\\n]|\\.)*)",$', re.M)
+
+
+def render_docs(packages: dict[str, GoPackage]) -> str:
+    """kcodec/api/_swagger_docs.json: what kube-apiserver's OpenAPI documents say of each type
+    and field (kcodec.server.openapi reads it when it builds a document): the texts of
+    types_swagger_doc_generated.go, and for the types it does not cover (apiextensions,
+    apiregistration, meta/v1's watch event) the doc comments as openapi-gen words them.
+    ``strings`` holds each text once, in first-seen order; ``types`` maps module -> Go type ->
+    {JSON field name ("" for the type): index}; ``schema`` holds _openapi_markers."""
+    strings: dict[str, int] = {}
+    types: dict[str, dict[str, dict[str, int]]] = {}
+    schema: dict[str, dict[str, dict[str, Any]]] = {}
+    for path, pkg in sorted(packages.items()):
+        parent, ver, _ = module_of(path)
+        if ver == "internal":
+            continue
+        doc = pkg.directory / "types_swagger_doc_generated.go"
+        extras = _openapi_markers(pkg, f"{parent}.{ver}")
+        if extras:
+            schema[f"{parent}.{ver}"] = extras
+        mod = types.setdefault(f"{parent}.{ver}", {})
+        if doc.exists():
+            src = doc.read_text(encoding="utf-8")
+            for m in _SWAGGER_MAP.finditer(src):
+                entries = _SWAGGER_ENTRY.findall(m.group(2))
+                if len(entries) != m.group(2).count("\n") + 1:
+                    raise GenError(f"{doc}: map_{m.group(1)} has lines the generator cannot read")
+                mod[m.group(1)] = {key: strings.setdefault(json.loads(f'"{raw}"'), len(strings))
+                                   for key, raw in entries}  # Go's string literal: JSON's escapes suffice
+        # openapi-gen writes the other types' descriptions from their doc comments
+        for name, decl in sorted(pkg.decls.items()):
+            if decl.alias or decl.type.kind != "struct" or not name[:1].isupper() or name in mod:
+                continue
+            fields: dict[str, int] = {}
+            text = openapi_description(comment_text(decl.markers))
+            if text:
+                fields[""] = strings.setdefault(text, len(strings))
+            for gf in decl.type.fields or []:
+                jtag = parse_tag(gf.tag).get("json")
+                if jtag == "-" or (gf.embedded and (jtag is None or jtag.split(",")[0] == "")):
+                    continue
+                jname = (jtag or "").split(",")[0] or gf.name
+                text = openapi_description(gf.doc)
+                if text:
+                    fields[jname] = strings.setdefault(text, len(strings))
+            if fields:
+                mod[name] = fields
+    body = json.dumps({"schema": schema, "strings": list(strings), "types": types}, indent=0, sort_keys=True,
+                      ensure_ascii=False)
+    return body + "\n"
+
+
+_CONST_RE = re.compile(r"^\s*(\w+)\s+\w+\s*=\s*(\"[^\"]*\"|-?[0-9]+)\s*$", re.M)
+
+
+def _openapi_markers(pkg: GoPackage, where: str) -> dict[str, dict[str, Any]]:
+    """What openapi-gen reads besides the merge tags: ``+default=`` (a JSON value, or
+    ``ref(Const)``: the constant's value) and the required list where ``+required`` /
+    ``+optional`` make it differ from "every field without omitempty" (which
+    kcodec.server.openapi derives from the field tables). {Go type: {"default": {json name:
+    value}, "required": [json names]}}."""
+    consts: dict[str, Any] | None = None
+    out: dict[str, dict[str, Any]] = {}
+    for name, decl in pkg.decls.items():
+        if decl.alias or decl.type.kind != "struct":
+            continue
+        defaults: dict[str, Any] = {}
+        required: list[str] = []
+        plain: list[str] = []
+        for gf in decl.type.fields or []:
+            jtag = parse_tag(gf.tag).get("json")
+            if jtag == "-" or (gf.embedded and (jtag is None or jtag.split(",")[0] == "")):
+                continue  # not a JSON field of its own (inline members belong to their type)
+            parts = (jtag or "").split(",")
+            jname = parts[0] or gf.name
+            omitempty = "omitempty" in parts[1:] or "omitzero" in parts[1:]
+            optional = "optional" in gf.markers
+            forced = "required" in gf.markers
+            if not omitempty:
+                plain.append(jname)
+            if forced or (not optional and not omitempty):
+                required.append(jname)
+            for m in gf.markers:
+                if m.startswith("default="):
+                    raw = m[len("default="):].strip()
+                    if raw.startswith("ref(") and raw.endswith(")"):
+                        if consts is None:
+                            consts = {}
+                            for f in sorted(pkg.directory.glob("*.go")):
+                                if not f.name.endswith("_test.go"):
+                                    for cname, cval in _CONST_RE.findall(f.read_text(encoding="utf-8")):
+                                        consts.setdefault(cname, cval)
+                        cval = consts.get(raw[4:-1])
+                        if cval is None or not cval.startswith('"'):
+                            raise GenError(f"{where}.{name}.{gf.name}: +default={raw}: no string constant")
+                        defaults[jname] = json.loads(cval)
+                    else:
+                        try:
+                            defaults[jname] = json.loads(raw)
+                        except ValueError as exc:
+                            raise GenError(f"{where}.{name}.{gf.name}: +default={raw} is not JSON") from exc
+        entry: dict[str, Any] = {}
+        if defaults:
+            entry["default"] = defaults
+        if required != plain:
+            entry["required"] = required
+        if entry:
+            out[name] = entry
+    return out
 _VERSION_MODULE = re.compile(r"v[0-9]+(?:(?:alpha|beta)[0-9]+)?")
 
 

@@ -12,10 +12,11 @@ from typing import Any
 
 from kcodec.patch.errors import (
     JSONPatchApplyError, JSONPatchDecodeError, JSONPatchTooLargeError, MergeConflictError,
-    MergePatchError, PatchError, PreconditionFailedError, StrategicMergePatchError,
+    MergePatchError, PatchError, PatchTooDeepError, PreconditionFailedError, StrategicMergePatchError,
 )
 from kcodec.patch.jsonpatch import (
     JSON_PATCH_MAX_COPY_BYTES, MAX_JSON_PATCH_OPERATIONS, decode_json_patch, json_patch,
+    json_patch_strict_errors,
 )
 from kcodec.patch.mergepatch import create_merge_patch, merge_patch
 from kcodec.patch.strategic import (
@@ -27,6 +28,7 @@ from kcodec.patch.strategic import (
 __all__ = [
     "json_patch",
     "decode_json_patch",
+    "json_patch_strict_errors",
     "merge_patch",
     "create_merge_patch",
     "strategic_merge_patch",
@@ -48,6 +50,7 @@ __all__ = [
     "StrategicMergePatchError",
     "MergeConflictError",
     "PreconditionFailedError",
+    "PatchTooDeepError",
     "MAX_JSON_PATCH_OPERATIONS",
     "JSON_PATCH_MAX_COPY_BYTES",
     "JSON_PATCH",

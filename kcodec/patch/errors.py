@@ -22,6 +22,7 @@ __all__ = [
     "StrategicMergePatchError",
     "MergeConflictError",
     "PreconditionFailedError",
+    "PatchTooDeepError",
     "ERR_BAD_JSON_DOC",
     "ERR_NO_LIST_OF_LISTS",
     "ERR_BAD_PATCH_FORMAT_FOR_PRIMITIVE_LIST",
@@ -89,6 +90,15 @@ class MergeConflictError(StrategicMergePatchError):
 
 class PreconditionFailedError(StrategicMergePatchError):
     """mergepatch.ErrPreconditionFailed: a patch precondition function refused the patch."""
+
+    code = 422
+    reason = "Invalid"
+
+
+class PatchTooDeepError(StrategicMergePatchError, MergePatchError):
+    """The live object and the patch share more levels of nesting than Python's recursion
+    limit lets the merge follow. Go has no such limit (its stacks grow), so this is kcodec's
+    own answer: a 422, with nothing changed."""
 
     code = 422
     reason = "Invalid"

@@ -18,12 +18,12 @@ from kcodec import gojson
 from kcodec.errors import DecodeError
 from kcodec.fieldtable import JSONNumber
 from kcodec.gofmt import quote
-from kcodec.patch._tree import deep_copy, last_values
+from kcodec.patch._tree import deep_copy, deep_equal, last_values
 from kcodec.patch.errors import (
     JSONPatchApplyError, JSONPatchDecodeError, JSONPatchTooLargeError, PatchError,
 )
 
-__all__ = ["json_patch", "decode_json_patch", "MAX_JSON_PATCH_OPERATIONS", "JSON_PATCH_MAX_COPY_BYTES"]
+__all__ = ["json_patch", "decode_json_patch", "json_patch_strict_errors", "MAX_JSON_PATCH_OPERATIONS", "JSON_PATCH_MAX_COPY_BYTES"]
 
 #: kube-apiserver's maxJSONPatchOperations (apiserver pkg/endpoints/handlers/patch.go).
 MAX_JSON_PATCH_OPERATIONS = 10000
@@ -74,6 +74,70 @@ def decode_json_patch(patch_bytes: bytes) -> list[Any]:
                 f"json: cannot unmarshal {_go_kind(op)} into Go value of type jsonpatch.Operation")
     return [None if op is None else {k: last_values(v) for k, v in last_values(op).items()}
             for op in tree]
+
+
+_OP_FIELDS = ("op", "path", "from", "value")
+
+
+def json_patch_strict_errors(patch_bytes: bytes) -> list[str]:
+    """What kube-apiserver's patch handler finds when ``fieldValidation`` is Strict or Warn:
+    it first decodes the patch into ``[]jsonPatchOp{op, path, from string; value
+    interface{}}`` with sigs.k8s.io/json's UnmarshalStrict (case-sensitive). A type error is a
+    :class:`JSONPatchDecodeError` (400 "error decoding patch: ..."); unknown and duplicate
+    fields are returned as the handler words them (``json patch unknown field "[0].pathz"``,
+    ``json patch duplicate field "[0].value.x"``; at most 100, each once)."""
+    try:
+        tree = gojson.loads(bytes(patch_bytes), strict=True)
+    except DecodeError as exc:
+        raise JSONPatchDecodeError(f"error decoding patch: {exc}") from None
+    if tree is None:
+        return []
+    if not isinstance(tree, list):
+        raise JSONPatchDecodeError(f"error decoding patch: json: cannot unmarshal {_go_kind(tree)} "
+                                   "into Go value of type []handlers.jsonPatchOp")
+    found: list[str] = []
+    type_error = ""
+
+    def add(kind: str, path: str) -> None:
+        text = f"json patch {kind} field {quote(path)}"
+        if len(found) < 100 and text not in found:
+            found.append(text)
+
+    def walk_value(v: Any, path: str) -> None:
+        stack = [(v, path)]
+        while stack:
+            node, p = stack.pop()
+            if isinstance(node, dict):
+                for d in getattr(node, "duplicates", ()) or ():
+                    add("duplicate", f"{p}.{d}")
+                for k, x in reversed(list(node.items())):
+                    stack.append((x, f"{p}.{k}"))
+            elif isinstance(node, list):
+                for i in range(len(node) - 1, -1, -1):
+                    stack.append((node[i], f"{p}[{i}]"))
+
+    for i, op in enumerate(tree):
+        if op is None:
+            continue
+        if not isinstance(op, dict):
+            type_error = type_error or (f"json: cannot unmarshal {_go_kind(op)} into Go value of type "
+                                        "handlers.jsonPatchOp")
+            continue
+        dups = set(getattr(op, "duplicates", ()) or ())
+        for key, value in op.items():
+            if key not in _OP_FIELDS:
+                add("unknown", f"[{i}].{key}")
+                continue
+            if key in dups:
+                add("duplicate", f"[{i}].{key}")
+            if key == "value":
+                walk_value(value, f"[{i}].value")
+            elif value is not None and not isinstance(value, str):
+                type_error = type_error or (f"json: cannot unmarshal {_go_kind(value)} into Go struct field "
+                                            f"jsonPatchOp.{key} of type string")
+    if type_error:
+        raise JSONPatchDecodeError(f"error decoding patch: {type_error}")
+    return found
 
 
 def _atoi(s: str) -> int:
@@ -209,31 +273,23 @@ def _from(op: dict[str, Any]) -> str:
 
 def _scalar_text(v: Any) -> bytes:
     if type(v) is JSONNumber:
-        return v.text.encode()
+        return str(v.text).encode()  # type: ignore[attr-defined]  # set in JSONNumber.__new__
     return gojson.dumps(v)
 
 
 def _equal(a: Any, b: Any) -> bool:
-    """lazyNode.equal: ``a`` from the document, ``b`` from the operation (None: null)."""
-    if isinstance(a, dict):
-        if not isinstance(b, dict) or len(a) != len(b):
-            return False
-        for k, v in a.items():
-            if k not in b:
-                return False
-            ov = b[k]
-            if (v is None) != (ov is None):
-                return False
-            if v is not None and not _equal(v, ov):
-                return False
-        return True
-    if isinstance(a, list):
-        if not isinstance(b, list) or len(a) != len(b):
-            return False
-        return all((x is None and y is None) or (x is not None and _equal(x, y)) for x, y in zip(a, b))
-    if b is None or isinstance(b, (dict, list)):
-        return False
-    return _scalar_text(a) == _scalar_text(b)
+    """lazyNode.equal: ``a`` from the document, ``b`` from the operation (None: null);
+    objects and arrays structurally, scalars by their JSON text."""
+    def same(x: Any, y: Any) -> bool:
+        if isinstance(x, dict):
+            return isinstance(y, dict)
+        if isinstance(x, list):
+            return isinstance(y, list)
+        if x is None or y is None:
+            return x is None and y is None
+        return not isinstance(y, (dict, list)) and _scalar_text(x) == _scalar_text(y)
+
+    return deep_equal(a, b, same)
 
 
 def _copy_size(v: Any) -> int:

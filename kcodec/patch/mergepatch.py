@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcodec.patch._tree import deep_copy
+from kcodec.patch._tree import bounded, deep_copy, walk_containers
 from kcodec.patch.errors import MergePatchError
 
 __all__ = ["merge_patch", "create_merge_patch", "ERR_BAD_JSON_PATCH_TEXT", "ERR_BAD_JSON_DOC_TEXT"]
@@ -24,19 +24,15 @@ ERR_BAD_JSON_DOC_TEXT = "Invalid JSON Document"
 
 
 def _prune_nulls(v: Any) -> None:
-    if isinstance(v, dict):
-        _prune_doc_nulls(v)
-    elif isinstance(v, list):
-        for x in v:
-            if x is not None:
-                _prune_nulls(x)
+    """pruneNulls: null members leave every object in ``v``; arrays keep their null items."""
+    for node in walk_containers(v):
+        if isinstance(node, dict):
+            for k in [k for k, x in node.items() if x is None]:
+                del node[k]
 
 
 def _prune_doc_nulls(doc: dict[str, Any]) -> dict[str, Any]:
-    for k in [k for k, v in doc.items() if v is None]:
-        del doc[k]
-    for v in doc.values():
-        _prune_nulls(v)
+    _prune_nulls(doc)
     return doc
 
 
@@ -63,6 +59,7 @@ def _merge_docs(doc: dict[str, Any], patch: dict[str, Any]) -> None:
             doc[k] = _merge(cur, v)
 
 
+@bounded
 def merge_patch(doc_tree: Any, patch_tree: Any) -> Any:
     """Apply a JSON merge patch to a JSON tree; return the patched tree (the arguments are
     left as they were).
@@ -141,6 +138,7 @@ def _diff(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
     return into
 
 
+@bounded
 def create_merge_patch(original: Any, modified: Any) -> Any:
     """jsonpatch.CreateMergePatch on trees: the merge patch that turns ``original`` into
     ``modified`` (two objects, or two equally long arrays of objects: a list of patches).

@@ -26,7 +26,7 @@ from kcodec._kinds import (
 )
 from kcodec.fieldtable import StructMeta, fields_of, go_type_name
 from kcodec.gofmt import format_g, quote
-from kcodec.patch._tree import deep_copy
+from kcodec.patch._tree import bounded, deep_copy, deep_equal, walk_containers
 from kcodec.patch.errors import (
     ERR_BAD_JSON_DOC, ERR_BAD_PATCH_FORMAT_FOR_PRIMITIVE_LIST, ERR_BAD_PATCH_FORMAT_FOR_RETAIN_KEYS,
     ERR_BAD_PATCH_FORMAT_FOR_SET_ELEMENT_ORDER_LIST, ERR_NO_LIST_OF_LISTS,
@@ -95,8 +95,7 @@ def _go_kind(v: Any) -> str:
     return {"map[string]interface {}": "map", "[]interface {}": "slice"}.get(t, t)
 
 
-def _v(x: Any) -> str:
-    """fmt's %v."""
+def _scalar_v(x: Any) -> str:
     if x is None:
         return "<nil>"
     if x is True:
@@ -107,13 +106,46 @@ def _v(x: Any) -> str:
         return str(x)
     if isinstance(x, float):
         return format_g(x)
-    if isinstance(x, str):
-        return x
-    if isinstance(x, dict):
-        return "map[" + " ".join(f"{k}:{_v(x[k])}" for k in sorted(x)) + "]"
-    if isinstance(x, list):
-        return "[" + " ".join(_v(e) for e in x) + "]"
     return str(x)
+
+
+def _v(x: Any) -> str:
+    """fmt's %v (maps print with sorted keys: ``map[a:1 b:[x y]]``), without recursion."""
+    if not isinstance(x, (dict, list)):
+        return _scalar_v(x)
+    out: list[str] = []
+    stack: list[Any] = [x]
+    while stack:
+        item = stack.pop()
+        if type(item) is _Text:
+            out.append(item.text)
+        elif isinstance(item, dict):
+            parts: list[Any] = [_Text("map[")]
+            for i, k in enumerate(sorted(item)):
+                parts.append(_Text((" " if i else "") + f"{k}:"))
+                parts.append(item[k])
+            parts.append(_Text("]"))
+            stack.extend(reversed(parts))
+        elif isinstance(item, list):
+            parts = [_Text("[")]
+            for i, e in enumerate(item):
+                if i:
+                    parts.append(_Text(" "))
+                parts.append(e)
+            parts.append(_Text("]"))
+            stack.extend(reversed(parts))
+        else:
+            out.append(_scalar_v(item))
+    return "".join(out)
+
+
+class _Text:
+    """A piece of %v output already written (so _v can tell it from a string value)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
 
 
 def _s(x: Any) -> str:
@@ -159,13 +191,7 @@ def _go_eq(a: Any, b: Any) -> bool:
 
 def _deep_equal(a: Any, b: Any) -> bool:
     """reflect.DeepEqual on JSON trees (types matter: int64 1 is not float64 1)."""
-    if _go_type(a) != _go_type(b):
-        return False
-    if isinstance(a, dict):
-        return len(a) == len(b) and all(k in b and _deep_equal(v, b[k]) for k, v in a.items())
-    if isinstance(a, list):
-        return len(a) == len(b) and all(_deep_equal(x, y) for x, y in zip(a, b))
-    return a == b
+    return deep_equal(a, b, lambda x, y: _go_type(x) == _go_type(y))
 
 
 def _hashable(v: Any) -> Any:
@@ -964,37 +990,41 @@ def _merge_patch_into_original(original: dict[str, Any], patch: dict[str, Any], 
 
 
 def _remove_directives(obj: Any) -> tuple[Any, bool]:
-    if obj is None:
-        return obj, True
-    if isinstance(obj, dict):
-        if _DIRECTIVE in obj:
-            return None, False
-        for k in list(obj):
-            nv, keep = _remove_directives(obj[k])
-            if keep:
-                obj[k] = nv
-            else:
-                del obj[k]
-        return obj, True
+    """removeDirectives: (the value without the objects that hold a ``$patch``, whether to
+    keep it at all). Works in place (the patch is the caller's copy)."""
+    if isinstance(obj, dict) and _DIRECTIVE in obj:
+        return None, False
     if isinstance(obj, list):
-        res = []
-        for v in obj:
-            nv, keep = _remove_directives(v)
-            if keep:
-                res.append(nv)
-        return res, True
+        obj = [v for v in obj if not (isinstance(v, dict) and _DIRECTIVE in v)]
+    stack = [obj] if isinstance(obj, (dict, list)) else []
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            for k in list(node):
+                v = node[k]
+                if isinstance(v, dict) and _DIRECTIVE in v:
+                    del node[k]
+                elif isinstance(v, list):
+                    node[k] = [x for x in v if not (isinstance(x, dict) and _DIRECTIVE in x)]
+                    stack.append(node[k])
+                elif isinstance(v, dict):
+                    stack.append(v)
+        else:
+            for i, v in enumerate(node):
+                if isinstance(v, list):
+                    node[i] = [x for x in v if not (isinstance(x, dict) and _DIRECTIVE in x)]
+                    stack.append(node[i])
+                elif isinstance(v, dict):
+                    stack.append(v)
     return obj, True
 
 
 def _discard_nulls(v: Any) -> None:
-    if isinstance(v, dict):
-        for k in [k for k, x in v.items() if x is None]:
-            del v[k]
-        for x in v.values():
-            _discard_nulls(x)
-    elif isinstance(v, list):
-        for x in v:
-            _discard_nulls(x)
+    """discardNullValuesFromPatch: null members leave every object in ``v``."""
+    for node in walk_containers(v):
+        if isinstance(node, dict):
+            for k in [k for k, x in node.items() if x is None]:
+                del node[k]
 
 
 def _merge_map(original: dict[str, Any] | None, patch: dict[str, Any], schema: PatchSchema,
@@ -1161,6 +1191,7 @@ def _merge_slice_without_special_elements(backing: list[Any], n: int, patch: lis
 
 # ----------------------------------------------------------------------- conflicts
 
+@bounded
 def merging_maps_have_conflicts(left: dict[str, Any], right: dict[str, Any], cls: Any) -> bool:
     """MergingMapsHaveConflicts: whether two patches change a key differently."""
     return _fields_conflict(left, right, PatchSchema.of_class(cls), "", "")
@@ -1265,6 +1296,7 @@ def _check_preconditions(patch: dict[str, Any], fns: Sequence[PreconditionFunc])
             raise PreconditionFailedError(f"precondition failed for: {_v(patch)}")
 
 
+@bounded
 def strategic_merge_patch(doc_tree: Any, patch_tree: Any, cls: Any) -> dict[str, Any]:
     """Apply a strategic merge patch (StrategicMergeMapPatch) and return the patched tree;
     the arguments are left as they were.
@@ -1282,6 +1314,7 @@ def strategic_merge_patch(doc_tree: Any, patch_tree: Any, cls: Any) -> dict[str,
     return _merge_map(original, patch, schema, MergeOptions(True, True))
 
 
+@bounded
 def create_two_way_merge_patch(original: Any, modified: Any, cls: Any, *,
                                preconditions: Sequence[PreconditionFunc] = ()) -> dict[str, Any]:
     """CreateTwoWayMergeMapPatch: the strategic merge patch turning ``original`` into
@@ -1292,6 +1325,7 @@ def create_two_way_merge_patch(original: Any, modified: Any, cls: Any, *,
     return patch
 
 
+@bounded
 def create_three_way_merge_patch(original: Any, modified: Any, current: Any, cls: Any,
                                  overwrite: bool = True, *,
                                  preconditions: Sequence[PreconditionFunc] = ()) -> dict[str, Any]:

@@ -11,8 +11,9 @@ This module does the same from kcodec's field tables: definitions are named as G
 carry the merge tags tools/gen_api.py records (``x-kubernetes-patch-strategy``,
 ``-patch-merge-key``, ``-list-type``, ``-list-map-keys``, ``-map-type``), and every PATCH, POST
 and PUT lists the ``fieldValidation`` query parameter kubectl's QueryParamVerifier looks for.
-What kcodec does not record is left out: descriptions are empty (kubectl explain prints the
-field names, types and the tree), ``+default`` markers give no defaults.
+Descriptions come from upstream's types_swagger_doc_generated.go, which tools/gen_api.py
+copies to kcodec/api/_swagger_docs.json (read only when a document is first built), so
+``kubectl explain`` prints them; ``+default`` markers are not recorded and give no defaults.
 
 The documents are JSON; the protobuf forms (gnostic's OpenAPI v2/v3 messages) are not
 written: such a request gets the 406 kube-openapi's handlers answer for a type they do not
@@ -20,9 +21,11 @@ serve (kubectl then goes on without the v2 document, which it only asks for in p
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import threading
+from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from kcodec._kinds import (
@@ -38,6 +41,8 @@ __all__ = [
     "make_openapi_handler",
     "resources_from_routes",
     "OpenAPIResponse",
+    "describe",
+    "schema_markers",
 ]
 
 _PATCH_TYPES_BUILTIN = ("application/apply-patch+yaml", "application/json-patch+json",
@@ -135,6 +140,59 @@ _DELETE_PARAMS = ("dryRun", "gracePeriodSeconds", "ignoreStoreReadErrorWithClust
 _WRITE_PARAMS = ("dryRun", "fieldManager", "fieldValidation")
 
 
+_DOCS_LOCK = threading.Lock()
+_DOCS: dict[str, Any] | None = None
+
+
+def _descriptions() -> dict[str, Any]:
+    """kcodec/api/_swagger_docs.json (tools/gen_api.py: types_swagger_doc_generated.go),
+    read on first use; empty when the file is absent."""
+    global _DOCS
+    with _DOCS_LOCK:
+        if _DOCS is None:
+            import kcodec.api
+
+            path = Path(kcodec.api.__file__).parent / "_swagger_docs.json"
+            try:
+                _DOCS = json.loads(path.read_text(encoding="utf-8"))
+            except OSError:
+                _DOCS = {"strings": [], "types": {}}
+        return _DOCS
+
+
+def describe(cls: Any, json_name: str = "") -> str:
+    """The description kube-apiserver's OpenAPI gives the Go type ``cls`` mirrors
+    (``json_name=""``) or its field ``json_name``; "" when upstream has none."""
+    module = cls.__module__
+    if module == "kcodec.api.meta._values":
+        module = "kcodec.api.meta.v1"
+    return _doc(module, go_type_name(cls).rpartition(".")[2], json_name)
+
+
+def _doc(module: str, type_name: str, json_name: str) -> str:
+    docs = _descriptions()
+    entry = docs["types"].get(module, {}).get(type_name)
+    if not entry or json_name not in entry:
+        return ""
+    return str(docs["strings"][entry[json_name]])
+
+
+def schema_markers(cls: Any) -> dict[str, Any]:
+    """openapi-gen's other markers of the Go type ``cls`` mirrors, as tools/gen_api.py records
+    them: ``{"default": {json name: value}}`` (``+default=``; ContainerPort's protocol is
+    "TCP", which server-side apply also needs for list map keys) and ``{"required": [...]}``
+    where ``+required``/``+optional`` make it differ from "the fields without omitempty"."""
+    module = cls.__module__
+    if module == "kcodec.api.meta._values":
+        module = "kcodec.api.meta.v1"
+    return dict(_descriptions().get("schema", {}).get(module, {}).get(go_type_name(cls).rpartition(".")[2], {}))
+
+
+def _type_meta_doc(json_name: str) -> str:
+    """metav1.TypeMeta's field texts (kcodec's Object carries kind and apiVersion itself)."""
+    return _doc("kcodec.api.meta.v1", "TypeMeta", json_name)
+
+
 def definition_name(cls: Any) -> str:
     """The OpenAPI definition name kube-apiserver gives the Go type ``cls`` mirrors
     (``io.k8s.api.apps.v1.Deployment``, ``io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta``,
@@ -153,6 +211,7 @@ def definition_name(cls: Any) -> str:
     return f"{module}.{name}"
 
 
+@functools.lru_cache(maxsize=4096)
 def _valid_operation_id(s: str, capitalize_first: bool) -> str:
     """ToValidOperationID (apiserver pkg/endpoints/openapi/openapi.go)."""
     out = []
@@ -230,36 +289,75 @@ def resources_from_routes(routes: Mapping[Any, Any]) -> dict[GroupVersion, list[
     return {GroupVersion(gv.group, gv.version): list(r.api_resources) for gv, r in routes.items()}
 
 
+_NO_DEFAULT: Any = object()
+
+
 class _Builder:
     """Definitions and paths of one document (v2 or v3)."""
 
-    def __init__(self, v3: bool, gvks_of: Mapping[type, list[GroupVersionKind]]) -> None:
+    def __init__(self, v3: bool, gvks_of: Mapping[type, list[GroupVersionKind]],
+                 cache: dict[tuple[bool, Any], tuple[dict[str, Any], list[Any]]] | None = None) -> None:
         self.v3 = v3
         self.gvks_of = gvks_of
         self.defs: dict[str, Any] = {}
+        # {(v3, class): (definition, classes it refers to)}, shared by the service's documents:
+        # a class's definition is the same in every document that holds it.
+        self.cache = cache if cache is not None else {}
+        self._deps: list[list[Any]] = []
 
     def ref(self, cls: Any) -> str:
         name = definition_name(cls)
+        if self._deps:
+            self._deps[-1].append(cls)
         if name not in self.defs:
-            self.defs[name] = None  # placeholder: recursive types
-            self.defs[name] = self.definition(cls, name)
+            cached = self.cache.get((self.v3, cls))
+            if cached is not None:
+                self.defs[name] = cached[0]
+                for dep in cached[1]:
+                    self.ref(dep)
+            else:
+                self.defs[name] = None  # placeholder: recursive types
+                self._deps.append([])
+                try:
+                    self.defs[name] = self.definition(cls, name)
+                finally:
+                    deps = self._deps.pop()
+                self.cache[(self.v3, cls)] = (self.defs[name], deps)
         return ("#/components/schemas/" if self.v3 else "#/definitions/") + name
 
     def definition(self, cls: Any, name: str) -> dict[str, Any]:
         custom = (_CUSTOM_SCHEMAS_V2.get(name) if not self.v3 else None) or _CUSTOM_SCHEMAS_V3.get(name)
         if custom is not None:
-            return dict(custom)
+            own = dict(custom)
+            text = describe(cls)
+            if text:
+                own["description"] = text
+            return own
         if not hasattr(cls, "__kc_decls__"):  # a CustomValue without a known schema
             return {}
         fields_of(cls)
         props: dict[str, Any] = {}
         required: list[str] = []
+        markers = schema_markers(cls)
+        defaults = markers.get("default", {})
         for json_name, chain in cls.__kc_json__.items():
             f = chain[-1]
-            props[json_name] = self.field_schema(f)
+            owner = chain[-2].cls if len(chain) > 1 else cls  # an inline struct documents its own fields
+            text = _type_meta_doc(json_name) if f.via == "TypeMeta" else describe(owner, json_name)
+            if len(chain) > 1:
+                inner = schema_markers(owner).get("default", {})
+                default = inner.get(json_name, _NO_DEFAULT)
+            else:
+                default = defaults.get(json_name, _NO_DEFAULT)
+            props[json_name] = self.field_schema(f, text, default)
             if not f.omitempty and not f.omitzero and not any(c.omitempty for c in chain[:-1]):
                 required.append(json_name)
+        if "required" in markers:
+            required = [n for n in markers["required"] if n in props]
         out: dict[str, Any] = {"type": "object"}
+        desc = describe(cls)
+        if desc:
+            out["description"] = desc
         if props:
             out["properties"] = props
         if required:
@@ -303,10 +401,14 @@ class _Builder:
             s["default"] = zero
         return s
 
-    def field_schema(self, f: Any) -> dict[str, Any]:
+    def field_schema(self, f: Any, description: str = "", default: Any = _NO_DEFAULT) -> dict[str, Any]:
         s = self.type_schema(f, False)
         extra: dict[str, Any] = {}
-        if self.v3:
+        if description:
+            extra["description"] = description
+        if default is not _NO_DEFAULT:  # a +default= marker
+            extra["default"] = default
+        elif self.v3:
             if f.kind == K_STRUCT and not f.pointer:
                 extra["default"] = {}
             elif f.kind in (K_STR, K_BOOL, K_INT32, K_INT64, K_FLOAT) and not f.pointer \
@@ -387,6 +489,32 @@ class _Builder:
         return op
 
 
+def _custom_name(gvk: GroupVersionKind) -> str:
+    return ".".join(reversed(gvk.group.split("."))) + "." + gvk.version + "." + gvk.kind
+
+
+def _with_ref(b: _Builder, ref: str, description: str) -> dict[str, Any]:
+    if b.v3:
+        return {"allOf": [{"$ref": ref}], "description": description}
+    return {"$ref": ref, "description": description}
+
+
+_V2_DROPPED = ("nullable", "oneOf", "anyOf", "allOf", "not", "x-kubernetes-int-or-string")
+
+
+def _to_v2(schema: Any) -> Any:
+    """The v2 form of a CRD schema (apiextensions-apiserver openapiv2.ToStructuralOpenAPIV2, in
+    short: what swagger 2.0 cannot say is dropped, an int-or-string loses its type)."""
+    if isinstance(schema, dict):
+        out = {k: _to_v2(v) for k, v in schema.items() if k not in _V2_DROPPED}
+        if schema.get("x-kubernetes-int-or-string"):
+            out.pop("type", None)
+        return out
+    if isinstance(schema, list):
+        return [_to_v2(v) for v in schema]
+    return schema
+
+
 def _gv_prefix(gv: GroupVersion) -> str:
     return f"/api/{gv.version}" if not gv.group else f"/apis/{gv.group}/{gv.version}"
 
@@ -406,7 +534,9 @@ class OpenAPIService:
     a free-form object schema.
     """
 
-    def __init__(self, resources: Mapping[Any, Sequence[Any]], scheme: Any = None) -> None:
+    def __init__(self, resources: Mapping[Any, Sequence[Any]], scheme: Any = None,
+                 custom_schemas: Mapping[GroupVersionKind, Any] | None = None) -> None:
+        self._custom: dict[GroupVersionKind, Any] = dict(custom_schemas or {})
         if scheme is None:
             from kcodec.api import scheme as default_scheme
 
@@ -424,29 +554,82 @@ class OpenAPIService:
         self._v3: dict[str, bytes] = {}
         self._index: bytes | None = None
         self._gvks: dict[type, list[GroupVersionKind]] | None = None
+        self._types: dict[GroupVersion, dict[str, Any]] = {}
+        self._defs: dict[tuple[bool, Any], tuple[dict[str, Any], list[Any]]] = {}
 
     def __repr__(self) -> str:
         return f"OpenAPIService({len(self.resources)} group versions)"
 
+    def update(self, resources: Mapping[Any, Sequence[Any]] | None = None,
+               custom_schemas: Mapping[GroupVersionKind, Any] | None = None) -> None:
+        """Replace the served resources and/or the custom resources' schemas (when a CRD is
+        established, changed or deleted) and drop the cached documents."""
+        with self._lock:
+            if resources is not None:
+                fresh = OpenAPIService(resources, self.scheme)
+                self.resources = fresh.resources
+            if custom_schemas is not None:
+                self._custom = dict(custom_schemas)
+            self._v2 = None
+            self._v3 = {}
+            self._index = None
+            self._gvks = None
+            self._types = {}
+            self._defs = {}
+
+    def _custom_definition(self, b: _Builder, gvk: GroupVersionKind, schema: Any, plural: str,
+                           list_kind: bool) -> dict[str, Any]:
+        """apiextensions-apiserver pkg/controller/openapi/builder: the CRD version's schema with
+        TypeMeta and ObjectMeta properties (buildKubeNative), or its list (buildListSchema)."""
+        from kcodec.api.meta import v1 as metav1
+
+        describe_meta = describe(metav1.PartialObjectMetadata, "metadata")
+        type_props = {k: {"description": _type_meta_doc(k), "type": "string"} for k in ("apiVersion", "kind")}
+        gvk_ext = [{"group": gvk.group, "kind": gvk.kind + ("List" if list_kind else ""), "version": gvk.version}]
+        if list_kind:
+            item_ref = ("#/components/schemas/" if b.v3 else "#/definitions/") + _custom_name(gvk)
+            meta_ref = self._meta_ref(b, "ListMeta")
+            meta_doc = describe(metav1.PartialObjectMetadataList, "metadata")
+            return {"description": f"{gvk.kind}List is a list of {gvk.kind}",
+                    "properties": {**type_props,
+                                   "items": {"description": f"List of {plural}. More info: "
+                                             "https://kubernetes.io/docs/reference/kubectl/overview/#list",
+                                             "items": {"$ref": item_ref}, "type": "array"},
+                                   "metadata": _with_ref(b, meta_ref, meta_doc)},
+                    "required": ["items"], "type": "object", "x-kubernetes-group-version-kind": gvk_ext}
+        if not isinstance(schema, Mapping) or (not b.v3 and schema.get("x-kubernetes-preserve-unknown-fields")):
+            return {"type": "object", "x-kubernetes-group-version-kind": gvk_ext}
+        out = json.loads(json.dumps(schema))
+        if not b.v3:
+            out = _to_v2(out)
+        props = out.setdefault("properties", {})
+        props["metadata"] = _with_ref(b, self._meta_ref(b, "ObjectMeta"), describe_meta)
+        props.update(type_props)
+        out["x-kubernetes-group-version-kind"] = gvk_ext
+        return out
+
     # -- models -----------------------------------------------------------------------------
 
+    def _known_types(self, gv: GroupVersion) -> dict[str, Any]:
+        """scheme.known_types, once per group version (it walks every registered type)."""
+        types = self._types.get(gv)
+        if types is None:
+            try:
+                types = dict(self.scheme.known_types(gv))
+            except Exception:  # noqa: BLE001 - a group the scheme does not know: a custom resource
+                types = {}
+            self._types[gv] = types
+        return types
+
     def _class(self, gvk: GroupVersionKind) -> Any:
-        try:
-            types = self.scheme.known_types(GroupVersion(gvk.group, gvk.version))
-        except Exception:  # noqa: BLE001 - a group the scheme does not know: a custom resource
-            return None
-        cls = types.get(gvk.kind)
+        cls = self._known_types(GroupVersion(gvk.group, gvk.version)).get(gvk.kind)
         return cls if cls is not None and hasattr(cls, "__kc_decls__") else None
 
     def _gvks_of(self) -> dict[type, list[GroupVersionKind]]:
         if self._gvks is None:
             out: dict[type, list[GroupVersionKind]] = {}
             for gv in sorted(self.resources, key=lambda g: (g.group, g.version)):
-                try:
-                    types = self.scheme.known_types(gv)
-                except Exception:  # noqa: BLE001 - not in the scheme
-                    continue
-                for kind, cls in types.items():
+                for kind, cls in self._known_types(gv).items():
                     out.setdefault(cls, []).append(GroupVersionKind(gv.group, gv.version, kind))
             for lst in out.values():
                 lst.sort(key=lambda g: (g.group, g.version, g.kind))
@@ -457,17 +640,13 @@ class OpenAPIService:
         cls = self._class(GroupVersionKind(gvk.group, gvk.version, gvk.kind + ("List" if list_kind else "")))
         if cls is not None:
             return b.ref(cls)
-        # A custom resource: a free-form object definition named as Go names unstructured kinds.
-        name = ".".join(reversed(gvk.group.split("."))) + "." + gvk.version + "." + gvk.kind + \
-            ("List" if list_kind else "")
+        # A custom resource, named as Go names unstructured kinds (scheme.ToOpenAPIDefinitionName).
+        name = _custom_name(gvk) + ("List" if list_kind else "")
         if name not in b.defs:
-            d: dict[str, Any] = {"type": "object",
-                                 "x-kubernetes-group-version-kind": [
-                                     {"group": gvk.group, "kind": gvk.kind + ("List" if list_kind else ""),
-                                      "version": gvk.version}]}
-            if b.v3:
-                d["x-kubernetes-preserve-unknown-fields"] = True
-            b.defs[name] = d
+            base = GroupVersionKind(gvk.group, gvk.version, gvk.kind)
+            plural = next((r.name for r in self.resources.get(GroupVersion(gvk.group, gvk.version), [])
+                           if r.kind == gvk.kind and "/" not in r.name), gvk.kind.lower())
+            b.defs[name] = self._custom_definition(b, base, self._custom.get(base), plural, list_kind)
         return ("#/components/schemas/" if b.v3 else "#/definitions/") + name
 
     def _meta_ref(self, b: _Builder, name: str) -> str:
@@ -602,7 +781,7 @@ class OpenAPIService:
 
     def v3_document(self, gv: GroupVersion) -> dict[str, Any]:
         """The v3 document of one group version, as a JSON tree."""
-        b = _Builder(True, self._gvks_of())
+        b = _Builder(True, self._gvks_of(), self._defs)
         paths = self._paths(b, gv)
         return {"components": {"schemas": {k: v for k, v in b.defs.items()},
                                "securitySchemes": {"BearerToken": {"description": "Bearer Token authentication",
@@ -614,7 +793,7 @@ class OpenAPIService:
 
     def v2_document(self) -> dict[str, Any]:
         """The v2 (swagger 2.0) document of every served group version, as a JSON tree."""
-        b = _Builder(False, self._gvks_of())
+        b = _Builder(False, self._gvks_of(), self._defs)
         paths: dict[str, Any] = {}
         for gv in sorted(self.resources, key=lambda g: (g.group, g.version)):
             paths.update(self._paths(b, gv))
@@ -687,9 +866,10 @@ class OpenAPIService:
             hdrs = {"Vary": "Accept"}
             if not _accepts(accept, "json"):
                 return 406, hdrs, b""
-            data = self.v3(key)
-            if data is None:
+            doc = self.v3(key)
+            if doc is None:
                 return 200, hdrs, b""  # handler3 writes nothing for a group version it does not have
+            data = doc
             etag = self.etag(data)
             want = (query.get("hash") or [""])[0]
             if want:

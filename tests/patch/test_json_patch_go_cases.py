@@ -216,3 +216,24 @@ def test_create_merge_patch() -> None:
     with pytest.raises(MergePatchError) as exc:
         create_merge_patch([{"a": 1}], {"a": 2})
     assert str(exc.value) == "Mismatched JSON Documents"
+
+
+def test_strict_decoding() -> None:
+    """apiserver patch.go applyJSPatch with fieldValidation Strict/Warn: kjson.UnmarshalStrict
+    into []jsonPatchOp (sigs.k8s.io/json's paths: "[0].pathz"), then "json patch " in front."""
+    from kcodec.patch import json_patch_strict_errors
+
+    assert json_patch_strict_errors(b'[{"op":"add","path":"/a","value":{"x":1}}]') == []
+    assert json_patch_strict_errors(
+        b'[{"op":"add","pathz":"/a","Op":"x"},{"op":"add","op":"add","path":"/b","value":{"x":1,"x":2}}]') == [
+        'json patch unknown field "[0].pathz"', 'json patch unknown field "[0].Op"',
+        'json patch duplicate field "[1].op"', 'json patch duplicate field "[1].value.x"']
+    with pytest.raises(JSONPatchDecodeError) as exc:
+        json_patch_strict_errors(b'[{"op":"add","path":5}]')
+    assert str(exc.value) == ("error decoding patch: json: cannot unmarshal number into Go struct field "
+                              "jsonPatchOp.path of type string")
+    assert exc.value.code == 400
+    with pytest.raises(JSONPatchDecodeError) as exc:
+        json_patch_strict_errors(b'{"op":"add"}')
+    assert str(exc.value) == ("error decoding patch: json: cannot unmarshal object into Go value of type "
+                              "[]handlers.jsonPatchOp")

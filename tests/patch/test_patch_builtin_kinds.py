@@ -224,3 +224,37 @@ def test_primitive_merge_list_order() -> None:
     with pytest.raises(PatchError) as exc:
         strategic_merge_patch({"ints": [[1]]}, {"ints": [[2]]}, _Sets)
     assert exc.value is perrors.ERR_NO_LIST_OF_LISTS and exc.value.code == 422
+
+
+def test_raw_extension_from_to_tree() -> None:
+    """A tree from kcodec.model.to_tree holds RawExtension text as RawJSON; the patch sees the
+    decoded value, as Go's ToUnstructured gives it, and RawExtension's struct has no JSON fields."""
+    from kcodec.model import from_tree, to_tree
+    from kcodec.runtime import RawExtension
+
+    cr = appsv1.ControllerRevision(data=RawExtension(raw=b'{"a":{"b":1}}'), revision=1)
+    out = strategic_merge_patch(to_tree(cr), {"data": {"x": 1}}, appsv1.ControllerRevision)
+    assert from_tree(appsv1.ControllerRevision, out).data == RawExtension(raw=b'{"a":{"b":1},"x":1}')
+    with pytest.raises(PatchError) as exc:
+        strategic_merge_patch(to_tree(cr), {"data": {"a": {"c": 2}}}, appsv1.ControllerRevision)
+    assert str(exc.value) == 'unable to find api field in struct RawExtension for the json field "a"'
+
+
+def test_deep_nesting() -> None:
+    """A patch as deep as the JSON decoder allows (10,000 levels) applies; a live object
+    whose shared nesting is deeper than the merge can follow gets a 422, not a crash."""
+    from kcodec import gojson
+    from kcodec.patch import PatchTooDeepError, json_patch, merge_patch
+
+    depth = 9998
+    body = b'{"a":' * depth + b"1" + b"}" * depth
+    deep = gojson.loads(body)
+    out = strategic_merge_patch(_deployment(), {"metadata": {"annotations": {"x": "y"}}, "spec": {"x": deep}},
+                                appsv1.Deployment)
+    assert out["metadata"]["annotations"] == {"x": "y"}
+    assert merge_patch({"a": 1}, {"b": deep})["a"] == 1
+    ops = b'[{"op":"add","path":"/x","value":' + body + b'},{"op":"test","path":"/x","value":' + body + b"}]"
+    assert json_patch({}, ops)["x"]["a"]["a"]["a"]
+    with pytest.raises(PatchTooDeepError) as exc:
+        merge_patch({"b": deep}, {"b": deep})
+    assert exc.value.code == 422

@@ -30,6 +30,7 @@ from kcodec.patch import (
     create_three_way_merge_patch, json_patch, merge_patch, require_key_unchanged,
     require_metadata_key_unchanged, strategic_merge_patch,
 )
+from kcodec.schema import GroupVersionKind
 from kcodec.server.openapi import OpenAPIService, definition_name, operation_id_and_tags
 
 aiohttp = pytest.importorskip("aiohttp")
@@ -54,14 +55,24 @@ RESOURCES = {
          "verbs": ["create", "delete", "get", "list", "patch", "update", "watch"], "shortNames": ["ns"]},
     ],
 }
+RESOURCES["stable.example.com/v1"] = [
+    {"name": "crontabs", "singularName": "crontab", "namespaced": True, "kind": "CronTab", "verbs": _VERBS,
+     "shortNames": ["ct"]}]
 CLASSES = {"deployments": appsv1.Deployment, "configmaps": corev1.ConfigMap}
+CRONTAB_SCHEMA = {"type": "object", "properties": {"spec": {"type": "object", "properties": {
+    "cronSpec": {"type": "string", "description": "The cron schedule of the job."},
+    "ports": {"type": "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["port"],
+              "items": {"type": "object", "required": ["port"],
+                        "properties": {"port": {"type": "integer"}, "name": {"type": "string"}}}},
+    "replicas": {"type": "integer", "minimum": 1}}}}}
 
 
 class FakeCluster:
     """Discovery, OpenAPI and an object map: just what kubectl explain/apply talk to."""
 
     def __init__(self) -> None:
-        self.openapi = OpenAPIService(RESOURCES)
+        self.openapi = OpenAPIService(RESOURCES, custom_schemas={
+            GroupVersionKind("stable.example.com", "v1", "CronTab"): CRONTAB_SCHEMA})
         self.objects: dict[str, Any] = {}
         self.requests: list[tuple[str, str, str, str, bytes]] = []
         self.rv = 1
@@ -82,10 +93,10 @@ class FakeCluster:
                                                                       "serverAddress": "127.0.0.1"}]})
         if path == "/apis":
             return web.json_response({"kind": "APIGroupList", "apiVersion": "v1", "groups": [
-                {"name": "apps", "versions": [{"groupVersion": "apps/v1", "version": "v1"}],
-                 "preferredVersion": {"groupVersion": "apps/v1", "version": "v1"}}]})
-        if path in ("/api/v1", "/apis/apps/v1"):
-            gv = "v1" if path == "/api/v1" else "apps/v1"
+                {"name": gv.split("/")[0], "versions": [{"groupVersion": gv, "version": "v1"}],
+                 "preferredVersion": {"groupVersion": gv, "version": "v1"}} for gv in RESOURCES if "/" in gv]})
+        if path == "/api/v1" or path.removeprefix("/apis/") in RESOURCES:
+            gv = "v1" if path == "/api/v1" else path.removeprefix("/apis/")
             return web.json_response({"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": gv,
                                       "resources": RESOURCES[gv]})
         if path == "/version":
@@ -214,6 +225,17 @@ def test_v3_document_shape() -> None:
     assert (status, headers["Cache-Control"], body) == (200, "public, immutable", doc_bytes)
     assert svc.handle("GET", "/openapi/v2", {}, {"Accept": "application/com.github.proto-openapi.spec.v2@v1.0"
                                                            "+protobuf"})[0] == 406
+    assert dep["description"] == "Deployment enables declarative updates for Pods and ReplicaSets."
+    assert schemas["io.k8s.api.apps.v1.DeploymentSpec"]["properties"]["strategy"] == {
+        "allOf": [{"$ref": "#/components/schemas/io.k8s.api.apps.v1.DeploymentStrategy"}], "default": {},
+        "description": "The deployment strategy to use to replace existing pods with new ones.",
+        "x-kubernetes-patch-strategy": "retainKeys"}
+    # served through GenericAPIServer's hook: anything with method, path, query and headers
+    from types import SimpleNamespace
+
+    resp = svc.serve(SimpleNamespace(method="GET", path="/openapi/v3", query={}, headers={}))
+    assert (resp.status, resp.content_type, resp.body) == (200, "application/json", svc.v3_index())
+    assert svc.serve(SimpleNamespace(method="GET", path="/api/v1", query={}, headers={})) is None
     v2 = json.loads(svc.v2())
     assert v2["swagger"] == "2.0"
     assert v2["definitions"]["io.k8s.api.core.v1.Container"]["properties"]["ports"][
@@ -226,10 +248,37 @@ def test_kubectl_explain(cluster: tuple[FakeCluster, Path]) -> None:
     assert out.returncode == 0, out.stderr
     assert "GROUP:      apps" in out.stdout and "KIND:       Deployment" in out.stdout
     assert "FIELD: replicas <integer>" in out.stdout
+    # the description of types_swagger_doc_generated.go, as kube-apiserver's OpenAPI has it
+    assert ("DESCRIPTION:\n    Number of desired pods. This is a pointer to distinguish between explicit\n"
+            "    zero and not specified. Defaults to 1.\n") in out.stdout
     out = _kubectl(home, "explain", "deployment.spec.template.spec.containers")
     assert out.returncode == 0, out.stderr
     assert "FIELD: containers <[]Container>" in out.stdout
     assert "image\t<string>" in out.stdout and "name\t<string> -required-" in out.stdout
+
+
+def test_kubectl_explain_custom_resource(cluster: tuple[FakeCluster, Path]) -> None:
+    """A CRD version's schema, published as apiextensions-apiserver's OpenAPI builder does
+    (TypeMeta and ObjectMeta added, the list kind beside it)."""
+    _fake, home = cluster
+    out = _kubectl(home, "explain", "crontab.spec.cronSpec")
+    assert out.returncode == 0, out.stderr
+    assert "GROUP:      stable.example.com" in out.stdout and "KIND:       CronTab" in out.stdout
+    assert "FIELD: cronSpec <string>" in out.stdout and "The cron schedule of the job." in out.stdout
+    out = _kubectl(home, "explain", "crontab")
+    assert out.returncode == 0, out.stderr
+    assert "metadata\t<ObjectMeta>" in out.stdout and "spec\t<Object>" in out.stdout
+    svc = OpenAPIService(RESOURCES, custom_schemas={GroupVersionKind("stable.example.com", "v1", "CronTab"):
+                                                    CRONTAB_SCHEMA})
+    doc = json.loads(svc.v3("apis/stable.example.com/v1") or b"")
+    schemas = doc["components"]["schemas"]
+    assert schemas["com.example.stable.v1.CronTabList"]["properties"]["items"]["items"] == {
+        "$ref": "#/components/schemas/com.example.stable.v1.CronTab"}
+    patch = doc["paths"]["/apis/stable.example.com/v1/namespaces/{namespace}/crontabs/{name}"]["patch"]
+    assert "application/strategic-merge-patch+json" not in patch["requestBody"]["content"]
+    svc.update(custom_schemas={})  # the CRD is gone: a free-form kind again
+    doc = json.loads(svc.v3("apis/stable.example.com/v1") or b"")
+    assert "spec" not in doc["components"]["schemas"]["com.example.stable.v1.CronTab"].get("properties", {})
 
 
 DEPLOYMENT = """
@@ -337,3 +386,34 @@ def test_kubectl_patch_types(cluster: tuple[FakeCluster, Path]) -> None:
                    "-p", '[{"op":"remove","path":"/data/c"},{"op":"add","path":"/data/d","value":"4"}]')
     assert out.returncode == 0, out.stderr
     assert fake.objects["configmaps/default/cfg"]["data"] == {"b": "x", "d": "4"}
+
+
+def test_openapi_gen_markers() -> None:
+    """+default= and +required/+optional as openapi-gen writes them (k8s.io/api v0.36.3)."""
+    from kcodec.server.openapi import schema_markers
+
+    assert schema_markers(corev1.ContainerPort) == {"default": {"protocol": "TCP"}}
+    svc = OpenAPIService({"v1": [{"name": "pods", "namespaced": True, "kind": "Pod", "verbs": ["get"]}]})
+    schemas = json.loads(svc.v3("api/v1") or b"")["components"]["schemas"]
+    port = schemas["io.k8s.api.core.v1.ContainerPort"]
+    assert port["properties"]["protocol"]["default"] == "TCP" and port["required"] == ["containerPort"]
+    grpc = schemas["io.k8s.api.core.v1.GRPCAction"]
+    assert grpc["required"] == ["port"] and grpc["properties"]["service"]["default"] == ""
+    assert schemas["io.k8s.api.core.v1.HostAlias"]["required"] == ["ip"]
+    azure = schemas["io.k8s.api.core.v1.AzureDiskVolumeSource"]["properties"]
+    assert (azure["kind"]["default"], azure["cachingMode"]["default"]) == ("Shared", "ReadWrite")  # +default=ref(...)
+
+
+def test_descriptions_from_doc_comments() -> None:
+    """apiextensions and apiregistration have no types_swagger_doc_generated.go: their texts
+    are the doc comments as openapi-gen words them (lines joined, paragraphs kept)."""
+    from kcodec.api.apiextensions import v1 as apiextv1
+    from kcodec.api.meta import v1 as metav1
+    from kcodec.server.openapi import describe
+
+    assert describe(apiextv1.CustomResourceDefinitionSpec, "group") == (
+        "group is the API group of the defined custom resource. The custom resources are served under "
+        "`/apis/<group>/...`. Must match the name of the CustomResourceDefinition (in the form "
+        "`<names.plural>.<group>`).")
+    assert describe(metav1.WatchEvent, "object").startswith(
+        "Object is:\n * If Type is Added or Modified: the new state of the object.\n * If Type is Deleted:")

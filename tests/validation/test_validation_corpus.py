@@ -32,8 +32,10 @@ KINDS = {
     "ClusterRoleBinding": ("rbac", "cluster_role_binding"),
     "PodDisruptionBudget": ("policy", "pod_disruption_budget"),
     "HorizontalPodAutoscaler": ("autoscaling", "horizontal_pod_autoscaler"),
+    "Endpoints": ("core", "endpoints"), "ResourceQuota": ("core", "resource_quota"),
+    "LimitRange": ("core", "limit_range"), "IngressClass": ("networking", "ingress_class"),
 }
-CLUSTER_SCOPED = {"Namespace", "ClusterRole", "ClusterRoleBinding"}
+CLUSTER_SCOPED = {"Namespace", "ClusterRole", "ClusterRoleBinding", "IngressClass"}
 
 #: Documents Go rejects as well: (file, kind) -> the first error kube-apiserver reports.
 EXPECTED_INVALID = {

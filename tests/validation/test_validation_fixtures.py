@@ -27,6 +27,10 @@ KINDS = {
     "ClusterRoleBinding": ("rbac", "cluster_role_binding"),
     "PodDisruptionBudget": ("policy", "pod_disruption_budget"),
     "HorizontalPodAutoscaler": ("autoscaling", "horizontal_pod_autoscaler"), "Scale": ("autoscaling", "scale"),
+    "Endpoints": ("core", "endpoints"), "ResourceQuota": ("core", "resource_quota"),
+    "LimitRange": ("core", "limit_range"), "Binding": ("core", "binding"),
+    "IngressClass": ("networking", "ingress_class"), "ServiceCIDR": ("networking", "service_cidr"),
+    "IPAddress": ("networking", "ip_address"),
 }
 
 

@@ -38,6 +38,13 @@ __all__ = [
     "validate_pod_status_update",
     "validate_pod_ephemeral_containers_update",
     "validate_binding",
+    "validate_endpoints",
+    "validate_endpoints_update",
+    "validate_resource_quota",
+    "validate_resource_quota_update",
+    "validate_resource_quota_status_update",
+    "validate_limit_range",
+    "validate_limit_range_update",
     "validate_pod_spec",
     "validate_pod_template_spec",
     "validate_pod_template",
@@ -2869,3 +2876,188 @@ def validate_replication_controller_status_update(new: Any, old: Any) -> ErrorLi
                                                                      "observed_generation")))
     return errs
 
+
+
+# --- endpoints, resource quotas, limit ranges ------------------------------------------------------
+
+def _validate_endpoint_address(addr: Any, path: Path) -> ErrorList:
+    errs = names.is_valid_ip(path.child("ip"), addr.ip)
+    if addr.hostname:
+        errs.extend(_dns1123_label(addr.hostname, path.child("hostname")))
+    if addr.node_name is not None:
+        errs.extend(fld.invalid(path.child("nodeName"), addr.node_name, m)
+                    for m in names.name_is_dns_subdomain(addr.node_name, False))
+    errs.extend(_validate_non_special_ip(addr.ip, path.child("ip")))
+    return errs
+
+
+def validate_endpoints(ep: Any) -> ErrorList:
+    """Go: ``ValidateEndpoints`` (ValidateEndpointsCreate)."""
+    errs = validate_object_meta(ep.metadata, True, names.name_is_dns_subdomain, Path("metadata"))
+    for i, ss in enumerate(ep.subsets or []):
+        p = Path("subsets").index(i)
+        if not ss.addresses and not ss.not_ready_addresses:
+            errs.append(fld.required(p, "must specify `addresses` or `notReadyAddresses`"))
+        for j, a in enumerate(ss.addresses or []):
+            errs.extend(_validate_endpoint_address(a, p.child("addresses").index(j)))
+        for j, a in enumerate(ss.not_ready_addresses or []):
+            errs.extend(_validate_endpoint_address(a, p.child("notReadyAddresses").index(j)))
+        ports = list(ss.ports or [])
+        for j, port in enumerate(ports):
+            pp = p.child("ports").index(j)
+            if len(ports) > 1 and not port.name:
+                errs.append(fld.required(pp.child("name"), ""))
+            elif port.name:
+                errs.extend(_dns1123_label(port.name, pp.child("name")))
+            errs.extend(fld.invalid(pp.child("port"), port.port, m) for m in names.is_valid_port_num(port.port))
+            if not port.protocol:
+                errs.append(fld.required(pp.child("protocol"), ""))
+            elif port.protocol not in _PROTOCOLS:
+                errs.append(fld.not_supported(pp.child("protocol"), port.protocol, _PROTOCOLS))
+            if port.app_protocol is not None:
+                errs.extend(_qualified_name(port.app_protocol, pp.child("appProtocol")))
+    return errs
+
+
+def validate_endpoints_update(new: Any, old: Any) -> ErrorList:
+    """Go: ``ValidateEndpointsUpdate``."""
+    errs = validate_object_meta_update(new.metadata, old.metadata, Path("metadata"))
+    errs.extend(validate_endpoints(new))
+    return errs
+
+
+_QUOTA_SCOPES = ["BestEffort", "CrossNamespacePodAffinity", "NotBestEffort", "NotTerminating", "PriorityClass",
+                 "Terminating", "VolumeAttributesClass"]
+
+
+def _validate_quota_resource_name(value: str, path: Path) -> ErrorList:
+    errs = _validate_resource_name(value, path)
+    if len(value.split("/")) == 1 and value not in _STANDARD_RESOURCES and not value.startswith(
+            ("requests.hugepages-", "count/")):
+        errs.append(fld.invalid(path, value, "must be a standard resource for quota"))
+    return errs
+
+
+def _validate_quota_list(rl: Any, path: Path) -> ErrorList:
+    errs = ErrorList()
+    for k in _sorted(rl):
+        p = path.key(k)
+        errs.extend(_validate_quota_resource_name(k, p))
+        errs.extend(validate_resource_quantity_value(k, rl[k], p))
+    return errs
+
+
+def validate_resource_quota(rq: Any) -> ErrorList:
+    """Go: ``ValidateResourceQuota`` (resource names and quantities of spec.hard and the status;
+    scope combinations)."""
+    errs = validate_object_meta(rq.metadata, True, names.name_is_dns_subdomain, Path("metadata"))
+    errs.extend(_validate_quota_list(rq.spec.hard, Path("spec").child("hard")))
+    scopes = list(rq.spec.scopes or [])
+    sp = Path("spec").child("scopes")
+    for s in scopes:
+        if s not in _QUOTA_SCOPES:
+            errs.append(fld.invalid(sp, scopes, "unsupported scope"))
+    for a, b in (("BestEffort", "NotBestEffort"), ("Terminating", "NotTerminating")):
+        if a in scopes and b in scopes:
+            errs.append(fld.invalid(sp, scopes, "conflicting scopes"))
+    errs.extend(_validate_quota_list(rq.status.hard, Path("status").child("hard")))
+    errs.extend(_validate_quota_list(rq.status.used, Path("status").child("used")))
+    return errs
+
+
+def validate_resource_quota_update(new: Any, old: Any) -> ErrorList:
+    """Go: ``ValidateResourceQuotaUpdate`` (scopes are immutable)."""
+    errs = validate_object_meta_update(new.metadata, old.metadata, Path("metadata"))
+    errs.extend(_validate_quota_list(new.spec.hard, Path("spec").child("hard")))
+    if set(new.spec.scopes or []) != set(old.spec.scopes or []):
+        errs.append(fld.invalid(Path("spec", "scopes"), new.spec.scopes, om.FIELD_IMMUTABLE_ERROR_MSG))
+    return errs
+
+
+def validate_resource_quota_status_update(new: Any, old: Any) -> ErrorList:
+    """Go: ``ValidateResourceQuotaStatusUpdate``."""
+    errs = validate_object_meta_update(new.metadata, old.metadata, Path("metadata"))
+    if not new.metadata.resource_version:
+        errs.append(fld.required(Path("resourceVersion"), ""))
+    errs.extend(_validate_quota_list(new.status.hard, Path("status", "hard")))
+    errs.extend(_validate_quota_list(new.status.used, Path("status", "used")))
+    return errs
+
+
+_LIMIT_TYPES = ("Pod", "Container", "PersistentVolumeClaim")
+
+
+def validate_limit_range(lr: Any) -> ErrorList:
+    """Go: ``ValidateLimitRange`` (types, resource names, min <= default request <= default
+    <= max, ratios)."""
+    errs = validate_object_meta(lr.metadata, True, names.name_is_dns_subdomain, Path("metadata"))
+    fp = Path("spec", "limits")
+    seen: set[str] = set()
+    for i, item in enumerate(lr.spec.limits or []):
+        ip = fp.index(i)
+        t = item.type
+        msgs = names.is_qualified_name(t)
+        if msgs:
+            errs.extend(fld.invalid(ip.child("type"), t, m) for m in msgs)
+        elif len(t.split("/")) == 1 and t not in _LIMIT_TYPES:
+            errs.append(fld.invalid(ip.child("type"), t, "must be a standard limit type or fully qualified"))
+        if t in seen:
+            errs.append(fld.duplicate(ip.child("type"), t))
+        seen.add(t)
+        name_check = _validate_container_resource_name if t in ("Pod", "Container") else _validate_resource_name
+        tables: dict[str, dict[str, Quantity]] = {}
+        for attr, js in (("max", "max"), ("min", "min")):
+            tables[js] = dict(getattr(item, attr) or {})
+            for k in _sorted(tables[js]):
+                errs.extend(name_check(k, ip.child(js).key(k)))
+        if t == "Pod":
+            tables["default"], tables["defaultRequest"] = {}, {}
+            if item.default:
+                errs.append(fld.forbidden(ip.child("default"), "may not be specified when `type` is 'Pod'"))
+            if item.default_request:
+                errs.append(fld.forbidden(ip.child("defaultRequest"), "may not be specified when `type` is 'Pod'"))
+        else:
+            for attr, js in (("default", "default"), ("default_request", "defaultRequest")):
+                tables[js] = dict(getattr(item, attr) or {})
+                for k in _sorted(tables[js]):
+                    errs.extend(name_check(k, ip.child(js).key(k)))
+        if t == "PersistentVolumeClaim" and "storage" not in tables["min"] and "storage" not in tables["max"]:
+            errs.append(fld.required(ip.child("limits"), "either minimum or maximum storage value is required, but "
+                                                         "neither was provided"))
+        tables["ratio"] = dict(item.max_limit_request_ratio or {})
+        for k in _sorted(tables["ratio"]):
+            errs.extend(name_check(k, ip.child("maxLimitRequestRatio").key(k)))
+        keys = set().union(*(set(v) for v in tables.values()))
+        for k in sorted(keys):
+            mn, mx = tables["min"].get(k), tables["max"].get(k)
+            df, dr = tables["default"].get(k), tables["defaultRequest"].get(k)
+            ratio = tables["ratio"].get(k)
+            if mn is not None and mx is not None and mn.cmp(mx) > 0:
+                errs.append(fld.invalid(ip.child("min").key(k), mn, f"min value {mn} is greater than max value {mx}"))
+            if dr is not None and mn is not None and mn.cmp(dr) > 0:
+                errs.append(fld.invalid(ip.child("defaultRequest").key(k), dr,
+                                        f"min value {mn} is greater than default request value {dr}"))
+            if dr is not None and mx is not None and dr.cmp(mx) > 0:
+                errs.append(fld.invalid(ip.child("defaultRequest").key(k), dr,
+                                        f"default request value {dr} is greater than max value {mx}"))
+            if dr is not None and df is not None and dr.cmp(df) > 0:
+                errs.append(fld.invalid(ip.child("defaultRequest").key(k), dr,
+                                        f"default request value {dr} is greater than default limit value {df}"))
+            if df is not None and mn is not None and mn.cmp(df) > 0:
+                errs.append(fld.invalid(ip.child("default").key(k), mn, f"min value {mn} is greater than default value {df}"))
+            if df is not None and mx is not None and df.cmp(mx) > 0:
+                errs.append(fld.invalid(ip.child("default").key(k), mx,
+                                        f"default value {df} is greater than max value {mx}"))
+            if ratio is not None and ratio.cmp(Quantity("1")) < 0:
+                errs.append(fld.invalid(ip.child("maxLimitRequestRatio").key(k), ratio, f"ratio {ratio} is less than 1"))
+            if not _is_overcommit_allowed(k) and df is not None and dr is not None and df.cmp(dr) != 0:
+                errs.append(fld.invalid(ip.child("defaultRequest").key(k), dr,
+                                        f"default value {df} must equal to defaultRequest value {dr} in {k}"))
+    return errs
+
+
+def validate_limit_range_update(new: Any, old: Any) -> ErrorList:
+    """Go: the LimitRange strategy's ValidateUpdate (``ValidateLimitRange`` of the new object)."""
+    errs = validate_object_meta_update(new.metadata, old.metadata, Path("metadata"))
+    errs.extend(validate_limit_range(new))
+    return errs

@@ -1,6 +1,6 @@
-"""Validation of Ingress, the networking group's most used kind (Go: k8s.io/kubernetes
-pkg/apis/networking/validation/validation.go: ValidateIngressCreate, ValidateIngressUpdate,
-ValidateIngressStatusUpdate), on internal objects.
+"""Validation of the networking group's internal objects (Go: k8s.io/kubernetes
+pkg/apis/networking/validation/validation.go): Ingress (create, update, status),
+IngressClass, ServiceCIDR and IPAddress.
 """
 from __future__ import annotations
 
@@ -16,6 +16,13 @@ __all__ = [
     "validate_ingress_update",
     "validate_ingress_status_update",
     "validate_ingress_spec",
+    "validate_ingress_class",
+    "validate_ingress_class_update",
+    "validate_service_cidr",
+    "validate_service_cidr_update",
+    "validate_service_cidr_status_update",
+    "validate_ip_address",
+    "validate_ip_address_update",
 ]
 
 _ANNOTATION_INGRESS_CLASS = "kubernetes.io/ingress.class"
@@ -184,4 +191,125 @@ def validate_ingress_status_update(new: Any, old: Any) -> ErrorList:
             errs.extend(fld.invalid(p.child("hostname"), ing.hostname, m) for m in names.is_dns1123_subdomain(ing.hostname))
             if names.parse_ip_sloppy(ing.hostname) is not None:
                 errs.append(fld.invalid(p.child("hostname"), ing.hostname, "must be a DNS name, not an IP address"))
+    return errs
+
+
+# --- IngressClass, ServiceCIDR, IPAddress --------------------------------------------------
+
+_PARAM_SCOPES = ["Cluster", "Namespace"]
+
+
+def _validate_parameters_reference(params: Any, path: Path) -> ErrorList:
+    errs = ErrorList()
+    if params is None:
+        return errs
+    errs.extend(_validate_typed_local_object_reference(params, path))
+    if params.scope is None:
+        errs.append(fld.required(path.child("scope"), ""))
+        return errs
+    if params.scope not in _PARAM_SCOPES:
+        errs.append(fld.not_supported(path.child("scope"), params.scope, _PARAM_SCOPES))
+        return errs
+    if params.scope == "Namespace":
+        if params.namespace is None:
+            errs.append(fld.required(path.child("namespace"), "`parameters.scope` is set to 'Namespace'"))
+        else:
+            errs.extend(fld.invalid(path.child("namespace"), params.namespace, m)
+                        for m in names.validate_namespace_name(params.namespace, False))
+    if params.scope == "Cluster" and params.namespace is not None:
+        errs.append(fld.forbidden(path.child("namespace"), "`parameters.scope` is set to 'Cluster'"))
+    return errs
+
+
+def validate_ingress_class(ic: Any) -> ErrorList:
+    """Go: ``ValidateIngressClass`` (controller a domain-prefixed path of at most 250 bytes)."""
+    errs = core.validate_object_meta(ic.metadata, False, names.name_is_dns_subdomain, Path("metadata"))
+    sp = Path("spec")
+    if names.go_len(ic.spec.controller) > 250:
+        errs.append(fld.too_long(sp.child("controller"), "", 250))
+    errs.extend(names.is_domain_prefixed_path(sp.child("controller"), ic.spec.controller))
+    errs.extend(_validate_parameters_reference(ic.spec.parameters, sp.child("parameters")))
+    return errs
+
+
+def validate_ingress_class_update(new: Any, old: Any) -> ErrorList:
+    """Go: ``ValidateIngressClassUpdate`` (the controller is immutable)."""
+    from kcodec.validation import objectmeta as om
+
+    errs = core.validate_object_meta_update(new.metadata, old.metadata, Path("metadata"))
+    errs.extend(om.validate_immutable_field(new.spec.controller, old.spec.controller, Path("spec").child("controller")))
+    errs.extend(validate_ingress_class(new))
+    return errs
+
+
+def validate_service_cidr(obj: Any) -> ErrorList:
+    """Go: ``ValidateServiceCIDR`` (one or two CIDRs, one per family, canonical)."""
+    errs = core.validate_object_meta(obj.metadata, False, names.name_is_dns_subdomain, Path("metadata"))
+    fp = Path("spec", "cidrs")
+    cidrs = list(obj.spec.cidrs or [])
+    if not cidrs:
+        errs.append(fld.required(fp, "at least one CIDR required"))
+        return errs
+    if len(cidrs) > 2:
+        errs.append(fld.invalid(fp, obj.spec, "may only hold up to 2 values"))
+        return errs
+    if len(cidrs) == 2:
+        fams = [names.parse_ip_sloppy(c.split("/", 1)[0]) for c in cidrs]
+        if None in fams or "/" not in cidrs[0] or "/" not in cidrs[1] or fams[0].version == fams[1].version:  # type: ignore[union-attr]
+            errs.append(fld.invalid(fp, obj.spec, "may specify no more than one IP for each IP family, i.e "
+                                                  "192.168.0.0/24 and 2001:db8::/64"))
+            return errs
+    for i, c in enumerate(cidrs):
+        errs.extend(names.is_valid_cidr(fp.index(i), c))
+    return errs
+
+
+def validate_service_cidr_update(new: Any, old: Any) -> ErrorList:
+    """Go: ``ValidateServiceCIDRUpdate`` (the CIDRs are immutable)."""
+    from kcodec.validation import objectmeta as om
+
+    errs = core.validate_object_meta_update(new.metadata, old.metadata, Path("metadata"))
+    errs.extend(om.validate_immutable_field(new.spec.cidrs, old.spec.cidrs, Path("spec").child("cidrs")))
+    return errs
+
+
+def validate_service_cidr_status_update(new: Any, old: Any) -> ErrorList:
+    """Go: ``ValidateServiceCIDRStatusUpdate``."""
+    return core.validate_object_meta_update(new.metadata, old.metadata, Path("metadata"))
+
+
+def _ip_address_name(name: str, prefix: bool) -> list[str]:
+    # Go: ValidateIPAddressName, the details of IsValidIP.
+    return [e.detail for e in names.is_valid_ip(Path(""), name)]
+
+
+def validate_ip_address(obj: Any) -> ErrorList:
+    """Go: ``ValidateIPAddress`` (the name is the IP in canonical form; a parent reference)."""
+    errs = core.validate_object_meta(obj.metadata, False, _ip_address_name, Path("metadata"))
+    ref = obj.spec.parent_ref
+    sp = Path("spec")
+    if ref is None:
+        errs.append(fld.required(sp.child("parentRef"), ""))
+        return errs
+    rp = sp.child("parentRef")
+    if ref.group:
+        errs.extend(fld.invalid(rp.child("group"), ref.group, m) for m in names.is_dns1123_subdomain(ref.group))
+    for attr in ("resource", "name"):
+        v = getattr(ref, attr)
+        if not v:
+            errs.append(fld.required(rp.child(attr), ""))
+        else:
+            errs.extend(fld.invalid(rp.child(attr), v, m) for m in names.is_valid_path_segment_name(v))
+    if ref.namespace:
+        errs.extend(fld.invalid(rp.child("namespace"), ref.namespace, m)
+                    for m in names.is_valid_path_segment_name(ref.namespace))
+    return errs
+
+
+def validate_ip_address_update(new: Any, old: Any) -> ErrorList:
+    """Go: ``ValidateIPAddressUpdate`` (the parent reference is immutable)."""
+    from kcodec.validation import objectmeta as om
+
+    errs = core.validate_object_meta_update(new.metadata, old.metadata, Path("metadata"))
+    errs.extend(om.validate_immutable_field(new.spec.parent_ref, old.spec.parent_ref, Path("spec").child("parentRef")))
     return errs

@@ -73,7 +73,8 @@ class RequestScope:
     ``kind`` is the external kind the URL's version serves (``apps/v1, Kind=Deployment``;
     ``autoscaling/v1, Kind=Scale`` for a scale subresource under ``apps/v1``), ``hub`` the
     version the registry works in (the internal version, or the storage's own for kinds that
-    have none), ``storage`` the registry storage, ``namespaced`` its scope.
+    have none), ``storage`` the registry storage, ``namespaced`` its scope, ``verbs`` the
+    Kubernetes verbs it serves (discovery's list; other methods answer 405).
     """
 
     resource: GroupVersionResource
@@ -87,6 +88,7 @@ class RequestScope:
     infos: list[Any] = field(default_factory=list)
     meta_infos: list[Any] = field(default_factory=list)
     max_request_body_bytes: int = MAX_REQUEST_BODY_BYTES
+    verbs: frozenset[str] = frozenset()
 
     def __repr__(self) -> str:
         sub = f"/{self.subresource}" if self.subresource else ""

@@ -34,8 +34,12 @@ def _has(storage: Any, name: str) -> bool:
 def storage_verbs(storage: Any, *, subresource: bool = False) -> list[str]:
     """The Kubernetes verbs a storage serves, sorted (installer.go's kubeVerbs).
 
-    A subresource storage with ``create`` only (binding, eviction) is a NamedCreater.
+    A storage that names its verbs (``verbs()``, the registry's stores) is taken at its word;
+    otherwise they follow from the methods it has, as Go's from the interfaces it implements.
     """
+    declared = getattr(storage, "verbs", None)
+    if callable(declared):
+        return sorted(declared())
     verbs = set()
     if _has(storage, "create"):
         verbs.add("create")
@@ -128,14 +132,15 @@ class APIInstaller:
             namespaced = bool(parent.namespace_scoped()) if _has(parent, "namespace_scoped") else True
             scheme, codecs = self._scheme_for(storage.new())
             kind, hub = self._kind_of(storage, gv, scheme)
+            verbs = storage_verbs(storage, subresource=bool(sub))
             scope = RequestScope(resource=GroupVersionResource(gv.group, gv.version, resource), kind=kind, hub=hub,
                                  storage=storage, namespaced=namespaced, subresource=sub, codecs=codecs,
+                                 verbs=frozenset(verbs),
                                  scheme=scheme,
                                  infos=self.infos if codecs is self.codecs else codecs.supported_media_types(),
                                  meta_infos=self.meta_infos)
             routes.scopes.setdefault(resource, {})[sub] = scope
-            api = metav1.APIResource(name=path, namespaced=namespaced, kind=kind.kind,
-                                     verbs=storage_verbs(storage, subresource=bool(sub)))
+            api = metav1.APIResource(name=path, namespaced=namespaced, kind=kind.kind, verbs=verbs)
             if kind.group_version() != gv:
                 api.group, api.version = kind.group, kind.version
             if not sub:

@@ -370,16 +370,14 @@ class GenericAPIServer:
 
     @staticmethod
     def _serves(scope: RequestScope, info: RequestInfo, verb: str) -> bool:
-        s = scope.storage
-        need = {"get": "get", "list": "list", "watch": "watch", "create": "create", "update": "update",
-                "patch": "update", "delete": "delete", "deletecollection": "delete_collection"}[verb]
+        """Whether the route serves ``verb`` for this path shape (go-restful's routes)."""
         if info.subresource and verb in ("list", "watch", "deletecollection"):
             return False
         if verb in ("get", "update", "patch", "delete") and not info.name:
             return False
         if verb == "create" and info.name and not info.subresource:
             return False
-        return callable(getattr(s, need, None))
+        return verb in scope.verbs
 
     def _method_not_allowed(self, req: Request, scope: RequestScope, info: RequestInfo) -> Response:
         from kcodec.api import errors as apierrors

@@ -46,6 +46,8 @@ _log = logging.getLogger("kcodec.server")
 #: The kube-apiserver release whose API kcodec serves.
 KUBERNETES_VERSION = (1, 36, 2)
 
+_GZIP_THRESHOLD = 128 * 1024
+
 _NOT_FOUND = Response(404, b"404 page not found\n", "text/plain; charset=utf-8")
 
 
@@ -280,11 +282,15 @@ class GenericAPIServer:
             resp = error_negotiated(err, self.codecs, GroupVersion("", "v1"), req)
         if isinstance(resp, web.StreamResponse):
             return resp
-        return self._send(resp)
+        return self._send(resp, request.headers.get("Accept-Encoding", ""))
 
     @staticmethod
-    def _send(resp: Response) -> web.Response:
+    def _send(resp: Response, accept_encoding: str = "") -> web.Response:
         out = web.Response(status=resp.status, body=resp.body)
+        # responsewriters.deferredResponseWriter: bodies over 128 KiB are gzipped for clients
+        # that accept it (APIResponseCompression)
+        if len(resp.body) > _GZIP_THRESHOLD and "gzip" in accept_encoding.lower():
+            out.enable_compression(web.ContentCoding.gzip)
         if resp.content_type:
             out.headers["Content-Type"] = resp.content_type
         for k, v in resp.headers.items():

@@ -466,3 +466,15 @@ def test_cbor_when_enabled():
         assert r.headers["Content-Type"] == "application/cbor-seq" and r.content
         st = _status(http.get(url, headers={"Accept": "text/html"}), 406, "NotAcceptable")
         assert st["message"].endswith("application/vnd.kubernetes.protobuf, application/cbor")
+
+
+def test_large_responses_are_gzipped(server, http, ns):
+    url = server.url + f"/api/v1/namespaces/{ns}/configmaps"
+    for i in range(3):
+        assert http.post(url, json=_cm(f"big-{i}", blob="x" * 60_000)).status_code == 201
+    r = http.get(url, headers={"Accept-Encoding": "gzip"})
+    assert r.headers.get("Content-Encoding") == "gzip" and len(r.json()["items"]) == 3
+    r = http.get(url + "/big-0", headers={"Accept-Encoding": "gzip"})
+    assert "Content-Encoding" not in r.headers
+    r = http.get(url, headers={"Accept-Encoding": "identity"})
+    assert "Content-Encoding" not in r.headers and len(r.json()["items"]) == 3

@@ -478,3 +478,25 @@ def test_large_responses_are_gzipped(server, http, ns):
     assert "Content-Encoding" not in r.headers
     r = http.get(url, headers={"Accept-Encoding": "identity"})
     assert "Content-Encoding" not in r.headers and len(r.json()["items"]) == 3
+
+
+def test_watch_without_the_watch_cache():
+    """``--watch-cache-sizes configmaps#0``: lists and watches of ConfigMaps go to the storage,
+    whose watcher does not notify; the stream still delivers every event."""
+    with APIServer(watch_cache_sizes=["configmaps#0"]) as s, requests.Session() as http:
+        url = s.url + "/api/v1/namespaces/default/configmaps"
+        rv = http.get(url).json()["metadata"]["resourceVersion"]
+
+        def writer():
+            time.sleep(0.3)
+            with requests.Session() as w:
+                w.post(url, json=_cm("uncached"))
+                w.delete(url + "/uncached")
+
+        t = threading.Thread(target=writer)
+        t.start()
+        with http.get(url + f"?watch=1&resourceVersion={rv}&timeoutSeconds=10", stream=True) as r:
+            events = _watch_lines(r, 2)
+        t.join()
+        assert [(e["type"], e["object"]["metadata"]["name"]) for e in events] == [
+            ("ADDED", "uncached"), ("DELETED", "uncached")]

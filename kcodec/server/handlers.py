@@ -764,6 +764,7 @@ def prepare_watch(scope: RequestScope, req: Request, ctx: Any, opts: Any, media:
     table_opts = _options_for_transform(media, req)
     info = negotiate_output_media_type_stream(req.accept, scope.infos, scope)
     stream = info.stream_serializer
+    assert stream is not None  # negotiate_output_media_type_stream only accepts streaming types
     media_type = info.media_type
     if media_type == "application/json":
         pass

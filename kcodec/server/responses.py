@@ -124,6 +124,7 @@ def write_object_negotiated(codecs: Any, restrictions: EndpointRestrictions, gv:
         status = error_to_api_status(err)
         return write_raw_json(int(status.code), status)
     info = media.accepted
+    assert info is not None  # negotiation always names the accepted media type
     if without_conversion or gv is None:
         body = serializer.encode(obj)
     else:

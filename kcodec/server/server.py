@@ -164,14 +164,14 @@ class GenericAPIServer:
     ``group_infos`` are the registry's APIGroupInfos; ``token`` (when set) is the one bearer
     token accepted (anyone else gets 401, except on the health and version paths, which
     kube-apiserver's RBAC lets everyone read); ``cbor`` serves ``application/cbor`` too (Go's
-    CBORServingAndStorage feature gate, off by default as in 1.36); ``openapi`` serves /openapi/v2 and
-    /openapi/v3 (``openapi(request) -> Response | None``; by default
+    CBORServingAndStorage feature gate, off by default as in 1.36); ``openapi`` serves
+    /openapi/v2 and /openapi/v3 (``openapi(request)`` returns a Response-shaped answer or None; by default
     :class:`kcodec.server.openapi.OpenAPIService` over the installed resources); ``ready`` says
     whether /readyz is ok.
     """
 
     def __init__(self, group_infos: list[Any], *, codecs: Any = None, scheme: Any = None,
-                 token: str = "", openapi: Callable[[Request], Response | None] | None = None,
+                 token: str = "", openapi: Callable[[Request], Any] | None = None,
                  max_workers: int = 16, address: str = "", cbor: bool = False) -> None:
         external = None
         if codecs is None:

@@ -106,8 +106,15 @@ class ServerRunner:
             from kcodec.registry.builtin import api_group_infos as build
         self._backend = parse_storage(self.options.storage)
         self._getter = build_rest_options_getter(self.options, self._backend)
-        infos = build(self._getter)
-        return GenericAPIServer(infos, token=self.options.token, cbor=self.options.cbor)
+        token = self.options.token
+
+        def authenticate(candidate: str) -> Any:
+            # TokenReviews answer as the server authenticates its own requests
+            return GenericAPIServer.authenticate_token(token, candidate)
+
+        infos = build(self._getter) if self.api_group_infos is not None else build(self._getter,
+                                                                                      authenticator=authenticate)
+        return GenericAPIServer(infos, token=token, cbor=self.options.cbor)
 
     def _ssl_context(self) -> ssl.SSLContext:
         cert, key = self_signed_certificate(self.options.bind)

@@ -140,6 +140,12 @@ def _unauthorized(codecs: Any, req: Request) -> Response:
     return error_negotiated(apierrors.new_unauthorized("Unauthorized"), codecs, GroupVersion("", "v1"), req)
 
 
+def _admin_user() -> Any:
+    from kcodec.registry.request import UserInfo
+
+    return UserInfo(name="kcodec-admin", groups=["system:masters", "system:authenticated"])
+
+
 class _BodyTooLarge(Exception):
     pass
 
@@ -244,6 +250,23 @@ class GenericAPIServer:
             return None
         return subs.get(info.subresource)
 
+    @staticmethod
+    def authenticate_token(configured: str, token: str) -> Any:
+        """The user a bearer token names (a TokenReview's answer): the configured token is the
+        cluster administrator, as a static token of ``system:masters``; anything else, nobody."""
+        if configured and hmac.compare_digest(token.encode(), configured.encode()):
+            return _admin_user()
+        return None
+
+    def user_for(self, auth: bool | None) -> Any:
+        """The request's user: the administrator when the token matched or none is required,
+        ``system:anonymous`` otherwise (kube-apiserver's anonymous authenticator)."""
+        from kcodec.registry.request import UserInfo
+
+        if auth:
+            return _admin_user()
+        return UserInfo(name="system:anonymous", groups=["system:unauthenticated"])
+
     def _authorized(self, request: web.Request) -> bool | None:
         """True: the token matches or none is configured; False: a bad token; None: anonymous."""
         if not self.token:
@@ -265,6 +288,7 @@ class GenericAPIServer:
         req = Request(request.method, path, query, request.headers, b"", None, request.remote or "",
                       request.host)
         auth = self._authorized(request)
+        req.user = self.user_for(auth)
         public = path in ("/healthz", "/livez", "/readyz", "/version") or path.startswith(
             ("/healthz/", "/livez/", "/readyz/"))
         if auth is False or (auth is None and not public):

@@ -353,6 +353,17 @@ def test_bad_token_is_401(tmp_path):
         assert r.status_code == 200
         assert {"default", "kube-system", "kube-public", "kube-node-lease"} <= {
             i["metadata"]["name"] for i in r.json()["items"]}
+        # TokenReviews and SelfSubjectReviews (kubectl auth whoami) know the token's user
+        h = {"Authorization": "Bearer s3cret"}
+        review = {"apiVersion": "authentication.k8s.io/v1", "kind": "TokenReview", "spec": {"token": "s3cret"}}
+        got = requests.post(s.url + "/apis/authentication.k8s.io/v1/tokenreviews", headers=h, json=review).json()
+        assert got["status"]["authenticated"] and got["status"]["user"]["username"] == "kcodec-admin"
+        review["spec"]["token"] = "wrong"
+        got = requests.post(s.url + "/apis/authentication.k8s.io/v1/tokenreviews", headers=h, json=review).json()
+        assert not got["status"].get("authenticated")
+        who = requests.post(s.url + "/apis/authentication.k8s.io/v1/selfsubjectreviews", headers=h,
+                            json={"apiVersion": "authentication.k8s.io/v1", "kind": "SelfSubjectReview"}).json()
+        assert who["status"]["userInfo"]["groups"] == ["system:masters", "system:authenticated"]
 
 
 def _deployment(name):

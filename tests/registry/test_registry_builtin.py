@@ -435,3 +435,32 @@ def test_verbs_for_discovery(infos):
     assert core_map["pods/status"].verbs() == ["get", "patch", "update"]
     assert core_map["pods/eviction"].verbs() == ["create"] == core_map["bindings"].verbs()
     assert storage(infos, "apps", "deployments/scale").verbs() == ["get", "patch", "update"]
+
+
+def test_namespace_deletion_in_phases(infos):
+    """k/k namespace REST.Delete: Terminating first, gone once /finalize empties
+    spec.finalizers (what the namespace controller does after deleting the contents)."""
+    namespaces = storage(infos, "", "namespaces")
+    finalize = storage(infos, "", "namespaces/finalize")
+    ns = core.Namespace()
+    ns.metadata.name = "doomed"
+    namespaces.create(Context(), ns)
+    out, now = namespaces.delete(Context(), "doomed")
+    assert not now and out.status.phase == "Terminating" and out.metadata.deletion_timestamp is not None
+    out, now = namespaces.delete(Context(), "doomed")  # still waiting for its finalizer
+    assert not now and out.spec.finalizers == ["kubernetes"]
+    with pytest.raises(apierrors.StatusError) as e:
+        namespaces.delete(Context(), "doomed", options=DeleteOptions(
+            preconditions=__import__("kcodec.api.meta.v1", fromlist=["Preconditions"]).Preconditions(uid="x")))
+    assert str(e.value).startswith('Operation cannot be fulfilled on namespaces "doomed": Precondition failed: UID')
+    current = namespaces.get(Context(), "doomed")
+    current.spec.finalizers = None
+    finalize.update(Context(), "doomed", rest.DefaultUpdatedObjectInfo(current))
+    with pytest.raises(apierrors.StatusError) as e:
+        namespaces.get(Context(), "doomed")
+    assert apierrors.is_not_found(e.value)
+    orphaning = core.Namespace()
+    orphaning.metadata.name = "orphaning"
+    namespaces.create(Context(), orphaning)
+    out, _ = namespaces.delete(Context(), "orphaning", options=DeleteOptions(propagation_policy="Orphan"))
+    assert out.metadata.finalizers == ["orphan"]

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kcodec.errors import ConfigError
+from kcodec.registry.builtin.namespaces import FinalizeREST, NamespaceFinalizeStrategy, NamespaceStore
 from kcodec.registry.builtin.resources import GROUP_ORDER, RESOURCES, ResourceInfo, resource_info
 from kcodec.registry.builtin.reviews import ReviewREST, always_allow
 from kcodec.registry.builtin.services import (
@@ -45,6 +46,8 @@ __all__ = [
     "BindingREST",
     "EvictionREST",
     "ServiceStore",
+    "NamespaceStore",
+    "FinalizeREST",
     "ReviewREST",
     "DEFAULT_SERVICE_CIDR",
     "DEFAULT_NODE_PORT_RANGE",
@@ -207,7 +210,7 @@ def new_store(info: ResourceInfo, rest_options_getter: Any, *, service_cidr: str
     new_func = _new(scheme, gvk)
     new_list_func = _new(scheme, list_gvk)
     strategy = BuiltinStrategy(info, scheme)
-    cls = ServiceStore if (info.group, info.resource) == ("", "services") else Store
+    cls = {("", "services"): ServiceStore, ("", "namespaces"): NamespaceStore}.get((info.group, info.resource), Store)
     fields = FIELD_SELECTABLE.get((info.group, info.resource))
     attr_func = attr_func_with_fields(info.namespaced, fields) if fields else None
     store = cls(new_func=new_func, new_list_func=new_list_func,
@@ -289,6 +292,8 @@ def api_group_infos(rest_options_getter: Any, *, service_cidr: str = DEFAULT_SER
                 storages[f"{info.resource}/status"] = StatusREST(store, BuiltinStatusStrategy(info, store.create_strategy.scheme))
             if info.scale:
                 storages[f"{info.resource}/scale"] = ScaleREST(store)
+            if (info.group, info.resource) == ("", "namespaces"):
+                storages["namespaces/finalize"] = FinalizeREST(store, NamespaceFinalizeStrategy(info))
             if (info.group, info.resource) == ("", "pods"):
                 storages["pods/binding"] = BindingREST(store)
                 pdbs = stores.get(("policy", "poddisruptionbudgets")) or new_store(

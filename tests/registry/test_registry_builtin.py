@@ -464,3 +464,46 @@ def test_namespace_deletion_in_phases(infos):
     namespaces.create(Context(), orphaning)
     out, _ = namespaces.delete(Context(), "orphaning", options=DeleteOptions(propagation_policy="Orphan"))
     assert out.metadata.finalizers == ["orphan"]
+
+
+def test_pod_ephemeral_containers_and_resize(infos):
+    pods = storage(infos, "", "pods")
+    resources = {"requests": {"cpu": "100m"}, "limits": {"cpu": "200m"}}
+    pod = pods.create(NS, internal(pod_manifest("dbg", resources=[resources])))
+    debug = internal({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "dbg"}, "spec": {
+        "containers": [{"name": "ignored", "image": "x"}],
+        "ephemeralContainers": [{"name": "debugger", "image": "busybox", "targetContainerName": "c0"}]}})
+    debug.metadata.resource_version = pod.metadata.resource_version
+    out, _ = storage(infos, "", "pods/ephemeralcontainers").update(NS, "dbg", rest.DefaultUpdatedObjectInfo(debug))
+    assert [c.ephemeral_container_common.name for c in out.spec.ephemeral_containers] == ["debugger"]
+    assert [c.name for c in out.spec.containers] == ["c0"]  # nothing else taken from the request
+    assert out.metadata.generation == 2
+    bigger = out.deep_copy()
+    bigger.spec.containers[0].resources.limits = {"cpu": Quantity("300m")}
+    bigger.spec.containers[0].image = "not-taken"
+    out2, _ = storage(infos, "", "pods/resize").update(NS, "dbg", rest.DefaultUpdatedObjectInfo(bigger))
+    assert str(out2.spec.containers[0].resources.limits["cpu"]) == "300m"
+    assert out2.spec.containers[0].image == "nginx" and out2.metadata.generation == 3
+
+
+def test_csr_approval(infos):
+    csrs = storage(infos, "certificates.k8s.io", "certificatesigningrequests")
+    csr = internal({"apiVersion": "certificates.k8s.io/v1", "kind": "CertificateSigningRequest",
+                    "metadata": {"name": "me"},
+                    "spec": {"request": "", "signerName": "example.com/signer", "usages": ["digital signature"]}})
+    try:
+        created = csrs.create(Context(user=UserInfo(name="alice", groups=["dev"])), csr)
+    except apierrors.StatusError as exc:  # validation of the (empty) request, when present
+        assert exc.code == 422
+        return
+    assert created.spec.username == "alice" and created.spec.groups == ["dev"]
+    from kcodec.api.certificates import internal as certificates
+
+    approve = created.deep_copy()
+    approve.status.conditions = [certificates.CertificateSigningRequestCondition(type="Approved", status="True",
+                                                                                  reason="ok")]
+    approve.spec.signer_name = "changed.example.com/other"
+    out, _ = storage(infos, "certificates.k8s.io", "certificatesigningrequests/approval").update(
+        Context(), "me", rest.DefaultUpdatedObjectInfo(approve))
+    assert [c.type for c in out.status.conditions] == ["Approved"]
+    assert out.spec.signer_name == "example.com/signer"

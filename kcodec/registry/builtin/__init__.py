@@ -26,7 +26,13 @@ from kcodec.registry.builtin.services import (
     ServiceStore,
     first_service_ip,
 )
-from kcodec.registry.builtin.strategies import BuiltinStatusStrategy, BuiltinStrategy, get_pod_qos
+from kcodec.registry.builtin.strategies import (
+    BuiltinStatusStrategy,
+    BuiltinStrategy,
+    CSRApprovalStrategy,
+    PodSubresourceStrategy,
+    get_pod_qos,
+)
 from kcodec.registry.builtin.subresources import BindingREST, EvictionREST, ScaleREST, StatusREST
 from kcodec.registry.generic import Store
 from kcodec.registry.generic.matcher import attr_func_with_fields
@@ -41,6 +47,7 @@ __all__ = [
     "resource_info",
     "BuiltinStrategy",
     "BuiltinStatusStrategy",
+    "PodSubresourceStrategy",
     "StatusREST",
     "ScaleREST",
     "BindingREST",
@@ -292,10 +299,14 @@ def api_group_infos(rest_options_getter: Any, *, service_cidr: str = DEFAULT_SER
                 storages[f"{info.resource}/status"] = StatusREST(store, BuiltinStatusStrategy(info, store.create_strategy.scheme))
             if info.scale:
                 storages[f"{info.resource}/scale"] = ScaleREST(store)
+            if (info.group, info.resource) == ("certificates.k8s.io", "certificatesigningrequests"):
+                storages[f"{info.resource}/approval"] = StatusREST(store, CSRApprovalStrategy(info, store.create_strategy.scheme))
             if (info.group, info.resource) == ("", "namespaces"):
                 storages["namespaces/finalize"] = FinalizeREST(store, NamespaceFinalizeStrategy(info))
             if (info.group, info.resource) == ("", "pods"):
                 storages["pods/binding"] = BindingREST(store)
+                for sub in ("ephemeralcontainers", "resize"):
+                    storages[f"pods/{sub}"] = StatusREST(store, PodSubresourceStrategy(info, sub, store.create_strategy.scheme))
                 pdbs = stores.get(("policy", "poddisruptionbudgets")) or new_store(
                     resource_info("policy", "poddisruptionbudgets"), rest_options_getter)
                 storages["pods/eviction"] = EvictionREST(store, pdbs)

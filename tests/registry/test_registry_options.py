@@ -68,12 +68,11 @@ def test_list_options_from_query_parameters():
     pod = GroupVersionKind("", "v1", "Pod")
     opts = rest.ListOptions.from_metav1(V1ListOptions(label_selector="app in (a,b),!tier", field_selector=
                                                       "spec.nodeName=n1,status.phase!=Running", limit=5,
-                                                      continue_="tok", resource_version="10",
+                                                      resource_version="10",
                                                       resource_version_match="NotOlderThan"), kind=pod)
     assert str(opts.label_selector) == "app in (a,b),!tier"  # sorted by key, as Go prints it
     assert str(opts.field_selector) == "spec.nodeName=n1,status.phase!=Running"
-    assert (opts.limit, opts.continue_, opts.resource_version, opts.resource_version_match) == (
-        5, "tok", "10", "NotOlderThan")
+    assert (opts.limit, opts.resource_version, opts.resource_version_match) == (5, "10", "NotOlderThan")
     with pytest.raises(apierrors.StatusError) as e:
         rest.ListOptions.from_metav1(V1ListOptions(field_selector="spec.foo=bar"), kind=pod)
     assert (e.value.code, str(e.value)) == (400, "field label not supported: spec.foo")
@@ -84,3 +83,31 @@ def test_list_options_from_query_parameters():
     with pytest.raises(apierrors.StatusError) as e:
         rest.ListOptions.from_metav1(V1ListOptions(label_selector="a=b,,"))
     assert (e.value.code, str(e.value)) == (400, "found ',', expected: identifier after ','")
+
+
+@pytest.mark.parametrize("params,message", [
+    (dict(resource_version_match="Exact"),
+     'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden '
+     'unless resourceVersion is provided'),
+    (dict(resource_version="0", resource_version_match="Exact"),
+     'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is '
+     'forbidden for resourceVersion "0"'),
+    (dict(resource_version="1", resource_version_match="Newest"),
+     'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Unsupported value: "Newest": supported values: '
+     '"Exact", "NotOlderThan", ""'),
+    (dict(send_initial_events=True),
+     'ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list'),
+    (dict(watch=True, send_initial_events=True),
+     'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: sendInitialEvents requires setting '
+     'resourceVersionMatch to NotOlderThan'),
+    (dict(watch=True, resource_version_match="NotOlderThan"),
+     'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for '
+     'watch unless sendInitialEvents is provided'),
+])
+def test_list_options_validation(params, message):
+    """apimachinery pkg/apis/meta/internalversion/validation ValidateListOptions."""
+    with pytest.raises(apierrors.StatusError) as e:
+        rest.ListOptions.from_metav1(V1ListOptions(**params))
+    assert (e.value.code, str(e.value)) == (422, message)
+    rest.ListOptions.from_metav1(V1ListOptions(watch=True, send_initial_events=True,
+                                               resource_version_match="NotOlderThan"))

@@ -113,12 +113,12 @@ def _sanitize(obj, info):
     m.annotations = None
 
 
-def test_every_fixture_kind_through_the_registry(sqlite_getter):
+def test_every_fixture_kind_through_the_registry(getter):
     """Go-written objects of every served kind: created (or refused with a 422, never
     anything else), read back equal, updated, listed by label and deleted."""
     created = refused = 0
     for info, obj in _fixture_objects():
-        store = new_store(info, sqlite_getter)
+        store = new_store(info, getter)
         ctx = Context(namespace="default" if info.namespaced else "")
         _sanitize(obj, info)
         try:

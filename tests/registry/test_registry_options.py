@@ -111,3 +111,27 @@ def test_list_options_validation(params, message):
     assert (e.value.code, str(e.value)) == (422, message)
     rest.ListOptions.from_metav1(V1ListOptions(watch=True, send_initial_events=True,
                                                resource_version_match="NotOlderThan"))
+
+
+def test_getter_starts_a_compactor_per_backend(tmp_path):
+    import time
+
+    from kcodec.api.core import internal as core
+    from kcodec.registry.builtin import new_store, resource_info
+    from kcodec.registry.request import Context
+
+    with _getter(tmp_path, enable_watch_cache=False, compaction_interval=0.2) as getter:
+        store = new_store(resource_info("", "configmaps"), getter)
+        assert len(getter.compactors) == 1
+        for i in range(3):
+            cm = core.ConfigMap(data={"i": str(i)})
+            cm.metadata.name = f"c{i}"
+            store.create(Context(namespace="default"), cm)
+        deadline = time.monotonic() + 5
+        while getter.compactors[0].compact_revision < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert getter.compactors[0].compact_revision >= 2  # history compacted one interval behind
+    assert getter.compactors == []
+    with _getter(tmp_path, compaction_interval=0) as getter:
+        getter.get_rest_options(GroupResource("", "pods"))
+        assert getter.compactors == []

@@ -971,7 +971,12 @@ def print_resource_slice(obj: Any, options: GenerateOptions) -> list[TableRow]:
 
 def print_storage_version_migration(obj: Any, options: GenerateOptions) -> list[TableRow]:
     r = obj.spec.resource
-    return [_row(obj, obj.metadata.name, f"{r.resource}.{r.version}.{r.group}")]
+    version = getattr(r, "version", None)
+    if version is not None:  # v1alpha1's GroupVersionResource: resource.version.group
+        text = f"{r.resource}.{version}.{r.group}"
+    else:  # a GroupResource, as Go's GroupResource.String() prints it
+        text = f"{r.resource}.{r.group}" if r.group else r.resource
+    return [_row(obj, obj.metadata.name, text)]
 
 
 # ------------------------------------------------------------------ registration

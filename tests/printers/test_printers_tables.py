@@ -76,7 +76,9 @@ def test_every_handled_fixture_prints_a_row_per_column() -> None:
         obj = _internal(name)
         table = gen.generate_table(obj, GenerateOptions(wide=True))
         assert len(table.rows) == 1, name
-        assert len(table.rows[0].cells) == len(table.column_definitions), name
+        # Go's printIPAddress adds an age cell its two column definitions do not name.
+        extra = 1 if name.endswith(".IPAddress.json") else 0
+        assert len(table.rows[0].cells) == len(table.column_definitions) + extra, name
         narrow = gen.generate_table(obj, GenerateOptions(wide=False))
         assert all(c.priority == 0 for c in narrow.column_definitions), name
         # The whole Table encodes as kube-apiserver would send it.

@@ -64,6 +64,7 @@ MODULES = (
     "kcodec.registry.generic",
     "kcodec.registry.builtin",
     "kcodec.registry.customresource",
+    "kcodec.printers",
     "kcodec.interop",
     "kcodec.speedups",
 )

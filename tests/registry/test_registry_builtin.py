@@ -507,3 +507,18 @@ def test_csr_approval(infos):
         Context(), "me", rest.DefaultUpdatedObjectInfo(approve))
     assert [c.type for c in out.status.conditions] == ["Approved"]
     assert out.spec.signer_name == "example.com/signer"
+
+
+def test_tables_of_built_in_stores(infos):
+    """Stores print with kcodec.printers' handlers (Go's printerstorage.TableConvertor), and
+    with the default Name/Created At table for kinds without one."""
+    pods = storage(infos, "", "pods")
+    pods.create(NS, internal(pod_manifest("tabled")))
+    table = pods.convert_to_table(NS, pods.list(NS))
+    names = [c.name for c in table.column_definitions]
+    assert names[:5] == ["Name", "Ready", "Status", "Restarts", "Age"]
+    assert table.rows[0].cells[:3] == ["tabled", "0/1", "Pending"]
+    leases = storage(infos, "coordination.k8s.io", "leases")
+    lease = internal({"apiVersion": "coordination.k8s.io/v1", "kind": "Lease", "metadata": {"name": "l"}})
+    leases.create(NS, lease)
+    assert [c.name for c in leases.convert_to_table(NS, leases.list(NS)).column_definitions][0] == "Name"

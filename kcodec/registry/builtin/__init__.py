@@ -220,7 +220,7 @@ def new_store(info: ResourceInfo, rest_options_getter: Any, *, service_cidr: str
     cls = {("", "services"): ServiceStore, ("", "namespaces"): NamespaceStore}.get((info.group, info.resource), Store)
     fields = FIELD_SELECTABLE.get((info.group, info.resource))
     attr_func = attr_func_with_fields(info.namespaced, fields) if fields else None
-    store = cls(new_func=new_func, new_list_func=new_list_func,
+    store = cls(new_func=new_func, new_list_func=new_list_func, table_convertor=_table_convertor(new_func),
                 default_qualified_resource=GroupResource(info.group, info.resource),
                 singular_qualified_resource=GroupResource(info.group, info.singular_name),
                 create_strategy=strategy, attr_func=attr_func, short_names=info.short_names,
@@ -235,6 +235,16 @@ def new_store(info: ResourceInfo, rest_options_getter: Any, *, service_cidr: str
             ipaddress_store = new_store(resource_info("networking.k8s.io", "ipaddresses"), rest_options_getter)
         store.configure_allocators(ipaddress_store, service_cidr, node_port_range)
     return store
+
+
+def _table_convertor(new_func: Any) -> Any:
+    """Go's ``printerstorage.TableConvertor`` over ``printersinternal.AddHandlers`` when
+    kcodec.printers has a handler for the kind; None (the default Name/Created At table)
+    otherwise."""
+    from kcodec.printers import TableConvertor, default_table_generator
+
+    generator = default_table_generator()
+    return TableConvertor(generator) if generator.handles(type(new_func())) else None
 
 
 def _new(scheme: Any, gvk: GroupVersionKind) -> Any:

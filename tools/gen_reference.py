@@ -67,6 +67,7 @@ MODULES = (
     "kcodec.patch",
     "kcodec.patch.errors",
     "kcodec.server.openapi",
+    "kcodec.printers",
     "kcodec.interop",
     "kcodec.server",
     "kcodec.testing",

@@ -560,12 +560,54 @@ class ListOptions:
             raise apierrors.new_bad_request(str(exc)) from None
         if field_sel is not None and kind is not None:
             field_sel = convert_field_selector(field_sel, kind, scheme)
-        return cls(label_selector=label_sel, field_selector=field_sel,
-                   resource_version=opts.resource_version or "",
-                   resource_version_match=opts.resource_version_match or "",
-                   limit=int(opts.limit or 0), continue_=opts.continue_ or "", watch=bool(opts.watch),
-                   allow_watch_bookmarks=bool(opts.allow_watch_bookmarks),
-                   send_initial_events=opts.send_initial_events, timeout_seconds=opts.timeout_seconds)
+        out = cls(label_selector=label_sel, field_selector=field_sel,
+                  resource_version=opts.resource_version or "",
+                  resource_version_match=opts.resource_version_match or "",
+                  limit=int(opts.limit or 0), continue_=opts.continue_ or "", watch=bool(opts.watch),
+                  allow_watch_bookmarks=bool(opts.allow_watch_bookmarks),
+                  send_initial_events=opts.send_initial_events, timeout_seconds=opts.timeout_seconds)
+        out.validate()
+        return out
+
+    def validate(self, watch_list_enabled: bool = True) -> None:
+        """apimachinery ``metainternalversion/validation.ValidateListOptions``: 422 on
+        ``ListOptions.meta.k8s.io`` for inconsistent resourceVersion, resourceVersionMatch,
+        continue and sendInitialEvents (the WatchList feature is on in 1.36)."""
+        f = _field()
+        errs = _error_list()
+        match = self.resource_version_match
+        path = f.Path("resourceVersionMatch")
+        if self.watch:
+            if self.send_initial_events is not None:
+                if match != "NotOlderThan":
+                    errs.append(f.forbidden(path, "sendInitialEvents requires setting resourceVersionMatch to "
+                                                  "NotOlderThan"))
+                if not watch_list_enabled:
+                    errs.append(f.forbidden(f.Path("sendInitialEvents"), "sendInitialEvents is forbidden for watch "
+                                                                         "unless the WatchList feature gate is enabled"))
+            if match:
+                if self.send_initial_events is None:
+                    errs.append(f.forbidden(path, "resourceVersionMatch is forbidden for watch unless "
+                                                  "sendInitialEvents is provided"))
+                if match != "NotOlderThan":
+                    errs.append(f.not_supported(path, match, ["NotOlderThan"]))
+                if self.continue_:
+                    errs.append(f.forbidden(path, "resourceVersionMatch is forbidden when continue is provided"))
+        else:
+            if match:
+                if not self.resource_version:
+                    errs.append(f.forbidden(path, "resourceVersionMatch is forbidden unless resourceVersion is "
+                                                  "provided"))
+                if self.continue_:
+                    errs.append(f.forbidden(path, "resourceVersionMatch is forbidden when continue is provided"))
+                if match not in ("Exact", "NotOlderThan"):
+                    errs.append(f.not_supported(path, match, ["Exact", "NotOlderThan", ""]))
+                if match == "Exact" and self.resource_version == "0":
+                    errs.append(f.forbidden(path, 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'))
+            if self.send_initial_events is not None:
+                errs.append(f.forbidden(f.Path("sendInitialEvents"), "sendInitialEvents is forbidden for list"))
+        if errs:
+            raise apierrors.new_invalid(GroupKind("meta.k8s.io", "ListOptions"), "", errs)
 
 
 def convert_field_selector(selector: Any, kind: Any, scheme: Any = None) -> Any:

@@ -113,12 +113,12 @@ def _sanitize(obj, info):
     m.annotations = None
 
 
-def test_every_fixture_kind_through_the_registry(sqlite_getter):
+def test_every_fixture_kind_through_the_registry(getter):
     """Go-written objects of every served kind: created (or refused with a 422, never
     anything else), read back equal, updated, listed by label and deleted."""
     created = refused = 0
     for info, obj in _fixture_objects():
-        store = new_store(info, sqlite_getter)
+        store = new_store(info, getter)
         ctx = Context(namespace="default" if info.namespaced else "")
         _sanitize(obj, info)
         try:
@@ -435,3 +435,90 @@ def test_verbs_for_discovery(infos):
     assert core_map["pods/status"].verbs() == ["get", "patch", "update"]
     assert core_map["pods/eviction"].verbs() == ["create"] == core_map["bindings"].verbs()
     assert storage(infos, "apps", "deployments/scale").verbs() == ["get", "patch", "update"]
+
+
+def test_namespace_deletion_in_phases(infos):
+    """k/k namespace REST.Delete: Terminating first, gone once /finalize empties
+    spec.finalizers (what the namespace controller does after deleting the contents)."""
+    namespaces = storage(infos, "", "namespaces")
+    finalize = storage(infos, "", "namespaces/finalize")
+    ns = core.Namespace()
+    ns.metadata.name = "doomed"
+    namespaces.create(Context(), ns)
+    out, now = namespaces.delete(Context(), "doomed")
+    assert not now and out.status.phase == "Terminating" and out.metadata.deletion_timestamp is not None
+    out, now = namespaces.delete(Context(), "doomed")  # still waiting for its finalizer
+    assert not now and out.spec.finalizers == ["kubernetes"]
+    with pytest.raises(apierrors.StatusError) as e:
+        namespaces.delete(Context(), "doomed", options=DeleteOptions(
+            preconditions=__import__("kcodec.api.meta.v1", fromlist=["Preconditions"]).Preconditions(uid="x")))
+    assert str(e.value).startswith('Operation cannot be fulfilled on namespaces "doomed": Precondition failed: UID')
+    current = namespaces.get(Context(), "doomed")
+    current.spec.finalizers = None
+    finalize.update(Context(), "doomed", rest.DefaultUpdatedObjectInfo(current))
+    with pytest.raises(apierrors.StatusError) as e:
+        namespaces.get(Context(), "doomed")
+    assert apierrors.is_not_found(e.value)
+    orphaning = core.Namespace()
+    orphaning.metadata.name = "orphaning"
+    namespaces.create(Context(), orphaning)
+    out, _ = namespaces.delete(Context(), "orphaning", options=DeleteOptions(propagation_policy="Orphan"))
+    assert out.metadata.finalizers == ["orphan"]
+
+
+def test_pod_ephemeral_containers_and_resize(infos):
+    pods = storage(infos, "", "pods")
+    resources = {"requests": {"cpu": "100m"}, "limits": {"cpu": "200m"}}
+    pod = pods.create(NS, internal(pod_manifest("dbg", resources=[resources])))
+    debug = internal({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "dbg"}, "spec": {
+        "containers": [{"name": "ignored", "image": "x"}],
+        "ephemeralContainers": [{"name": "debugger", "image": "busybox", "targetContainerName": "c0"}]}})
+    debug.metadata.resource_version = pod.metadata.resource_version
+    out, _ = storage(infos, "", "pods/ephemeralcontainers").update(NS, "dbg", rest.DefaultUpdatedObjectInfo(debug))
+    assert [c.ephemeral_container_common.name for c in out.spec.ephemeral_containers] == ["debugger"]
+    assert [c.name for c in out.spec.containers] == ["c0"]  # nothing else taken from the request
+    assert out.metadata.generation == 2
+    bigger = out.deep_copy()
+    bigger.spec.containers[0].resources.limits = {"cpu": Quantity("300m")}
+    bigger.spec.containers[0].image = "not-taken"
+    out2, _ = storage(infos, "", "pods/resize").update(NS, "dbg", rest.DefaultUpdatedObjectInfo(bigger))
+    assert str(out2.spec.containers[0].resources.limits["cpu"]) == "300m"
+    assert out2.spec.containers[0].image == "nginx" and out2.metadata.generation == 3
+
+
+def test_csr_approval(infos):
+    csrs = storage(infos, "certificates.k8s.io", "certificatesigningrequests")
+    csr = internal({"apiVersion": "certificates.k8s.io/v1", "kind": "CertificateSigningRequest",
+                    "metadata": {"name": "me"},
+                    "spec": {"request": "", "signerName": "example.com/signer", "usages": ["digital signature"]}})
+    try:
+        created = csrs.create(Context(user=UserInfo(name="alice", groups=["dev"])), csr)
+    except apierrors.StatusError as exc:  # validation of the (empty) request, when present
+        assert exc.code == 422
+        return
+    assert created.spec.username == "alice" and created.spec.groups == ["dev"]
+    from kcodec.api.certificates import internal as certificates
+
+    approve = created.deep_copy()
+    approve.status.conditions = [certificates.CertificateSigningRequestCondition(type="Approved", status="True",
+                                                                                  reason="ok")]
+    approve.spec.signer_name = "changed.example.com/other"
+    out, _ = storage(infos, "certificates.k8s.io", "certificatesigningrequests/approval").update(
+        Context(), "me", rest.DefaultUpdatedObjectInfo(approve))
+    assert [c.type for c in out.status.conditions] == ["Approved"]
+    assert out.spec.signer_name == "example.com/signer"
+
+
+def test_tables_of_built_in_stores(infos):
+    """Stores print with kcodec.printers' handlers (Go's printerstorage.TableConvertor), and
+    with the default Name/Created At table for kinds without one."""
+    pods = storage(infos, "", "pods")
+    pods.create(NS, internal(pod_manifest("tabled")))
+    table = pods.convert_to_table(NS, pods.list(NS))
+    names = [c.name for c in table.column_definitions]
+    assert names[:5] == ["Name", "Ready", "Status", "Restarts", "Age"]
+    assert table.rows[0].cells[:3] == ["tabled", "0/1", "Pending"]
+    leases = storage(infos, "coordination.k8s.io", "leases")
+    lease = internal({"apiVersion": "coordination.k8s.io/v1", "kind": "Lease", "metadata": {"name": "l"}})
+    leases.create(NS, lease)
+    assert [c.name for c in leases.convert_to_table(NS, leases.list(NS)).column_definitions][0] == "Name"

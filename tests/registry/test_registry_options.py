@@ -68,12 +68,11 @@ def test_list_options_from_query_parameters():
     pod = GroupVersionKind("", "v1", "Pod")
     opts = rest.ListOptions.from_metav1(V1ListOptions(label_selector="app in (a,b),!tier", field_selector=
                                                       "spec.nodeName=n1,status.phase!=Running", limit=5,
-                                                      continue_="tok", resource_version="10",
+                                                      resource_version="10",
                                                       resource_version_match="NotOlderThan"), kind=pod)
     assert str(opts.label_selector) == "app in (a,b),!tier"  # sorted by key, as Go prints it
     assert str(opts.field_selector) == "spec.nodeName=n1,status.phase!=Running"
-    assert (opts.limit, opts.continue_, opts.resource_version, opts.resource_version_match) == (
-        5, "tok", "10", "NotOlderThan")
+    assert (opts.limit, opts.resource_version, opts.resource_version_match) == (5, "10", "NotOlderThan")
     with pytest.raises(apierrors.StatusError) as e:
         rest.ListOptions.from_metav1(V1ListOptions(field_selector="spec.foo=bar"), kind=pod)
     assert (e.value.code, str(e.value)) == (400, "field label not supported: spec.foo")
@@ -84,3 +83,55 @@ def test_list_options_from_query_parameters():
     with pytest.raises(apierrors.StatusError) as e:
         rest.ListOptions.from_metav1(V1ListOptions(label_selector="a=b,,"))
     assert (e.value.code, str(e.value)) == (400, "found ',', expected: identifier after ','")
+
+
+@pytest.mark.parametrize("params,message", [
+    (dict(resource_version_match="Exact"),
+     'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden '
+     'unless resourceVersion is provided'),
+    (dict(resource_version="0", resource_version_match="Exact"),
+     'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is '
+     'forbidden for resourceVersion "0"'),
+    (dict(resource_version="1", resource_version_match="Newest"),
+     'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Unsupported value: "Newest": supported values: '
+     '"Exact", "NotOlderThan", ""'),
+    (dict(send_initial_events=True),
+     'ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list'),
+    (dict(watch=True, send_initial_events=True),
+     'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: sendInitialEvents requires setting '
+     'resourceVersionMatch to NotOlderThan'),
+    (dict(watch=True, resource_version_match="NotOlderThan"),
+     'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for '
+     'watch unless sendInitialEvents is provided'),
+])
+def test_list_options_validation(params, message):
+    """apimachinery pkg/apis/meta/internalversion/validation ValidateListOptions."""
+    with pytest.raises(apierrors.StatusError) as e:
+        rest.ListOptions.from_metav1(V1ListOptions(**params))
+    assert (e.value.code, str(e.value)) == (422, message)
+    rest.ListOptions.from_metav1(V1ListOptions(watch=True, send_initial_events=True,
+                                               resource_version_match="NotOlderThan"))
+
+
+def test_getter_starts_a_compactor_per_backend(tmp_path):
+    import time
+
+    from kcodec.api.core import internal as core
+    from kcodec.registry.builtin import new_store, resource_info
+    from kcodec.registry.request import Context
+
+    with _getter(tmp_path, enable_watch_cache=False, compaction_interval=0.2) as getter:
+        store = new_store(resource_info("", "configmaps"), getter)
+        assert len(getter.compactors) == 1
+        for i in range(3):
+            cm = core.ConfigMap(data={"i": str(i)})
+            cm.metadata.name = f"c{i}"
+            store.create(Context(namespace="default"), cm)
+        deadline = time.monotonic() + 5
+        while getter.compactors[0].compact_revision < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert getter.compactors[0].compact_revision >= 2  # history compacted one interval behind
+    assert getter.compactors == []
+    with _getter(tmp_path, compaction_interval=0) as getter:
+        getter.get_rest_options(GroupResource("", "pods"))
+        assert getter.compactors == []

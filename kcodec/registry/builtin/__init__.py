@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kcodec.errors import ConfigError
+from kcodec.registry.builtin.namespaces import FinalizeREST, NamespaceFinalizeStrategy, NamespaceStore
 from kcodec.registry.builtin.resources import GROUP_ORDER, RESOURCES, ResourceInfo, resource_info
 from kcodec.registry.builtin.reviews import ReviewREST, always_allow
 from kcodec.registry.builtin.services import (
@@ -25,7 +26,13 @@ from kcodec.registry.builtin.services import (
     ServiceStore,
     first_service_ip,
 )
-from kcodec.registry.builtin.strategies import BuiltinStatusStrategy, BuiltinStrategy, get_pod_qos
+from kcodec.registry.builtin.strategies import (
+    BuiltinStatusStrategy,
+    BuiltinStrategy,
+    CSRApprovalStrategy,
+    PodSubresourceStrategy,
+    get_pod_qos,
+)
 from kcodec.registry.builtin.subresources import BindingREST, EvictionREST, ScaleREST, StatusREST
 from kcodec.registry.generic import Store
 from kcodec.registry.generic.matcher import attr_func_with_fields
@@ -40,11 +47,14 @@ __all__ = [
     "resource_info",
     "BuiltinStrategy",
     "BuiltinStatusStrategy",
+    "PodSubresourceStrategy",
     "StatusREST",
     "ScaleREST",
     "BindingREST",
     "EvictionREST",
     "ServiceStore",
+    "NamespaceStore",
+    "FinalizeREST",
     "ReviewREST",
     "DEFAULT_SERVICE_CIDR",
     "DEFAULT_NODE_PORT_RANGE",
@@ -207,10 +217,10 @@ def new_store(info: ResourceInfo, rest_options_getter: Any, *, service_cidr: str
     new_func = _new(scheme, gvk)
     new_list_func = _new(scheme, list_gvk)
     strategy = BuiltinStrategy(info, scheme)
-    cls = ServiceStore if (info.group, info.resource) == ("", "services") else Store
+    cls = {("", "services"): ServiceStore, ("", "namespaces"): NamespaceStore}.get((info.group, info.resource), Store)
     fields = FIELD_SELECTABLE.get((info.group, info.resource))
     attr_func = attr_func_with_fields(info.namespaced, fields) if fields else None
-    store = cls(new_func=new_func, new_list_func=new_list_func,
+    store = cls(new_func=new_func, new_list_func=new_list_func, table_convertor=_table_convertor(new_func),
                 default_qualified_resource=GroupResource(info.group, info.resource),
                 singular_qualified_resource=GroupResource(info.group, info.singular_name),
                 create_strategy=strategy, attr_func=attr_func, short_names=info.short_names,
@@ -225,6 +235,16 @@ def new_store(info: ResourceInfo, rest_options_getter: Any, *, service_cidr: str
             ipaddress_store = new_store(resource_info("networking.k8s.io", "ipaddresses"), rest_options_getter)
         store.configure_allocators(ipaddress_store, service_cidr, node_port_range)
     return store
+
+
+def _table_convertor(new_func: Any) -> Any:
+    """Go's ``printerstorage.TableConvertor`` over ``printersinternal.AddHandlers`` when
+    kcodec.printers has a handler for the kind; None (the default Name/Created At table)
+    otherwise."""
+    from kcodec.printers import TableConvertor, default_table_generator
+
+    generator = default_table_generator()
+    return TableConvertor(generator) if generator.handles(type(new_func())) else None
 
 
 def _new(scheme: Any, gvk: GroupVersionKind) -> Any:
@@ -289,8 +309,14 @@ def api_group_infos(rest_options_getter: Any, *, service_cidr: str = DEFAULT_SER
                 storages[f"{info.resource}/status"] = StatusREST(store, BuiltinStatusStrategy(info, store.create_strategy.scheme))
             if info.scale:
                 storages[f"{info.resource}/scale"] = ScaleREST(store)
+            if (info.group, info.resource) == ("certificates.k8s.io", "certificatesigningrequests"):
+                storages[f"{info.resource}/approval"] = StatusREST(store, CSRApprovalStrategy(info, store.create_strategy.scheme))
+            if (info.group, info.resource) == ("", "namespaces"):
+                storages["namespaces/finalize"] = FinalizeREST(store, NamespaceFinalizeStrategy(info))
             if (info.group, info.resource) == ("", "pods"):
                 storages["pods/binding"] = BindingREST(store)
+                for sub in ("ephemeralcontainers", "resize"):
+                    storages[f"pods/{sub}"] = StatusREST(store, PodSubresourceStrategy(info, sub, store.create_strategy.scheme))
                 pdbs = stores.get(("policy", "poddisruptionbudgets")) or new_store(
                     resource_info("policy", "poddisruptionbudgets"), rest_options_getter)
                 storages["pods/eviction"] = EvictionREST(store, pdbs)

@@ -86,7 +86,7 @@ RESOURCES: tuple[ResourceInfo, ...] = (
     R("", "secrets", "Secret"),
     R("", "serviceaccounts", "ServiceAccount", short_names=("sa",), subresources=("token",)),
     R("", "services", "Service", short_names=("svc",), categories=_ALL, status=True, name_rule="dns1035",
-      allow_unconditional_update=True),
+      allow_create_on_update=True),
     # admissionregistration.k8s.io/v1
     R("admissionregistration.k8s.io", "mutatingadmissionpolicies", "MutatingAdmissionPolicy",
       namespaced=False, categories=_API_EXT, generation="spec"),
@@ -135,11 +135,11 @@ RESOURCES: tuple[ResourceInfo, ...] = (
     R("certificates.k8s.io", "certificatesigningrequests", "CertificateSigningRequest", namespaced=False,
       short_names=("csr",), status=True, subresources=("approval",)),
     # coordination.k8s.io/v1
-    R("coordination.k8s.io", "leases", "Lease"),
+    R("coordination.k8s.io", "leases", "Lease", allow_create_on_update=True),
     # discovery.k8s.io/v1
     R("discovery.k8s.io", "endpointslices", "EndpointSlice"),
     # events.k8s.io/v1
-    R("events.k8s.io", "events", "Event", short_names=("ev",)),
+    R("events.k8s.io", "events", "Event", short_names=("ev",), allow_create_on_update=True),
     # flowcontrol.apiserver.k8s.io/v1
     R("flowcontrol.apiserver.k8s.io", "flowschemas", "FlowSchema", namespaced=False, status=True,
       status_meta="reset", generation="spec"),
@@ -152,16 +152,17 @@ RESOURCES: tuple[ResourceInfo, ...] = (
     R("networking.k8s.io", "networkpolicies", "NetworkPolicy", short_names=("netpol",), generation="spec"),
     R("networking.k8s.io", "servicecidrs", "ServiceCIDR", namespaced=False, status=True, status_meta="reset"),
     # node.k8s.io/v1
-    R("node.k8s.io", "runtimeclasses", "RuntimeClass", namespaced=False),
+    R("node.k8s.io", "runtimeclasses", "RuntimeClass", namespaced=False, allow_create_on_update=True),
     # policy/v1
     R("policy", "poddisruptionbudgets", "PodDisruptionBudget", short_names=("pdb",), status=True,
       generation="spec"),
     # rbac.authorization.k8s.io/v1
     R("rbac.authorization.k8s.io", "clusterrolebindings", "ClusterRoleBinding", namespaced=False,
-      name_rule="path"),
-    R("rbac.authorization.k8s.io", "clusterroles", "ClusterRole", namespaced=False, name_rule="path"),
-    R("rbac.authorization.k8s.io", "rolebindings", "RoleBinding", name_rule="path"),
-    R("rbac.authorization.k8s.io", "roles", "Role", name_rule="path"),
+      name_rule="path", allow_create_on_update=True),
+    R("rbac.authorization.k8s.io", "clusterroles", "ClusterRole", namespaced=False, name_rule="path",
+      allow_create_on_update=True),
+    R("rbac.authorization.k8s.io", "rolebindings", "RoleBinding", name_rule="path", allow_create_on_update=True),
+    R("rbac.authorization.k8s.io", "roles", "Role", name_rule="path", allow_create_on_update=True),
     # resource.k8s.io/v1
     R("resource.k8s.io", "deviceclasses", "DeviceClass", namespaced=False, generation="spec"),
     R("resource.k8s.io", "resourceclaims", "ResourceClaim", status=True),

@@ -404,3 +404,69 @@ PREPARE_FOR_UPDATE: dict[tuple[str, str], Callable[[Context, Any, Any], None]] =
 STATUS_UPDATE: dict[tuple[str, str], Callable[[Context, Any, Any], None]] = {
     ("", "Pod"): _pod_status_update,
 }
+
+
+class PodSubresourceStrategy(BuiltinStrategy):
+    """``pods/ephemeralcontainers`` and ``pods/resize`` (k/k podEphemeralContainersStrategy,
+    podResizeStrategy): the stored pod with only the subresource's fields taken from the
+    request (``dropNonEphemeralContainerUpdates`` / ``dropNonResizeUpdates``), the
+    generation bumped when that changed the spec."""
+
+    def __init__(self, info: ResourceInfo, subresource: str, scheme: Any = None) -> None:
+        super().__init__(info, scheme)
+        if subresource not in ("ephemeralcontainers", "resize"):
+            raise ValueError(f"no pod strategy for the subresource {subresource!r}")
+        self.subresource = subresource
+
+    def __repr__(self) -> str:
+        return f"PodSubresourceStrategy({self.subresource})"
+
+    def prepare_for_update(self, ctx: Context, obj: Any, old: Any) -> None:
+        new_spec = obj.spec
+        meta, old_meta = obj.metadata, old.metadata.deep_copy()
+        for name in type(meta).__slots__:  # the metadata object stays (callers hold it)
+            if name not in ("name", "namespace", "resource_version", "uid"):
+                setattr(meta, name, getattr(old_meta, name))
+        for name in type(obj).__slots__:
+            if name != "metadata":
+                value = getattr(old, name)
+                setattr(obj, name, value.deep_copy() if value is not None else None)
+        if self.subresource == "ephemeralcontainers":
+            obj.spec.ephemeral_containers = new_spec.ephemeral_containers
+        else:
+            for containers, new_containers in ((obj.spec.containers, new_spec.containers),
+                                               (obj.spec.init_containers, new_spec.init_containers)):
+                by_name = {c.name: c for c in new_containers or ()}
+                for c in containers or ():
+                    changed = by_name.get(c.name)
+                    if changed is not None:
+                        c.resources = changed.resources
+                        c.resize_policy = changed.resize_policy
+            if hasattr(new_spec, "resources"):
+                obj.spec.resources = new_spec.resources
+        if obj.spec != old.spec:
+            accessor(obj).set_generation(accessor(old).get_generation() + 1)
+
+    def validate_update(self, ctx: Context, obj: Any, old: Any) -> Any:
+        suffix = "_ephemeral_containers_update" if self.subresource == "ephemeralcontainers" else "_resize"
+        fn = validation_function("", "Pod", suffix)
+        if fn is not None:
+            return fn(obj, old)
+        return rest._error_list()
+
+
+class CSRApprovalStrategy(BuiltinStrategy):
+    """``certificatesigningrequests/approval`` (k/k csrApprovalStrategy): only
+    ``status.conditions`` change; spec and the rest of status stay as stored."""
+
+    def prepare_for_update(self, ctx: Context, obj: Any, old: Any) -> None:
+        conditions = obj.status.conditions
+        obj.spec = old.spec
+        obj.status = old.status.deep_copy()
+        obj.status.conditions = conditions
+
+    def validate_update(self, ctx: Context, obj: Any, old: Any) -> Any:
+        fn = validation_function(self.info.group, self.info.kind, "_approval_update")
+        if fn is not None:
+            return fn(obj, old)
+        return rest._error_list()

@@ -238,7 +238,12 @@ def _go_q(s: str) -> str:
 
 
 def _validate_pod_binding(binding: Any) -> Any:
-    """k/k ``ValidatePodBinding``."""
+    """k/k ``ValidatePodBinding`` (kcodec.api.core.validation.validate_binding when present)."""
+    from kcodec.registry.builtin.strategies import validation_function
+
+    fn = validation_function("", "Binding")
+    if fn is not None:
+        return fn(binding)
     f = rest._field()
     errs = f.ErrorList()
     if binding.target.kind and binding.target.kind != "Node":

@@ -175,14 +175,17 @@ class RESTOptionsGetter:
     resource; ``watch_cache_sizes`` (``--watch-cache-sizes`` entries or a parsed dict)
     gives per-resource sizes, 0 turning the cache off for that resource. ``kv`` is the
     backend for every resource; without it each distinct server list of the factory's
-    configs opens one (:func:`open_kv`), closed by :meth:`close`.
+    configs opens one (:func:`open_kv`), closed by :meth:`close`. Each backend the getter
+    opens gets a :class:`kcodec.storage.compactor.Compactor` every
+    ``compaction_interval`` seconds (kube-apiserver's ``--etcd-compaction-interval``,
+    5 minutes; 0 never compacts), as Go's storage factory starts one per etcd client.
     """
 
     def __init__(self, storage_factory: Any, *, kv: Any = None, enable_watch_cache: bool = True,
                  default_watch_cache_size: int = DEFAULT_WATCH_CACHE_SIZE,
                  watch_cache_sizes: Iterable[str] | Mapping[GroupResource, int] | None = None,
                  enable_garbage_collection: bool = True, delete_collection_workers: int = 1,
-                 kv_options: Mapping[str, Any] | None = None) -> None:
+                 kv_options: Mapping[str, Any] | None = None, compaction_interval: float = 300.0) -> None:
         self.storage_factory = storage_factory
         self.enable_watch_cache = enable_watch_cache
         self.default_watch_cache_size = default_watch_cache_size
@@ -195,6 +198,8 @@ class RESTOptionsGetter:
         self.enable_garbage_collection = enable_garbage_collection
         self.delete_collection_workers = delete_collection_workers
         self.kv_options = dict(kv_options or {})
+        self.compaction_interval = compaction_interval
+        self.compactors: list[Any] = []
         self._kv = kv
         self._kvs: dict[tuple[str, ...], Any] = {}
         self._lock = threading.Lock()
@@ -212,6 +217,10 @@ class RESTOptionsGetter:
             kv = self._kvs.get(key)
             if kv is None:
                 kv = self._kvs[key] = open_kv(list(key), **self.kv_options)
+                if self.compaction_interval > 0:
+                    from kcodec.storage.compactor import Compactor
+
+                    self.compactors.append(Compactor(kv, self.compaction_interval).start())
             return kv
 
     def get_rest_options(self, resource: GroupResource, example: Any = None) -> RESTOptions:
@@ -234,6 +243,9 @@ class RESTOptionsGetter:
         """Close the backends this getter opened (not a ``kv`` it was given)."""
         with self._lock:
             kvs, self._kvs = list(self._kvs.values()), {}
+            compactors, self.compactors = self.compactors, []
+        for compactor in compactors:
+            compactor.stop()
         for kv in kvs:
             kv.close()
 

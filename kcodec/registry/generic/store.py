@@ -207,12 +207,20 @@ class RegistryWatcher:
         except KCodecError as exc:  # every storage and cache error: Go sends it as an ERROR event
             return self._error_event(exc)
         if event is None:
-            if getattr(self._inner, "_stopped", False) or getattr(self._inner, "stopped", False):
+            if self._inner_stopped():
                 self._stopped = True
             return None
         if self._decorator is not None and event.type != ERROR:
             self._decorator(event.object)
         return event
+
+    def _inner_stopped(self) -> bool:
+        """Whether the storage or cache watcher ended (a ``stopped`` property or method, or
+        the storage Watcher's ``_stopped``)."""
+        flag = getattr(self._inner, "stopped", None)
+        if callable(flag):
+            flag = flag()
+        return bool(flag) or bool(getattr(self._inner, "_stopped", False))
 
     def stop(self) -> None:
         """End the watch; idempotent."""

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from kcodec._kinds import (
-    K_ANY, K_BOOL, K_BYTES, K_CUSTOM, K_FLOAT, K_INT32, K_INT64, K_LIST, K_MAP, K_STR, K_STRUCT,
+    K_ANY, K_BOOL, K_BYTES, K_FLOAT, K_INT32, K_INT64, K_LIST, K_MAP, K_STR, K_STRUCT,
 )
 from kcodec.fieldtable import fields_of, go_type_name, struct_type_of
 from kcodec.schema import GroupVersion, GroupVersionKind

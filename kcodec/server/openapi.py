@@ -590,7 +590,7 @@ class OpenAPIService:
         type_props = {k: {"description": _type_meta_doc(k), "type": "string"} for k in ("apiVersion", "kind")}
         gvk_ext = [{"group": gvk.group, "kind": gvk.kind + ("List" if list_kind else ""), "version": gvk.version}]
         if list_kind:
-            item_ref = ("#/components/schemas/" if b.v3 else "#/definitions/") + _custom_name(gvk)
+            item_ref = self._kind_ref(b, gvk)
             meta_ref = self._meta_ref(b, "ListMeta")
             meta_doc = describe(metav1.PartialObjectMetadataList, "metadata")
             return {"description": f"{gvk.kind}List is a list of {gvk.kind}",
@@ -725,7 +725,7 @@ class OpenAPIService:
             if sub:
                 continue
             coll: dict[str, Any] = {}
-            list_ref = self._kind_ref(b, kind_gvk, list_kind=True)
+            list_ref = self._kind_ref(b, kind_gvk, list_kind=True) if "list" in verbs else ""
             if "list" in verbs:
                 coll["get"] = b.operation("get", f"list{scope}{kind}", base, f"list or watch objects of kind {kind}",
                                           "list", kind_gvk, _LIST_PARAMS, None, (), list_ref, [("200", "OK")],

@@ -554,6 +554,7 @@ class OpenAPIService:
         self._lock = threading.Lock()
         self._v2: bytes | None = None
         self._v2_pb: tuple[bytes, bytes] | None = None
+        self._generation = 0  # bumped by update()
         self._v3: dict[str, bytes] = {}
         self._index: bytes | None = None
         self._gvks: dict[type, list[GroupVersionKind]] | None = None
@@ -579,6 +580,7 @@ class OpenAPIService:
             self._gvks = None
             self._types = {}
             self._defs = {}
+            self._generation += 1
 
     def _custom_definition(self, b: _Builder, gvk: GroupVersionKind, schema: Any, plural: str,
                            list_kind: bool) -> dict[str, Any]:
@@ -846,6 +848,7 @@ class OpenAPIService:
         with self._lock:
             if self._index is not None:
                 return self._index
+            generation = self._generation
         paths = {}
         for gv in self.resources:
             key = _gv_key(gv)
@@ -854,7 +857,8 @@ class OpenAPIService:
             paths[key] = {"serverRelativeURL": f"/openapi/v3/{key}?hash={self.etag(data)}"}
         index = self._dump({"paths": paths})
         with self._lock:
-            self._index = index
+            if generation == self._generation:  # not built from documents an update() dropped
+                self._index = index
         return index
 
     # -- HTTP -------------------------------------------------------------------------------

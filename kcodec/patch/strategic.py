@@ -402,9 +402,10 @@ class PatchSchema:
             table = self.cls.__kc_json__
             chain = table.get(key)
             if chain is None:
-                folded = key.lower()
+                # Go's encoding/json folds case the Unicode way (the Kelvin sign is k, ſ is s)
+                folded = key.casefold()
                 for name, c in table.items():
-                    if name.lower() == folded:
+                    if name.casefold() == folded:
                         chain = c
                         break
         if chain is None:

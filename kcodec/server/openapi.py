@@ -15,9 +15,11 @@ Descriptions come from upstream's types_swagger_doc_generated.go, which tools/ge
 copies to kcodec/api/_swagger_docs.json (read only when a document is first built), so
 ``kubectl explain`` prints them; ``+default`` markers are not recorded and give no defaults.
 
-The documents are JSON; the protobuf forms (gnostic's OpenAPI v2/v3 messages) are not
-written: such a request gets the 406 kube-openapi's handlers answer for a type they do not
-serve (kubectl then goes on without the v2 document, which it only asks for in protobuf).
+The v2 document is also served as gnostic's protobuf ``openapi_v2.Document``
+(kcodec.server._openapi_pb), the only form client-go's ``OpenAPISchema()`` asks for (kubectl
+``explain --output=plaintext-openapiv2``, and apply's fallback when the v3 document does not
+do); the v3 documents are JSON only, which is what client-go's openapi3 reads: a protobuf
+request for them gets the 406 kube-openapi's handler answers for a type it does not serve.
 """
 from __future__ import annotations
 
@@ -29,7 +31,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from kcodec._kinds import (
-    K_ANY, K_BOOL, K_BYTES, K_CUSTOM, K_FLOAT, K_INT32, K_INT64, K_LIST, K_MAP, K_STR, K_STRUCT,
+    K_ANY, K_BOOL, K_BYTES, K_FLOAT, K_INT32, K_INT64, K_LIST, K_MAP, K_STR, K_STRUCT,
 )
 from kcodec.fieldtable import fields_of, go_type_name, struct_type_of
 from kcodec.schema import GroupVersion, GroupVersionKind
@@ -551,6 +553,8 @@ class OpenAPIService:
             self.resources[GroupVersion(group, version)] = [_resource_of(r) for r in rows]
         self._lock = threading.Lock()
         self._v2: bytes | None = None
+        self._v2_pb: tuple[bytes, bytes] | None = None
+        self._generation = 0  # bumped by update()
         self._v3: dict[str, bytes] = {}
         self._index: bytes | None = None
         self._gvks: dict[type, list[GroupVersionKind]] | None = None
@@ -576,6 +580,7 @@ class OpenAPIService:
             self._gvks = None
             self._types = {}
             self._defs = {}
+            self._generation += 1
 
     def _custom_definition(self, b: _Builder, gvk: GroupVersionKind, schema: Any, plural: str,
                            list_kind: bool) -> dict[str, Any]:
@@ -587,7 +592,7 @@ class OpenAPIService:
         type_props = {k: {"description": _type_meta_doc(k), "type": "string"} for k in ("apiVersion", "kind")}
         gvk_ext = [{"group": gvk.group, "kind": gvk.kind + ("List" if list_kind else ""), "version": gvk.version}]
         if list_kind:
-            item_ref = ("#/components/schemas/" if b.v3 else "#/definitions/") + _custom_name(gvk)
+            item_ref = self._kind_ref(b, gvk)
             meta_ref = self._meta_ref(b, "ListMeta")
             meta_doc = describe(metav1.PartialObjectMetadataList, "metadata")
             return {"description": f"{gvk.kind}List is a list of {gvk.kind}",
@@ -722,7 +727,7 @@ class OpenAPIService:
             if sub:
                 continue
             coll: dict[str, Any] = {}
-            list_ref = self._kind_ref(b, kind_gvk, list_kind=True)
+            list_ref = self._kind_ref(b, kind_gvk, list_kind=True) if "list" in verbs else ""
             if "list" in verbs:
                 coll["get"] = b.operation("get", f"list{scope}{kind}", base, f"list or watch objects of kind {kind}",
                                           "list", kind_gvk, _LIST_PARAMS, None, (), list_ref, [("200", "OK")],
@@ -811,6 +816,16 @@ class OpenAPIService:
                 self._v2 = self._dump(self.v2_document())
             return self._v2
 
+    def v2_protobuf(self) -> bytes:
+        """/openapi/v2 as gnostic's protobuf ``openapi_v2.Document`` (cached)."""
+        from kcodec.server._openapi_pb import document_to_protobuf
+
+        data = self.v2()
+        with self._lock:
+            if self._v2_pb is None or self._v2_pb[0] is not data:
+                self._v2_pb = (data, document_to_protobuf(json.loads(data)))
+            return self._v2_pb[1]
+
     def v3(self, key: str) -> bytes | None:
         """/openapi/v3/<key> as JSON (``"api/v1"``, ``"apis/apps/v1"``), None for a group
         version not served (cached)."""
@@ -833,6 +848,7 @@ class OpenAPIService:
         with self._lock:
             if self._index is not None:
                 return self._index
+            generation = self._generation
         paths = {}
         for gv in self.resources:
             key = _gv_key(gv)
@@ -841,7 +857,8 @@ class OpenAPIService:
             paths[key] = {"serverRelativeURL": f"/openapi/v3/{key}?hash={self.etag(data)}"}
         index = self._dump({"paths": paths})
         with self._lock:
-            self._index = index
+            if generation == self._generation:  # not built from documents an update() dropped
+                self._index = index
         return index
 
     # -- HTTP -------------------------------------------------------------------------------
@@ -854,10 +871,14 @@ class OpenAPIService:
             return None
         accept = headers.get("Accept", "") or "*/*"
         if path == "/openapi/v2":
-            if not _accepts(accept, "json"):
-                return 406, {"Vary": "Accept"}, b""
-            data = self.v2()
-            return self._content_response(data, headers, {"Vary": "Accept"})
+            # kube-openapi pkg/handler: the first Accept clause it can serve wins
+            for subtype in _accepted_subtypes(accept, _V2_SUBTYPES):
+                if subtype == "json":
+                    return self._content_response(self.v2(), headers, {"Vary": "Accept"})
+                data = self.v2_protobuf()  # its ETag is the JSON document's, as kube-openapi's
+                return self._content_response(data, headers, {"Vary": "Accept"}, self.etag(self.v2()),
+                                              "application/" + _V2_PROTOBUF)
+            return 406, {"Vary": "Accept"}, b""
         if path == "/openapi/v3":
             data = self.v3_index()
             return self._content_response(data, headers, {})
@@ -882,10 +903,11 @@ class OpenAPIService:
         return None
 
     def _content_response(self, data: bytes, req_headers: Mapping[str, str], hdrs: dict[str, str],
-                          etag: str | None = None) -> tuple[int, dict[str, str], bytes]:
+                          etag: str | None = None,
+                          content_type: str = "application/json") -> tuple[int, dict[str, str], bytes]:
         etag = etag or self.etag(data)
         quoted = f'"{etag}"'
-        out = {**hdrs, "Content-Type": "application/json", "Etag": quoted}
+        out = {**hdrs, "Content-Type": content_type, "Etag": quoted}
         if req_headers.get("If-None-Match", "") in (quoted, "*"):
             return 304, out, b""
         return 200, out, data
@@ -918,6 +940,38 @@ class OpenAPIResponse:
 
     def __repr__(self) -> str:
         return f"OpenAPIResponse({self.status}, {len(self.body)} bytes, {self.content_type!r})"
+
+
+_V2_PROTOBUF = "com.github.proto-openapi.spec.v2.v1.0+protobuf"
+# (Accept subtype, what is served): the deprecated spelling is answered with the current one
+_V2_SUBTYPES = (("json", "json"), ("com.github.proto-openapi.spec.v2@v1.0+protobuf", "protobuf"),
+                (_V2_PROTOBUF, "protobuf"))
+
+
+def _accepted_subtypes(accept: str, offered: Sequence[tuple[str, str]]) -> list[str]:
+    """goautoneg's order: Accept clauses by quality (stable), each matched against the
+    offered subtypes in order; what each matching clause would be served."""
+    clauses = []
+    for i, clause in enumerate(accept.split(",")):
+        parts = [p.strip() for p in clause.split(";")]
+        q = 1.0
+        for p in parts[1:]:
+            if p.startswith("q="):
+                try:
+                    q = float(p[2:])
+                except ValueError:
+                    q = 0.0
+        t, _, st = parts[0].partition("/")
+        clauses.append((-q, i, t, st))
+    out = []
+    for _q, _i, t, st in sorted(clauses):
+        if _q == 0:
+            continue
+        for sub, served in offered:
+            if t in ("application", "*") and st in (sub, "*"):
+                out.append(served)
+                break
+    return out
 
 
 def _accepts(accept: str, subtype: str) -> bool:

@@ -1,4 +1,4 @@
-"""kubectl apply (client side) of a real install manifest against ``kcodec serve``, twice:
+"""kubectl against ``kcodec serve``: apply (client side) of a real install manifest, twice:
 the second run reports what it reports against kube-apiserver 1.36 (``unchanged``, and
 ``configured`` only for the three objects whose three-way strategic merge patch is not empty
 there: the ConfigMap written with ``data: null``, the Deployment and the webhook
@@ -12,7 +12,6 @@ import json
 import os
 import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 
@@ -58,3 +57,18 @@ def test_ingress_nginx_apply_twice() -> None:
         assert "--election-id=renamed" in container["args"]
         assert "--election-id=ingress-nginx-leader" not in container["args"]
         assert [p["name"] for p in container["ports"]] == ["http", "https", "webhook"]
+
+
+def test_explain_from_both_documents() -> None:
+    """kcodec serve's OpenAPI as kubectl reads it: v3 (default) and the whole v2 document in
+    protobuf (``--output=plaintext-openapiv2``; kubectl refuses it if any reference dangles)."""
+    if KUBECTL is None:
+        pytest.skip("kubectl is not on PATH")
+    from kcodec.testing import APIServer
+
+    with APIServer() as server:
+        v3 = _kubectl(server.kubeconfig, "explain", "pods.spec.containers.ports").stdout
+        assert "FIELD: ports <[]ContainerPort>" in v3 and "containerPort\t<integer> -required-" in v3
+        v2 = _kubectl(server.kubeconfig, "explain", "pods.spec.containers.ports",
+                      "--output=plaintext-openapiv2").stdout
+        assert "RESOURCE: ports <[]Object>" in v2 and "containerPort\t<integer> -required-" in v2

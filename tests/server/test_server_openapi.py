@@ -167,10 +167,11 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[FakeClus
         loop.close()
 
 
-def _kubectl(home: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+def _kubectl(home: Path, *args: str, stdin: str | None = None,
+             env_extra: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     if KUBECTL is None:
         pytest.skip("kubectl is not on PATH")
-    env = {**os.environ, "KUBECONFIG": str(home / "config"), "HOME": str(home)}
+    env = {**os.environ, "KUBECONFIG": str(home / "config"), "HOME": str(home), **(env_extra or {})}
     return subprocess.run([KUBECTL, *args], input=stdin, capture_output=True, text=True, timeout=60, env=env)
 
 
@@ -223,8 +224,13 @@ def test_v3_document_shape() -> None:
     assert status == 301 and headers["Location"] == url
     status, headers, body = svc.handle("GET", "/openapi/v3/apis/apps/v1", {"hash": [url.rsplit("=", 1)[1]]}, {})
     assert (status, headers["Cache-Control"], body) == (200, "public, immutable", doc_bytes)
-    assert svc.handle("GET", "/openapi/v2", {}, {"Accept": "application/com.github.proto-openapi.spec.v2@v1.0"
-                                                           "+protobuf"})[0] == 406
+    status, headers, pb = svc.handle("GET", "/openapi/v2", {}, {
+        "Accept": "application/com.github.proto-openapi.spec.v2@v1.0+protobuf"})
+    assert (status, headers["Content-Type"]) == (200, "application/com.github.proto-openapi.spec.v2.v1.0+protobuf")
+    assert headers["Etag"] == f'"{svc.etag(svc.v2())}"' and pb[:2] == b"\x0a\x03"  # swagger: "2.0"
+    assert svc.handle("GET", "/openapi/v2", {}, {"Accept": "text/html"})[0] == 406
+    assert svc.handle("GET", "/openapi/v3/api/v1", {}, {
+        "Accept": "application/com.github.proto-openapi.spec.v3@v1.0+protobuf"})[0] == 406
     assert dep["description"] == "Deployment enables declarative updates for Pods and ReplicaSets."
     assert schemas["io.k8s.api.apps.v1.DeploymentSpec"]["properties"]["strategy"] == {
         "allOf": [{"$ref": "#/components/schemas/io.k8s.api.apps.v1.DeploymentStrategy"}], "default": {},
@@ -281,6 +287,18 @@ def test_kubectl_explain_custom_resource(cluster: tuple[FakeCluster, Path]) -> N
     assert "spec" not in doc["components"]["schemas"]["com.example.stable.v1.CronTab"].get("properties", {})
 
 
+def test_kubectl_explain_openapi_v2(cluster: tuple[FakeCluster, Path]) -> None:
+    """``--output=plaintext-openapiv2`` reads /openapi/v2 in gnostic's protobuf form
+    (client-go discovery OpenAPISchema asks for nothing else)."""
+    fake, home = cluster
+    out = _kubectl(home, "explain", "deployment.spec.strategy", "--output=plaintext-openapiv2")
+    assert out.returncode == 0, out.stderr
+    assert "KIND:     Deployment" in out.stdout and "RESOURCE: strategy <Object>" in out.stdout
+    assert "The deployment strategy to use to replace existing pods with new ones." in out.stdout
+    assert "rollingUpdate\t<Object>" in out.stdout
+    assert any(r[1] == "/openapi/v2" for r in fake.requests)
+
+
 DEPLOYMENT = """
 apiVersion: apps/v1
 kind: Deployment
@@ -322,12 +340,15 @@ spec:
 """
 
 
-def test_kubectl_apply_patch_is_kcodecs(cluster: tuple[FakeCluster, Path]) -> None:
-    """kubectl apply's client-side three-way patch, built from this OpenAPI, is the one
+@pytest.mark.parametrize("openapi", ["v3", "v2"])
+def test_kubectl_apply_patch_is_kcodecs(cluster: tuple[FakeCluster, Path], openapi: str) -> None:
+    """kubectl apply's client-side three-way patch, built from this OpenAPI (v3, or the v2
+    protobuf document when KUBECTL_OPENAPIV3_PATCH=false), is the one
     create_three_way_merge_patch computes, and kcodec applies it to what kubectl expects."""
     fake, home = cluster
     fake.objects.pop("deployments/default/web", None)
-    out = _kubectl(home, "apply", "-f", "-", stdin=DEPLOYMENT)
+    env = {"KUBECTL_OPENAPIV3_PATCH": "false"} if openapi == "v2" else {}
+    out = _kubectl(home, "apply", "-f", "-", stdin=DEPLOYMENT, env_extra=env)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "deployment.apps/web created"
     post = [r for r in fake.requests if r[0] == "POST" and r[1].endswith("/deployments")][-1]
@@ -335,9 +356,11 @@ def test_kubectl_apply_patch_is_kcodecs(cluster: tuple[FakeCluster, Path]) -> No
     live = json.loads(json.dumps(fake.objects["deployments/default/web"]))
     original = json.loads(live["metadata"]["annotations"]["kubectl.kubernetes.io/last-applied-configuration"])
     del fake.requests[:]
-    out = _kubectl(home, "apply", "-f", "-", stdin=DEPLOYMENT_2)
+    out = _kubectl(home, "apply", "-f", "-", stdin=DEPLOYMENT_2, env_extra=env)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "deployment.apps/web configured"
+    if openapi == "v2":
+        assert any(r[1] == "/openapi/v2" for r in fake.requests)
     patches = [r for r in fake.requests if r[0] == "PATCH"]
     assert len(patches) == 1
     method, path, query, ctype, body = patches[0]
@@ -364,7 +387,7 @@ def test_kubectl_apply_patch_is_kcodecs(cluster: tuple[FakeCluster, Path]) -> No
     assert web_c["env"] == [{"name": "B", "value": "2"}, {"name": "C", "value": "3"}]
     # a third apply of the same file has nothing to send
     del fake.requests[:]
-    out = _kubectl(home, "apply", "-f", "-", stdin=DEPLOYMENT_2)
+    out = _kubectl(home, "apply", "-f", "-", stdin=DEPLOYMENT_2, env_extra=env)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "deployment.apps/web unchanged"
     assert not [r for r in fake.requests if r[0] == "PATCH"]
@@ -417,3 +440,52 @@ def test_descriptions_from_doc_comments() -> None:
         "`<names.plural>.<group>`).")
     assert describe(metav1.WatchEvent, "object").startswith(
         "Object is:\n * If Type is Added or Modified: the new state of the object.\n * If Type is Deleted:")
+
+
+def _all_builtin_resources() -> dict[str, list[dict[str, Any]]]:
+    from kcodec.api._registry import GROUP_VERSIONS
+
+    out: dict[str, list[dict[str, Any]]] = {}
+    for (group, version), (_module, kinds) in GROUP_VERSIONS.items():
+        names = set(kinds.split())
+        rows = []
+        for kind in sorted(names):
+            if kind.endswith(("List", "Options")) or kind in ("WatchEvent", "Status"):
+                continue
+            verbs = _VERBS if kind + "List" in names else ["create"]  # Binding, TokenReview...
+            rows.append({"name": kind.lower() + "s", "namespaced": True, "kind": kind, "verbs": verbs})
+        if rows:
+            out[f"{group}/{version}" if group else version] = rows
+    out["stable.example.com/v1"] = RESOURCES["stable.example.com/v1"]
+    return out
+
+
+def test_every_reference_resolves() -> None:
+    """Every $ref of every document names a definition of that document (kubectl's v2 parser
+    refuses the whole document otherwise: "unknown model in reference")."""
+    svc = OpenAPIService(_all_builtin_resources(), custom_schemas={
+        GroupVersionKind("stable.example.com", "v1", "CronTab"): CRONTAB_SCHEMA})
+
+    def refs(tree: Any) -> set[str]:
+        found: set[str] = set()
+        stack = [tree]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, dict):
+                if isinstance(node.get("$ref"), str):
+                    found.add(node["$ref"])
+                stack.extend(node.values())
+            elif isinstance(node, list):
+                stack.extend(node)
+        return found
+
+    v2 = json.loads(svc.v2())
+    missing = {r for r in refs(v2) if r.removeprefix("#/definitions/") not in v2["definitions"]}
+    assert not missing
+    index = json.loads(svc.v3_index())
+    assert len(index["paths"]) == len(_all_builtin_resources())
+    for key in index["paths"]:
+        doc = json.loads(svc.v3(key) or b"")
+        schemas = doc["components"]["schemas"]
+        missing = {r for r in refs(doc) if r.removeprefix("#/components/schemas/") not in schemas}
+        assert not missing, key

@@ -989,7 +989,7 @@ def _validate_volume_devices(devices: Sequence[Any] | None, mounts: Mapping[str,
         ip = path.index(i)
         src = volumes.get(d.name)
         matched = src is not None
-        is_pvc = matched and (src.persistent_volume_claim is not None or src.ephemeral is not None)
+        is_pvc = src is not None and (src.persistent_volume_claim is not None or src.ephemeral is not None)
         if not d.name:
             errs.append(fld.required(ip.child("name"), ""))
         if d.name in seen_names:
@@ -2524,11 +2524,11 @@ def validate_service(svc: Any) -> ErrorList:
         for i, v in enumerate(ranges):
             errs.extend(names.is_valid_cidr(fp.index(i), v.strip()))
     elif "service.beta.kubernetes.io/load-balancer-source-ranges" in ann:
-        key = "service.beta.kubernetes.io/load-balancer-source-ranges"
-        fp = Path("metadata", "annotations").key(key)
+        ann_key = "service.beta.kubernetes.io/load-balancer-source-ranges"
+        fp = Path("metadata", "annotations").key(ann_key)
         if spec.type != "LoadBalancer":
             errs.append(fld.forbidden(fp, "may only be used when `type` is 'LoadBalancer'"))
-        val = ann[key].strip()
+        val = ann[ann_key].strip()
         if val:
             for v in val.split(","):
                 errs.extend(names.is_valid_cidr(fp, v.strip()))

@@ -67,3 +67,28 @@ def test_ingress_class_service_cidr_ip_address():
     ipa = internal({"apiVersion": "networking.k8s.io/v1", "kind": "IPAddress", "metadata": {"name": "10.0.0.01"},
                     "spec": {"parentRef": {"resource": "services", "name": "a", "namespace": "default"}}})
     assert msgs(nv.validate_ip_address(ipa)) == ['metadata.name: Invalid value: "10.0.0.01": must not have leading 0s']
+
+
+def test_node():
+    # validation.go ValidateNode: taints are checked under metadata.taints (Go's own path).
+    node = internal({"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1"},
+                     "spec": {"podCIDRs": ["10.0.0.0/24", "10.1.0.0/24"],
+                              "taints": [{"key": "k", "effect": "NoSchedule"}, {"key": "k", "effect": "NoSchedule"},
+                                         {"key": "j", "effect": "Sometimes"}]}})
+    assert msgs(cv.validate_node(node)) == [
+        'metadata.taints[1]: Duplicate value: {"Key":"k","Value":"","Effect":"NoSchedule","TimeAdded":null}: taints '
+        "must be unique by key and effect pair",
+        'metadata.taints[2].effect: Unsupported value: "Sometimes": supported values: "NoSchedule", '
+        '"PreferNoSchedule", "NoExecute"',
+        'spec.podCIDRs: Invalid value: ["10.0.0.0/24","10.1.0.0/24"]: may specify no more than one CIDR for each IP '
+        "family",
+    ]
+    old = internal({"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1", "resourceVersion": "1"},
+                    "spec": {"podCIDRs": ["10.0.0.0/24"], "providerID": "aws://a"}})
+    new = old.deep_copy()
+    new.spec.pod_cidrs = ["10.9.0.0/24"]
+    new.spec.provider_id = "aws://b"
+    assert msgs(cv.validate_node_update(new, old)) == [
+        'spec.podCIDRs: Forbidden: node updates may not change podCIDR except from "" to valid',
+        'spec.providerID: Forbidden: node updates may not change providerID except from "" to valid',
+    ]

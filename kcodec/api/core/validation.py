@@ -45,6 +45,8 @@ __all__ = [
     "validate_resource_quota_status_update",
     "validate_limit_range",
     "validate_limit_range_update",
+    "validate_node",
+    "validate_node_update",
     "validate_pod_spec",
     "validate_pod_template_spec",
     "validate_pod_template",
@@ -989,7 +991,7 @@ def _validate_volume_devices(devices: Sequence[Any] | None, mounts: Mapping[str,
         ip = path.index(i)
         src = volumes.get(d.name)
         matched = src is not None
-        is_pvc = matched and (src.persistent_volume_claim is not None or src.ephemeral is not None)
+        is_pvc = src is not None and (src.persistent_volume_claim is not None or src.ephemeral is not None)
         if not d.name:
             errs.append(fld.required(ip.child("name"), ""))
         if d.name in seen_names:
@@ -2524,11 +2526,11 @@ def validate_service(svc: Any) -> ErrorList:
         for i, v in enumerate(ranges):
             errs.extend(names.is_valid_cidr(fp.index(i), v.strip()))
     elif "service.beta.kubernetes.io/load-balancer-source-ranges" in ann:
-        key = "service.beta.kubernetes.io/load-balancer-source-ranges"
-        fp = Path("metadata", "annotations").key(key)
+        ann_key = "service.beta.kubernetes.io/load-balancer-source-ranges"
+        fp = Path("metadata", "annotations").key(ann_key)
         if spec.type != "LoadBalancer":
             errs.append(fld.forbidden(fp, "may only be used when `type` is 'LoadBalancer'"))
-        val = ann[key].strip()
+        val = ann[ann_key].strip()
         if val:
             for v in val.split(","):
                 errs.extend(names.is_valid_cidr(fp, v.strip()))
@@ -3060,4 +3062,89 @@ def validate_limit_range_update(new: Any, old: Any) -> ErrorList:
     """Go: the LimitRange strategy's ValidateUpdate (``ValidateLimitRange`` of the new object)."""
     errs = validate_object_meta_update(new.metadata, old.metadata, Path("metadata"))
     errs.extend(validate_limit_range(new))
+    return errs
+
+
+# --- nodes ------------------------------------------------------------------------------------------
+
+def _validate_node_taints(taints: Sequence[Any] | None, path: Path) -> ErrorList:
+    errs = ErrorList()
+    seen: dict[str, set[str]] = {}
+    for i, t in enumerate(taints or []):
+        ip = path.index(i)
+        errs.extend(om.validate_label_name(t.key, ip.child("key")))
+        msgs = names.is_valid_label_value(t.value)
+        if msgs:
+            errs.append(fld.invalid(ip.child("value"), t.value, ";".join(msgs)))
+        if not t.effect:
+            errs.append(fld.required(ip.child("effect"), ""))
+        elif t.effect not in _TAINT_EFFECTS:
+            errs.append(fld.not_supported(ip.child("effect"), t.effect, _TAINT_EFFECTS))
+        keys = seen.setdefault(t.effect, set())
+        if t.key in keys:
+            e = fld.duplicate(ip, t)
+            e.detail = "taints must be unique by key and effect pair"
+            errs.append(e)
+            continue
+        keys.add(t.key)
+    return errs
+
+
+def _validate_node_resources(node: Any) -> ErrorList:
+    errs = ErrorList()
+    for attr in ("capacity", "allocatable"):
+        rl = getattr(node.status, attr) or {}
+        for k in _sorted(rl):
+            errs.extend(validate_resource_quantity_value(k, rl[k], Path("status", attr, k)))
+    return errs
+
+
+def validate_node(node: Any) -> ErrorList:
+    """Go: ``ValidateNode`` (taints, status quantities, pod CIDRs). The deprecated JSON
+    annotations for taints and preferred-avoid-pods are not parsed."""
+    errs = validate_object_meta(node.metadata, False, names.name_is_dns_subdomain, Path("metadata"))
+    if node.spec.taints:
+        errs.extend(_validate_node_taints(node.spec.taints, Path("metadata").child("taints")))
+    errs.extend(_validate_node_resources(node))
+    cidrs = list(node.spec.pod_cidrs or [])
+    if cidrs:
+        cp = Path("spec", "podCIDRs")
+        for i, c in enumerate(cidrs):
+            errs.extend(names.is_valid_cidr(cp.index(i), c))
+        if len(cidrs) > 1:
+            addrs = [names.parse_ip_sloppy(c.split("/", 1)[0]) for c in cidrs]
+            dual = len(cidrs) == 2 and None not in addrs and addrs[0].version != addrs[1].version  # type: ignore[union-attr]
+            if not dual:
+                errs.append(fld.invalid(cp, cidrs, "may specify no more than one CIDR for each IP family"))
+            seen: set[str] = set()
+            for i, c in enumerate(cidrs):
+                if c in seen:
+                    errs.append(fld.duplicate(cp.index(i), c))
+                seen.add(c)
+    return errs
+
+
+def validate_node_update(new: Any, old: Any) -> ErrorList:
+    """Go: ``ValidateNodeUpdate`` (podCIDRs and providerID only set once; externalID fixed)."""
+    errs = validate_object_meta_update(new.metadata, old.metadata, Path("metadata"))
+    errs.extend(_validate_node_resources(new))
+    seen: list[Any] = []
+    for i, a in enumerate(new.status.addresses or []):
+        if a in seen:
+            errs.append(fld.duplicate(Path("status", "addresses").index(i), a))
+        seen.append(a)
+    old_cidrs, new_cidrs = list(old.spec.pod_cidrs or []), list(new.spec.pod_cidrs or [])
+    msg = 'node updates may not change podCIDR except from "" to valid'
+    if old_cidrs:
+        if len(old_cidrs) != len(new_cidrs):
+            errs.append(fld.forbidden(Path("spec", "podCIDRs"), msg))
+        else:
+            errs.extend(fld.forbidden(Path("spec", "podCIDRs"), msg) for a, b in zip(old_cidrs, new_cidrs) if a != b)
+    if old.spec.provider_id and old.spec.provider_id != new.spec.provider_id:
+        errs.append(fld.forbidden(Path("spec", "providerID"), 'node updates may not change providerID except from "" '
+                                                              "to valid"))
+    if new.spec.taints:
+        errs.extend(_validate_node_taints(new.spec.taints, Path("metadata").child("taints")))
+    if new.spec.do_not_use_external_id != old.spec.do_not_use_external_id:
+        errs.append(fld.forbidden(Path("spec", "externalID"), "may not be updated"))
     return errs

@@ -130,11 +130,11 @@ def _kubectl(server, *args, check=True, stdin=None):
 def test_kubectl_basics(server):
     ns = f"k{next(_counter)}-{uuid.uuid4().hex[:5]}"
     assert _kubectl(server, "create", "namespace", ns).stdout.strip() == f"namespace/{ns} created"
-    # the server's Table (the registry's columns: NAME first), as kubectl prints it
-    out = _kubectl(server, "get", "namespaces").stdout
-    assert out.splitlines()[0].split()[0] == "NAME"
-    assert {"default", "kube-system", "kube-public", "kube-node-lease", ns} <= {
-        line.split()[0] for line in out.splitlines()[1:]}
+    # the server's Table (k/k pkg/printers columns), as kubectl prints it
+    out = _kubectl(server, "get", "namespaces").stdout.splitlines()
+    assert out[0].split() == ["NAME", "STATUS", "AGE"]
+    rows = {line.split()[0]: line.split()[1] for line in out[1:]}
+    assert all(rows[n] == "Active" for n in ("default", "kube-system", "kube-public", "kube-node-lease", ns))
     p = _kubectl(server, "-n", ns, "create", "configmap", "settings", "--from-literal=color=blue")
     assert p.stdout.strip() == "configmap/settings created"
     assert _kubectl(server, "-n", ns, "label", "configmap", "settings", "tier=web").stdout.strip() == \
@@ -149,7 +149,7 @@ def test_kubectl_basics(server):
     yml = _kubectl(server, "-n", ns, "get", "configmap", "settings", "-o", "yaml").stdout
     assert "color: blue" in yml and "kind: ConfigMap" in yml
     table = _kubectl(server, "-n", ns, "get", "configmaps").stdout.splitlines()
-    assert table[0].split()[0] == "NAME" and [row.split()[0] for row in table[1:]] == ["settings"]
+    assert table[0].split() == ["NAME", "DATA", "AGE"] and [r.split()[:2] for r in table[1:]] == [["settings", "1"]]
     manifest = json.dumps({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web", "namespace": ns},
                            "spec": {"selector": {"matchLabels": {"app": "web"}},
                                     "template": {"metadata": {"labels": {"app": "web"}},

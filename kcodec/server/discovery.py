@@ -11,11 +11,14 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from kcodec import gojson
+from kcodec.model import to_tree
+
 from kcodec.api.apidiscovery import v2 as apidiscoveryv2
 from kcodec.api.meta import v1 as metav1
 from kcodec.schema import GroupVersion, GroupVersionKind
 from kcodec.server.installer import GroupVersionRoutes
-from kcodec.server.negotiation import negotiate_media_type_options
+from kcodec.server.negotiation import DEFAULT_ENDPOINT_RESTRICTIONS, negotiate_media_type_options
 from kcodec.server.responses import Request, Response, write_object_negotiated
 
 __all__ = ["Discovery", "DiscoveryRestrictions", "is_aggregated_discovery_gvk", "AGGREGATED_MEDIA_TYPE"]
@@ -107,7 +110,7 @@ class Discovery:
         return [metav1.ServerAddressByClientCIDR(client_cidr="0.0.0.0/0", server_address=self.address)]
 
     def _write(self, req: Request, obj: Any) -> Response:
-        return write_object_negotiated(self.codecs, _default_restrictions(), None, req, 200, obj,
+        return write_object_negotiated(self.codecs, DEFAULT_ENDPOINT_RESTRICTIONS, None, req, 200, obj,
                                        without_conversion=True)
 
     def wants_aggregated(self, req: Request) -> bool:
@@ -188,9 +191,6 @@ class Discovery:
         cached = self._agg_cache.get(legacy)
         if cached is None:
             lst = self.aggregated_list(legacy)
-            from kcodec.model import to_tree
-            from kcodec import gojson
-
             etag = '"' + hashlib.sha512(gojson.dumps(to_tree(lst))).hexdigest().upper() + '"'
             cached = self._agg_cache[legacy] = (lst, etag)
         lst, etag = cached
@@ -201,8 +201,3 @@ class Discovery:
         resp.headers.update({"ETag": etag, "Vary": "Accept"})
         return resp
 
-
-def _default_restrictions() -> Any:
-    from kcodec.server.negotiation import DEFAULT_ENDPOINT_RESTRICTIONS
-
-    return DEFAULT_ENDPOINT_RESTRICTIONS

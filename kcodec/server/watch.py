@@ -30,12 +30,9 @@ _POLL = 0.25
 def _watch_error_event(err: BaseException) -> Any:
     """An ERROR event carrying the Status of ``err`` (Go's watch.Error with an errors.StatusError's Status)."""
     from kcodec.server.status import error_to_api_status
+    from kcodec.storage.store import WatchEvent
 
-    class _Event:
-        type = "ERROR"
-        object = error_to_api_status(err)
-
-    return _Event()
+    return WatchEvent("ERROR", error_to_api_status(err))
 
 
 def _is_stopped(watcher: Any) -> bool:

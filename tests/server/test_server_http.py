@@ -511,3 +511,37 @@ def test_watch_without_the_watch_cache():
         t.join()
         assert [(e["type"], e["object"]["metadata"]["name"]) for e in events] == [
             ("ADDED", "uncached"), ("DELETED", "uncached")]
+
+
+def test_concurrent_clients_and_watchers(server, ns):
+    """Writers and watchers at once: every request answered, every watcher sees every event."""
+    url = server.url + f"/api/v1/namespaces/{ns}/configmaps"
+    rv = requests.get(url).json()["metadata"]["resourceVersion"]
+    codes: list[int] = []
+    seen: dict[int, list[str]] = {i: [] for i in range(5)}
+    lock = threading.Lock()
+
+    def watcher(i):
+        with requests.get(url + f"?watch=1&resourceVersion={rv}&timeoutSeconds=30", stream=True) as r:
+            for line in r.iter_lines():
+                if line:
+                    seen[i].append(json.loads(line)["object"]["metadata"]["name"])
+                    if len(seen[i]) == 100:
+                        return
+
+    def writer(i):
+        with requests.Session() as h:
+            for j in range(10):
+                got = [h.post(url, json=_cm(f"c{i}-{j}")).status_code, h.get(url + f"/c{i}-{j}").status_code]
+                with lock:
+                    codes.extend(got)
+
+    watchers = [threading.Thread(target=watcher, args=(i,)) for i in range(5)]
+    writers = [threading.Thread(target=writer, args=(i,)) for i in range(10)]
+    for t in watchers + writers:
+        t.start()
+    for t in writers + watchers:
+        t.join(60)
+    assert sorted(set(codes)) == [200, 201] and len(codes) == 200
+    want = sorted(f"c{i}-{j}" for i in range(10) for j in range(10))
+    assert all(sorted(names) == want for names in seen.values())

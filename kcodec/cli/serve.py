@@ -66,7 +66,13 @@ def options_from_args(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     if args.controllers == "none":
         controllers: list[str] = []
     elif args.controllers:
+        from kcodec.errors import ConfigError
+
         controllers = [c.strip() for c in args.controllers.split(",") if c.strip()]
+        unknown = [c for c in controllers if c not in DEFAULT_CONTROLLERS]
+        if unknown:
+            raise ConfigError(f"--controllers: unknown controller {unknown[0]!r} "
+                              f"(known: {', '.join(DEFAULT_CONTROLLERS)}, or none)")
     else:
         controllers = list(DEFAULT_CONTROLLERS)
     sizes = [s.strip() for s in args.watch_cache_sizes.split(",") if s.strip()]

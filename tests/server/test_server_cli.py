@@ -53,6 +53,14 @@ def test_serve_options_parse():
     assert opts.watch_cache_sizes == ["pods#0", "secrets#5"] and opts.controllers == []
 
 
+def test_unknown_controller_exits_1():
+    p = subprocess.run([sys.executable, "-m", "kcodec", "serve", "--controllers", "garbage-collector,bogus"],
+                       capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert p.returncode == 1
+    assert p.stderr.strip() == ("kcodec serve: --controllers: unknown controller 'garbage-collector' "
+                                "(known: system-namespaces, or none)")
+
+
 def test_bad_storage_exits_1():
     p = subprocess.run([sys.executable, "-m", "kcodec", "serve", "--storage", "mysql:x", "--port", "0"],
                        capture_output=True, text=True, cwd=ROOT, timeout=60)

@@ -355,24 +355,42 @@ class GenericAPIServer:
                 found = self.discovery.api_group(req, info.api_group)
             else:
                 found = None
-            return found if found is not None else _NOT_FOUND
+            return found if found is not None else self._route_miss(req, info)
         scope = self._scope(info)
         if scope is None or len(info.parts) > 3:
-            return _NOT_FOUND
+            return self._route_miss(req, info)
         return await self._resource(request, req, info, scope)
+
+    def _route_miss(self, req: Request, info: RequestInfo) -> Response:
+        """A path no route serves. Inside a served group (a go-restful WebService: /api/v1,
+        /apis/G, /apis/G/V) it is the Status serviceErrorHandler writes; elsewhere Go's
+        NotFoundHandler's plain ``404 page not found``."""
+        served = (not info.api_group and info.api_version in ("", "v1")) or info.api_group in self.discovery.versions
+        if not served:
+            return _NOT_FOUND
+        return self._service_error(req, 404)
+
+    def _service_error(self, req: Request, code: int) -> Response:
+        """go-restful's 404 (no route) or 405 (a method the routes lack) as apiserver's
+        serviceErrorHandler answers them: NewGenericServerResponse's Status."""
+        from kcodec.api import errors as apierrors
+        from kcodec.schema import GroupResource
+
+        err = apierrors.new_generic_server_response(code, "", GroupResource("", ""), "", "", 0, False)
+        return error_negotiated(err, self.codecs, GroupVersion("", ""), req, infos=self.infos)
 
     async def _resource(self, request: web.Request, req: Request, info: RequestInfo,
                         scope: RequestScope) -> Response | web.StreamResponse:
         if scope.namespaced and not info.namespace and info.verb not in ("list", "watch"):
-            return _NOT_FOUND
+            return self._route_miss(req, info)
         if not scope.namespaced and info.namespace and not (scope.resource.resource == "namespaces"
                                                             and scope.resource.group == ""):
-            return _NOT_FOUND
+            return self._route_miss(req, info)
         verbs = {"get": "get", "list": "list", "watch": "watch", "create": "create", "update": "update",
                  "patch": "patch", "delete": "delete", "deletecollection": "deletecollection"}
         verb = verbs.get(info.verb)
         if verb is None or not self._serves(scope, info, verb):
-            return self._method_not_allowed(req, scope, info)
+            return self._service_error(req, 405)
         if request.method in ("POST", "PUT", "PATCH", "DELETE"):
             req.body = await _read_body(request, scope.max_request_body_bytes)
         elif request.can_read_body:
@@ -408,9 +426,3 @@ class GenericAPIServer:
         if verb == "create" and info.name and not info.subresource:
             return False
         return verb in scope.verbs
-
-    def _method_not_allowed(self, req: Request, scope: RequestScope, info: RequestInfo) -> Response:
-        from kcodec.api import errors as apierrors
-
-        return error_negotiated(apierrors.new_method_not_supported(scope.group_resource, info.verb),
-                                self.codecs, scope.kind.group_version(), req, infos=self.infos)

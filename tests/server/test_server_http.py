@@ -550,3 +550,20 @@ def test_concurrent_clients_and_watchers(server, ns):
     assert sorted(set(codes)) == [200, 201] and len(codes) == 200
     want = sorted(f"c{i}-{j}" for i in range(10) for j in range(10))
     assert all(sorted(names) == want for names in seen.values())
+
+
+def test_watch_from_a_resource_version_older_than_the_cache():
+    """The watch cache (capacity 10 here) answers a watch from before its window with an ERROR
+    event carrying the 410 Expired Status, as kube-apiserver's cacher does."""
+    with APIServer(watch_cache_sizes=["configmaps#10"]) as s, requests.Session() as http:
+        url = s.url + "/api/v1/namespaces/default/configmaps"
+        first = None
+        for i in range(30):
+            got = http.post(url, json=_cm(f"c{i}")).json()
+            first = first or got["metadata"]["resourceVersion"]
+        r = http.get(url + f"?watch=1&resourceVersion={first}&timeoutSeconds=5")
+        (event,) = [json.loads(line) for line in r.text.splitlines()]
+        assert event["type"] == "ERROR"
+        st = event["object"]
+        assert (st["kind"], st["code"], st["reason"]) == ("Status", 410, "Expired")
+        assert st["message"].startswith(f"too old resource version: {first} (")

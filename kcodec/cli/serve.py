@@ -55,7 +55,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="watch cache sizes per resource (0 turns the cache off for it)")
     p.add_argument("--controllers", default="", metavar="LIST|none",
                    help="control-plane loops to run, comma-separated, or none "
-                   "(default: system-namespaces,namespace)")
+                   "(default: system-namespaces)")
     p.set_defaults(func=run)
 
 

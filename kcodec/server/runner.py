@@ -94,7 +94,6 @@ class ServerRunner:
         self._getter: Any = None
         self._runner: Any = None
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
-        self._controllers: list[Any] = []
 
     def __repr__(self) -> str:
         return f"ServerRunner(url={self.url!r}, storage={self.options.storage!r})"
@@ -177,12 +176,6 @@ class ServerRunner:
         self.url = f"{'https' if ssl_ctx else 'http'}://{host_part}:{port}"
         self.server.discovery.address = f"{host_part}:{port}"
         await loop.run_in_executor(None, self._bootstrap)
-        if "namespace" in self.options.controllers:
-            from kcodec.server.controllers import NamespaceController
-
-            self._controllers.append(NamespaceController(self.server.routes))
-        for controller in self._controllers:
-            controller.start()
         self.server.ready = True
         if self.kubeconfig:
             text = kubeconfig_text(self.url, token=self.options.token, ca_pem=self.ca_pem)
@@ -197,9 +190,6 @@ class ServerRunner:
         """Stop listening, end watches, close the storage."""
         if self.server is not None:
             self.server.ready = False
-        controllers, self._controllers = self._controllers, []
-        for controller in controllers:
-            await asyncio.get_running_loop().run_in_executor(None, controller.stop)
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None

@@ -58,7 +58,7 @@ def test_unknown_controller_exits_1():
                        capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert p.returncode == 1
     assert p.stderr.strip() == ("kcodec serve: --controllers: unknown controller 'garbage-collector' "
-                                "(known: system-namespaces, namespace, or none)")
+                                "(known: system-namespaces, or none)")
 
 
 def test_bad_storage_exits_1():

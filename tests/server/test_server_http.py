@@ -567,27 +567,3 @@ def test_watch_from_a_resource_version_older_than_the_cache():
         st = event["object"]
         assert (st["kind"], st["code"], st["reason"]) == ("Status", 410, "Expired")
         assert st["message"].startswith(f"too old resource version: {first} (")
-
-
-def test_deleting_a_namespace_deletes_its_contents(server, http, ns):
-    """The namespace controller (k/k pkg/controller/namespace): Terminating, contents deleted,
-    finalized through namespaces/finalize, gone."""
-    assert http.post(server.url + f"/api/v1/namespaces/{ns}/configmaps", json=_cm("inside")).status_code == 201
-    assert http.post(server.url + f"/apis/apps/v1/namespaces/{ns}/deployments", json=_deployment("d")).status_code == 201
-    r = http.delete(server.url + f"/api/v1/namespaces/{ns}")
-    assert r.status_code == 200 and r.json()["status"]["phase"] == "Terminating"
-    deadline = time.monotonic() + 30
-    while http.get(server.url + f"/api/v1/namespaces/{ns}").status_code != 404:
-        assert time.monotonic() < deadline, "namespace not deleted"
-        time.sleep(0.1)
-    assert http.get(server.url + f"/api/v1/namespaces/{ns}/configmaps").json()["items"] == []
-    assert http.get(server.url + f"/apis/apps/v1/namespaces/{ns}/deployments").json()["items"] == []
-
-
-def test_controllers_off_leave_the_namespace_terminating():
-    with APIServer(controllers=[]) as s, requests.Session() as http:
-        assert http.get(s.url + "/api/v1/namespaces/default").status_code == 404  # not bootstrapped either
-        http.post(s.url + "/api/v1/namespaces", json={"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "x"}})
-        http.delete(s.url + "/api/v1/namespaces/x")
-        time.sleep(1)
-        assert http.get(s.url + "/api/v1/namespaces/x").json()["status"]["phase"] == "Terminating"

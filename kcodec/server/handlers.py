@@ -125,11 +125,9 @@ class RequestScope:
 
 
 # ----------------------------------------------------------------------------- helpers
-# Shared by the handlers of this package (create/update/delete here, PATCH in
-# kcodec.server.patching), as Go's rest.go helpers are shared by the files of package handlers.
 
 
-def request_context(scope: RequestScope, req: Request, info: Any, namespace: str) -> Any:
+def _context(scope: RequestScope, req: Request, info: Any, namespace: str) -> Any:
     """The registry's request context: namespace, user and what the URL asked for."""
     from kcodec.registry.request import Context, RequestInfo
 
@@ -175,7 +173,7 @@ def _go_q(s: str) -> str:
     return quote(s)
 
 
-def decode_query(req: Request, into: Any) -> Any:
+def _decode_query(req: Request, into: Any) -> Any:
     try:
         query_values_into_struct(req.query, into)
     except (KCodecError, ValueError) as err:
@@ -183,11 +181,11 @@ def decode_query(req: Request, into: Any) -> Any:
     return into
 
 
-def invalid_options(kind: str, errs: list[Any]) -> apierrors.StatusError:
+def _invalid_options(kind: str, errs: list[Any]) -> apierrors.StatusError:
     return apierrors.new_invalid(GroupKind("meta.k8s.io", kind), "", fieldpath.ErrorList(errs))
 
 
-def validate_field_manager(manager: str) -> list[Any]:
+def _validate_field_manager(manager: str) -> list[Any]:
     errs = []
     if len(manager.encode()) > _FIELD_MANAGER_MAX_LENGTH:
         errs.append(fieldpath.too_long(fieldpath.Path("fieldManager"), "", _FIELD_MANAGER_MAX_LENGTH))
@@ -204,13 +202,13 @@ def _go_unicode(ch: str) -> str:
     return f"{code} '{ch}'" if ch.isprintable() else code
 
 
-def validate_dry_run(dry_run: list[str] | None) -> list[Any]:
+def _validate_dry_run(dry_run: list[str] | None) -> list[Any]:
     if dry_run and any(v != "All" for v in dry_run):
         return [fieldpath.not_supported(fieldpath.Path("dryRun"), dry_run, ["All"])]
     return []
 
 
-def validate_field_validation(value: str) -> list[Any]:
+def _validate_field_validation(value: str) -> list[Any]:
     if value not in ("", "Ignore", "Strict", "Warn"):
         return [fieldpath.not_supported(fieldpath.Path("fieldValidation"), value, ["", "Ignore", "Strict", "Warn"])]
     return []
@@ -233,7 +231,7 @@ def manager_or_user_agent(manager: str, user_agent: str) -> str:
     return "".join(out)
 
 
-def negotiate_output(scope: RequestScope, req: Request) -> MediaTypeOptions:
+def _negotiate_output(scope: RequestScope, req: Request) -> MediaTypeOptions:
     media, _ = negotiate_output_media_type(req.accept, scope.infos, scope, query=req.query,
                                            user_agent=req.user_agent)
     return media
@@ -251,7 +249,7 @@ def _decode_body(scope: RequestScope, req: Request, directive: str, warnings: li
         obj, gvk = decoder.decode(body, scope.kind, original)
     except StrictDecodingError as err:
         if err.obj is not None and directive == "Warn":
-            warnings.extend(strict_warnings(err.errors))
+            warnings.extend(_strict_warnings(err.errors))
             return err.obj, err.gvk
         raise _transform_decode_error(scope, err, err.gvk or _sniff_gvk(body), body) from None
     except RecursionError:
@@ -262,7 +260,7 @@ def _decode_body(scope: RequestScope, req: Request, directive: str, warnings: li
     return obj, gvk
 
 
-def strict_warnings(errors: list[str]) -> list[str]:
+def _strict_warnings(errors: list[str]) -> list[str]:
     """Each strict error a warning; YAML's multi-line report split as Go's parseYAMLWarnings splits it."""
     out: list[str] = []
     for e in errors:
@@ -283,13 +281,13 @@ def _check_group_version(scope: RequestScope, gvk: GroupVersionKind) -> None:
                                         f"expected API version ({want})")
 
 
-def object_meta(obj: Any) -> Any:
+def _object_meta(obj: Any) -> Any:
     return getattr(obj, "metadata", None)
 
 
-def check_name(obj: Any, name: str, namespace: str) -> None:
+def _check_name(obj: Any, name: str, namespace: str) -> None:
     """The object's name and namespace against the URL's (rest.go checkName)."""
-    meta = object_meta(obj)
+    meta = _object_meta(obj)
     obj_name = meta.name if meta is not None else ""
     obj_ns = meta.namespace if meta is not None else ""
     if obj_name != name:
@@ -300,14 +298,14 @@ def check_name(obj: Any, name: str, namespace: str) -> None:
             f"the namespace of the object ({obj_ns}) does not match the namespace on the request ({namespace})")
 
 
-def expected_namespace(namespace: str, scope: RequestScope) -> str:
+def _expected_namespace(namespace: str, scope: RequestScope) -> str:
     r = scope.resource
     return "" if (r.resource == "namespaces" and r.group == "") else namespace
 
 
-def ensure_namespace(request_ns: str, obj: Any) -> None:
+def _ensure_namespace(request_ns: str, obj: Any) -> None:
     """rest.EnsureObjectNamespaceMatchesRequestNamespace."""
-    meta = object_meta(obj)
+    meta = _object_meta(obj)
     if meta is None:
         return
     if meta.namespace == request_ns:
@@ -323,7 +321,7 @@ def ensure_namespace(request_ns: str, obj: Any) -> None:
 
 def _wipe_system_fields(obj: Any) -> None:
     """rest.WipeObjectMetaSystemFields: what clients may not set on create."""
-    meta = object_meta(obj)
+    meta = _object_meta(obj)
     if meta is None:
         return
     from kcodec.api.meta.v1 import Time
@@ -335,7 +333,7 @@ def _wipe_system_fields(obj: Any) -> None:
     meta.self_link = ""
 
 
-def finish(scope: RequestScope, req: Request, ctx: Any, code: int, media: MediaTypeOptions, result: Any,
+def _finish(scope: RequestScope, req: Request, ctx: Any, code: int, media: MediaTypeOptions, result: Any,
             warnings: list[str]) -> Response:
     resp = transform_response_object(scope, req, code, media, result, ctx)
     resp.warnings = warnings + [w for w in getattr(ctx, "warnings", ()) if w not in warnings]
@@ -387,7 +385,7 @@ def _options_for_transform(media: MediaTypeOptions, req: Request) -> Any:
     target = media.convert
     if target is not None and target.kind == "Table" and target.group == "meta.k8s.io" \
             and target.version in ("v1", "v1beta1"):
-        opts = decode_query(req, metav1.TableOptions())
+        opts = _decode_query(req, metav1.TableOptions())
         if opts.include_object not in ("Metadata", "None", "Object", ""):
             err = fieldpath.invalid(fieldpath.Path("includeObject"), opts.include_object,
                                     "must be 'Metadata', 'Object', 'None', or empty")
@@ -402,7 +400,7 @@ def _is_list(obj: Any) -> bool:
 
 
 def _partial(obj: Any, gv: GroupVersion) -> Any:
-    meta = object_meta(obj)
+    meta = _object_meta(obj)
     return metav1.PartialObjectMetadata(kind="PartialObjectMetadata", api_version=str(gv),
                                         metadata=copy.copy(meta) if meta is not None else metav1.ObjectMeta())
 
@@ -491,15 +489,15 @@ def get_resource(scope: RequestScope, req: Request, info: Any) -> Response:
     """GET of one object (get.go GetResource)."""
     def run() -> Response:
         ns = info.namespace if scope.namespaced else ""
-        ctx = request_context(scope, req, info, ns)
-        media = negotiate_output(scope, req)
+        ctx = _context(scope, req, info, ns)
+        media = _negotiate_output(scope, req)
         exports = req.query.get("export")
         if exports:
             if exports[0].lower() not in ("0", "f", "false"):
                 raise apierrors.new_bad_request("the export parameter, deprecated since v1.14, is no longer supported")
-        options = decode_query(req, metav1.GetOptions())
+        options = _decode_query(req, metav1.GetOptions())
         result = scope.storage.get(ctx, info.name, options)
-        return finish(scope, req, ctx, 200, media, result, [])
+        return _finish(scope, req, ctx, 200, media, result, [])
     return run_handler(scope, req, run)
 
 
@@ -509,11 +507,11 @@ def _list_options(scope: RequestScope, req: Request, info: Any, *, force_watch: 
     import kcodec.labels as labels
     from kcodec.registry.rest import ListOptions
 
-    raw = decode_query(req, metav1.ListOptions())
+    raw = _decode_query(req, metav1.ListOptions())
     watch = raw.watch or force_watch
     errs = _validate_list_options(raw, watch)
     if errs:
-        raise invalid_options("ListOptions", errs)
+        raise _invalid_options("ListOptions", errs)
     try:
         label_selector = labels.parse(raw.label_selector)
     except KCodecError as err:
@@ -582,13 +580,13 @@ def list_resource(scope: RequestScope, req: Request, info: Any) -> Response | Wa
     """GET of a collection: a list, or a watch when ``watch=true`` (get.go ListResource)."""
     try:
         ns = info.namespace if scope.namespaced else ""
-        ctx = request_context(scope, req, info, ns)
-        media = negotiate_output(scope, req)
+        ctx = _context(scope, req, info, ns)
+        media = _negotiate_output(scope, req)
         opts = _list_options(scope, req, info)
         if opts.watch:
             return prepare_watch(scope, req, ctx, opts, media)
         result = scope.storage.list(ctx, opts)
-        return finish(scope, req, ctx, 200, media, result, [])
+        return _finish(scope, req, ctx, 200, media, result, [])
     except Exception as err:  # noqa: BLE001 - every failure is a Status (500 for bugs)
         return scope.err(err, req)
 
@@ -601,27 +599,27 @@ def create_resource(scope: RequestScope, req: Request, info: Any, *, include_nam
     def run() -> Response:
         namespace = info.namespace if scope.namespaced else ""
         name = info.name if include_name else ""
-        media = negotiate_output(scope, req)
-        options = decode_query(req, metav1.CreateOptions())
-        errs = validate_field_manager(options.field_manager) + validate_dry_run(options.dry_run) \
-            + validate_field_validation(options.field_validation)
+        media = _negotiate_output(scope, req)
+        options = _decode_query(req, metav1.CreateOptions())
+        errs = _validate_field_manager(options.field_manager) + _validate_dry_run(options.dry_run) \
+            + _validate_field_validation(options.field_validation)
         if errs:
-            raise invalid_options("CreateOptions", errs)
+            raise _invalid_options("CreateOptions", errs)
         options.kind, options.api_version = "CreateOptions", "meta.k8s.io/v1"
         directive = options.field_validation or "Warn"
         warnings: list[str] = []
         obj, gvk = _decode_body(scope, req, directive, warnings)
         _check_group_version(scope, gvk)
         if not name:
-            meta = object_meta(obj)
+            meta = _object_meta(obj)
             name = meta.name if meta is not None else ""
         if not namespace and scope.resource == _NAMESPACE_GVR:
             namespace = name
-        ctx = request_context(scope, req, info, namespace)
-        if object_meta(obj) is not None:
+        ctx = _context(scope, req, info, namespace)
+        if _object_meta(obj) is not None:
             if not (scope.subresource and getattr(scope.storage, "preserve_request_object_meta_system_fields_on_subresource_create", lambda: False)()):
                 _wipe_system_fields(obj)
-            ensure_namespace(expected_namespace(namespace, scope), obj)
+            _ensure_namespace(_expected_namespace(namespace, scope), obj)
         options.field_manager = manager_or_user_agent(options.field_manager, req.user_agent)
         if include_name:
             result = scope.storage.create(ctx, name, obj, None, options)
@@ -630,7 +628,7 @@ def create_resource(scope: RequestScope, req: Request, info: Any, *, include_nam
         code = 201
         if isinstance(result, metav1.Status) and not result.code:
             result.code = code
-        return finish(scope, req, ctx, code, media, result, warnings)
+        return _finish(scope, req, ctx, code, media, result, warnings)
     return run_handler(scope, req, run)
 
 
@@ -641,23 +639,23 @@ def update_resource(scope: RequestScope, req: Request, info: Any) -> Response:
 
         namespace = info.namespace if scope.namespaced else ""
         name = info.name
-        media = negotiate_output(scope, req)
-        options = decode_query(req, metav1.UpdateOptions())
-        errs = validate_field_manager(options.field_manager) + validate_dry_run(options.dry_run) \
-            + validate_field_validation(options.field_validation)
+        media = _negotiate_output(scope, req)
+        options = _decode_query(req, metav1.UpdateOptions())
+        errs = _validate_field_manager(options.field_manager) + _validate_dry_run(options.dry_run) \
+            + _validate_field_validation(options.field_validation)
         if errs:
-            raise invalid_options("UpdateOptions", errs)
+            raise _invalid_options("UpdateOptions", errs)
         options.kind, options.api_version = "UpdateOptions", "meta.k8s.io/v1"
         directive = options.field_validation or "Warn"
         warnings: list[str] = []
         obj, gvk = _decode_body(scope, req, directive, warnings)
         _check_group_version(scope, gvk)
-        check_name(obj, name, namespace)
-        ctx = request_context(scope, req, info, namespace)
-        ensure_namespace(expected_namespace(namespace, scope), obj)
+        _check_name(obj, name, namespace)
+        ctx = _context(scope, req, info, namespace)
+        _ensure_namespace(_expected_namespace(namespace, scope), obj)
         options.field_manager = manager_or_user_agent(options.field_manager, req.user_agent)
         result, created = scope.storage.update(ctx, name, DefaultUpdatedObjectInfo(obj), None, None, False, options)
-        return finish(scope, req, ctx, 201 if created else 200, media, result, warnings)
+        return _finish(scope, req, ctx, 201 if created else 200, media, result, warnings)
     return run_handler(scope, req, run)
 
 
@@ -680,7 +678,7 @@ def _delete_options(scope: RequestScope, req: Request) -> Any:
             raise apierrors.new_bad_request("decoded object cannot be converted to DeleteOptions")
         options = obj
     else:
-        decode_query(req, options)
+        _decode_query(req, options)
     options.ignore_store_read_error_with_cluster_breaking_potential = None
     errs: list[Any] = []
     if options.orphan_dependents is not None and options.propagation_policy is not None:
@@ -689,9 +687,9 @@ def _delete_options(scope: RequestScope, req: Request) -> Any:
     if options.propagation_policy is not None and options.propagation_policy not in ("Foreground", "Background", "Orphan"):
         errs.append(fieldpath.not_supported(fieldpath.Path("propagationPolicy"), options.propagation_policy,
                                             ["Foreground", "Background", "Orphan", "nil"]))
-    errs += validate_dry_run(options.dry_run)
+    errs += _validate_dry_run(options.dry_run)
     if errs:
-        raise invalid_options("DeleteOptions", errs)
+        raise _invalid_options("DeleteOptions", errs)
     options.kind, options.api_version = "DeleteOptions", "meta.k8s.io/v1"
     return options
 
@@ -700,8 +698,8 @@ def delete_resource(scope: RequestScope, req: Request, info: Any) -> Response:
     """DELETE of one object (delete.go DeleteResource)."""
     def run() -> Response:
         namespace = info.namespace if scope.namespaced else ""
-        ctx = request_context(scope, req, info, namespace)
-        media = negotiate_output(scope, req)
+        ctx = _context(scope, req, info, namespace)
+        media = _negotiate_output(scope, req)
         options = _delete_options(scope, req)
         result, deleted = scope.storage.delete(ctx, info.name, None, options)
         status = 200
@@ -710,7 +708,7 @@ def delete_resource(scope: RequestScope, req: Request, info: Any) -> Response:
         if result is None:
             result = metav1.Status(status="Success", code=status,
                                    details=metav1.StatusDetails(name=info.name, kind=scope.kind.kind))
-        return finish(scope, req, ctx, status, media, result, [])
+        return _finish(scope, req, ctx, status, media, result, [])
     return run_handler(scope, req, run)
 
 
@@ -718,15 +716,15 @@ def delete_collection(scope: RequestScope, req: Request, info: Any) -> Response:
     """DELETE of a collection (delete.go DeleteCollection)."""
     def run() -> Response:
         namespace = info.namespace if scope.namespaced else ""
-        ctx = request_context(scope, req, info, namespace)
-        media = negotiate_output(scope, req)
+        ctx = _context(scope, req, info, namespace)
+        media = _negotiate_output(scope, req)
         list_options = _list_options(scope, req, info)
         options = _delete_options(scope, req)
         result = scope.storage.delete_collection(ctx, None, options, list_options)
         if result is None:
             result = metav1.Status(status="Success", code=200,
                                    details=metav1.StatusDetails(kind=scope.resource.resource))
-        return finish(scope, req, ctx, 200, media, result, [])
+        return _finish(scope, req, ctx, 200, media, result, [])
     return run_handler(scope, req, run)
 
 

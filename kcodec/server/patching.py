@@ -83,14 +83,14 @@ def _decode_patched(scope: h.RequestScope, decoder: Any, patched_js: bytes, dire
         if err.obj is None:
             raise _invalid_patch(patched_js.decode("utf-8", "replace"), err) from None
         if directive == "Warn":
-            warnings.extend(h.strict_warnings(applied + list(err.errors)))
+            warnings.extend(h._strict_warnings(applied + list(err.errors)))
             return err.obj
         raise _invalid_patch(patched_js.decode("utf-8", "replace"), _strict_text(applied + list(err.errors))) from None
     except (KCodecError, ValueError, TypeError, RecursionError) as err:
         raise _invalid_patch(patched_js.decode("utf-8", "replace"), err) from None
     if applied:
         if directive == "Warn":
-            warnings.extend(h.strict_warnings(applied))
+            warnings.extend(h._strict_warnings(applied))
         else:
             raise _invalid_patch(patched_js.decode("utf-8", "replace"), _strict_text(applied))
     return obj
@@ -133,15 +133,15 @@ def _patch(scope: h.RequestScope, req: Request, info: Any) -> Response:
         raise unsupported_media_type_error(list(PATCH_TYPES))
     namespace = info.namespace if scope.namespaced else ""
     name = info.name
-    media = h.negotiate_output(scope, req)
-    options = h.decode_query(req, metav1.PatchOptions())
+    media = h._negotiate_output(scope, req)
+    options = h._decode_query(req, metav1.PatchOptions())
     errs: list[Any] = []
     if options.force is not None:
         errs.append(fieldpath.forbidden(fieldpath.Path("force"), "may not be specified for non-apply patch"))
-    errs += h.validate_field_manager(options.field_manager) + h.validate_dry_run(options.dry_run) \
-        + h.validate_field_validation(options.field_validation)
+    errs += h._validate_field_manager(options.field_manager) + h._validate_dry_run(options.dry_run) \
+        + h._validate_field_validation(options.field_validation)
     if errs:
-        raise h.invalid_options("PatchOptions", errs)
+        raise h._invalid_options("PatchOptions", errs)
     body = req.body
     try:
         gojson.loads(body)
@@ -154,7 +154,7 @@ def _patch(scope: h.RequestScope, req: Request, info: Any) -> Response:
     encoder = scope.codecs.encoder_for_version(json_info.serializer, gv)
     decode_serializer = json_info.strict_serializer if strict else json_info.serializer
     decoder = scope.codecs.decoder_to_version(decode_serializer, scope.hub)
-    ctx = h.request_context(scope, req, info, namespace)
+    ctx = h._context(scope, req, info, namespace)
     warnings: list[str] = []
     gr = scope.group_resource
 
@@ -177,7 +177,7 @@ def _patch(scope: h.RequestScope, req: Request, info: Any) -> Response:
                                             + " into Go value of type map[string]interface {}")
 
     def apply(_ctx: Any, _new: Any, current: Any) -> Any:
-        meta = h.object_meta(current) if current is not None else None
+        meta = h._object_meta(current) if current is not None else None
         if meta is None or not meta.uid:
             raise apierrors.new_not_found(gr, name)
         if content_type in (JSON_PATCH, MERGE_PATCH):
@@ -205,18 +205,18 @@ def _patch(scope: h.RequestScope, req: Request, info: Any) -> Response:
             found = applied + list(strict_errs or ())
             if found:
                 if directive == "Warn":
-                    warnings.extend(h.strict_warnings(found))
+                    warnings.extend(h._strict_warnings(found))
                 else:
                     raise _invalid_patch(_go_map_text(patch_tree), _strict_text(found))
             out.kind, out.api_version = scope.kind.kind, str(gv)
             scope.scheme.default(out)
             obj = scope.scheme.convert_to_version(out, scope.hub)
-        new_meta = h.object_meta(obj)
+        new_meta = h._object_meta(obj)
         if new_meta is not None and new_meta.uid and not meta.uid:
             raise apierrors.new_conflict(gr, name, f"uid mismatch: the provided object specified uid {new_meta.uid}, "
                                          "and no existing object was found")
-        h.ensure_namespace(h.expected_namespace(namespace, scope), obj)
-        h.check_name(obj, name, namespace)
+        h._ensure_namespace(h._expected_namespace(namespace, scope), obj)
+        h._check_name(obj, name, namespace)
         return obj
 
     update_options = metav1.UpdateOptions(kind="UpdateOptions", api_version="meta.k8s.io/v1",
@@ -224,7 +224,7 @@ def _patch(scope: h.RequestScope, req: Request, info: Any) -> Response:
                                           field_manager=h.manager_or_user_agent(options.field_manager, req.user_agent))
     result, created = scope.storage.update(ctx, name, DefaultUpdatedObjectInfo(None, apply), None, None, False,
                                            update_options)
-    return h.finish(scope, req, ctx, 201 if created else 200, media, result, warnings)
+    return h._finish(scope, req, ctx, 201 if created else 200, media, result, warnings)
 
 
 def _json_kind(v: Any) -> str:

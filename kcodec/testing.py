@@ -87,6 +87,10 @@ class APIServer:
             ready.set()
             await self._stopped.wait()
             await self._runner.stop()
+            # closed transports finish closing on the loop's next turns; let them, so none is
+            # left for the garbage collector when the loop ends
+            for _ in range(3):
+                await asyncio.sleep(0)
 
         def thread() -> None:
             loop = asyncio.new_event_loop()

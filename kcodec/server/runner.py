@@ -160,10 +160,7 @@ class ServerRunner:
         loop = asyncio.get_running_loop()
         self.server = await loop.run_in_executor(None, self._build)
         app = self.server.make_app()
-        # Go's http.Server reads up to DefaultMaxHeaderBytes (1 MiB) of request line and headers:
-        # a long selector or token reaches the handlers and gets its Status there
-        self._runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0,
-                                     max_line_size=1 << 20, max_field_size=1 << 20)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
         await self._runner.setup()
         ssl_ctx = self._ssl_context() if self.options.tls else None
         site = web.TCPSite(self._runner, self.options.bind, self.options.port, ssl_context=ssl_ctx,
@@ -193,10 +190,6 @@ class ServerRunner:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
-            # closed transports finish closing on the loop's next turns; let them, so none is
-            # left for the garbage collector when the loop ends
-            for _ in range(3):
-                await asyncio.sleep(0)
         if self.server is not None:
             await asyncio.get_running_loop().run_in_executor(None, _destroy_storages, self.server)
         if self._getter is not None:

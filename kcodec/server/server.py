@@ -233,7 +233,10 @@ class GenericAPIServer:
     def make_app(self) -> web.Application:
         """The aiohttp application: every path goes through :meth:`handle`."""
         # Bodies are read by hand, up to Go's limit; aiohttp's own cap would answer 413 in its words.
-        app = web.Application(client_max_size=MAX_REQUEST_BODY_BYTES * 4)
+        # Go's http.Server reads up to DefaultMaxHeaderBytes (1 MiB) of request line and headers:
+        # a long selector or token reaches the handlers and gets its Status there
+        app = web.Application(client_max_size=MAX_REQUEST_BODY_BYTES * 4,
+                              handler_args={"max_line_size": 1 << 20, "max_field_size": 1 << 20})
         app.router.add_route("*", "/{tail:.*}", self.handle)
         app.on_shutdown.append(self._on_shutdown)
         return app

@@ -56,9 +56,11 @@ def test_serve_options_parse():
 def test_unknown_controller_exits_1():
     p = subprocess.run([sys.executable, "-m", "kcodec", "serve", "--controllers", "garbage-collector,bogus"],
                        capture_output=True, text=True, cwd=ROOT, timeout=60)
+    from kcodec.server.options import DEFAULT_CONTROLLERS
+
     assert p.returncode == 1
     assert p.stderr.strip() == ("kcodec serve: --controllers: unknown controller 'garbage-collector' "
-                                "(known: system-namespaces, or none)")
+                                f"(known: {', '.join(DEFAULT_CONTROLLERS)}, or none)")
 
 
 def test_bad_storage_exits_1():

@@ -107,3 +107,48 @@ def test_serve_tls_token_kubeconfig_and_sigterm(tmp_path):
     finally:
         code, err = _stop(proc)
     assert code == 0, err
+
+
+def test_sigkill_loses_no_acknowledged_write(tmp_path):
+    """A server killed with SIGKILL while a client writes: every create it acknowledged (201) is
+    there when a new server opens the same file."""
+    import json
+    import threading
+
+    db = tmp_path / "cluster.db"
+    proc, line = _start("--storage", f"sqlite:{db}")
+    url = line.split()[-1]
+    acked: list[str] = []
+    stop = threading.Event()
+
+    def writer():
+        i = 0
+        while not stop.is_set():
+            body = json.dumps({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": f"w{i}"}}).encode()
+            req = urllib.request.Request(url + "/api/v1/namespaces/default/configmaps", data=body,
+                                         headers={"Content-Type": "application/json"}, method="POST")
+            try:
+                with urllib.request.urlopen(req, timeout=5) as r:
+                    if r.status == 201:
+                        acked.append(f"w{i}")
+            except OSError:
+                return
+            i += 1
+
+    t = threading.Thread(target=writer)
+    t.start()
+    time.sleep(1.5)
+    proc.kill()
+    proc.communicate()
+    stop.set()
+    t.join(10)
+    assert acked
+    proc, line = _start("--storage", f"sqlite:{db}")
+    try:
+        url = line.split()[-1]
+        with urllib.request.urlopen(url + "/api/v1/namespaces/default/configmaps", timeout=10) as r:
+            names = {i["metadata"]["name"] for i in json.load(r)["items"]}
+        assert set(acked) <= names
+    finally:
+        code, err = _stop(proc)
+    assert code == 0, err

@@ -522,3 +522,34 @@ def test_tables_of_built_in_stores(infos):
     lease = internal({"apiVersion": "coordination.k8s.io/v1", "kind": "Lease", "metadata": {"name": "l"}})
     leases.create(NS, lease)
     assert [c.name for c in leases.convert_to_table(NS, leases.list(NS)).column_definitions][0] == "Name"
+
+
+def test_pod_and_template_warnings(infos):
+    """k/k pkg/api/pod/warnings.go texts, collected in the request context."""
+    pods = storage(infos, "", "pods")
+    manifest = pod_manifest("warned", resources=[{"limits": {"memory": "1.5"}}],
+                            nodeSelector={"beta.kubernetes.io/arch": "amd64"},
+                            imagePullSecrets=[{"name": "a"}, {"name": "a"}],
+                            volumes=[{"name": "repo", "gitRepo": {"repository": "https://example.com/r.git"}}])
+    manifest["spec"]["containers"][0]["env"] = [{"name": "X", "value": "1"}, {"name": "X", "value": "2"}]
+    manifest["spec"]["containers"][0]["ports"] = [{"containerPort": 80}, {"containerPort": 80}]
+    ctx = Context(namespace="default")
+    pods.create(ctx, internal(manifest))
+    assert ctx.warnings == [
+        'spec.nodeSelector[beta.kubernetes.io/arch]: deprecated since v1.14; use "kubernetes.io/arch" instead',
+        "spec.volumes[0].gitRepo: deprecated in v1.11",
+        'spec.imagePullSecrets[1].name: duplicate name "a"',
+        'spec.containers[0].resources.limits[memory]: fractional byte value "1500m" is invalid, must be an integer',
+        # requests default to the limits (SetDefaults_Pod), so they warn too
+        'spec.containers[0].resources.requests[memory]: fractional byte value "1500m" is invalid, must be an '
+        'integer',
+        'spec.containers[0].env[1]: hides previous definition of "X", which may be dropped when using apply',
+        "spec.containers[0].ports[1]: duplicate port definition with spec.containers[0].ports[0]",
+    ]
+    deployments = storage(infos, "apps", "deployments")
+    manifest = deployment_manifest("warned")
+    manifest["spec"]["template"]["spec"]["nodeSelector"] = {"failure-domain.beta.kubernetes.io/zone": "a"}
+    ctx = Context(namespace="default")
+    deployments.create(ctx, internal(manifest))
+    assert ctx.warnings == ['spec.template.spec.nodeSelector[failure-domain.beta.kubernetes.io/zone]: deprecated '
+                            'since v1.17; use "topology.kubernetes.io/zone" instead']

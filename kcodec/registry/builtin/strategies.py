@@ -136,6 +136,12 @@ class BuiltinStrategy(rest.Strategy):
         if self._update_hook is not None:
             self._update_hook(ctx, obj, old)
 
+    def warnings_on_create(self, ctx: Context, obj: Any) -> list[str]:
+        return _pod_warnings(self.info, obj, None)
+
+    def warnings_on_update(self, ctx: Context, obj: Any, old: Any) -> list[str]:
+        return _pod_warnings(self.info, obj, old)
+
     def validate(self, ctx: Context, obj: Any) -> Any:
         fn = validation_function(self.info.group, self.info.kind)
         if fn is not None:
@@ -170,6 +176,34 @@ class BuiltinStrategy(rest.Strategy):
         return True
 
 
+#: Kinds whose strategies warn about their pod template (k/k: GetWarningsForPodTemplate at
+#: this path), and Pods themselves (GetWarningsForPod).
+_POD_TEMPLATE_PATHS = {
+    ("", "PodTemplate"): "template", ("", "ReplicationController"): "spec.template",
+    ("apps", "Deployment"): "spec.template", ("apps", "ReplicaSet"): "spec.template",
+    ("apps", "StatefulSet"): "spec.template", ("apps", "DaemonSet"): "spec.template",
+    ("batch", "Job"): "spec.template", ("batch", "CronJob"): "spec.jobTemplate.spec.template",
+}
+
+
+def _pod_warnings(info: ResourceInfo, obj: Any, old: Any) -> list[str]:
+    from kcodec.registry.builtin.warnings import warnings_for_pod, warnings_for_pod_template
+
+    key = (info.group, info.kind)
+    if key == ("", "Pod"):
+        return warnings_for_pod(obj, old)
+    path = _POD_TEMPLATE_PATHS.get(key)
+    if path is None:
+        return []
+    template: Any = obj
+    for part in {"template": ["template"], "spec.template": ["spec", "template"],
+                 "spec.jobTemplate.spec.template": ["spec", "job_template", "spec", "template"]}[path]:
+        template = getattr(template, part, None)
+        if template is None:
+            return []
+    return warnings_for_pod_template(path, template)
+
+
 class BuiltinStatusStrategy(BuiltinStrategy):
     """The ``/status`` strategy: status from the request, everything else from the stored
     object (spec and, per kind, metadata), then the kind's status validation."""
@@ -190,6 +224,9 @@ class BuiltinStatusStrategy(BuiltinStrategy):
         status_hook = STATUS_UPDATE.get((self.info.group, self.info.kind))
         if status_hook is not None:
             status_hook(ctx, obj, old)
+
+    def warnings_on_update(self, ctx: Context, obj: Any, old: Any) -> list[str]:
+        return []
 
     def validate_update(self, ctx: Context, obj: Any, old: Any) -> Any:
         fn = validation_function(self.info.group, self.info.kind, "_status_update")

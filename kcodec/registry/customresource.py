@@ -120,7 +120,7 @@ class CustomResourceStrategy(rest.Strategy):
                 new_c["status"] = copy.deepcopy(old_c["status"])
             else:
                 new_c.pop("status", None)
-            ignored = ("metadata", "status")
+            ignored: tuple[str, ...] = ("metadata", "status")
         else:
             ignored = ("metadata",)
         if _without(new_c, *ignored) != _without(old_c, *ignored):

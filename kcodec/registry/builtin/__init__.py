@@ -13,6 +13,7 @@ legacy scheme has no internal version of (``resource.k8s.io``), the storage vers
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -197,8 +198,7 @@ class _ExternalRESTOptionsGetter:
         factory = DefaultStorageFactory(base.storage_config, getattr(base, "default_media_type", CONTENT_TYPE_PROTOBUF),
                                         api.codecs, encoding, base.default_resource_prefixes)
         factory.transformers = dict(getattr(base, "transformers", {}))
-        inner = type(self.getter).__new__(type(self.getter))
-        inner.__dict__.update(self.getter.__dict__)
+        inner = copy.copy(self.getter)  # same backends (shared KV table), another factory
         inner.storage_factory = factory
         return inner.get_rest_options(resource, example)
 
@@ -232,9 +232,16 @@ def new_store(info: ResourceInfo, rest_options_getter: Any, *, service_cidr: str
     store.complete_with_options(getter)
     if isinstance(store, ServiceStore):
         if ipaddress_store is None:
-            ipaddress_store = new_store(resource_info("networking.k8s.io", "ipaddresses"), rest_options_getter)
+            ipaddress_store = new_store(_info("networking.k8s.io", "ipaddresses"), rest_options_getter)
         store.configure_allocators(ipaddress_store, service_cidr, node_port_range)
     return store
+
+
+def _info(group: str, resource: str) -> ResourceInfo:
+    info = resource_info(group, resource)
+    if info is None:
+        raise KeyError(f"{resource}.{group} is not a built-in resource")
+    return info
 
 
 def _table_convertor(new_func: Any) -> Any:
@@ -289,17 +296,17 @@ def api_group_infos(rest_options_getter: Any, *, service_cidr: str = DEFAULT_SER
         stores[(info.group, info.resource)] = new_store(info, rest_options_getter)
     if groups is None or "" in groups:
         stores[("", "services")] = new_store(
-            resource_info("", "services"), rest_options_getter, service_cidr=service_cidr,
+            _info("", "services"), rest_options_getter, service_cidr=service_cidr,
             node_port_range=node_port_range, ipaddress_store=stores.get(("networking.k8s.io", "ipaddresses")))
     for info in RESOURCES:
         group_info = infos.get(info.group)
         if group_info is None:
             continue
         storages: dict[str, Any] = {}
-        store = stores.get((info.group, info.resource))
+        store: Any = stores.get((info.group, info.resource))
         if info.virtual:
             if info.resource == "bindings":
-                pods = stores.get(("", "pods")) or new_store(resource_info("", "pods"), rest_options_getter)
+                pods = stores.get(("", "pods")) or new_store(_info("", "pods"), rest_options_getter)
                 storages["bindings"] = BindingREST(pods)
             else:
                 storages[info.resource] = ReviewREST(info, authorizer=authorizer, authenticator=authenticator)
@@ -318,7 +325,7 @@ def api_group_infos(rest_options_getter: Any, *, service_cidr: str = DEFAULT_SER
                 for sub in ("ephemeralcontainers", "resize"):
                     storages[f"pods/{sub}"] = StatusREST(store, PodSubresourceStrategy(info, sub, store.create_strategy.scheme))
                 pdbs = stores.get(("policy", "poddisruptionbudgets")) or new_store(
-                    resource_info("policy", "poddisruptionbudgets"), rest_options_getter)
+                    _info("policy", "poddisruptionbudgets"), rest_options_getter)
                 storages["pods/eviction"] = EvictionREST(store, pdbs)
         for v in info.versions:
             group_info.versioned_resources_storage_map.setdefault(v, {}).update(storages)

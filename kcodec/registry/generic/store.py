@@ -23,6 +23,8 @@ for groups that have one). Errors are :class:`kcodec.api.errors.StatusError`.
 """
 from __future__ import annotations
 
+import builtins
+
 from typing import Any, Callable
 
 from kcodec.api import errors as apierrors
@@ -294,10 +296,10 @@ class Store:
         self.update_strategy = update_strategy if update_strategy is not None else create_strategy
         self.delete_strategy = delete_strategy if delete_strategy is not None else create_strategy
         self.reset_fields_strategy = reset_fields_strategy
-        self.predicate_func = predicate_func
+        self.predicate_func: Any = predicate_func
         self.attr_func = attr_func
-        self.key_root_func = key_root_func
-        self.key_func = key_func
+        self.key_root_func: Any = key_root_func
+        self.key_func: Any = key_func
         self.object_name_func = object_name_func or (lambda obj: accessor(obj).get_name())
         self.decorator = decorator
         self.after_create = after_create
@@ -581,7 +583,7 @@ class Store:
                 else:
                     out = self.storage.create(key, obj)
             except Exception as exc:
-                err = apierrors.interpret_create_error(exc, qualified_resource, name)
+                err: Any = apierrors.interpret_create_error(exc, qualified_resource, name)
                 err = rest.check_generated_name_error(ctx, self.create_strategy, err, obj)
                 if not apierrors.is_already_exists(err):
                     raise _api_error(err, exc) from exc
@@ -692,6 +694,7 @@ class Store:
             return self._delete_without_finalizers(ctx, name, key, state["delete_obj"],
                                                    storage_pre if has_pre else None, options)
         except Exception as exc:
+            err: Any
             if state["creating"]:
                 err = apierrors.interpret_create_error(exc, qualified_resource, name)
                 err = rest.check_generated_name_error(ctx, self.create_strategy, err, state["creating_obj"])
@@ -888,7 +891,7 @@ class Store:
                 return False
         return False
 
-    def _deletion_finalizers_for_gc(self, ctx: Context, m: Any, options: Any) -> tuple[bool, list[str]]:
+    def _deletion_finalizers_for_gc(self, ctx: Context, m: Any, options: Any) -> tuple[bool, builtins.list[str]]:
         """Go's ``deletionFinalizersForGarbageCollection``."""
         if not self.enable_garbage_collection:
             return False, []

@@ -553,3 +553,50 @@ def test_pod_and_template_warnings(infos):
     deployments.create(ctx, internal(manifest))
     assert ctx.warnings == ['spec.template.spec.nodeSelector[failure-domain.beta.kubernetes.io/zone]: deprecated '
                             'since v1.17; use "topology.kubernetes.io/zone" instead']
+
+
+def test_service_account_tokens(sqlite_getter):
+    """serviceaccounts/token (k/k TokenREST): an RS256 JWT with Go's claims that the issuer
+    verifies and TokenReviews accept; bound to a Pod when asked."""
+    import base64
+    import json as _json
+
+    from kcodec.api.authentication import internal as authn
+    from kcodec.registry.builtin import TokenIssuer
+
+    issuer = TokenIssuer()
+    infos = {i.group: i for i in api_group_infos(sqlite_getter, token_issuer=issuer, groups={"", "authentication.k8s.io"})}
+    sa = core.ServiceAccount()
+    sa.metadata.name = "builder"
+    sa = storage(infos, "", "serviceaccounts").create(NS, sa)
+    tokens = storage(infos, "", "serviceaccounts/token")
+    out = tokens.create(NS, "builder", authn.TokenRequest())
+    assert out.spec.expiration_seconds == 3600 and out.spec.audiences == [issuer.issuer]
+    header, claims, _ = out.status.token.split(".")
+    claims = _json.loads(base64.urlsafe_b64decode(claims + "=" * (-len(claims) % 4)))
+    assert claims["sub"] == "system:serviceaccount:default:builder"
+    assert claims["kubernetes.io"]["serviceaccount"] == {"name": "builder", "uid": sa.metadata.uid}
+    assert claims["exp"] - claims["iat"] == 3600
+    user = issuer.verify(out.status.token)
+    assert (user.name, user.groups) == ("system:serviceaccount:default:builder",
+                                        ["system:serviceaccounts", "system:serviceaccounts:default"])
+    assert issuer.verify(out.status.token[:-4] + "AAAA") is None
+    review = authn.TokenReview()
+    review.spec.token = out.status.token
+    answered = storage(infos, "authentication.k8s.io", "tokenreviews").create(Context(), review)
+    assert answered.status.authenticated and answered.status.user.username == user.name
+    short = authn.TokenRequest()
+    short.spec.expiration_seconds = 60
+    with pytest.raises(apierrors.StatusError) as e:
+        tokens.create(NS, "builder", short)
+    assert str(e.value) == ('TokenRequest.authentication.k8s.io "" is invalid: spec.expirationSeconds: Invalid value: '
+                            '60: may not specify a duration less than 10 minutes')
+    with pytest.raises(apierrors.StatusError) as e:
+        tokens.create(NS, "nobody", authn.TokenRequest())
+    assert str(e.value) == 'serviceaccounts "nobody" not found'
+    pod = storage(infos, "", "pods").create(NS, internal(pod_manifest("bound")))
+    bound = authn.TokenRequest()
+    bound.spec.bound_object_ref = authn.BoundObjectReference(kind="Pod", api_version="v1", name="bound",
+                                                             uid=pod.metadata.uid)
+    out = tokens.create(NS, "builder", bound)
+    assert issuer.verify(out.status.token).extra["authentication.kubernetes.io/pod-name"] == ["bound"]

@@ -21,6 +21,7 @@ from kcodec.errors import ConfigError
 from kcodec.registry.builtin.namespaces import FinalizeREST, NamespaceFinalizeStrategy, NamespaceStore
 from kcodec.registry.builtin.resources import GROUP_ORDER, RESOURCES, ResourceInfo, resource_info
 from kcodec.registry.builtin.reviews import ReviewREST, always_allow
+from kcodec.registry.builtin.serviceaccounts import TokenIssuer, TokenREST
 from kcodec.registry.builtin.services import (
     DEFAULT_NODE_PORT_RANGE,
     DEFAULT_SERVICE_CIDR,
@@ -57,6 +58,8 @@ __all__ = [
     "NamespaceStore",
     "FinalizeREST",
     "ReviewREST",
+    "TokenIssuer",
+    "TokenREST",
     "DEFAULT_SERVICE_CIDR",
     "DEFAULT_NODE_PORT_RANGE",
     "first_service_ip",
@@ -266,16 +269,21 @@ def _new(scheme: Any, gvk: GroupVersionKind) -> Any:
 
 def api_group_infos(rest_options_getter: Any, *, service_cidr: str = DEFAULT_SERVICE_CIDR,
                     node_port_range: tuple[int, int] = DEFAULT_NODE_PORT_RANGE,
-                    authorizer: Any = None, authenticator: Any = None,
+                    authorizer: Any = None, authenticator: Any = None, token_issuer: TokenIssuer | None = None,
                     groups: Any = None) -> list[APIGroupInfo]:
     """One :class:`APIGroupInfo` per group kube-apiserver 1.36 serves, in discovery order.
 
     ``service_cidr`` / ``node_port_range`` configure Service allocation; ``authorizer``
     (``(user, attributes) -> (allowed, reason)``, default: allow all, as
     ``--authorization-mode=AlwaysAllow``) answers the access reviews; ``authenticator``
-    (``token -> UserInfo | None``) the TokenReviews. ``groups`` limits the groups built.
+    (``token -> UserInfo | None``, default: ``token_issuer.verify``) the TokenReviews.
+    ``token_issuer`` signs ``serviceaccounts/token`` requests (a new
+    :class:`~kcodec.registry.builtin.serviceaccounts.TokenIssuer` when None; pass one to
+    authenticate its tokens in the server too). ``groups`` limits the groups built.
     """
     authorizer = authorizer or always_allow
+    token_issuer = token_issuer if token_issuer is not None else TokenIssuer()
+    authenticator = authenticator if authenticator is not None else token_issuer.verify
     stores: dict[tuple[str, str], Store] = {}
     infos: dict[str, APIGroupInfo] = {}
     for info in RESOURCES:
@@ -318,6 +326,9 @@ def api_group_infos(rest_options_getter: Any, *, service_cidr: str = DEFAULT_SER
                 storages[f"{info.resource}/scale"] = ScaleREST(store)
             if (info.group, info.resource) == ("certificates.k8s.io", "certificatesigningrequests"):
                 storages[f"{info.resource}/approval"] = StatusREST(store, CSRApprovalStrategy(info, store.create_strategy.scheme))
+            if (info.group, info.resource) == ("", "serviceaccounts"):
+                pods_for_tokens = stores.get(("", "pods")) or new_store(_info("", "pods"), rest_options_getter)
+                storages["serviceaccounts/token"] = TokenREST(store, token_issuer, pods_for_tokens)
             if (info.group, info.resource) == ("", "namespaces"):
                 storages["namespaces/finalize"] = FinalizeREST(store, NamespaceFinalizeStrategy(info))
             if (info.group, info.resource) == ("", "pods"):

@@ -600,3 +600,11 @@ def test_service_account_tokens(sqlite_getter):
                                                              uid=pod.metadata.uid)
     out = tokens.create(NS, "builder", bound)
     assert issuer.verify(out.status.token).extra["authentication.kubernetes.io/pod-name"] == ["bound"]
+
+
+def test_storage_versions(infos):
+    from kcodec.schema import GroupVersion as GV
+
+    assert storage(infos, "apps", "deployments").storage_version() == GV("apps", "v1")
+    assert storage(infos, "autoscaling", "horizontalpodautoscalers").storage_version() == GV("autoscaling", "v2")
+    assert storage(infos, "", "nodes").storage_version() == GV("", "v1")

@@ -420,6 +420,13 @@ class Store:
     def get_delete_strategy(self) -> Any:
         return self.delete_strategy
 
+    def storage_version(self) -> Any:
+        """The GroupVersion the resource is written in (Go's ``StorageVersion()``, whose
+        version and the kind give discovery's storageVersionHash); None before
+        :meth:`complete_with_options`."""
+        config = getattr(self.rest_options, "storage_config", None)
+        return getattr(config, "storage_version", None)
+
     def verbs(self) -> list[str]:
         """The verbs discovery lists for the resource (those Go derives from the REST
         interfaces a Store implements), sorted as Go sorts them."""

@@ -608,3 +608,29 @@ def test_storage_versions(infos):
     assert storage(infos, "apps", "deployments").storage_version() == GV("apps", "v1")
     assert storage(infos, "autoscaling", "horizontalpodautoscalers").storage_version() == GV("autoscaling", "v2")
     assert storage(infos, "", "nodes").storage_version() == GV("", "v1")
+
+
+def test_crd_stored_versions_and_endpointslice_generation(infos):
+    crds = storage(infos, "apiextensions.k8s.io", "customresourcedefinitions")
+    manifest = {"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+                "metadata": {"name": "widgets.example.com"},
+                "spec": {"group": "example.com", "scope": "Namespaced",
+                         "names": {"plural": "widgets", "singular": "widget", "kind": "Widget", "listKind": "WidgetList"},
+                         "versions": [{"name": "v1", "served": True, "storage": True,
+                                       "schema": {"openAPIV3Schema": {"type": "object"}}}]}}
+    crd = crds.create(Context(), internal(manifest))
+    assert (crd.status.stored_versions, crd.metadata.generation) == (["v1"], 1)
+    manifest["spec"]["versions"][0]["storage"] = False
+    manifest["spec"]["versions"].append({"name": "v2", "served": True, "storage": True,
+                                         "schema": {"openAPIV3Schema": {"type": "object"}}})
+    manifest["metadata"]["resourceVersion"] = crd.metadata.resource_version
+    updated, _ = crds.update(Context(), "widgets.example.com", rest.DefaultUpdatedObjectInfo(internal(manifest)))
+    assert (updated.status.stored_versions, updated.metadata.generation) == (["v1", "v2"], 2)
+    slices = storage(infos, "discovery.k8s.io", "endpointslices")
+    eps = slices.create(NS, internal({"apiVersion": "discovery.k8s.io/v1", "kind": "EndpointSlice",
+                                      "metadata": {"name": "web-abc"}, "addressType": "IPv4",
+                                      "endpoints": [{"addresses": ["10.1.0.1"]}]}))
+    assert eps.metadata.generation == 1
+    eps.endpoints[0].addresses = ["10.1.0.2"]
+    eps2, _ = slices.update(NS, "web-abc", rest.DefaultUpdatedObjectInfo(eps))
+    assert eps2.metadata.generation == 2

@@ -130,8 +130,8 @@ class BuiltinStrategy(rest.Strategy):
         if self.info.status and hasattr(obj, "status"):
             obj.status = old.status
         if self.info.generation:
-            field_name = self.info.generation
-            if getattr(obj, field_name, None) != getattr(old, field_name, None):
+            names = (self.info.generation,) if isinstance(self.info.generation, str) else self.info.generation
+            if any(getattr(obj, n, None) != getattr(old, n, None) for n in names):
                 accessor(obj).set_generation(accessor(old).get_generation() + 1)
         if self._update_hook is not None:
             self._update_hook(ctx, obj, old)
@@ -387,6 +387,28 @@ def _job_prepare_for_create(ctx: Context, job: Any) -> None:
     job.spec.selector.match_labels = match
 
 
+def _record_storage_version(crd: Any) -> None:
+    """apiextensions-apiserver's CRD strategy: the storage version joins status.storedVersions."""
+    for v in crd.spec.versions or ():
+        if v.storage:
+            stored = list(crd.status.stored_versions or ())
+            if v.name not in stored:
+                stored.append(v.name)
+            crd.status.stored_versions = stored
+            break
+
+
+def _crd_prepare_for_create(ctx: Context, crd: Any) -> None:
+    """CRD PrepareForCreate: status reset and generation 1 (the table), storedVersions."""
+    _record_storage_version(crd)
+
+
+def _crd_prepare_for_update(ctx: Context, crd: Any, old: Any) -> None:
+    """CRD PrepareForUpdate: status kept (the table), a new storage version recorded."""
+    crd.status = crd.status.deep_copy()
+    _record_storage_version(crd)
+
+
 def _csr_prepare_for_create(ctx: Context, csr: Any) -> None:
     """k/k csrStrategy.PrepareForCreate: the requester's identity from the context."""
     user = ctx.user
@@ -427,6 +449,7 @@ PREPARE_FOR_CREATE: dict[tuple[str, str], Callable[[Context, Any], None]] = {
     ("", "PersistentVolume"): _pv_prepare_for_create,
     ("", "PersistentVolumeClaim"): _pvc_prepare_for_create,
     ("batch", "Job"): _job_prepare_for_create,
+    ("apiextensions.k8s.io", "CustomResourceDefinition"): _crd_prepare_for_create,
     ("apps", "DaemonSet"): _daemon_set_prepare_for_create,
     ("certificates.k8s.io", "CertificateSigningRequest"): _csr_prepare_for_create,
 }
@@ -434,6 +457,7 @@ PREPARE_FOR_CREATE: dict[tuple[str, str], Callable[[Context, Any], None]] = {
 PREPARE_FOR_UPDATE: dict[tuple[str, str], Callable[[Context, Any, Any], None]] = {
     ("apps", "Deployment"): _deployment_prepare_for_update,
     ("apps", "DaemonSet"): _daemon_set_prepare_for_update,
+    ("apiextensions.k8s.io", "CustomResourceDefinition"): _crd_prepare_for_update,
     ("", "Namespace"): _namespace_prepare_for_update,
     ("certificates.k8s.io", "CertificateSigningRequest"): _csr_prepare_for_update,
 }

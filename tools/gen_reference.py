@@ -63,7 +63,6 @@ MODULES = (
     "kcodec.registry.rest",
     "kcodec.registry.generic",
     "kcodec.registry.builtin",
-    "kcodec.registry.customresource",
     "kcodec.printers",
     "kcodec.interop",
     "kcodec.speedups",

@@ -634,3 +634,21 @@ def test_crd_stored_versions_and_endpointslice_generation(infos):
     eps.endpoints[0].addresses = ["10.1.0.2"]
     eps2, _ = slices.update(NS, "web-abc", rest.DefaultUpdatedObjectInfo(eps))
     assert eps2.metadata.generation == 2
+
+
+def test_component_statuses(infos):
+    """k/k componentstatus REST: scheduler and controller manager probed over HTTPS (nothing
+    listens here: Healthy False with Go's dial error), the backend healthy."""
+    cs = storage(infos, "", "componentstatuses")
+    assert (cs.short_names(), cs.verbs(), cs.namespace_scoped()) == (["cs"], ["get", "list"], False)
+    listed = cs.list(Context())
+    assert [i.metadata.name for i in listed.items] == ["controller-manager", "etcd-0", "scheduler"]
+    etcd = cs.get(Context(), "etcd-0").conditions[0]
+    assert (etcd.type, etcd.status, etcd.message) == ("Healthy", "True", "ok")
+    sched = cs.get(Context(), "scheduler").conditions[0]
+    if sched.status == "False":  # unless a scheduler really listens on this machine
+        assert sched.message == ('Get "https://127.0.0.1:10259/healthz": dial tcp 127.0.0.1:10259: connect: '
+                                 "connection refused")
+    with pytest.raises(apierrors.StatusError) as e:
+        cs.get(Context(), "nope")
+    assert str(e.value) == 'componentstatus "nope" not found'

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kcodec.errors import ConfigError
+from kcodec.registry.builtin.componentstatus import ComponentStatusREST
 from kcodec.registry.builtin.namespaces import FinalizeREST, NamespaceFinalizeStrategy, NamespaceStore
 from kcodec.registry.builtin.resources import GROUP_ORDER, RESOURCES, ResourceInfo, resource_info
 from kcodec.registry.builtin.reviews import ReviewREST, always_allow
@@ -58,6 +59,7 @@ __all__ = [
     "NamespaceStore",
     "FinalizeREST",
     "ReviewREST",
+    "ComponentStatusREST",
     "TokenIssuer",
     "TokenREST",
     "DEFAULT_SERVICE_CIDR",
@@ -313,7 +315,9 @@ def api_group_infos(rest_options_getter: Any, *, service_cidr: str = DEFAULT_SER
         storages: dict[str, Any] = {}
         store: Any = stores.get((info.group, info.resource))
         if info.virtual:
-            if info.resource == "bindings":
+            if info.resource == "componentstatuses":
+                storages["componentstatuses"] = ComponentStatusREST.for_getter(rest_options_getter)
+            elif info.resource == "bindings":
                 pods = stores.get(("", "pods")) or new_store(_info("", "pods"), rest_options_getter)
                 storages["bindings"] = BindingREST(pods)
             else:

@@ -67,6 +67,7 @@ R = ResourceInfo
 RESOURCES: tuple[ResourceInfo, ...] = (
     # core/v1 (pkg/registry/core/*)
     R("", "bindings", "Binding", virtual=True),
+    R("", "componentstatuses", "ComponentStatus", namespaced=False, short_names=("cs",), virtual=True),
     R("", "configmaps", "ConfigMap", short_names=("cm",)),
     R("", "endpoints", "Endpoints", short_names=("ep",), singular="endpoints",
       allow_create_on_update=True),

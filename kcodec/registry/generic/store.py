@@ -176,6 +176,11 @@ class RegistryWatcher:
     def resource_version(self) -> Any:
         return getattr(self._inner, "resource_version", None)
 
+    @property
+    def dropped(self) -> bool:
+        """Whether the watch cache ended this watch because its reader fell behind."""
+        return bool(getattr(self._inner, "dropped", False))
+
     def set_notify(self, callback: Callable[[], None]) -> None:
         """Call ``callback`` (from any thread) when an event may be ready or the watch ended."""
         self._notify = callback

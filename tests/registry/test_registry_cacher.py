@@ -54,12 +54,13 @@ def _drain(w, n, timeout=5.0):
     return out
 
 
-def test_cached_and_storage_watches_agree(stores):
+@pytest.mark.parametrize("seed", [7, 11, 23])
+def test_cached_and_storage_watches_agree(stores, seed):
     """A random sequence of creates, updates and deletes: the watch served by the cache
     and the watch on the storage give the same events in the same order, with and without
     a label selector; a list at each returned resourceVersion equals the replayed state."""
     cached, raw = stores
-    rng = random.Random(7)
+    rng = random.Random(seed)
     start = cached.create(NS, _cm("seed")).metadata.resource_version
     selector = labels.parse("keep=yes")
     watchers = [s.watch(NS, rest.ListOptions(resource_version=start, label_selector=sel))

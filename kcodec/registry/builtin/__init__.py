@@ -146,7 +146,7 @@ FIELD_SELECTABLE: dict[tuple[str, str], dict[str, Any]] = {
         "source": lambda o: o.source.component if o.source is not None else "", "type": _meta("type"),
     },
     ("", "secrets"): {"type": _meta("type")},
-    ("", "namespaces"): {"status.phase": _meta("status.phase")},
+    ("", "namespaces"): {"status.phase": _meta("status.phase"), "name": _meta("metadata.name")},
     ("", "nodes"): {"spec.unschedulable": lambda o: "true" if o.spec.unschedulable else "false"},
     ("", "replicationcontrollers"): {"status.replicas": _meta("status.replicas")},
     ("", "persistentvolumes"): {"name": _meta("metadata.name")},

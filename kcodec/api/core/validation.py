@@ -231,7 +231,7 @@ _STANDARD_CONTAINER_RESOURCES = frozenset({"cpu", "memory", "ephemeral-storage"}
 _STANDARD_RESOURCES = frozenset({
     "cpu", "memory", "ephemeral-storage", "requests.cpu", "requests.memory", "requests.ephemeral-storage",
     "limits.cpu", "limits.memory", "limits.ephemeral-storage", "pods", "services", "replicationcontrollers",
-    "resourcequotas", "secrets", "persistentvolumeclaims", "configmaps", "requests.storage", "services.nodeports",
+    "resourcequotas", "secrets", "persistentvolumeclaims", "configmaps", "storage", "requests.storage", "services.nodeports",
     "services.loadbalancers",
 })
 _INTEGER_RESOURCES = frozenset({
@@ -266,8 +266,10 @@ def _validate_resource_name(value: str, path: Path) -> ErrorList:
     errs = _qualified_name(value, path)
     if errs:
         return errs
-    if len(value.split("/")) == 1 and value not in _STANDARD_RESOURCES and not _is_huge_page(value) \
-            and not value.startswith(("requests.hugepages-", "limits.hugepages-")):
+    # helper.IsStandardResourceName: the standard set, or a hugepages name (IsQuotaHugePageResourceName
+    # takes both "hugepages-" and "requests.hugepages-").
+    if len(value.split("/")) == 1 and value not in _STANDARD_RESOURCES and \
+            not value.startswith(("hugepages-", "requests.hugepages-")):
         errs.append(fld.invalid(path, value, "must be a standard resource type or fully qualified"))
     return errs
 
@@ -1794,7 +1796,9 @@ def validate_pod_specific_annotations(annotations: Mapping[str, str] | None, spe
         errs.append(fld.invalid(path.key(_MIRROR), annotations[_MIRROR], "must set spec.nodeName if mirror pod annotation is set"))
     if not opts.allow_invalid_pod_deletion_cost and _DELETION_COST in annotations:
         v = annotations[_DELETION_COST]
-        ok = re.fullmatch(r"[+-]?[0-9]+", v) is not None and -(1 << 31) <= int(v) < (1 << 31)
+        # helper.GetDeletionCostFromPodAnnotations: no "+" and no leading zeros, then an int32.
+        first_ok = bool(v) and (v[0] == "-" or v == "0" or "1" <= v[0] <= "9")
+        ok = first_ok and re.fullmatch(r"[+-]?[0-9]+", v) is not None and -(1 << 31) <= int(v) < (1 << 31)
         if not ok:
             errs.append(fld.invalid(path.key(_DELETION_COST), v, "must be a 32bit integer"))
     if _SECCOMP_POD in annotations:
@@ -2928,14 +2932,16 @@ def validate_endpoints_update(new: Any, old: Any) -> ErrorList:
     return errs
 
 
+#: helper.standardQuotaResources: the standard resources except ``storage``.
+_STANDARD_QUOTA_RESOURCES = _STANDARD_RESOURCES - {"storage"}
 _QUOTA_SCOPES = ["BestEffort", "CrossNamespacePodAffinity", "NotBestEffort", "NotTerminating", "PriorityClass",
                  "Terminating", "VolumeAttributesClass"]
 
 
 def _validate_quota_resource_name(value: str, path: Path) -> ErrorList:
     errs = _validate_resource_name(value, path)
-    if len(value.split("/")) == 1 and value not in _STANDARD_RESOURCES and not value.startswith(
-            ("requests.hugepages-", "count/")):
+    if len(value.split("/")) == 1 and value not in _STANDARD_QUOTA_RESOURCES and \
+            not value.startswith(("hugepages-", "requests.hugepages-")):
         errs.append(fld.invalid(path, value, "must be a standard resource for quota"))
     return errs
 

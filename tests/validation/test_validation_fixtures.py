@@ -68,7 +68,7 @@ def test_validators_survive_fuzzed_fixtures(kcodec_mode):
         pkg, snake = KINDS[kind]
         module = importlib.import_module(f"kcodec.api.{pkg}.validation")
         _check(getattr(module, f"validate_{snake}")(obj))
-        for suffix in ("_update", "_status_update"):
+        for suffix in ("_update", "_status_update", "_resize", "_ephemeral_containers_update"):
             fn = getattr(module, f"validate_{snake}{suffix}", None)
             if fn is not None:
                 _check(fn(obj.deep_copy(), obj))

@@ -37,6 +37,7 @@ __all__ = [
     "validate_pod_update",
     "validate_pod_status_update",
     "validate_pod_ephemeral_containers_update",
+    "validate_pod_resize",
     "validate_binding",
     "validate_endpoints",
     "validate_endpoints_update",
@@ -2135,6 +2136,126 @@ def validate_pod_ephemeral_containers_update(new: Any, old: Any, opts: PodValida
         elif n != o:
             errs.append(fld.forbidden(sp, f"existing ephemeral containers {quote(name)} may not be changed\n"
                                           f"changed: {', '.join(_changed_fields(n, o))}"))
+    return errs
+
+
+def _resources_removed(new: Mapping[str, Any] | None, old: Mapping[str, Any] | None) -> bool:
+    new, old = new or {}, old or {}
+    return len(old) > len(new) or any(k not in new for k in old)
+
+
+def _validate_container_resize(new: Any, old: Any, policies: Any, path: Path) -> ErrorList:
+    """Go: ``validateContainerResize``."""
+    errs = ErrorList()
+    if _resources_removed(new.requests, old.requests):
+        errs.append(fld.forbidden(path.child("requests"), "resource requests cannot be removed"))
+    if _resources_removed(new.limits, old.limits):
+        errs.append(fld.forbidden(path.child("limits"), "resource limits cannot be removed"))
+    mem_policy = next((p.restart_policy for p in policies or [] if p.resource_name == "memory"), "")
+    if mem_policy in ("NotRequired", ""):
+        new_limit = (new.limits or {}).get("memory")
+        old_limit = (old.limits or {}).get("memory")
+        if new_limit is not None and old_limit is not None:
+            if new_limit.cmp(old_limit) < 0:
+                errs.append(fld.forbidden(path.child("limits").key("memory"),
+                                          "memory limits cannot be decreased unless resizePolicy is RestartContainer"))
+        elif new_limit is not None:
+            errs.append(fld.forbidden(path.child("limits").key("memory"),
+                                      "memory limits cannot be added unless resizePolicy is RestartContainer"))
+    return errs
+
+
+def _drop_cpu_memory_updates(container: Any, old: Any) -> Any:
+    """Go: ``dropCPUMemoryResourcesFromContainer`` on a copy: cpu and memory as the old
+    container has them, everything else as the new one."""
+    def munge(new_list: Any, old_list: Any) -> Any:
+        if old_list is None:
+            return None
+        out = {k: v for k, v in (new_list or {}).items() if k not in ("cpu", "memory")}
+        for k in ("cpu", "memory"):
+            if k in old_list:
+                out[k] = old_list[k]
+        return out
+
+    c = container.deep_copy()
+    res = type(old.resources)()
+    res.limits = munge(container.resources.limits, old.resources.limits)
+    res.requests = munge(container.resources.requests, old.resources.requests)
+    c.resources = res
+    return c
+
+
+def _pod_resize_supported(pod: Any) -> bool:
+    """Go: ``isPodResizeRequestSupported``."""
+    for c in pod.status.container_statuses or []:
+        if c.state is not None and c.state.running is not None:
+            return c.resources is not None
+    return True
+
+
+def validate_pod_resize(new: Any, old: Any, opts: PodValidationOptions | None = None) -> ErrorList:
+    """Go: ``ValidatePodResize`` (the pods/resize subresource: only cpu and memory of
+    containers and sidecar init containers change; QoS class stays)."""
+    opts = _pod_options(opts)
+    errs = validate_object_meta_update(new.metadata, old.metadata, Path("metadata"))
+    errs.extend(_validate_pod_metadata_and_spec(new, opts))
+
+    def pod_level(pod: Any) -> bool:
+        r = pod.spec.resources
+        return r is not None and len(r.requests or {}) + len(r.limits or {}) > 0
+
+    if pod_level(old) or pod_level(new):
+        return ErrorList([fld.forbidden(Path(""), "pods with pod-level resources cannot be resized")])
+    if _MIRROR in (old.metadata.annotations or {}):
+        return ErrorList([fld.forbidden(Path(""), "static pods cannot be resized")])
+    if old.spec.os is not None and old.spec.os.name == "windows":
+        return ErrorList([fld.forbidden(Path(""), "windows pods cannot be resized")])
+    sp = Path("spec")
+    if (old.status.qos_class or _qos(old)) != _qos(new):
+        errs.append(fld.invalid(sp, new.status.qos_class, "Pod QOS Class may not change as a result of resizing"))
+    if not _pod_resize_supported(old):
+        errs.append(fld.forbidden(sp, "Pod running on node without support for resize"))
+    new_init = list(new.spec.init_containers or [])
+    old_init = list(old.spec.init_containers or [])
+    new_ctrs = list(new.spec.containers or [])
+    old_ctrs = list(old.spec.containers or [])
+    if len(new_init) != len(old_init) or len(new_ctrs) != len(old_ctrs):
+        # Go indexes the new pod by the old pod's positions (the strategy keeps the lists
+        # as stored); a changed count is a change to more than resources.
+        errs.append(fld.forbidden(sp, "only cpu and memory resources are mutable"))
+        return errs
+    for ix, ctr in enumerate(old_init):
+        if ctr.restart_policy != "Always":
+            continue
+        errs.extend(_validate_container_resize(new_init[ix].resources, ctr.resources, new_init[ix].resize_policy,
+                                               sp.child("initContainers").index(ix).child("resources")))
+    for ix, ctr in enumerate(old_ctrs):
+        errs.extend(_validate_container_resize(new_ctrs[ix].resources, ctr.resources, new_ctrs[ix].resize_policy,
+                                               sp.child("containers").index(ix).child("resources")))
+    munged_ctrs = []
+    for ix, c in enumerate(new_ctrs):
+        m = _drop_cpu_memory_updates(c, old_ctrs[ix])
+        if m != old_ctrs[ix]:
+            errs.append(fld.forbidden(sp, "only cpu and memory resources are mutable"))
+        munged_ctrs.append(m)
+    munged_init = []
+    for ix, c in enumerate(new_init):
+        if c.restart_policy == "Always":
+            m = _drop_cpu_memory_updates(c, old_init[ix])
+            if m != old_init[ix]:
+                errs.append(fld.forbidden(sp, "only cpu and memory resources for sidecar containers are mutable"))
+        else:
+            m = c
+            if m != old_init[ix]:
+                errs.append(fld.forbidden(sp, "resources for non-sidecar init containers are immutable"))
+        munged_init.append(m)
+    if errs:
+        return errs
+    spec = new.spec.deep_copy()
+    spec.containers = munged_ctrs
+    spec.init_containers = munged_init if new.spec.init_containers is not None else new.spec.init_containers
+    if spec != old.spec:
+        errs.append(fld.forbidden(sp, "only cpu and memory resources are mutable"))
     return errs
 
 

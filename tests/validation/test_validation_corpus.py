@@ -34,6 +34,7 @@ KINDS = {
     "HorizontalPodAutoscaler": ("autoscaling", "horizontal_pod_autoscaler"),
     "Endpoints": ("core", "endpoints"), "ResourceQuota": ("core", "resource_quota"),
     "LimitRange": ("core", "limit_range"), "IngressClass": ("networking", "ingress_class"),
+    "NetworkPolicy": ("networking", "network_policy"),
 }
 CLUSTER_SCOPED = {"Namespace", "ClusterRole", "ClusterRoleBinding", "IngressClass"}
 
@@ -81,6 +82,13 @@ _PLACEHOLDER_INGRESSES = (
 )
 for _rel in _PLACEHOLDER_INGRESSES:
     EXPECTED_INVALID[(_rel, "Ingress")] = "spec.rules[0]."
+
+#: prometheus-operator v0.17.0 example NetworkPolicies say protocol "tcp"; Go's
+#: ValidateNetworkPolicyPort lists TCP, UDP, SCTP in that order (not sorted).
+for _np in ("alertmanager", "grafana", "kube-state-metrics", "node-exporter", "prometheus"):
+    EXPECTED_INVALID[(f"prometheus-operator__prometheus-operator@v0.17.0/example__networkpolicies__{_np}.yaml",
+                      "NetworkPolicy")] = ('spec.ingress[0].ports[0].protocol: Unsupported value: "tcp": '
+                                           'supported values: "TCP", "UDP", "SCTP"')
 
 
 def _documents():

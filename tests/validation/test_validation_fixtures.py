@@ -30,6 +30,7 @@ KINDS = {
     "Endpoints": ("core", "endpoints"), "ResourceQuota": ("core", "resource_quota"),
     "LimitRange": ("core", "limit_range"), "Binding": ("core", "binding"),
     "IngressClass": ("networking", "ingress_class"), "ServiceCIDR": ("networking", "service_cidr"),
+    "NetworkPolicy": ("networking", "network_policy"),
     "IPAddress": ("networking", "ip_address"), "Node": ("core", "node"),
 }
 

@@ -34,9 +34,11 @@ KINDS = {
     "HorizontalPodAutoscaler": ("autoscaling", "horizontal_pod_autoscaler"),
     "Endpoints": ("core", "endpoints"), "ResourceQuota": ("core", "resource_quota"),
     "LimitRange": ("core", "limit_range"), "IngressClass": ("networking", "ingress_class"),
-    "NetworkPolicy": ("networking", "network_policy"),
+    "NetworkPolicy": ("networking", "network_policy"), "PriorityClass": ("scheduling", "priority_class"),
+    "Lease": ("coordination", "lease"), "LeaseCandidate": ("coordination", "lease_candidate"),
+    "RuntimeClass": ("node", "runtime_class"),
 }
-CLUSTER_SCOPED = {"Namespace", "ClusterRole", "ClusterRoleBinding", "IngressClass"}
+CLUSTER_SCOPED = {"Namespace", "ClusterRole", "ClusterRoleBinding", "IngressClass", "PriorityClass", "RuntimeClass"}
 
 #: Documents Go rejects as well: (file, kind) -> the first error kube-apiserver reports.
 EXPECTED_INVALID = {

@@ -30,7 +30,9 @@ KINDS = {
     "Endpoints": ("core", "endpoints"), "ResourceQuota": ("core", "resource_quota"),
     "LimitRange": ("core", "limit_range"), "Binding": ("core", "binding"),
     "IngressClass": ("networking", "ingress_class"), "ServiceCIDR": ("networking", "service_cidr"),
-    "NetworkPolicy": ("networking", "network_policy"),
+    "NetworkPolicy": ("networking", "network_policy"), "PriorityClass": ("scheduling", "priority_class"),
+    "Lease": ("coordination", "lease"), "LeaseCandidate": ("coordination", "lease_candidate"),
+    "RuntimeClass": ("node", "runtime_class"),
     "IPAddress": ("networking", "ip_address"), "Node": ("core", "node"),
 }
 

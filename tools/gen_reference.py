@@ -54,6 +54,7 @@ MODULES = (
     "kcodec.api.scheduling.validation",
     "kcodec.api.coordination.validation",
     "kcodec.api.node.validation",
+    "kcodec.api.storage.validation",
     "kcodec.storage",
     "kcodec.storage.value",
     "kcodec.storage.sqlite",

@@ -36,9 +36,10 @@ KINDS = {
     "LimitRange": ("core", "limit_range"), "IngressClass": ("networking", "ingress_class"),
     "NetworkPolicy": ("networking", "network_policy"), "PriorityClass": ("scheduling", "priority_class"),
     "Lease": ("coordination", "lease"), "LeaseCandidate": ("coordination", "lease_candidate"),
-    "RuntimeClass": ("node", "runtime_class"),
+    "RuntimeClass": ("node", "runtime_class"), "StorageClass": ("storage", "storage_class"),
 }
-CLUSTER_SCOPED = {"Namespace", "ClusterRole", "ClusterRoleBinding", "IngressClass", "PriorityClass", "RuntimeClass"}
+CLUSTER_SCOPED = {"Namespace", "ClusterRole", "ClusterRoleBinding", "IngressClass", "PriorityClass", "RuntimeClass",
+                  "StorageClass"}
 
 #: Documents Go rejects as well: (file, kind) -> the first error kube-apiserver reports.
 EXPECTED_INVALID = {

@@ -32,7 +32,7 @@ KINDS = {
     "IngressClass": ("networking", "ingress_class"), "ServiceCIDR": ("networking", "service_cidr"),
     "NetworkPolicy": ("networking", "network_policy"), "PriorityClass": ("scheduling", "priority_class"),
     "Lease": ("coordination", "lease"), "LeaseCandidate": ("coordination", "lease_candidate"),
-    "RuntimeClass": ("node", "runtime_class"),
+    "RuntimeClass": ("node", "runtime_class"), "StorageClass": ("storage", "storage_class"),
     "IPAddress": ("networking", "ip_address"), "Node": ("core", "node"),
 }
 

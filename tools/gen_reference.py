@@ -55,6 +55,7 @@ MODULES = (
     "kcodec.api.coordination.validation",
     "kcodec.api.node.validation",
     "kcodec.api.storage.validation",
+    "kcodec.api.apiregistration.validation",
     "kcodec.storage",
     "kcodec.storage.value",
     "kcodec.storage.sqlite",

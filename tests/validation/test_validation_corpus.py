@@ -37,9 +37,10 @@ KINDS = {
     "NetworkPolicy": ("networking", "network_policy"), "PriorityClass": ("scheduling", "priority_class"),
     "Lease": ("coordination", "lease"), "LeaseCandidate": ("coordination", "lease_candidate"),
     "RuntimeClass": ("node", "runtime_class"), "StorageClass": ("storage", "storage_class"),
+    "APIService": ("apiregistration", "api_service"),
 }
 CLUSTER_SCOPED = {"Namespace", "ClusterRole", "ClusterRoleBinding", "IngressClass", "PriorityClass", "RuntimeClass",
-                  "StorageClass"}
+                  "StorageClass", "APIService"}
 
 #: Documents Go rejects as well: (file, kind) -> the first error kube-apiserver reports.
 EXPECTED_INVALID = {
@@ -85,6 +86,12 @@ _PLACEHOLDER_INGRESSES = (
 )
 for _rel in _PLACEHOLDER_INGRESSES:
     EXPECTED_INVALID[(_rel, "Ingress")] = "spec.rules[0]."
+
+#: A 2017 APIService example with the removed ``priority`` field: groupPriorityMinimum and
+#: versionPriority stay 0, which kube-aggregator's ValidateAPIService rejects.
+EXPECTED_INVALID[("kubernetes-csi__csi-driver-host-path@f8270b3a/vendor__k8s.io__kubernetes__staging__src__k8s.io__"
+                  "apiextensions-apiserver__artifacts__customresource-01__noxu-apiservice.yaml", "APIService")] = (
+    "spec.groupPriorityMinimum: Invalid value: 0: must be positive and less than 20000")
 
 #: prometheus-operator v0.17.0 example NetworkPolicies say protocol "tcp"; Go's
 #: ValidateNetworkPolicyPort lists TCP, UDP, SCTP in that order (not sorted).

@@ -56,6 +56,7 @@ MODULES = (
     "kcodec.api.node.validation",
     "kcodec.api.storage.validation",
     "kcodec.api.apiregistration.validation",
+    "kcodec.api.events.validation",
     "kcodec.storage",
     "kcodec.storage.value",
     "kcodec.storage.sqlite",

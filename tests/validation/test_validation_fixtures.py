@@ -33,7 +33,7 @@ KINDS = {
     "NetworkPolicy": ("networking", "network_policy"), "PriorityClass": ("scheduling", "priority_class"),
     "Lease": ("coordination", "lease"), "LeaseCandidate": ("coordination", "lease_candidate"),
     "RuntimeClass": ("node", "runtime_class"), "StorageClass": ("storage", "storage_class"),
-    "APIService": ("apiregistration", "api_service"),
+    "APIService": ("apiregistration", "api_service"), "Event": ("core", "event"),
     "IPAddress": ("networking", "ip_address"), "Node": ("core", "node"),
 }
 

@@ -38,6 +38,8 @@ __all__ = [
     "validate_pod_status_update",
     "validate_pod_ephemeral_containers_update",
     "validate_pod_resize",
+    "validate_event",
+    "validate_event_update",
     "validate_binding",
     "validate_endpoints",
     "validate_endpoints_update",
@@ -3274,4 +3276,103 @@ def validate_node_update(new: Any, old: Any) -> ErrorList:
         errs.extend(_validate_node_taints(new.spec.taints, Path("metadata").child("taints")))
     if new.spec.do_not_use_external_id != old.spec.do_not_use_external_id:
         errs.append(fld.forbidden(Path("spec", "externalID"), "may not be updated"))
+    return errs
+
+
+# --- Events (events.go) ---
+
+REPORTING_INSTANCE_LENGTH_LIMIT = 128
+ACTION_LENGTH_LIMIT = 128
+REASON_LENGTH_LIMIT = 128
+NOTE_LENGTH_LIMIT = 1024
+#: Request versions whose events get only the legacy checks (Go: v1.SchemeGroupVersion and
+#: eventsv1beta1.SchemeGroupVersion).
+_LENIENT_EVENT_VERSIONS = ("v1", "events.k8s.io/v1beta1")
+
+
+def _zero_time(t: Any) -> bool:
+    return t is None or t.is_zero()
+
+
+def _legacy_validate_event(event: Any) -> ErrorList:
+    """Go: ``legacyValidateEvent``."""
+    errs = ErrorList()
+    ns = event.metadata.namespace or ""
+    inv_ns = event.involved_object.namespace or ""
+    ip = Path("involvedObject", "namespace")
+    if _zero_time(event.event_time):
+        if not inv_ns:
+            if ns not in ("", "default"):
+                errs.append(fld.invalid(ip, inv_ns, "does not match event.namespace"))
+        elif ns != inv_ns:
+            errs.append(fld.invalid(ip, inv_ns, "does not match event.namespace"))
+    else:
+        if not inv_ns and ns not in ("default", "kube-system"):
+            errs.append(fld.invalid(ip, inv_ns, "does not match event.namespace"))
+        rc = event.reporting_controller or ""
+        if not rc:
+            errs.append(fld.required(Path("reportingController"), ""))
+        errs.extend(fld.invalid(Path("reportingController"), rc, m) for m in names.is_qualified_name(rc))
+        for value, path_name, limit in ((event.reporting_instance, "reportingInstance", REPORTING_INSTANCE_LENGTH_LIMIT),
+                                        (event.action, "action", ACTION_LENGTH_LIMIT),
+                                        (event.reason, "reason", REASON_LENGTH_LIMIT)):
+            if not value:
+                errs.append(fld.required(Path(path_name), ""))
+            if names.go_len(value or "") > limit:
+                errs.append(fld.invalid(Path(path_name), "", f"can have at most {limit} characters"))
+        if names.go_len(event.message or "") > NOTE_LENGTH_LIMIT:
+            errs.append(fld.invalid(Path("message"), "", f"can have at most {NOTE_LENGTH_LIMIT} characters"))
+    errs.extend(fld.invalid(Path("namespace"), ns, m) for m in names.is_dns1123_subdomain(ns))
+    return errs
+
+
+def _validate_v1_event_series(event: Any) -> ErrorList:
+    errs = ErrorList()
+    if event.series is not None:
+        if event.series.count < 2:
+            errs.append(fld.invalid(Path("series.count"), "", "should be at least 2"))
+        if _zero_time(event.series.last_observed_time):
+            errs.append(fld.required(Path("series.lastObservedTime"), ""))
+    return errs
+
+
+def validate_event(event: Any, request_version: str = "v1") -> ErrorList:
+    """Go: ``ValidateEventCreate``. *request_version* is the group/version the request came
+    in (``"v1"`` for the core API, ``"events.k8s.io/v1"``...): the core v1 and
+    events.k8s.io/v1beta1 APIs get only the legacy checks, newer ones the strict ones."""
+    errs = _legacy_validate_event(event)
+    if request_version in _LENIENT_EVENT_VERSIONS:
+        return errs
+    errs.extend(validate_object_meta(event.metadata, True, names.name_is_dns_subdomain, Path("metadata")))
+    errs.extend(_validate_v1_event_series(event))
+    if _zero_time(event.event_time):
+        errs.append(fld.required(Path("eventTime"), ""))
+    if event.type not in ("Normal", "Warning"):
+        errs.append(fld.invalid(Path("type"), "", f"has invalid value: {event.type}"))
+    if not _zero_time(event.first_timestamp):
+        errs.append(fld.invalid(Path("firstTimestamp"), "", "needs to be unset"))
+    if not _zero_time(event.last_timestamp):
+        errs.append(fld.invalid(Path("lastTimestamp"), "", "needs to be unset"))
+    if event.count:
+        errs.append(fld.invalid(Path("count"), "", "needs to be unset"))
+    if event.source is not None and (event.source.component or event.source.host):
+        errs.append(fld.invalid(Path("source"), "", "needs to be unset"))
+    return errs
+
+
+def validate_event_update(new: Any, old: Any, request_version: str = "v1") -> ErrorList:
+    """Go: ``ValidateEventUpdate`` (strict versions: most fields immutable)."""
+    errs = _legacy_validate_event(new)
+    if request_version in _LENIENT_EVENT_VERSIONS:
+        return errs
+    errs.extend(validate_object_meta_update(new.metadata, old.metadata, Path("metadata")))
+    if new.series != old.series:
+        errs.extend(_validate_v1_event_series(new))
+    for attr, json_name in (("involved_object", "involvedObject"), ("reason", "reason"), ("message", "message"),
+                            ("source", "source"), ("first_timestamp", "firstTimestamp"),
+                            ("last_timestamp", "lastTimestamp"), ("count", "count"), ("reason", "reason"),
+                            ("type", "type"), ("event_time", "eventTime"), ("action", "action"),
+                            ("related", "related"), ("reporting_controller", "reportingController"),
+                            ("reporting_instance", "reportingInstance")):
+        errs.extend(validate_immutable_field(getattr(new, attr), getattr(old, attr), Path(json_name)))
     return errs

@@ -8,8 +8,10 @@ detail; ``str(error)`` is Go's ``Error()``, for instance
 :class:`ErrorList` collects them; :meth:`ErrorList.to_aggregate` gives the text of Go's
 ``utilerrors.Aggregate`` (deduplicated, ``[a, b]`` when more than one).
 
-Bad values print as Go's ``ErrorBody`` prints them: bools, ints and floats with ``%v``,
-strings with ``%q``, anything else as ``json.Marshal`` writes it (maps with sorted keys,
+Bad values print as Go's ``ErrorBody`` prints them since apimachinery v0.34 (Kubernetes 1.34,
+"Nicer value rendering in API errors"; earlier releases used ``%#v``, e.g.
+``map[string]string{"app":"y"}``, where 1.34 and later write ``{"app":"y"}``): bools, ints
+and floats with ``%v``, strings with ``%q``, anything else as ``json.Marshal`` writes it (maps with sorted keys,
 ``nil`` as ``null``). Structs of meta.k8s.io (LabelSelector, OwnerReference...) have JSON
 tags in Go and print as their JSON objects; the other API structs a validator reports are
 k/k's internal types, which have none, so they print every field under its Go name

@@ -37,7 +37,19 @@ __all__ = [
     "validate_pod_update",
     "validate_pod_status_update",
     "validate_pod_ephemeral_containers_update",
+    "validate_pod_resize",
+    "validate_event",
+    "validate_event_update",
     "validate_binding",
+    "validate_endpoints",
+    "validate_endpoints_update",
+    "validate_resource_quota",
+    "validate_resource_quota_update",
+    "validate_resource_quota_status_update",
+    "validate_limit_range",
+    "validate_limit_range_update",
+    "validate_node",
+    "validate_node_update",
     "validate_pod_spec",
     "validate_pod_template_spec",
     "validate_pod_template",
@@ -222,7 +234,7 @@ _STANDARD_CONTAINER_RESOURCES = frozenset({"cpu", "memory", "ephemeral-storage"}
 _STANDARD_RESOURCES = frozenset({
     "cpu", "memory", "ephemeral-storage", "requests.cpu", "requests.memory", "requests.ephemeral-storage",
     "limits.cpu", "limits.memory", "limits.ephemeral-storage", "pods", "services", "replicationcontrollers",
-    "resourcequotas", "secrets", "persistentvolumeclaims", "configmaps", "requests.storage", "services.nodeports",
+    "resourcequotas", "secrets", "persistentvolumeclaims", "configmaps", "storage", "requests.storage", "services.nodeports",
     "services.loadbalancers",
 })
 _INTEGER_RESOURCES = frozenset({
@@ -257,8 +269,10 @@ def _validate_resource_name(value: str, path: Path) -> ErrorList:
     errs = _qualified_name(value, path)
     if errs:
         return errs
-    if len(value.split("/")) == 1 and value not in _STANDARD_RESOURCES and not _is_huge_page(value) \
-            and not value.startswith(("requests.hugepages-", "limits.hugepages-")):
+    # helper.IsStandardResourceName: the standard set, or a hugepages name (IsQuotaHugePageResourceName
+    # takes both "hugepages-" and "requests.hugepages-").
+    if len(value.split("/")) == 1 and value not in _STANDARD_RESOURCES and \
+            not value.startswith(("hugepages-", "requests.hugepages-")):
         errs.append(fld.invalid(path, value, "must be a standard resource type or fully qualified"))
     return errs
 
@@ -982,7 +996,7 @@ def _validate_volume_devices(devices: Sequence[Any] | None, mounts: Mapping[str,
         ip = path.index(i)
         src = volumes.get(d.name)
         matched = src is not None
-        is_pvc = matched and (src.persistent_volume_claim is not None or src.ephemeral is not None)
+        is_pvc = src is not None and (src.persistent_volume_claim is not None or src.ephemeral is not None)
         if not d.name:
             errs.append(fld.required(ip.child("name"), ""))
         if d.name in seen_names:
@@ -1785,7 +1799,9 @@ def validate_pod_specific_annotations(annotations: Mapping[str, str] | None, spe
         errs.append(fld.invalid(path.key(_MIRROR), annotations[_MIRROR], "must set spec.nodeName if mirror pod annotation is set"))
     if not opts.allow_invalid_pod_deletion_cost and _DELETION_COST in annotations:
         v = annotations[_DELETION_COST]
-        ok = re.fullmatch(r"[+-]?[0-9]+", v) is not None and -(1 << 31) <= int(v) < (1 << 31)
+        # helper.GetDeletionCostFromPodAnnotations: no "+" and no leading zeros, then an int32.
+        first_ok = bool(v) and (v[0] == "-" or v == "0" or "1" <= v[0] <= "9")
+        ok = first_ok and re.fullmatch(r"[+-]?[0-9]+", v) is not None and -(1 << 31) <= int(v) < (1 << 31)
         if not ok:
             errs.append(fld.invalid(path.key(_DELETION_COST), v, "must be a 32bit integer"))
     if _SECCOMP_POD in annotations:
@@ -2122,6 +2138,126 @@ def validate_pod_ephemeral_containers_update(new: Any, old: Any, opts: PodValida
         elif n != o:
             errs.append(fld.forbidden(sp, f"existing ephemeral containers {quote(name)} may not be changed\n"
                                           f"changed: {', '.join(_changed_fields(n, o))}"))
+    return errs
+
+
+def _resources_removed(new: Mapping[str, Any] | None, old: Mapping[str, Any] | None) -> bool:
+    new, old = new or {}, old or {}
+    return len(old) > len(new) or any(k not in new for k in old)
+
+
+def _validate_container_resize(new: Any, old: Any, policies: Any, path: Path) -> ErrorList:
+    """Go: ``validateContainerResize``."""
+    errs = ErrorList()
+    if _resources_removed(new.requests, old.requests):
+        errs.append(fld.forbidden(path.child("requests"), "resource requests cannot be removed"))
+    if _resources_removed(new.limits, old.limits):
+        errs.append(fld.forbidden(path.child("limits"), "resource limits cannot be removed"))
+    mem_policy = next((p.restart_policy for p in policies or [] if p.resource_name == "memory"), "")
+    if mem_policy in ("NotRequired", ""):
+        new_limit = (new.limits or {}).get("memory")
+        old_limit = (old.limits or {}).get("memory")
+        if new_limit is not None and old_limit is not None:
+            if new_limit.cmp(old_limit) < 0:
+                errs.append(fld.forbidden(path.child("limits").key("memory"),
+                                          "memory limits cannot be decreased unless resizePolicy is RestartContainer"))
+        elif new_limit is not None:
+            errs.append(fld.forbidden(path.child("limits").key("memory"),
+                                      "memory limits cannot be added unless resizePolicy is RestartContainer"))
+    return errs
+
+
+def _drop_cpu_memory_updates(container: Any, old: Any) -> Any:
+    """Go: ``dropCPUMemoryResourcesFromContainer`` on a copy: cpu and memory as the old
+    container has them, everything else as the new one."""
+    def munge(new_list: Any, old_list: Any) -> Any:
+        if old_list is None:
+            return None
+        out = {k: v for k, v in (new_list or {}).items() if k not in ("cpu", "memory")}
+        for k in ("cpu", "memory"):
+            if k in old_list:
+                out[k] = old_list[k]
+        return out
+
+    c = container.deep_copy()
+    res = type(old.resources)()
+    res.limits = munge(container.resources.limits, old.resources.limits)
+    res.requests = munge(container.resources.requests, old.resources.requests)
+    c.resources = res
+    return c
+
+
+def _pod_resize_supported(pod: Any) -> bool:
+    """Go: ``isPodResizeRequestSupported``."""
+    for c in pod.status.container_statuses or []:
+        if c.state is not None and c.state.running is not None:
+            return c.resources is not None
+    return True
+
+
+def validate_pod_resize(new: Any, old: Any, opts: PodValidationOptions | None = None) -> ErrorList:
+    """Go: ``ValidatePodResize`` (the pods/resize subresource: only cpu and memory of
+    containers and sidecar init containers change; QoS class stays)."""
+    opts = _pod_options(opts)
+    errs = validate_object_meta_update(new.metadata, old.metadata, Path("metadata"))
+    errs.extend(_validate_pod_metadata_and_spec(new, opts))
+
+    def pod_level(pod: Any) -> bool:
+        r = pod.spec.resources
+        return r is not None and len(r.requests or {}) + len(r.limits or {}) > 0
+
+    if pod_level(old) or pod_level(new):
+        return ErrorList([fld.forbidden(Path(""), "pods with pod-level resources cannot be resized")])
+    if _MIRROR in (old.metadata.annotations or {}):
+        return ErrorList([fld.forbidden(Path(""), "static pods cannot be resized")])
+    if old.spec.os is not None and old.spec.os.name == "windows":
+        return ErrorList([fld.forbidden(Path(""), "windows pods cannot be resized")])
+    sp = Path("spec")
+    if (old.status.qos_class or _qos(old)) != _qos(new):
+        errs.append(fld.invalid(sp, new.status.qos_class, "Pod QOS Class may not change as a result of resizing"))
+    if not _pod_resize_supported(old):
+        errs.append(fld.forbidden(sp, "Pod running on node without support for resize"))
+    new_init = list(new.spec.init_containers or [])
+    old_init = list(old.spec.init_containers or [])
+    new_ctrs = list(new.spec.containers or [])
+    old_ctrs = list(old.spec.containers or [])
+    if len(new_init) != len(old_init) or len(new_ctrs) != len(old_ctrs):
+        # Go indexes the new pod by the old pod's positions (the strategy keeps the lists
+        # as stored); a changed count is a change to more than resources.
+        errs.append(fld.forbidden(sp, "only cpu and memory resources are mutable"))
+        return errs
+    for ix, ctr in enumerate(old_init):
+        if ctr.restart_policy != "Always":
+            continue
+        errs.extend(_validate_container_resize(new_init[ix].resources, ctr.resources, new_init[ix].resize_policy,
+                                               sp.child("initContainers").index(ix).child("resources")))
+    for ix, ctr in enumerate(old_ctrs):
+        errs.extend(_validate_container_resize(new_ctrs[ix].resources, ctr.resources, new_ctrs[ix].resize_policy,
+                                               sp.child("containers").index(ix).child("resources")))
+    munged_ctrs = []
+    for ix, c in enumerate(new_ctrs):
+        m = _drop_cpu_memory_updates(c, old_ctrs[ix])
+        if m != old_ctrs[ix]:
+            errs.append(fld.forbidden(sp, "only cpu and memory resources are mutable"))
+        munged_ctrs.append(m)
+    munged_init = []
+    for ix, c in enumerate(new_init):
+        if c.restart_policy == "Always":
+            m = _drop_cpu_memory_updates(c, old_init[ix])
+            if m != old_init[ix]:
+                errs.append(fld.forbidden(sp, "only cpu and memory resources for sidecar containers are mutable"))
+        else:
+            m = c
+            if m != old_init[ix]:
+                errs.append(fld.forbidden(sp, "resources for non-sidecar init containers are immutable"))
+        munged_init.append(m)
+    if errs:
+        return errs
+    spec = new.spec.deep_copy()
+    spec.containers = munged_ctrs
+    spec.init_containers = munged_init if new.spec.init_containers is not None else new.spec.init_containers
+    if spec != old.spec:
+        errs.append(fld.forbidden(sp, "only cpu and memory resources are mutable"))
     return errs
 
 
@@ -2517,11 +2653,11 @@ def validate_service(svc: Any) -> ErrorList:
         for i, v in enumerate(ranges):
             errs.extend(names.is_valid_cidr(fp.index(i), v.strip()))
     elif "service.beta.kubernetes.io/load-balancer-source-ranges" in ann:
-        key = "service.beta.kubernetes.io/load-balancer-source-ranges"
-        fp = Path("metadata", "annotations").key(key)
+        ann_key = "service.beta.kubernetes.io/load-balancer-source-ranges"
+        fp = Path("metadata", "annotations").key(ann_key)
         if spec.type != "LoadBalancer":
             errs.append(fld.forbidden(fp, "may only be used when `type` is 'LoadBalancer'"))
-        val = ann[key].strip()
+        val = ann[ann_key].strip()
         if val:
             for v in val.split(","):
                 errs.extend(names.is_valid_cidr(fp, v.strip()))
@@ -2869,3 +3005,374 @@ def validate_replication_controller_status_update(new: Any, old: Any) -> ErrorLi
                                                                      "observed_generation")))
     return errs
 
+
+
+# --- endpoints, resource quotas, limit ranges ------------------------------------------------------
+
+def _validate_endpoint_address(addr: Any, path: Path) -> ErrorList:
+    errs = names.is_valid_ip(path.child("ip"), addr.ip)
+    if addr.hostname:
+        errs.extend(_dns1123_label(addr.hostname, path.child("hostname")))
+    if addr.node_name is not None:
+        errs.extend(fld.invalid(path.child("nodeName"), addr.node_name, m)
+                    for m in names.name_is_dns_subdomain(addr.node_name, False))
+    errs.extend(_validate_non_special_ip(addr.ip, path.child("ip")))
+    return errs
+
+
+def validate_endpoints(ep: Any) -> ErrorList:
+    """Go: ``ValidateEndpoints`` (ValidateEndpointsCreate)."""
+    errs = validate_object_meta(ep.metadata, True, names.name_is_dns_subdomain, Path("metadata"))
+    for i, ss in enumerate(ep.subsets or []):
+        p = Path("subsets").index(i)
+        if not ss.addresses and not ss.not_ready_addresses:
+            errs.append(fld.required(p, "must specify `addresses` or `notReadyAddresses`"))
+        for j, a in enumerate(ss.addresses or []):
+            errs.extend(_validate_endpoint_address(a, p.child("addresses").index(j)))
+        for j, a in enumerate(ss.not_ready_addresses or []):
+            errs.extend(_validate_endpoint_address(a, p.child("notReadyAddresses").index(j)))
+        ports = list(ss.ports or [])
+        for j, port in enumerate(ports):
+            pp = p.child("ports").index(j)
+            if len(ports) > 1 and not port.name:
+                errs.append(fld.required(pp.child("name"), ""))
+            elif port.name:
+                errs.extend(_dns1123_label(port.name, pp.child("name")))
+            errs.extend(fld.invalid(pp.child("port"), port.port, m) for m in names.is_valid_port_num(port.port))
+            if not port.protocol:
+                errs.append(fld.required(pp.child("protocol"), ""))
+            elif port.protocol not in _PROTOCOLS:
+                errs.append(fld.not_supported(pp.child("protocol"), port.protocol, _PROTOCOLS))
+            if port.app_protocol is not None:
+                errs.extend(_qualified_name(port.app_protocol, pp.child("appProtocol")))
+    return errs
+
+
+def validate_endpoints_update(new: Any, old: Any) -> ErrorList:
+    """Go: ``ValidateEndpointsUpdate``."""
+    errs = validate_object_meta_update(new.metadata, old.metadata, Path("metadata"))
+    errs.extend(validate_endpoints(new))
+    return errs
+
+
+#: helper.standardQuotaResources: the standard resources except ``storage``.
+_STANDARD_QUOTA_RESOURCES = _STANDARD_RESOURCES - {"storage"}
+_QUOTA_SCOPES = ["BestEffort", "CrossNamespacePodAffinity", "NotBestEffort", "NotTerminating", "PriorityClass",
+                 "Terminating", "VolumeAttributesClass"]
+
+
+def _validate_quota_resource_name(value: str, path: Path) -> ErrorList:
+    errs = _validate_resource_name(value, path)
+    if len(value.split("/")) == 1 and value not in _STANDARD_QUOTA_RESOURCES and \
+            not value.startswith(("hugepages-", "requests.hugepages-")):
+        errs.append(fld.invalid(path, value, "must be a standard resource for quota"))
+    return errs
+
+
+def _validate_quota_list(rl: Any, path: Path) -> ErrorList:
+    errs = ErrorList()
+    for k in _sorted(rl):
+        p = path.key(k)
+        errs.extend(_validate_quota_resource_name(k, p))
+        errs.extend(validate_resource_quantity_value(k, rl[k], p))
+    return errs
+
+
+def validate_resource_quota(rq: Any) -> ErrorList:
+    """Go: ``ValidateResourceQuota`` (resource names and quantities of spec.hard and the status;
+    scope combinations)."""
+    errs = validate_object_meta(rq.metadata, True, names.name_is_dns_subdomain, Path("metadata"))
+    errs.extend(_validate_quota_list(rq.spec.hard, Path("spec").child("hard")))
+    scopes = list(rq.spec.scopes or [])
+    sp = Path("spec").child("scopes")
+    for s in scopes:
+        if s not in _QUOTA_SCOPES:
+            errs.append(fld.invalid(sp, scopes, "unsupported scope"))
+    for a, b in (("BestEffort", "NotBestEffort"), ("Terminating", "NotTerminating")):
+        if a in scopes and b in scopes:
+            errs.append(fld.invalid(sp, scopes, "conflicting scopes"))
+    errs.extend(_validate_quota_list(rq.status.hard, Path("status").child("hard")))
+    errs.extend(_validate_quota_list(rq.status.used, Path("status").child("used")))
+    return errs
+
+
+def validate_resource_quota_update(new: Any, old: Any) -> ErrorList:
+    """Go: ``ValidateResourceQuotaUpdate`` (scopes are immutable)."""
+    errs = validate_object_meta_update(new.metadata, old.metadata, Path("metadata"))
+    errs.extend(_validate_quota_list(new.spec.hard, Path("spec").child("hard")))
+    if set(new.spec.scopes or []) != set(old.spec.scopes or []):
+        errs.append(fld.invalid(Path("spec", "scopes"), new.spec.scopes, om.FIELD_IMMUTABLE_ERROR_MSG))
+    return errs
+
+
+def validate_resource_quota_status_update(new: Any, old: Any) -> ErrorList:
+    """Go: ``ValidateResourceQuotaStatusUpdate``."""
+    errs = validate_object_meta_update(new.metadata, old.metadata, Path("metadata"))
+    if not new.metadata.resource_version:
+        errs.append(fld.required(Path("resourceVersion"), ""))
+    errs.extend(_validate_quota_list(new.status.hard, Path("status", "hard")))
+    errs.extend(_validate_quota_list(new.status.used, Path("status", "used")))
+    return errs
+
+
+_LIMIT_TYPES = ("Pod", "Container", "PersistentVolumeClaim")
+
+
+def validate_limit_range(lr: Any) -> ErrorList:
+    """Go: ``ValidateLimitRange`` (types, resource names, min <= default request <= default
+    <= max, ratios)."""
+    errs = validate_object_meta(lr.metadata, True, names.name_is_dns_subdomain, Path("metadata"))
+    fp = Path("spec", "limits")
+    seen: set[str] = set()
+    for i, item in enumerate(lr.spec.limits or []):
+        ip = fp.index(i)
+        t = item.type
+        msgs = names.is_qualified_name(t)
+        if msgs:
+            errs.extend(fld.invalid(ip.child("type"), t, m) for m in msgs)
+        elif len(t.split("/")) == 1 and t not in _LIMIT_TYPES:
+            errs.append(fld.invalid(ip.child("type"), t, "must be a standard limit type or fully qualified"))
+        if t in seen:
+            errs.append(fld.duplicate(ip.child("type"), t))
+        seen.add(t)
+        name_check = _validate_container_resource_name if t in ("Pod", "Container") else _validate_resource_name
+        tables: dict[str, dict[str, Quantity]] = {}
+        for attr, js in (("max", "max"), ("min", "min")):
+            tables[js] = dict(getattr(item, attr) or {})
+            for k in _sorted(tables[js]):
+                errs.extend(name_check(k, ip.child(js).key(k)))
+        if t == "Pod":
+            tables["default"], tables["defaultRequest"] = {}, {}
+            if item.default:
+                errs.append(fld.forbidden(ip.child("default"), "may not be specified when `type` is 'Pod'"))
+            if item.default_request:
+                errs.append(fld.forbidden(ip.child("defaultRequest"), "may not be specified when `type` is 'Pod'"))
+        else:
+            for attr, js in (("default", "default"), ("default_request", "defaultRequest")):
+                tables[js] = dict(getattr(item, attr) or {})
+                for k in _sorted(tables[js]):
+                    errs.extend(name_check(k, ip.child(js).key(k)))
+        if t == "PersistentVolumeClaim" and "storage" not in tables["min"] and "storage" not in tables["max"]:
+            errs.append(fld.required(ip.child("limits"), "either minimum or maximum storage value is required, but "
+                                                         "neither was provided"))
+        tables["ratio"] = dict(item.max_limit_request_ratio or {})
+        for k in _sorted(tables["ratio"]):
+            errs.extend(name_check(k, ip.child("maxLimitRequestRatio").key(k)))
+        keys = set().union(*(set(v) for v in tables.values()))
+        for k in sorted(keys):
+            mn, mx = tables["min"].get(k), tables["max"].get(k)
+            df, dr = tables["default"].get(k), tables["defaultRequest"].get(k)
+            ratio = tables["ratio"].get(k)
+            if mn is not None and mx is not None and mn.cmp(mx) > 0:
+                errs.append(fld.invalid(ip.child("min").key(k), mn, f"min value {mn} is greater than max value {mx}"))
+            if dr is not None and mn is not None and mn.cmp(dr) > 0:
+                errs.append(fld.invalid(ip.child("defaultRequest").key(k), dr,
+                                        f"min value {mn} is greater than default request value {dr}"))
+            if dr is not None and mx is not None and dr.cmp(mx) > 0:
+                errs.append(fld.invalid(ip.child("defaultRequest").key(k), dr,
+                                        f"default request value {dr} is greater than max value {mx}"))
+            if dr is not None and df is not None and dr.cmp(df) > 0:
+                errs.append(fld.invalid(ip.child("defaultRequest").key(k), dr,
+                                        f"default request value {dr} is greater than default limit value {df}"))
+            if df is not None and mn is not None and mn.cmp(df) > 0:
+                errs.append(fld.invalid(ip.child("default").key(k), mn, f"min value {mn} is greater than default value {df}"))
+            if df is not None and mx is not None and df.cmp(mx) > 0:
+                errs.append(fld.invalid(ip.child("default").key(k), mx,
+                                        f"default value {df} is greater than max value {mx}"))
+            if ratio is not None and ratio.cmp(Quantity("1")) < 0:
+                errs.append(fld.invalid(ip.child("maxLimitRequestRatio").key(k), ratio, f"ratio {ratio} is less than 1"))
+            if not _is_overcommit_allowed(k) and df is not None and dr is not None and df.cmp(dr) != 0:
+                errs.append(fld.invalid(ip.child("defaultRequest").key(k), dr,
+                                        f"default value {df} must equal to defaultRequest value {dr} in {k}"))
+    return errs
+
+
+def validate_limit_range_update(new: Any, old: Any) -> ErrorList:
+    """Go: the LimitRange strategy's ValidateUpdate (``ValidateLimitRange`` of the new object)."""
+    errs = validate_object_meta_update(new.metadata, old.metadata, Path("metadata"))
+    errs.extend(validate_limit_range(new))
+    return errs
+
+
+# --- nodes ------------------------------------------------------------------------------------------
+
+def _validate_node_taints(taints: Sequence[Any] | None, path: Path) -> ErrorList:
+    errs = ErrorList()
+    seen: dict[str, set[str]] = {}
+    for i, t in enumerate(taints or []):
+        ip = path.index(i)
+        errs.extend(om.validate_label_name(t.key, ip.child("key")))
+        msgs = names.is_valid_label_value(t.value)
+        if msgs:
+            errs.append(fld.invalid(ip.child("value"), t.value, ";".join(msgs)))
+        if not t.effect:
+            errs.append(fld.required(ip.child("effect"), ""))
+        elif t.effect not in _TAINT_EFFECTS:
+            errs.append(fld.not_supported(ip.child("effect"), t.effect, _TAINT_EFFECTS))
+        keys = seen.setdefault(t.effect, set())
+        if t.key in keys:
+            e = fld.duplicate(ip, t)
+            e.detail = "taints must be unique by key and effect pair"
+            errs.append(e)
+            continue
+        keys.add(t.key)
+    return errs
+
+
+def _validate_node_resources(node: Any) -> ErrorList:
+    errs = ErrorList()
+    for attr in ("capacity", "allocatable"):
+        rl = getattr(node.status, attr) or {}
+        for k in _sorted(rl):
+            errs.extend(validate_resource_quantity_value(k, rl[k], Path("status", attr, k)))
+    return errs
+
+
+def validate_node(node: Any) -> ErrorList:
+    """Go: ``ValidateNode`` (taints, status quantities, pod CIDRs). The deprecated JSON
+    annotations for taints and preferred-avoid-pods are not parsed."""
+    errs = validate_object_meta(node.metadata, False, names.name_is_dns_subdomain, Path("metadata"))
+    if node.spec.taints:
+        errs.extend(_validate_node_taints(node.spec.taints, Path("metadata").child("taints")))
+    errs.extend(_validate_node_resources(node))
+    cidrs = list(node.spec.pod_cidrs or [])
+    if cidrs:
+        cp = Path("spec", "podCIDRs")
+        for i, c in enumerate(cidrs):
+            errs.extend(names.is_valid_cidr(cp.index(i), c))
+        if len(cidrs) > 1:
+            addrs = [names.parse_ip_sloppy(c.split("/", 1)[0]) for c in cidrs]
+            dual = len(cidrs) == 2 and None not in addrs and addrs[0].version != addrs[1].version  # type: ignore[union-attr]
+            if not dual:
+                errs.append(fld.invalid(cp, cidrs, "may specify no more than one CIDR for each IP family"))
+            seen: set[str] = set()
+            for i, c in enumerate(cidrs):
+                if c in seen:
+                    errs.append(fld.duplicate(cp.index(i), c))
+                seen.add(c)
+    return errs
+
+
+def validate_node_update(new: Any, old: Any) -> ErrorList:
+    """Go: ``ValidateNodeUpdate`` (podCIDRs and providerID only set once; externalID fixed)."""
+    errs = validate_object_meta_update(new.metadata, old.metadata, Path("metadata"))
+    errs.extend(_validate_node_resources(new))
+    seen: list[Any] = []
+    for i, a in enumerate(new.status.addresses or []):
+        if a in seen:
+            errs.append(fld.duplicate(Path("status", "addresses").index(i), a))
+        seen.append(a)
+    old_cidrs, new_cidrs = list(old.spec.pod_cidrs or []), list(new.spec.pod_cidrs or [])
+    msg = 'node updates may not change podCIDR except from "" to valid'
+    if old_cidrs:
+        if len(old_cidrs) != len(new_cidrs):
+            errs.append(fld.forbidden(Path("spec", "podCIDRs"), msg))
+        else:
+            errs.extend(fld.forbidden(Path("spec", "podCIDRs"), msg) for a, b in zip(old_cidrs, new_cidrs) if a != b)
+    if old.spec.provider_id and old.spec.provider_id != new.spec.provider_id:
+        errs.append(fld.forbidden(Path("spec", "providerID"), 'node updates may not change providerID except from "" '
+                                                              "to valid"))
+    if new.spec.taints:
+        errs.extend(_validate_node_taints(new.spec.taints, Path("metadata").child("taints")))
+    if new.spec.do_not_use_external_id != old.spec.do_not_use_external_id:
+        errs.append(fld.forbidden(Path("spec", "externalID"), "may not be updated"))
+    return errs
+
+
+# --- Events (events.go) ---
+
+REPORTING_INSTANCE_LENGTH_LIMIT = 128
+ACTION_LENGTH_LIMIT = 128
+REASON_LENGTH_LIMIT = 128
+NOTE_LENGTH_LIMIT = 1024
+#: Request versions whose events get only the legacy checks (Go: v1.SchemeGroupVersion and
+#: eventsv1beta1.SchemeGroupVersion).
+_LENIENT_EVENT_VERSIONS = ("v1", "events.k8s.io/v1beta1")
+
+
+def _zero_time(t: Any) -> bool:
+    return t is None or t.is_zero()
+
+
+def _legacy_validate_event(event: Any) -> ErrorList:
+    """Go: ``legacyValidateEvent``."""
+    errs = ErrorList()
+    ns = event.metadata.namespace or ""
+    inv_ns = event.involved_object.namespace or ""
+    ip = Path("involvedObject", "namespace")
+    if _zero_time(event.event_time):
+        if not inv_ns:
+            if ns not in ("", "default"):
+                errs.append(fld.invalid(ip, inv_ns, "does not match event.namespace"))
+        elif ns != inv_ns:
+            errs.append(fld.invalid(ip, inv_ns, "does not match event.namespace"))
+    else:
+        if not inv_ns and ns not in ("default", "kube-system"):
+            errs.append(fld.invalid(ip, inv_ns, "does not match event.namespace"))
+        rc = event.reporting_controller or ""
+        if not rc:
+            errs.append(fld.required(Path("reportingController"), ""))
+        errs.extend(fld.invalid(Path("reportingController"), rc, m) for m in names.is_qualified_name(rc))
+        for value, path_name, limit in ((event.reporting_instance, "reportingInstance", REPORTING_INSTANCE_LENGTH_LIMIT),
+                                        (event.action, "action", ACTION_LENGTH_LIMIT),
+                                        (event.reason, "reason", REASON_LENGTH_LIMIT)):
+            if not value:
+                errs.append(fld.required(Path(path_name), ""))
+            if names.go_len(value or "") > limit:
+                errs.append(fld.invalid(Path(path_name), "", f"can have at most {limit} characters"))
+        if names.go_len(event.message or "") > NOTE_LENGTH_LIMIT:
+            errs.append(fld.invalid(Path("message"), "", f"can have at most {NOTE_LENGTH_LIMIT} characters"))
+    errs.extend(fld.invalid(Path("namespace"), ns, m) for m in names.is_dns1123_subdomain(ns))
+    return errs
+
+
+def _validate_v1_event_series(event: Any) -> ErrorList:
+    errs = ErrorList()
+    if event.series is not None:
+        if event.series.count < 2:
+            errs.append(fld.invalid(Path("series.count"), "", "should be at least 2"))
+        if _zero_time(event.series.last_observed_time):
+            errs.append(fld.required(Path("series.lastObservedTime"), ""))
+    return errs
+
+
+def validate_event(event: Any, request_version: str = "v1") -> ErrorList:
+    """Go: ``ValidateEventCreate``. *request_version* is the group/version the request came
+    in (``"v1"`` for the core API, ``"events.k8s.io/v1"``...): the core v1 and
+    events.k8s.io/v1beta1 APIs get only the legacy checks, newer ones the strict ones."""
+    errs = _legacy_validate_event(event)
+    if request_version in _LENIENT_EVENT_VERSIONS:
+        return errs
+    errs.extend(validate_object_meta(event.metadata, True, names.name_is_dns_subdomain, Path("metadata")))
+    errs.extend(_validate_v1_event_series(event))
+    if _zero_time(event.event_time):
+        errs.append(fld.required(Path("eventTime"), ""))
+    if event.type not in ("Normal", "Warning"):
+        errs.append(fld.invalid(Path("type"), "", f"has invalid value: {event.type}"))
+    if not _zero_time(event.first_timestamp):
+        errs.append(fld.invalid(Path("firstTimestamp"), "", "needs to be unset"))
+    if not _zero_time(event.last_timestamp):
+        errs.append(fld.invalid(Path("lastTimestamp"), "", "needs to be unset"))
+    if event.count:
+        errs.append(fld.invalid(Path("count"), "", "needs to be unset"))
+    if event.source is not None and (event.source.component or event.source.host):
+        errs.append(fld.invalid(Path("source"), "", "needs to be unset"))
+    return errs
+
+
+def validate_event_update(new: Any, old: Any, request_version: str = "v1") -> ErrorList:
+    """Go: ``ValidateEventUpdate`` (strict versions: most fields immutable)."""
+    errs = _legacy_validate_event(new)
+    if request_version in _LENIENT_EVENT_VERSIONS:
+        return errs
+    errs.extend(validate_object_meta_update(new.metadata, old.metadata, Path("metadata")))
+    if new.series != old.series:
+        errs.extend(_validate_v1_event_series(new))
+    for attr, json_name in (("involved_object", "involvedObject"), ("reason", "reason"), ("message", "message"),
+                            ("source", "source"), ("first_timestamp", "firstTimestamp"),
+                            ("last_timestamp", "lastTimestamp"), ("count", "count"), ("reason", "reason"),
+                            ("type", "type"), ("event_time", "eventTime"), ("action", "action"),
+                            ("related", "related"), ("reporting_controller", "reportingController"),
+                            ("reporting_instance", "reportingInstance")):
+        errs.extend(validate_immutable_field(getattr(new, attr), getattr(old, attr), Path(json_name)))
+    return errs

@@ -1,6 +1,6 @@
-"""Validation of Ingress, the networking group's most used kind (Go: k8s.io/kubernetes
-pkg/apis/networking/validation/validation.go: ValidateIngressCreate, ValidateIngressUpdate,
-ValidateIngressStatusUpdate), on internal objects.
+"""Validation of the networking group's internal objects (Go: k8s.io/kubernetes
+pkg/apis/networking/validation/validation.go): Ingress (create, update, status),
+IngressClass, ServiceCIDR and IPAddress.
 """
 from __future__ import annotations
 
@@ -8,14 +8,26 @@ from typing import Any
 
 from kcodec.api.core import validation as core
 from kcodec.validation import field as fld
-from kcodec.validation import names
+from kcodec.types import INT
+from kcodec.validation import names, objectmeta
 from kcodec.validation.field import ErrorList, Path
 
 __all__ = [
+    "validate_network_policy",
+    "validate_network_policy_update",
+    "validate_network_policy_spec",
+    "validate_ip_block",
     "validate_ingress",
     "validate_ingress_update",
     "validate_ingress_status_update",
     "validate_ingress_spec",
+    "validate_ingress_class",
+    "validate_ingress_class_update",
+    "validate_service_cidr",
+    "validate_service_cidr_update",
+    "validate_service_cidr_status_update",
+    "validate_ip_address",
+    "validate_ip_address_update",
 ]
 
 _ANNOTATION_INGRESS_CLASS = "kubernetes.io/ingress.class"
@@ -184,4 +196,258 @@ def validate_ingress_status_update(new: Any, old: Any) -> ErrorList:
             errs.extend(fld.invalid(p.child("hostname"), ing.hostname, m) for m in names.is_dns1123_subdomain(ing.hostname))
             if names.parse_ip_sloppy(ing.hostname) is not None:
                 errs.append(fld.invalid(p.child("hostname"), ing.hostname, "must be a DNS name, not an IP address"))
+    return errs
+
+
+# --- IngressClass, ServiceCIDR, IPAddress --------------------------------------------------
+
+_PARAM_SCOPES = ["Cluster", "Namespace"]
+
+
+def _validate_parameters_reference(params: Any, path: Path) -> ErrorList:
+    errs = ErrorList()
+    if params is None:
+        return errs
+    errs.extend(_validate_typed_local_object_reference(params, path))
+    if params.scope is None:
+        errs.append(fld.required(path.child("scope"), ""))
+        return errs
+    if params.scope not in _PARAM_SCOPES:
+        errs.append(fld.not_supported(path.child("scope"), params.scope, _PARAM_SCOPES))
+        return errs
+    if params.scope == "Namespace":
+        if params.namespace is None:
+            errs.append(fld.required(path.child("namespace"), "`parameters.scope` is set to 'Namespace'"))
+        else:
+            errs.extend(fld.invalid(path.child("namespace"), params.namespace, m)
+                        for m in names.validate_namespace_name(params.namespace, False))
+    if params.scope == "Cluster" and params.namespace is not None:
+        errs.append(fld.forbidden(path.child("namespace"), "`parameters.scope` is set to 'Cluster'"))
+    return errs
+
+
+def validate_ingress_class(ic: Any) -> ErrorList:
+    """Go: ``ValidateIngressClass`` (controller a domain-prefixed path of at most 250 bytes)."""
+    errs = core.validate_object_meta(ic.metadata, False, names.name_is_dns_subdomain, Path("metadata"))
+    sp = Path("spec")
+    if names.go_len(ic.spec.controller) > 250:
+        errs.append(fld.too_long(sp.child("controller"), "", 250))
+    errs.extend(names.is_domain_prefixed_path(sp.child("controller"), ic.spec.controller))
+    errs.extend(_validate_parameters_reference(ic.spec.parameters, sp.child("parameters")))
+    return errs
+
+
+def validate_ingress_class_update(new: Any, old: Any) -> ErrorList:
+    """Go: ``ValidateIngressClassUpdate`` (the controller is immutable)."""
+    from kcodec.validation import objectmeta as om
+
+    errs = core.validate_object_meta_update(new.metadata, old.metadata, Path("metadata"))
+    errs.extend(om.validate_immutable_field(new.spec.controller, old.spec.controller, Path("spec").child("controller")))
+    errs.extend(validate_ingress_class(new))
+    return errs
+
+
+def validate_service_cidr(obj: Any) -> ErrorList:
+    """Go: ``ValidateServiceCIDR`` (one or two CIDRs, one per family, canonical)."""
+    errs = core.validate_object_meta(obj.metadata, False, names.name_is_dns_subdomain, Path("metadata"))
+    fp = Path("spec", "cidrs")
+    cidrs = list(obj.spec.cidrs or [])
+    if not cidrs:
+        errs.append(fld.required(fp, "at least one CIDR required"))
+        return errs
+    if len(cidrs) > 2:
+        errs.append(fld.invalid(fp, obj.spec, "may only hold up to 2 values"))
+        return errs
+    if len(cidrs) == 2:
+        fams = [names.parse_ip_sloppy(c.split("/", 1)[0]) for c in cidrs]
+        if None in fams or "/" not in cidrs[0] or "/" not in cidrs[1] or fams[0].version == fams[1].version:  # type: ignore[union-attr]
+            errs.append(fld.invalid(fp, obj.spec, "may specify no more than one IP for each IP family, i.e "
+                                                  "192.168.0.0/24 and 2001:db8::/64"))
+            return errs
+    for i, c in enumerate(cidrs):
+        errs.extend(names.is_valid_cidr(fp.index(i), c))
+    return errs
+
+
+def validate_service_cidr_update(new: Any, old: Any) -> ErrorList:
+    """Go: ``ValidateServiceCIDRUpdate`` (the CIDRs are immutable)."""
+    from kcodec.validation import objectmeta as om
+
+    errs = core.validate_object_meta_update(new.metadata, old.metadata, Path("metadata"))
+    errs.extend(om.validate_immutable_field(new.spec.cidrs, old.spec.cidrs, Path("spec").child("cidrs")))
+    return errs
+
+
+def validate_service_cidr_status_update(new: Any, old: Any) -> ErrorList:
+    """Go: ``ValidateServiceCIDRStatusUpdate``."""
+    return core.validate_object_meta_update(new.metadata, old.metadata, Path("metadata"))
+
+
+def _ip_address_name(name: str, prefix: bool) -> list[str]:
+    # Go: ValidateIPAddressName, the details of IsValidIP.
+    return [e.detail for e in names.is_valid_ip(Path(""), name)]
+
+
+def validate_ip_address(obj: Any) -> ErrorList:
+    """Go: ``ValidateIPAddress`` (the name is the IP in canonical form; a parent reference)."""
+    errs = core.validate_object_meta(obj.metadata, False, _ip_address_name, Path("metadata"))
+    ref = obj.spec.parent_ref
+    sp = Path("spec")
+    if ref is None:
+        errs.append(fld.required(sp.child("parentRef"), ""))
+        return errs
+    rp = sp.child("parentRef")
+    if ref.group:
+        errs.extend(fld.invalid(rp.child("group"), ref.group, m) for m in names.is_dns1123_subdomain(ref.group))
+    for attr in ("resource", "name"):
+        v = getattr(ref, attr)
+        if not v:
+            errs.append(fld.required(rp.child(attr), ""))
+        else:
+            errs.extend(fld.invalid(rp.child(attr), v, m) for m in names.is_valid_path_segment_name(v))
+    if ref.namespace:
+        errs.extend(fld.invalid(rp.child("namespace"), ref.namespace, m)
+                    for m in names.is_valid_path_segment_name(ref.namespace))
+    return errs
+
+
+def validate_ip_address_update(new: Any, old: Any) -> ErrorList:
+    """Go: ``ValidateIPAddressUpdate`` (the parent reference is immutable)."""
+    from kcodec.validation import objectmeta as om
+
+    errs = core.validate_object_meta_update(new.metadata, old.metadata, Path("metadata"))
+    errs.extend(om.validate_immutable_field(new.spec.parent_ref, old.spec.parent_ref, Path("spec").child("parentRef")))
+    return errs
+
+
+_POLICY_TYPES = ["Ingress", "Egress"]
+
+
+def _validate_network_policy_port(port: Any, path: Path) -> ErrorList:
+    """Go: ``ValidateNetworkPolicyPort``."""
+    errs = ErrorList()
+    if port.protocol is not None and port.protocol not in ("TCP", "UDP", "SCTP"):
+        errs.append(fld.not_supported(path.child("protocol"), port.protocol, ["TCP", "UDP", "SCTP"]))
+    if port.port is not None:
+        if port.port.type == INT:
+            v = port.port.int_value()
+            errs.extend(fld.invalid(path.child("port"), v, m) for m in names.is_valid_port_num(v))
+            if port.end_port is not None:
+                if port.end_port < v:
+                    errs.append(fld.invalid(path.child("endPort"), port.end_port, "must be greater than or equal to `port`"))
+                errs.extend(fld.invalid(path.child("endPort"), port.end_port, m)
+                            for m in names.is_valid_port_num(port.end_port))
+        else:
+            if port.end_port is not None:
+                errs.append(fld.invalid(path.child("endPort"), port.end_port,
+                                        "may not be specified when `port` is non-numeric"))
+            errs.extend(fld.invalid(path.child("port"), port.port.str_val, m)
+                        for m in names.is_valid_port_name(port.port.str_val))
+    elif port.end_port is not None:
+        errs.append(fld.invalid(path.child("endPort"), port.end_port, "may not be specified when `port` is not specified"))
+    return errs
+
+
+def validate_ip_block(ipb: Any, path: Path, allow_cidrs_even_if_invalid: list[str] | None = None) -> ErrorList:
+    """Go: ``ValidateIPBlock``: cidr, and every except a strict subset of it. CIDRs the old
+    object had are accepted unchecked on update."""
+    errs = ErrorList()
+    if not ipb.cidr:
+        errs.append(fld.required(path.child("cidr"), ""))
+        return errs
+    errs.extend(names.is_valid_cidr_for_legacy_field(path.child("cidr"), ipb.cidr, False, allow_cidrs_even_if_invalid))
+    net = names.parse_cidr_sloppy(ipb.cidr)
+    if net is None:
+        return errs
+    for i, value in enumerate(ipb.except_ or []):
+        ep = path.child("except").index(i)
+        errs.extend(names.is_valid_cidr_for_legacy_field(ep, value, False, allow_cidrs_even_if_invalid))
+        exc = names.parse_cidr_sloppy(value)
+        if exc is None:
+            continue
+        contained = exc.version == net.version and exc.network_address in net
+        if not contained or net.prefixlen >= exc.prefixlen:
+            errs.append(fld.invalid(ep, value, "must be a strict subset of `cidr`"))
+    return errs
+
+
+def _validate_network_policy_peer(peer: Any, path: Path, allow_invalid_label_value: bool,
+                                  allow_cidrs: list[str] | None) -> ErrorList:
+    """Go: ``ValidateNetworkPolicyPeer``."""
+    errs = ErrorList()
+    count = 0
+    if peer.pod_selector is not None:
+        count += 1
+        errs.extend(objectmeta.validate_label_selector(peer.pod_selector, path.child("podSelector"),
+                                                       allow_invalid_label_value=allow_invalid_label_value))
+    if peer.namespace_selector is not None:
+        count += 1
+        errs.extend(objectmeta.validate_label_selector(peer.namespace_selector, path.child("namespaceSelector"),
+                                                       allow_invalid_label_value=allow_invalid_label_value))
+    if peer.ip_block is not None:
+        count += 1
+        errs.extend(validate_ip_block(peer.ip_block, path.child("ipBlock"), allow_cidrs))
+    if count == 0:
+        errs.append(fld.required(path, "must specify a peer"))
+    elif count > 1 and peer.ip_block is not None:
+        errs.append(fld.forbidden(path, "may not specify both ipBlock and another peer"))
+    return errs
+
+
+def validate_network_policy_spec(spec: Any, path: Path, *, allow_invalid_label_value: bool = False,
+                                 allow_cidrs_even_if_invalid: list[str] | None = None) -> ErrorList:
+    """Go: ``ValidateNetworkPolicySpec``."""
+    allow = allow_invalid_label_value
+    cidrs = allow_cidrs_even_if_invalid
+    errs = objectmeta.validate_label_selector(spec.pod_selector, path.child("podSelector"),
+                                              allow_invalid_label_value=allow)
+    for i, rule in enumerate(spec.ingress or []):
+        rp = path.child("ingress").index(i)
+        for j, port in enumerate(rule.ports or []):
+            errs.extend(_validate_network_policy_port(port, rp.child("ports").index(j)))
+        for j, peer in enumerate(rule.from_ or []):
+            errs.extend(_validate_network_policy_peer(peer, rp.child("from").index(j), allow, cidrs))
+    for i, rule in enumerate(spec.egress or []):
+        rp = path.child("egress").index(i)
+        for j, port in enumerate(rule.ports or []):
+            errs.extend(_validate_network_policy_port(port, rp.child("ports").index(j)))
+        for j, peer in enumerate(rule.to or []):
+            errs.extend(_validate_network_policy_peer(peer, rp.child("to").index(j), allow, cidrs))
+    types = list(spec.policy_types or [])
+    if len(types) > len(_POLICY_TYPES):
+        errs.append(fld.invalid(path.child("policyTypes"), types, "may not specify more than two policyTypes"))
+        return errs
+    for i, t in enumerate(types):
+        if t not in _POLICY_TYPES:
+            errs.append(fld.not_supported(path.child("policyTypes").index(i), t, _POLICY_TYPES))
+    return errs
+
+
+def validate_network_policy(np: Any) -> ErrorList:
+    """Go: ``ValidateNetworkPolicy`` with the create options of the strategy
+    (``ValidationOptionsForNetworking(np, nil)``)."""
+    errs = core.validate_object_meta(np.metadata, True, names.name_is_dns_subdomain, Path("metadata"))
+    errs.extend(validate_network_policy_spec(np.spec, Path("spec")))
+    return errs
+
+
+def validate_network_policy_update(new: Any, old: Any) -> ErrorList:
+    """Go: ``ValidateNetworkPolicyUpdate`` with ``ValidationOptionsForNetworking(new, old)``:
+    invalid label values stay allowed when the old podSelector had errors, and CIDRs the old
+    policy had are not checked again."""
+    allow = bool(objectmeta.validate_label_selector(old.spec.pod_selector, Path("spec", "podSelector")))
+    cidrs: list[str] = []
+    for rule in old.spec.ingress or []:
+        for peer in rule.from_ or []:
+            if peer.ip_block is not None:
+                cidrs.append(peer.ip_block.cidr)
+                cidrs.extend(peer.ip_block.except_ or [])
+    for rule in old.spec.egress or []:
+        for peer in rule.to or []:
+            if peer.ip_block is not None:
+                cidrs.append(peer.ip_block.cidr)
+                cidrs.extend(peer.ip_block.except_ or [])
+    errs = core.validate_object_meta_update(new.metadata, old.metadata, Path("metadata"))
+    errs.extend(validate_network_policy_spec(new.spec, Path("spec"), allow_invalid_label_value=allow,
+                                             allow_cidrs_even_if_invalid=cidrs))
     return errs

@@ -293,7 +293,8 @@ class CacheWatcher:
         self.dropped = False
         self.resource_version = 0  # revision of the last event delivered
         self._start_rv = 0  # events at or below it were already covered by the start
-        self.next_bookmark = 0.0  # monotonic time of the next periodic bookmark
+        self.next_bookmark: float | None = 0.0  # monotonic time of the next periodic bookmark
+        self.deadline: float | None = None  # monotonic time the client's timeout ends the watch
         self._id = 0
 
     def __repr__(self) -> str:
@@ -373,6 +374,16 @@ class CacheWatcher:
         return True
 
     # ------------------------------------------------------------------ reader side
+
+    def _next_bookmark_time(self, now: float, frequency: float) -> float | None:
+        """Go's ``nextBookmarkTime``: a bookmark every ``frequency`` seconds, and one 2 s
+        before the client's deadline so that it can resume from a fresh revision; None
+        when that last one is past."""
+        heartbeat = now + frequency
+        if self.deadline is None:
+            return heartbeat
+        heartbeat = min(heartbeat, self.deadline - 2.0)
+        return heartbeat if heartbeat >= now else None
 
     def _in_scope(self, key: str) -> bool:
         return key.startswith(self._key) if self._recursive else key == self._key
@@ -764,7 +775,9 @@ class Cacher:
         with self._watch_lock:
             due = [w for w in self._bookmark_watchers.values() if w.next_bookmark <= now]
             for w in due:
-                w.next_bookmark = now + self.bookmark_frequency
+                w.next_bookmark = w._next_bookmark_time(now, self.bookmark_frequency)
+                if w.next_bookmark is None:  # past its last bookmark, before its deadline
+                    del self._bookmark_watchers[w._id]
         if due:
             event = _Event(BOOKMARK, "", None, None, rv)
             for watcher in due:
@@ -1023,7 +1036,7 @@ class Cacher:
 
     def watch(self, key: str, *, resource_version: str = "", recursive: bool = False,
               predicate: Callable[[Any], bool] | None = None, allow_watch_bookmarks: bool = False,
-              send_initial_events: bool | None = None) -> CacheWatcher:
+              send_initial_events: bool | None = None, timeout_seconds: float | None = None) -> CacheWatcher:
         """Watch ``key`` (or everything under it when ``recursive``) from the cache.
 
         ``resource_version`` "" or "0" without ``send_initial_events`` starts with every
@@ -1035,6 +1048,9 @@ class Cacher:
         least that one) and, with ``allow_watch_bookmarks``, a BOOKMARK annotated
         ``k8s.io/initial-events-end: "true"``; ``False`` starts after the state without
         sending it. ``predicate(obj)`` filters as the storage's watch does.
+        ``timeout_seconds`` is when the caller will end the watch (the request's
+        ``timeoutSeconds``): the last bookmark comes 2 s before it, as Go's cacher sends it
+        before a watch's deadline. The watch itself does not end then.
         """
         prepared = self.storage.prepare_key(key, recursive)
         requested = _parse_rv(resource_version)
@@ -1059,7 +1075,10 @@ class Cacher:
             watcher.resource_version = start_rv
             if list_watch:
                 watcher._initial_end_rv = self._rv
-            watcher.next_bookmark = time.monotonic() + self.bookmark_frequency
+            now = time.monotonic()
+            if timeout_seconds is not None and timeout_seconds > 0:
+                watcher.deadline = now + timeout_seconds
+            watcher.next_bookmark = watcher._next_bookmark_time(now, self.bookmark_frequency)
             # Registered under the cache lock: no event falls between the start and the queue.
             with self._watch_lock:
                 if self._stopping.is_set():
@@ -1068,7 +1087,7 @@ class Cacher:
                 watcher._id = self._next_id
                 self._next_id += 1
                 self._watchers.setdefault(prepared, {})[watcher._id] = watcher
-                if allow_watch_bookmarks:
+                if allow_watch_bookmarks and watcher.next_bookmark is not None:
                     self._bookmark_watchers[watcher._id] = watcher
         return watcher
 

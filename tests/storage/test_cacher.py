@@ -450,6 +450,26 @@ def test_bookmarks(store, cacher_factory) -> None:
         assert plain.next(0.5) is None  # no bookmarks without allow_watch_bookmarks
 
 
+def test_a_bookmark_comes_two_seconds_before_the_watch_deadline(store, cacher_factory) -> None:
+    c = cacher_factory()  # bookmarks every minute: only the deadline's comes in this test
+    rv = store.current_revision()
+    start = time.monotonic()
+    with c.watch("/pods", recursive=True, resource_version=str(rv), allow_watch_bookmarks=True,
+                 timeout_seconds=2.6) as w:
+        store.create(key("a"), pod("a"))
+        assert w.next(5).type == "ADDED"
+        other = store.create("/configmaps/default/d", v1.ConfigMap(metadata=metav1.ObjectMeta(name="d", namespace="default")))
+        event = w.next(5)
+        elapsed = time.monotonic() - start
+        assert event is not None and event.type == "BOOKMARK", event
+        # cacher.go nextBookmarkTime: deadline - 2 s (the dispatcher looks once a second).
+        assert 0.5 <= elapsed <= 2.6, elapsed
+        assert int(event.object.metadata.resource_version) >= int(other.metadata.resource_version) - 1
+        assert w.next(1.2) is None  # no bookmark after the last one
+    with c.watch("/pods", recursive=True, allow_watch_bookmarks=True, timeout_seconds=1) as w:
+        assert c._bookmark_watchers == {}  # its deadline is too near for any bookmark
+
+
 @pytest.mark.parametrize("rv", ["", "0", "current"])
 def test_send_initial_events(store, cacher_factory, rv) -> None:
     c = cacher_factory()

@@ -7,7 +7,7 @@ Follows k8s.io/apiserver ``pkg/storage/cacher`` (``cacher.go``, ``watch_cache.go
 - one storage watch per resource: a background thread lists the resource prefix once,
   then watches it from the list's revision, keeping the current objects (by key, in key
   order) and a ring buffer of the last ``capacity`` events (Go's ``watchCacheHistory``,
-  without its resizing); a watch that falls behind the backend's compaction relists
+  resized as Go resizes it when ``max_capacity`` allows); a watch that falls behind the backend's compaction relists
   (Go's reflector) and ends every watcher, which then resume from their last revision;
 - lists and gets are answered from memory as 1.36 answers them (``CacheDelegator``):
   ``resourceVersion`` "" is a consistent read (the cache first waits until it has seen the
@@ -85,6 +85,8 @@ _log = logging.getLogger(__name__)
 
 # watch_cache.go: how long a read waits for the cache to reach a revision.
 BLOCK_TIMEOUT = 3.0
+# cacher.go DefaultEventFreshDuration: how long the buffer tries to keep events.
+DEFAULT_EVENT_FRESH_DURATION = 75.0
 # cacher.go defaultBookmarkFrequency.
 DEFAULT_BOOKMARK_FREQUENCY = 60.0
 # cacher/compactor.go compactorPollPeriod: how often the compacted revision is looked up.
@@ -104,7 +106,7 @@ class _Event:
     """One change in the cache (Go's ``watchCacheEvent``): ``obj`` is the object after it
     (None for a delete), ``prev`` the object before it (None for a create)."""
 
-    __slots__ = ("type", "key", "obj", "prev", "rv", "_gone", "_attrs", "_prev_attrs")
+    __slots__ = ("type", "key", "obj", "prev", "rv", "time", "_gone", "_attrs", "_prev_attrs")
 
     def __init__(self, type: str, key: str, obj: Any, prev: Any, rv: int) -> None:
         self.type = type
@@ -112,6 +114,7 @@ class _Event:
         self.obj = obj
         self.prev = prev
         self.rv = rv
+        self.time = 0.0  # monotonic time the cache received it (Go's RecordTime)
         self._gone: Any = None
         self._attrs: Any = None
         self._prev_attrs: Any = None
@@ -482,7 +485,11 @@ class Cacher:
     """The watch cache of one resource over ``storage`` (Go's ``Cacher`` + ``CacheDelegator``).
 
     ``resource_prefix`` is the resource's key prefix relative to the storage's
-    (``"/pods"``); ``capacity`` the ring buffer's size in events; ``new_func()`` an empty
+    (``"/pods"``); ``capacity`` the ring buffer's size in events (with ``max_capacity``
+    above it, its smallest size: the buffer then doubles while its oldest event is
+    younger than ``event_fresh_duration`` seconds and halves when its newest quarter is
+    older, as Go's ``watchCacheHistory`` resizes between 100 and 102,400 events over
+    75 s); ``new_func()`` an empty
     object of the kind (bookmarks carry one), ``new_list_func()`` an empty list.
     ``get_attrs(obj) -> (labels, fields)`` is Go's ``GetAttrsFunc``: with it, a predicate
     that is the ``matches`` method of a selection predicate (an object that also has
@@ -504,7 +511,8 @@ class Cacher:
                  new_func: Callable[[], Any] | None = None, new_list_func: Callable[[], Any] | None = None,
                  get_attrs: Callable[[Any], Any] | None = None, bookmark_frequency: float = DEFAULT_BOOKMARK_FREQUENCY,
                  watcher_buffer_size: int = 100, ready_timeout: float = 10.0,
-                 compaction_poll_period: float = COMPACTION_POLL_PERIOD) -> None:
+                 compaction_poll_period: float = COMPACTION_POLL_PERIOD, max_capacity: int | None = None,
+                 event_fresh_duration: float = DEFAULT_EVENT_FRESH_DURATION) -> None:
         if not resource_prefix:
             raise ValueError("resourcePrefix cannot be empty")
         if resource_prefix == "/":
@@ -513,11 +521,16 @@ class Cacher:
             raise ValueError("resourcePrefix needs to start from /")
         if capacity < 1:
             raise ValueError(f"watch cache capacity must be positive, got {capacity}")
+        if max_capacity is not None and max_capacity < capacity:
+            raise ValueError(f"watch cache max_capacity {max_capacity} is below its capacity {capacity}")
         if watcher_buffer_size < 1:
             raise ValueError(f"watcher buffer size must be positive, got {watcher_buffer_size}")
         self.storage = storage
         self.resource_prefix = resource_prefix
         self.capacity = capacity
+        self.min_capacity = capacity
+        self.max_capacity = max_capacity if max_capacity is not None else capacity
+        self.event_fresh_duration = event_fresh_duration
         self.new_func = new_func if new_func is not None else storage.new_func
         self.new_list_func = new_list_func if new_list_func is not None else storage.new_list_func
         self.get_attrs = get_attrs
@@ -647,6 +660,7 @@ class Cacher:
             self._objects = objects
             self._attrs_by_key = {}
             self._keys = sorted(objects)
+            self.capacity = self.min_capacity
             self._ring = [None] * self.capacity
             self._start = self._end = 0
             self._removed_since_relist = False
@@ -736,6 +750,8 @@ class Cacher:
                     del self._objects[key]
                     i = bisect.bisect_left(self._keys, key)
                     del self._keys[i]
+            event.time = time.monotonic()
+            self._resize_locked(event.time)
             if self._end - self._start == self.capacity:
                 self._start += 1
                 self._removed_since_relist = True
@@ -747,6 +763,30 @@ class Cacher:
         if prev is None and obj is None:
             return  # a delete of a key the cache never had: nothing to tell anyone
         self._dispatch(event)
+
+    def _resize_locked(self, now: float) -> None:
+        """Go's ``resizeCacheLocked``: grow a full buffer whose oldest event is still fresh,
+        shrink one whose newest quarter is already stale."""
+        cap = self.capacity
+        if self.max_capacity == self.min_capacity or self._end - self._start != cap:
+            return
+        ring = self._ring
+        if now - ring[self._start % cap].time < self.event_fresh_duration:  # type: ignore[union-attr]
+            new = min(cap * 2, self.max_capacity)
+        elif now - ring[(self._end - cap // 4) % cap].time > self.event_fresh_duration:  # type: ignore[union-attr]
+            new = max(cap // 2, self.min_capacity)
+        else:
+            return
+        if new == cap:
+            return
+        if new < cap:
+            self._start = self._end - new
+            self._removed_since_relist = True
+        resized: list[_Event | None] = [None] * new
+        for n in range(self._start, self._end):
+            resized[n % new] = ring[n % cap]
+        self._ring = resized
+        self.capacity = new
 
     # ------------------------------------------------------------------ dispatching
 

@@ -55,6 +55,7 @@ ASV_DIR = Path(__file__).resolve().parents[1] / "asv_bench"
 sys.path.insert(0, str(ASV_DIR))
 
 from benchmarks import _docs, bench_conversion, bench_hub, bench_kcodec, bench_peers, bench_watch  # noqa: E402
+from benchmarks import cacher as bench_cacher  # noqa: E402
 
 Case = tuple[str, type, str, tuple[Any, ...]]
 """(implementation label, benchmark class, method, params without ``mode``)."""
@@ -83,7 +84,7 @@ class JsonLoadsMemory:
 def _registry() -> dict[str, type]:
     """Benchmark classes by the name a child process is given (``module.Class``)."""
     out: dict[str, type] = {"report.JsonLoadsMemory": JsonLoadsMemory}
-    for module in (bench_kcodec, bench_peers, bench_conversion, bench_hub, bench_watch):
+    for module in (bench_kcodec, bench_peers, bench_conversion, bench_hub, bench_watch, bench_cacher):
         short = module.__name__.rsplit(".", 1)[-1]
         for name, obj in vars(module).items():
             if isinstance(obj, type) and obj.__module__ == module.__name__:
@@ -106,7 +107,7 @@ def beside(label: str, cls: type, method: str, params: tuple[Any, ...] = ()) -> 
 
 def operations(items: int) -> list[tuple[str, list[Case]]]:
     """The report's rows: per operation, kcodec first (measured in each mode), then peers."""
-    k, p, c, h, w = bench_kcodec, bench_peers, bench_conversion, bench_hub, bench_watch
+    k, p, c, h, w, wc = bench_kcodec, bench_peers, bench_conversion, bench_hub, bench_watch, bench_cacher
     lst = f"PodList({items})"
     events = w.watch_events_count(items)
     return [
@@ -205,6 +206,13 @@ def operations(items: int) -> list[tuple[str, list[Case]]]:
             (KCODEC, w.WatchStream, "time_watch", ("protobuf",)),
             *beside(f"PodList({events}) protobuf of the same Pods", w.WatchStream, "time_list", ("protobuf",)),
         ]),
+        # Target (issue 21): a list from the watch cache at least 5x faster than from the storage.
+        *[(f"watch cache: list {wc.CACHE_ITEMS} Pods, consistent read, {backend}", [
+            (KCODEC, wc.CacherList, "time_list_cache", (backend,)),
+            *beside(f"Store.get_list from {backend}", wc.CacherList, "time_list_storage", (backend,)),
+        ]) for backend in wc.BACKENDS],
+        (f"watch cache: {wc.WATCHERS} watchers x {wc.WATCH_EVENTS} events from the ring buffer, SQLite",
+         [(KCODEC, wc.CacherWatch, "time_replay", ("sqlite",))]),
     ]
 
 

@@ -107,7 +107,6 @@ class CacherWatch:
     params = [MODES, BACKENDS]
     param_names = ["mode", "backend"]
     timeout = _docs.LONG_TIMEOUT
-    number = 1
     repeat = 3
 
     def setup(self, mode: str, backend: str) -> None:

@@ -297,6 +297,7 @@ class _EtcdWatch:
         # read after next_batch returns, so it never runs ahead of the events before it.
         self.progress_revision = 0
         self.created = threading.Event()  # set once etcd confirmed the watch (or it failed)
+        self._unconfirmed = 0  # the last progress revision, not yet confirmed by a later one
         self._call: Any = None
         self._requests: queue.Queue[Any] = queue.Queue()
         self._thread = threading.Thread(target=self._run, name=f"kcodec-etcd-watch {key!r}", daemon=True)
@@ -312,14 +313,26 @@ class _EtcdWatch:
                 return
             yield item
 
+    def _progress(self, revision: int) -> None:
+        # A progress notification says no more events up to `revision`. etcd before
+        # 3.4.25 / 3.5.8 may send it ahead of events it had queued (issue 15220); those
+        # are on the wire by the time the answer to a second request comes back, so a
+        # revision is reported once a later notification confirms it.
+        if self._unconfirmed:
+            self.events.put(_Progress(self._unconfirmed))
+            self._unconfirmed = revision
+        else:
+            self._unconfirmed = revision
+            self.request_progress()
+
     def request_progress(self) -> None:
         """Ask etcd for a progress notification (``WatchProgressRequest``): a response
         with no events whose header revision the stream has reached; it arrives through
         :meth:`next_batch`, which then sets :attr:`progress_revision`.
 
         etcd before 3.4.25 / 3.5.8 sends it on the control path of the stream, which
-        may overtake events etcd already queued (etcd issue 15220); a watch cache
-        treats it as a bound, not a guarantee, on those versions."""
+        may overtake events etcd already queued (etcd issue 15220): a revision is only
+        reported once a second notification confirms it."""
         if not self.closed:
             self._requests.put(self.kv._pb.WatchRequest(progress_request=self.kv._pb.WatchProgressRequest()))
 
@@ -341,6 +354,7 @@ class _EtcdWatch:
             create = pb.WatchRequest(create_request=pb.WatchCreateRequest(
                 key=self.key, range_end=self.range_end, start_revision=self.next_rev, prev_kv=True))
             self._requests = queue.Queue()
+            self._unconfirmed = 0  # a new stream starts unsynced: no progress carried over
             try:
                 # "hasleader": a member cut off from the leader ends the stream instead of
                 # going silent, so we move to a member that still hears the cluster.
@@ -360,8 +374,7 @@ class _EtcdWatch:
                         return
                     if not resp.events:
                         if not resp.created and resp.header.revision:
-                            # A progress notification: no more events up to this revision.
-                            self.events.put(_Progress(resp.header.revision))
+                            self._progress(resp.header.revision)
                         continue
                     batch = []
                     for ev in resp.events:

@@ -89,6 +89,8 @@ class SQLiteKV:
         self._all_conns: list[sqlite3.Connection] = []
         self._conns_lock = threading.Lock()
         self._closed = False
+        # Commits through this KV (PRAGMA data_version does not count a connection's own).
+        self.write_seq = 0
         self._wakeup = _wakeup_for(os.path.abspath(self.path))
         conn = self._conn()
         # journal_mode is a property of the file: the first opener sets it for everyone.
@@ -163,6 +165,7 @@ class SQLiteKV:
         self._retry(lambda: conn.execute("COMMIT"))
         if not schema:
             with self._wakeup:
+                self.write_seq += 1
                 self._wakeup.notify_all()
         return result
 
@@ -299,6 +302,7 @@ class _SQLiteWatch:
         # The revision up to which the log has been read (a poll that did not fill its
         # batch saw every row of its snapshot): what a watch cache calls progress.
         self.progress_revision = 0
+        self._seen: tuple[int, int, int] | None = None  # (connection, data_version, write_seq) at the last poll
         if range_end is None:
             self.where, self.args = "key = ?", (key,)
         else:
@@ -318,6 +322,18 @@ class _SQLiteWatch:
         self.closed = True
         with self.kv._wakeup:
             self.kv._wakeup.notify_all()
+
+    def _changed(self) -> bool:
+        """Whether anything was committed since the last poll: SQLite's data_version moves
+        with every other connection's commit (other threads, other processes), write_seq
+        with this KV's own. An idle watch then costs one pragma per poll, not a query."""
+        conn = self.kv._conn()
+        seen = (id(conn), self.kv._retry(lambda: conn.execute("PRAGMA data_version").fetchone()[0]),
+                self.kv.write_seq)
+        if seen == self._seen:
+            return False
+        self._seen = seen
+        return True
 
     def _poll(self) -> list[RawEvent]:
         def read(conn: sqlite3.Connection) -> list[RawEvent]:
@@ -346,9 +362,12 @@ class _SQLiteWatch:
     def next_batch(self, timeout: float | None) -> list[RawEvent]:
         deadline = None if timeout is None else time.monotonic() + timeout
         while not self.closed:
-            events = self._poll()
-            if events:
-                return events
+            if self._changed():
+                events = self._poll()
+                if events:
+                    if len(events) == self.BATCH:
+                        self._seen = None  # more rows may be waiting: poll again at once
+                    return events
             wait = self.kv.poll_interval
             if deadline is not None:
                 left = deadline - time.monotonic()

@@ -255,6 +255,91 @@ def test_exact_lists_are_rebuilt_from_the_buffer_or_read_from_the_storage(store,
     assert names(c.get_list("/pods", continue_token=page.metadata.continue_)) == ["b", "c"]
 
 
+def test_paging_while_writers_run_gives_the_state_at_the_lists_revision(store, cacher_factory) -> None:
+    """Pages continue at the first page's revision: rebuilt from the buffer while it
+    reaches back that far, read from the storage after (capacity 40: both happen)."""
+    c = cacher_factory(capacity=40)
+    values = [(f"{store.path_prefix}pods/default/p{i:03d}".encode(), store.codec.encode(pod(f"p{i:03d}")))
+              for i in range(200)]
+    for k, v in values:
+        store.kv.optimistic_put(k, v, 0)
+    stop = threading.Event()
+
+    def writer(offset: int) -> None:
+        i = 0
+        while not stop.is_set():
+            name = f"p{(i * 7 + offset) % 200:03d}"
+            try:
+                store.guaranteed_update(key(name), set_labels(n=str(i)))
+                if i % 5 == 0:
+                    store.delete(key(name))
+                    store.create(key(name), pod(name))
+            except Exception as exc:  # noqa: BLE001 - a key deleted by the other writer
+                if type(exc).__name__ not in ("KeyNotFoundError", "KeyExistsError"):
+                    raise
+            i += 1
+
+    writers = [threading.Thread(target=writer, args=(o,)) for o in (0, 3)]
+    for t in writers:
+        t.start()
+    try:
+        for _ in range(2):
+            page = c.get_list("/pods", limit=30)
+            rv = page.metadata.resource_version
+            got = [(p.metadata.name, p.metadata.resource_version) for p in page.items]
+            while page.metadata.continue_:
+                time.sleep(0.02)  # let the writers move the buffer on
+                page = c.get_list("/pods", limit=30, continue_token=page.metadata.continue_)
+                assert page.metadata.resource_version == rv
+                got += [(p.metadata.name, p.metadata.resource_version) for p in page.items]
+            want = store.get_list("/pods", resource_version=rv, resource_version_match="Exact")
+            assert got == [(p.metadata.name, p.metadata.resource_version) for p in want.items]
+            assert len({name for name, _ in got}) == len(got)
+    finally:
+        stop.set()
+        for t in writers:
+            t.join()
+
+
+def test_unstructured_objects(tmp_path) -> None:
+    """Custom resources are cached as Unstructured (Go's CRD storage uses
+    UnstructuredJSONScheme): bookmarks, the watch-list end marker, DELETED copies."""
+    from kcodec.api.meta.unstructured import UNSTRUCTURED_JSON_SCHEME, Unstructured, UnstructuredList
+    from kcodec.storage.sqlite import SQLiteStore
+
+    def widget(name: str, **labels) -> Unstructured:
+        return Unstructured({"apiVersion": "example.com/v1", "kind": "Widget",
+                             "metadata": {"name": name, "namespace": "default", **({"labels": labels} if labels else {})},
+                             "spec": {"size": 1}})
+
+    def new() -> Unstructured:
+        return Unstructured({"apiVersion": "example.com/v1", "kind": "Widget"})
+
+    store = SQLiteStore(tmp_path / "crd.db", UNSTRUCTURED_JSON_SCHEME, new_func=new)
+    c = Cacher(store, resource_prefix="/example.com/widgets", new_func=new,
+               new_list_func=lambda: UnstructuredList({"apiVersion": "example.com/v1", "kind": "WidgetList"}))
+    try:
+        assert c.wait_ready(10)
+        store.create("/example.com/widgets/default/a", widget("a", app="web"))
+        w = c.watch("/example.com/widgets", recursive=True, resource_version="", send_initial_events=True,
+                    allow_watch_bookmarks=True)
+        first = w.next(5)
+        assert first.type == "ADDED" and first.object.get_name() == "a"
+        end = w.next(5)
+        assert end.type == "BOOKMARK" and end.object.get_annotations() == {INITIAL_EVENTS_ANNOTATION: "true"}
+        assert end.object.get_kind() == "Widget" and end.object.get_resource_version()
+        gone = store.delete("/example.com/widgets/default/a")
+        deleted = w.next(5)
+        assert deleted.type == "DELETED" and deleted.object.get_resource_version() == gone.get_resource_version()
+        assert deleted.object is not first.object and first.object.get_resource_version() != gone.get_resource_version()
+        lst = c.get_list("/example.com/widgets")
+        assert isinstance(lst, UnstructuredList) and lst.items == [] and lst.get_resource_version()
+        w.stop()
+    finally:
+        c.stop()
+        store.close()
+
+
 # ------------------------------------------------------------------ watch
 
 
@@ -276,6 +361,27 @@ def test_watch_from_the_buffer_and_too_old_below_it(store, cacher_factory) -> No
         assert w.next(0.2) is None
 
 
+def test_the_buffer_grows_while_its_events_are_fresh_and_shrinks_when_stale(store, cacher_factory) -> None:
+    """watch_cache_history.go resizeCacheLocked, with a 1 s freshness instead of 75 s."""
+    c = cacher_factory(capacity=4, max_capacity=16, event_fresh_duration=1.0)
+    start = store.current_revision()
+    revs = [int(store.create(key(f"p{i:02d}"), pod(f"p{i:02d}")).metadata.resource_version) for i in range(16)]
+    wait_rv(c, revs[-1])
+    assert c.capacity == 16  # 4 -> 8 -> 16 as the fresh buffer filled
+    with c.watch("/pods", recursive=True, resource_version=str(start)) as w:
+        assert [w.next(5).object.metadata.name for _ in range(16)] == [f"p{i:02d}" for i in range(16)]
+    time.sleep(1.2)
+    last = int(store.create(key("late"), pod("late")).metadata.resource_version)
+    wait_rv(c, last)
+    assert c.capacity == 8  # the newest quarter was stale: halved, the oldest events dropped
+    with pytest.raises(ResourceExpiredError, match=f"^too old resource version: {start} \\({revs[8]}\\)$"):
+        c.watch("/pods", recursive=True, resource_version=str(start))
+    with c.watch("/pods", recursive=True, resource_version=str(revs[8])) as w:
+        assert [w.next(5).object.metadata.name for _ in range(8)] == [f"p{i:02d}" for i in range(9, 16)] + ["late"]
+    with pytest.raises(ValueError, match="max_capacity 2 is below its capacity 4"):
+        Cacher(store, resource_prefix="/pods", capacity=4, max_capacity=2)
+
+
 def test_predicate_transitions_match_the_storage_watch(store, cacher_factory) -> None:
     c = cacher_factory()
     store.create(key("a"), pod("a", app="web"))
@@ -295,6 +401,49 @@ def test_predicate_transitions_match_the_storage_watch(store, cacher_factory) ->
     assert cw.next(0.3) is None
     cw.stop()
     sw.stop()
+
+
+class AppSelector:
+    """A selection predicate as the registry's (Go's SelectionPredicate): ``matches(obj)``
+    through the kind's attr function, and ``matches_object_attributes(labels, fields)``."""
+
+    def __init__(self, app: str, get_attrs) -> None:
+        self.app = app
+        self.get_attrs = get_attrs
+
+    def matches(self, obj) -> bool:
+        return self.matches_object_attributes(*self.get_attrs(obj))
+
+    def matches_object_attributes(self, labels, fields) -> bool:
+        return labels.get("app") == self.app
+
+
+def test_selection_predicates_match_on_attributes_computed_once(store, cacher_factory) -> None:
+    calls = []
+
+    def get_attrs(obj):
+        calls.append(obj.metadata.name)
+        return dict(obj.metadata.labels or {}), {"metadata.name": obj.metadata.name}
+
+    c = cacher_factory(get_attrs=get_attrs)
+    rv = str(store.current_revision())
+    watchers = [c.watch("/pods", recursive=True, resource_version=rv, predicate=AppSelector("web", get_attrs).matches)
+                for _ in range(20)]
+    store.create(key("a"), pod("a", app="web"))
+    store.create(key("b"), pod("b", app="db"))
+    store.guaranteed_update(key("a"), set_labels(app="db"))
+    for w in watchers:
+        assert [summary(w.next(5))[:2] for _ in range(2)] == [("ADDED", "a"), ("DELETED", "a")]
+    assert all(w.next(0) is None for w in watchers) and watchers[0].next(0.1) is None
+    # cacher.go: attributes once per event (and once for the object before it), not per watcher.
+    assert sorted(calls) == ["a", "a", "a", "b"]
+    calls.clear()
+    sel = AppSelector("db", get_attrs).matches
+    assert names(c.get_list("/pods", predicate=sel)) == ["a", "b"]
+    assert names(c.get_list("/pods", predicate=sel)) == ["a", "b"]
+    assert sorted(calls) == ["a", "b"]  # kept per object until it changes
+    # Any other callable is called with the object.
+    assert names(c.get_list("/pods", predicate=lambda p: p.metadata.name == "b")) == ["b"]
 
 
 def test_bookmarks(store, cacher_factory) -> None:
@@ -320,6 +469,26 @@ def test_bookmarks(store, cacher_factory) -> None:
         assert w.resource_version == int(event.object.metadata.resource_version)
         assert summary(plain.next(5))[0] == "ADDED"
         assert plain.next(0.5) is None  # no bookmarks without allow_watch_bookmarks
+
+
+def test_a_bookmark_comes_two_seconds_before_the_watch_deadline(store, cacher_factory) -> None:
+    c = cacher_factory()  # bookmarks every minute: only the deadline's comes in this test
+    rv = store.current_revision()
+    start = time.monotonic()
+    with c.watch("/pods", recursive=True, resource_version=str(rv), allow_watch_bookmarks=True,
+                 timeout_seconds=2.6) as w:
+        store.create(key("a"), pod("a"))
+        assert w.next(5).type == "ADDED"
+        other = store.create("/configmaps/default/d", v1.ConfigMap(metadata=metav1.ObjectMeta(name="d", namespace="default")))
+        event = w.next(5)
+        elapsed = time.monotonic() - start
+        assert event is not None and event.type == "BOOKMARK", event
+        # cacher.go nextBookmarkTime: deadline - 2 s (the dispatcher looks once a second).
+        assert 0.5 <= elapsed <= 2.6, elapsed
+        assert int(event.object.metadata.resource_version) >= int(other.metadata.resource_version) - 1
+        assert w.next(1.2) is None  # no bookmark after the last one
+    with c.watch("/pods", recursive=True, allow_watch_bookmarks=True, timeout_seconds=1) as w:
+        assert c._bookmark_watchers == {}  # its deadline is too near for any bookmark
 
 
 @pytest.mark.parametrize("rv", ["", "0", "current"])
@@ -470,6 +639,9 @@ def test_compactor_compacts_once_per_interval_across_servers_and_reads_see_410(s
         assert store.current_revision() == seen
         for i in range(3):
             last = store.guaranteed_update(key("a"), set_labels(n=str(i)))
+        # (The cache has read past what gets compacted; a watch lagging behind compaction
+        # relists, and the test would see the relist's revision in the 410 below.)
+        wait_rv(c, int(last.metadata.resource_version))
         # One interval later: the revision seen one interval ago is compacted.
         assert server1.tick() == seen == server1.compact_revision
         compacted = seen
@@ -478,7 +650,6 @@ def test_compactor_compacts_once_per_interval_across_servers_and_reads_see_410(s
         assert server2.compact_revision == compacted
         raw, _ = kv.get(COMPACT_REV_KEY)
         assert raw.value == str(compacted).encode()
-        wait_rv(c, int(last.metadata.resource_version))
         deadline = time.monotonic() + 5
         while c._compacted < compacted:
             assert time.monotonic() < deadline
@@ -501,6 +672,45 @@ def test_compactor_compacts_once_per_interval_across_servers_and_reads_see_410(s
     finally:
         server1.stop()
         server2.stop()
+
+
+def test_a_cache_whose_watch_falls_behind_compaction_relists_and_ends_its_watchers(tmp_path) -> None:
+    store = make_store("sqlite", tmp_path, None)
+    c = Cacher(store, resource_prefix="/pods")
+    try:
+        assert c.wait_ready(10)
+        w = c.watch("/pods", recursive=True, resource_version=str(store.current_revision()))
+        store.create(key("a"), pod("a"))
+        assert w.next(5).type == "ADDED"
+        # Hold the cache's storage watch while the storage moves on and compacts.
+        gate = threading.Event()
+        raw = c._raw
+        real_next = raw.next_batch
+        raw.next_batch = lambda timeout: (gate.wait(), real_next(timeout))[1]
+        for i in range(3):
+            store.guaranteed_update(key("a"), set_labels(n=str(i)))
+        store.compact(store.current_revision())
+        gate.set()
+        # Go's reflector relists on "too old resource version"; the cacher ends its watchers.
+        while (event := w.next(10)) is not None:
+            assert event.type == "MODIFIED"  # what the cache read before it stopped reading
+        assert w.stopped and not w.dropped
+        assert c.wait_ready(10)
+        deadline = time.monotonic() + 10
+        while c._raw is raw or c._raw is None:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        # Resuming from where the watcher was: 410, from the cache as from the storage.
+        resume = str(w.resource_version)
+        assert int(resume) < store.current_revision() - 1
+        with pytest.raises(ResourceExpiredError, match=f"^too old resource version: {resume} "):
+            c.watch("/pods", recursive=True, resource_version=resume)
+        with pytest.raises(ResourceExpiredError, match=f"^too old resource version: {resume} "):
+            store.watch("/pods", recursive=True, resource_version=resume)
+        assert c.get(key("a"), resource_version="0").metadata.labels == {"n": "2"}
+    finally:
+        c.stop()
+        store.close()
 
 
 def test_compactor_thread_runs_on_its_interval(store) -> None:

@@ -7,6 +7,9 @@ storage write of an equivalent object (``time_storage_create``: codec + transact
 ``registry - storage`` is what the registry layer adds and ``storage`` what the codec and
 backend cost. The object is the Go-written fixture Pod (protobuf, internal version in
 memory, as kube-apiserver holds it) renamed per call; updates change one label of one Pod.
+The Pod is a typical workload Pod (two containers with ports, env, resources, probes and
+volume mounts, a ConfigMap volume; the Go fixture Pod holds placeholder values that
+validation refuses), decoded as a request is (defaults, internal version).
 
 The stores are the ones kube-apiserver's storage factory configures (protobuf, v1 on
 disk) without the watch cache, so the figures are the write path only. Each setup starts
@@ -30,6 +33,24 @@ from ._docs import MODES
 
 BACKENDS = ["sqlite", "etcd"]
 
+_CONTAINER = {
+    "image": "registry.example.com/app:1.2.3",
+    "ports": [{"name": "http", "containerPort": 8080}, {"name": "metrics", "containerPort": 9090}],
+    "env": [{"name": f"VAR_{i}", "value": f"value-{i}"} for i in range(8)]
+    + [{"name": "POD_IP", "valueFrom": {"fieldRef": {"fieldPath": "status.podIP"}}}],
+    "resources": {"requests": {"cpu": "100m", "memory": "128Mi"}, "limits": {"cpu": "500m", "memory": "256Mi"}},
+    "readinessProbe": {"httpGet": {"path": "/ready", "port": 8080}, "periodSeconds": 5},
+    "livenessProbe": {"httpGet": {"path": "/healthz", "port": 8080}, "periodSeconds": 10},
+    "volumeMounts": [{"name": "config", "mountPath": "/etc/app"}],
+}
+_POD = {
+    "apiVersion": "v1", "kind": "Pod",
+    "metadata": {"name": "template", "namespace": "default", "labels": {"app": "bench", "tier": "web"},
+                 "annotations": {"example.com/owner": "team-a"}},
+    "spec": {"containers": [dict(_CONTAINER, name="app"), dict(_CONTAINER, name="sidecar")],
+             "volumes": [{"name": "config", "configMap": {"name": "app-config"}}]},
+}
+
 
 class _Registry:
     """A Pods Store of the registry on ``backend``, and a fixture Pod in the internal version."""
@@ -52,15 +73,10 @@ class _Registry:
             prefix=f"/bench-{uuid.uuid4().hex[:8]}", server_list=servers))
         self.getter = RESTOptionsGetter(factory, enable_watch_cache=False)
         self.store = new_store(resource_info("", "pods"), self.getter)
+        import json
+
         decoder = legacyscheme.codecs.universal_decoder()
-        pod, _ = decoder.decode(_docs.fixture_bytes("pb"))
-        m = pod.metadata
-        m.namespace, m.resource_version, m.uid, m.generate_name, m.self_link = "default", "", "", "", ""
-        m.owner_references = m.finalizers = m.managed_fields = None
-        m.deletion_timestamp = m.deletion_grace_period_seconds = None
-        m.labels = {"app": "bench"}
-        m.annotations = None
-        self.pod = pod
+        self.pod, _ = decoder.decode(json.dumps(_POD).encode())
 
     def _etcd_endpoints(self) -> list[str]:
         try:

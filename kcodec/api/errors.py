@@ -120,7 +120,7 @@ _REQUEST_ENTITY_TOO_LARGE, _UNSUPPORTED_MEDIA_TYPE, _UNPROCESSABLE_ENTITY = 413,
 _TOO_MANY_REQUESTS, _INTERNAL_SERVER_ERROR, _SERVICE_UNAVAILABLE, _GATEWAY_TIMEOUT = 429, 500, 503, 504
 
 
-def _status_classes() -> tuple[type, type, type]:
+def _status_classes() -> tuple[Any, Any, Any]:
     from kcodec.api.meta.v1 import Status, StatusCause, StatusDetails
 
     return Status, StatusCause, StatusDetails
@@ -597,7 +597,7 @@ def suggests_client_delay(err: Any) -> tuple[int, bool]:
 # errors already (410 too old, 504 too large resource version, 400 bad continue) become the
 # StatusError Go's storage layer returns for them.
 
-def _storage_common(err: BaseException, qualified_resource: GroupResource, operation: str) -> Exception | None:
+def _storage_common(err: BaseException, qualified_resource: GroupResource, operation: str) -> BaseException | None:
     from kcodec.storage import errors as serr
 
     if isinstance(err, serr.CorruptObjectError):
@@ -640,7 +640,7 @@ def _is_too_large(err: BaseException) -> bool:
         "RESOURCE_EXHAUSTED" in text and "larger than max" in text)
 
 
-def interpret_get_error(err: BaseException, qualified_resource: GroupResource, name: str) -> Exception:
+def interpret_get_error(err: BaseException, qualified_resource: GroupResource, name: str) -> BaseException:
     """Go's ``storeerr.InterpretGetError``."""
     from kcodec.storage import errors as serr
 
@@ -651,7 +651,7 @@ def interpret_get_error(err: BaseException, qualified_resource: GroupResource, n
     return _storage_common(err, qualified_resource, "get") or err
 
 
-def interpret_list_error(err: BaseException, qualified_resource: GroupResource) -> Exception:
+def interpret_list_error(err: BaseException, qualified_resource: GroupResource) -> BaseException:
     """Go's ``storeerr.InterpretListError``."""
     from kcodec.storage import errors as serr
 
@@ -662,7 +662,7 @@ def interpret_list_error(err: BaseException, qualified_resource: GroupResource) 
     return _storage_common(err, qualified_resource, "list") or err
 
 
-def interpret_create_error(err: BaseException, qualified_resource: GroupResource, name: str) -> Exception:
+def interpret_create_error(err: BaseException, qualified_resource: GroupResource, name: str) -> BaseException:
     """Go's ``storeerr.InterpretCreateError``."""
     from kcodec.storage import errors as serr
 
@@ -673,7 +673,7 @@ def interpret_create_error(err: BaseException, qualified_resource: GroupResource
     return _storage_common(err, qualified_resource, "create") or err
 
 
-def interpret_update_error(err: BaseException, qualified_resource: GroupResource, name: str) -> Exception:
+def interpret_update_error(err: BaseException, qualified_resource: GroupResource, name: str) -> BaseException:
     """Go's ``storeerr.InterpretUpdateError``."""
     from kcodec.storage import errors as serr
 
@@ -686,7 +686,7 @@ def interpret_update_error(err: BaseException, qualified_resource: GroupResource
     return _storage_common(err, qualified_resource, "update") or err
 
 
-def interpret_delete_error(err: BaseException, qualified_resource: GroupResource, name: str) -> Exception:
+def interpret_delete_error(err: BaseException, qualified_resource: GroupResource, name: str) -> BaseException:
     """Go's ``storeerr.InterpretDeleteError``."""
     from kcodec.storage import errors as serr
 
@@ -699,7 +699,7 @@ def interpret_delete_error(err: BaseException, qualified_resource: GroupResource
     return _storage_common(err, qualified_resource, "delete") or err
 
 
-def interpret_watch_error(err: BaseException, resource: GroupResource, name: str) -> Exception:
+def interpret_watch_error(err: BaseException, resource: GroupResource, name: str) -> BaseException:
     """Go's ``storeerr.InterpretWatchError``."""
     if isinstance(err, StatusError):
         return err

@@ -7,7 +7,7 @@ Follows k8s.io/apiserver ``pkg/storage/cacher`` (``cacher.go``, ``watch_cache.go
 - one storage watch per resource: a background thread lists the resource prefix once,
   then watches it from the list's revision, keeping the current objects (by key, in key
   order) and a ring buffer of the last ``capacity`` events (Go's ``watchCacheHistory``,
-  without its resizing); a watch that falls behind the backend's compaction relists
+  resized as Go resizes it when ``max_capacity`` allows); a watch that falls behind the backend's compaction relists
   (Go's reflector) and ends every watcher, which then resume from their last revision;
 - lists and gets are answered from memory as 1.36 answers them (``CacheDelegator``):
   ``resourceVersion`` "" is a consistent read (the cache first waits until it has seen the
@@ -85,6 +85,8 @@ _log = logging.getLogger(__name__)
 
 # watch_cache.go: how long a read waits for the cache to reach a revision.
 BLOCK_TIMEOUT = 3.0
+# cacher.go DefaultEventFreshDuration: how long the buffer tries to keep events.
+DEFAULT_EVENT_FRESH_DURATION = 75.0
 # cacher.go defaultBookmarkFrequency.
 DEFAULT_BOOKMARK_FREQUENCY = 60.0
 # cacher/compactor.go compactorPollPeriod: how often the compacted revision is looked up.
@@ -104,7 +106,7 @@ class _Event:
     """One change in the cache (Go's ``watchCacheEvent``): ``obj`` is the object after it
     (None for a delete), ``prev`` the object before it (None for a create)."""
 
-    __slots__ = ("type", "key", "obj", "prev", "rv", "_gone", "_attrs", "_prev_attrs")
+    __slots__ = ("type", "key", "obj", "prev", "rv", "time", "_gone", "_attrs", "_prev_attrs")
 
     def __init__(self, type: str, key: str, obj: Any, prev: Any, rv: int) -> None:
         self.type = type
@@ -112,6 +114,7 @@ class _Event:
         self.obj = obj
         self.prev = prev
         self.rv = rv
+        self.time = 0.0  # monotonic time the cache received it (Go's RecordTime)
         self._gone: Any = None
         self._attrs: Any = None
         self._prev_attrs: Any = None
@@ -293,7 +296,8 @@ class CacheWatcher:
         self.dropped = False
         self.resource_version = 0  # revision of the last event delivered
         self._start_rv = 0  # events at or below it were already covered by the start
-        self.next_bookmark = 0.0  # monotonic time of the next periodic bookmark
+        self.next_bookmark: float | None = 0.0  # monotonic time of the next periodic bookmark
+        self.deadline: float | None = None  # monotonic time the client's timeout ends the watch
         self._id = 0
 
     def __repr__(self) -> str:
@@ -373,6 +377,16 @@ class CacheWatcher:
         return True
 
     # ------------------------------------------------------------------ reader side
+
+    def _next_bookmark_time(self, now: float, frequency: float) -> float | None:
+        """Go's ``nextBookmarkTime``: a bookmark every ``frequency`` seconds, and one 2 s
+        before the client's deadline so that it can resume from a fresh revision; None
+        when that last one is past."""
+        heartbeat = now + frequency
+        if self.deadline is None:
+            return heartbeat
+        heartbeat = min(heartbeat, self.deadline - 2.0)
+        return heartbeat if heartbeat >= now else None
 
     def _in_scope(self, key: str) -> bool:
         return key.startswith(self._key) if self._recursive else key == self._key
@@ -471,7 +485,11 @@ class Cacher:
     """The watch cache of one resource over ``storage`` (Go's ``Cacher`` + ``CacheDelegator``).
 
     ``resource_prefix`` is the resource's key prefix relative to the storage's
-    (``"/pods"``); ``capacity`` the ring buffer's size in events; ``new_func()`` an empty
+    (``"/pods"``); ``capacity`` the ring buffer's size in events (with ``max_capacity``
+    above it, its smallest size: the buffer then doubles while its oldest event is
+    younger than ``event_fresh_duration`` seconds and halves when its newest quarter is
+    older, as Go's ``watchCacheHistory`` resizes between 100 and 102,400 events over
+    75 s); ``new_func()`` an empty
     object of the kind (bookmarks carry one), ``new_list_func()`` an empty list.
     ``get_attrs(obj) -> (labels, fields)`` is Go's ``GetAttrsFunc``: with it, a predicate
     that is the ``matches`` method of a selection predicate (an object that also has
@@ -493,7 +511,8 @@ class Cacher:
                  new_func: Callable[[], Any] | None = None, new_list_func: Callable[[], Any] | None = None,
                  get_attrs: Callable[[Any], Any] | None = None, bookmark_frequency: float = DEFAULT_BOOKMARK_FREQUENCY,
                  watcher_buffer_size: int = 100, ready_timeout: float = 10.0,
-                 compaction_poll_period: float = COMPACTION_POLL_PERIOD) -> None:
+                 compaction_poll_period: float = COMPACTION_POLL_PERIOD, max_capacity: int | None = None,
+                 event_fresh_duration: float = DEFAULT_EVENT_FRESH_DURATION) -> None:
         if not resource_prefix:
             raise ValueError("resourcePrefix cannot be empty")
         if resource_prefix == "/":
@@ -502,11 +521,16 @@ class Cacher:
             raise ValueError("resourcePrefix needs to start from /")
         if capacity < 1:
             raise ValueError(f"watch cache capacity must be positive, got {capacity}")
+        if max_capacity is not None and max_capacity < capacity:
+            raise ValueError(f"watch cache max_capacity {max_capacity} is below its capacity {capacity}")
         if watcher_buffer_size < 1:
             raise ValueError(f"watcher buffer size must be positive, got {watcher_buffer_size}")
         self.storage = storage
         self.resource_prefix = resource_prefix
         self.capacity = capacity
+        self.min_capacity = capacity
+        self.max_capacity = max_capacity if max_capacity is not None else capacity
+        self.event_fresh_duration = event_fresh_duration
         self.new_func = new_func if new_func is not None else storage.new_func
         self.new_list_func = new_list_func if new_list_func is not None else storage.new_list_func
         self.get_attrs = get_attrs
@@ -636,6 +660,7 @@ class Cacher:
             self._objects = objects
             self._attrs_by_key = {}
             self._keys = sorted(objects)
+            self.capacity = self.min_capacity
             self._ring = [None] * self.capacity
             self._start = self._end = 0
             self._removed_since_relist = False
@@ -725,6 +750,8 @@ class Cacher:
                     del self._objects[key]
                     i = bisect.bisect_left(self._keys, key)
                     del self._keys[i]
+            event.time = time.monotonic()
+            self._resize_locked(event.time)
             if self._end - self._start == self.capacity:
                 self._start += 1
                 self._removed_since_relist = True
@@ -736,6 +763,30 @@ class Cacher:
         if prev is None and obj is None:
             return  # a delete of a key the cache never had: nothing to tell anyone
         self._dispatch(event)
+
+    def _resize_locked(self, now: float) -> None:
+        """Go's ``resizeCacheLocked``: grow a full buffer whose oldest event is still fresh,
+        shrink one whose newest quarter is already stale."""
+        cap = self.capacity
+        if self.max_capacity == self.min_capacity or self._end - self._start != cap:
+            return
+        ring = self._ring
+        if now - ring[self._start % cap].time < self.event_fresh_duration:  # type: ignore[union-attr]
+            new = min(cap * 2, self.max_capacity)
+        elif now - ring[(self._end - cap // 4) % cap].time > self.event_fresh_duration:  # type: ignore[union-attr]
+            new = max(cap // 2, self.min_capacity)
+        else:
+            return
+        if new == cap:
+            return
+        if new < cap:
+            self._start = self._end - new
+            self._removed_since_relist = True
+        resized: list[_Event | None] = [None] * new
+        for n in range(self._start, self._end):
+            resized[n % new] = ring[n % cap]
+        self._ring = resized
+        self.capacity = new
 
     # ------------------------------------------------------------------ dispatching
 
@@ -764,7 +815,9 @@ class Cacher:
         with self._watch_lock:
             due = [w for w in self._bookmark_watchers.values() if w.next_bookmark <= now]
             for w in due:
-                w.next_bookmark = now + self.bookmark_frequency
+                w.next_bookmark = w._next_bookmark_time(now, self.bookmark_frequency)
+                if w.next_bookmark is None:  # past its last bookmark, before its deadline
+                    del self._bookmark_watchers[w._id]
         if due:
             event = _Event(BOOKMARK, "", None, None, rv)
             for watcher in due:
@@ -1023,7 +1076,7 @@ class Cacher:
 
     def watch(self, key: str, *, resource_version: str = "", recursive: bool = False,
               predicate: Callable[[Any], bool] | None = None, allow_watch_bookmarks: bool = False,
-              send_initial_events: bool | None = None) -> CacheWatcher:
+              send_initial_events: bool | None = None, timeout_seconds: float | None = None) -> CacheWatcher:
         """Watch ``key`` (or everything under it when ``recursive``) from the cache.
 
         ``resource_version`` "" or "0" without ``send_initial_events`` starts with every
@@ -1035,6 +1088,9 @@ class Cacher:
         least that one) and, with ``allow_watch_bookmarks``, a BOOKMARK annotated
         ``k8s.io/initial-events-end: "true"``; ``False`` starts after the state without
         sending it. ``predicate(obj)`` filters as the storage's watch does.
+        ``timeout_seconds`` is when the caller will end the watch (the request's
+        ``timeoutSeconds``): the last bookmark comes 2 s before it, as Go's cacher sends it
+        before a watch's deadline. The watch itself does not end then.
         """
         prepared = self.storage.prepare_key(key, recursive)
         requested = _parse_rv(resource_version)
@@ -1059,7 +1115,10 @@ class Cacher:
             watcher.resource_version = start_rv
             if list_watch:
                 watcher._initial_end_rv = self._rv
-            watcher.next_bookmark = time.monotonic() + self.bookmark_frequency
+            now = time.monotonic()
+            if timeout_seconds is not None and timeout_seconds > 0:
+                watcher.deadline = now + timeout_seconds
+            watcher.next_bookmark = watcher._next_bookmark_time(now, self.bookmark_frequency)
             # Registered under the cache lock: no event falls between the start and the queue.
             with self._watch_lock:
                 if self._stopping.is_set():
@@ -1068,7 +1127,7 @@ class Cacher:
                 watcher._id = self._next_id
                 self._next_id += 1
                 self._watchers.setdefault(prepared, {})[watcher._id] = watcher
-                if allow_watch_bookmarks:
+                if allow_watch_bookmarks and watcher.next_bookmark is not None:
                     self._bookmark_watchers[watcher._id] = watcher
         return watcher
 

@@ -31,7 +31,7 @@ __all__ = [
     "is_valid_percent", "is_http_header_name", "is_env_var_name", "is_relaxed_env_var_name",
     "is_config_map_key", "is_decimal_integer", "is_valid_path_segment_name",
     "is_valid_path_segment_prefix", "is_valid_ip", "is_valid_ip_for_legacy_field",
-    "is_valid_cidr", "is_valid_cidr_for_legacy_field", "parse_ip_sloppy",
+    "is_valid_cidr", "is_valid_cidr_for_legacy_field", "parse_ip_sloppy", "parse_cidr_sloppy",
     "is_fully_qualified_name", "is_fully_qualified_domain_name", "is_domain_prefixed_path",
     "name_is_dns_subdomain", "name_is_dns_label", "name_is_dns1035_label",
     "validate_namespace_name", "validate_service_account_name", "validate_path_segment_name",
@@ -568,6 +568,13 @@ def _parse_cidr(path: Path, value: str, strict: bool) -> tuple[object, ErrorList
         elif int(ipaddress.ip_address(addr)) != int(net.network_address):  # type: ignore[attr-defined]
             errs.append(invalid(path, value, "must not have bits set beyond the prefix length"))
     return net, errs
+
+
+def parse_cidr_sloppy(value: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network | None:
+    """Go: ``netutils.ParseCIDRSloppy``: the network (host bits cleared), or None when Go's
+    parser fails."""
+    net, errs = _parse_cidr(Path("cidr"), value, False)
+    return None if errs else net  # type: ignore[return-value]
 
 
 def is_valid_cidr_for_legacy_field(path: Path, value: str, strict_validation: bool,

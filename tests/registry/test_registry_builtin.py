@@ -522,3 +522,133 @@ def test_tables_of_built_in_stores(infos):
     lease = internal({"apiVersion": "coordination.k8s.io/v1", "kind": "Lease", "metadata": {"name": "l"}})
     leases.create(NS, lease)
     assert [c.name for c in leases.convert_to_table(NS, leases.list(NS)).column_definitions][0] == "Name"
+
+
+def test_pod_and_template_warnings(infos):
+    """k/k pkg/api/pod/warnings.go texts, collected in the request context."""
+    pods = storage(infos, "", "pods")
+    manifest = pod_manifest("warned", resources=[{"limits": {"memory": "1.5"}}],
+                            nodeSelector={"beta.kubernetes.io/arch": "amd64"},
+                            imagePullSecrets=[{"name": "a"}, {"name": "a"}],
+                            volumes=[{"name": "repo", "gitRepo": {"repository": "https://example.com/r.git"}}])
+    manifest["spec"]["containers"][0]["env"] = [{"name": "X", "value": "1"}, {"name": "X", "value": "2"}]
+    manifest["spec"]["containers"][0]["ports"] = [{"containerPort": 80}, {"containerPort": 80}]
+    ctx = Context(namespace="default")
+    pods.create(ctx, internal(manifest))
+    assert ctx.warnings == [
+        'spec.nodeSelector[beta.kubernetes.io/arch]: deprecated since v1.14; use "kubernetes.io/arch" instead',
+        "spec.volumes[0].gitRepo: deprecated in v1.11",
+        'spec.imagePullSecrets[1].name: duplicate name "a"',
+        'spec.containers[0].resources.limits[memory]: fractional byte value "1500m" is invalid, must be an integer',
+        # requests default to the limits (SetDefaults_Pod), so they warn too
+        'spec.containers[0].resources.requests[memory]: fractional byte value "1500m" is invalid, must be an '
+        'integer',
+        'spec.containers[0].env[1]: hides previous definition of "X", which may be dropped when using apply',
+        "spec.containers[0].ports[1]: duplicate port definition with spec.containers[0].ports[0]",
+    ]
+    deployments = storage(infos, "apps", "deployments")
+    manifest = deployment_manifest("warned")
+    manifest["spec"]["template"]["spec"]["nodeSelector"] = {"failure-domain.beta.kubernetes.io/zone": "a"}
+    ctx = Context(namespace="default")
+    deployments.create(ctx, internal(manifest))
+    assert ctx.warnings == ['spec.template.spec.nodeSelector[failure-domain.beta.kubernetes.io/zone]: deprecated '
+                            'since v1.17; use "topology.kubernetes.io/zone" instead']
+
+
+def test_service_account_tokens(sqlite_getter):
+    """serviceaccounts/token (k/k TokenREST): an RS256 JWT with Go's claims that the issuer
+    verifies and TokenReviews accept; bound to a Pod when asked."""
+    import base64
+    import json as _json
+
+    from kcodec.api.authentication import internal as authn
+    from kcodec.registry.builtin import TokenIssuer
+
+    issuer = TokenIssuer()
+    infos = {i.group: i for i in api_group_infos(sqlite_getter, token_issuer=issuer, groups={"", "authentication.k8s.io"})}
+    sa = core.ServiceAccount()
+    sa.metadata.name = "builder"
+    sa = storage(infos, "", "serviceaccounts").create(NS, sa)
+    tokens = storage(infos, "", "serviceaccounts/token")
+    out = tokens.create(NS, "builder", authn.TokenRequest())
+    assert out.spec.expiration_seconds == 3600 and out.spec.audiences == [issuer.issuer]
+    header, claims, _ = out.status.token.split(".")
+    claims = _json.loads(base64.urlsafe_b64decode(claims + "=" * (-len(claims) % 4)))
+    assert claims["sub"] == "system:serviceaccount:default:builder"
+    assert claims["kubernetes.io"]["serviceaccount"] == {"name": "builder", "uid": sa.metadata.uid}
+    assert claims["exp"] - claims["iat"] == 3600
+    user = issuer.verify(out.status.token)
+    assert (user.name, user.groups) == ("system:serviceaccount:default:builder",
+                                        ["system:serviceaccounts", "system:serviceaccounts:default"])
+    assert issuer.verify(out.status.token[:-4] + "AAAA") is None
+    review = authn.TokenReview()
+    review.spec.token = out.status.token
+    answered = storage(infos, "authentication.k8s.io", "tokenreviews").create(Context(), review)
+    assert answered.status.authenticated and answered.status.user.username == user.name
+    short = authn.TokenRequest()
+    short.spec.expiration_seconds = 60
+    with pytest.raises(apierrors.StatusError) as e:
+        tokens.create(NS, "builder", short)
+    assert str(e.value) == ('TokenRequest.authentication.k8s.io "" is invalid: spec.expirationSeconds: Invalid value: '
+                            '60: may not specify a duration less than 10 minutes')
+    with pytest.raises(apierrors.StatusError) as e:
+        tokens.create(NS, "nobody", authn.TokenRequest())
+    assert str(e.value) == 'serviceaccounts "nobody" not found'
+    pod = storage(infos, "", "pods").create(NS, internal(pod_manifest("bound")))
+    bound = authn.TokenRequest()
+    bound.spec.bound_object_ref = authn.BoundObjectReference(kind="Pod", api_version="v1", name="bound",
+                                                             uid=pod.metadata.uid)
+    out = tokens.create(NS, "builder", bound)
+    assert issuer.verify(out.status.token).extra["authentication.kubernetes.io/pod-name"] == ["bound"]
+
+
+def test_storage_versions(infos):
+    from kcodec.schema import GroupVersion as GV
+
+    assert storage(infos, "apps", "deployments").storage_version() == GV("apps", "v1")
+    assert storage(infos, "autoscaling", "horizontalpodautoscalers").storage_version() == GV("autoscaling", "v2")
+    assert storage(infos, "", "nodes").storage_version() == GV("", "v1")
+
+
+def test_crd_stored_versions_and_endpointslice_generation(infos):
+    crds = storage(infos, "apiextensions.k8s.io", "customresourcedefinitions")
+    manifest = {"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+                "metadata": {"name": "widgets.example.com"},
+                "spec": {"group": "example.com", "scope": "Namespaced",
+                         "names": {"plural": "widgets", "singular": "widget", "kind": "Widget", "listKind": "WidgetList"},
+                         "versions": [{"name": "v1", "served": True, "storage": True,
+                                       "schema": {"openAPIV3Schema": {"type": "object"}}}]}}
+    crd = crds.create(Context(), internal(manifest))
+    assert (crd.status.stored_versions, crd.metadata.generation) == (["v1"], 1)
+    manifest["spec"]["versions"][0]["storage"] = False
+    manifest["spec"]["versions"].append({"name": "v2", "served": True, "storage": True,
+                                         "schema": {"openAPIV3Schema": {"type": "object"}}})
+    manifest["metadata"]["resourceVersion"] = crd.metadata.resource_version
+    updated, _ = crds.update(Context(), "widgets.example.com", rest.DefaultUpdatedObjectInfo(internal(manifest)))
+    assert (updated.status.stored_versions, updated.metadata.generation) == (["v1", "v2"], 2)
+    slices = storage(infos, "discovery.k8s.io", "endpointslices")
+    eps = slices.create(NS, internal({"apiVersion": "discovery.k8s.io/v1", "kind": "EndpointSlice",
+                                      "metadata": {"name": "web-abc"}, "addressType": "IPv4",
+                                      "endpoints": [{"addresses": ["10.1.0.1"]}]}))
+    assert eps.metadata.generation == 1
+    eps.endpoints[0].addresses = ["10.1.0.2"]
+    eps2, _ = slices.update(NS, "web-abc", rest.DefaultUpdatedObjectInfo(eps))
+    assert eps2.metadata.generation == 2
+
+
+def test_component_statuses(infos):
+    """k/k componentstatus REST: scheduler and controller manager probed over HTTPS (nothing
+    listens here: Healthy False with Go's dial error), the backend healthy."""
+    cs = storage(infos, "", "componentstatuses")
+    assert (cs.short_names(), cs.verbs(), cs.namespace_scoped()) == (["cs"], ["get", "list"], False)
+    listed = cs.list(Context())
+    assert [i.metadata.name for i in listed.items] == ["controller-manager", "etcd-0", "scheduler"]
+    etcd = cs.get(Context(), "etcd-0").conditions[0]
+    assert (etcd.type, etcd.status, etcd.message) == ("Healthy", "True", "ok")
+    sched = cs.get(Context(), "scheduler").conditions[0]
+    if sched.status == "False":  # unless a scheduler really listens on this machine
+        assert sched.message == ('Get "https://127.0.0.1:10259/healthz": dial tcp 127.0.0.1:10259: connect: '
+                                 "connection refused")
+    with pytest.raises(apierrors.StatusError) as e:
+        cs.get(Context(), "nope")
+    assert str(e.value) == 'componentstatus "nope" not found'

@@ -54,12 +54,13 @@ def _drain(w, n, timeout=5.0):
     return out
 
 
-def test_cached_and_storage_watches_agree(stores):
+@pytest.mark.parametrize("seed", [7, 11, 23])
+def test_cached_and_storage_watches_agree(stores, seed):
     """A random sequence of creates, updates and deletes: the watch served by the cache
     and the watch on the storage give the same events in the same order, with and without
     a label selector; a list at each returned resourceVersion equals the replayed state."""
     cached, raw = stores
-    rng = random.Random(7)
+    rng = random.Random(seed)
     start = cached.create(NS, _cm("seed")).metadata.resource_version
     selector = labels.parse("keep=yes")
     watchers = [s.watch(NS, rest.ListOptions(resource_version=start, label_selector=sel))
@@ -147,3 +148,39 @@ def test_watch_list_through_the_registry(stores):
         assert (nxt.type, nxt.object.metadata.name) == ("ADDED", "after")
     finally:
         w.stop()
+
+
+def test_a_watcher_that_never_reads_is_dropped(stores):
+    """100 watchers read every event while one never reads: the cache drops that one (its
+    buffer full past the blocked-watcher budget) and the others miss nothing."""
+    import threading
+
+    cached, _ = stores
+    start = cached.create(NS, _cm("start")).metadata.resource_version
+    events = 250
+    stuck = cached.watch(NS, rest.ListOptions(resource_version=start))
+    readers = [cached.watch(NS, rest.ListOptions(resource_version=start)) for _ in range(100)]
+    counts = [0] * len(readers)
+
+    def read(i: int) -> None:
+        w = readers[i]
+        while counts[i] < events:
+            e = w.next(10)
+            if e is None:
+                return
+            if e.type == "ADDED":
+                counts[i] += 1
+
+    threads = [threading.Thread(target=read, args=(i,)) for i in range(len(readers))]
+    for t in threads:
+        t.start()
+    try:
+        for i in range(events):
+            cached.create(NS, _cm(f"e{i}"))
+        for t in threads:
+            t.join(60)
+        assert counts == [events] * len(readers)
+        assert stuck.dropped
+    finally:
+        for w in readers + [stuck]:
+            w.stop()

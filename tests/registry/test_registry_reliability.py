@@ -183,3 +183,13 @@ def test_oversized_object_is_refused_with_413(backend, tmp_path, request):
     err = _expect_api_error(lambda: events.create(NS, big), 413)
     assert str(err).startswith("Request entity too large: ")
     assert events.list(NS).items == []
+
+
+def test_update_with_a_garbage_resource_version(configmaps):
+    created = configmaps.create(NS, _cm("rv", a="1"))
+    bad = created.deep_copy()
+    bad.metadata.resource_version = "12abc"
+    err = _expect_api_error(lambda: configmaps.update(NS, "rv", rest.DefaultUpdatedObjectInfo(bad)), 400)
+    assert str(err) == ('resourceVersion: Invalid value: "12abc": strconv.ParseUint: parsing "12abc": '
+                        'invalid syntax')
+    assert configmaps.get(NS, "rv").metadata.resource_version == created.metadata.resource_version

@@ -401,6 +401,9 @@ def test_delete_collection(getter):
 def test_table_of_a_store(getter):
     s = store_for(getter, "", "configmaps")
     s.create(NS, cm())
-    table = s.convert_to_table(NS, s.list(NS))
-    assert [c.name for c in table.column_definitions] == ["Name", "Created At"]
-    assert table.rows[0].cells[0] == "a" and table.rows[0].cells[1].endswith("Z")
+    table = s.convert_to_table(NS, s.list(NS))  # printersinternal's ConfigMap columns
+    assert [c.name for c in table.column_definitions] == ["Name", "Data", "Age"]
+    assert table.rows[0].cells[:2] == ["a", 1]
+    plain = rest.DefaultTableConvertor(s.default_qualified_resource).convert_to_table(NS, s.list(NS))
+    assert [c.name for c in plain.column_definitions] == ["Name", "Created At"]
+    assert plain.rows[0].cells[0] == "a" and plain.rows[0].cells[1].endswith("Z")

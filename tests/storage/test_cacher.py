@@ -361,6 +361,27 @@ def test_watch_from_the_buffer_and_too_old_below_it(store, cacher_factory) -> No
         assert w.next(0.2) is None
 
 
+def test_the_buffer_grows_while_its_events_are_fresh_and_shrinks_when_stale(store, cacher_factory) -> None:
+    """watch_cache_history.go resizeCacheLocked, with a 1 s freshness instead of 75 s."""
+    c = cacher_factory(capacity=4, max_capacity=16, event_fresh_duration=1.0)
+    start = store.current_revision()
+    revs = [int(store.create(key(f"p{i:02d}"), pod(f"p{i:02d}")).metadata.resource_version) for i in range(16)]
+    wait_rv(c, revs[-1])
+    assert c.capacity == 16  # 4 -> 8 -> 16 as the fresh buffer filled
+    with c.watch("/pods", recursive=True, resource_version=str(start)) as w:
+        assert [w.next(5).object.metadata.name for _ in range(16)] == [f"p{i:02d}" for i in range(16)]
+    time.sleep(1.2)
+    last = int(store.create(key("late"), pod("late")).metadata.resource_version)
+    wait_rv(c, last)
+    assert c.capacity == 8  # the newest quarter was stale: halved, the oldest events dropped
+    with pytest.raises(ResourceExpiredError, match=f"^too old resource version: {start} \\({revs[8]}\\)$"):
+        c.watch("/pods", recursive=True, resource_version=str(start))
+    with c.watch("/pods", recursive=True, resource_version=str(revs[8])) as w:
+        assert [w.next(5).object.metadata.name for _ in range(8)] == [f"p{i:02d}" for i in range(9, 16)] + ["late"]
+    with pytest.raises(ValueError, match="max_capacity 2 is below its capacity 4"):
+        Cacher(store, resource_prefix="/pods", capacity=4, max_capacity=2)
+
+
 def test_predicate_transitions_match_the_storage_watch(store, cacher_factory) -> None:
     c = cacher_factory()
     store.create(key("a"), pod("a", app="web"))
@@ -448,6 +469,26 @@ def test_bookmarks(store, cacher_factory) -> None:
         assert w.resource_version == int(event.object.metadata.resource_version)
         assert summary(plain.next(5))[0] == "ADDED"
         assert plain.next(0.5) is None  # no bookmarks without allow_watch_bookmarks
+
+
+def test_a_bookmark_comes_two_seconds_before_the_watch_deadline(store, cacher_factory) -> None:
+    c = cacher_factory()  # bookmarks every minute: only the deadline's comes in this test
+    rv = store.current_revision()
+    start = time.monotonic()
+    with c.watch("/pods", recursive=True, resource_version=str(rv), allow_watch_bookmarks=True,
+                 timeout_seconds=2.6) as w:
+        store.create(key("a"), pod("a"))
+        assert w.next(5).type == "ADDED"
+        other = store.create("/configmaps/default/d", v1.ConfigMap(metadata=metav1.ObjectMeta(name="d", namespace="default")))
+        event = w.next(5)
+        elapsed = time.monotonic() - start
+        assert event is not None and event.type == "BOOKMARK", event
+        # cacher.go nextBookmarkTime: deadline - 2 s (the dispatcher looks once a second).
+        assert 0.5 <= elapsed <= 2.6, elapsed
+        assert int(event.object.metadata.resource_version) >= int(other.metadata.resource_version) - 1
+        assert w.next(1.2) is None  # no bookmark after the last one
+    with c.watch("/pods", recursive=True, allow_watch_bookmarks=True, timeout_seconds=1) as w:
+        assert c._bookmark_watchers == {}  # its deadline is too near for any bookmark
 
 
 @pytest.mark.parametrize("rv", ["", "0", "current"])

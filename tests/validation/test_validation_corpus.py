@@ -34,8 +34,13 @@ KINDS = {
     "HorizontalPodAutoscaler": ("autoscaling", "horizontal_pod_autoscaler"),
     "Endpoints": ("core", "endpoints"), "ResourceQuota": ("core", "resource_quota"),
     "LimitRange": ("core", "limit_range"), "IngressClass": ("networking", "ingress_class"),
+    "NetworkPolicy": ("networking", "network_policy"), "PriorityClass": ("scheduling", "priority_class"),
+    "Lease": ("coordination", "lease"), "LeaseCandidate": ("coordination", "lease_candidate"),
+    "RuntimeClass": ("node", "runtime_class"), "StorageClass": ("storage", "storage_class"),
+    "APIService": ("apiregistration", "api_service"),
 }
-CLUSTER_SCOPED = {"Namespace", "ClusterRole", "ClusterRoleBinding", "IngressClass"}
+CLUSTER_SCOPED = {"Namespace", "ClusterRole", "ClusterRoleBinding", "IngressClass", "PriorityClass", "RuntimeClass",
+                  "StorageClass", "APIService"}
 
 #: Documents Go rejects as well: (file, kind) -> the first error kube-apiserver reports.
 EXPECTED_INVALID = {
@@ -81,6 +86,19 @@ _PLACEHOLDER_INGRESSES = (
 )
 for _rel in _PLACEHOLDER_INGRESSES:
     EXPECTED_INVALID[(_rel, "Ingress")] = "spec.rules[0]."
+
+#: A 2017 APIService example with the removed ``priority`` field: groupPriorityMinimum and
+#: versionPriority stay 0, which kube-aggregator's ValidateAPIService rejects.
+EXPECTED_INVALID[("kubernetes-csi__csi-driver-host-path@f8270b3a/vendor__k8s.io__kubernetes__staging__src__k8s.io__"
+                  "apiextensions-apiserver__artifacts__customresource-01__noxu-apiservice.yaml", "APIService")] = (
+    "spec.groupPriorityMinimum: Invalid value: 0: must be positive and less than 20000")
+
+#: prometheus-operator v0.17.0 example NetworkPolicies say protocol "tcp"; Go's
+#: ValidateNetworkPolicyPort lists TCP, UDP, SCTP in that order (not sorted).
+for _np in ("alertmanager", "grafana", "kube-state-metrics", "node-exporter", "prometheus"):
+    EXPECTED_INVALID[(f"prometheus-operator__prometheus-operator@v0.17.0/example__networkpolicies__{_np}.yaml",
+                      "NetworkPolicy")] = ('spec.ingress[0].ports[0].protocol: Unsupported value: "tcp": '
+                                           'supported values: "TCP", "UDP", "SCTP"')
 
 
 def _documents():

@@ -30,6 +30,10 @@ KINDS = {
     "Endpoints": ("core", "endpoints"), "ResourceQuota": ("core", "resource_quota"),
     "LimitRange": ("core", "limit_range"), "Binding": ("core", "binding"),
     "IngressClass": ("networking", "ingress_class"), "ServiceCIDR": ("networking", "service_cidr"),
+    "NetworkPolicy": ("networking", "network_policy"), "PriorityClass": ("scheduling", "priority_class"),
+    "Lease": ("coordination", "lease"), "LeaseCandidate": ("coordination", "lease_candidate"),
+    "RuntimeClass": ("node", "runtime_class"), "StorageClass": ("storage", "storage_class"),
+    "APIService": ("apiregistration", "api_service"), "Event": ("core", "event"),
     "IPAddress": ("networking", "ip_address"), "Node": ("core", "node"),
 }
 
@@ -68,7 +72,7 @@ def test_validators_survive_fuzzed_fixtures(kcodec_mode):
         pkg, snake = KINDS[kind]
         module = importlib.import_module(f"kcodec.api.{pkg}.validation")
         _check(getattr(module, f"validate_{snake}")(obj))
-        for suffix in ("_update", "_status_update"):
+        for suffix in ("_update", "_status_update", "_resize", "_ephemeral_containers_update"):
             fn = getattr(module, f"validate_{snake}{suffix}", None)
             if fn is not None:
                 _check(fn(obj.deep_copy(), obj))

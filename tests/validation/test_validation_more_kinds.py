@@ -92,3 +92,36 @@ def test_node():
         'spec.podCIDRs: Forbidden: node updates may not change podCIDR except from "" to valid',
         'spec.providerID: Forbidden: node updates may not change providerID except from "" to valid',
     ]
+
+
+def test_quota_resource_names_follow_helpers():
+    """pkg/apis/core/helper/helpers.go: IsStandardResourceName takes "hugepages-*" and
+    "requests.hugepages-*" but not "limits.hugepages-*"; standardQuotaResources lacks "storage"."""
+    rq = internal({"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "q", "namespace": "d"},
+                   "spec": {"hard": {"hugepages-2Mi": "1Gi", "requests.hugepages-2Mi": "1Gi",
+                                     "limits.hugepages-2Mi": "1Gi", "storage": "1Gi", "count/pods": "3"}}})
+    assert msgs(cv.validate_resource_quota(rq)) == [
+        'spec.hard[limits.hugepages-2Mi]: Invalid value: "limits.hugepages-2Mi": must be a standard resource '
+        "type or fully qualified",
+        'spec.hard[limits.hugepages-2Mi]: Invalid value: "limits.hugepages-2Mi": must be a standard resource '
+        "for quota",
+        'spec.hard[storage]: Invalid value: "storage": must be a standard resource for quota',
+    ]
+
+
+def test_pod_deletion_cost_annotation():
+    """pkg/apis/core/helper/helpers.go GetDeletionCostFromPodAnnotations (validFirstDigit)."""
+    key = "controller.kubernetes.io/pod-deletion-cost"
+    pod = internal({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "d"},
+                    "spec": {"containers": [{"name": "c", "image": "i"}]}})
+    for value, ok in [("10", True), ("-5", True), ("0", True), ("+10", False), ("010", False),
+                      ("2147483648", False), ("-2147483648", True), ("", False), ("x", False)]:
+        errs = cv.validate_pod_specific_annotations({key: value}, pod.spec, fld_path(), cv.PodValidationOptions())
+        assert (not errs) == ok, (value, msgs(errs))
+        if not ok:
+            assert msgs(errs) == [f'metadata.annotations[{key}]: Invalid value: "{value}": must be a 32bit integer']
+
+
+def fld_path():
+    from kcodec.validation.field import Path
+    return Path("metadata", "annotations")

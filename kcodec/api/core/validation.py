@@ -37,6 +37,9 @@ __all__ = [
     "validate_pod_update",
     "validate_pod_status_update",
     "validate_pod_ephemeral_containers_update",
+    "validate_pod_resize",
+    "validate_event",
+    "validate_event_update",
     "validate_binding",
     "validate_endpoints",
     "validate_endpoints_update",
@@ -231,7 +234,7 @@ _STANDARD_CONTAINER_RESOURCES = frozenset({"cpu", "memory", "ephemeral-storage"}
 _STANDARD_RESOURCES = frozenset({
     "cpu", "memory", "ephemeral-storage", "requests.cpu", "requests.memory", "requests.ephemeral-storage",
     "limits.cpu", "limits.memory", "limits.ephemeral-storage", "pods", "services", "replicationcontrollers",
-    "resourcequotas", "secrets", "persistentvolumeclaims", "configmaps", "requests.storage", "services.nodeports",
+    "resourcequotas", "secrets", "persistentvolumeclaims", "configmaps", "storage", "requests.storage", "services.nodeports",
     "services.loadbalancers",
 })
 _INTEGER_RESOURCES = frozenset({
@@ -266,8 +269,10 @@ def _validate_resource_name(value: str, path: Path) -> ErrorList:
     errs = _qualified_name(value, path)
     if errs:
         return errs
-    if len(value.split("/")) == 1 and value not in _STANDARD_RESOURCES and not _is_huge_page(value) \
-            and not value.startswith(("requests.hugepages-", "limits.hugepages-")):
+    # helper.IsStandardResourceName: the standard set, or a hugepages name (IsQuotaHugePageResourceName
+    # takes both "hugepages-" and "requests.hugepages-").
+    if len(value.split("/")) == 1 and value not in _STANDARD_RESOURCES and \
+            not value.startswith(("hugepages-", "requests.hugepages-")):
         errs.append(fld.invalid(path, value, "must be a standard resource type or fully qualified"))
     return errs
 
@@ -1794,7 +1799,9 @@ def validate_pod_specific_annotations(annotations: Mapping[str, str] | None, spe
         errs.append(fld.invalid(path.key(_MIRROR), annotations[_MIRROR], "must set spec.nodeName if mirror pod annotation is set"))
     if not opts.allow_invalid_pod_deletion_cost and _DELETION_COST in annotations:
         v = annotations[_DELETION_COST]
-        ok = re.fullmatch(r"[+-]?[0-9]+", v) is not None and -(1 << 31) <= int(v) < (1 << 31)
+        # helper.GetDeletionCostFromPodAnnotations: no "+" and no leading zeros, then an int32.
+        first_ok = bool(v) and (v[0] == "-" or v == "0" or "1" <= v[0] <= "9")
+        ok = first_ok and re.fullmatch(r"[+-]?[0-9]+", v) is not None and -(1 << 31) <= int(v) < (1 << 31)
         if not ok:
             errs.append(fld.invalid(path.key(_DELETION_COST), v, "must be a 32bit integer"))
     if _SECCOMP_POD in annotations:
@@ -2131,6 +2138,126 @@ def validate_pod_ephemeral_containers_update(new: Any, old: Any, opts: PodValida
         elif n != o:
             errs.append(fld.forbidden(sp, f"existing ephemeral containers {quote(name)} may not be changed\n"
                                           f"changed: {', '.join(_changed_fields(n, o))}"))
+    return errs
+
+
+def _resources_removed(new: Mapping[str, Any] | None, old: Mapping[str, Any] | None) -> bool:
+    new, old = new or {}, old or {}
+    return len(old) > len(new) or any(k not in new for k in old)
+
+
+def _validate_container_resize(new: Any, old: Any, policies: Any, path: Path) -> ErrorList:
+    """Go: ``validateContainerResize``."""
+    errs = ErrorList()
+    if _resources_removed(new.requests, old.requests):
+        errs.append(fld.forbidden(path.child("requests"), "resource requests cannot be removed"))
+    if _resources_removed(new.limits, old.limits):
+        errs.append(fld.forbidden(path.child("limits"), "resource limits cannot be removed"))
+    mem_policy = next((p.restart_policy for p in policies or [] if p.resource_name == "memory"), "")
+    if mem_policy in ("NotRequired", ""):
+        new_limit = (new.limits or {}).get("memory")
+        old_limit = (old.limits or {}).get("memory")
+        if new_limit is not None and old_limit is not None:
+            if new_limit.cmp(old_limit) < 0:
+                errs.append(fld.forbidden(path.child("limits").key("memory"),
+                                          "memory limits cannot be decreased unless resizePolicy is RestartContainer"))
+        elif new_limit is not None:
+            errs.append(fld.forbidden(path.child("limits").key("memory"),
+                                      "memory limits cannot be added unless resizePolicy is RestartContainer"))
+    return errs
+
+
+def _drop_cpu_memory_updates(container: Any, old: Any) -> Any:
+    """Go: ``dropCPUMemoryResourcesFromContainer`` on a copy: cpu and memory as the old
+    container has them, everything else as the new one."""
+    def munge(new_list: Any, old_list: Any) -> Any:
+        if old_list is None:
+            return None
+        out = {k: v for k, v in (new_list or {}).items() if k not in ("cpu", "memory")}
+        for k in ("cpu", "memory"):
+            if k in old_list:
+                out[k] = old_list[k]
+        return out
+
+    c = container.deep_copy()
+    res = type(old.resources)()
+    res.limits = munge(container.resources.limits, old.resources.limits)
+    res.requests = munge(container.resources.requests, old.resources.requests)
+    c.resources = res
+    return c
+
+
+def _pod_resize_supported(pod: Any) -> bool:
+    """Go: ``isPodResizeRequestSupported``."""
+    for c in pod.status.container_statuses or []:
+        if c.state is not None and c.state.running is not None:
+            return c.resources is not None
+    return True
+
+
+def validate_pod_resize(new: Any, old: Any, opts: PodValidationOptions | None = None) -> ErrorList:
+    """Go: ``ValidatePodResize`` (the pods/resize subresource: only cpu and memory of
+    containers and sidecar init containers change; QoS class stays)."""
+    opts = _pod_options(opts)
+    errs = validate_object_meta_update(new.metadata, old.metadata, Path("metadata"))
+    errs.extend(_validate_pod_metadata_and_spec(new, opts))
+
+    def pod_level(pod: Any) -> bool:
+        r = pod.spec.resources
+        return r is not None and len(r.requests or {}) + len(r.limits or {}) > 0
+
+    if pod_level(old) or pod_level(new):
+        return ErrorList([fld.forbidden(Path(""), "pods with pod-level resources cannot be resized")])
+    if _MIRROR in (old.metadata.annotations or {}):
+        return ErrorList([fld.forbidden(Path(""), "static pods cannot be resized")])
+    if old.spec.os is not None and old.spec.os.name == "windows":
+        return ErrorList([fld.forbidden(Path(""), "windows pods cannot be resized")])
+    sp = Path("spec")
+    if (old.status.qos_class or _qos(old)) != _qos(new):
+        errs.append(fld.invalid(sp, new.status.qos_class, "Pod QOS Class may not change as a result of resizing"))
+    if not _pod_resize_supported(old):
+        errs.append(fld.forbidden(sp, "Pod running on node without support for resize"))
+    new_init = list(new.spec.init_containers or [])
+    old_init = list(old.spec.init_containers or [])
+    new_ctrs = list(new.spec.containers or [])
+    old_ctrs = list(old.spec.containers or [])
+    if len(new_init) != len(old_init) or len(new_ctrs) != len(old_ctrs):
+        # Go indexes the new pod by the old pod's positions (the strategy keeps the lists
+        # as stored); a changed count is a change to more than resources.
+        errs.append(fld.forbidden(sp, "only cpu and memory resources are mutable"))
+        return errs
+    for ix, ctr in enumerate(old_init):
+        if ctr.restart_policy != "Always":
+            continue
+        errs.extend(_validate_container_resize(new_init[ix].resources, ctr.resources, new_init[ix].resize_policy,
+                                               sp.child("initContainers").index(ix).child("resources")))
+    for ix, ctr in enumerate(old_ctrs):
+        errs.extend(_validate_container_resize(new_ctrs[ix].resources, ctr.resources, new_ctrs[ix].resize_policy,
+                                               sp.child("containers").index(ix).child("resources")))
+    munged_ctrs = []
+    for ix, c in enumerate(new_ctrs):
+        m = _drop_cpu_memory_updates(c, old_ctrs[ix])
+        if m != old_ctrs[ix]:
+            errs.append(fld.forbidden(sp, "only cpu and memory resources are mutable"))
+        munged_ctrs.append(m)
+    munged_init = []
+    for ix, c in enumerate(new_init):
+        if c.restart_policy == "Always":
+            m = _drop_cpu_memory_updates(c, old_init[ix])
+            if m != old_init[ix]:
+                errs.append(fld.forbidden(sp, "only cpu and memory resources for sidecar containers are mutable"))
+        else:
+            m = c
+            if m != old_init[ix]:
+                errs.append(fld.forbidden(sp, "resources for non-sidecar init containers are immutable"))
+        munged_init.append(m)
+    if errs:
+        return errs
+    spec = new.spec.deep_copy()
+    spec.containers = munged_ctrs
+    spec.init_containers = munged_init if new.spec.init_containers is not None else new.spec.init_containers
+    if spec != old.spec:
+        errs.append(fld.forbidden(sp, "only cpu and memory resources are mutable"))
     return errs
 
 
@@ -2928,14 +3055,16 @@ def validate_endpoints_update(new: Any, old: Any) -> ErrorList:
     return errs
 
 
+#: helper.standardQuotaResources: the standard resources except ``storage``.
+_STANDARD_QUOTA_RESOURCES = _STANDARD_RESOURCES - {"storage"}
 _QUOTA_SCOPES = ["BestEffort", "CrossNamespacePodAffinity", "NotBestEffort", "NotTerminating", "PriorityClass",
                  "Terminating", "VolumeAttributesClass"]
 
 
 def _validate_quota_resource_name(value: str, path: Path) -> ErrorList:
     errs = _validate_resource_name(value, path)
-    if len(value.split("/")) == 1 and value not in _STANDARD_RESOURCES and not value.startswith(
-            ("requests.hugepages-", "count/")):
+    if len(value.split("/")) == 1 and value not in _STANDARD_QUOTA_RESOURCES and \
+            not value.startswith(("hugepages-", "requests.hugepages-")):
         errs.append(fld.invalid(path, value, "must be a standard resource for quota"))
     return errs
 
@@ -3147,4 +3276,103 @@ def validate_node_update(new: Any, old: Any) -> ErrorList:
         errs.extend(_validate_node_taints(new.spec.taints, Path("metadata").child("taints")))
     if new.spec.do_not_use_external_id != old.spec.do_not_use_external_id:
         errs.append(fld.forbidden(Path("spec", "externalID"), "may not be updated"))
+    return errs
+
+
+# --- Events (events.go) ---
+
+REPORTING_INSTANCE_LENGTH_LIMIT = 128
+ACTION_LENGTH_LIMIT = 128
+REASON_LENGTH_LIMIT = 128
+NOTE_LENGTH_LIMIT = 1024
+#: Request versions whose events get only the legacy checks (Go: v1.SchemeGroupVersion and
+#: eventsv1beta1.SchemeGroupVersion).
+_LENIENT_EVENT_VERSIONS = ("v1", "events.k8s.io/v1beta1")
+
+
+def _zero_time(t: Any) -> bool:
+    return t is None or t.is_zero()
+
+
+def _legacy_validate_event(event: Any) -> ErrorList:
+    """Go: ``legacyValidateEvent``."""
+    errs = ErrorList()
+    ns = event.metadata.namespace or ""
+    inv_ns = event.involved_object.namespace or ""
+    ip = Path("involvedObject", "namespace")
+    if _zero_time(event.event_time):
+        if not inv_ns:
+            if ns not in ("", "default"):
+                errs.append(fld.invalid(ip, inv_ns, "does not match event.namespace"))
+        elif ns != inv_ns:
+            errs.append(fld.invalid(ip, inv_ns, "does not match event.namespace"))
+    else:
+        if not inv_ns and ns not in ("default", "kube-system"):
+            errs.append(fld.invalid(ip, inv_ns, "does not match event.namespace"))
+        rc = event.reporting_controller or ""
+        if not rc:
+            errs.append(fld.required(Path("reportingController"), ""))
+        errs.extend(fld.invalid(Path("reportingController"), rc, m) for m in names.is_qualified_name(rc))
+        for value, path_name, limit in ((event.reporting_instance, "reportingInstance", REPORTING_INSTANCE_LENGTH_LIMIT),
+                                        (event.action, "action", ACTION_LENGTH_LIMIT),
+                                        (event.reason, "reason", REASON_LENGTH_LIMIT)):
+            if not value:
+                errs.append(fld.required(Path(path_name), ""))
+            if names.go_len(value or "") > limit:
+                errs.append(fld.invalid(Path(path_name), "", f"can have at most {limit} characters"))
+        if names.go_len(event.message or "") > NOTE_LENGTH_LIMIT:
+            errs.append(fld.invalid(Path("message"), "", f"can have at most {NOTE_LENGTH_LIMIT} characters"))
+    errs.extend(fld.invalid(Path("namespace"), ns, m) for m in names.is_dns1123_subdomain(ns))
+    return errs
+
+
+def _validate_v1_event_series(event: Any) -> ErrorList:
+    errs = ErrorList()
+    if event.series is not None:
+        if event.series.count < 2:
+            errs.append(fld.invalid(Path("series.count"), "", "should be at least 2"))
+        if _zero_time(event.series.last_observed_time):
+            errs.append(fld.required(Path("series.lastObservedTime"), ""))
+    return errs
+
+
+def validate_event(event: Any, request_version: str = "v1") -> ErrorList:
+    """Go: ``ValidateEventCreate``. *request_version* is the group/version the request came
+    in (``"v1"`` for the core API, ``"events.k8s.io/v1"``...): the core v1 and
+    events.k8s.io/v1beta1 APIs get only the legacy checks, newer ones the strict ones."""
+    errs = _legacy_validate_event(event)
+    if request_version in _LENIENT_EVENT_VERSIONS:
+        return errs
+    errs.extend(validate_object_meta(event.metadata, True, names.name_is_dns_subdomain, Path("metadata")))
+    errs.extend(_validate_v1_event_series(event))
+    if _zero_time(event.event_time):
+        errs.append(fld.required(Path("eventTime"), ""))
+    if event.type not in ("Normal", "Warning"):
+        errs.append(fld.invalid(Path("type"), "", f"has invalid value: {event.type}"))
+    if not _zero_time(event.first_timestamp):
+        errs.append(fld.invalid(Path("firstTimestamp"), "", "needs to be unset"))
+    if not _zero_time(event.last_timestamp):
+        errs.append(fld.invalid(Path("lastTimestamp"), "", "needs to be unset"))
+    if event.count:
+        errs.append(fld.invalid(Path("count"), "", "needs to be unset"))
+    if event.source is not None and (event.source.component or event.source.host):
+        errs.append(fld.invalid(Path("source"), "", "needs to be unset"))
+    return errs
+
+
+def validate_event_update(new: Any, old: Any, request_version: str = "v1") -> ErrorList:
+    """Go: ``ValidateEventUpdate`` (strict versions: most fields immutable)."""
+    errs = _legacy_validate_event(new)
+    if request_version in _LENIENT_EVENT_VERSIONS:
+        return errs
+    errs.extend(validate_object_meta_update(new.metadata, old.metadata, Path("metadata")))
+    if new.series != old.series:
+        errs.extend(_validate_v1_event_series(new))
+    for attr, json_name in (("involved_object", "involvedObject"), ("reason", "reason"), ("message", "message"),
+                            ("source", "source"), ("first_timestamp", "firstTimestamp"),
+                            ("last_timestamp", "lastTimestamp"), ("count", "count"), ("reason", "reason"),
+                            ("type", "type"), ("event_time", "eventTime"), ("action", "action"),
+                            ("related", "related"), ("reporting_controller", "reportingController"),
+                            ("reporting_instance", "reportingInstance")):
+        errs.extend(validate_immutable_field(getattr(new, attr), getattr(old, attr), Path(json_name)))
     return errs

@@ -8,10 +8,15 @@ from typing import Any
 
 from kcodec.api.core import validation as core
 from kcodec.validation import field as fld
-from kcodec.validation import names
+from kcodec.types import INT
+from kcodec.validation import names, objectmeta
 from kcodec.validation.field import ErrorList, Path
 
 __all__ = [
+    "validate_network_policy",
+    "validate_network_policy_update",
+    "validate_network_policy_spec",
+    "validate_ip_block",
     "validate_ingress",
     "validate_ingress_update",
     "validate_ingress_status_update",
@@ -312,4 +317,137 @@ def validate_ip_address_update(new: Any, old: Any) -> ErrorList:
 
     errs = core.validate_object_meta_update(new.metadata, old.metadata, Path("metadata"))
     errs.extend(om.validate_immutable_field(new.spec.parent_ref, old.spec.parent_ref, Path("spec").child("parentRef")))
+    return errs
+
+
+_POLICY_TYPES = ["Ingress", "Egress"]
+
+
+def _validate_network_policy_port(port: Any, path: Path) -> ErrorList:
+    """Go: ``ValidateNetworkPolicyPort``."""
+    errs = ErrorList()
+    if port.protocol is not None and port.protocol not in ("TCP", "UDP", "SCTP"):
+        errs.append(fld.not_supported(path.child("protocol"), port.protocol, ["TCP", "UDP", "SCTP"]))
+    if port.port is not None:
+        if port.port.type == INT:
+            v = port.port.int_value()
+            errs.extend(fld.invalid(path.child("port"), v, m) for m in names.is_valid_port_num(v))
+            if port.end_port is not None:
+                if port.end_port < v:
+                    errs.append(fld.invalid(path.child("endPort"), port.end_port, "must be greater than or equal to `port`"))
+                errs.extend(fld.invalid(path.child("endPort"), port.end_port, m)
+                            for m in names.is_valid_port_num(port.end_port))
+        else:
+            if port.end_port is not None:
+                errs.append(fld.invalid(path.child("endPort"), port.end_port,
+                                        "may not be specified when `port` is non-numeric"))
+            errs.extend(fld.invalid(path.child("port"), port.port.str_val, m)
+                        for m in names.is_valid_port_name(port.port.str_val))
+    elif port.end_port is not None:
+        errs.append(fld.invalid(path.child("endPort"), port.end_port, "may not be specified when `port` is not specified"))
+    return errs
+
+
+def validate_ip_block(ipb: Any, path: Path, allow_cidrs_even_if_invalid: list[str] | None = None) -> ErrorList:
+    """Go: ``ValidateIPBlock``: cidr, and every except a strict subset of it. CIDRs the old
+    object had are accepted unchecked on update."""
+    errs = ErrorList()
+    if not ipb.cidr:
+        errs.append(fld.required(path.child("cidr"), ""))
+        return errs
+    errs.extend(names.is_valid_cidr_for_legacy_field(path.child("cidr"), ipb.cidr, False, allow_cidrs_even_if_invalid))
+    net = names.parse_cidr_sloppy(ipb.cidr)
+    if net is None:
+        return errs
+    for i, value in enumerate(ipb.except_ or []):
+        ep = path.child("except").index(i)
+        errs.extend(names.is_valid_cidr_for_legacy_field(ep, value, False, allow_cidrs_even_if_invalid))
+        exc = names.parse_cidr_sloppy(value)
+        if exc is None:
+            continue
+        contained = exc.version == net.version and exc.network_address in net
+        if not contained or net.prefixlen >= exc.prefixlen:
+            errs.append(fld.invalid(ep, value, "must be a strict subset of `cidr`"))
+    return errs
+
+
+def _validate_network_policy_peer(peer: Any, path: Path, allow_invalid_label_value: bool,
+                                  allow_cidrs: list[str] | None) -> ErrorList:
+    """Go: ``ValidateNetworkPolicyPeer``."""
+    errs = ErrorList()
+    count = 0
+    if peer.pod_selector is not None:
+        count += 1
+        errs.extend(objectmeta.validate_label_selector(peer.pod_selector, path.child("podSelector"),
+                                                       allow_invalid_label_value=allow_invalid_label_value))
+    if peer.namespace_selector is not None:
+        count += 1
+        errs.extend(objectmeta.validate_label_selector(peer.namespace_selector, path.child("namespaceSelector"),
+                                                       allow_invalid_label_value=allow_invalid_label_value))
+    if peer.ip_block is not None:
+        count += 1
+        errs.extend(validate_ip_block(peer.ip_block, path.child("ipBlock"), allow_cidrs))
+    if count == 0:
+        errs.append(fld.required(path, "must specify a peer"))
+    elif count > 1 and peer.ip_block is not None:
+        errs.append(fld.forbidden(path, "may not specify both ipBlock and another peer"))
+    return errs
+
+
+def validate_network_policy_spec(spec: Any, path: Path, *, allow_invalid_label_value: bool = False,
+                                 allow_cidrs_even_if_invalid: list[str] | None = None) -> ErrorList:
+    """Go: ``ValidateNetworkPolicySpec``."""
+    allow = allow_invalid_label_value
+    cidrs = allow_cidrs_even_if_invalid
+    errs = objectmeta.validate_label_selector(spec.pod_selector, path.child("podSelector"),
+                                              allow_invalid_label_value=allow)
+    for i, rule in enumerate(spec.ingress or []):
+        rp = path.child("ingress").index(i)
+        for j, port in enumerate(rule.ports or []):
+            errs.extend(_validate_network_policy_port(port, rp.child("ports").index(j)))
+        for j, peer in enumerate(rule.from_ or []):
+            errs.extend(_validate_network_policy_peer(peer, rp.child("from").index(j), allow, cidrs))
+    for i, rule in enumerate(spec.egress or []):
+        rp = path.child("egress").index(i)
+        for j, port in enumerate(rule.ports or []):
+            errs.extend(_validate_network_policy_port(port, rp.child("ports").index(j)))
+        for j, peer in enumerate(rule.to or []):
+            errs.extend(_validate_network_policy_peer(peer, rp.child("to").index(j), allow, cidrs))
+    types = list(spec.policy_types or [])
+    if len(types) > len(_POLICY_TYPES):
+        errs.append(fld.invalid(path.child("policyTypes"), types, "may not specify more than two policyTypes"))
+        return errs
+    for i, t in enumerate(types):
+        if t not in _POLICY_TYPES:
+            errs.append(fld.not_supported(path.child("policyTypes").index(i), t, _POLICY_TYPES))
+    return errs
+
+
+def validate_network_policy(np: Any) -> ErrorList:
+    """Go: ``ValidateNetworkPolicy`` with the create options of the strategy
+    (``ValidationOptionsForNetworking(np, nil)``)."""
+    errs = core.validate_object_meta(np.metadata, True, names.name_is_dns_subdomain, Path("metadata"))
+    errs.extend(validate_network_policy_spec(np.spec, Path("spec")))
+    return errs
+
+
+def validate_network_policy_update(new: Any, old: Any) -> ErrorList:
+    """Go: ``ValidateNetworkPolicyUpdate`` with ``ValidationOptionsForNetworking(new, old)``:
+    invalid label values stay allowed when the old podSelector had errors, and CIDRs the old
+    policy had are not checked again."""
+    allow = bool(objectmeta.validate_label_selector(old.spec.pod_selector, Path("spec", "podSelector")))
+    cidrs: list[str] = []
+    for rule in old.spec.ingress or []:
+        for peer in rule.from_ or []:
+            if peer.ip_block is not None:
+                cidrs.append(peer.ip_block.cidr)
+                cidrs.extend(peer.ip_block.except_ or [])
+    for rule in old.spec.egress or []:
+        for peer in rule.to or []:
+            if peer.ip_block is not None:
+                cidrs.append(peer.ip_block.cidr)
+                cidrs.extend(peer.ip_block.except_ or [])
+    errs = core.validate_object_meta_update(new.metadata, old.metadata, Path("metadata"))
+    errs.extend(validate_network_policy_spec(new.spec, Path("spec"), allow_invalid_label_value=allow,
+                                             allow_cidrs_even_if_invalid=cidrs))
     return errs

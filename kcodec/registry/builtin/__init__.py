@@ -13,13 +13,16 @@ legacy scheme has no internal version of (``resource.k8s.io``), the storage vers
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any
 
 from kcodec.errors import ConfigError
+from kcodec.registry.builtin.componentstatus import ComponentStatusREST
 from kcodec.registry.builtin.namespaces import FinalizeREST, NamespaceFinalizeStrategy, NamespaceStore
 from kcodec.registry.builtin.resources import GROUP_ORDER, RESOURCES, ResourceInfo, resource_info
 from kcodec.registry.builtin.reviews import ReviewREST, always_allow
+from kcodec.registry.builtin.serviceaccounts import TokenIssuer, TokenREST
 from kcodec.registry.builtin.services import (
     DEFAULT_NODE_PORT_RANGE,
     DEFAULT_SERVICE_CIDR,
@@ -56,6 +59,9 @@ __all__ = [
     "NamespaceStore",
     "FinalizeREST",
     "ReviewREST",
+    "ComponentStatusREST",
+    "TokenIssuer",
+    "TokenREST",
     "DEFAULT_SERVICE_CIDR",
     "DEFAULT_NODE_PORT_RANGE",
     "first_service_ip",
@@ -140,7 +146,7 @@ FIELD_SELECTABLE: dict[tuple[str, str], dict[str, Any]] = {
         "source": lambda o: o.source.component if o.source is not None else "", "type": _meta("type"),
     },
     ("", "secrets"): {"type": _meta("type")},
-    ("", "namespaces"): {"status.phase": _meta("status.phase")},
+    ("", "namespaces"): {"status.phase": _meta("status.phase"), "name": _meta("metadata.name")},
     ("", "nodes"): {"spec.unschedulable": lambda o: "true" if o.spec.unschedulable else "false"},
     ("", "replicationcontrollers"): {"status.replicas": _meta("status.replicas")},
     ("", "persistentvolumes"): {"name": _meta("metadata.name")},
@@ -197,8 +203,7 @@ class _ExternalRESTOptionsGetter:
         factory = DefaultStorageFactory(base.storage_config, getattr(base, "default_media_type", CONTENT_TYPE_PROTOBUF),
                                         api.codecs, encoding, base.default_resource_prefixes)
         factory.transformers = dict(getattr(base, "transformers", {}))
-        inner = type(self.getter).__new__(type(self.getter))
-        inner.__dict__.update(self.getter.__dict__)
+        inner = copy.copy(self.getter)  # same backends (shared KV table), another factory
         inner.storage_factory = factory
         return inner.get_rest_options(resource, example)
 
@@ -232,9 +237,16 @@ def new_store(info: ResourceInfo, rest_options_getter: Any, *, service_cidr: str
     store.complete_with_options(getter)
     if isinstance(store, ServiceStore):
         if ipaddress_store is None:
-            ipaddress_store = new_store(resource_info("networking.k8s.io", "ipaddresses"), rest_options_getter)
+            ipaddress_store = new_store(_info("networking.k8s.io", "ipaddresses"), rest_options_getter)
         store.configure_allocators(ipaddress_store, service_cidr, node_port_range)
     return store
+
+
+def _info(group: str, resource: str) -> ResourceInfo:
+    info = resource_info(group, resource)
+    if info is None:
+        raise KeyError(f"{resource}.{group} is not a built-in resource")
+    return info
 
 
 def _table_convertor(new_func: Any) -> Any:
@@ -259,16 +271,21 @@ def _new(scheme: Any, gvk: GroupVersionKind) -> Any:
 
 def api_group_infos(rest_options_getter: Any, *, service_cidr: str = DEFAULT_SERVICE_CIDR,
                     node_port_range: tuple[int, int] = DEFAULT_NODE_PORT_RANGE,
-                    authorizer: Any = None, authenticator: Any = None,
+                    authorizer: Any = None, authenticator: Any = None, token_issuer: TokenIssuer | None = None,
                     groups: Any = None) -> list[APIGroupInfo]:
     """One :class:`APIGroupInfo` per group kube-apiserver 1.36 serves, in discovery order.
 
     ``service_cidr`` / ``node_port_range`` configure Service allocation; ``authorizer``
     (``(user, attributes) -> (allowed, reason)``, default: allow all, as
     ``--authorization-mode=AlwaysAllow``) answers the access reviews; ``authenticator``
-    (``token -> UserInfo | None``) the TokenReviews. ``groups`` limits the groups built.
+    (``token -> UserInfo | None``, default: ``token_issuer.verify``) the TokenReviews.
+    ``token_issuer`` signs ``serviceaccounts/token`` requests (a new
+    :class:`~kcodec.registry.builtin.serviceaccounts.TokenIssuer` when None; pass one to
+    authenticate its tokens in the server too). ``groups`` limits the groups built.
     """
     authorizer = authorizer or always_allow
+    token_issuer = token_issuer if token_issuer is not None else TokenIssuer()
+    authenticator = authenticator if authenticator is not None else token_issuer.verify
     stores: dict[tuple[str, str], Store] = {}
     infos: dict[str, APIGroupInfo] = {}
     for info in RESOURCES:
@@ -289,17 +306,19 @@ def api_group_infos(rest_options_getter: Any, *, service_cidr: str = DEFAULT_SER
         stores[(info.group, info.resource)] = new_store(info, rest_options_getter)
     if groups is None or "" in groups:
         stores[("", "services")] = new_store(
-            resource_info("", "services"), rest_options_getter, service_cidr=service_cidr,
+            _info("", "services"), rest_options_getter, service_cidr=service_cidr,
             node_port_range=node_port_range, ipaddress_store=stores.get(("networking.k8s.io", "ipaddresses")))
     for info in RESOURCES:
         group_info = infos.get(info.group)
         if group_info is None:
             continue
         storages: dict[str, Any] = {}
-        store = stores.get((info.group, info.resource))
+        store: Any = stores.get((info.group, info.resource))
         if info.virtual:
-            if info.resource == "bindings":
-                pods = stores.get(("", "pods")) or new_store(resource_info("", "pods"), rest_options_getter)
+            if info.resource == "componentstatuses":
+                storages["componentstatuses"] = ComponentStatusREST.for_getter(rest_options_getter)
+            elif info.resource == "bindings":
+                pods = stores.get(("", "pods")) or new_store(_info("", "pods"), rest_options_getter)
                 storages["bindings"] = BindingREST(pods)
             else:
                 storages[info.resource] = ReviewREST(info, authorizer=authorizer, authenticator=authenticator)
@@ -311,6 +330,9 @@ def api_group_infos(rest_options_getter: Any, *, service_cidr: str = DEFAULT_SER
                 storages[f"{info.resource}/scale"] = ScaleREST(store)
             if (info.group, info.resource) == ("certificates.k8s.io", "certificatesigningrequests"):
                 storages[f"{info.resource}/approval"] = StatusREST(store, CSRApprovalStrategy(info, store.create_strategy.scheme))
+            if (info.group, info.resource) == ("", "serviceaccounts"):
+                pods_for_tokens = stores.get(("", "pods")) or new_store(_info("", "pods"), rest_options_getter)
+                storages["serviceaccounts/token"] = TokenREST(store, token_issuer, pods_for_tokens)
             if (info.group, info.resource) == ("", "namespaces"):
                 storages["namespaces/finalize"] = FinalizeREST(store, NamespaceFinalizeStrategy(info))
             if (info.group, info.resource) == ("", "pods"):
@@ -318,7 +340,7 @@ def api_group_infos(rest_options_getter: Any, *, service_cidr: str = DEFAULT_SER
                 for sub in ("ephemeralcontainers", "resize"):
                     storages[f"pods/{sub}"] = StatusREST(store, PodSubresourceStrategy(info, sub, store.create_strategy.scheme))
                 pdbs = stores.get(("policy", "poddisruptionbudgets")) or new_store(
-                    resource_info("policy", "poddisruptionbudgets"), rest_options_getter)
+                    _info("policy", "poddisruptionbudgets"), rest_options_getter)
                 storages["pods/eviction"] = EvictionREST(store, pdbs)
         for v in info.versions:
             group_info.versioned_resources_storage_map.setdefault(v, {}).update(storages)

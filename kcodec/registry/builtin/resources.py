@@ -20,8 +20,9 @@ __all__ = ["ResourceInfo", "RESOURCES", "GROUP_ORDER", "resource_info"]
 class ResourceInfo:
     """What the registry and discovery need to know of one built-in resource.
 
-    ``generation`` names the top-level field whose change bumps metadata.generation
-    (``"spec"``, ``"webhooks"``...; ``None``: the kind does not track generation);
+    ``generation`` names the top-level field (or fields) whose change bumps
+    metadata.generation (``"spec"``, ``"webhooks"``, EndpointSlices' three; ``None``: the
+    kind does not track generation);
     ``status`` whether the main resource resets status (and a ``/status`` subresource
     exists); ``status_meta`` how the status strategy treats metadata: ``"reset"``
     (``metav1.ResetObjectMetaForStatus``), ``"labels"`` (labels kept from the old
@@ -42,7 +43,7 @@ class ResourceInfo:
     status: bool = False
     status_meta: str = ""
     scale: bool = False
-    generation: str | None = None
+    generation: str | tuple[str, ...] | None = None
     name_rule: str = "subdomain"
     subresources: tuple[str, ...] = ()
     virtual: bool = False
@@ -66,6 +67,7 @@ R = ResourceInfo
 RESOURCES: tuple[ResourceInfo, ...] = (
     # core/v1 (pkg/registry/core/*)
     R("", "bindings", "Binding", virtual=True),
+    R("", "componentstatuses", "ComponentStatus", namespaced=False, short_names=("cs",), virtual=True),
     R("", "configmaps", "ConfigMap", short_names=("cm",)),
     R("", "endpoints", "Endpoints", short_names=("ep",), singular="endpoints",
       allow_create_on_update=True),
@@ -137,7 +139,7 @@ RESOURCES: tuple[ResourceInfo, ...] = (
     # coordination.k8s.io/v1
     R("coordination.k8s.io", "leases", "Lease", allow_create_on_update=True),
     # discovery.k8s.io/v1
-    R("discovery.k8s.io", "endpointslices", "EndpointSlice"),
+    R("discovery.k8s.io", "endpointslices", "EndpointSlice", generation=("address_type", "endpoints", "ports")),
     # events.k8s.io/v1
     R("events.k8s.io", "events", "Event", short_names=("ev",), allow_create_on_update=True),
     # flowcontrol.apiserver.k8s.io/v1

@@ -130,11 +130,17 @@ class BuiltinStrategy(rest.Strategy):
         if self.info.status and hasattr(obj, "status"):
             obj.status = old.status
         if self.info.generation:
-            field_name = self.info.generation
-            if getattr(obj, field_name, None) != getattr(old, field_name, None):
+            names = (self.info.generation,) if isinstance(self.info.generation, str) else self.info.generation
+            if any(getattr(obj, n, None) != getattr(old, n, None) for n in names):
                 accessor(obj).set_generation(accessor(old).get_generation() + 1)
         if self._update_hook is not None:
             self._update_hook(ctx, obj, old)
+
+    def warnings_on_create(self, ctx: Context, obj: Any) -> list[str]:
+        return _pod_warnings(self.info, obj, None)
+
+    def warnings_on_update(self, ctx: Context, obj: Any, old: Any) -> list[str]:
+        return _pod_warnings(self.info, obj, old)
 
     def validate(self, ctx: Context, obj: Any) -> Any:
         fn = validation_function(self.info.group, self.info.kind)
@@ -170,6 +176,34 @@ class BuiltinStrategy(rest.Strategy):
         return True
 
 
+#: Kinds whose strategies warn about their pod template (k/k: GetWarningsForPodTemplate at
+#: this path), and Pods themselves (GetWarningsForPod).
+_POD_TEMPLATE_PATHS = {
+    ("", "PodTemplate"): "template", ("", "ReplicationController"): "spec.template",
+    ("apps", "Deployment"): "spec.template", ("apps", "ReplicaSet"): "spec.template",
+    ("apps", "StatefulSet"): "spec.template", ("apps", "DaemonSet"): "spec.template",
+    ("batch", "Job"): "spec.template", ("batch", "CronJob"): "spec.jobTemplate.spec.template",
+}
+
+
+def _pod_warnings(info: ResourceInfo, obj: Any, old: Any) -> list[str]:
+    from kcodec.registry.builtin.warnings import warnings_for_pod, warnings_for_pod_template
+
+    key = (info.group, info.kind)
+    if key == ("", "Pod"):
+        return warnings_for_pod(obj, old)
+    path = _POD_TEMPLATE_PATHS.get(key)
+    if path is None:
+        return []
+    template: Any = obj
+    for part in {"template": ["template"], "spec.template": ["spec", "template"],
+                 "spec.jobTemplate.spec.template": ["spec", "job_template", "spec", "template"]}[path]:
+        template = getattr(template, part, None)
+        if template is None:
+            return []
+    return warnings_for_pod_template(path, template)
+
+
 class BuiltinStatusStrategy(BuiltinStrategy):
     """The ``/status`` strategy: status from the request, everything else from the stored
     object (spec and, per kind, metadata), then the kind's status validation."""
@@ -190,6 +224,9 @@ class BuiltinStatusStrategy(BuiltinStrategy):
         status_hook = STATUS_UPDATE.get((self.info.group, self.info.kind))
         if status_hook is not None:
             status_hook(ctx, obj, old)
+
+    def warnings_on_update(self, ctx: Context, obj: Any, old: Any) -> list[str]:
+        return []
 
     def validate_update(self, ctx: Context, obj: Any, old: Any) -> Any:
         fn = validation_function(self.info.group, self.info.kind, "_status_update")
@@ -350,6 +387,28 @@ def _job_prepare_for_create(ctx: Context, job: Any) -> None:
     job.spec.selector.match_labels = match
 
 
+def _record_storage_version(crd: Any) -> None:
+    """apiextensions-apiserver's CRD strategy: the storage version joins status.storedVersions."""
+    for v in crd.spec.versions or ():
+        if v.storage:
+            stored = list(crd.status.stored_versions or ())
+            if v.name not in stored:
+                stored.append(v.name)
+            crd.status.stored_versions = stored
+            break
+
+
+def _crd_prepare_for_create(ctx: Context, crd: Any) -> None:
+    """CRD PrepareForCreate: status reset and generation 1 (the table), storedVersions."""
+    _record_storage_version(crd)
+
+
+def _crd_prepare_for_update(ctx: Context, crd: Any, old: Any) -> None:
+    """CRD PrepareForUpdate: status kept (the table), a new storage version recorded."""
+    crd.status = crd.status.deep_copy()
+    _record_storage_version(crd)
+
+
 def _csr_prepare_for_create(ctx: Context, csr: Any) -> None:
     """k/k csrStrategy.PrepareForCreate: the requester's identity from the context."""
     user = ctx.user
@@ -390,6 +449,7 @@ PREPARE_FOR_CREATE: dict[tuple[str, str], Callable[[Context, Any], None]] = {
     ("", "PersistentVolume"): _pv_prepare_for_create,
     ("", "PersistentVolumeClaim"): _pvc_prepare_for_create,
     ("batch", "Job"): _job_prepare_for_create,
+    ("apiextensions.k8s.io", "CustomResourceDefinition"): _crd_prepare_for_create,
     ("apps", "DaemonSet"): _daemon_set_prepare_for_create,
     ("certificates.k8s.io", "CertificateSigningRequest"): _csr_prepare_for_create,
 }
@@ -397,6 +457,7 @@ PREPARE_FOR_CREATE: dict[tuple[str, str], Callable[[Context, Any], None]] = {
 PREPARE_FOR_UPDATE: dict[tuple[str, str], Callable[[Context, Any, Any], None]] = {
     ("apps", "Deployment"): _deployment_prepare_for_update,
     ("apps", "DaemonSet"): _daemon_set_prepare_for_update,
+    ("apiextensions.k8s.io", "CustomResourceDefinition"): _crd_prepare_for_update,
     ("", "Namespace"): _namespace_prepare_for_update,
     ("certificates.k8s.io", "CertificateSigningRequest"): _csr_prepare_for_update,
 }

@@ -314,6 +314,7 @@ class EvictionREST:
                     continue
                 raise
             return success
+        assert pod is not None  # the loop ran at least once
         pdbs = self._pdbs_for(ctx, pod)
         if len(pdbs) > 1:
             return Status(api_version="v1", kind="Status", status=apierrors.STATUS_FAILURE, code=500,

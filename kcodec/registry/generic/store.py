@@ -23,6 +23,8 @@ for groups that have one). Errors are :class:`kcodec.api.errors.StatusError`.
 """
 from __future__ import annotations
 
+import builtins
+
 from typing import Any, Callable
 
 from kcodec.api import errors as apierrors
@@ -116,15 +118,17 @@ def _is_dry_run(options: Any) -> bool:
 
 def _rv_int(obj: Any) -> int:
     rv = accessor(obj).get_resource_version() if obj is not None else ""
-    if not rv:
+    if not rv or rv == "0":
         return 0
-    try:
-        value = int(rv)
-    except ValueError:
-        raise apierrors.new_bad_request(f"invalid resource version: {rv!r}") from None
-    if value < 0:
-        raise apierrors.new_bad_request(f"invalid resource version: {rv!r}")
-    return value
+    if not (rv.isascii() and rv.isdigit()) or int(rv) >= 1 << 64:
+        # APIObjectVersioner.ParseResourceVersion's InvalidError text; Go's handlers answer
+        # it with a 500, kcodec with a 400: the value is the client's.
+        from kcodec.gofmt import quote
+
+        reason = "value out of range" if rv.isascii() and rv.isdigit() else "invalid syntax"
+        raise apierrors.new_bad_request(f"resourceVersion: Invalid value: {quote(rv)}: strconv.ParseUint: "
+                                        f"parsing {quote(rv)}: {reason}")
+    return int(rv)
 
 
 def _as_api_errors(method: Callable[..., Any]) -> Callable[..., Any]:
@@ -171,6 +175,11 @@ class RegistryWatcher:
     @property
     def resource_version(self) -> Any:
         return getattr(self._inner, "resource_version", None)
+
+    @property
+    def dropped(self) -> bool:
+        """Whether the watch cache ended this watch because its reader fell behind."""
+        return bool(getattr(self._inner, "dropped", False))
 
     def set_notify(self, callback: Callable[[], None]) -> None:
         """Call ``callback`` (from any thread) when an event may be ready or the watch ended."""
@@ -294,10 +303,10 @@ class Store:
         self.update_strategy = update_strategy if update_strategy is not None else create_strategy
         self.delete_strategy = delete_strategy if delete_strategy is not None else create_strategy
         self.reset_fields_strategy = reset_fields_strategy
-        self.predicate_func = predicate_func
+        self.predicate_func: Any = predicate_func
         self.attr_func = attr_func
-        self.key_root_func = key_root_func
-        self.key_func = key_func
+        self.key_root_func: Any = key_root_func
+        self.key_func: Any = key_func
         self.object_name_func = object_name_func or (lambda obj: accessor(obj).get_name())
         self.decorator = decorator
         self.after_create = after_create
@@ -417,6 +426,13 @@ class Store:
 
     def get_delete_strategy(self) -> Any:
         return self.delete_strategy
+
+    def storage_version(self) -> Any:
+        """The GroupVersion the resource is written in (Go's ``StorageVersion()``, whose
+        version and the kind give discovery's storageVersionHash); None before
+        :meth:`complete_with_options`."""
+        config = getattr(self.rest_options, "storage_config", None)
+        return getattr(config, "storage_version", None)
 
     def verbs(self) -> list[str]:
         """The verbs discovery lists for the resource (those Go derives from the REST
@@ -581,7 +597,7 @@ class Store:
                 else:
                     out = self.storage.create(key, obj)
             except Exception as exc:
-                err = apierrors.interpret_create_error(exc, qualified_resource, name)
+                err: Any = apierrors.interpret_create_error(exc, qualified_resource, name)
                 err = rest.check_generated_name_error(ctx, self.create_strategy, err, obj)
                 if not apierrors.is_already_exists(err):
                     raise _api_error(err, exc) from exc
@@ -692,6 +708,7 @@ class Store:
             return self._delete_without_finalizers(ctx, name, key, state["delete_obj"],
                                                    storage_pre if has_pre else None, options)
         except Exception as exc:
+            err: Any
             if state["creating"]:
                 err = apierrors.interpret_create_error(exc, qualified_resource, name)
                 err = rest.check_generated_name_error(ctx, self.create_strategy, err, state["creating_obj"])
@@ -888,7 +905,7 @@ class Store:
                 return False
         return False
 
-    def _deletion_finalizers_for_gc(self, ctx: Context, m: Any, options: Any) -> tuple[bool, list[str]]:
+    def _deletion_finalizers_for_gc(self, ctx: Context, m: Any, options: Any) -> tuple[bool, builtins.list[str]]:
         """Go's ``deletionFinalizersForGarbageCollection``."""
         if not self.enable_garbage_collection:
             return False, []

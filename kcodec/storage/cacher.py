@@ -857,6 +857,11 @@ class Cacher:
         if rv == 0 or rv <= self._rv:
             return
         self._waiters += 1
+        raw = self._raw
+        if raw is not None:
+            # Ask now: the cache's thread may be asleep for up to a second between ticks
+            # (it asks again every 100 ms while anyone waits).
+            self._request_progress(raw)
         try:
             deadline = time.monotonic() + BLOCK_TIMEOUT
             while self._rv < rv:

@@ -303,6 +303,7 @@ class _SQLiteWatch:
         # batch saw every row of its snapshot): what a watch cache calls progress.
         self.progress_revision = 0
         self._seen: tuple[int, int, int] | None = None  # (connection, data_version, write_seq) at the last poll
+        self._asked = False  # request_progress() was called: next_batch returns after its next poll
         if range_end is None:
             self.where, self.args = "key = ?", (key,)
         else:
@@ -314,7 +315,9 @@ class _SQLiteWatch:
             raise CompactedError(compacted, self.position)
 
     def request_progress(self) -> None:
-        """Progress comes with every poll; wake the poller so it polls now."""
+        """Progress comes with every poll: make the waiting :meth:`next_batch` poll now and
+        return, so its caller reads :attr:`progress_revision` at once."""
+        self._asked = True
         with self.kv._wakeup:
             self.kv._wakeup.notify_all()
 
@@ -368,6 +371,9 @@ class _SQLiteWatch:
                     if len(events) == self.BATCH:
                         self._seen = None  # more rows may be waiting: poll again at once
                     return events
+            if self._asked:
+                self._asked = False
+                return []
             wait = self.kv.poll_interval
             if deadline is not None:
                 left = deadline - time.monotonic()

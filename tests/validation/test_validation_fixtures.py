@@ -31,6 +31,7 @@ KINDS = {
     "LimitRange": ("core", "limit_range"), "Binding": ("core", "binding"),
     "IngressClass": ("networking", "ingress_class"), "ServiceCIDR": ("networking", "service_cidr"),
     "NetworkPolicy": ("networking", "network_policy"), "PriorityClass": ("scheduling", "priority_class"),
+    "PersistentVolume": ("core", "persistent_volume"),
     "Lease": ("coordination", "lease"), "LeaseCandidate": ("coordination", "lease_candidate"),
     "RuntimeClass": ("node", "runtime_class"), "StorageClass": ("storage", "storage_class"),
     "APIService": ("apiregistration", "api_service"), "Event": ("core", "event"),

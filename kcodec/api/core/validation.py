@@ -15,6 +15,7 @@ Windows host-process checks beyond the documented messages.
 """
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -39,6 +40,10 @@ __all__ = [
     "validate_pod_ephemeral_containers_update",
     "validate_pod_resize",
     "validate_event",
+    "validate_persistent_volume",
+    "validate_persistent_volume_update",
+    "validate_persistent_volume_status_update",
+    "validate_persistent_volume_spec",
     "validate_event_update",
     "validate_binding",
     "validate_endpoints",
@@ -2933,6 +2938,241 @@ def validate_persistent_volume_claim_status_update(new: Any, old: Any) -> ErrorL
         q = new.status.capacity[name]
         if q.value() < 0:
             errs.append(fld.invalid(cp.key(name), q.value(), "must be a valid resource quantity"))
+    return errs
+
+
+# --- persistent volumes ----------------------------------------------------------------------------
+
+_PV_ACCESS_MODES = ["ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"]
+_PV_RECLAIM_POLICIES = ["Delete", "Recycle", "Retain"]
+_PV_VOLUME_MODES = ["Block", "Filesystem"]
+
+
+def _validate_pv_secret_reference(ref: Any, path: Path) -> ErrorList:
+    """Go: ``validatePVSecretReference``."""
+    errs = ErrorList()
+    if not ref.name:
+        errs.append(fld.required(path.child("name"), ""))
+    else:
+        errs.extend(_dns1123_subdomain(ref.name, path.child("name")))
+    if not ref.namespace:
+        errs.append(fld.required(path.child("namespace"), ""))
+    else:
+        errs.extend(_dns1123_label(ref.namespace, path.child("namespace")))
+    return errs
+
+
+def _pv_csi(s: Any, p: Path, opts: PodValidationOptions) -> ErrorList:
+    """Go: ``validateCSIPersistentVolumeSource`` (nodeStageSecretRef is not checked, as in Go)."""
+    errs = ErrorList()
+    dp = p.child("driver")
+    if not s.driver:
+        errs.append(fld.required(dp, ""))
+    if names.go_len(s.driver) > 63:
+        errs.append(fld.too_long(dp, s.driver, 63))
+    errs.extend(fld.invalid(dp, s.driver, m) for m in names.is_dns1123_subdomain(s.driver.lower()))
+    if not s.volume_handle:
+        errs.append(fld.required(p.child("volumeHandle"), ""))
+    for attr, js in (("controller_publish_secret_ref", "controllerPublishSecretRef"),
+                     ("controller_expand_secret_ref", "controllerExpandSecretRef"),
+                     ("node_publish_secret_ref", "nodePublishSecretRef"),
+                     ("node_expand_secret_ref", "nodeExpandSecretRef")):
+        ref = getattr(s, attr)
+        if ref is not None:
+            errs.extend(_validate_pv_secret_reference(ref, p.child(js)))
+    return errs
+
+
+def _pv_local(s: Any, p: Path, opts: PodValidationOptions) -> ErrorList:
+    """Go: ``validateLocalVolumeSource``."""
+    if not s.path:
+        return ErrorList([fld.required(p.child("path"), "")])
+    return _validate_path_no_backsteps(s.path, p.child("path"))
+
+
+def _pv_storage_os(s: Any, p: Path, opts: PodValidationOptions) -> ErrorList:
+    """Go: ``validateStorageOSPersistentVolumeSource``."""
+    errs = ErrorList()
+    if not s.volume_name:
+        errs.append(fld.required(p.child("volumeName"), ""))
+    else:
+        errs.extend(_dns1123_label(s.volume_name, p.child("volumeName")))
+    if s.volume_namespace:
+        errs.extend(_dns1123_label(s.volume_namespace, p.child("volumeNamespace")))
+    if s.secret_ref is not None:
+        if not s.secret_ref.name:
+            errs.append(fld.required(p.child("secretRef", "name"), ""))
+        if not s.secret_ref.namespace:
+            errs.append(fld.required(p.child("secretRef", "namespace"), ""))
+    return errs
+
+
+#: (attribute, path when a second source, own path, check), in ValidatePersistentVolumeSpec's
+#: order. Sources whose checks are the pod volume's reuse them; flexVolume is counted without
+#: the "more than 1" check, as in Go.
+_PV_SOURCES: list[tuple[str, str, str, Callable[[Any, Path, PodValidationOptions], ErrorList]]] = [
+    ("host_path", "hostPath", "hostPath", _v_host_path),
+    ("gce_persistent_disk", "gcePersistentDisk", "persistentDisk", _v_partitioned("pd_name", "pdName")),
+    ("aws_elastic_block_store", "awsElasticBlockStore", "awsElasticBlockStore", _v_partitioned("volume_id", "volumeID")),
+    ("glusterfs", "glusterfs", "glusterfs", _required_fields(("endpoints_name", "endpoints"), ("path", "path"))),
+    ("flocker", "flocker", "flocker", _v_noop),
+    ("nfs", "nfs", "nfs", _v_nfs),
+    ("rbd", "rbd", "rbd", _required_fields(("ceph_monitors", "monitors"), ("rbd_image", "image"))),
+    ("quobyte", "quobyte", "quobyte", _required_fields(("volume", "volume"))),
+    ("ceph_fs", "cephFS", "cephfs", _required_fields(("monitors", "monitors"))),
+    ("iscsi", "iscsi", "iscsi", _required_fields(("target_portal", "targetPortal"), ("iqn", "iqn"))),
+    ("cinder", "cinder", "cinder", _required_fields(("volume_id", "volumeID"))),
+    ("fc", "fc", "fc", _v_noop),
+    ("flex_volume", "", "flexVolume", _v_flex),
+    ("azure_file", "azureFile", "azureFile", _required_fields(("secret_name", "secretName"), ("share_name", "shareName"))),
+    ("vsphere_volume", "vsphereVolume", "vsphereVolume", _required_fields(("volume_path", "volumePath"))),
+    ("photon_persistent_disk", "photonPersistentDisk", "photonPersistentDisk", _required_fields(("pd_id", "pdID"))),
+    ("portworx_volume", "portworxVolume", "portworxVolume", _required_fields(("volume_id", "volumeID"))),
+    ("azure_disk", "azureDisk", "azureDisk", _required_fields(("disk_name", "diskName"), ("data_disk_uri", "diskURI"))),
+    ("scale_io", "scaleIO", "scaleIO", _required_fields(("gateway", "gateway"), ("system", "system"),
+                                                        ("volume_name", "volumeName"))),
+    ("local", "local", "local", _pv_local),
+    ("storage_os", "storageos", "storageos", _pv_storage_os),
+    ("csi", "csi", "csi", _pv_csi),
+]
+
+
+def validate_persistent_volume_spec(spec: Any, pv_name: str, inline: bool, path: Path) -> ErrorList:
+    """Go: ``ValidatePersistentVolumeSpec`` (*inline*: a CSI inline volume of a
+    VolumeAttachment). Per-source checks are those of the pod volume sources of the same
+    kind; iSCSI portals and CHAP secrets are not checked further."""
+    errs = ErrorList()
+    if inline:
+        if spec.claim_ref is not None:
+            errs.append(fld.forbidden(path.child("claimRef"), "may not be specified in the context of inline volumes"))
+        if spec.capacity:
+            errs.append(fld.forbidden(path.child("capacity"), "may not be specified in the context of inline volumes"))
+        if spec.persistent_volume_source.csi is None:
+            errs.append(fld.required(path.child("csi"), "has to be specified in the context of inline volumes"))
+    modes = list(spec.access_modes or [])
+    if not modes:
+        errs.append(fld.required(path.child("accessModes"), ""))
+    rwop = other = False
+    for mode in modes:
+        if mode not in _PV_ACCESS_MODES:
+            errs.append(fld.not_supported(path.child("accessModes"), mode, _PV_ACCESS_MODES))
+        if mode == "ReadWriteOncePod":
+            rwop = True
+        elif mode in _PV_ACCESS_MODES:
+            other = True
+    if rwop and other:
+        errs.append(fld.forbidden(path.child("accessModes"), "may not use ReadWriteOncePod with other access modes"))
+    if not inline:
+        capacity = spec.capacity or {}
+        if not capacity:
+            errs.append(fld.required(path.child("capacity"), ""))
+        if "storage" not in capacity or len(capacity) > 1:
+            errs.append(fld.not_supported(path.child("capacity"), capacity, ["storage"]))
+        cp = path.child("capacity")
+        for name in _sorted(capacity):
+            q = capacity[name]
+            if q.value() < 0:
+                errs.append(fld.invalid(cp.key(name), q.value(), "must be a valid resource quantity"))
+            errs.extend(_validate_positive_quantity(q, cp.key(name)))
+    policy = spec.persistent_volume_reclaim_policy or ""
+    if policy:
+        rp = path.child("persistentVolumeReclaimPolicy")
+        if inline:
+            if policy != "Retain":
+                errs.append(fld.forbidden(rp, "may only be Retain in the context of inline volumes"))
+        elif policy not in _PV_RECLAIM_POLICIES:
+            errs.append(fld.not_supported(rp, policy, _PV_RECLAIM_POLICIES))
+    affinity_set = False
+    if spec.node_affinity is not None:
+        if inline:
+            errs.append(fld.forbidden(path.child("nodeAffinity"), "may not be specified in the context of inline volumes"))
+        else:
+            affinity_set = True
+            if spec.node_affinity.required is not None:
+                errs.extend(validate_node_selector(spec.node_affinity.required, path.child("nodeAffinity", "required")))
+            else:
+                errs.append(fld.required(path.child("nodeAffinity", "required"), "must specify required node constraints"))
+    src = spec.persistent_volume_source
+    count = 0
+    opts = PodValidationOptions()
+    for attr, more_name, own_name, check in _PV_SOURCES:
+        value = getattr(src, attr, None)
+        if value is None:
+            continue
+        if count > 0 and more_name:
+            errs.append(fld.forbidden(path.child(more_name), "may not specify more than 1 volume type"))
+            continue
+        count += 1
+        errs.extend(check(value, path.child(own_name), opts))
+        if attr == "local" and not affinity_set:
+            errs.append(fld.required(path.child("nodeAffinity"), "Local volume requires node affinity"))
+    if count == 0:
+        errs.append(fld.required(path, "must specify a volume type"))
+    if src.host_path is not None and posixpath.normpath(src.host_path.path or ".") in ("/", "//") \
+            and policy == "Recycle":
+        errs.append(fld.forbidden(path.child("persistentVolumeReclaimPolicy"),
+                                  "may not be 'recycle' for a hostPath mount of '/'"))
+    if spec.storage_class_name:
+        if inline:
+            errs.append(fld.forbidden(path.child("storageClassName"), "may not be specified in the context of inline volumes"))
+        else:
+            errs.extend(fld.invalid(path.child("storageClassName"), spec.storage_class_name, m)
+                        for m in names.name_is_dns_subdomain(spec.storage_class_name, False))
+    if spec.volume_mode is not None:
+        if inline:
+            if spec.volume_mode != "Filesystem":
+                errs.append(fld.forbidden(path.child("volumeMode"), "may not specify volumeMode other than Filesystem in "
+                                                                    "the context of inline volumes"))
+        elif spec.volume_mode not in _PV_VOLUME_MODES:
+            errs.append(fld.not_supported(path.child("volumeMode"), spec.volume_mode, _PV_VOLUME_MODES))
+    vac = spec.volume_attributes_class_name
+    if vac is not None:
+        if vac == "":
+            errs.append(fld.required(path.child("volumeAttributesClassName"), "an empty string is disallowed"))
+        else:
+            errs.extend(fld.invalid(path.child("volumeAttributesClassName"), vac, m)
+                        for m in names.name_is_dns_subdomain(vac, False))
+        if src.csi is None:
+            errs.append(fld.required(path.child("csi"), "has to be specified when using volumeAttributesClassName"))
+    return errs
+
+
+def validate_persistent_volume(pv: Any) -> ErrorList:
+    """Go: ``ValidatePersistentVolume`` (VolumeAttributesClass enabled, as in 1.36)."""
+    errs = validate_object_meta(pv.metadata, False, names.name_is_dns_subdomain, Path("metadata"))
+    errs.extend(validate_persistent_volume_spec(pv.spec, pv.metadata.name or "", False, Path("spec")))
+    return errs
+
+
+def validate_persistent_volume_update(new: Any, old: Any) -> ErrorList:
+    """Go: ``ValidatePersistentVolumeUpdate``: the volume source is immutable (a CSI
+    controllerExpandSecretRef may be added); Go's cmp.Diff text is replaced by the changed
+    fields; volumeMode and a set nodeAffinity are immutable."""
+    errs = validate_object_meta_update(new.metadata, old.metadata, Path("metadata"))
+    errs.extend(validate_persistent_volume(new))
+    new_src = new.spec.persistent_volume_source
+    old_src = old.spec.persistent_volume_source
+    if old_src.csi is not None and old_src.csi.controller_expand_secret_ref is None and \
+            new_src.csi is not None and new_src.csi.controller_expand_secret_ref is not None:
+        new_src = new_src.deep_copy()
+        new_src.csi.controller_expand_secret_ref = None
+    if new_src != old_src:
+        errs.append(fld.forbidden(Path("spec", "persistentvolumesource"),
+                                  "spec.persistentvolumesource is immutable after creation\n"
+                                  f"changed: {', '.join(_changed_fields(new_src, old_src))}"))
+    errs.extend(validate_immutable_field(new.spec.volume_mode, old.spec.volume_mode, Path("volumeMode")))
+    if old.spec.node_affinity is not None:
+        errs.extend(validate_immutable_field(new.spec.node_affinity, old.spec.node_affinity, Path("nodeAffinity")))
+    if old.spec.volume_attributes_class_name is not None and new.spec.volume_attributes_class_name is None:
+        errs.append(fld.forbidden(Path("spec", "volumeAttributesClassName"), "update from non-nil value to nil is forbidden"))
+    return errs
+
+
+def validate_persistent_volume_status_update(new: Any, old: Any) -> ErrorList:
+    """Go: ``ValidatePersistentVolumeStatusUpdate``."""
+    errs = validate_object_meta_update(new.metadata, old.metadata, Path("metadata"))
+    if not new.metadata.resource_version:
+        errs.append(fld.required(Path("resourceVersion"), ""))
     return errs
 
 

@@ -79,6 +79,8 @@ def test_discovery_documents(server, http):
     assert cm["namespaced"] and cm["kind"] == "ConfigMap" and cm["singularName"] == "configmap"
     assert cm["verbs"] == ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"]
     assert cm["shortNames"] == ["cm"]
+    # discovery.StorageVersionHash of the storage version, the values kube-apiserver publishes
+    assert (cm["storageVersionHash"], byname["pods"]["storageVersionHash"]) == ("qFsyl6wFWjQ=", "xPOwRZ+Yhw8=")
     assert not byname["namespaces"]["namespaced"]
     assert byname["pods/status"]["verbs"] == ["get", "patch", "update"]
     groups = http.get(server.url + "/apis").json()
@@ -90,6 +92,7 @@ def test_discovery_documents(server, http):
     rl = http.get(server.url + "/apis/apps/v1").json()
     assert rl["apiVersion"] == "v1" and rl["groupVersion"] == "apps/v1"
     assert {"deployments", "deployments/scale", "deployments/status"} <= {r["name"] for r in rl["resources"]}
+    assert next(r for r in rl["resources"] if r["name"] == "deployments")["storageVersionHash"] == "8aSe+NMegvE="
     assert http.get(server.url + "/apis/nosuch.example.com").status_code == 404
     assert http.get(server.url + "/apis/apps/v9").status_code == 404
 

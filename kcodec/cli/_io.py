@@ -93,21 +93,15 @@ def error_line(where: str, err: BaseException) -> None:
 def write_objects(objs: list[Any], output: str, scheme: Any = None) -> bytes:
     """The bytes kubectl prints for ``objs``: YAML documents joined by ``---``; JSON as one
     indented object, or a ``v1 List`` holding several; protobuf for one object only."""
-    from kcodec._everyday import dump
+    from kcodec._everyday import dump, dump_all
 
     if output == "yaml":
-        return b"---\n".join(dump(o, "yaml", scheme=scheme) for o in objs)
+        return dump_all(objs, "yaml", scheme=scheme)
     if output == "json":
         # Go's indented JSON has no final newline; kubectl's printer adds one.
         if len(objs) == 1:
             return dump(objs[0], "json-pretty", scheme=scheme) + b"\n"
-        from kcodec.runtime import Unstructured
-        from kcodec import gojson as _gojson
-
-        items = [_gojson.loads(dump(o, "json", scheme=scheme)) for o in objs]
-        wrapper = Unstructured({"apiVersion": "v1", "kind": "List", "items": items,
-                                "metadata": {"resourceVersion": ""}})
-        return dump(wrapper, "json-pretty", scheme=scheme) + b"\n"
+        return dump_all(objs, "json-pretty", scheme=scheme) + b"\n"
     if len(objs) != 1:
         raise ValueError(
             f"-o {output} writes one object and the input holds {len(objs)}; "

@@ -64,7 +64,7 @@ def test_multi_document_with_a_bad_one(tmp_path: Path) -> None:
     r = _run(["convert", "-f", str(f), "-o", "json"])
     assert r.returncode == 1
     lines = r.stderr.decode().strip().splitlines()
-    assert len(lines) == 1 and f"{f}: document 2:" in lines[0] and "Nope" in lines[0]
+    assert len(lines) == 1 and lines[0].startswith("kcodec: error: ") and f"{f}: document 1:" in lines[0] and "Nope" in lines[0]
     out = json.loads(r.stdout)
     assert out["kind"] == "List"
     assert [i["apiVersion"] for i in out["items"]] == ["apps/v1", "networking.k8s.io/v1"]

@@ -332,7 +332,7 @@ _FIXUPS: dict[type, Callable[[Any], None]] = {}
 def _internal_kinds() -> list[tuple[str, type]]:
     s = legacyscheme.scheme
     out = []
-    for gvk, t in s._gvk_to_type.items():
+    for gvk, t in s.all_known_types().items():
         if gvk.version != "__internal" or t.__module__.startswith("kcodec.api.meta"):
             continue
         if not _served_versions(t):

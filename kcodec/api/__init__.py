@@ -43,13 +43,17 @@ def api_modules() -> list[str]:
     return sorted(names)
 
 
-def _lazy_scheme_class() -> type:
-    """The external scheme's class: a Scheme that knows every kind from the generated table
-    (``_registry.GROUP_VERSIONS``) and registers a group/version's module on first use."""
+def _new_scheme(name: str) -> Scheme:
+    """The external scheme: a :class:`~kcodec.runtime.scheme.LazyScheme` whose units are the
+    group/version modules of the generated table (``_registry.GROUP_VERSIONS``), loaded in
+    name order by an eager build; each registers its module on first use."""
     from kcodec.api._registry import GROUP_VERSIONS
-    from kcodec.runtime.scheme import Scheme, is_unstructured
+    from kcodec.runtime.scheme import LazyScheme
 
     by_module = {module: gv for gv, (module, _) in GROUP_VERSIONS.items()}
+    by_group: dict[str, list[str]] = {}
+    for (group, _version), (module, _) in sorted(GROUP_VERSIONS.items(), key=lambda e: e[1][0]):
+        by_group.setdefault(group, []).append(module)
     # Kinds registered in more than one group/version (the meta options, WatchEvent...): a
     # lookup by such an object needs every registration, so it loads everything.
     seen: set[str] = set()
@@ -58,152 +62,28 @@ def _lazy_scheme_class() -> type:
         for kind in kinds.split():
             (shared if kind in seen else seen).add(kind)
 
-    class LazyScheme(Scheme):
-        """Registers each group/version as the first lookup that needs it arrives.
+    def units_for_gvk(gvk: Any) -> list[str] | None:
+        entry = GROUP_VERSIONS.get((gvk.group, gvk.version))
+        # Unversioned kinds and unknown kinds: only the whole registry can say.
+        return [entry[0]] if entry is not None and gvk.kind in entry[1].split() else None
 
-        A lookup by kind or by object loads only the module that registers it; anything
-        that needs the whole registry (listing, conversion, priorities) loads every module
-        first. Once every module is loaded, the registration order is settled to the order
-        an eager build (modules in name order) gives, so every answer, order included, is
-        that of a scheme built eagerly.
-        """
+    def units_for_type(t: type) -> list[str] | None:
+        # meta/v1's types are registered by every group (metav1.AddToGroupVersion).
+        if t.__module__ in by_module and t.__name__ not in shared and t.__module__ != _META_V1:
+            return [t.__module__]
+        return None
 
-        def __init__(self, name: str) -> None:
-            super().__init__(name)
-            self._pending = set(by_module)
-            self._loading = threading.RLock()
-            # module -> what its add_to_scheme registered, in order (for _settle)
-            self._events: dict[str, list[tuple[Any, Any]]] = {}
-            self._recording: list[tuple[Any, Any]] | None = None
-
-        def _add_observed_version(self, gv: Any) -> None:
-            if self._recording is not None:
-                self._recording.append((None, gv))
-            super()._add_observed_version(gv)
-
-        def add_known_type_with_name(self, gvk: Any, t: Any) -> None:
-            if self._recording is not None:
-                self._recording.append((self._struct_class(t), gvk))
-            super().add_known_type_with_name(gvk, t)
-
-        def _load(self, module: str) -> None:
-            with self._loading:
-                if module not in self._pending:
-                    return
-                self._pending.discard(module)
-                self._recording = self._events.setdefault(module, [])
-                try:
-                    importlib.import_module(module).add_to_scheme(self)
-                finally:
-                    self._recording = None
-                if not self._pending:
-                    self._settle()
-
-        def _load_all(self) -> None:
-            if self._pending:
-                for module in sorted(self._pending):
-                    self._load(module)
-
-        def _settle(self) -> None:
-            """Put the registrations in the order an eager build makes them."""
-            observed: list[Any] = []
-            kinds: dict[type, list[Any]] = {}
-            order: list[Any] = []
-            for module in sorted(self._events):
-                for cls, item in self._events[module]:
-                    if cls is None:
-                        if item in self._observed and item not in observed:
-                            observed.append(item)
-                        continue
-                    row = kinds.setdefault(cls, [])
-                    if item not in row:
-                        row.append(item)
-                    order.append(item)
-            self._observed[:] = observed + [gv for gv in self._observed if gv not in observed]
-            for cls, row in kinds.items():
-                current = self._type_to_gvk.get(cls, [])
-                current[:] = row + [gvk for gvk in current if gvk not in row]
-            for table in (self._gvk_to_type, self._gvk_to_new):
-                items = dict(table)
-                table.clear()
-                for gvk in order:
-                    if gvk in items and gvk not in table:
-                        table[gvk] = items[gvk]
-                table.update(items)
-            self._events.clear()
-
-        def _for_gvk(self, gvk: Any) -> None:
-            if not self._pending or gvk in self._gvk_to_new:
-                return
-            entry = GROUP_VERSIONS.get((gvk.group, gvk.version))
-            if entry is not None and gvk.kind in entry[1].split():
-                self._load(entry[0])
-            else:
-                # Unversioned kinds and unknown kinds: only the whole registry can say.
-                self._load_all()
-
-        def _for_object(self, obj: Any) -> None:
-            if not self._pending or obj is None or is_unstructured(obj):
-                return
-            t = type(obj)
-            if t in self._type_to_gvk or t in self._unversioned_types:
-                return
-            # meta/v1's types are registered by every group (metav1.AddToGroupVersion).
-            if t.__module__ in by_module and t.__name__ not in shared and t.__module__ != _META_V1:
-                self._load(t.__module__)
-            if t not in self._type_to_gvk and t not in self._unversioned_types:
-                self._load_all()
-
-        def new(self, gvk: Any) -> Any:
-            self._for_gvk(gvk)
-            return super().new(gvk)
-
-        def recognizes(self, gvk: Any) -> bool:
-            self._for_gvk(gvk)
-            return super().recognizes(gvk)
-
-        def _type_for(self, gvk: Any) -> type:
-            self._for_gvk(gvk)
-            return super()._type_for(gvk)
-
-        def object_kinds(self, obj: Any) -> Any:
-            self._for_object(obj)
-            return super().object_kinds(obj)
-
-        def is_unversioned(self, obj: Any) -> tuple[bool, bool]:
-            self._for_object(obj)
-            return super().is_unversioned(obj)
-
-        @property
-        def converter(self) -> Any:
-            """The converter with every group's conversion functions registered."""
-            self._load_all()
-            return self._converter
-
-    def loading_all(fn: Any) -> Any:
-        def method(self: Any, *args: Any, **kwargs: Any) -> Any:
-            self._load_all()
-            return fn(self, *args, **kwargs)
-
-        method.__name__ = fn.__name__
-        method.__qualname__ = f"LazyScheme.{fn.__name__}"
-        method.__doc__ = fn.__doc__
-        return method
-
-    # Every other query needs the whole registry; registration methods (add_*, set_*) are
-    # what loading calls, so they stay as they are.
-    for name, fn in list(vars(Scheme).items()):
-        if (name.startswith("_") or name.startswith(("add_", "set_")) or name in vars(LazyScheme)
-                or not callable(fn) or isinstance(fn, (staticmethod, classmethod))):
-            continue
-        setattr(LazyScheme, name, loading_all(fn))
-    return LazyScheme
+    return LazyScheme(
+        name, sorted(by_module), lambda s, module: importlib.import_module(module).add_to_scheme(s),
+        units_for_gvk=units_for_gvk, units_for_type=units_for_type,
+        units_for_group=lambda group: by_group.get(group, []),
+    )
 
 
 def _build() -> None:
     from kcodec.serializer.factory import CodecFactory
 
-    s = _lazy_scheme_class()("kcodec.api.scheme")
+    s = _new_scheme("kcodec.api.scheme")
     _built["codecs"] = CodecFactory(s)
     _built["scheme"] = s
 

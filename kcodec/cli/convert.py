@@ -17,7 +17,8 @@ import sys
 from pathlib import Path
 from typing import Any, Iterator
 
-from kcodec.cli._io import Progress
+from kcodec.cli import EXIT_USAGE
+from kcodec.cli._io import Progress, file_error, no_manifests, report
 
 __all__ = ["register", "run"]
 
@@ -50,11 +51,39 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("-f", "--filename", action="append", required=True, metavar="PATH",
                    help="file or directory to convert ('-' for stdin); repeatable")
-    p.add_argument("--output-version", metavar="GROUP/VERSION", default="",
+    p.add_argument("--output-version", metavar="GROUP/VERSION", default="", type=_group_version,
                    help="target version (default: the preferred version of each object's group)")
     p.add_argument("-o", "--output", choices=("yaml", "json", "protobuf"), default="yaml",
                    help="output format (default yaml)")
     p.set_defaults(func=run)
+
+
+def _group_version(text: str) -> str:
+    """``--output-version``'s syntax (schema.ParseGroupVersion); a bad one is a usage error."""
+    from kcodec.errors import KCodecError
+    from kcodec.schema import parse_group_version
+
+    try:
+        parse_group_version(text)
+    except (KCodecError, ValueError) as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+def _unknown_output_version(text: str) -> str | None:
+    """Why ``--output-version`` names no version of the legacy scheme, or None when it
+    names one (each object is then checked against its own kind's versions)."""
+    from kcodec import legacyscheme
+    from kcodec.schema import parse_group_version
+
+    gv = parse_group_version(text)
+    versions = legacyscheme.served_versions(gv.group)
+    if gv in versions:
+        return None
+    if not versions:
+        return f"--output-version {text}: no group {gv.group!r} in kcodec.legacyscheme"
+    return (f"--output-version {text}: not a version of {gv.group or 'the core group'} ("
+            + ", ".join(str(v) for v in versions) + ")")
 
 
 class _Failure(Exception):
@@ -68,12 +97,16 @@ def _sources(paths: list[str]) -> Iterator[tuple[str, bytes]]:
             continue
         p = Path(path)
         if p.is_dir():
+            found = False
             for root, dirs, files in os.walk(p):
                 dirs.sort()
                 for name in sorted(files):
                     if name.endswith(_EXTENSIONS):
                         f = Path(root) / name
+                        found = True
                         yield str(f), f.read_bytes()
+            if not found:
+                raise FileNotFoundError(no_manifests(path, True))
         else:
             yield path, p.read_bytes()
 
@@ -148,6 +181,11 @@ def run(args: argparse.Namespace) -> int:
     from kcodec.api.core import v1 as corev1
     from kcodec.runtime import RawExtension
 
+    if args.output_version:
+        why = _unknown_output_version(args.output_version)
+        if why is not None:
+            report(why)
+            return EXIT_USAGE
     status = 0
     converted: list[Any] = []
     several = False
@@ -155,17 +193,18 @@ def run(args: argparse.Namespace) -> int:
     progress = Progress("documents converted")
     for name, data in _iter_inputs(args.filename):
         if isinstance(data, Exception):
-            sys.stderr.write(f"error: {name}: {data}\n")
+            report(str(data))
             status = 1
             continue
         try:
             docs = list(_documents(data))
         except Exception as exc:
-            sys.stderr.write(f"error: {name}: {exc}\n")
+            report(f"{name}: {exc}")
             status = 1
             continue
         several = several or len(docs) > 1
-        for n, doc in enumerate(docs, 1):
+        # Counted from 0, as kubectl's resource builder and the other commands count.
+        for n, doc in enumerate(docs):
             where = f"{name}: document {n}"
             try:
                 if decoder is None:
@@ -177,7 +216,7 @@ def run(args: argparse.Namespace) -> int:
                 progress.step()
             except Exception as exc:  # _Failure, and kcodec errors carrying Go's text
                 progress.done()
-                sys.stderr.write(f"error: {where}: {exc}\n")
+                report(f"{where}: {exc}")
                 progress.step(failed=True)
                 status = 1
     progress.done()
@@ -203,4 +242,4 @@ def _iter_inputs(paths: list[str]) -> Iterator[tuple[str, Any]]:
         try:
             yield from _sources([path])
         except OSError as exc:
-            yield path, exc.strerror and OSError(exc.strerror) or exc
+            yield path, OSError(file_error(path, exc) if exc.strerror else str(exc))

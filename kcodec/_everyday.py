@@ -17,7 +17,7 @@ import re
 import errno
 from collections.abc import Iterable, Iterator, Mapping
 from functools import lru_cache
-from typing import IO, Any, Literal, NamedTuple, Union
+from typing import IO, Any, Literal, NamedTuple, TypeVar, Union, overload
 
 from kcodec.errors import DecodeError, EncodeError, KCodecError, NotRegisteredError
 from kcodec.schema import GroupVersionKind
@@ -26,6 +26,7 @@ __all__ = ["Event", "load", "load_all", "dump", "dump_all", "watch_events", "det
 
 Source = Union[bytes, bytearray, memoryview, str, "os.PathLike[str]", "Mapping[str, Any]"]
 Format = Literal["json", "yaml", "protobuf", "cbor"]
+T = TypeVar("T")
 DumpFormat = Literal["yaml", "json", "json-pretty", "protobuf", "cbor"]
 
 _PROTOBUF_MAGIC = b"k8s\x00"
@@ -201,7 +202,13 @@ def _documents(data: bytes, fmt: str) -> list[bytes]:
     return [data]
 
 
-def load(source: Source, *, strict: bool = False, scheme: Any = None) -> Any:
+@overload
+def load(source: Source, *, strict: bool = False, scheme: Any = None, kind: None = None) -> Any: ...
+@overload
+def load(source: Source, *, strict: bool = False, scheme: Any = None, kind: type[T]) -> T: ...
+
+
+def load(source: Source, *, strict: bool = False, scheme: Any = None, kind: type[Any] | None = None) -> Any:
     """Decode one Kubernetes object from JSON, YAML, protobuf (``k8s\\x00``) or CBOR.
 
     ``source`` is the document's bytes or text, a path (a ``str`` without a newline that
@@ -214,6 +221,9 @@ def load(source: Source, *, strict: bool = False, scheme: Any = None) -> Any:
     :class:`~kcodec.errors.StrictDecodingError` for unknown or duplicated fields, as
     ``kubectl apply --validate=strict`` does. Input holding several documents raises
     :class:`~kcodec.errors.DecodeError` (use :func:`load_all`); a ``v1 List`` is one object.
+    ``kind`` (a model class such as ``kcodec.api.apps.v1.Deployment``, or ``Unstructured``)
+    is the class the object must have: anything else raises
+    :class:`~kcodec.errors.DecodeError`, and type checkers take the result to be of it.
 
     >>> pod = kcodec.load(b'{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"}}')
     >>> pod.metadata.name
@@ -228,16 +238,35 @@ def load(source: Source, *, strict: bool = False, scheme: Any = None) -> Any:
         raise DecodeError(
             f"{name}: holds {len(docs)} documents; kcodec.load reads one (use kcodec.load_all)"
         )
-    return _decode(_codecs(scheme), docs[0], fmt, strict)
+    return _of_kind(_decode(_codecs(scheme), docs[0], fmt, strict), kind, name)
 
 
-def load_all(source: Source, *, strict: bool = False, scheme: Any = None) -> list[Any]:
+def _of_kind(obj: Any, kind: type[Any] | None, name: str) -> Any:
+    """``obj``, when it is a ``kind`` (or no kind was asked for)."""
+    if kind is None or isinstance(obj, kind):
+        return obj
+    gvk = obj.get_object_kind().group_version_kind()
+    raise DecodeError(
+        f"{name}: expected a {kind.__module__}.{kind.__qualname__}, got {type(obj).__name__} "
+        f"({gvk.group_version().identifier()}, Kind={gvk.kind})"
+    )
+
+
+@overload
+def load_all(source: Source, *, strict: bool = False, scheme: Any = None, kind: None = None) -> list[Any]: ...
+@overload
+def load_all(source: Source, *, strict: bool = False, scheme: Any = None, kind: type[T]) -> list[T]: ...
+
+
+def load_all(source: Source, *, strict: bool = False, scheme: Any = None,
+             kind: type[Any] | None = None) -> list[Any]:
     """Decode every object of a YAML ``---`` stream or a stream of JSON objects.
 
     Documents that are empty or only comments are skipped, as kubectl skips them. Each
     object is typed or :class:`~kcodec.runtime.Unstructured` as in :func:`load`; a
     ``v1 List`` stays one object. A document that fails raises its error with the
-    document's index (from 0) in the message and as ``err.document``.
+    document's index (from 0) in the message and as ``err.document``. ``kind``: every
+    object must be of that class, as in :func:`load`.
     """
     data, name = _read(source)
     fmt = detect_format(data)
@@ -245,7 +274,7 @@ def load_all(source: Source, *, strict: bool = False, scheme: Any = None) -> lis
     out = []
     for i, doc in enumerate(_documents(data, fmt)):
         try:
-            out.append(_decode(codecs, doc, fmt, strict))
+            out.append(_of_kind(_decode(codecs, doc, fmt, strict), kind, f"{name}: document {i}"))
         except KCodecError as err:
             err.document = i  # type: ignore[attr-defined]
             err.source = name  # type: ignore[attr-defined]

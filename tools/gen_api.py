@@ -43,6 +43,16 @@ EXTERNAL_TYPES: dict[tuple[str, str], tuple[str, str]] = {
     ("k8s.io/apimachinery/pkg/api/resource", "Quantity"):
         ("Quantity", "from kcodec.types import Quantity"),
 }
+# Fields whose constructor and setter accept more than the field holds (an IntOrString takes
+# an int or a str, a Quantity a str or an int): annotated with kcodec.types' names, which
+# type checkers read as "read as X, set from the wider type" (kcodec.types.Settable).
+SETTABLE_FIELDS: dict[tuple[str, str], str] = {
+    ("IntOrString", "value"): "IntOrStringField",
+    ("IntOrString", "ptr"): "OptionalIntOrString",
+    ("Quantity", "value"): "QuantityField",
+    ("Quantity", "ptr"): "OptionalQuantity",
+    ("Quantity", "map"): "ResourceList",
+}
 EXTERNAL_STRINGS = {("k8s.io/apimachinery/pkg/types", "UID"),
                     ("k8s.io/apimachinery/pkg/types", "NodeName")}
 
@@ -747,6 +757,18 @@ class ModuleWriter:
         self.typing_names: set[str] = set()
         self.hand = False                # subclasses <package>._values (hand-marshalled types)
 
+    def field_ann(self, t: T) -> str:
+        """The annotation of a field of type *t*: :meth:`ann`, or a name of
+        :data:`SETTABLE_FIELDS` for the IntOrString and Quantity fields it lists."""
+        inner = t if t.kind == "ext" else t.elem if t.kind in ("ptr", "map") else None
+        if inner is not None and inner.kind == "ext":
+            shape = "value" if t.kind == "ext" else t.kind
+            alias = SETTABLE_FIELDS.get((EXTERNAL_TYPES[(inner.pkg, inner.name)][0], shape))
+            if alias is not None:
+                self.imports.add(f"from kcodec.types import {alias}")
+                return alias
+        return self.ann(t)
+
     def ann(self, t: T, top: bool = True) -> str:
         """The annotation text of *t* (*top*: the field's own type, where nil is spelled)."""
         k = t.kind
@@ -814,7 +836,7 @@ def render_class(w: ModuleWriter, cls: ClassDef, gv: str, kinds: set[str]) -> li
         lines.append(f"    __protobuf__ = {cls.protobuf}")
     extra = CLASS_EXTRAS.get((cls.pkg, cls.name), "")
     for f in cls.fields:
-        ann = w.ann(f.type)
+        ann = w.field_ann(f.type)
         args = [str(f.number), f'"{f.json}"']
         if f.omitempty:
             args.append("omitempty=True")

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from kcodec.runtime.interfaces import ResourceEncodingConfig
+from kcodec.storage.interfaces import ResourceEncodingConfig
 from kcodec.errors import ConfigError, DecodeError
 from kcodec.schema import APIVersionInternal, GroupResource, GroupVersion, GroupVersionResource, parse_group_version
 from kcodec.storage.codec import StorageCodecConfig, new_storage_codec

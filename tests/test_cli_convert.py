@@ -1,5 +1,5 @@
 """``kcodec convert`` run as a user runs it: ``python -m kcodec`` (and the console script when
-installed) in a subprocess, on the seed's example, multi-document input and the corpus."""
+installed) in a subprocess, on the kubectl-convert docs' example, multi-document input and the corpus."""
 from __future__ import annotations
 
 import json

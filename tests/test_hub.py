@@ -115,7 +115,7 @@ def test_seed_v1beta1_deployment_to_apps_v1() -> None:
 
 
 def test_seed_steps_internal_gvk_is_empty() -> None:
-    """Seed 05: v1beta1 -> internal reports "/, Kind=", internal -> v1 reports apps/v1."""
+    """runtime/scheme.go: v1beta1 -> internal reports "/, Kind=", internal -> v1 reports apps/v1."""
     from kcodec.api.apps import v1beta1
 
     s = legacyscheme.scheme
@@ -232,7 +232,8 @@ def test_external_scheme_has_no_internal_kinds() -> None:
 
 
 def test_storage_codec_with_internal_memory_version() -> None:
-    """Seed 04's set-up: memory version apps/__internal, stored as apps/v1 protobuf."""
+    """kube-apiserver's set-up (apiserver storage_codec.go): memory version apps/__internal,
+    stored as apps/v1 protobuf."""
     from kcodec.api.apps import internal, v1
     from kcodec.api.core import v1 as corev1
     from kcodec.api.meta import v1 as metav1

@@ -388,11 +388,13 @@ class Etcd3Store(Store):
     """:class:`kcodec.storage.Store` on etcd v3: ``Etcd3Store("http://127.0.0.1:2379", codec)``.
 
     ``endpoints`` is a comma-separated string or a list of URLs; keyword options
-    ``timeout``, ``request_timeout``, ``ca_file``, ``cert_file``, ``key_file`` go to :class:`Etcd3KV`.
+    ``timeout``, ``request_timeout``, ``ca_file``, ``cert_file``, ``key_file``,
+    ``fail_when_refused`` go to :class:`Etcd3KV`.
     """
 
     def __init__(self, endpoints: str | Sequence[str], codec: Any, prefix: str = "/registry",
                  transformer: Any = None, **kwargs: Any) -> None:
-        kv_options = {k: kwargs.pop(k) for k in ("timeout", "request_timeout", "ca_file", "cert_file", "key_file")
+        kv_options = {k: kwargs.pop(k) for k in ("timeout", "request_timeout", "ca_file", "cert_file", "key_file",
+                                                   "fail_when_refused")
                       if k in kwargs}
         super().__init__(Etcd3KV(endpoints, **kv_options), codec, prefix, transformer, **kwargs)

@@ -15,6 +15,7 @@ import pytest
 import kcodec
 from kcodec.errors import DecodeError, NotRegisteredError
 from kcodec.runtime import Unstructured
+from kcodec.schema import GroupVersionKind
 
 POD = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}}
 
@@ -139,3 +140,34 @@ def test_a_built_in_group_with_an_unknown_version_is_not_registered():
     with pytest.raises(NotRegisteredError,
                        match='no kind "Deployment" is registered for version "apps/v9" in scheme "kcodec.api.scheme"'):
         kcodec.load(b'{"apiVersion":"apps/v9","kind":"Deployment"}')
+
+
+def test_crds_added_to_a_copy_of_the_built_in_scheme() -> None:
+    import kcodec.api
+    from kcodec.api.apiextensions import add_custom_resource_definition
+
+    cluster = kcodec.api.new_scheme("cluster")
+    add_custom_resource_definition(cluster, _crd_scheme_definition())
+    objs = kcodec.load_all(b'{"apiVersion":"v1","kind":"ConfigMap"}\n{"apiVersion":"example.com/v1","kind":"Widget"}',
+                           scheme=cluster)
+    assert [type(o).__name__ for o in objs] == ["ConfigMap", "Unstructured"]
+    with pytest.raises(NotRegisteredError, match='version "example.com/v2" in scheme "cluster"'):
+        kcodec.load(b'{"apiVersion":"example.com/v2","kind":"Widget"}', scheme=cluster)
+    # the shared scheme is not changed
+    assert not kcodec.api.scheme.is_group_registered("example.com")
+    # every built-in kind, and the CRD's, once everything is loaded
+    cluster.load_all()
+    known = cluster.all_known_types()
+    assert len(known) > len(kcodec.api.scheme.all_known_types())
+    assert GroupVersionKind("example.com", "v1", "Widget") in known
+
+
+def _crd_scheme_definition() -> dict:
+    return {
+        "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": {"name": "widgets.example.com"},
+        "spec": {"group": "example.com", "scope": "Namespaced",
+                 "names": {"kind": "Widget", "listKind": "WidgetList", "plural": "widgets",
+                           "singular": "widget"},
+                 "versions": [{"name": "v1", "served": True, "storage": True,
+                               "schema": {"openAPIV3Schema": {"type": "object"}}}]}}

@@ -265,6 +265,7 @@ def _fixups() -> dict[type, Callable[[Any], None]]:
     if _FIXUPS:
         return _FIXUPS
     from kcodec.api.apiextensions import internal as apiext
+    from kcodec.api.autoscaling import internal as hpa
     from kcodec.api.core import internal as core
     from kcodec.api.networking import internal as net
 
@@ -317,7 +318,17 @@ def _fixups() -> dict[type, Callable[[Any], None]]:
                 for v in s.versions:
                     setattr(v, per, None)
 
+    def hpa_spec(s: Any) -> None:
+        # autoscaling/v1 -> internal gives an HPA with no metric at all the CPU target of
+        # 80 % (Convert_v1_HorizontalPodAutoscaler_To_autoscaling_HorizontalPodAutoscaler);
+        # the autoscaling fuzzer (pkg/apis/autoscaling/fuzzer) always fills spec.metrics.
+        if not s.metrics:
+            s.metrics = [hpa.MetricSpec(type="Pods", pods=hpa.PodsMetricSource(
+                metric=hpa.MetricIdentifier(name="m"),
+                target=hpa.MetricTarget(type="AverageValue", average_value=Quantity("1"))))]
+
     _FIXUPS.update({
+        hpa.HorizontalPodAutoscalerSpec: hpa_spec,
         core.PodSpec: pod_spec,
         net.ServiceBackendPort: service_port,
         net.IngressServiceBackend: service_backend,

@@ -12,6 +12,8 @@ conversion.go keeps everything else in annotations so that it survives a v1 clie
   ``autoscaling.alpha.kubernetes.io/conditions`` and the behavior in
   ``autoscaling.alpha.kubernetes.io/behavior`` (Go marshals the *internal* type there, so its
   keys are Go field names);
+* an HPA that ends up with no metric at all (no CPU target, no metrics annotation) gets
+  the CPU utilization target of 80 % that v1's controller used to imply;
 * coming back, the annotation metrics come first and the CPU target metric last (a metric
   order other than that is upstream's deliberate loss), and the annotations are removed.
 
@@ -31,6 +33,7 @@ import re
 from kcodec.api._hub import copy_map, register_package
 from kcodec.api.autoscaling import internal as api
 from kcodec.api.autoscaling import v1
+from kcodec.api.autoscaling._defaults import DEFAULT_CPU_UTILIZATION
 from kcodec.conversion import Scope
 from kcodec.model import from_tree, to_tree
 from kcodec import gojson as _gojson
@@ -340,6 +343,13 @@ def _hpa_spec_in(src: v1.HorizontalPodAutoscaler, dst: api.HorizontalPodAutoscal
         behavior = _behavior_from(ann[BEHAVIOR])
         if behavior is not None:
             spec.behavior = behavior
+    if not spec.metrics:
+        # autoscaling/v1's controller used to apply an implicit CPU target; Go's
+        # Convert_v1_HorizontalPodAutoscaler_To_autoscaling_HorizontalPodAutoscaler makes it
+        # explicit once the annotation's metrics are known.
+        spec.metrics = [api.MetricSpec(type="Resource", resource=api.ResourceMetricSource(
+            name="cpu", target=api.MetricTarget(type="Utilization",
+                                                average_utilization=DEFAULT_CPU_UTILIZATION)))]
     dst.spec = spec
 
 

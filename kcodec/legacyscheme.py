@@ -32,7 +32,7 @@ PACKAGES: tuple[str, ...] = (
     "core", "apps", "autoscaling", "batch", "extensions", "networking", "policy", "rbac",
     "storage", "scheduling", "coordination", "discovery", "events", "node", "certificates",
     "flowcontrol", "admissionregistration", "authentication", "authorization",
-    "storagemigration", "apiserverinternal", "imagepolicy", "admission",
+    "storagemigration", "apiserverinternal", "imagepolicy", "admission", "resource",
 )
 
 _lock = threading.Lock()

@@ -268,6 +268,7 @@ def _fixups() -> dict[type, Callable[[Any], None]]:
     from kcodec.api.autoscaling import internal as hpa
     from kcodec.api.core import internal as core
     from kcodec.api.networking import internal as net
+    from kcodec.api.resource import internal as dra
 
     def pod_spec(s: Any) -> None:
         # pkg/apis/core/v1/conversion.go keeps hostNetwork/hostPID/hostIPC/hostUsers in the
@@ -327,7 +328,27 @@ def _fixups() -> dict[type, Callable[[Any], None]]:
                 metric=hpa.MetricIdentifier(name="m"),
                 target=hpa.MetricTarget(type="AverageValue", average_value=Quantity("1"))))]
 
+    def slice_spec(s: Any) -> None:
+        # resource.k8s.io/v1beta1 has nodeName and allNodes as values: "" and false come in
+        # as nil (pkg/apis/resource/v1beta1/conversion.go); the resource fuzzer
+        # (pkg/apis/resource/fuzzer) never sets them, as validation forbids them.
+        if s.all_nodes is False:
+            s.all_nodes = None
+        if s.node_name == "":
+            s.node_name = None
+
+    def device_request(r: Any) -> None:
+        # v1beta1 keeps the exact request's fields on the request: an exactly with none of
+        # them set comes back nil (hasAnyMainRequestFieldsSet, same file).
+        e = r.exactly
+        if e is not None and not (e.device_class_name or e.selectors is not None or e.allocation_mode
+                                  or e.count or e.admin_access is not None
+                                  or e.tolerations is not None or e.capacity is not None):
+            e.device_class_name = "class"
+
     _FIXUPS.update({
+        dra.ResourceSliceSpec: slice_spec,
+        dra.DeviceRequest: device_request,
         hpa.HorizontalPodAutoscalerSpec: hpa_spec,
         core.PodSpec: pod_spec,
         net.ServiceBackendPort: service_port,

@@ -1160,6 +1160,8 @@ INTERNAL_GROUPS: dict[str, tuple[str, list[tuple[str, tuple[str, ...] | None]]]]
     "apiserverinternal": ("internal.apiserver.k8s.io", [("apiserverinternal/v1alpha1", None)]),
     "imagepolicy": ("imagepolicy.k8s.io", [("imagepolicy/v1alpha1", None)]),
     "admission": ("admission.k8s.io", [("admission/v1", None), ("admission/v1beta1", None)]),
+    "resource": ("resource.k8s.io", [("resource/v1", None), ("resource/v1beta2", None),
+                                     ("resource/v1beta1", None), ("resource/v1alpha3", None)]),
 }
 
 # Groups whose internal version has no types of its own: Go registers other groups' internal
@@ -1175,7 +1177,10 @@ INTERNAL_BORROWING: dict[str, tuple[str, dict[str, str]]] = {
 # Structs of a non-preferred version that the internal type does not merge: their shape
 # differs and a hand-written conversion maps them (Scale of apps/v1beta1 and v1beta2 is
 # autoscaling's Scale internally).
-INTERNAL_SKIP_CLASSES = {("apps", "Scale"), ("apps", "ScaleSpec"), ("apps", "ScaleStatus")}
+INTERNAL_SKIP_CLASSES = {("apps", "Scale"), ("apps", "ScaleSpec"), ("apps", "ScaleStatus"),
+                         # resource.k8s.io/v1beta1 nests a device's fields in `basic`
+                         # (pkg/apis/resource/v1beta1/conversion.go flattens it).
+                         ("resource", "BasicDevice")}
 
 # Fields of the external versions that the Go internal type does not have (the hand-written
 # conversions put their content elsewhere).
@@ -1203,6 +1208,11 @@ INTERNAL_DROP: dict[tuple[str, str], tuple[str, ...]] = {
     ("node", "RuntimeClass"): ("spec",),
     # rbac/v1alpha1 names a subject's group through an apiVersion.
     ("rbac", "Subject"): ("api_version",),
+    # resource.k8s.io/v1beta1 keeps a device's fields in `basic` and a request's exact-count
+    # fields on the request itself; inside they are v1's (Device itself, DeviceRequest.exactly).
+    ("resource", "Device"): ("basic",),
+    ("resource", "DeviceRequest"): ("device_class_name", "selectors", "allocation_mode", "count",
+                                    "admin_access", "tolerations", "capacity"),
 }
 
 # Fields only the internal type has: (class) -> [(attr, json name, type)].

@@ -36,6 +36,8 @@ DELIBERATE_LOSSES = {
     # average values are plain quantities (nil comes back as 0).
     ("autoscaling.v2.HorizontalPodAutoscaler", "autoscaling/v1"),
     ("autoscaling.v1.HorizontalPodAutoscaler", "autoscaling/v1"),
+    # the removed autoscaling/v2beta2 (1.33-1.35 fixtures) says what v2 says, same reason
+    ("autoscaling.v2beta2.HorizontalPodAutoscaler", "autoscaling/v1"),
 }
 
 
@@ -46,13 +48,17 @@ def _fixtures() -> list[Path]:
     return out
 
 
-def _served_versions(internal_obj) -> list[GroupVersion]:
+def _served_versions(internal_obj, removed: bool = False) -> list[GroupVersion]:
+    """The external versions of the kind: today's (k8s.io/api v0.36.3), or with
+    ``removed`` only the versions kcodec.api.removed brings back."""
     s = legacyscheme.scheme
     out = []
     for k in s._type_to_gvk[type(internal_obj)]:
         for gv in s.prioritized_versions_for_group(k.group):
-            if gv.version != "__internal" and s.recognizes(gv.with_kind(k.kind)) and gv not in out:
-                out.append(gv)
+            gvk = gv.with_kind(k.kind)
+            if gv.version != "__internal" and s.recognizes(gvk) and gv not in out:
+                if s._gvk_to_type[gvk].__module__.startswith("kcodec.api.removed.") == removed:
+                    out.append(gv)
     return out
 
 

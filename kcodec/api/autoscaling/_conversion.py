@@ -29,10 +29,12 @@ from typing import Any
 
 import json
 import re
+import sys
 
 from kcodec.api._hub import copy_map, register_package
 from kcodec.api.autoscaling import internal as api
 from kcodec.api.autoscaling import v1
+from kcodec.api.removed import autoscaling_v2beta1 as v2beta1
 from kcodec.api.autoscaling._defaults import DEFAULT_CPU_UTILIZATION
 from kcodec.conversion import Scope
 from kcodec.model import from_tree, to_tree
@@ -94,8 +96,10 @@ def _ref_in(scope: Scope, ref: v1.CrossVersionObjectReference) -> api.CrossVersi
     return api.CrossVersionObjectReference(kind=ref.kind, name=ref.name, api_version=ref.api_version)
 
 
-def _ref_out(ref: api.CrossVersionObjectReference) -> v1.CrossVersionObjectReference:
-    return v1.CrossVersionObjectReference(kind=ref.kind, name=ref.name, api_version=ref.api_version)
+def _ref_out(ref: api.CrossVersionObjectReference, dst: Any) -> Any:
+    """``ref`` as the CrossVersionObjectReference of ``dst``'s version (v1 or v2beta1)."""
+    cls = sys.modules[type(dst).__module__].CrossVersionObjectReference
+    return cls(kind=ref.kind, name=ref.name, api_version=ref.api_version)
 
 
 def _q(v: Quantity | None) -> Quantity:
@@ -110,7 +114,7 @@ def _object_source_in(src: v1.ObjectMetricSource, dst: api.ObjectMetricSource, s
 
 
 def _object_source_out(src: api.ObjectMetricSource, dst: v1.ObjectMetricSource, scope: Scope) -> None:
-    dst.target = _ref_out(src.described_object)
+    dst.target = _ref_out(src.described_object, dst)
     dst.metric_name, dst.selector = src.metric.name, src.metric.selector
     dst.target_value = _q(src.target.value)
     dst.average_value = src.target.average_value
@@ -167,7 +171,7 @@ def _object_status_in(src: v1.ObjectMetricStatus, dst: api.ObjectMetricStatus, s
 
 
 def _object_status_out(src: api.ObjectMetricStatus, dst: v1.ObjectMetricStatus, scope: Scope) -> None:
-    dst.target = _ref_out(src.described_object)
+    dst.target = _ref_out(src.described_object, dst)
     dst.metric_name, dst.selector = src.metric.name, src.metric.selector
     dst.current_value = _q(src.current.value)
     dst.average_value = src.current.average_value
@@ -369,6 +373,50 @@ def _hpa_status_in(src: v1.HorizontalPodAutoscaler, dst: api.HorizontalPodAutosc
     dst.status = status
 
 
+# -- the removed autoscaling/v2beta1 and v2beta2 (pkg/apis/autoscaling/v2beta1 and v2beta2
+# conversion.go of Kubernetes 1.35) -----------------------------------------------------------
+
+_ROUND_TRIP = (METRIC_SPECS, METRIC_STATUSES, CONDITIONS, BEHAVIOR)
+
+
+def _drop_round_trip(meta: Any) -> Any:
+    """Go's DropRoundTripHorizontalPodAutoscalerAnnotations: ``meta`` without the annotations
+    other versions round-trip through (a copy when there are any)."""
+    ann = meta.annotations
+    if not ann or not any(k in ann for k in _ROUND_TRIP):
+        return meta
+    meta = meta.deep_copy()
+    meta.annotations = {k: v for k, v in ann.items() if k not in _ROUND_TRIP} or None
+    return meta
+
+
+def _drop_round_trip_meta(src: Any, dst: Any, scope: Scope) -> None:
+    dst.metadata = _drop_round_trip(src.metadata)
+
+
+def _v2beta1_meta_out(src: api.HorizontalPodAutoscaler, dst: Any, scope: Scope) -> None:
+    meta = _drop_round_trip(src.metadata)
+    if src.spec.behavior is not None:
+        # Go marshals the internal behavior here (its keys are Go field names)
+        if meta is src.metadata:
+            meta = meta.deep_copy()
+        meta.annotations = {**(meta.annotations or {}),
+                            BEHAVIOR: _gojson.dumps(_go_tree(src.spec.behavior)).decode("utf-8")}
+    dst.metadata = meta
+
+
+def _v2beta1_spec_in(src: Any, dst: api.HorizontalPodAutoscaler, scope: Scope) -> None:
+    spec = api.HorizontalPodAutoscalerSpec()
+    scope.convert(src.spec, spec)
+    text = (src.metadata.annotations or {}).get(BEHAVIOR)
+    if text is not None:
+        behavior = _behavior_from(text)
+        # only well-formed, non-empty data moves from the annotation to the field
+        if behavior is not None and (behavior.scale_up is not None or behavior.scale_down is not None):
+            spec.behavior = behavior
+    dst.spec = spec
+
+
 def add_conversion_funcs(scheme: Any) -> None:
     """Register every autoscaling version <-> internal conversion with ``scheme``."""
     register_package(scheme, "autoscaling", v1={
@@ -384,7 +432,18 @@ def add_conversion_funcs(scheme: Any) -> None:
         },
         # v1's metric shapes (only in annotations) have hand-written functions below
         "skip": tuple(name for name, _, _ in _METRIC_FUNCS),
+    }, v2beta1={
+        "to_internal": {"HorizontalPodAutoscaler": {"metadata": _drop_round_trip_meta,
+                                                    "spec": _v2beta1_spec_in}},
+        "to_external": {"HorizontalPodAutoscaler": {"metadata": _v2beta1_meta_out}},
+        # v2beta1's metric shapes are v1's annotation shapes
+        "skip": tuple(name for name, _, _ in _METRIC_FUNCS),
+    }, v2beta2={
+        # v2beta2 round-trips without annotations: other versions' ones are dropped both ways
+        "to_internal": {"HorizontalPodAutoscaler": {"metadata": _drop_round_trip_meta}},
+        "to_external": {"HorizontalPodAutoscaler": {"metadata": _drop_round_trip_meta}},
     })
-    for name, fn_in, fn_out in _METRIC_FUNCS:
-        scheme.add_conversion_func(getattr(v1, name), getattr(api, name), fn_in)
-        scheme.add_conversion_func(getattr(api, name), getattr(v1, name), fn_out)
+    for ext in (v1, v2beta1):
+        for name, fn_in, fn_out in _METRIC_FUNCS:
+            scheme.add_conversion_func(getattr(ext, name), getattr(api, name), fn_in)
+            scheme.add_conversion_func(getattr(api, name), getattr(ext, name), fn_out)

@@ -14,6 +14,12 @@ pkg/apis/resource/v1beta1/conversion.go does:
   non-nil selector or toleration list counts, even empty), and copied back when it is set;
 * ``ResourceSliceSpec.nodeName`` and ``allNodes`` are values in v1beta1 and pointers inside:
   ``""`` and ``false`` become nil on the way in, nil the zero value on the way out.
+
+The v1alpha3 DeviceClass, ResourceClaim, ResourceClaimTemplate and ResourceSlice that
+Kubernetes 1.34 removed (``kcodec.api.removed.resource_v1alpha3``) had v1beta1's shapes and
+1.33's pkg/apis/resource/v1alpha3/conversion.go the same functions (they are registered for
+them too), except that a device's capacity was a plain quantity per name there, which is
+the ``value`` of a DeviceCapacity inside.
 """
 from __future__ import annotations
 
@@ -21,6 +27,7 @@ from typing import Any
 
 from kcodec.api._hub import register_package
 from kcodec.api.resource import internal as api
+from kcodec.api.removed import resource_v1alpha3 as v1alpha3_removed
 from kcodec.api.resource import v1beta1
 from kcodec.conversion import Scope, generated_conversion
 
@@ -31,6 +38,22 @@ __all__ = ["add_conversion_funcs"]
 # out); the device's name is not in BasicDevice.
 _basic_in = generated_conversion(v1beta1.BasicDevice, api.Device, {"name": None})
 _basic_out = generated_conversion(api.Device, v1beta1.BasicDevice)
+
+
+def _capacity_in(src: Any, dst: api.Device, scope: Scope) -> None:
+    # 1.33's v1alpha3 capacity is a plain quantity per name: DeviceCapacity{Value} inside
+    dst.capacity = None if not src.capacity else {
+        k: api.DeviceCapacity(value=v) for k, v in src.capacity.items()}
+
+
+def _capacity_out(src: api.Device, dst: Any, scope: Scope) -> None:
+    dst.capacity = None if not src.capacity else {k: v.value for k, v in src.capacity.items()}
+
+
+_alpha_basic_in = generated_conversion(v1alpha3_removed.BasicDevice, api.Device,
+                                       {"name": None, "capacity": _capacity_in})
+_alpha_basic_out = generated_conversion(api.Device, v1alpha3_removed.BasicDevice,
+                                        {"capacity": _capacity_out})
 
 # Go's conversions of these device fields copy a map only when it has entries and build a
 # list by appending, so an empty one comes out nil.
@@ -45,19 +68,22 @@ def _nil_empty(obj: Any) -> None:
 
 def _device_in(src: v1beta1.Device, dst: api.Device, scope: Scope) -> None:
     if src.basic is not None:
-        _basic_in(src.basic, dst, scope)
+        (_alpha_basic_in if type(src.basic) is v1alpha3_removed.BasicDevice else _basic_in)(
+            src.basic, dst, scope)
         _nil_empty(dst)
 
 
 def _device_out(src: api.Device, dst: v1beta1.Device, scope: Scope) -> None:
-    basic = v1beta1.BasicDevice()
-    _basic_out(src, basic, scope)
+    if type(dst) is v1alpha3_removed.Device:
+        basic = v1alpha3_removed.BasicDevice()
+        _alpha_basic_out(src, basic, scope)
+    else:
+        basic = v1beta1.BasicDevice()
+        _basic_out(src, basic, scope)
     _nil_empty(basic)
     dst.basic = basic
 
 
-_EXACT_FIELDS = ("device_class_name", "selectors", "allocation_mode", "count", "admin_access",
-                 "tolerations", "capacity")
 _exact_in = generated_conversion(v1beta1.DeviceRequest, api.ExactDeviceRequest)
 _exact_out = generated_conversion(api.ExactDeviceRequest, v1beta1.DeviceRequest, {"name": None})
 
@@ -66,7 +92,7 @@ def _has_exact_fields(req: v1beta1.DeviceRequest) -> bool:
     """Go's hasAnyMainRequestFieldsSet."""
     return bool(req.device_class_name or req.selectors is not None or req.allocation_mode
                 or req.count or req.admin_access is not None or req.tolerations is not None
-                or req.capacity is not None)
+                or getattr(req, "capacity", None) is not None)  # v1alpha3 had none
 
 
 def _request_in(src: v1beta1.DeviceRequest, dst: api.DeviceRequest, scope: Scope) -> None:
@@ -89,10 +115,6 @@ def _request_out(src: api.DeviceRequest, dst: v1beta1.DeviceRequest, scope: Scop
             dst.tolerations = None
 
 
-def _skip(src: Any, dst: Any, scope: Scope) -> None:
-    """A field filled by the hand-written function of another field of the same struct."""
-
-
 def _node_name_in(src: v1beta1.ResourceSliceSpec, dst: api.ResourceSliceSpec, scope: Scope) -> None:
     dst.node_name = src.node_name or None
 
@@ -103,20 +125,19 @@ def _all_nodes_in(src: v1beta1.ResourceSliceSpec, dst: api.ResourceSliceSpec, sc
 
 def add_conversion_funcs(scheme: Any) -> None:
     """Register every resource.k8s.io version <-> internal conversion with ``scheme``."""
-    device_fields = {f: _skip for f in ("capacity", "consumes_counters", "node_name",
-                                        "node_selector", "all_nodes", "taints", "binds_to_node",
-                                        "binding_conditions", "binding_failure_conditions",
-                                        "allow_multiple_allocations",
-                                        "node_allocatable_resource_mappings")}
-    register_package(scheme, "resource", v1beta1={
+    # One hook per struct: the other destination fields have no source field of their name,
+    # so the generated part leaves them to it.
+    beta = {
         "to_internal": {
-            "Device": {"attributes": _device_in, **device_fields},
+            "Device": {"attributes": _device_in},
             "DeviceRequest": {"exactly": _request_in},
             "ResourceSliceSpec": {"node_name": _node_name_in, "all_nodes": _all_nodes_in},
         },
         "to_external": {
             "Device": {"basic": _device_out},
-            "DeviceRequest": {**{f: _skip for f in _EXACT_FIELDS[1:]},
-                              "device_class_name": _request_out},
+            "DeviceRequest": {"device_class_name": _request_out},
         },
-    })
+    }
+    # The removed v1alpha3 kinds (Kubernetes 1.33) had v1beta1's shapes and the same
+    # hand-written conversions; today's v1alpha3 module has none of these structs.
+    register_package(scheme, "resource", v1beta1=beta, v1alpha3=beta)

@@ -344,6 +344,25 @@ def test_hpa_v1_metrics_annotation_replaces_the_implicit_default() -> None:
     assert not (i0.metadata.annotations or {})
 
 
+
+def test_hpa_v2_drops_the_round_trip_annotations_both_ways() -> None:
+    """pkg/apis/autoscaling/v2/conversion.go: DropRoundTripHorizontalPodAutoscalerAnnotations
+    on the way in and out (only v1 and v2beta1 write them)."""
+    ann = {"autoscaling.alpha.kubernetes.io/metrics": "[]", "autoscaling.alpha.kubernetes.io/behavior": "{}",
+           "autoscaling.alpha.kubernetes.io/current-metrics": "[]",
+           "autoscaling.alpha.kubernetes.io/conditions": "[]", "x": "y"}
+    import json
+
+    doc = json.dumps({"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler",
+                      "metadata": {"name": "h", "annotations": ann},
+                      "spec": {"scaleTargetRef": {"kind": "Deployment", "name": "d"}, "maxReplicas": 2}})
+    i0 = legacyscheme.to_internal(kcodec.load(doc), default=False)
+    assert i0.metadata.annotations == {"x": "y"}
+    i0.metadata.annotations = dict(ann)
+    v2 = legacyscheme.scheme.convert_to_version(i0, GroupVersion("autoscaling", "v2"))
+    assert v2.metadata.annotations == {"x": "y"}
+    assert i0.metadata.annotations == ann  # the source is not modified
+
 @pytest.mark.skipif(not FIXTURE_ROOT.is_dir(), reason="../shared fixtures not found")
 def test_hpa_v1_fixture_round_trip_is_gos() -> None:
     """The fully populated autoscaling/v1 fixture through internal and back to v1, checked

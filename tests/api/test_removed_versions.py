@@ -114,6 +114,10 @@ def test_kubectls_v2beta1_hpa_fixture() -> None:
     assert v2["spec"]["metrics"] == [{"type": "Resource", "resource": {
         "name": "cpu", "target": {"type": "Utilization", "averageUtilization": 50}}}]
     assert v2["spec"]["scaleTargetRef"] == {"kind": "Deployment", "name": "php-apache", "apiVersion": "apps/v1beta1"}
+    # kcodec.load (k8s.io/api v0.36.3's scheme) gives it as Unstructured, which converts too
+    loaded = kcodec.load(raw)
+    assert type(loaded).__name__ == "Unstructured"
+    assert kcodec.convert(loaded, "autoscaling/v2").spec.metrics[0].resource.target.average_utilization == 50
 
 
 def _hpa(version: str, spec: dict, annotations: dict | None = None) -> bytes:

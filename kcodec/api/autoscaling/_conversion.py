@@ -17,6 +17,13 @@ conversion.go keeps everything else in annotations so that it survives a v1 clie
 * coming back, the annotation metrics come first and the CPU target metric last (a metric
   order other than that is upstream's deliberate loss), and the annotations are removed.
 
+autoscaling/v2 (and the removed v2beta2) hold everything the internal version does: both
+ways, Go's DropRoundTripHorizontalPodAutoscalerAnnotations removes the four annotations
+above, which only v1 and v2beta1 write. The removed autoscaling/v2beta1 (Kubernetes 1.35's
+pkg/apis/autoscaling/v2beta1/conversion.go) has v1's annotation metric shapes as its own
+fields and keeps only the behavior in its annotation (written from the internal type,
+read back when well-formed and non-empty); the other round-trip annotations are dropped.
+
 The per-metric conversions between v1's and the internal shapes are upstream's: an object or
 external target with an average value is an AverageValue target, else a Value target; a
 resource target with a utilization is a Utilization target, else AverageValue.
@@ -419,6 +426,12 @@ def _v2beta1_spec_in(src: Any, dst: api.HorizontalPodAutoscaler, scope: Scope) -
 
 def add_conversion_funcs(scheme: Any) -> None:
     """Register every autoscaling version <-> internal conversion with ``scheme``."""
+    # v2 and v2beta2 round-trip without annotations: other versions' ones are dropped both
+    # ways (pkg/apis/autoscaling/v2/conversion.go, v2beta2/conversion.go)
+    drop_both_ways = {
+        "to_internal": {"HorizontalPodAutoscaler": {"metadata": _drop_round_trip_meta}},
+        "to_external": {"HorizontalPodAutoscaler": {"metadata": _drop_round_trip_meta}},
+    }
     register_package(scheme, "autoscaling", v1={
         "to_internal": {"HorizontalPodAutoscalerSpec": {"metrics": _metrics_in},
                         "HorizontalPodAutoscalerStatus": {"current_metrics": _current_metrics_in},
@@ -438,11 +451,7 @@ def add_conversion_funcs(scheme: Any) -> None:
         "to_external": {"HorizontalPodAutoscaler": {"metadata": _v2beta1_meta_out}},
         # v2beta1's metric shapes are v1's annotation shapes
         "skip": tuple(name for name, _, _ in _METRIC_FUNCS),
-    }, v2beta2={
-        # v2beta2 round-trips without annotations: other versions' ones are dropped both ways
-        "to_internal": {"HorizontalPodAutoscaler": {"metadata": _drop_round_trip_meta}},
-        "to_external": {"HorizontalPodAutoscaler": {"metadata": _drop_round_trip_meta}},
-    })
+    }, v2=drop_both_ways, v2beta2=drop_both_ways)
     for ext in (v1, v2beta1):
         for name, fn_in, fn_out in _METRIC_FUNCS:
             scheme.add_conversion_func(getattr(ext, name), getattr(api, name), fn_in)

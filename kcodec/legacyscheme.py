@@ -40,7 +40,7 @@ PACKAGES: tuple[str, ...] = (
     "core", "apps", "autoscaling", "batch", "extensions", "networking", "policy", "rbac",
     "storage", "scheduling", "coordination", "discovery", "events", "node", "certificates",
     "flowcontrol", "admissionregistration", "authentication", "authorization",
-    "storagemigration", "apiserverinternal", "imagepolicy", "admission",
+    "storagemigration", "apiserverinternal", "imagepolicy", "admission", "resource",
 )
 
 _lock = threading.Lock()
@@ -73,6 +73,9 @@ def _package_groups() -> dict[str, tuple[str, ...]]:
 
 def _package_of_type(t: type) -> list[str] | None:
     parts = t.__module__.split(".")
+    if len(parts) == 4 and parts[:3] == ["kcodec", "api", "removed"]:
+        # kcodec.api.removed.<package>_<version>: installed with its group's package
+        parts[2] = parts[3].split("_", 1)[0]
     if len(parts) >= 3 and parts[:2] == ["kcodec", "api"] and parts[2] in _units():
         return [parts[2]]
     return None

@@ -118,6 +118,9 @@ _loaded_packages: set[str] = set()
 
 def _package_of(cls: type) -> str | None:
     parts = getattr(cls, "__module__", "").split(".")
+    if len(parts) == 4 and parts[:2] == ["kcodec", "api"] and parts[2] == "removed":
+        # kcodec.api.removed.<package>_<version>: defaulted by its group's package
+        parts[2] = parts[3].split("_", 1)[0]
     if len(parts) == 4 and parts[:2] == ["kcodec", "api"] and parts[2] in DEFAULTING_PACKAGES:
         return parts[2]
     return None

@@ -30,8 +30,9 @@ def test_convert_counts_documents_from_0(tmp_path: Path, capsysbinary) -> None:
     f.write_bytes(b"apiVersion: v1\nkind: Nope\n---\n" + DEPLOYMENT)
     status, out, err = _run(capsysbinary, "convert", "-f", str(f))
     assert status == EXIT_BAD_INPUT and b"- apiVersion: apps/v1\n" in out  # several documents: a List
-    assert err == (f'kcodec: error: {f}: document 0: no kind "Nope" is registered for version "v1" '
-                   'in scheme "kcodec.legacyscheme"\n')
+    errors = [line for line in err.splitlines() if not line.startswith("Warning: ")]
+    assert errors == [f'kcodec: error: {f}: document 0: no kind "Nope" is registered for version "v1" '
+                      'in scheme "kcodec.legacyscheme"']
     # decode counts the same way (there the unknown kind is Unstructured; a missing kind is not)
     f.write_bytes(DEPLOYMENT + b"---\napiVersion: v1\n")
     status, _, err = _run(capsysbinary, "decode", "-f", str(f))

@@ -150,15 +150,21 @@ def _decode(codecs: Any, data: bytes, fmt: str, strict: bool) -> Any:
 
 
 def _group_is_known(codecs: Any, err: NotRegisteredError) -> bool:
-    """Whether the scheme registers a version of the group ``err`` names.
+    """Whether the caller's scheme registers a version of the group ``err`` names.
 
-    Only kinds of groups the scheme does not know at all come back as Unstructured: for a
-    group it knows (a built-in group, or a CRD added with
-    ``kcodec.api.apiextensions.add_custom_resource_definition``) an unknown version or kind
-    is what Go's scheme reports, ``no kind "X" is registered for version "g/v"``.
+    With a scheme of the caller's, only kinds of groups it does not know at all come back as
+    Unstructured: for a group it knows (a CRD's, added with
+    ``kcodec.api.apiextensions.add_custom_resource_definition``, or a built-in one) an unknown
+    version or kind is what Go's scheme reports, ``no kind "X" is registered for version
+    "g/v"``. The default scheme reads any manifest, as kubectl does, including versions
+    Kubernetes removed (``kcodec.convert`` still converts those).
     """
     gvk = err.gvk
     if gvk is None or not gvk.version:
+        return False
+    from kcodec import api
+
+    if codecs.scheme is api.scheme:
         return False
     return bool(codecs.scheme.is_group_registered(gvk.group))
 

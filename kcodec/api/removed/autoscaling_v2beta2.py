@@ -8,7 +8,7 @@ from typing import Any
 from kcodec.model import Struct, field, Int32, Int64
 from kcodec.runtime import Object
 from kcodec.schema import GroupVersion
-from kcodec.types import Quantity
+from kcodec.types import OptionalQuantity
 from kcodec.api.meta import v1 as metav1
 
 SCHEME_GROUP_VERSION = GroupVersion("autoscaling", "v2beta2")
@@ -108,8 +108,8 @@ class MetricIdentifier(Struct):
 class MetricTarget(Struct):
     """MetricTarget: struct of autoscaling/v2beta2."""
     type: str = field(1, "type", go="v2beta2.MetricTargetType")
-    value: Quantity | None = field(2, "value", omitempty=True)
-    average_value: Quantity | None = field(3, "averageValue", omitempty=True)
+    value: OptionalQuantity = field(2, "value", omitempty=True)
+    average_value: OptionalQuantity = field(3, "averageValue", omitempty=True)
     average_utilization: Int32 | None = field(4, "averageUtilization", omitempty=True)
 
 
@@ -176,8 +176,8 @@ class ExternalMetricStatus(Struct):
 
 class MetricValueStatus(Struct):
     """MetricValueStatus: struct of autoscaling/v2beta2."""
-    value: Quantity | None = field(1, "value", omitempty=True)
-    average_value: Quantity | None = field(2, "averageValue", omitempty=True)
+    value: OptionalQuantity = field(1, "value", omitempty=True)
+    average_value: OptionalQuantity = field(2, "averageValue", omitempty=True)
     average_utilization: Int32 | None = field(3, "averageUtilization", omitempty=True)
 
 

@@ -8,7 +8,7 @@ from typing import Any
 from kcodec.model import Struct, field, Int64
 from kcodec.runtime import Object, RawExtension
 from kcodec.schema import GroupVersion
-from kcodec.types import Quantity
+from kcodec.types import Quantity, QuantityField, ResourceList
 from kcodec.api.core import v1 as corev1
 from kcodec.api.meta import v1 as metav1
 
@@ -41,7 +41,7 @@ class CounterSet(Struct):
 
 class Counter(Struct):
     """Counter: struct of resource.k8s.io/v1alpha3."""
-    value: Quantity = field(1, "value")
+    value: QuantityField = field(1, "value")
 
 
 class ResourcePool(Struct):
@@ -60,7 +60,7 @@ class Device(Struct):
 class BasicDevice(Struct):
     """BasicDevice: struct of resource.k8s.io/v1alpha3."""
     attributes: dict[str, DeviceAttribute] | None = field(1, "attributes", omitempty=True, go="map[v1alpha3.QualifiedName]v1alpha3.DeviceAttribute")
-    capacity: dict[str, Quantity] | None = field(2, "capacity", omitempty=True, go="map[v1alpha3.QualifiedName]resource.Quantity")
+    capacity: ResourceList = field(2, "capacity", omitempty=True, go="map[v1alpha3.QualifiedName]resource.Quantity")
     consumes_counters: list[DeviceCounterConsumption] | None = field(3, "consumesCounters", omitempty=True)
     node_name: str | None = field(4, "nodeName", omitempty=True)
     node_selector: corev1.NodeSelector | None = field(5, "nodeSelector", omitempty=True)

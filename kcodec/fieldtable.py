@@ -41,6 +41,7 @@ __all__ = [
     "fields_of",
     "is_protobuf_struct",
     "go_type_name",
+    "struct_type_of",
     "zero_of",
     "is_zero_value",
     "walk_tree",
@@ -166,11 +167,11 @@ class _FieldDecl:
     """What ``field()`` returns: the declaration before the class is compiled."""
 
     __slots__ = ("number", "json_name", "omitempty", "omitzero", "inline", "default", "go", "via",
-                 "go_field")
+                 "go_field", "tags")
 
     def __init__(self, number: int, json_name: str | None, omitempty: bool, omitzero: bool,
                  inline: bool, default: Any, go: str | None = None, via: str | None = None,
-                 go_field: str | None = None) -> None:
+                 go_field: str | None = None, tags: str | None = None) -> None:
         self.number = number
         self.json_name = json_name
         self.omitempty = omitempty
@@ -180,6 +181,7 @@ class _FieldDecl:
         self.go = go
         self.via = via
         self.go_field = go_field
+        self.tags = tags
 
 
 def field(
@@ -193,6 +195,7 @@ def field(
     go: str | None = None,
     via: str | None = None,
     go_field: str | None = None,
+    tags: str | None = None,
 ) -> Any:
     """Declare a struct field.
 
@@ -208,10 +211,17 @@ def field(
     promoted from when the Python class flattens it (``"TypeMeta"``), which Go's error
     context names. ``go_field`` is the Go field name when it is not the JSON name with its
     first letter upper-cased (``"ObjectMeta"`` for ``metadata``), for gogo-protobuf's texts.
+    ``tags`` holds the Go field's merge tags as ``key=value`` pairs joined by ``;``
+    (``"patchStrategy=merge;patchMergeKey=name;listType=map;listMapKey=name,protocol"``):
+    kept as written and parsed only when asked (:meth:`FieldInfo.patch_strategy` and the
+    other accessors), as the Go type names are.
     """
     if not isinstance(proto_number, int) or proto_number < 0:
         raise TypeError(f"proto_number must be a non-negative int, got {proto_number!r}")
-    return _FieldDecl(proto_number, json_name, omitempty, omitzero, inline, default, go, via, go_field)
+    if tags is not None and not isinstance(tags, str):
+        raise TypeError(f"tags must be a str, got {tags!r}")
+    return _FieldDecl(proto_number, json_name, omitempty, omitzero, inline, default, go, via, go_field,
+                      tags)
 
 
 class TypeInfo:
@@ -257,7 +267,7 @@ class FieldInfo(TypeInfo):
     """One row of a compiled field table."""
 
     __slots__ = ("name", "json", "number", "omitempty", "omitzero", "inline", "default", "via",
-                 "_go_field")
+                 "_go_field", "_tags")
 
     def __init__(self, name: str, decl: _FieldDecl, t: TypeInfo) -> None:
         super().__init__(t.kind, t.cls, t.elem, t.wrapped, t.pointer)
@@ -272,6 +282,60 @@ class FieldInfo(TypeInfo):
         self.default = decl.default
         self.via = decl.via
         self._go_field = decl.go_field
+        self._tags: Any = decl.tags  # the field(tags=...) text until an accessor parses it
+
+    def tags(self) -> dict[str, str]:
+        """The Go merge tags of the field, ``{key: value}`` (empty when it has none): the
+        struct tags ``patchStrategy`` and ``patchMergeKey`` and the markers ``+listType``,
+        ``+listMapKey`` (several: one comma-separated value), ``+mapType``, ``+structType``."""
+        t = self._tags
+        if t is None:
+            return {}
+        if type(t) is str:
+            t = self._tags = _parse_tags(t)
+        return t
+
+    @property
+    def patch_strategy(self) -> str:
+        """The ``patchStrategy`` struct tag (``"merge"``, ``"replace"``, ``"retainKeys"``,
+        ``"merge,retainKeys"``), ``""`` when absent (strategicpatch's default: replace)."""
+        return self.tags().get("patchStrategy", "")
+
+    @property
+    def patch_strategies(self) -> tuple[str, ...]:
+        """``patch_strategy`` split at commas, as strategicpatch's LookupPatchMetadata does."""
+        ps = self.tags().get("patchStrategy", "")
+        return tuple(ps.split(",")) if ps else ()
+
+    @property
+    def patch_merge_key(self) -> str:
+        """The ``patchMergeKey`` struct tag, ``""`` when absent."""
+        return self.tags().get("patchMergeKey", "")
+
+    @property
+    def list_type(self) -> str:
+        """The ``+listType`` marker (``"atomic"``, ``"set"``, ``"map"``), ``""`` when absent."""
+        return self.tags().get("listType", "")
+
+    @property
+    def list_map_keys(self) -> tuple[str, ...]:
+        """The ``+listMapKey`` markers in source order (``("containerPort", "protocol")``)."""
+        keys = self.tags().get("listMapKey", "")
+        return tuple(keys.split(",")) if keys else ()
+
+    @property
+    def map_type(self) -> str:
+        """The ``+mapType`` marker (``"atomic"``, ``"granular"``), ``""`` when absent."""
+        return self.tags().get("mapType", "")
+
+    @property
+    def struct_type(self) -> str:
+        """The ``+structType`` marker of the field (``"atomic"``, ``"granular"``), else that of
+        its struct type (:func:`struct_type_of`), ``""`` when neither says."""
+        st = self.tags().get("structType", "")
+        if not st and self.kind == K_STRUCT:
+            st = struct_type_of(self.cls)
+        return st
 
     def go_field(self) -> str:
         """The Go struct field name (gogo-protobuf's "wrong wireType ... for field X")."""
@@ -283,6 +347,25 @@ class FieldInfo(TypeInfo):
 
     def __repr__(self) -> str:
         return f"FieldInfo({self.name!r}, json={self.json!r}, number={self.number}, type={self.go_name()})"
+
+
+def _parse_tags(text: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for part in text.split(";"):
+        key, eq, value = part.partition("=")
+        if not eq or not key or not value:
+            raise ValueError(f"malformed field tags {text!r}")
+        out[key] = value
+    return out
+
+
+def struct_type_of(cls: Any) -> str:
+    """The ``+structType`` marker on a struct's Go type declaration (``"atomic"`` for
+    ``v1.ObjectReference``, recorded by tools/gen_api.py as ``__go_tags__``), ``""`` when absent."""
+    text = getattr(cls, "__go_tags__", None)
+    if not text:
+        return ""
+    return _parse_tags(text).get("structType", "")
 
 
 def _name_go_types(t: TypeInfo, spelled: str) -> None:

@@ -13,6 +13,7 @@ See docs/generating.md.
 from __future__ import annotations
 
 import argparse
+import json
 import keyword
 import os
 import re
@@ -175,6 +176,7 @@ class GoField:
     type: GoType
     tag: str
     embedded: bool
+    markers: tuple[str, ...] = ()  # `+name=value` comment markers of the field's doc comment
 
 
 @dataclass
@@ -274,7 +276,7 @@ class _Parser:
         self.expect("{")
         fields: list[GoField] = []
         while True:
-            self.skip_space()
+            markers = self.field_markers()
             t = self.peek()
             if t is None:
                 raise GenError(f"{self.filename}: unterminated struct")
@@ -303,7 +305,21 @@ class _Parser:
                 tag = raw[1:-1] if raw.startswith("`") else bytes(raw[1:-1], "utf-8").decode(
                     "unicode_escape")
             for nm in names:
-                fields.append(GoField(nm, typ, tag, embedded))
+                fields.append(GoField(nm, typ, tag, embedded, markers))
+
+    def field_markers(self) -> tuple[str, ...]:
+        """Skip to the next field, returning the `+...` markers of the comment block right
+        above it (a blank line detaches a block, as for gengo's doc comments)."""
+        markers: list[str] = []
+        while (t := self.peek()) is not None and t.kind in ("nl", "comment"):
+            self.i += 1
+            if t.kind == "comment":
+                text = t.text[2:].strip()
+                if text.startswith("+"):
+                    markers.append(text[1:])
+            elif (n := self.peek()) is not None and n.kind == "nl":
+                markers = []
+        return tuple(markers)
 
 
 def parse_go_file(path: Path, pkg: GoPackage) -> None:
@@ -487,6 +503,7 @@ class Field:
     type: T
     go: str | None = None      # Go's reflect spelling of the field type, when kcodec's differs
     go_field: str | None = None  # the Go field name, when it is not the JSON name capitalized
+    tags: str | None = None    # merge/list/map/struct tags (field_tags), kcodec.fieldtable parses them
 
 
 @dataclass
@@ -500,6 +517,7 @@ class ClassDef:
     protobuf: bool | None      # explicit __protobuf__ value, None = model default
     order: tuple[str, int]
     hand: bool = False         # wire forms written by hand in <package>._values
+    tags: str | None = None    # the type's own `+structType=` marker (type_tags)
 
 
 class World:
@@ -679,7 +697,8 @@ class World:
             fields.append(Field(attr, jname, number, "omitempty" in jopts, "omitzero" in jopts,
                                 inline, resolved, None if go == default_go_string(resolved) else go,
                                 None if go_field == (jname[:1].upper() + jname[1:] if jname
-                                                     else go_field) else go_field))
+                                                     else go_field) else go_field,
+                                field_tags(tags, gf.markers, f"{pkg.path}.{decl.name}.{gf.name}")))
         attrs = [f.attr for f in fields]
         if len(set(attrs)) != len(attrs):
             raise GenError(f"{pkg.path}.{decl.name}: attribute names collide: {attrs}")
@@ -692,7 +711,76 @@ class World:
         if "+protobuf=false" in " ".join(decl.markers) and numbered:
             protobuf = False
         return ClassDef(pkg.path, decl.name, fields, is_object, protobuf,
-                        (decl.file, decl.index))
+                        (decl.file, decl.index), tags=type_tags(sdecl.markers, f"{pkg.path}.{decl.name}"))
+
+
+#: The comment markers kept per field, in the order the tags string writes them. They are
+#: what structured-merge-diff's schema is built from (via the OpenAPI extensions
+#: x-kubernetes-list-type, -list-map-keys, -map-type), with the strategic merge patch's
+#: struct tags patchStrategy and patchMergeKey (apimachinery pkg/util/strategicpatch).
+TAG_MARKERS = ("listType", "listMapKey", "mapType", "structType")
+_TAG_VALUES = {
+    "patchStrategy": {"merge", "replace", "retainKeys", "merge,retainKeys", "retainKeys,merge"},
+    "listType": {"atomic", "set", "map"},
+    "mapType": {"atomic", "granular"},
+    "structType": {"atomic", "granular"},
+}
+
+
+def _check_tag(key: str, value: str, where: str) -> None:
+    allowed = _TAG_VALUES.get(key)
+    if allowed is not None and value not in allowed:
+        raise GenError(f"{where}: unknown {key} {value!r}")
+    if not value or any(c in value for c in ';"\\\n'):
+        raise GenError(f"{where}: {key} {value!r} cannot be recorded")
+
+
+def field_tags(tags: dict[str, str], markers: tuple[str, ...], where: str) -> str | None:
+    """The ``field(tags=...)`` string of one Go field: ``key=value`` pairs joined by ``;``
+    (patchStrategy and patchMergeKey from the struct tag, then the markers of TAG_MARKERS;
+    several ``+listMapKey`` markers are one comma-separated value, in source order)."""
+    out: list[str] = []
+    for key in ("patchStrategy", "patchMergeKey"):
+        if key in tags:
+            _check_tag(key, tags[key], where)
+            out.append(f"{key}={tags[key]}")
+    seen: dict[str, list[str]] = {}
+    for m in markers:
+        key, eq, value = m.partition("=")
+        if key not in TAG_MARKERS:
+            continue
+        if not eq:
+            raise GenError(f"{where}: marker +{m} without a value")
+        _check_tag(key, value.strip(), where)
+        vals = seen.setdefault(key, [])
+        if vals and key != "listMapKey":
+            raise GenError(f"{where}: +{key} given twice")
+        vals.append(value.strip())
+    if "listMapKey" in seen and seen.get("listType") != ["map"]:
+        raise GenError(f"{where}: +listMapKey without +listType=map")
+    for key in TAG_MARKERS:
+        if key in seen:
+            out.append(f"{key}={','.join(seen[key])}")
+    return ";".join(out) or None
+
+
+def type_tags(markers: list[str], where: str) -> str | None:
+    """The ``__go_tags__`` of a struct: its own ``+structType=`` marker (the only one of
+    TAG_MARKERS upstream puts on type declarations)."""
+    found = []
+    for line in markers:
+        text = line[2:].strip() if line.startswith("//") else line.strip()
+        if not text.startswith("+"):
+            continue
+        key, _eq, value = text[1:].partition("=")
+        if key in TAG_MARKERS:
+            if key != "structType":
+                raise GenError(f"{where}: +{key} on a type declaration")
+            _check_tag(key, value.strip(), where)
+            found.append(f"{key}={value.strip()}")
+    if len(found) > 1:
+        raise GenError(f"{where}: +structType given twice")
+    return found[0] if found else None
 
 
 def default_go_string(t: T) -> str | None:
@@ -834,6 +922,8 @@ def render_class(w: ModuleWriter, cls: ClassDef, gv: str, kinds: set[str]) -> li
     lines = [f"class {cls.name}({base}):", f'    """{class_doc(cls, gv, kinds)}"""']
     if cls.protobuf is not None:
         lines.append(f"    __protobuf__ = {cls.protobuf}")
+    if cls.tags is not None:
+        lines.append(f'    __go_tags__ = "{cls.tags}"')
     extra = CLASS_EXTRAS.get((cls.pkg, cls.name), "")
     for f in cls.fields:
         ann = w.field_ann(f.type)
@@ -848,6 +938,8 @@ def render_class(w: ModuleWriter, cls: ClassDef, gv: str, kinds: set[str]) -> li
             args.append(f'go="{f.go}"')
         if f.go_field is not None:
             args.append(f'go_field="{f.go_field}"')
+        if f.tags is not None:
+            args.append(f'tags="{f.tags}"')
         lines.append(f"    {f.attr}: {ann} = {fn}({', '.join(args)})")
     if extra:
         lines.append("")
@@ -1642,6 +1734,10 @@ def generate(api_root: Path, machinery_root: Path,
         groups.setdefault(rel, []).append(ver)
     for name, text in generate_internal(world, _source_of(API_PREFIX + "core/v1")).items():
         files[f"api/{name}/internal.py"] = text
+    if all(flag in (extra or {}) for flag, *_ in EXTRA_SOURCES):
+        # One file for every version: written only when every source is given, so that a
+        # partial run does not drop the others' texts.
+        files[DOCS] = render_docs(packages)
     for rel, vers in sorted(groups.items()):
         if rel in HAND_WRITTEN_INITS:
             continue  # kcodec/api/meta/__init__.py belongs to the integrator
@@ -1653,6 +1749,37 @@ def generate(api_root: Path, machinery_root: Path,
 
 
 REGISTRY = "api/_registry.py"
+DOCS = "api/_swagger_docs.json"
+_SWAGGER_MAP = re.compile(r"^var map_(\w+) = map\[string\]string\{\n(.*?)\n\}", re.S | re.M)
+_SWAGGER_ENTRY = re.compile(r'^\t"([^"\\]*)":\s*"((?:[^"\\\n]|\\.)*)",$', re.M)
+
+
+def render_docs(packages: dict[str, GoPackage]) -> str:
+    """kcodec/api/_swagger_docs.json: the descriptions of types_swagger_doc_generated.go (what
+    kube-apiserver's OpenAPI documents say of each type and field; kcodec.server.openapi reads
+    them when it builds a document). ``strings`` holds each text once, in first-seen order;
+    ``types`` maps module -> Go type -> {JSON field name ("" for the type): index}."""
+    strings: dict[str, int] = {}
+    types: dict[str, dict[str, dict[str, int]]] = {}
+    for path, pkg in sorted(packages.items()):
+        doc = pkg.directory / "types_swagger_doc_generated.go"
+        if not doc.exists():
+            continue
+        parent, ver, _ = module_of(path)
+        src = doc.read_text(encoding="utf-8")
+        mod = types.setdefault(f"{parent}.{ver}", {})
+        for m in _SWAGGER_MAP.finditer(src):
+            entries = _SWAGGER_ENTRY.findall(m.group(2))
+            if len(entries) != m.group(2).count("\n") + 1:
+                raise GenError(f"{doc}: map_{m.group(1)} has lines the generator cannot read")
+            fields: dict[str, int] = {}
+            for key, raw in entries:
+                text = json.loads(f'"{raw}"')  # Go's interpreted string literal: JSON's escapes suffice
+                fields[key] = strings.setdefault(text, len(strings))
+            mod[m.group(1)] = fields
+    body = json.dumps({"strings": list(strings), "types": types}, indent=0, sort_keys=True,
+                      ensure_ascii=False)
+    return body + "\n"
 _VERSION_MODULE = re.compile(r"v[0-9]+(?:(?:alpha|beta)[0-9]+)?")
 
 

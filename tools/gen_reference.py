@@ -43,6 +43,8 @@ MODULES = (
     "kcodec.storage.value",
     "kcodec.storage.sqlite",
     "kcodec.storage.etcd3",
+    "kcodec.storage.cacher",
+    "kcodec.storage.compactor",
     "kcodec.storage.errors",
     "kcodec.interop",
     "kcodec.speedups",

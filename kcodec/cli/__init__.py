@@ -28,6 +28,7 @@ COMMANDS: tuple[str, ...] = (
     "kcodec.cli.convert",
     "kcodec.cli.version",
     "kcodec.cli.etcd",
+    "kcodec.cli.serve",
 )
 
 _EPILOG = """\
@@ -35,6 +36,7 @@ examples:
   kcodec decode -f pod.pb             protobuf (as in etcd) to YAML
   kcodec encode -f pod.yaml -o protobuf
   kcodec version                      versions and whether the compiled kernels are in use
+  kcodec serve --kubeconfig kc        the Kubernetes REST API on SQLite, for kubectl and clients
   kcodec <command> --help             what a command does, with examples
 """
 

@@ -30,6 +30,7 @@ __all__ = [
     "TooLargeResourceVersionError",
     "BadRequestError",
     "ResourceVersionSetOnCreateError",
+    "TooManyRequestsError",
     "is_not_found",
     "is_exist",
     "is_conflict",
@@ -212,3 +213,16 @@ def is_corrupt_object(err: BaseException | None) -> bool:
 def is_resource_expired(err: BaseException | None) -> bool:
     """Go's ``apierrors.IsResourceExpired`` for errors of this layer."""
     return _is(err, ResourceExpiredError)
+
+
+class TooManyRequestsError(KCodecError):
+    """Go's ``apierrors.NewTooManyRequests`` from the watch cache: it is not ready
+    (``storage is (re)initializing``) or was stopped (``apiserver cacher is stopped``).
+    ``retry_after_seconds`` is what Go puts in the Retry-After header."""
+
+    def __init__(self, message: str, retry_after_seconds: int = 1) -> None:
+        self.retry_after_seconds = retry_after_seconds
+        super().__init__(message)
+
+    def __reduce__(self):
+        return (type(self), (str(self), self.retry_after_seconds))

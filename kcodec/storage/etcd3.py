@@ -275,10 +275,22 @@ class Etcd3KV:
         w = _EtcdWatch(self, key, range_end, start_revision)
         self._watches.add(w)
         w.start()
+        # Return once etcd has the watch: one created later than writes it should see
+        # starts unsynced, and compaction in between would cancel it.
+        w.created.wait(self.timeout)
         return w
 
 
 _CLOSE = object()
+
+
+class _Progress:
+    """A progress notification in a watch's queue, kept in order with the event batches."""
+
+    __slots__ = ("revision",)
+
+    def __init__(self, revision: int) -> None:
+        self.revision = revision
 
 
 class _EtcdWatch:
@@ -292,6 +304,10 @@ class _EtcdWatch:
         self.events: queue.Queue[Any] = queue.Queue()
         self.closed = False
         self.reconnects = 0  # streams re-created after a failure (each resumes at next_rev)
+        # The revision etcd said the stream has caught up to (progress notifications);
+        # read after next_batch returns, so it never runs ahead of the events before it.
+        self.progress_revision = 0
+        self.created = threading.Event()  # set once etcd confirmed the watch (or it failed)
         self._call: Any = None
         self._requests: queue.Queue[Any] = queue.Queue()
         self._thread = threading.Thread(target=self._run, name=f"kcodec-etcd-watch {key!r}", daemon=True)
@@ -305,8 +321,26 @@ class _EtcdWatch:
             item = self._requests.get()
             if item is _CLOSE:
                 return
+            yield item
+
+    def request_progress(self) -> None:
+        """Ask etcd for a progress notification (``WatchProgressRequest``): a response
+        with no events whose header revision the stream has reached; it arrives through
+        :meth:`next_batch`, which then sets :attr:`progress_revision`.
+
+        etcd before 3.4.25 / 3.5.8 sends it on the control path of the stream, which
+        may overtake events etcd already queued (etcd issue 15220); a watch cache
+        treats it as a bound, not a guarantee, on those versions."""
+        if not self.closed:
+            self._requests.put(self.kv._pb.WatchRequest(progress_request=self.kv._pb.WatchProgressRequest()))
 
     def _run(self) -> None:
+        try:
+            self._stream()
+        finally:
+            self.created.set()  # nobody waits for a watch that ended
+
+    def _stream(self) -> None:
         grpc, pb = self.kv._grpc, self.kv._pb
         failing_since: float | None = None
         while not self.closed:
@@ -324,6 +358,8 @@ class _EtcdWatch:
                 self._call = stub.Watch(self._request_iter(create), metadata=(("hasleader", "true"),))
                 for resp in self._call:
                     failing_since = None
+                    if resp.created:
+                        self.created.set()
                     if resp.canceled:
                         if resp.compact_revision:
                             self.events.put(CompactedError(resp.compact_revision, self.next_rev))
@@ -334,6 +370,9 @@ class _EtcdWatch:
                         self.events.put(CompactedError(resp.compact_revision, self.next_rev))
                         return
                     if not resp.events:
+                        if not resp.created and resp.header.revision:
+                            # A progress notification: no more events up to this revision.
+                            self.events.put(_Progress(resp.header.revision))
                         continue
                     batch = []
                     for ev in resp.events:
@@ -372,12 +411,16 @@ class _EtcdWatch:
         if isinstance(item, BaseException):
             self.events.put(item)  # every later call reports it too
             raise item
+        if isinstance(item, _Progress):
+            self.progress_revision = max(self.progress_revision, item.revision)
+            return []
         return item
 
     def close(self) -> None:
         if self.closed:
             return
         self.closed = True
+        self.events.put([])  # wakes a reader blocked in next_batch
         self._requests.put(_CLOSE)
         if self._call is not None:
             self._call.cancel()

@@ -277,6 +277,10 @@ class SQLiteKV:
 
     # ------------------------------------------------------------------ watch
 
+    def compact_revision(self) -> int:
+        """The revision the log was last compacted at (0: never)."""
+        return self._read_txn(lambda c: self._meta(c, "compact_revision"))
+
     def watch(self, key: bytes, range_end: bytes | None, start_revision: int) -> _SQLiteWatch:
         w = _SQLiteWatch(self, key, range_end, start_revision)
         w.check_compacted()
@@ -292,6 +296,9 @@ class _SQLiteWatch:
         self.kv = kv
         self.position = max(start_revision, 1)
         self.closed = False
+        # The revision up to which the log has been read (a poll that did not fill its
+        # batch saw every row of its snapshot): what a watch cache calls progress.
+        self.progress_revision = 0
         if range_end is None:
             self.where, self.args = "key = ?", (key,)
         else:
@@ -301,6 +308,11 @@ class _SQLiteWatch:
         compacted = self.kv._read_txn(lambda c: SQLiteKV._meta(c, "compact_revision"))
         if self.position < compacted:
             raise CompactedError(compacted, self.position)
+
+    def request_progress(self) -> None:
+        """Progress comes with every poll; wake the poller so it polls now."""
+        with self.kv._wakeup:
+            self.kv._wakeup.notify_all()
 
     def close(self) -> None:
         self.closed = True
@@ -316,8 +328,10 @@ class _SQLiteWatch:
                 f"SELECT rev, key, deleted, create_rev, version, value, prev_rev, prev_value FROM kcodec_log "
                 f"WHERE rev >= ? AND {self.where} ORDER BY rev LIMIT {self.BATCH}",
                 (self.position,) + self.args).fetchall()
-            return rows
-        rows = self.kv._read_txn(read)
+            return rows, SQLiteKV._meta(conn, "revision")
+        rows, revision = self.kv._read_txn(read)
+        if len(rows) < self.BATCH:
+            self.progress_revision = max(self.progress_revision, revision)
         events: list[RawEvent] = []
         for rev, key, deleted, create_rev, version, value, prev_rev, prev_value in rows:
             if deleted:

@@ -47,7 +47,7 @@ class AdmissionResponse(Struct):
     patch: bytes | None = field(4, "patch", omitempty=True)
     patch_type: str | None = field(5, "patchType", omitempty=True, go="*v1beta1.PatchType")
     audit_annotations: dict[str, str] | None = field(6, "auditAnnotations", omitempty=True)
-    warnings: list[str] | None = field(7, "warnings", omitempty=True)
+    warnings: list[str] | None = field(7, "warnings", omitempty=True, tags="listType=atomic")
 
 
 def add_to_scheme(scheme: Any) -> None:

@@ -15,9 +15,9 @@ SCHEME_GROUP_VERSION = GroupVersion("admissionregistration.k8s.io", "v1")
 
 class Rule(Struct):
     """Rule: struct of admissionregistration.k8s.io/v1."""
-    api_groups: list[str] | None = field(1, "apiGroups", omitempty=True, go_field="APIGroups")
-    api_versions: list[str] | None = field(2, "apiVersions", omitempty=True, go_field="APIVersions")
-    resources: list[str] | None = field(3, "resources", omitempty=True)
+    api_groups: list[str] | None = field(1, "apiGroups", omitempty=True, go_field="APIGroups", tags="listType=atomic")
+    api_versions: list[str] | None = field(2, "apiVersions", omitempty=True, go_field="APIVersions", tags="listType=atomic")
+    resources: list[str] | None = field(3, "resources", omitempty=True, tags="listType=atomic")
     scope: str | None = field(4, "scope", omitempty=True, go="*v1.ScopeType")
 
 
@@ -32,12 +32,12 @@ class ValidatingAdmissionPolicyStatus(Struct):
     """ValidatingAdmissionPolicyStatus: struct of admissionregistration.k8s.io/v1."""
     observed_generation: Int64 = field(1, "observedGeneration", omitempty=True)
     type_checking: TypeChecking | None = field(2, "typeChecking", omitempty=True)
-    conditions: list[metav1.Condition] | None = field(3, "conditions", omitempty=True)
+    conditions: list[metav1.Condition] | None = field(3, "conditions", omitempty=True, tags="listType=map;listMapKey=type")
 
 
 class TypeChecking(Struct):
     """TypeChecking: struct of admissionregistration.k8s.io/v1."""
-    expression_warnings: list[ExpressionWarning] | None = field(1, "expressionWarnings", omitempty=True)
+    expression_warnings: list[ExpressionWarning] | None = field(1, "expressionWarnings", omitempty=True, tags="listType=atomic")
 
 
 class ExpressionWarning(Struct):
@@ -56,15 +56,16 @@ class ValidatingAdmissionPolicySpec(Struct):
     """ValidatingAdmissionPolicySpec: struct of admissionregistration.k8s.io/v1."""
     param_kind: ParamKind | None = field(1, "paramKind", omitempty=True)
     match_constraints: MatchResources | None = field(2, "matchConstraints", omitempty=True)
-    validations: list[Validation] | None = field(3, "validations", omitempty=True)
+    validations: list[Validation] | None = field(3, "validations", omitempty=True, tags="listType=atomic")
     failure_policy: str | None = field(4, "failurePolicy", omitempty=True, go="*v1.FailurePolicyType")
-    audit_annotations: list[AuditAnnotation] | None = field(5, "auditAnnotations", omitempty=True)
-    match_conditions: list[MatchCondition] | None = field(6, "matchConditions", omitempty=True)
-    variables: list[Variable] | None = field(7, "variables", omitempty=True)
+    audit_annotations: list[AuditAnnotation] | None = field(5, "auditAnnotations", omitempty=True, tags="listType=atomic")
+    match_conditions: list[MatchCondition] | None = field(6, "matchConditions", omitempty=True, tags="patchStrategy=merge;patchMergeKey=name;listType=map;listMapKey=name")
+    variables: list[Variable] | None = field(7, "variables", omitempty=True, tags="patchStrategy=merge;patchMergeKey=name;listType=map;listMapKey=name")
 
 
 class ParamKind(Struct):
     """ParamKind: struct of admissionregistration.k8s.io/v1."""
+    __go_tags__ = "structType=atomic"
     api_version: str = field(1, "apiVersion", omitempty=True, go_field="APIVersion")
     kind: str = field(2, "kind", omitempty=True)
 
@@ -79,6 +80,7 @@ class Validation(Struct):
 
 class Variable(Struct):
     """Variable: struct of admissionregistration.k8s.io/v1."""
+    __go_tags__ = "structType=atomic"
     name: str = field(1, "name")
     expression: str = field(2, "expression")
 
@@ -106,11 +108,12 @@ class ValidatingAdmissionPolicyBindingSpec(Struct):
     policy_name: str = field(1, "policyName", omitempty=True)
     param_ref: ParamRef | None = field(2, "paramRef", omitempty=True)
     match_resources: MatchResources | None = field(3, "matchResources", omitempty=True)
-    validation_actions: list[str] | None = field(4, "validationActions", omitempty=True, go="[]v1.ValidationAction")
+    validation_actions: list[str] | None = field(4, "validationActions", omitempty=True, go="[]v1.ValidationAction", tags="listType=set")
 
 
 class ParamRef(Struct):
     """ParamRef: struct of admissionregistration.k8s.io/v1."""
+    __go_tags__ = "structType=atomic"
     name: str = field(1, "name", omitempty=True)
     namespace: str = field(2, "namespace", omitempty=True)
     selector: metav1.LabelSelector | None = field(3, "selector", omitempty=True)
@@ -119,23 +122,25 @@ class ParamRef(Struct):
 
 class MatchResources(Struct):
     """MatchResources: struct of admissionregistration.k8s.io/v1."""
+    __go_tags__ = "structType=atomic"
     namespace_selector: metav1.LabelSelector | None = field(1, "namespaceSelector", omitempty=True)
     object_selector: metav1.LabelSelector | None = field(2, "objectSelector", omitempty=True)
-    resource_rules: list[NamedRuleWithOperations] | None = field(3, "resourceRules", omitempty=True)
-    exclude_resource_rules: list[NamedRuleWithOperations] | None = field(4, "excludeResourceRules", omitempty=True)
+    resource_rules: list[NamedRuleWithOperations] | None = field(3, "resourceRules", omitempty=True, tags="listType=atomic")
+    exclude_resource_rules: list[NamedRuleWithOperations] | None = field(4, "excludeResourceRules", omitempty=True, tags="listType=atomic")
     match_policy: str | None = field(7, "matchPolicy", omitempty=True, go="*v1.MatchPolicyType")
 
 
 class NamedRuleWithOperations(Struct):
     """NamedRuleWithOperations: struct of admissionregistration.k8s.io/v1."""
-    resource_names: list[str] | None = field(1, "resourceNames", omitempty=True)
+    __go_tags__ = "structType=atomic"
+    resource_names: list[str] | None = field(1, "resourceNames", omitempty=True, tags="listType=atomic")
     rule_with_operations: RuleWithOperations = field(2, "", inline=True)
 
 
 class ValidatingWebhookConfiguration(Object):
     """ValidatingWebhookConfiguration: the ValidatingWebhookConfiguration kind of admissionregistration.k8s.io/v1."""
     metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
-    webhooks: list[ValidatingWebhook] | None = field(2, "webhooks", omitempty=True)
+    webhooks: list[ValidatingWebhook] | None = field(2, "webhooks", omitempty=True, tags="patchStrategy=merge;patchMergeKey=name;listType=map;listMapKey=name")
 
 
 class ValidatingWebhookConfigurationList(Object):
@@ -147,7 +152,7 @@ class ValidatingWebhookConfigurationList(Object):
 class MutatingWebhookConfiguration(Object):
     """MutatingWebhookConfiguration: the MutatingWebhookConfiguration kind of admissionregistration.k8s.io/v1."""
     metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
-    webhooks: list[MutatingWebhook] | None = field(2, "webhooks", omitempty=True)
+    webhooks: list[MutatingWebhook] | None = field(2, "webhooks", omitempty=True, tags="patchStrategy=merge;patchMergeKey=name;listType=map;listMapKey=name")
 
 
 class MutatingWebhookConfigurationList(Object):
@@ -160,31 +165,31 @@ class ValidatingWebhook(Struct):
     """ValidatingWebhook: struct of admissionregistration.k8s.io/v1."""
     name: str = field(1, "name")
     client_config: WebhookClientConfig = field(2, "clientConfig")
-    rules: list[RuleWithOperations] | None = field(3, "rules", omitempty=True)
+    rules: list[RuleWithOperations] | None = field(3, "rules", omitempty=True, tags="listType=atomic")
     failure_policy: str | None = field(4, "failurePolicy", omitempty=True, go="*v1.FailurePolicyType")
     match_policy: str | None = field(9, "matchPolicy", omitempty=True, go="*v1.MatchPolicyType")
     namespace_selector: metav1.LabelSelector | None = field(5, "namespaceSelector", omitempty=True)
     object_selector: metav1.LabelSelector | None = field(10, "objectSelector", omitempty=True)
     side_effects: str | None = field(6, "sideEffects", go="*v1.SideEffectClass")
     timeout_seconds: Int32 | None = field(7, "timeoutSeconds", omitempty=True)
-    admission_review_versions: list[str] | None = field(8, "admissionReviewVersions")
-    match_conditions: list[MatchCondition] | None = field(11, "matchConditions", omitempty=True)
+    admission_review_versions: list[str] | None = field(8, "admissionReviewVersions", tags="listType=atomic")
+    match_conditions: list[MatchCondition] | None = field(11, "matchConditions", omitempty=True, tags="patchStrategy=merge;patchMergeKey=name;listType=map;listMapKey=name")
 
 
 class MutatingWebhook(Struct):
     """MutatingWebhook: struct of admissionregistration.k8s.io/v1."""
     name: str = field(1, "name")
     client_config: WebhookClientConfig = field(2, "clientConfig")
-    rules: list[RuleWithOperations] | None = field(3, "rules", omitempty=True)
+    rules: list[RuleWithOperations] | None = field(3, "rules", omitempty=True, tags="listType=atomic")
     failure_policy: str | None = field(4, "failurePolicy", omitempty=True, go="*v1.FailurePolicyType")
     match_policy: str | None = field(9, "matchPolicy", omitempty=True, go="*v1.MatchPolicyType")
     namespace_selector: metav1.LabelSelector | None = field(5, "namespaceSelector", omitempty=True)
     object_selector: metav1.LabelSelector | None = field(11, "objectSelector", omitempty=True)
     side_effects: str | None = field(6, "sideEffects", go="*v1.SideEffectClass")
     timeout_seconds: Int32 | None = field(7, "timeoutSeconds", omitempty=True)
-    admission_review_versions: list[str] | None = field(8, "admissionReviewVersions")
+    admission_review_versions: list[str] | None = field(8, "admissionReviewVersions", tags="listType=atomic")
     reinvocation_policy: str | None = field(10, "reinvocationPolicy", omitempty=True, go="*v1.ReinvocationPolicyType")
-    match_conditions: list[MatchCondition] | None = field(12, "matchConditions", omitempty=True)
+    match_conditions: list[MatchCondition] | None = field(12, "matchConditions", omitempty=True, tags="patchStrategy=merge;patchMergeKey=name;listType=map;listMapKey=name")
 
 
 class MutatingAdmissionPolicy(Object):
@@ -203,10 +208,10 @@ class MutatingAdmissionPolicySpec(Struct):
     """MutatingAdmissionPolicySpec: struct of admissionregistration.k8s.io/v1."""
     param_kind: ParamKind | None = field(1, "paramKind", omitempty=True)
     match_constraints: MatchResources | None = field(2, "matchConstraints", omitempty=True)
-    variables: list[Variable] | None = field(3, "variables", omitempty=True)
-    mutations: list[Mutation] | None = field(4, "mutations", omitempty=True)
+    variables: list[Variable] | None = field(3, "variables", omitempty=True, tags="listType=atomic")
+    mutations: list[Mutation] | None = field(4, "mutations", omitempty=True, tags="listType=atomic")
     failure_policy: str | None = field(5, "failurePolicy", omitempty=True, go="*v1.FailurePolicyType")
-    match_conditions: list[MatchCondition] | None = field(6, "matchConditions", omitempty=True)
+    match_conditions: list[MatchCondition] | None = field(6, "matchConditions", omitempty=True, tags="patchStrategy=merge;patchMergeKey=name;listType=map;listMapKey=name")
     reinvocation_policy: str = field(7, "reinvocationPolicy", omitempty=True, go="v1.ReinvocationPolicyType")
 
 
@@ -248,7 +253,7 @@ class MutatingAdmissionPolicyBindingSpec(Struct):
 
 class RuleWithOperations(Struct):
     """RuleWithOperations: struct of admissionregistration.k8s.io/v1."""
-    operations: list[str] | None = field(1, "operations", omitempty=True, go="[]v1.OperationType")
+    operations: list[str] | None = field(1, "operations", omitempty=True, go="[]v1.OperationType", tags="listType=atomic")
     rule: Rule = field(2, "", inline=True)
 
 

@@ -28,12 +28,12 @@ class ValidatingAdmissionPolicyStatus(Struct):
     """ValidatingAdmissionPolicyStatus: struct of admissionregistration.k8s.io/v1alpha1."""
     observed_generation: Int64 = field(1, "observedGeneration", omitempty=True)
     type_checking: TypeChecking | None = field(2, "typeChecking", omitempty=True)
-    conditions: list[metav1.Condition] | None = field(3, "conditions", omitempty=True)
+    conditions: list[metav1.Condition] | None = field(3, "conditions", omitempty=True, tags="listType=map;listMapKey=type")
 
 
 class TypeChecking(Struct):
     """TypeChecking: struct of admissionregistration.k8s.io/v1alpha1."""
-    expression_warnings: list[ExpressionWarning] | None = field(1, "expressionWarnings", omitempty=True)
+    expression_warnings: list[ExpressionWarning] | None = field(1, "expressionWarnings", omitempty=True, tags="listType=atomic")
 
 
 class ExpressionWarning(Struct):
@@ -52,11 +52,11 @@ class ValidatingAdmissionPolicySpec(Struct):
     """ValidatingAdmissionPolicySpec: struct of admissionregistration.k8s.io/v1alpha1."""
     param_kind: ParamKind | None = field(1, "paramKind", omitempty=True)
     match_constraints: MatchResources | None = field(2, "matchConstraints", omitempty=True)
-    validations: list[Validation] | None = field(3, "validations", omitempty=True)
+    validations: list[Validation] | None = field(3, "validations", omitempty=True, tags="listType=atomic")
     failure_policy: str | None = field(4, "failurePolicy", omitempty=True, go="*v1alpha1.FailurePolicyType")
-    audit_annotations: list[AuditAnnotation] | None = field(5, "auditAnnotations", omitempty=True)
-    match_conditions: list[MatchCondition] | None = field(6, "matchConditions", omitempty=True)
-    variables: list[Variable] | None = field(7, "variables", omitempty=True)
+    audit_annotations: list[AuditAnnotation] | None = field(5, "auditAnnotations", omitempty=True, tags="listType=atomic")
+    match_conditions: list[MatchCondition] | None = field(6, "matchConditions", omitempty=True, tags="patchStrategy=merge;patchMergeKey=name;listType=map;listMapKey=name")
+    variables: list[Variable] | None = field(7, "variables", omitempty=True, tags="patchStrategy=merge;patchMergeKey=name;listType=map;listMapKey=name")
 
 
 class MatchCondition(Struct):
@@ -67,6 +67,7 @@ class MatchCondition(Struct):
 
 class ParamKind(Struct):
     """ParamKind: struct of admissionregistration.k8s.io/v1alpha1."""
+    __go_tags__ = "structType=atomic"
     api_version: str = field(1, "apiVersion", omitempty=True, go_field="APIVersion")
     kind: str = field(2, "kind", omitempty=True)
 
@@ -108,11 +109,12 @@ class ValidatingAdmissionPolicyBindingSpec(Struct):
     policy_name: str = field(1, "policyName", omitempty=True)
     param_ref: ParamRef | None = field(2, "paramRef", omitempty=True)
     match_resources: MatchResources | None = field(3, "matchResources", omitempty=True)
-    validation_actions: list[str] | None = field(4, "validationActions", omitempty=True, go="[]v1alpha1.ValidationAction")
+    validation_actions: list[str] | None = field(4, "validationActions", omitempty=True, go="[]v1alpha1.ValidationAction", tags="listType=set")
 
 
 class ParamRef(Struct):
     """ParamRef: struct of admissionregistration.k8s.io/v1alpha1."""
+    __go_tags__ = "structType=atomic"
     name: str = field(1, "name", omitempty=True)
     namespace: str = field(2, "namespace", omitempty=True)
     selector: metav1.LabelSelector | None = field(3, "selector", omitempty=True)
@@ -121,16 +123,18 @@ class ParamRef(Struct):
 
 class MatchResources(Struct):
     """MatchResources: struct of admissionregistration.k8s.io/v1alpha1."""
+    __go_tags__ = "structType=atomic"
     namespace_selector: metav1.LabelSelector | None = field(1, "namespaceSelector", omitempty=True)
     object_selector: metav1.LabelSelector | None = field(2, "objectSelector", omitempty=True)
-    resource_rules: list[NamedRuleWithOperations] | None = field(3, "resourceRules", omitempty=True)
-    exclude_resource_rules: list[NamedRuleWithOperations] | None = field(4, "excludeResourceRules", omitempty=True)
+    resource_rules: list[NamedRuleWithOperations] | None = field(3, "resourceRules", omitempty=True, tags="listType=atomic")
+    exclude_resource_rules: list[NamedRuleWithOperations] | None = field(4, "excludeResourceRules", omitempty=True, tags="listType=atomic")
     match_policy: str | None = field(7, "matchPolicy", omitempty=True, go="*v1alpha1.MatchPolicyType")
 
 
 class NamedRuleWithOperations(Struct):
     """NamedRuleWithOperations: struct of admissionregistration.k8s.io/v1alpha1."""
-    resource_names: list[str] | None = field(1, "resourceNames", omitempty=True)
+    __go_tags__ = "structType=atomic"
+    resource_names: list[str] | None = field(1, "resourceNames", omitempty=True, tags="listType=atomic")
     rule_with_operations: admissionregistrationv1.RuleWithOperations = field(2, "", inline=True)
 
 
@@ -150,10 +154,10 @@ class MutatingAdmissionPolicySpec(Struct):
     """MutatingAdmissionPolicySpec: struct of admissionregistration.k8s.io/v1alpha1."""
     param_kind: ParamKind | None = field(1, "paramKind", omitempty=True)
     match_constraints: MatchResources | None = field(2, "matchConstraints", omitempty=True)
-    variables: list[Variable] | None = field(3, "variables", omitempty=True)
-    mutations: list[Mutation] | None = field(4, "mutations", omitempty=True)
+    variables: list[Variable] | None = field(3, "variables", omitempty=True, tags="listType=atomic")
+    mutations: list[Mutation] | None = field(4, "mutations", omitempty=True, tags="listType=atomic")
     failure_policy: str | None = field(5, "failurePolicy", omitempty=True, go="*v1alpha1.FailurePolicyType")
-    match_conditions: list[MatchCondition] | None = field(6, "matchConditions", omitempty=True)
+    match_conditions: list[MatchCondition] | None = field(6, "matchConditions", omitempty=True, tags="patchStrategy=merge;patchMergeKey=name;listType=map;listMapKey=name")
     reinvocation_policy: str = field(7, "reinvocationPolicy", omitempty=True, go="v1.ReinvocationPolicyType")
 
 

@@ -22,13 +22,13 @@ class APIGroupDiscoveryList(Object):
 class APIGroupDiscovery(Object):
     """APIGroupDiscovery: the APIGroupDiscovery kind of apidiscovery.k8s.io/v2beta1."""
     metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
-    versions: list[APIVersionDiscovery] | None = field(2, "versions", omitempty=True)
+    versions: list[APIVersionDiscovery] | None = field(2, "versions", omitempty=True, tags="listType=map;listMapKey=version")
 
 
 class APIVersionDiscovery(Struct):
     """APIVersionDiscovery: struct of apidiscovery.k8s.io/v2beta1."""
     version: str = field(1, "version")
-    resources: list[APIResourceDiscovery] | None = field(2, "resources", omitempty=True)
+    resources: list[APIResourceDiscovery] | None = field(2, "resources", omitempty=True, tags="listType=map;listMapKey=resource")
     freshness: str = field(3, "freshness", omitempty=True, go="v2beta1.DiscoveryFreshness")
 
 
@@ -38,18 +38,18 @@ class APIResourceDiscovery(Struct):
     response_kind: metav1.GroupVersionKind | None = field(2, "responseKind", omitempty=True)
     scope: str = field(3, "scope", go="v2beta1.ResourceScope")
     singular_resource: str = field(4, "singularResource")
-    verbs: list[str] | None = field(5, "verbs")
-    short_names: list[str] | None = field(6, "shortNames", omitempty=True)
-    categories: list[str] | None = field(7, "categories", omitempty=True)
-    subresources: list[APISubresourceDiscovery] | None = field(8, "subresources", omitempty=True)
+    verbs: list[str] | None = field(5, "verbs", tags="listType=set")
+    short_names: list[str] | None = field(6, "shortNames", omitempty=True, tags="listType=set")
+    categories: list[str] | None = field(7, "categories", omitempty=True, tags="listType=set")
+    subresources: list[APISubresourceDiscovery] | None = field(8, "subresources", omitempty=True, tags="listType=map;listMapKey=subresource")
 
 
 class APISubresourceDiscovery(Struct):
     """APISubresourceDiscovery: struct of apidiscovery.k8s.io/v2beta1."""
     subresource: str = field(1, "subresource")
     response_kind: metav1.GroupVersionKind | None = field(2, "responseKind", omitempty=True)
-    accepted_types: list[metav1.GroupVersionKind] | None = field(3, "acceptedTypes", omitempty=True)
-    verbs: list[str] | None = field(4, "verbs")
+    accepted_types: list[metav1.GroupVersionKind] | None = field(3, "acceptedTypes", omitempty=True, tags="listType=map;listMapKey=group,version,kind")
+    verbs: list[str] | None = field(4, "verbs", tags="listType=set")
 
 
 def add_to_scheme(scheme: Any) -> None:

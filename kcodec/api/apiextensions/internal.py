@@ -100,7 +100,7 @@ class CustomResourceDefinitionCondition(Struct):
 
 class CustomResourceDefinitionStatus(Struct):
     """CustomResourceDefinitionStatus: struct of apiextensions.k8s.io/__internal."""
-    conditions: list[CustomResourceDefinitionCondition] | None = field(0, "Conditions", go="[]apiextensions.CustomResourceDefinitionCondition")
+    conditions: list[CustomResourceDefinitionCondition] | None = field(0, "Conditions", go="[]apiextensions.CustomResourceDefinitionCondition", tags="listType=map;listMapKey=type")
     accepted_names: CustomResourceDefinitionNames = field(0, "AcceptedNames", go="apiextensions.CustomResourceDefinitionNames")
     stored_versions: list[str] | None = field(0, "StoredVersions")
     observed_generation: Int64 = field(0, "ObservedGeneration")
@@ -186,7 +186,7 @@ class JSONSchemaProps(Struct):
     x_list_map_keys: list[str] | None = field(0, "XListMapKeys")
     x_list_type: str | None = field(0, "XListType")
     x_map_type: str | None = field(0, "XMapType")
-    x_validations: list[ValidationRule] | None = field(0, "XValidations", go="apiextensions.ValidationRules=[]apiextensions.ValidationRule")
+    x_validations: list[ValidationRule] | None = field(0, "XValidations", go="apiextensions.ValidationRules=[]apiextensions.ValidationRule", tags="listType=map;listMapKey=rule")
 
 
 class ValidationRule(Struct):

@@ -22,9 +22,9 @@ class CustomResourceDefinitionSpec(Struct):
     scope: str = field(4, "scope", go="v1beta1.ResourceScope")
     validation: CustomResourceValidation | None = field(5, "validation", omitempty=True)
     subresources: CustomResourceSubresources | None = field(6, "subresources", omitempty=True)
-    versions: list[CustomResourceDefinitionVersion] | None = field(7, "versions", omitempty=True)
-    additional_printer_columns: list[CustomResourceColumnDefinition] | None = field(8, "additionalPrinterColumns", omitempty=True)
-    selectable_fields: list[SelectableField] | None = field(11, "selectableFields", omitempty=True)
+    versions: list[CustomResourceDefinitionVersion] | None = field(7, "versions", omitempty=True, tags="listType=atomic")
+    additional_printer_columns: list[CustomResourceColumnDefinition] | None = field(8, "additionalPrinterColumns", omitempty=True, tags="listType=atomic")
+    selectable_fields: list[SelectableField] | None = field(11, "selectableFields", omitempty=True, tags="listType=atomic")
     conversion: CustomResourceConversion | None = field(9, "conversion", omitempty=True)
     preserve_unknown_fields: bool | None = field(10, "preserveUnknownFields", omitempty=True)
 
@@ -33,7 +33,7 @@ class CustomResourceConversion(Struct):
     """CustomResourceConversion: struct of apiextensions.k8s.io/v1beta1."""
     strategy: str = field(1, "strategy", go="v1beta1.ConversionStrategyType")
     webhook_client_config: WebhookClientConfig | None = field(2, "webhookClientConfig", omitempty=True)
-    conversion_review_versions: list[str] | None = field(3, "conversionReviewVersions", omitempty=True)
+    conversion_review_versions: list[str] | None = field(3, "conversionReviewVersions", omitempty=True, tags="listType=atomic")
 
 
 class WebhookClientConfig(Struct):
@@ -60,8 +60,8 @@ class CustomResourceDefinitionVersion(Struct):
     deprecation_warning: str | None = field(8, "deprecationWarning", omitempty=True)
     schema: CustomResourceValidation | None = field(4, "schema", omitempty=True)
     subresources: CustomResourceSubresources | None = field(5, "subresources", omitempty=True)
-    additional_printer_columns: list[CustomResourceColumnDefinition] | None = field(6, "additionalPrinterColumns", omitempty=True)
-    selectable_fields: list[SelectableField] | None = field(9, "selectableFields", omitempty=True)
+    additional_printer_columns: list[CustomResourceColumnDefinition] | None = field(6, "additionalPrinterColumns", omitempty=True, tags="listType=atomic")
+    selectable_fields: list[SelectableField] | None = field(9, "selectableFields", omitempty=True, tags="listType=atomic")
 
 
 class SelectableField(Struct):
@@ -83,10 +83,10 @@ class CustomResourceDefinitionNames(Struct):
     """CustomResourceDefinitionNames: struct of apiextensions.k8s.io/v1beta1."""
     plural: str = field(1, "plural")
     singular: str = field(2, "singular", omitempty=True)
-    short_names: list[str] | None = field(3, "shortNames", omitempty=True)
+    short_names: list[str] | None = field(3, "shortNames", omitempty=True, tags="listType=atomic")
     kind: str = field(4, "kind")
     list_kind: str = field(5, "listKind", omitempty=True)
-    categories: list[str] | None = field(6, "categories", omitempty=True)
+    categories: list[str] | None = field(6, "categories", omitempty=True, tags="listType=atomic")
 
 
 class CustomResourceDefinitionCondition(Struct):
@@ -101,9 +101,9 @@ class CustomResourceDefinitionCondition(Struct):
 
 class CustomResourceDefinitionStatus(Struct):
     """CustomResourceDefinitionStatus: struct of apiextensions.k8s.io/v1beta1."""
-    conditions: list[CustomResourceDefinitionCondition] | None = field(1, "conditions")
+    conditions: list[CustomResourceDefinitionCondition] | None = field(1, "conditions", tags="listType=map;listMapKey=type")
     accepted_names: CustomResourceDefinitionNames = field(2, "acceptedNames")
-    stored_versions: list[str] | None = field(3, "storedVersions")
+    stored_versions: list[str] | None = field(3, "storedVersions", tags="listType=atomic")
     observed_generation: Int64 = field(4, "observedGeneration", omitempty=True)
 
 
@@ -153,13 +153,13 @@ class ConversionRequest(Struct):
     """ConversionRequest: struct of apiextensions.k8s.io/v1beta1."""
     uid: str = field(1, "uid", go="types.UID", go_field="UID")
     desired_api_version: str = field(2, "desiredAPIVersion")
-    objects: list[RawExtension] | None = field(3, "objects")
+    objects: list[RawExtension] | None = field(3, "objects", tags="listType=atomic")
 
 
 class ConversionResponse(Struct):
     """ConversionResponse: struct of apiextensions.k8s.io/v1beta1."""
     uid: str = field(1, "uid", go="types.UID", go_field="UID")
-    converted_objects: list[RawExtension] | None = field(2, "convertedObjects")
+    converted_objects: list[RawExtension] | None = field(2, "convertedObjects", tags="listType=atomic")
     result: metav1.Status = field(3, "result")
 
 
@@ -184,14 +184,14 @@ class JSONSchemaProps(Struct):
     min_items: Int64 | None = field(17, "minItems", omitempty=True)
     unique_items: bool = field(18, "uniqueItems", omitempty=True)
     multiple_of: float | None = field(19, "multipleOf", omitempty=True)
-    enum: list[JSON] | None = field(20, "enum", omitempty=True)
+    enum: list[JSON] | None = field(20, "enum", omitempty=True, tags="listType=atomic")
     max_properties: Int64 | None = field(21, "maxProperties", omitempty=True)
     min_properties: Int64 | None = field(22, "minProperties", omitempty=True)
-    required: list[str] | None = field(23, "required", omitempty=True)
+    required: list[str] | None = field(23, "required", omitempty=True, tags="listType=atomic")
     items: JSONSchemaPropsOrArray | None = field(24, "items", omitempty=True)
-    all_of: list[JSONSchemaProps] | None = field(25, "allOf", omitempty=True)
-    one_of: list[JSONSchemaProps] | None = field(26, "oneOf", omitempty=True)
-    any_of: list[JSONSchemaProps] | None = field(27, "anyOf", omitempty=True)
+    all_of: list[JSONSchemaProps] | None = field(25, "allOf", omitempty=True, tags="listType=atomic")
+    one_of: list[JSONSchemaProps] | None = field(26, "oneOf", omitempty=True, tags="listType=atomic")
+    any_of: list[JSONSchemaProps] | None = field(27, "anyOf", omitempty=True, tags="listType=atomic")
     not_: JSONSchemaProps | None = field(28, "not", omitempty=True)
     properties: dict[str, JSONSchemaProps] | None = field(29, "properties", omitempty=True)
     additional_properties: JSONSchemaPropsOrBool | None = field(30, "additionalProperties", omitempty=True)
@@ -205,10 +205,10 @@ class JSONSchemaProps(Struct):
     x_preserve_unknown_fields: bool | None = field(38, "x-kubernetes-preserve-unknown-fields", omitempty=True, go_field="XPreserveUnknownFields")
     x_embedded_resource: bool = field(39, "x-kubernetes-embedded-resource", omitempty=True, go_field="XEmbeddedResource")
     x_int_or_string: bool = field(40, "x-kubernetes-int-or-string", omitempty=True, go_field="XIntOrString")
-    x_list_map_keys: list[str] | None = field(41, "x-kubernetes-list-map-keys", omitempty=True, go_field="XListMapKeys")
+    x_list_map_keys: list[str] | None = field(41, "x-kubernetes-list-map-keys", omitempty=True, go_field="XListMapKeys", tags="listType=atomic")
     x_list_type: str | None = field(42, "x-kubernetes-list-type", omitempty=True, go_field="XListType")
     x_map_type: str | None = field(43, "x-kubernetes-map-type", omitempty=True, go_field="XMapType")
-    x_validations: list[ValidationRule] | None = field(44, "x-kubernetes-validations", omitempty=True, go="v1beta1.ValidationRules=[]v1beta1.ValidationRule", go_field="XValidations")
+    x_validations: list[ValidationRule] | None = field(44, "x-kubernetes-validations", omitempty=True, go="v1beta1.ValidationRules=[]v1beta1.ValidationRule", go_field="XValidations", tags="patchStrategy=merge;patchMergeKey=rule;listType=map;listMapKey=rule")
 
 
 class ValidationRule(Struct):

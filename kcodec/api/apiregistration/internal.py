@@ -32,7 +32,7 @@ class APIServiceSpec(Struct):
     group: str = field(0, "Group")
     version: str = field(0, "Version")
     insecure_skip_tls_verify: bool = field(0, "InsecureSkipTLSVerify")
-    ca_bundle: bytes | None = field(0, "CABundle")
+    ca_bundle: bytes | None = field(0, "CABundle", tags="listType=atomic")
     group_priority_minimum: Int32 = field(0, "GroupPriorityMinimum")
     version_priority: Int32 = field(0, "VersionPriority")
 
@@ -48,7 +48,7 @@ class APIServiceCondition(Struct):
 
 class APIServiceStatus(Struct):
     """APIServiceStatus: struct of apiregistration.k8s.io/__internal."""
-    conditions: list[APIServiceCondition] | None = field(0, "Conditions", go="[]apiregistration.APIServiceCondition")
+    conditions: list[APIServiceCondition] | None = field(0, "Conditions", go="[]apiregistration.APIServiceCondition", tags="listType=map;listMapKey=type")
 
 
 class APIService(Object):

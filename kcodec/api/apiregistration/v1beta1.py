@@ -32,7 +32,7 @@ class APIServiceSpec(Struct):
     group: str = field(2, "group", omitempty=True)
     version: str = field(3, "version", omitempty=True)
     insecure_skip_tls_verify: bool = field(4, "insecureSkipTLSVerify", omitempty=True)
-    ca_bundle: bytes | None = field(5, "caBundle", omitempty=True, go_field="CABundle")
+    ca_bundle: bytes | None = field(5, "caBundle", omitempty=True, go_field="CABundle", tags="listType=atomic")
     group_priority_minimum: Int32 = field(7, "groupPriorityMinimum")
     version_priority: Int32 = field(8, "versionPriority")
 
@@ -48,7 +48,7 @@ class APIServiceCondition(Struct):
 
 class APIServiceStatus(Struct):
     """APIServiceStatus: struct of apiregistration.k8s.io/v1beta1."""
-    conditions: list[APIServiceCondition] | None = field(1, "conditions", omitempty=True)
+    conditions: list[APIServiceCondition] | None = field(1, "conditions", omitempty=True, tags="patchStrategy=merge;patchMergeKey=type;listType=map;listMapKey=type")
 
 
 class APIService(Object):

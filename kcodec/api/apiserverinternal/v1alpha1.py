@@ -27,17 +27,17 @@ class StorageVersionSpec(Struct):
 
 class StorageVersionStatus(Struct):
     """StorageVersionStatus: struct of internal.apiserver.k8s.io/v1alpha1."""
-    storage_versions: list[ServerStorageVersion] | None = field(1, "storageVersions", omitempty=True)
+    storage_versions: list[ServerStorageVersion] | None = field(1, "storageVersions", omitempty=True, tags="listType=map;listMapKey=apiServerID")
     common_encoding_version: str | None = field(2, "commonEncodingVersion", omitempty=True)
-    conditions: list[StorageVersionCondition] | None = field(3, "conditions", omitempty=True)
+    conditions: list[StorageVersionCondition] | None = field(3, "conditions", omitempty=True, tags="listType=map;listMapKey=type")
 
 
 class ServerStorageVersion(Struct):
     """ServerStorageVersion: struct of internal.apiserver.k8s.io/v1alpha1."""
     api_server_id: str = field(1, "apiServerID", omitempty=True, go_field="APIServerID")
     encoding_version: str = field(2, "encodingVersion", omitempty=True)
-    decodable_versions: list[str] | None = field(3, "decodableVersions", omitempty=True)
-    served_versions: list[str] | None = field(4, "servedVersions", omitempty=True)
+    decodable_versions: list[str] | None = field(3, "decodableVersions", omitempty=True, tags="listType=set")
+    served_versions: list[str] | None = field(4, "servedVersions", omitempty=True, tags="listType=set")
 
 
 class StorageVersionCondition(Struct):

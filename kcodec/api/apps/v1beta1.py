@@ -69,7 +69,7 @@ class StatefulSetSpec(Struct):
     replicas: Int32 | None = field(1, "replicas", omitempty=True)
     selector: metav1.LabelSelector | None = field(2, "selector", omitempty=True)
     template: corev1.PodTemplateSpec = field(3, "template")
-    volume_claim_templates: list[corev1.PersistentVolumeClaim] | None = field(4, "volumeClaimTemplates", omitempty=True)
+    volume_claim_templates: list[corev1.PersistentVolumeClaim] | None = field(4, "volumeClaimTemplates", omitempty=True, tags="listType=atomic")
     service_name: str = field(5, "serviceName")
     pod_management_policy: str = field(6, "podManagementPolicy", omitempty=True, go="v1beta1.PodManagementPolicyType")
     update_strategy: StatefulSetUpdateStrategy = field(7, "updateStrategy", omitempty=True)
@@ -89,7 +89,7 @@ class StatefulSetStatus(Struct):
     current_revision: str = field(6, "currentRevision", omitempty=True)
     update_revision: str = field(7, "updateRevision", omitempty=True)
     collision_count: Int32 | None = field(9, "collisionCount", omitempty=True)
-    conditions: list[StatefulSetCondition] | None = field(10, "conditions", omitempty=True)
+    conditions: list[StatefulSetCondition] | None = field(10, "conditions", omitempty=True, tags="patchStrategy=merge;patchMergeKey=type;listType=map;listMapKey=type")
     available_replicas: Int32 = field(11, "availableReplicas")
 
 
@@ -120,7 +120,7 @@ class DeploymentSpec(Struct):
     replicas: Int32 | None = field(1, "replicas", omitempty=True)
     selector: metav1.LabelSelector | None = field(2, "selector", omitempty=True)
     template: corev1.PodTemplateSpec = field(3, "template")
-    strategy: DeploymentStrategy = field(4, "strategy", omitempty=True)
+    strategy: DeploymentStrategy = field(4, "strategy", omitempty=True, tags="patchStrategy=retainKeys")
     min_ready_seconds: Int32 = field(5, "minReadySeconds", omitempty=True)
     revision_history_limit: Int32 | None = field(6, "revisionHistoryLimit", omitempty=True)
     paused: bool = field(7, "paused", omitempty=True)
@@ -161,7 +161,7 @@ class DeploymentStatus(Struct):
     available_replicas: Int32 = field(4, "availableReplicas", omitempty=True)
     unavailable_replicas: Int32 = field(5, "unavailableReplicas", omitempty=True)
     terminating_replicas: Int32 | None = field(9, "terminatingReplicas", omitempty=True)
-    conditions: list[DeploymentCondition] | None = field(6, "conditions", omitempty=True)
+    conditions: list[DeploymentCondition] | None = field(6, "conditions", omitempty=True, tags="patchStrategy=merge;patchMergeKey=type;listType=map;listMapKey=type")
     collision_count: Int32 | None = field(8, "collisionCount", omitempty=True)
 
 

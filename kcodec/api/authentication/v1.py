@@ -25,14 +25,14 @@ class TokenReview(Object):
 class TokenReviewSpec(Struct):
     """TokenReviewSpec: struct of authentication.k8s.io/v1."""
     token: str = field(1, "token", omitempty=True)
-    audiences: list[str] | None = field(2, "audiences", omitempty=True)
+    audiences: list[str] | None = field(2, "audiences", omitempty=True, tags="listType=atomic")
 
 
 class TokenReviewStatus(Struct):
     """TokenReviewStatus: struct of authentication.k8s.io/v1."""
     authenticated: bool = field(1, "authenticated", omitempty=True)
     user: UserInfo = field(2, "user", omitempty=True)
-    audiences: list[str] | None = field(4, "audiences", omitempty=True)
+    audiences: list[str] | None = field(4, "audiences", omitempty=True, tags="listType=atomic")
     error: str = field(3, "error", omitempty=True)
 
 
@@ -40,7 +40,7 @@ class UserInfo(Struct):
     """UserInfo: struct of authentication.k8s.io/v1."""
     username: str = field(1, "username", omitempty=True)
     uid: str = field(2, "uid", omitempty=True, go_field="UID")
-    groups: list[str] | None = field(3, "groups", omitempty=True)
+    groups: list[str] | None = field(3, "groups", omitempty=True, tags="listType=atomic")
     extra: dict[str, ExtraValue] | None = field(4, "extra", omitempty=True, go="map[string]v1.ExtraValue=[]string")
 
 
@@ -53,7 +53,7 @@ class TokenRequest(Object):
 
 class TokenRequestSpec(Struct):
     """TokenRequestSpec: struct of authentication.k8s.io/v1."""
-    audiences: list[str] | None = field(1, "audiences")
+    audiences: list[str] | None = field(1, "audiences", tags="listType=atomic")
     expiration_seconds: Int64 | None = field(4, "expirationSeconds")
     bound_object_ref: BoundObjectReference | None = field(3, "boundObjectRef")
 

@@ -26,14 +26,14 @@ class TokenReview(Object):
 class TokenReviewSpec(Struct):
     """TokenReviewSpec: struct of authentication.k8s.io/v1beta1."""
     token: str = field(1, "token", omitempty=True)
-    audiences: list[str] | None = field(2, "audiences", omitempty=True)
+    audiences: list[str] | None = field(2, "audiences", omitempty=True, tags="listType=atomic")
 
 
 class TokenReviewStatus(Struct):
     """TokenReviewStatus: struct of authentication.k8s.io/v1beta1."""
     authenticated: bool = field(1, "authenticated", omitempty=True)
     user: UserInfo = field(2, "user", omitempty=True)
-    audiences: list[str] | None = field(4, "audiences", omitempty=True)
+    audiences: list[str] | None = field(4, "audiences", omitempty=True, tags="listType=atomic")
     error: str = field(3, "error", omitempty=True)
 
 
@@ -41,7 +41,7 @@ class UserInfo(Struct):
     """UserInfo: struct of authentication.k8s.io/v1beta1."""
     username: str = field(1, "username", omitempty=True)
     uid: str = field(2, "uid", omitempty=True, go_field="UID")
-    groups: list[str] | None = field(3, "groups", omitempty=True)
+    groups: list[str] | None = field(3, "groups", omitempty=True, tags="listType=atomic")
     extra: dict[str, ExtraValue] | None = field(4, "extra", omitempty=True, go="map[string]v1beta1.ExtraValue=[]string")
 
 

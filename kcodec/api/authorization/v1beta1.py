@@ -61,7 +61,7 @@ class SubjectAccessReviewSpec(Struct):
     resource_attributes: ResourceAttributes | None = field(1, "resourceAttributes", omitempty=True)
     non_resource_attributes: NonResourceAttributes | None = field(2, "nonResourceAttributes", omitempty=True)
     user: str = field(3, "user", omitempty=True)
-    groups: list[str] | None = field(4, "group", omitempty=True, go_field="Groups")
+    groups: list[str] | None = field(4, "group", omitempty=True, go_field="Groups", tags="listType=atomic")
     extra: dict[str, ExtraValue] | None = field(5, "extra", omitempty=True, go="map[string]v1beta1.ExtraValue=[]string")
     uid: str = field(6, "uid", omitempty=True, go_field="UID")
 
@@ -94,24 +94,24 @@ class SelfSubjectRulesReviewSpec(Struct):
 
 class SubjectRulesReviewStatus(Struct):
     """SubjectRulesReviewStatus: struct of authorization.k8s.io/v1beta1."""
-    resource_rules: list[ResourceRule] | None = field(1, "resourceRules")
-    non_resource_rules: list[NonResourceRule] | None = field(2, "nonResourceRules")
+    resource_rules: list[ResourceRule] | None = field(1, "resourceRules", tags="listType=atomic")
+    non_resource_rules: list[NonResourceRule] | None = field(2, "nonResourceRules", tags="listType=atomic")
     incomplete: bool = field(3, "incomplete")
     evaluation_error: str = field(4, "evaluationError", omitempty=True)
 
 
 class ResourceRule(Struct):
     """ResourceRule: struct of authorization.k8s.io/v1beta1."""
-    verbs: list[str] | None = field(1, "verbs")
-    api_groups: list[str] | None = field(2, "apiGroups", omitempty=True, go_field="APIGroups")
-    resources: list[str] | None = field(3, "resources", omitempty=True)
-    resource_names: list[str] | None = field(4, "resourceNames", omitempty=True)
+    verbs: list[str] | None = field(1, "verbs", tags="listType=atomic")
+    api_groups: list[str] | None = field(2, "apiGroups", omitempty=True, go_field="APIGroups", tags="listType=atomic")
+    resources: list[str] | None = field(3, "resources", omitempty=True, tags="listType=atomic")
+    resource_names: list[str] | None = field(4, "resourceNames", omitempty=True, tags="listType=atomic")
 
 
 class NonResourceRule(Struct):
     """NonResourceRule: struct of authorization.k8s.io/v1beta1."""
-    verbs: list[str] | None = field(1, "verbs")
-    non_resource_urls: list[str] | None = field(2, "nonResourceURLs", omitempty=True)
+    verbs: list[str] | None = field(1, "verbs", tags="listType=atomic")
+    non_resource_urls: list[str] | None = field(2, "nonResourceURLs", omitempty=True, tags="listType=atomic")
 
 
 def add_to_scheme(scheme: Any) -> None:

@@ -16,6 +16,7 @@ SCHEME_GROUP_VERSION = GroupVersion("autoscaling", "v1")
 
 class CrossVersionObjectReference(Struct):
     """CrossVersionObjectReference: struct of autoscaling/v1."""
+    __go_tags__ = "structType=atomic"
     kind: str = field(1, "kind")
     name: str = field(2, "name")
     api_version: str = field(3, "apiVersion", omitempty=True, go_field="APIVersion")

@@ -26,7 +26,7 @@ class HorizontalPodAutoscalerSpec(Struct):
     scale_target_ref: CrossVersionObjectReference = field(1, "scaleTargetRef")
     min_replicas: Int32 | None = field(2, "minReplicas", omitempty=True)
     max_replicas: Int32 = field(3, "maxReplicas")
-    metrics: list[MetricSpec] | None = field(4, "metrics", omitempty=True)
+    metrics: list[MetricSpec] | None = field(4, "metrics", omitempty=True, tags="listType=atomic")
     behavior: HorizontalPodAutoscalerBehavior | None = field(5, "behavior", omitempty=True)
 
 
@@ -57,7 +57,7 @@ class HPAScalingRules(Struct):
     """HPAScalingRules: struct of autoscaling/v2."""
     stabilization_window_seconds: Int32 | None = field(3, "stabilizationWindowSeconds", omitempty=True)
     select_policy: str | None = field(1, "selectPolicy", omitempty=True, go="*v2.ScalingPolicySelect")
-    policies: list[HPAScalingPolicy] | None = field(2, "policies", omitempty=True)
+    policies: list[HPAScalingPolicy] | None = field(2, "policies", omitempty=True, tags="listType=atomic")
     tolerance: OptionalQuantity = field(4, "tolerance", omitempty=True)
 
 
@@ -120,8 +120,8 @@ class HorizontalPodAutoscalerStatus(Struct):
     last_scale_time: metav1.Time | None = field(2, "lastScaleTime", omitempty=True)
     current_replicas: Int32 = field(3, "currentReplicas", omitempty=True)
     desired_replicas: Int32 = field(4, "desiredReplicas")
-    current_metrics: list[MetricStatus] | None = field(5, "currentMetrics")
-    conditions: list[HorizontalPodAutoscalerCondition] | None = field(6, "conditions", omitempty=True)
+    current_metrics: list[MetricStatus] | None = field(5, "currentMetrics", tags="listType=atomic")
+    conditions: list[HorizontalPodAutoscalerCondition] | None = field(6, "conditions", omitempty=True, tags="patchStrategy=merge;patchMergeKey=type;listType=map;listMapKey=type")
 
 
 class HorizontalPodAutoscalerCondition(Struct):

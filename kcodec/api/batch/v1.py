@@ -31,7 +31,7 @@ class PodFailurePolicyOnExitCodesRequirement(Struct):
     """PodFailurePolicyOnExitCodesRequirement: struct of batch/v1."""
     container_name: str | None = field(1, "containerName", omitempty=True)
     operator: str = field(2, "operator", go="v1.PodFailurePolicyOnExitCodesOperator")
-    values: list[Int32] | None = field(3, "values")
+    values: list[Int32] | None = field(3, "values", tags="listType=set")
 
 
 class PodFailurePolicyOnPodConditionsPattern(Struct):
@@ -44,17 +44,17 @@ class PodFailurePolicyRule(Struct):
     """PodFailurePolicyRule: struct of batch/v1."""
     action: str = field(1, "action", go="v1.PodFailurePolicyAction")
     on_exit_codes: PodFailurePolicyOnExitCodesRequirement | None = field(2, "onExitCodes", omitempty=True)
-    on_pod_conditions: list[PodFailurePolicyOnPodConditionsPattern] | None = field(3, "onPodConditions", omitempty=True)
+    on_pod_conditions: list[PodFailurePolicyOnPodConditionsPattern] | None = field(3, "onPodConditions", omitempty=True, tags="listType=atomic")
 
 
 class PodFailurePolicy(Struct):
     """PodFailurePolicy: struct of batch/v1."""
-    rules: list[PodFailurePolicyRule] | None = field(1, "rules")
+    rules: list[PodFailurePolicyRule] | None = field(1, "rules", tags="listType=atomic")
 
 
 class SuccessPolicy(Struct):
     """SuccessPolicy: struct of batch/v1."""
-    rules: list[SuccessPolicyRule] | None = field(1, "rules")
+    rules: list[SuccessPolicyRule] | None = field(1, "rules", tags="listType=atomic")
 
 
 class SuccessPolicyRule(Struct):
@@ -85,7 +85,7 @@ class JobSpec(Struct):
 
 class JobStatus(Struct):
     """JobStatus: struct of batch/v1."""
-    conditions: list[JobCondition] | None = field(1, "conditions", omitempty=True)
+    conditions: list[JobCondition] | None = field(1, "conditions", omitempty=True, tags="patchStrategy=merge;patchMergeKey=type;listType=atomic")
     start_time: metav1.Time | None = field(2, "startTime", omitempty=True)
     completion_time: metav1.Time | None = field(3, "completionTime", omitempty=True)
     active: Int32 = field(4, "active", omitempty=True)
@@ -100,8 +100,8 @@ class JobStatus(Struct):
 
 class UncountedTerminatedPods(Struct):
     """UncountedTerminatedPods: struct of batch/v1."""
-    succeeded: list[str] | None = field(1, "succeeded", omitempty=True, go="[]types.UID")
-    failed: list[str] | None = field(2, "failed", omitempty=True, go="[]types.UID")
+    succeeded: list[str] | None = field(1, "succeeded", omitempty=True, go="[]types.UID", tags="listType=set")
+    failed: list[str] | None = field(2, "failed", omitempty=True, go="[]types.UID", tags="listType=set")
 
 
 class JobCondition(Struct):
@@ -147,7 +147,7 @@ class CronJobSpec(Struct):
 
 class CronJobStatus(Struct):
     """CronJobStatus: struct of batch/v1."""
-    active: list[corev1.ObjectReference] | None = field(1, "active", omitempty=True)
+    active: list[corev1.ObjectReference] | None = field(1, "active", omitempty=True, tags="listType=atomic")
     last_schedule_time: metav1.Time | None = field(4, "lastScheduleTime", omitempty=True)
     last_successful_time: metav1.Time | None = field(5, "lastSuccessfulTime", omitempty=True)
 

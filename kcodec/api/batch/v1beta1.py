@@ -48,7 +48,7 @@ class CronJobSpec(Struct):
 
 class CronJobStatus(Struct):
     """CronJobStatus: struct of batch/v1beta1."""
-    active: list[corev1.ObjectReference] | None = field(1, "active", omitempty=True)
+    active: list[corev1.ObjectReference] | None = field(1, "active", omitempty=True, tags="listType=atomic")
     last_schedule_time: metav1.Time | None = field(4, "lastScheduleTime", omitempty=True)
     last_successful_time: metav1.Time | None = field(5, "lastSuccessfulTime", omitempty=True)
 

@@ -27,16 +27,16 @@ class CertificateSigningRequestSpec(Struct):
     request: bytes | None = field(1, "request")
     signer_name: str | None = field(7, "signerName", omitempty=True)
     expiration_seconds: Int32 | None = field(8, "expirationSeconds", omitempty=True)
-    usages: list[str] | None = field(5, "usages", omitempty=True, go="[]v1beta1.KeyUsage")
+    usages: list[str] | None = field(5, "usages", omitempty=True, go="[]v1beta1.KeyUsage", tags="listType=atomic")
     username: str = field(2, "username", omitempty=True)
     uid: str = field(3, "uid", omitempty=True, go_field="UID")
-    groups: list[str] | None = field(4, "groups", omitempty=True)
+    groups: list[str] | None = field(4, "groups", omitempty=True, tags="listType=atomic")
     extra: dict[str, ExtraValue] | None = field(6, "extra", omitempty=True, go="map[string]v1beta1.ExtraValue=[]string")
 
 
 class CertificateSigningRequestStatus(Struct):
     """CertificateSigningRequestStatus: struct of certificates.k8s.io/v1beta1."""
-    conditions: list[CertificateSigningRequestCondition] | None = field(1, "conditions", omitempty=True)
+    conditions: list[CertificateSigningRequestCondition] | None = field(1, "conditions", omitempty=True, tags="listType=map;listMapKey=type")
     certificate: bytes | None = field(2, "certificate", omitempty=True)
 
 
@@ -99,7 +99,7 @@ class PodCertificateRequestSpec(Struct):
 
 class PodCertificateRequestStatus(Struct):
     """PodCertificateRequestStatus: struct of certificates.k8s.io/v1beta1."""
-    conditions: list[metav1.Condition] | None = field(1, "conditions", omitempty=True)
+    conditions: list[metav1.Condition] | None = field(1, "conditions", omitempty=True, tags="patchStrategy=merge;patchMergeKey=type;listType=map;listMapKey=type")
     certificate_chain: str = field(2, "certificateChain", omitempty=True)
     not_before: metav1.Time | None = field(4, "notBefore", omitempty=True)
     begin_refresh_at: metav1.Time | None = field(5, "beginRefreshAt", omitempty=True)

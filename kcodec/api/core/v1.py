@@ -97,11 +97,11 @@ class PersistentVolumeSpec(Struct):
     """PersistentVolumeSpec: struct of v1."""
     capacity: ResourceList = field(1, "capacity", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
     persistent_volume_source: PersistentVolumeSource = field(2, "", inline=True)
-    access_modes: list[str] | None = field(3, "accessModes", omitempty=True, go="[]v1.PersistentVolumeAccessMode")
-    claim_ref: ObjectReference | None = field(4, "claimRef", omitempty=True)
+    access_modes: list[str] | None = field(3, "accessModes", omitempty=True, go="[]v1.PersistentVolumeAccessMode", tags="listType=atomic")
+    claim_ref: ObjectReference | None = field(4, "claimRef", omitempty=True, tags="structType=granular")
     persistent_volume_reclaim_policy: str = field(5, "persistentVolumeReclaimPolicy", omitempty=True, go="v1.PersistentVolumeReclaimPolicy")
     storage_class_name: str = field(6, "storageClassName", omitempty=True)
-    mount_options: list[str] | None = field(7, "mountOptions", omitempty=True)
+    mount_options: list[str] | None = field(7, "mountOptions", omitempty=True, tags="listType=atomic")
     volume_mode: str | None = field(8, "volumeMode", omitempty=True, go="*v1.PersistentVolumeMode")
     node_affinity: VolumeNodeAffinity | None = field(9, "nodeAffinity", omitempty=True)
     volume_attributes_class_name: str | None = field(10, "volumeAttributesClassName", omitempty=True)
@@ -141,7 +141,7 @@ class PersistentVolumeClaimList(Object):
 
 class PersistentVolumeClaimSpec(Struct):
     """PersistentVolumeClaimSpec: struct of v1."""
-    access_modes: list[str] | None = field(1, "accessModes", omitempty=True, go="[]v1.PersistentVolumeAccessMode")
+    access_modes: list[str] | None = field(1, "accessModes", omitempty=True, go="[]v1.PersistentVolumeAccessMode", tags="listType=atomic")
     selector: metav1.LabelSelector | None = field(4, "selector", omitempty=True)
     resources: VolumeResourceRequirements = field(2, "resources", omitempty=True)
     volume_name: str = field(3, "volumeName", omitempty=True)
@@ -179,11 +179,11 @@ class PersistentVolumeClaimCondition(Struct):
 class PersistentVolumeClaimStatus(Struct):
     """PersistentVolumeClaimStatus: struct of v1."""
     phase: str = field(1, "phase", omitempty=True, go="v1.PersistentVolumeClaimPhase")
-    access_modes: list[str] | None = field(2, "accessModes", omitempty=True, go="[]v1.PersistentVolumeAccessMode")
+    access_modes: list[str] | None = field(2, "accessModes", omitempty=True, go="[]v1.PersistentVolumeAccessMode", tags="listType=atomic")
     capacity: ResourceList = field(3, "capacity", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
-    conditions: list[PersistentVolumeClaimCondition] | None = field(4, "conditions", omitempty=True)
+    conditions: list[PersistentVolumeClaimCondition] | None = field(4, "conditions", omitempty=True, tags="patchStrategy=merge;patchMergeKey=type;listType=map;listMapKey=type")
     allocated_resources: ResourceList = field(5, "allocatedResources", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
-    allocated_resource_statuses: dict[str, str] | None = field(7, "allocatedResourceStatuses", omitempty=True, go="map[v1.ResourceName]v1.ClaimResourceStatus")
+    allocated_resource_statuses: dict[str, str] | None = field(7, "allocatedResourceStatuses", omitempty=True, go="map[v1.ResourceName]v1.ClaimResourceStatus", tags="mapType=granular")
     current_volume_attributes_class_name: str | None = field(8, "currentVolumeAttributesClassName", omitempty=True)
     modify_volume_status: ModifyVolumeStatus | None = field(9, "modifyVolumeStatus", omitempty=True)
 
@@ -217,7 +217,7 @@ class GlusterfsPersistentVolumeSource(Struct):
 
 class RBDVolumeSource(Struct):
     """RBDVolumeSource: struct of v1."""
-    ceph_monitors: list[str] | None = field(1, "monitors", go_field="CephMonitors")
+    ceph_monitors: list[str] | None = field(1, "monitors", go_field="CephMonitors", tags="listType=atomic")
     rbd_image: str = field(2, "image", go_field="RBDImage")
     fs_type: str = field(3, "fsType", omitempty=True, go_field="FSType")
     rbd_pool: str = field(4, "pool", omitempty=True, go_field="RBDPool")
@@ -229,7 +229,7 @@ class RBDVolumeSource(Struct):
 
 class RBDPersistentVolumeSource(Struct):
     """RBDPersistentVolumeSource: struct of v1."""
-    ceph_monitors: list[str] | None = field(1, "monitors", go_field="CephMonitors")
+    ceph_monitors: list[str] | None = field(1, "monitors", go_field="CephMonitors", tags="listType=atomic")
     rbd_image: str = field(2, "image", go_field="RBDImage")
     fs_type: str = field(3, "fsType", omitempty=True, go_field="FSType")
     rbd_pool: str = field(4, "pool", omitempty=True, go_field="RBDPool")
@@ -257,7 +257,7 @@ class CinderPersistentVolumeSource(Struct):
 
 class CephFSVolumeSource(Struct):
     """CephFSVolumeSource: struct of v1."""
-    monitors: list[str] | None = field(1, "monitors")
+    monitors: list[str] | None = field(1, "monitors", tags="listType=atomic")
     path: str = field(2, "path", omitempty=True)
     user: str = field(3, "user", omitempty=True)
     secret_file: str = field(4, "secretFile", omitempty=True)
@@ -267,13 +267,14 @@ class CephFSVolumeSource(Struct):
 
 class SecretReference(Struct):
     """SecretReference: struct of v1."""
+    __go_tags__ = "structType=atomic"
     name: str = field(1, "name", omitempty=True)
     namespace: str = field(2, "namespace", omitempty=True)
 
 
 class CephFSPersistentVolumeSource(Struct):
     """CephFSPersistentVolumeSource: struct of v1."""
-    monitors: list[str] | None = field(1, "monitors")
+    monitors: list[str] | None = field(1, "monitors", tags="listType=atomic")
     path: str = field(2, "path", omitempty=True)
     user: str = field(3, "user", omitempty=True)
     secret_file: str = field(4, "secretFile", omitempty=True)
@@ -341,7 +342,7 @@ class GitRepoVolumeSource(Struct):
 class SecretVolumeSource(Struct):
     """SecretVolumeSource: struct of v1."""
     secret_name: str = field(1, "secretName", omitempty=True)
-    items: list[KeyToPath] | None = field(2, "items", omitempty=True)
+    items: list[KeyToPath] | None = field(2, "items", omitempty=True, tags="listType=atomic")
     default_mode: Int32 | None = field(3, "defaultMode", omitempty=True)
     optional: bool | None = field(4, "optional", omitempty=True)
 
@@ -349,7 +350,7 @@ class SecretVolumeSource(Struct):
 class SecretProjection(Struct):
     """SecretProjection: struct of v1."""
     local_object_reference: LocalObjectReference = field(1, "", inline=True)
-    items: list[KeyToPath] | None = field(2, "items", omitempty=True)
+    items: list[KeyToPath] | None = field(2, "items", omitempty=True, tags="listType=atomic")
     optional: bool | None = field(4, "optional", omitempty=True)
 
 
@@ -368,7 +369,7 @@ class ISCSIVolumeSource(Struct):
     iscsi_interface: str = field(4, "iscsiInterface", omitempty=True, go_field="ISCSIInterface")
     fs_type: str = field(5, "fsType", omitempty=True, go_field="FSType")
     read_only: bool = field(6, "readOnly", omitempty=True)
-    portals: list[str] | None = field(7, "portals", omitempty=True)
+    portals: list[str] | None = field(7, "portals", omitempty=True, tags="listType=atomic")
     discovery_chap_auth: bool = field(8, "chapAuthDiscovery", omitempty=True, go_field="DiscoveryCHAPAuth")
     session_chap_auth: bool = field(11, "chapAuthSession", omitempty=True, go_field="SessionCHAPAuth")
     secret_ref: LocalObjectReference | None = field(10, "secretRef", omitempty=True)
@@ -383,7 +384,7 @@ class ISCSIPersistentVolumeSource(Struct):
     iscsi_interface: str = field(4, "iscsiInterface", omitempty=True, go_field="ISCSIInterface")
     fs_type: str = field(5, "fsType", omitempty=True, go_field="FSType")
     read_only: bool = field(6, "readOnly", omitempty=True)
-    portals: list[str] | None = field(7, "portals", omitempty=True)
+    portals: list[str] | None = field(7, "portals", omitempty=True, tags="listType=atomic")
     discovery_chap_auth: bool = field(8, "chapAuthDiscovery", omitempty=True, go_field="DiscoveryCHAPAuth")
     session_chap_auth: bool = field(11, "chapAuthSession", omitempty=True, go_field="SessionCHAPAuth")
     secret_ref: SecretReference | None = field(10, "secretRef", omitempty=True)
@@ -392,11 +393,11 @@ class ISCSIPersistentVolumeSource(Struct):
 
 class FCVolumeSource(Struct):
     """FCVolumeSource: struct of v1."""
-    target_wwns: list[str] | None = field(1, "targetWWNs", omitempty=True)
+    target_wwns: list[str] | None = field(1, "targetWWNs", omitempty=True, tags="listType=atomic")
     lun: Int32 | None = field(2, "lun", omitempty=True)
     fs_type: str = field(3, "fsType", omitempty=True, go_field="FSType")
     read_only: bool = field(4, "readOnly", omitempty=True)
-    wwids: list[str] | None = field(5, "wwids", omitempty=True, go_field="WWIDs")
+    wwids: list[str] | None = field(5, "wwids", omitempty=True, go_field="WWIDs", tags="listType=atomic")
 
 
 class AzureFileVolumeSource(Struct):
@@ -494,7 +495,7 @@ class StorageOSPersistentVolumeSource(Struct):
 class ConfigMapVolumeSource(Struct):
     """ConfigMapVolumeSource: struct of v1."""
     local_object_reference: LocalObjectReference = field(1, "", inline=True)
-    items: list[KeyToPath] | None = field(2, "items", omitempty=True)
+    items: list[KeyToPath] | None = field(2, "items", omitempty=True, tags="listType=atomic")
     default_mode: Int32 | None = field(3, "defaultMode", omitempty=True)
     optional: bool | None = field(4, "optional", omitempty=True)
 
@@ -502,7 +503,7 @@ class ConfigMapVolumeSource(Struct):
 class ConfigMapProjection(Struct):
     """ConfigMapProjection: struct of v1."""
     local_object_reference: LocalObjectReference = field(1, "", inline=True)
-    items: list[KeyToPath] | None = field(2, "items", omitempty=True)
+    items: list[KeyToPath] | None = field(2, "items", omitempty=True, tags="listType=atomic")
     optional: bool | None = field(4, "optional", omitempty=True)
 
 
@@ -535,7 +536,7 @@ class PodCertificateProjection(Struct):
 
 class ProjectedVolumeSource(Struct):
     """ProjectedVolumeSource: struct of v1."""
-    sources: list[VolumeProjection] | None = field(1, "sources")
+    sources: list[VolumeProjection] | None = field(1, "sources", tags="listType=atomic")
     default_mode: Int32 | None = field(2, "defaultMode", omitempty=True)
 
 
@@ -640,6 +641,7 @@ class EnvVarSource(Struct):
 
 class FileKeySelector(Struct):
     """FileKeySelector: struct of v1."""
+    __go_tags__ = "structType=atomic"
     volume_name: str = field(1, "volumeName")
     path: str = field(2, "path")
     key: str = field(3, "key")
@@ -648,12 +650,14 @@ class FileKeySelector(Struct):
 
 class ObjectFieldSelector(Struct):
     """ObjectFieldSelector: struct of v1."""
+    __go_tags__ = "structType=atomic"
     api_version: str = field(1, "apiVersion", omitempty=True, go_field="APIVersion")
     field_path: str = field(2, "fieldPath")
 
 
 class ResourceFieldSelector(Struct):
     """ResourceFieldSelector: struct of v1."""
+    __go_tags__ = "structType=atomic"
     container_name: str = field(1, "containerName", omitempty=True)
     resource: str = field(2, "resource")
     divisor: QuantityField = field(3, "divisor", omitempty=True)
@@ -661,6 +665,7 @@ class ResourceFieldSelector(Struct):
 
 class ConfigMapKeySelector(Struct):
     """ConfigMapKeySelector: struct of v1."""
+    __go_tags__ = "structType=atomic"
     local_object_reference: LocalObjectReference = field(1, "", inline=True)
     key: str = field(2, "key")
     optional: bool | None = field(3, "optional", omitempty=True)
@@ -668,6 +673,7 @@ class ConfigMapKeySelector(Struct):
 
 class SecretKeySelector(Struct):
     """SecretKeySelector: struct of v1."""
+    __go_tags__ = "structType=atomic"
     local_object_reference: LocalObjectReference = field(1, "", inline=True)
     key: str = field(2, "key")
     optional: bool | None = field(3, "optional", omitempty=True)
@@ -704,7 +710,7 @@ class HTTPGetAction(Struct):
     port: IntOrStringField = field(2, "port")
     host: str = field(3, "host", omitempty=True)
     scheme: str = field(4, "scheme", omitempty=True, go="v1.URIScheme")
-    http_headers: list[HTTPHeader] | None = field(5, "httpHeaders", omitempty=True, go_field="HTTPHeaders")
+    http_headers: list[HTTPHeader] | None = field(5, "httpHeaders", omitempty=True, go_field="HTTPHeaders", tags="listType=atomic")
 
 
 class TCPSocketAction(Struct):
@@ -721,7 +727,7 @@ class GRPCAction(Struct):
 
 class ExecAction(Struct):
     """ExecAction: struct of v1."""
-    command: list[str] | None = field(1, "command", omitempty=True)
+    command: list[str] | None = field(1, "command", omitempty=True, tags="listType=atomic")
 
 
 class SleepAction(Struct):
@@ -748,15 +754,15 @@ class ContainerResizePolicy(Struct):
 
 class Capabilities(Struct):
     """Capabilities: struct of v1."""
-    add: list[str] | None = field(1, "add", omitempty=True, go="[]v1.Capability")
-    drop: list[str] | None = field(2, "drop", omitempty=True, go="[]v1.Capability")
+    add: list[str] | None = field(1, "add", omitempty=True, go="[]v1.Capability", tags="listType=atomic")
+    drop: list[str] | None = field(2, "drop", omitempty=True, go="[]v1.Capability", tags="listType=atomic")
 
 
 class ResourceRequirements(Struct):
     """ResourceRequirements: struct of v1."""
     limits: ResourceList = field(1, "limits", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
     requests: ResourceList = field(2, "requests", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
-    claims: list[ResourceClaim] | None = field(3, "claims", omitempty=True)
+    claims: list[ResourceClaim] | None = field(3, "claims", omitempty=True, tags="listType=map;listMapKey=name")
 
 
 class VolumeResourceRequirements(Struct):
@@ -775,18 +781,18 @@ class Container(Struct):
     """Container: struct of v1."""
     name: str = field(1, "name")
     image: str = field(2, "image", omitempty=True)
-    command: list[str] | None = field(3, "command", omitempty=True)
-    args: list[str] | None = field(4, "args", omitempty=True)
+    command: list[str] | None = field(3, "command", omitempty=True, tags="listType=atomic")
+    args: list[str] | None = field(4, "args", omitempty=True, tags="listType=atomic")
     working_dir: str = field(5, "workingDir", omitempty=True)
-    ports: list[ContainerPort] | None = field(6, "ports", omitempty=True)
-    env_from: list[EnvFromSource] | None = field(19, "envFrom", omitempty=True)
-    env: list[EnvVar] | None = field(7, "env", omitempty=True)
+    ports: list[ContainerPort] | None = field(6, "ports", omitempty=True, tags="patchStrategy=merge;patchMergeKey=containerPort;listType=map;listMapKey=containerPort,protocol")
+    env_from: list[EnvFromSource] | None = field(19, "envFrom", omitempty=True, tags="listType=atomic")
+    env: list[EnvVar] | None = field(7, "env", omitempty=True, tags="patchStrategy=merge;patchMergeKey=name;listType=map;listMapKey=name")
     resources: ResourceRequirements = field(8, "resources", omitempty=True)
-    resize_policy: list[ContainerResizePolicy] | None = field(23, "resizePolicy", omitempty=True)
+    resize_policy: list[ContainerResizePolicy] | None = field(23, "resizePolicy", omitempty=True, tags="listType=atomic")
     restart_policy: str | None = field(24, "restartPolicy", omitempty=True, go="*v1.ContainerRestartPolicy")
-    restart_policy_rules: list[ContainerRestartRule] | None = field(25, "restartPolicyRules", omitempty=True)
-    volume_mounts: list[VolumeMount] | None = field(9, "volumeMounts", omitempty=True)
-    volume_devices: list[VolumeDevice] | None = field(21, "volumeDevices", omitempty=True)
+    restart_policy_rules: list[ContainerRestartRule] | None = field(25, "restartPolicyRules", omitempty=True, tags="listType=atomic")
+    volume_mounts: list[VolumeMount] | None = field(9, "volumeMounts", omitempty=True, tags="patchStrategy=merge;patchMergeKey=mountPath;listType=map;listMapKey=mountPath")
+    volume_devices: list[VolumeDevice] | None = field(21, "volumeDevices", omitempty=True, tags="patchStrategy=merge;patchMergeKey=devicePath;listType=map;listMapKey=devicePath")
     liveness_probe: Probe | None = field(10, "livenessProbe", omitempty=True)
     readiness_probe: Probe | None = field(11, "readinessProbe", omitempty=True)
     startup_probe: Probe | None = field(22, "startupProbe", omitempty=True)
@@ -865,16 +871,16 @@ class ContainerStatus(Struct):
     started: bool | None = field(9, "started", omitempty=True)
     allocated_resources: ResourceList = field(10, "allocatedResources", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
     resources: ResourceRequirements | None = field(11, "resources", omitempty=True)
-    volume_mounts: list[VolumeMountStatus] | None = field(12, "volumeMounts", omitempty=True)
+    volume_mounts: list[VolumeMountStatus] | None = field(12, "volumeMounts", omitempty=True, tags="patchStrategy=merge;patchMergeKey=mountPath;listType=map;listMapKey=mountPath")
     user: ContainerUser | None = field(13, "user", omitempty=True)
-    allocated_resources_status: list[ResourceStatus] | None = field(14, "allocatedResourcesStatus", omitempty=True)
+    allocated_resources_status: list[ResourceStatus] | None = field(14, "allocatedResourcesStatus", omitempty=True, tags="patchStrategy=merge;patchMergeKey=name;listType=map;listMapKey=name")
     stop_signal: str | None = field(15, "stopSignal", omitempty=True, go="*v1.Signal")
 
 
 class ResourceStatus(Struct):
     """ResourceStatus: struct of v1."""
     name: str = field(1, "name", go="v1.ResourceName")
-    resources: list[ResourceHealth] | None = field(2, "resources", omitempty=True)
+    resources: list[ResourceHealth] | None = field(2, "resources", omitempty=True, tags="listType=map;listMapKey=resourceID")
 
 
 class ResourceHealth(Struct):
@@ -893,7 +899,7 @@ class LinuxContainerUser(Struct):
     """LinuxContainerUser: struct of v1."""
     uid: Int64 = field(1, "uid", go_field="UID")
     gid: Int64 = field(2, "gid", go_field="GID")
-    supplemental_groups: list[Int64] | None = field(3, "supplementalGroups", omitempty=True)
+    supplemental_groups: list[Int64] | None = field(3, "supplementalGroups", omitempty=True, tags="listType=atomic")
 
 
 class PodCondition(Struct):
@@ -935,36 +941,39 @@ class ContainerRestartRule(Struct):
 class ContainerRestartRuleOnExitCodes(Struct):
     """ContainerRestartRuleOnExitCodes: struct of v1."""
     operator: str = field(1, "operator", omitempty=True, go="v1.ContainerRestartRuleOnExitCodesOperator")
-    values: list[Int32] | None = field(2, "values", omitempty=True)
+    values: list[Int32] | None = field(2, "values", omitempty=True, tags="listType=set")
 
 
 class NodeSelector(Struct):
     """NodeSelector: struct of v1."""
-    node_selector_terms: list[NodeSelectorTerm] | None = field(1, "nodeSelectorTerms")
+    __go_tags__ = "structType=atomic"
+    node_selector_terms: list[NodeSelectorTerm] | None = field(1, "nodeSelectorTerms", tags="listType=atomic")
 
 
 class NodeSelectorTerm(Struct):
     """NodeSelectorTerm: struct of v1."""
-    match_expressions: list[NodeSelectorRequirement] | None = field(1, "matchExpressions", omitempty=True)
-    match_fields: list[NodeSelectorRequirement] | None = field(2, "matchFields", omitempty=True)
+    __go_tags__ = "structType=atomic"
+    match_expressions: list[NodeSelectorRequirement] | None = field(1, "matchExpressions", omitempty=True, tags="listType=atomic")
+    match_fields: list[NodeSelectorRequirement] | None = field(2, "matchFields", omitempty=True, tags="listType=atomic")
 
 
 class NodeSelectorRequirement(Struct):
     """NodeSelectorRequirement: struct of v1."""
     key: str = field(1, "key")
     operator: str = field(2, "operator", go="v1.NodeSelectorOperator")
-    values: list[str] | None = field(3, "values", omitempty=True)
+    values: list[str] | None = field(3, "values", omitempty=True, tags="listType=atomic")
 
 
 class TopologySelectorTerm(Struct):
     """TopologySelectorTerm: struct of v1."""
-    match_label_expressions: list[TopologySelectorLabelRequirement] | None = field(1, "matchLabelExpressions", omitempty=True)
+    __go_tags__ = "structType=atomic"
+    match_label_expressions: list[TopologySelectorLabelRequirement] | None = field(1, "matchLabelExpressions", omitempty=True, tags="listType=atomic")
 
 
 class TopologySelectorLabelRequirement(Struct):
     """TopologySelectorLabelRequirement: struct of v1."""
     key: str = field(1, "key")
-    values: list[str] | None = field(2, "values")
+    values: list[str] | None = field(2, "values", tags="listType=atomic")
 
 
 class Affinity(Struct):
@@ -976,14 +985,14 @@ class Affinity(Struct):
 
 class PodAffinity(Struct):
     """PodAffinity: struct of v1."""
-    required_during_scheduling_ignored_during_execution: list[PodAffinityTerm] | None = field(1, "requiredDuringSchedulingIgnoredDuringExecution", omitempty=True)
-    preferred_during_scheduling_ignored_during_execution: list[WeightedPodAffinityTerm] | None = field(2, "preferredDuringSchedulingIgnoredDuringExecution", omitempty=True)
+    required_during_scheduling_ignored_during_execution: list[PodAffinityTerm] | None = field(1, "requiredDuringSchedulingIgnoredDuringExecution", omitempty=True, tags="listType=atomic")
+    preferred_during_scheduling_ignored_during_execution: list[WeightedPodAffinityTerm] | None = field(2, "preferredDuringSchedulingIgnoredDuringExecution", omitempty=True, tags="listType=atomic")
 
 
 class PodAntiAffinity(Struct):
     """PodAntiAffinity: struct of v1."""
-    required_during_scheduling_ignored_during_execution: list[PodAffinityTerm] | None = field(1, "requiredDuringSchedulingIgnoredDuringExecution", omitempty=True)
-    preferred_during_scheduling_ignored_during_execution: list[WeightedPodAffinityTerm] | None = field(2, "preferredDuringSchedulingIgnoredDuringExecution", omitempty=True)
+    required_during_scheduling_ignored_during_execution: list[PodAffinityTerm] | None = field(1, "requiredDuringSchedulingIgnoredDuringExecution", omitempty=True, tags="listType=atomic")
+    preferred_during_scheduling_ignored_during_execution: list[WeightedPodAffinityTerm] | None = field(2, "preferredDuringSchedulingIgnoredDuringExecution", omitempty=True, tags="listType=atomic")
 
 
 class WeightedPodAffinityTerm(Struct):
@@ -995,17 +1004,17 @@ class WeightedPodAffinityTerm(Struct):
 class PodAffinityTerm(Struct):
     """PodAffinityTerm: struct of v1."""
     label_selector: metav1.LabelSelector | None = field(1, "labelSelector", omitempty=True)
-    namespaces: list[str] | None = field(2, "namespaces", omitempty=True)
+    namespaces: list[str] | None = field(2, "namespaces", omitempty=True, tags="listType=atomic")
     topology_key: str = field(3, "topologyKey")
     namespace_selector: metav1.LabelSelector | None = field(4, "namespaceSelector", omitempty=True)
-    match_label_keys: list[str] | None = field(5, "matchLabelKeys", omitempty=True)
-    mismatch_label_keys: list[str] | None = field(6, "mismatchLabelKeys", omitempty=True)
+    match_label_keys: list[str] | None = field(5, "matchLabelKeys", omitempty=True, tags="listType=atomic")
+    mismatch_label_keys: list[str] | None = field(6, "mismatchLabelKeys", omitempty=True, tags="listType=atomic")
 
 
 class NodeAffinity(Struct):
     """NodeAffinity: struct of v1."""
     required_during_scheduling_ignored_during_execution: NodeSelector | None = field(1, "requiredDuringSchedulingIgnoredDuringExecution", omitempty=True)
-    preferred_during_scheduling_ignored_during_execution: list[PreferredSchedulingTerm] | None = field(2, "preferredDuringSchedulingIgnoredDuringExecution", omitempty=True)
+    preferred_during_scheduling_ignored_during_execution: list[PreferredSchedulingTerm] | None = field(2, "preferredDuringSchedulingIgnoredDuringExecution", omitempty=True, tags="listType=atomic")
 
 
 class PreferredSchedulingTerm(Struct):
@@ -1038,15 +1047,15 @@ class PodReadinessGate(Struct):
 
 class PodSpec(Struct):
     """PodSpec: struct of v1."""
-    volumes: list[Volume] | None = field(1, "volumes", omitempty=True)
-    init_containers: list[Container] | None = field(20, "initContainers", omitempty=True)
-    containers: list[Container] | None = field(2, "containers")
-    ephemeral_containers: list[EphemeralContainer] | None = field(34, "ephemeralContainers", omitempty=True)
+    volumes: list[Volume] | None = field(1, "volumes", omitempty=True, tags="patchStrategy=merge,retainKeys;patchMergeKey=name;listType=map;listMapKey=name")
+    init_containers: list[Container] | None = field(20, "initContainers", omitempty=True, tags="patchStrategy=merge;patchMergeKey=name;listType=map;listMapKey=name")
+    containers: list[Container] | None = field(2, "containers", tags="patchStrategy=merge;patchMergeKey=name;listType=map;listMapKey=name")
+    ephemeral_containers: list[EphemeralContainer] | None = field(34, "ephemeralContainers", omitempty=True, tags="patchStrategy=merge;patchMergeKey=name;listType=map;listMapKey=name")
     restart_policy: str = field(3, "restartPolicy", omitempty=True, go="v1.RestartPolicy")
     termination_grace_period_seconds: Int64 | None = field(4, "terminationGracePeriodSeconds", omitempty=True)
     active_deadline_seconds: Int64 | None = field(5, "activeDeadlineSeconds", omitempty=True)
     dns_policy: str = field(6, "dnsPolicy", omitempty=True, go="v1.DNSPolicy", go_field="DNSPolicy")
-    node_selector: dict[str, str] | None = field(7, "nodeSelector", omitempty=True)
+    node_selector: dict[str, str] | None = field(7, "nodeSelector", omitempty=True, tags="mapType=atomic")
     service_account_name: str = field(8, "serviceAccountName", omitempty=True)
     deprecated_service_account: str = field(9, "serviceAccount", omitempty=True, go_field="DeprecatedServiceAccount")
     automount_service_account_token: bool | None = field(21, "automountServiceAccountToken", omitempty=True)
@@ -1056,27 +1065,27 @@ class PodSpec(Struct):
     host_ipc: bool = field(13, "hostIPC", omitempty=True)
     share_process_namespace: bool | None = field(27, "shareProcessNamespace", omitempty=True)
     security_context: PodSecurityContext | None = field(14, "securityContext", omitempty=True)
-    image_pull_secrets: list[LocalObjectReference] | None = field(15, "imagePullSecrets", omitempty=True)
+    image_pull_secrets: list[LocalObjectReference] | None = field(15, "imagePullSecrets", omitempty=True, tags="patchStrategy=merge;patchMergeKey=name;listType=map;listMapKey=name")
     hostname: str = field(16, "hostname", omitempty=True)
     subdomain: str = field(17, "subdomain", omitempty=True)
     affinity: Affinity | None = field(18, "affinity", omitempty=True)
     scheduler_name: str = field(19, "schedulerName", omitempty=True)
-    tolerations: list[Toleration] | None = field(22, "tolerations", omitempty=True)
-    host_aliases: list[HostAlias] | None = field(23, "hostAliases", omitempty=True)
+    tolerations: list[Toleration] | None = field(22, "tolerations", omitempty=True, tags="listType=atomic")
+    host_aliases: list[HostAlias] | None = field(23, "hostAliases", omitempty=True, tags="patchStrategy=merge;patchMergeKey=ip;listType=map;listMapKey=ip")
     priority_class_name: str = field(24, "priorityClassName", omitempty=True)
     priority: Int32 | None = field(25, "priority", omitempty=True)
     dns_config: PodDNSConfig | None = field(26, "dnsConfig", omitempty=True, go_field="DNSConfig")
-    readiness_gates: list[PodReadinessGate] | None = field(28, "readinessGates", omitempty=True)
+    readiness_gates: list[PodReadinessGate] | None = field(28, "readinessGates", omitempty=True, tags="listType=atomic")
     runtime_class_name: str | None = field(29, "runtimeClassName", omitempty=True)
     enable_service_links: bool | None = field(30, "enableServiceLinks", omitempty=True)
     preemption_policy: str | None = field(31, "preemptionPolicy", omitempty=True, go="*v1.PreemptionPolicy")
     overhead: ResourceList = field(32, "overhead", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
-    topology_spread_constraints: list[TopologySpreadConstraint] | None = field(33, "topologySpreadConstraints", omitempty=True)
+    topology_spread_constraints: list[TopologySpreadConstraint] | None = field(33, "topologySpreadConstraints", omitempty=True, tags="patchStrategy=merge;patchMergeKey=topologyKey;listType=map;listMapKey=topologyKey,whenUnsatisfiable")
     set_hostname_as_fqdn: bool | None = field(35, "setHostnameAsFQDN", omitempty=True)
     os: PodOS | None = field(36, "os", omitempty=True, go_field="OS")
     host_users: bool | None = field(37, "hostUsers", omitempty=True)
-    scheduling_gates: list[PodSchedulingGate] | None = field(38, "schedulingGates", omitempty=True)
-    resource_claims: list[PodResourceClaim] | None = field(39, "resourceClaims", omitempty=True)
+    scheduling_gates: list[PodSchedulingGate] | None = field(38, "schedulingGates", omitempty=True, tags="patchStrategy=merge;patchMergeKey=name;listType=map;listMapKey=name")
+    resource_claims: list[PodResourceClaim] | None = field(39, "resourceClaims", omitempty=True, tags="patchStrategy=merge,retainKeys;patchMergeKey=name;listType=map;listMapKey=name")
     resources: ResourceRequirements | None = field(40, "resources", omitempty=True)
     hostname_override: str | None = field(41, "hostnameOverride", omitempty=True)
     scheduling_group: PodSchedulingGroup | None = field(43, "schedulingGroup", omitempty=True)
@@ -1097,7 +1106,7 @@ class PodResourceClaimStatus(Struct):
 
 class PodExtendedResourceClaimStatus(Struct):
     """PodExtendedResourceClaimStatus: struct of v1."""
-    request_mappings: list[ContainerExtendedResourceRequest] | None = field(1, "requestMappings")
+    request_mappings: list[ContainerExtendedResourceRequest] | None = field(1, "requestMappings", tags="listType=atomic")
     resource_claim_name: str = field(2, "resourceClaimName")
 
 
@@ -1132,13 +1141,13 @@ class TopologySpreadConstraint(Struct):
     min_domains: Int32 | None = field(5, "minDomains", omitempty=True)
     node_affinity_policy: str | None = field(6, "nodeAffinityPolicy", omitempty=True, go="*v1.NodeInclusionPolicy")
     node_taints_policy: str | None = field(7, "nodeTaintsPolicy", omitempty=True, go="*v1.NodeInclusionPolicy")
-    match_label_keys: list[str] | None = field(8, "matchLabelKeys", omitempty=True)
+    match_label_keys: list[str] | None = field(8, "matchLabelKeys", omitempty=True, tags="listType=atomic")
 
 
 class HostAlias(Struct):
     """HostAlias: struct of v1."""
     ip: str = field(1, "ip", go_field="IP")
-    hostnames: list[str] | None = field(2, "hostnames", omitempty=True)
+    hostnames: list[str] | None = field(2, "hostnames", omitempty=True, tags="listType=atomic")
 
 
 class PodSecurityContext(Struct):
@@ -1148,10 +1157,10 @@ class PodSecurityContext(Struct):
     run_as_user: Int64 | None = field(2, "runAsUser", omitempty=True)
     run_as_group: Int64 | None = field(6, "runAsGroup", omitempty=True)
     run_as_non_root: bool | None = field(3, "runAsNonRoot", omitempty=True)
-    supplemental_groups: list[Int64] | None = field(4, "supplementalGroups", omitempty=True)
+    supplemental_groups: list[Int64] | None = field(4, "supplementalGroups", omitempty=True, tags="listType=atomic")
     supplemental_groups_policy: str | None = field(12, "supplementalGroupsPolicy", omitempty=True, go="*v1.SupplementalGroupsPolicy")
     fs_group: Int64 | None = field(5, "fsGroup", omitempty=True, go_field="FSGroup")
-    sysctls: list[Sysctl] | None = field(7, "sysctls", omitempty=True)
+    sysctls: list[Sysctl] | None = field(7, "sysctls", omitempty=True, tags="listType=atomic")
     fs_group_change_policy: str | None = field(9, "fsGroupChangePolicy", omitempty=True, go="*v1.PodFSGroupChangePolicy", go_field="FSGroupChangePolicy")
     seccomp_profile: SeccompProfile | None = field(10, "seccompProfile", omitempty=True)
     app_armor_profile: AppArmorProfile | None = field(11, "appArmorProfile", omitempty=True)
@@ -1172,9 +1181,9 @@ class AppArmorProfile(Struct):
 
 class PodDNSConfig(Struct):
     """PodDNSConfig: struct of v1."""
-    nameservers: list[str] | None = field(1, "nameservers", omitempty=True)
-    searches: list[str] | None = field(2, "searches", omitempty=True)
-    options: list[PodDNSConfigOption] | None = field(3, "options", omitempty=True)
+    nameservers: list[str] | None = field(1, "nameservers", omitempty=True, tags="listType=atomic")
+    searches: list[str] | None = field(2, "searches", omitempty=True, tags="listType=atomic")
+    options: list[PodDNSConfigOption] | None = field(3, "options", omitempty=True, tags="listType=atomic")
 
 
 class PodDNSConfigOption(Struct):
@@ -1197,18 +1206,18 @@ class EphemeralContainerCommon(Struct):
     """EphemeralContainerCommon: struct of v1."""
     name: str = field(1, "name")
     image: str = field(2, "image", omitempty=True)
-    command: list[str] | None = field(3, "command", omitempty=True)
-    args: list[str] | None = field(4, "args", omitempty=True)
+    command: list[str] | None = field(3, "command", omitempty=True, tags="listType=atomic")
+    args: list[str] | None = field(4, "args", omitempty=True, tags="listType=atomic")
     working_dir: str = field(5, "workingDir", omitempty=True)
-    ports: list[ContainerPort] | None = field(6, "ports", omitempty=True)
-    env_from: list[EnvFromSource] | None = field(19, "envFrom", omitempty=True)
-    env: list[EnvVar] | None = field(7, "env", omitempty=True)
+    ports: list[ContainerPort] | None = field(6, "ports", omitempty=True, tags="patchStrategy=merge;patchMergeKey=containerPort;listType=map;listMapKey=containerPort,protocol")
+    env_from: list[EnvFromSource] | None = field(19, "envFrom", omitempty=True, tags="listType=atomic")
+    env: list[EnvVar] | None = field(7, "env", omitempty=True, tags="patchStrategy=merge;patchMergeKey=name;listType=map;listMapKey=name")
     resources: ResourceRequirements = field(8, "resources", omitempty=True)
-    resize_policy: list[ContainerResizePolicy] | None = field(23, "resizePolicy", omitempty=True)
+    resize_policy: list[ContainerResizePolicy] | None = field(23, "resizePolicy", omitempty=True, tags="listType=atomic")
     restart_policy: str | None = field(24, "restartPolicy", omitempty=True, go="*v1.ContainerRestartPolicy")
-    restart_policy_rules: list[ContainerRestartRule] | None = field(25, "restartPolicyRules", omitempty=True)
-    volume_mounts: list[VolumeMount] | None = field(9, "volumeMounts", omitempty=True)
-    volume_devices: list[VolumeDevice] | None = field(21, "volumeDevices", omitempty=True)
+    restart_policy_rules: list[ContainerRestartRule] | None = field(25, "restartPolicyRules", omitempty=True, tags="listType=atomic")
+    volume_mounts: list[VolumeMount] | None = field(9, "volumeMounts", omitempty=True, tags="patchStrategy=merge;patchMergeKey=mountPath;listType=map;listMapKey=mountPath")
+    volume_devices: list[VolumeDevice] | None = field(21, "volumeDevices", omitempty=True, tags="patchStrategy=merge;patchMergeKey=devicePath;listType=map;listMapKey=devicePath")
     liveness_probe: Probe | None = field(10, "livenessProbe", omitempty=True)
     readiness_probe: Probe | None = field(11, "readinessProbe", omitempty=True)
     startup_probe: Probe | None = field(22, "startupProbe", omitempty=True)
@@ -1232,25 +1241,25 @@ class PodStatus(Struct):
     """PodStatus: struct of v1."""
     observed_generation: Int64 = field(17, "observedGeneration", omitempty=True)
     phase: str = field(1, "phase", omitempty=True, go="v1.PodPhase")
-    conditions: list[PodCondition] | None = field(2, "conditions", omitempty=True)
+    conditions: list[PodCondition] | None = field(2, "conditions", omitempty=True, tags="patchStrategy=merge;patchMergeKey=type;listType=map;listMapKey=type")
     message: str = field(3, "message", omitempty=True)
     reason: str = field(4, "reason", omitempty=True)
     nominated_node_name: str = field(11, "nominatedNodeName", omitempty=True)
     host_ip: str = field(5, "hostIP", omitempty=True)
-    host_ips: list[HostIP] | None = field(16, "hostIPs", omitempty=True)
+    host_ips: list[HostIP] | None = field(16, "hostIPs", omitempty=True, tags="patchStrategy=merge;patchMergeKey=ip;listType=atomic")
     pod_ip: str = field(6, "podIP", omitempty=True)
-    pod_ips: list[PodIP] | None = field(12, "podIPs", omitempty=True)
+    pod_ips: list[PodIP] | None = field(12, "podIPs", omitempty=True, tags="patchStrategy=merge;patchMergeKey=ip;listType=map;listMapKey=ip")
     start_time: metav1.Time | None = field(7, "startTime", omitempty=True)
-    init_container_statuses: list[ContainerStatus] | None = field(10, "initContainerStatuses", omitempty=True)
-    container_statuses: list[ContainerStatus] | None = field(8, "containerStatuses", omitempty=True)
+    init_container_statuses: list[ContainerStatus] | None = field(10, "initContainerStatuses", omitempty=True, tags="listType=atomic")
+    container_statuses: list[ContainerStatus] | None = field(8, "containerStatuses", omitempty=True, tags="listType=atomic")
     qos_class: str = field(9, "qosClass", omitempty=True, go="v1.PodQOSClass", go_field="QOSClass")
-    ephemeral_container_statuses: list[ContainerStatus] | None = field(13, "ephemeralContainerStatuses", omitempty=True)
+    ephemeral_container_statuses: list[ContainerStatus] | None = field(13, "ephemeralContainerStatuses", omitempty=True, tags="listType=atomic")
     resize: str = field(14, "resize", omitempty=True, go="v1.PodResizeStatus")
-    resource_claim_statuses: list[PodResourceClaimStatus] | None = field(15, "resourceClaimStatuses", omitempty=True)
+    resource_claim_statuses: list[PodResourceClaimStatus] | None = field(15, "resourceClaimStatuses", omitempty=True, tags="patchStrategy=merge,retainKeys;patchMergeKey=name;listType=map;listMapKey=name")
     extended_resource_claim_status: PodExtendedResourceClaimStatus | None = field(18, "extendedResourceClaimStatus", omitempty=True)
     allocated_resources: ResourceList = field(19, "allocatedResources", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
     resources: ResourceRequirements | None = field(20, "resources", omitempty=True)
-    node_allocatable_resource_claim_statuses: list[NodeAllocatableResourceClaimStatus] | None = field(21, "nodeAllocatableResourceClaimStatuses", omitempty=True)
+    node_allocatable_resource_claim_statuses: list[NodeAllocatableResourceClaimStatus] | None = field(21, "nodeAllocatableResourceClaimStatuses", omitempty=True, tags="listType=atomic")
 
 
 class PodStatusResult(Object):
@@ -1294,7 +1303,7 @@ class ReplicationControllerSpec(Struct):
     """ReplicationControllerSpec: struct of v1."""
     replicas: Int32 | None = field(1, "replicas", omitempty=True)
     min_ready_seconds: Int32 = field(4, "minReadySeconds", omitempty=True)
-    selector: dict[str, str] | None = field(2, "selector", omitempty=True)
+    selector: dict[str, str] | None = field(2, "selector", omitempty=True, tags="mapType=atomic")
     template: PodTemplateSpec | None = field(3, "template", omitempty=True)
 
 
@@ -1305,7 +1314,7 @@ class ReplicationControllerStatus(Struct):
     ready_replicas: Int32 = field(4, "readyReplicas", omitempty=True)
     available_replicas: Int32 = field(5, "availableReplicas", omitempty=True)
     observed_generation: Int64 = field(3, "observedGeneration", omitempty=True)
-    conditions: list[ReplicationControllerCondition] | None = field(6, "conditions", omitempty=True)
+    conditions: list[ReplicationControllerCondition] | None = field(6, "conditions", omitempty=True, tags="patchStrategy=merge;patchMergeKey=type;listType=map;listMapKey=type")
 
 
 class ReplicationControllerCondition(Struct):
@@ -1343,12 +1352,12 @@ class ClientIPConfig(Struct):
 class ServiceStatus(Struct):
     """ServiceStatus: struct of v1."""
     load_balancer: LoadBalancerStatus = field(1, "loadBalancer", omitempty=True)
-    conditions: list[metav1.Condition] | None = field(2, "conditions", omitempty=True)
+    conditions: list[metav1.Condition] | None = field(2, "conditions", omitempty=True, tags="patchStrategy=merge;patchMergeKey=type;listType=map;listMapKey=type")
 
 
 class LoadBalancerStatus(Struct):
     """LoadBalancerStatus: struct of v1."""
-    ingress: list[LoadBalancerIngress] | None = field(1, "ingress", omitempty=True)
+    ingress: list[LoadBalancerIngress] | None = field(1, "ingress", omitempty=True, tags="listType=atomic")
 
 
 class LoadBalancerIngress(Struct):
@@ -1356,26 +1365,26 @@ class LoadBalancerIngress(Struct):
     ip: str = field(1, "ip", omitempty=True, go_field="IP")
     hostname: str = field(2, "hostname", omitempty=True)
     ip_mode: str | None = field(3, "ipMode", omitempty=True, go="*v1.LoadBalancerIPMode", go_field="IPMode")
-    ports: list[PortStatus] | None = field(4, "ports", omitempty=True)
+    ports: list[PortStatus] | None = field(4, "ports", omitempty=True, tags="listType=atomic")
 
 
 class ServiceSpec(Struct):
     """ServiceSpec: struct of v1."""
-    ports: list[ServicePort] | None = field(1, "ports", omitempty=True)
-    selector: dict[str, str] | None = field(2, "selector", omitempty=True)
+    ports: list[ServicePort] | None = field(1, "ports", omitempty=True, tags="patchStrategy=merge;patchMergeKey=port;listType=map;listMapKey=port,protocol")
+    selector: dict[str, str] | None = field(2, "selector", omitempty=True, tags="mapType=atomic")
     cluster_ip: str = field(3, "clusterIP", omitempty=True)
-    cluster_ips: list[str] | None = field(18, "clusterIPs", omitempty=True)
+    cluster_ips: list[str] | None = field(18, "clusterIPs", omitempty=True, tags="listType=atomic")
     type: str = field(4, "type", omitempty=True, go="v1.ServiceType")
-    external_ips: list[str] | None = field(5, "externalIPs", omitempty=True)
+    external_ips: list[str] | None = field(5, "externalIPs", omitempty=True, tags="listType=atomic")
     session_affinity: str = field(7, "sessionAffinity", omitempty=True, go="v1.ServiceAffinity")
     load_balancer_ip: str = field(8, "loadBalancerIP", omitempty=True)
-    load_balancer_source_ranges: list[str] | None = field(9, "loadBalancerSourceRanges", omitempty=True)
+    load_balancer_source_ranges: list[str] | None = field(9, "loadBalancerSourceRanges", omitempty=True, tags="listType=atomic")
     external_name: str = field(10, "externalName", omitempty=True)
     external_traffic_policy: str = field(11, "externalTrafficPolicy", omitempty=True, go="v1.ServiceExternalTrafficPolicy")
     health_check_node_port: Int32 = field(12, "healthCheckNodePort", omitempty=True)
     publish_not_ready_addresses: bool = field(13, "publishNotReadyAddresses", omitempty=True)
     session_affinity_config: SessionAffinityConfig | None = field(14, "sessionAffinityConfig", omitempty=True)
-    ip_families: list[str] | None = field(19, "ipFamilies", omitempty=True, go="[]v1.IPFamily", go_field="IPFamilies")
+    ip_families: list[str] | None = field(19, "ipFamilies", omitempty=True, go="[]v1.IPFamily", go_field="IPFamilies", tags="listType=atomic")
     ip_family_policy: str | None = field(17, "ipFamilyPolicy", omitempty=True, go="*v1.IPFamilyPolicy", go_field="IPFamilyPolicy")
     allocate_load_balancer_node_ports: bool | None = field(20, "allocateLoadBalancerNodePorts", omitempty=True)
     load_balancer_class: str | None = field(21, "loadBalancerClass", omitempty=True)
@@ -1409,8 +1418,8 @@ class ServiceList(Object):
 class ServiceAccount(Object):
     """ServiceAccount: the ServiceAccount kind of v1."""
     metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
-    secrets: list[ObjectReference] | None = field(2, "secrets", omitempty=True)
-    image_pull_secrets: list[LocalObjectReference] | None = field(3, "imagePullSecrets", omitempty=True)
+    secrets: list[ObjectReference] | None = field(2, "secrets", omitempty=True, tags="patchStrategy=merge;patchMergeKey=name;listType=map;listMapKey=name")
+    image_pull_secrets: list[LocalObjectReference] | None = field(3, "imagePullSecrets", omitempty=True, tags="listType=atomic")
     automount_service_account_token: bool | None = field(4, "automountServiceAccountToken", omitempty=True)
 
 
@@ -1423,18 +1432,19 @@ class ServiceAccountList(Object):
 class Endpoints(Object):
     """Endpoints: the Endpoints kind of v1."""
     metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
-    subsets: list[EndpointSubset] | None = field(2, "subsets", omitempty=True)
+    subsets: list[EndpointSubset] | None = field(2, "subsets", omitempty=True, tags="listType=atomic")
 
 
 class EndpointSubset(Struct):
     """EndpointSubset: struct of v1."""
-    addresses: list[EndpointAddress] | None = field(1, "addresses", omitempty=True)
-    not_ready_addresses: list[EndpointAddress] | None = field(2, "notReadyAddresses", omitempty=True)
-    ports: list[EndpointPort] | None = field(3, "ports", omitempty=True)
+    addresses: list[EndpointAddress] | None = field(1, "addresses", omitempty=True, tags="listType=atomic")
+    not_ready_addresses: list[EndpointAddress] | None = field(2, "notReadyAddresses", omitempty=True, tags="listType=atomic")
+    ports: list[EndpointPort] | None = field(3, "ports", omitempty=True, tags="listType=atomic")
 
 
 class EndpointAddress(Struct):
     """EndpointAddress: struct of v1."""
+    __go_tags__ = "structType=atomic"
     ip: str = field(1, "ip", go_field="IP")
     hostname: str = field(3, "hostname", omitempty=True)
     node_name: str | None = field(4, "nodeName", omitempty=True)
@@ -1443,6 +1453,7 @@ class EndpointAddress(Struct):
 
 class EndpointPort(Struct):
     """EndpointPort: struct of v1."""
+    __go_tags__ = "structType=atomic"
     name: str = field(1, "name", omitempty=True)
     port: Int32 = field(2, "port")
     protocol: str = field(3, "protocol", omitempty=True, go="v1.Protocol")
@@ -1458,10 +1469,10 @@ class EndpointsList(Object):
 class NodeSpec(Struct):
     """NodeSpec: struct of v1."""
     pod_cidr: str = field(1, "podCIDR", omitempty=True)
-    pod_cidrs: list[str] | None = field(7, "podCIDRs", omitempty=True)
+    pod_cidrs: list[str] | None = field(7, "podCIDRs", omitempty=True, tags="patchStrategy=merge;listType=set")
     provider_id: str = field(3, "providerID", omitempty=True)
     unschedulable: bool = field(4, "unschedulable", omitempty=True)
-    taints: list[Taint] | None = field(5, "taints", omitempty=True)
+    taints: list[Taint] | None = field(5, "taints", omitempty=True, tags="listType=atomic")
     config_source: NodeConfigSource | None = field(6, "configSource", omitempty=True)
     do_not_use_external_id: str = field(2, "externalID", omitempty=True, go_field="DoNotUseExternalID")
 
@@ -1540,17 +1551,17 @@ class NodeStatus(Struct):
     capacity: ResourceList = field(1, "capacity", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
     allocatable: ResourceList = field(2, "allocatable", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
     phase: str = field(3, "phase", omitempty=True, go="v1.NodePhase")
-    conditions: list[NodeCondition] | None = field(4, "conditions", omitempty=True)
-    addresses: list[NodeAddress] | None = field(5, "addresses", omitempty=True)
+    conditions: list[NodeCondition] | None = field(4, "conditions", omitempty=True, tags="patchStrategy=merge;patchMergeKey=type;listType=map;listMapKey=type")
+    addresses: list[NodeAddress] | None = field(5, "addresses", omitempty=True, tags="patchStrategy=merge;patchMergeKey=type;listType=map;listMapKey=type")
     daemon_endpoints: NodeDaemonEndpoints = field(6, "daemonEndpoints", omitempty=True)
     node_info: NodeSystemInfo = field(7, "nodeInfo", omitempty=True)
-    images: list[ContainerImage] | None = field(8, "images", omitempty=True)
-    volumes_in_use: list[str] | None = field(9, "volumesInUse", omitempty=True, go="[]v1.UniqueVolumeName")
-    volumes_attached: list[AttachedVolume] | None = field(10, "volumesAttached", omitempty=True)
+    images: list[ContainerImage] | None = field(8, "images", omitempty=True, tags="listType=atomic")
+    volumes_in_use: list[str] | None = field(9, "volumesInUse", omitempty=True, go="[]v1.UniqueVolumeName", tags="listType=atomic")
+    volumes_attached: list[AttachedVolume] | None = field(10, "volumesAttached", omitempty=True, tags="listType=atomic")
     config: NodeConfigStatus | None = field(11, "config", omitempty=True)
-    runtime_handlers: list[NodeRuntimeHandler] | None = field(12, "runtimeHandlers", omitempty=True)
+    runtime_handlers: list[NodeRuntimeHandler] | None = field(12, "runtimeHandlers", omitempty=True, tags="listType=atomic")
     features: NodeFeatures | None = field(13, "features", omitempty=True)
-    declared_features: list[str] | None = field(14, "declaredFeatures", omitempty=True)
+    declared_features: list[str] | None = field(14, "declaredFeatures", omitempty=True, tags="listType=atomic")
 
 
 class AttachedVolume(Struct):
@@ -1561,7 +1572,7 @@ class AttachedVolume(Struct):
 
 class AvoidPods(Struct):
     """AvoidPods: struct of v1."""
-    prefer_avoid_pods: list[PreferAvoidPodsEntry] | None = field(1, "preferAvoidPods", omitempty=True)
+    prefer_avoid_pods: list[PreferAvoidPodsEntry] | None = field(1, "preferAvoidPods", omitempty=True, tags="listType=atomic")
 
 
 class PreferAvoidPodsEntry(Struct):
@@ -1579,7 +1590,7 @@ class PodSignature(Struct):
 
 class ContainerImage(Struct):
     """ContainerImage: struct of v1."""
-    names: list[str] | None = field(1, "names")
+    names: list[str] | None = field(1, "names", tags="listType=atomic")
     size_bytes: Int64 = field(2, "sizeBytes", omitempty=True)
 
 
@@ -1614,13 +1625,13 @@ class NodeList(Object):
 
 class NamespaceSpec(Struct):
     """NamespaceSpec: struct of v1."""
-    finalizers: list[str] | None = field(1, "finalizers", omitempty=True, go="[]v1.FinalizerName")
+    finalizers: list[str] | None = field(1, "finalizers", omitempty=True, go="[]v1.FinalizerName", tags="listType=atomic")
 
 
 class NamespaceStatus(Struct):
     """NamespaceStatus: struct of v1."""
     phase: str = field(1, "phase", omitempty=True, go="v1.NamespacePhase")
-    conditions: list[NamespaceCondition] | None = field(2, "conditions", omitempty=True)
+    conditions: list[NamespaceCondition] | None = field(2, "conditions", omitempty=True, tags="patchStrategy=merge;patchMergeKey=type;listType=map;listMapKey=type")
 
 
 class NamespaceCondition(Struct):
@@ -1686,12 +1697,12 @@ class PodExecOptions(Object):
     stderr: bool = field(3, "stderr", omitempty=True)
     tty: bool = field(4, "tty", omitempty=True, go_field="TTY")
     container: str = field(5, "container", omitempty=True)
-    command: list[str] | None = field(6, "command")
+    command: list[str] | None = field(6, "command", tags="listType=atomic")
 
 
 class PodPortForwardOptions(Object):
     """PodPortForwardOptions: the PodPortForwardOptions kind of v1."""
-    ports: list[Int32] | None = field(1, "ports", omitempty=True)
+    ports: list[Int32] | None = field(1, "ports", omitempty=True, tags="listType=atomic")
 
 
 class PodProxyOptions(Object):
@@ -1711,6 +1722,7 @@ class ServiceProxyOptions(Object):
 
 class ObjectReference(Struct):
     """ObjectReference: struct of v1."""
+    __go_tags__ = "structType=atomic"
     kind: str = field(1, "kind", omitempty=True)
     namespace: str = field(2, "namespace", omitempty=True)
     name: str = field(3, "name", omitempty=True)
@@ -1722,11 +1734,13 @@ class ObjectReference(Struct):
 
 class LocalObjectReference(Struct):
     """LocalObjectReference: struct of v1."""
+    __go_tags__ = "structType=atomic"
     name: str = field(1, "name", omitempty=True)
 
 
 class TypedLocalObjectReference(Struct):
     """TypedLocalObjectReference: struct of v1."""
+    __go_tags__ = "structType=atomic"
     api_group: str | None = field(1, "apiGroup", go_field="APIGroup")
     kind: str = field(2, "kind")
     name: str = field(3, "name")
@@ -1792,7 +1806,7 @@ class LimitRangeItem(Struct):
 
 class LimitRangeSpec(Struct):
     """LimitRangeSpec: struct of v1."""
-    limits: list[LimitRangeItem] | None = field(1, "limits")
+    limits: list[LimitRangeItem] | None = field(1, "limits", tags="listType=atomic")
 
 
 class LimitRange(Object):
@@ -1810,20 +1824,21 @@ class LimitRangeList(Object):
 class ResourceQuotaSpec(Struct):
     """ResourceQuotaSpec: struct of v1."""
     hard: ResourceList = field(1, "hard", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
-    scopes: list[str] | None = field(2, "scopes", omitempty=True, go="[]v1.ResourceQuotaScope")
+    scopes: list[str] | None = field(2, "scopes", omitempty=True, go="[]v1.ResourceQuotaScope", tags="listType=atomic")
     scope_selector: ScopeSelector | None = field(3, "scopeSelector", omitempty=True)
 
 
 class ScopeSelector(Struct):
     """ScopeSelector: struct of v1."""
-    match_expressions: list[ScopedResourceSelectorRequirement] | None = field(1, "matchExpressions", omitempty=True)
+    __go_tags__ = "structType=atomic"
+    match_expressions: list[ScopedResourceSelectorRequirement] | None = field(1, "matchExpressions", omitempty=True, tags="listType=atomic")
 
 
 class ScopedResourceSelectorRequirement(Struct):
     """ScopedResourceSelectorRequirement: struct of v1."""
     scope_name: str = field(1, "scopeName", go="v1.ResourceQuotaScope")
     operator: str = field(2, "operator", go="v1.ScopeSelectorOperator")
-    values: list[str] | None = field(3, "values", omitempty=True)
+    values: list[str] | None = field(3, "values", omitempty=True, tags="listType=atomic")
 
 
 class ResourceQuotaStatus(Struct):
@@ -1885,7 +1900,7 @@ class ComponentCondition(Struct):
 class ComponentStatus(Object):
     """ComponentStatus: the ComponentStatus kind of v1."""
     metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
-    conditions: list[ComponentCondition] | None = field(2, "conditions", omitempty=True)
+    conditions: list[ComponentCondition] | None = field(2, "conditions", omitempty=True, tags="patchStrategy=merge;patchMergeKey=type;listType=map;listMapKey=type")
 
 
 class ComponentStatusList(Object):
@@ -1896,7 +1911,7 @@ class ComponentStatusList(Object):
 
 class DownwardAPIVolumeSource(Struct):
     """DownwardAPIVolumeSource: struct of v1."""
-    items: list[DownwardAPIVolumeFile] | None = field(1, "items", omitempty=True)
+    items: list[DownwardAPIVolumeFile] | None = field(1, "items", omitempty=True, tags="listType=atomic")
     default_mode: Int32 | None = field(2, "defaultMode", omitempty=True)
 
 
@@ -1910,7 +1925,7 @@ class DownwardAPIVolumeFile(Struct):
 
 class DownwardAPIProjection(Struct):
     """DownwardAPIProjection: struct of v1."""
-    items: list[DownwardAPIVolumeFile] | None = field(1, "items", omitempty=True)
+    items: list[DownwardAPIVolumeFile] | None = field(1, "items", omitempty=True, tags="listType=atomic")
 
 
 class SecurityContext(Struct):
@@ -1974,7 +1989,7 @@ class ImageVolumeSource(Struct):
 class NodeAllocatableResourceClaimStatus(Struct):
     """NodeAllocatableResourceClaimStatus: struct of v1."""
     resource_claim_name: str = field(1, "resourceClaimName")
-    containers: list[str] | None = field(2, "containers", omitempty=True)
+    containers: list[str] | None = field(2, "containers", omitempty=True, tags="listType=set")
     resources: ResourceList = field(3, "resources", go="map[v1.ResourceName]resource.Quantity")
 
 

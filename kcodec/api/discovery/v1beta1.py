@@ -18,13 +18,13 @@ class EndpointSlice(Object):
     """EndpointSlice: the EndpointSlice kind of discovery.k8s.io/v1beta1."""
     metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     address_type: str = field(4, "addressType", go="v1beta1.AddressType")
-    endpoints: list[Endpoint] | None = field(2, "endpoints")
-    ports: list[EndpointPort] | None = field(3, "ports")
+    endpoints: list[Endpoint] | None = field(2, "endpoints", tags="listType=atomic")
+    ports: list[EndpointPort] | None = field(3, "ports", tags="listType=atomic")
 
 
 class Endpoint(Struct):
     """Endpoint: struct of discovery.k8s.io/v1beta1."""
-    addresses: list[str] | None = field(1, "addresses")
+    addresses: list[str] | None = field(1, "addresses", tags="listType=set")
     conditions: EndpointConditions = field(2, "conditions", omitempty=True)
     hostname: str | None = field(3, "hostname", omitempty=True)
     target_ref: corev1.ObjectReference | None = field(4, "targetRef", omitempty=True)
@@ -42,8 +42,8 @@ class EndpointConditions(Struct):
 
 class EndpointHints(Struct):
     """EndpointHints: struct of discovery.k8s.io/v1beta1."""
-    for_zones: list[ForZone] | None = field(1, "forZones", omitempty=True)
-    for_nodes: list[ForNode] | None = field(2, "forNodes", omitempty=True)
+    for_zones: list[ForZone] | None = field(1, "forZones", omitempty=True, tags="listType=atomic")
+    for_nodes: list[ForNode] | None = field(2, "forNodes", omitempty=True, tags="listType=atomic")
 
 
 class ForZone(Struct):

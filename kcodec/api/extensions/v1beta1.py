@@ -23,7 +23,7 @@ class ScaleSpec(Struct):
 class ScaleStatus(Struct):
     """ScaleStatus: struct of extensions/v1beta1."""
     replicas: Int32 = field(1, "replicas")
-    selector: dict[str, str] | None = field(2, "selector", omitempty=True)
+    selector: dict[str, str] | None = field(2, "selector", omitempty=True, tags="mapType=atomic")
     target_selector: str = field(3, "targetSelector", omitempty=True)
 
 
@@ -46,7 +46,7 @@ class DeploymentSpec(Struct):
     replicas: Int32 | None = field(1, "replicas", omitempty=True)
     selector: metav1.LabelSelector | None = field(2, "selector", omitempty=True)
     template: corev1.PodTemplateSpec = field(3, "template")
-    strategy: DeploymentStrategy = field(4, "strategy", omitempty=True)
+    strategy: DeploymentStrategy = field(4, "strategy", omitempty=True, tags="patchStrategy=retainKeys")
     min_ready_seconds: Int32 = field(5, "minReadySeconds", omitempty=True)
     revision_history_limit: Int32 | None = field(6, "revisionHistoryLimit", omitempty=True)
     paused: bool = field(7, "paused", omitempty=True)
@@ -87,7 +87,7 @@ class DeploymentStatus(Struct):
     available_replicas: Int32 = field(4, "availableReplicas", omitempty=True)
     unavailable_replicas: Int32 = field(5, "unavailableReplicas", omitempty=True)
     terminating_replicas: Int32 | None = field(9, "terminatingReplicas", omitempty=True)
-    conditions: list[DeploymentCondition] | None = field(6, "conditions", omitempty=True)
+    conditions: list[DeploymentCondition] | None = field(6, "conditions", omitempty=True, tags="patchStrategy=merge;patchMergeKey=type;listType=map;listMapKey=type")
     collision_count: Int32 | None = field(8, "collisionCount", omitempty=True)
 
 
@@ -140,7 +140,7 @@ class DaemonSetStatus(Struct):
     number_available: Int32 = field(7, "numberAvailable", omitempty=True)
     number_unavailable: Int32 = field(8, "numberUnavailable", omitempty=True)
     collision_count: Int32 | None = field(9, "collisionCount", omitempty=True)
-    conditions: list[DaemonSetCondition] | None = field(10, "conditions", omitempty=True)
+    conditions: list[DaemonSetCondition] | None = field(10, "conditions", omitempty=True, tags="patchStrategy=merge;patchMergeKey=type;listType=map;listMapKey=type")
 
 
 class DaemonSetCondition(Struct):
@@ -182,13 +182,13 @@ class IngressSpec(Struct):
     """IngressSpec: struct of extensions/v1beta1."""
     ingress_class_name: str | None = field(4, "ingressClassName", omitempty=True)
     backend: IngressBackend | None = field(1, "backend", omitempty=True)
-    tls: list[IngressTLS] | None = field(2, "tls", omitempty=True, go_field="TLS")
-    rules: list[IngressRule] | None = field(3, "rules", omitempty=True)
+    tls: list[IngressTLS] | None = field(2, "tls", omitempty=True, go_field="TLS", tags="listType=atomic")
+    rules: list[IngressRule] | None = field(3, "rules", omitempty=True, tags="listType=atomic")
 
 
 class IngressTLS(Struct):
     """IngressTLS: struct of extensions/v1beta1."""
-    hosts: list[str] | None = field(1, "hosts", omitempty=True)
+    hosts: list[str] | None = field(1, "hosts", omitempty=True, tags="listType=atomic")
     secret_name: str = field(2, "secretName", omitempty=True)
 
 
@@ -199,14 +199,14 @@ class IngressStatus(Struct):
 
 class IngressLoadBalancerStatus(Struct):
     """IngressLoadBalancerStatus: struct of extensions/v1beta1."""
-    ingress: list[IngressLoadBalancerIngress] | None = field(1, "ingress", omitempty=True)
+    ingress: list[IngressLoadBalancerIngress] | None = field(1, "ingress", omitempty=True, tags="listType=atomic")
 
 
 class IngressLoadBalancerIngress(Struct):
     """IngressLoadBalancerIngress: struct of extensions/v1beta1."""
     ip: str = field(1, "ip", omitempty=True, go_field="IP")
     hostname: str = field(2, "hostname", omitempty=True)
-    ports: list[IngressPortStatus] | None = field(4, "ports", omitempty=True)
+    ports: list[IngressPortStatus] | None = field(4, "ports", omitempty=True, tags="listType=atomic")
 
 
 class IngressPortStatus(Struct):
@@ -229,7 +229,7 @@ class IngressRuleValue(Struct):
 
 class HTTPIngressRuleValue(Struct):
     """HTTPIngressRuleValue: struct of extensions/v1beta1."""
-    paths: list[HTTPIngressPath] | None = field(1, "paths")
+    paths: list[HTTPIngressPath] | None = field(1, "paths", tags="listType=atomic")
 
 
 class HTTPIngressPath(Struct):
@@ -275,7 +275,7 @@ class ReplicaSetStatus(Struct):
     available_replicas: Int32 = field(5, "availableReplicas", omitempty=True)
     terminating_replicas: Int32 | None = field(7, "terminatingReplicas", omitempty=True)
     observed_generation: Int64 = field(3, "observedGeneration", omitempty=True)
-    conditions: list[ReplicaSetCondition] | None = field(6, "conditions", omitempty=True)
+    conditions: list[ReplicaSetCondition] | None = field(6, "conditions", omitempty=True, tags="patchStrategy=merge;patchMergeKey=type;listType=map;listMapKey=type")
 
 
 class ReplicaSetCondition(Struct):
@@ -296,21 +296,21 @@ class NetworkPolicy(Object):
 class NetworkPolicySpec(Struct):
     """NetworkPolicySpec: struct of extensions/v1beta1."""
     pod_selector: metav1.LabelSelector = field(1, "podSelector")
-    ingress: list[NetworkPolicyIngressRule] | None = field(2, "ingress", omitempty=True)
-    egress: list[NetworkPolicyEgressRule] | None = field(3, "egress", omitempty=True)
-    policy_types: list[str] | None = field(4, "policyTypes", omitempty=True, go="[]v1beta1.PolicyType")
+    ingress: list[NetworkPolicyIngressRule] | None = field(2, "ingress", omitempty=True, tags="listType=atomic")
+    egress: list[NetworkPolicyEgressRule] | None = field(3, "egress", omitempty=True, tags="listType=atomic")
+    policy_types: list[str] | None = field(4, "policyTypes", omitempty=True, go="[]v1beta1.PolicyType", tags="listType=atomic")
 
 
 class NetworkPolicyIngressRule(Struct):
     """NetworkPolicyIngressRule: struct of extensions/v1beta1."""
-    ports: list[NetworkPolicyPort] | None = field(1, "ports", omitempty=True)
-    from_: list[NetworkPolicyPeer] | None = field(2, "from", omitempty=True)
+    ports: list[NetworkPolicyPort] | None = field(1, "ports", omitempty=True, tags="listType=atomic")
+    from_: list[NetworkPolicyPeer] | None = field(2, "from", omitempty=True, tags="listType=atomic")
 
 
 class NetworkPolicyEgressRule(Struct):
     """NetworkPolicyEgressRule: struct of extensions/v1beta1."""
-    ports: list[NetworkPolicyPort] | None = field(1, "ports", omitempty=True)
-    to: list[NetworkPolicyPeer] | None = field(2, "to", omitempty=True)
+    ports: list[NetworkPolicyPort] | None = field(1, "ports", omitempty=True, tags="listType=atomic")
+    to: list[NetworkPolicyPeer] | None = field(2, "to", omitempty=True, tags="listType=atomic")
 
 
 class NetworkPolicyPort(Struct):
@@ -323,7 +323,7 @@ class NetworkPolicyPort(Struct):
 class IPBlock(Struct):
     """IPBlock: struct of extensions/v1beta1."""
     cidr: str = field(1, "cidr", go_field="CIDR")
-    except_: list[str] | None = field(2, "except", omitempty=True)
+    except_: list[str] | None = field(2, "except", omitempty=True, tags="listType=atomic")
 
 
 class NetworkPolicyPeer(Struct):

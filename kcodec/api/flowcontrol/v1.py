@@ -31,7 +31,7 @@ class FlowSchemaSpec(Struct):
     priority_level_configuration: PriorityLevelConfigurationReference = field(1, "priorityLevelConfiguration")
     matching_precedence: Int32 = field(2, "matchingPrecedence")
     distinguisher_method: FlowDistinguisherMethod | None = field(3, "distinguisherMethod", omitempty=True)
-    rules: list[PolicyRulesWithSubjects] | None = field(4, "rules", omitempty=True)
+    rules: list[PolicyRulesWithSubjects] | None = field(4, "rules", omitempty=True, tags="listType=atomic")
 
 
 class FlowDistinguisherMethod(Struct):
@@ -46,9 +46,9 @@ class PriorityLevelConfigurationReference(Struct):
 
 class PolicyRulesWithSubjects(Struct):
     """PolicyRulesWithSubjects: struct of flowcontrol.apiserver.k8s.io/v1."""
-    subjects: list[Subject] | None = field(1, "subjects")
-    resource_rules: list[ResourcePolicyRule] | None = field(2, "resourceRules", omitempty=True)
-    non_resource_rules: list[NonResourcePolicyRule] | None = field(3, "nonResourceRules", omitempty=True)
+    subjects: list[Subject] | None = field(1, "subjects", tags="listType=atomic")
+    resource_rules: list[ResourcePolicyRule] | None = field(2, "resourceRules", omitempty=True, tags="listType=atomic")
+    non_resource_rules: list[NonResourcePolicyRule] | None = field(3, "nonResourceRules", omitempty=True, tags="listType=atomic")
 
 
 class Subject(Struct):
@@ -77,22 +77,22 @@ class ServiceAccountSubject(Struct):
 
 class ResourcePolicyRule(Struct):
     """ResourcePolicyRule: struct of flowcontrol.apiserver.k8s.io/v1."""
-    verbs: list[str] | None = field(1, "verbs")
-    api_groups: list[str] | None = field(2, "apiGroups", go_field="APIGroups")
-    resources: list[str] | None = field(3, "resources")
+    verbs: list[str] | None = field(1, "verbs", tags="listType=set")
+    api_groups: list[str] | None = field(2, "apiGroups", go_field="APIGroups", tags="listType=set")
+    resources: list[str] | None = field(3, "resources", tags="listType=set")
     cluster_scope: bool = field(4, "clusterScope", omitempty=True)
-    namespaces: list[str] | None = field(5, "namespaces")
+    namespaces: list[str] | None = field(5, "namespaces", tags="listType=set")
 
 
 class NonResourcePolicyRule(Struct):
     """NonResourcePolicyRule: struct of flowcontrol.apiserver.k8s.io/v1."""
-    verbs: list[str] | None = field(1, "verbs")
-    non_resource_urls: list[str] | None = field(6, "nonResourceURLs")
+    verbs: list[str] | None = field(1, "verbs", tags="listType=set")
+    non_resource_urls: list[str] | None = field(6, "nonResourceURLs", tags="listType=set")
 
 
 class FlowSchemaStatus(Struct):
     """FlowSchemaStatus: struct of flowcontrol.apiserver.k8s.io/v1."""
-    conditions: list[FlowSchemaCondition] | None = field(1, "conditions", omitempty=True)
+    conditions: list[FlowSchemaCondition] | None = field(1, "conditions", omitempty=True, tags="patchStrategy=merge;patchMergeKey=type;listType=map;listMapKey=type")
 
 
 class FlowSchemaCondition(Struct):
@@ -153,7 +153,7 @@ class QueuingConfiguration(Struct):
 
 class PriorityLevelConfigurationStatus(Struct):
     """PriorityLevelConfigurationStatus: struct of flowcontrol.apiserver.k8s.io/v1."""
-    conditions: list[PriorityLevelConfigurationCondition] | None = field(1, "conditions", omitempty=True)
+    conditions: list[PriorityLevelConfigurationCondition] | None = field(1, "conditions", omitempty=True, tags="patchStrategy=merge;patchMergeKey=type;listType=map;listMapKey=type")
 
 
 class PriorityLevelConfigurationCondition(Struct):

@@ -22,7 +22,7 @@ class ImageReview(Object):
 
 class ImageReviewSpec(Struct):
     """ImageReviewSpec: struct of imagepolicy.k8s.io/v1alpha1."""
-    containers: list[ImageReviewContainerSpec] | None = field(1, "containers", omitempty=True)
+    containers: list[ImageReviewContainerSpec] | None = field(1, "containers", omitempty=True, tags="listType=atomic")
     annotations: dict[str, str] | None = field(2, "annotations", omitempty=True)
     namespace: str = field(3, "namespace", omitempty=True)
 

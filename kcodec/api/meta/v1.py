@@ -72,13 +72,14 @@ class ObjectMeta(Struct):
     deletion_grace_period_seconds: Int64 | None = field(10, "deletionGracePeriodSeconds", omitempty=True)
     labels: dict[str, str] | None = field(11, "labels", omitempty=True)
     annotations: dict[str, str] | None = field(12, "annotations", omitempty=True)
-    owner_references: list[OwnerReference] | None = field(13, "ownerReferences", omitempty=True)
-    finalizers: list[str] | None = field(14, "finalizers", omitempty=True)
-    managed_fields: list[ManagedFieldsEntry] | None = field(17, "managedFields", omitempty=True)
+    owner_references: list[OwnerReference] | None = field(13, "ownerReferences", omitempty=True, tags="patchStrategy=merge;patchMergeKey=uid;listType=map;listMapKey=uid")
+    finalizers: list[str] | None = field(14, "finalizers", omitempty=True, tags="patchStrategy=merge;listType=set")
+    managed_fields: list[ManagedFieldsEntry] | None = field(17, "managedFields", omitempty=True, tags="listType=atomic")
 
 
 class OwnerReference(Struct):
     """OwnerReference: struct of meta.k8s.io/v1."""
+    __go_tags__ = "structType=atomic"
     api_version: str = field(5, "apiVersion", go_field="APIVersion")
     kind: str = field(1, "kind")
     name: str = field(3, "name")
@@ -113,20 +114,20 @@ class DeleteOptions(Object):
     preconditions: Preconditions | None = field(2, "preconditions", omitempty=True)
     orphan_dependents: bool | None = field(3, "orphanDependents", omitempty=True)
     propagation_policy: str | None = field(4, "propagationPolicy", omitempty=True, go="*v1.DeletionPropagation")
-    dry_run: list[str] | None = field(5, "dryRun", omitempty=True)
+    dry_run: list[str] | None = field(5, "dryRun", omitempty=True, tags="listType=atomic")
     ignore_store_read_error_with_cluster_breaking_potential: bool | None = field(6, "ignoreStoreReadErrorWithClusterBreakingPotential", omitempty=True)
 
 
 class CreateOptions(Object):
     """CreateOptions: object type of meta.k8s.io/v1."""
-    dry_run: list[str] | None = field(1, "dryRun", omitempty=True)
+    dry_run: list[str] | None = field(1, "dryRun", omitempty=True, tags="listType=atomic")
     field_manager: str = field(3, "fieldManager", omitempty=True)
     field_validation: str = field(4, "fieldValidation", omitempty=True)
 
 
 class PatchOptions(Object):
     """PatchOptions: object type of meta.k8s.io/v1."""
-    dry_run: list[str] | None = field(1, "dryRun", omitempty=True)
+    dry_run: list[str] | None = field(1, "dryRun", omitempty=True, tags="listType=atomic")
     force: bool | None = field(2, "force", omitempty=True)
     field_manager: str = field(3, "fieldManager", omitempty=True)
     field_validation: str = field(4, "fieldValidation", omitempty=True)
@@ -134,14 +135,14 @@ class PatchOptions(Object):
 
 class ApplyOptions(Object):
     """ApplyOptions: object type of meta.k8s.io/v1."""
-    dry_run: list[str] | None = field(1, "dryRun", omitempty=True)
+    dry_run: list[str] | None = field(1, "dryRun", omitempty=True, tags="listType=atomic")
     force: bool = field(2, "force")
     field_manager: str = field(3, "fieldManager")
 
 
 class UpdateOptions(Object):
     """UpdateOptions: object type of meta.k8s.io/v1."""
-    dry_run: list[str] | None = field(1, "dryRun", omitempty=True)
+    dry_run: list[str] | None = field(1, "dryRun", omitempty=True, tags="listType=atomic")
     field_manager: str = field(2, "fieldManager", omitempty=True)
     field_validation: str = field(3, "fieldValidation", omitempty=True)
 
@@ -168,7 +169,7 @@ class StatusDetails(Struct):
     group: str = field(2, "group", omitempty=True)
     kind: str = field(3, "kind", omitempty=True)
     uid: str = field(6, "uid", omitempty=True, go="types.UID", go_field="UID")
-    causes: list[StatusCause] | None = field(4, "causes", omitempty=True)
+    causes: list[StatusCause] | None = field(4, "causes", omitempty=True, tags="listType=atomic")
     retry_after_seconds: Int32 = field(5, "retryAfterSeconds", omitempty=True)
 
 
@@ -187,21 +188,21 @@ class List(Object):
 
 class APIVersions(Object):
     """APIVersions: object type of meta.k8s.io/v1."""
-    versions: list[str] | None = field(1, "versions")
-    server_address_by_client_cidrs: list[ServerAddressByClientCIDR] | None = field(2, "serverAddressByClientCIDRs")
+    versions: list[str] | None = field(1, "versions", tags="listType=atomic")
+    server_address_by_client_cidrs: list[ServerAddressByClientCIDR] | None = field(2, "serverAddressByClientCIDRs", tags="listType=atomic")
 
 
 class APIGroupList(Object):
     """APIGroupList: object type of meta.k8s.io/v1."""
-    groups: list[APIGroup] | None = field(1, "groups")
+    groups: list[APIGroup] | None = field(1, "groups", tags="listType=atomic")
 
 
 class APIGroup(Object):
     """APIGroup: object type of meta.k8s.io/v1."""
     name: str = field(1, "name")
-    versions: list[GroupVersionForDiscovery] | None = field(2, "versions")
+    versions: list[GroupVersionForDiscovery] | None = field(2, "versions", tags="listType=atomic")
     preferred_version: GroupVersionForDiscovery = field(3, "preferredVersion", omitempty=True)
-    server_address_by_client_cidrs: list[ServerAddressByClientCIDR] | None = field(4, "serverAddressByClientCIDRs", omitempty=True)
+    server_address_by_client_cidrs: list[ServerAddressByClientCIDR] | None = field(4, "serverAddressByClientCIDRs", omitempty=True, tags="listType=atomic")
 
 
 class ServerAddressByClientCIDR(Struct):
@@ -225,20 +226,20 @@ class APIResource(Struct):
     version: str = field(9, "version", omitempty=True)
     kind: str = field(3, "kind")
     verbs: Verbs = field(4, "verbs", go="v1.Verbs=[]string")
-    short_names: list[str] | None = field(5, "shortNames", omitempty=True)
-    categories: list[str] | None = field(7, "categories", omitempty=True)
+    short_names: list[str] | None = field(5, "shortNames", omitempty=True, tags="listType=atomic")
+    categories: list[str] | None = field(7, "categories", omitempty=True, tags="listType=atomic")
     storage_version_hash: str = field(10, "storageVersionHash", omitempty=True)
 
 
 class APIResourceList(Object):
     """APIResourceList: object type of meta.k8s.io/v1."""
     group_version: str = field(1, "groupVersion")
-    api_resources: list[APIResource] | None = field(2, "resources", go_field="APIResources")
+    api_resources: list[APIResource] | None = field(2, "resources", go_field="APIResources", tags="listType=atomic")
 
 
 class RootPaths(Struct):
     """RootPaths: struct of meta.k8s.io/v1."""
-    paths: list[str] | None = field(1, "paths")
+    paths: list[str] | None = field(1, "paths", tags="listType=atomic")
 
 
 class Patch(Struct):
@@ -248,22 +249,23 @@ class Patch(Struct):
 
 class LabelSelector(Struct):
     """LabelSelector: struct of meta.k8s.io/v1."""
+    __go_tags__ = "structType=atomic"
     match_labels: dict[str, str] | None = field(1, "matchLabels", omitempty=True)
-    match_expressions: list[LabelSelectorRequirement] | None = field(2, "matchExpressions", omitempty=True)
+    match_expressions: list[LabelSelectorRequirement] | None = field(2, "matchExpressions", omitempty=True, tags="listType=atomic")
 
 
 class LabelSelectorRequirement(Struct):
     """LabelSelectorRequirement: struct of meta.k8s.io/v1."""
     key: str = field(1, "key")
     operator: str = field(2, "operator", go="v1.LabelSelectorOperator")
-    values: list[str] | None = field(3, "values", omitempty=True)
+    values: list[str] | None = field(3, "values", omitempty=True, tags="listType=atomic")
 
 
 class FieldSelectorRequirement(Struct):
     """FieldSelectorRequirement: struct of meta.k8s.io/v1."""
     key: str = field(1, "key")
     operator: str = field(2, "operator", go="v1.FieldSelectorOperator")
-    values: list[str] | None = field(3, "values", omitempty=True)
+    values: list[str] | None = field(3, "values", omitempty=True, tags="listType=atomic")
 
 
 class ManagedFieldsEntry(Struct):
@@ -280,8 +282,8 @@ class ManagedFieldsEntry(Struct):
 class Table(Object):
     """Table: object type of meta.k8s.io/v1."""
     metadata: ListMeta = field(0, "metadata", omitempty=True, go_field="ListMeta")
-    column_definitions: list[TableColumnDefinition] | None = field(0, "columnDefinitions")
-    rows: list[TableRow] | None = field(0, "rows")
+    column_definitions: list[TableColumnDefinition] | None = field(0, "columnDefinitions", tags="listType=atomic")
+    rows: list[TableRow] | None = field(0, "rows", tags="listType=atomic")
 
 
 class TableColumnDefinition(Struct):
@@ -295,8 +297,8 @@ class TableColumnDefinition(Struct):
 
 class TableRow(Struct):
     """TableRow: struct of meta.k8s.io/v1."""
-    cells: list[Any] | None = field(0, "cells")
-    conditions: list[TableRowCondition] | None = field(0, "conditions", omitempty=True)
+    cells: list[Any] | None = field(0, "cells", tags="listType=atomic")
+    conditions: list[TableRowCondition] | None = field(0, "conditions", omitempty=True, tags="listType=atomic")
     object: RawExtension = field(0, "object", omitempty=True)
 
 

@@ -24,21 +24,21 @@ class NetworkPolicy(Object):
 class NetworkPolicySpec(Struct):
     """NetworkPolicySpec: struct of networking.k8s.io/v1."""
     pod_selector: metav1.LabelSelector = field(1, "podSelector")
-    ingress: list[NetworkPolicyIngressRule] | None = field(2, "ingress", omitempty=True)
-    egress: list[NetworkPolicyEgressRule] | None = field(3, "egress", omitempty=True)
-    policy_types: list[str] | None = field(4, "policyTypes", omitempty=True, go="[]v1.PolicyType")
+    ingress: list[NetworkPolicyIngressRule] | None = field(2, "ingress", omitempty=True, tags="listType=atomic")
+    egress: list[NetworkPolicyEgressRule] | None = field(3, "egress", omitempty=True, tags="listType=atomic")
+    policy_types: list[str] | None = field(4, "policyTypes", omitempty=True, go="[]v1.PolicyType", tags="listType=atomic")
 
 
 class NetworkPolicyIngressRule(Struct):
     """NetworkPolicyIngressRule: struct of networking.k8s.io/v1."""
-    ports: list[NetworkPolicyPort] | None = field(1, "ports", omitempty=True)
-    from_: list[NetworkPolicyPeer] | None = field(2, "from", omitempty=True)
+    ports: list[NetworkPolicyPort] | None = field(1, "ports", omitempty=True, tags="listType=atomic")
+    from_: list[NetworkPolicyPeer] | None = field(2, "from", omitempty=True, tags="listType=atomic")
 
 
 class NetworkPolicyEgressRule(Struct):
     """NetworkPolicyEgressRule: struct of networking.k8s.io/v1."""
-    ports: list[NetworkPolicyPort] | None = field(1, "ports", omitempty=True)
-    to: list[NetworkPolicyPeer] | None = field(2, "to", omitempty=True)
+    ports: list[NetworkPolicyPort] | None = field(1, "ports", omitempty=True, tags="listType=atomic")
+    to: list[NetworkPolicyPeer] | None = field(2, "to", omitempty=True, tags="listType=atomic")
 
 
 class NetworkPolicyPort(Struct):
@@ -51,7 +51,7 @@ class NetworkPolicyPort(Struct):
 class IPBlock(Struct):
     """IPBlock: struct of networking.k8s.io/v1."""
     cidr: str = field(1, "cidr", go_field="CIDR")
-    except_: list[str] | None = field(2, "except", omitempty=True)
+    except_: list[str] | None = field(2, "except", omitempty=True, tags="listType=atomic")
 
 
 class NetworkPolicyPeer(Struct):
@@ -84,13 +84,13 @@ class IngressSpec(Struct):
     """IngressSpec: struct of networking.k8s.io/v1."""
     ingress_class_name: str | None = field(4, "ingressClassName", omitempty=True)
     default_backend: IngressBackend | None = field(1, "defaultBackend", omitempty=True)
-    tls: list[IngressTLS] | None = field(2, "tls", omitempty=True, go_field="TLS")
-    rules: list[IngressRule] | None = field(3, "rules", omitempty=True)
+    tls: list[IngressTLS] | None = field(2, "tls", omitempty=True, go_field="TLS", tags="listType=atomic")
+    rules: list[IngressRule] | None = field(3, "rules", omitempty=True, tags="listType=atomic")
 
 
 class IngressTLS(Struct):
     """IngressTLS: struct of networking.k8s.io/v1."""
-    hosts: list[str] | None = field(1, "hosts", omitempty=True)
+    hosts: list[str] | None = field(1, "hosts", omitempty=True, tags="listType=atomic")
     secret_name: str = field(2, "secretName", omitempty=True)
 
 
@@ -101,14 +101,14 @@ class IngressStatus(Struct):
 
 class IngressLoadBalancerStatus(Struct):
     """IngressLoadBalancerStatus: struct of networking.k8s.io/v1."""
-    ingress: list[IngressLoadBalancerIngress] | None = field(1, "ingress", omitempty=True)
+    ingress: list[IngressLoadBalancerIngress] | None = field(1, "ingress", omitempty=True, tags="listType=atomic")
 
 
 class IngressLoadBalancerIngress(Struct):
     """IngressLoadBalancerIngress: struct of networking.k8s.io/v1."""
     ip: str = field(1, "ip", omitempty=True, go_field="IP")
     hostname: str = field(2, "hostname", omitempty=True)
-    ports: list[IngressPortStatus] | None = field(4, "ports", omitempty=True)
+    ports: list[IngressPortStatus] | None = field(4, "ports", omitempty=True, tags="listType=atomic")
 
 
 class IngressPortStatus(Struct):
@@ -131,7 +131,7 @@ class IngressRuleValue(Struct):
 
 class HTTPIngressRuleValue(Struct):
     """HTTPIngressRuleValue: struct of networking.k8s.io/v1."""
-    paths: list[HTTPIngressPath] | None = field(1, "paths")
+    paths: list[HTTPIngressPath] | None = field(1, "paths", tags="listType=atomic")
 
 
 class HTTPIngressPath(Struct):
@@ -155,6 +155,7 @@ class IngressServiceBackend(Struct):
 
 class ServiceBackendPort(Struct):
     """ServiceBackendPort: struct of networking.k8s.io/v1."""
+    __go_tags__ = "structType=atomic"
     name: str = field(1, "name", omitempty=True)
     number: Int32 = field(2, "number", omitempty=True)
 
@@ -220,12 +221,12 @@ class ServiceCIDR(Object):
 
 class ServiceCIDRSpec(Struct):
     """ServiceCIDRSpec: struct of networking.k8s.io/v1."""
-    cidrs: list[str] | None = field(1, "cidrs", omitempty=True, go_field="CIDRs")
+    cidrs: list[str] | None = field(1, "cidrs", omitempty=True, go_field="CIDRs", tags="listType=atomic")
 
 
 class ServiceCIDRStatus(Struct):
     """ServiceCIDRStatus: struct of networking.k8s.io/v1."""
-    conditions: list[metav1.Condition] | None = field(1, "conditions", omitempty=True)
+    conditions: list[metav1.Condition] | None = field(1, "conditions", omitempty=True, tags="patchStrategy=merge;patchMergeKey=type;listType=map;listMapKey=type")
 
 
 class ServiceCIDRList(Object):

@@ -32,13 +32,13 @@ class IngressSpec(Struct):
     """IngressSpec: struct of networking.k8s.io/v1beta1."""
     ingress_class_name: str | None = field(4, "ingressClassName", omitempty=True)
     backend: IngressBackend | None = field(1, "backend", omitempty=True)
-    tls: list[IngressTLS] | None = field(2, "tls", omitempty=True, go_field="TLS")
-    rules: list[IngressRule] | None = field(3, "rules", omitempty=True)
+    tls: list[IngressTLS] | None = field(2, "tls", omitempty=True, go_field="TLS", tags="listType=atomic")
+    rules: list[IngressRule] | None = field(3, "rules", omitempty=True, tags="listType=atomic")
 
 
 class IngressTLS(Struct):
     """IngressTLS: struct of networking.k8s.io/v1beta1."""
-    hosts: list[str] | None = field(1, "hosts", omitempty=True)
+    hosts: list[str] | None = field(1, "hosts", omitempty=True, tags="listType=atomic")
     secret_name: str = field(2, "secretName", omitempty=True)
 
 
@@ -49,14 +49,14 @@ class IngressStatus(Struct):
 
 class IngressLoadBalancerStatus(Struct):
     """IngressLoadBalancerStatus: struct of networking.k8s.io/v1beta1."""
-    ingress: list[IngressLoadBalancerIngress] | None = field(1, "ingress", omitempty=True)
+    ingress: list[IngressLoadBalancerIngress] | None = field(1, "ingress", omitempty=True, tags="listType=atomic")
 
 
 class IngressLoadBalancerIngress(Struct):
     """IngressLoadBalancerIngress: struct of networking.k8s.io/v1beta1."""
     ip: str = field(1, "ip", omitempty=True, go_field="IP")
     hostname: str = field(2, "hostname", omitempty=True)
-    ports: list[IngressPortStatus] | None = field(4, "ports", omitempty=True)
+    ports: list[IngressPortStatus] | None = field(4, "ports", omitempty=True, tags="listType=atomic")
 
 
 class IngressPortStatus(Struct):
@@ -79,7 +79,7 @@ class IngressRuleValue(Struct):
 
 class HTTPIngressRuleValue(Struct):
     """HTTPIngressRuleValue: struct of networking.k8s.io/v1beta1."""
-    paths: list[HTTPIngressPath] | None = field(1, "paths")
+    paths: list[HTTPIngressPath] | None = field(1, "paths", tags="listType=atomic")
 
 
 class HTTPIngressPath(Struct):
@@ -157,12 +157,12 @@ class ServiceCIDR(Object):
 
 class ServiceCIDRSpec(Struct):
     """ServiceCIDRSpec: struct of networking.k8s.io/v1beta1."""
-    cidrs: list[str] | None = field(1, "cidrs", omitempty=True, go_field="CIDRs")
+    cidrs: list[str] | None = field(1, "cidrs", omitempty=True, go_field="CIDRs", tags="listType=atomic")
 
 
 class ServiceCIDRStatus(Struct):
     """ServiceCIDRStatus: struct of networking.k8s.io/v1beta1."""
-    conditions: list[metav1.Condition] | None = field(1, "conditions", omitempty=True)
+    conditions: list[metav1.Condition] | None = field(1, "conditions", omitempty=True, tags="patchStrategy=merge;patchMergeKey=type;listType=map;listMapKey=type")
 
 
 class ServiceCIDRList(Object):

@@ -30,8 +30,8 @@ class Overhead(Struct):
 
 class Scheduling(Struct):
     """Scheduling: struct of node.k8s.io/v1."""
-    node_selector: dict[str, str] | None = field(1, "nodeSelector", omitempty=True)
-    tolerations: list[corev1.Toleration] | None = field(2, "tolerations", omitempty=True)
+    node_selector: dict[str, str] | None = field(1, "nodeSelector", omitempty=True, tags="mapType=atomic")
+    tolerations: list[corev1.Toleration] | None = field(2, "tolerations", omitempty=True, tags="listType=atomic")
 
 
 class RuntimeClassList(Object):

@@ -17,7 +17,7 @@ SCHEME_GROUP_VERSION = GroupVersion("policy", "v1")
 class PodDisruptionBudgetSpec(Struct):
     """PodDisruptionBudgetSpec: struct of policy/v1."""
     min_available: OptionalIntOrString = field(1, "minAvailable", omitempty=True)
-    selector: metav1.LabelSelector | None = field(2, "selector", omitempty=True)
+    selector: metav1.LabelSelector | None = field(2, "selector", omitempty=True, tags="patchStrategy=replace")
     max_unavailable: OptionalIntOrString = field(3, "maxUnavailable", omitempty=True)
     unhealthy_pod_eviction_policy: str | None = field(4, "unhealthyPodEvictionPolicy", omitempty=True, go="*v1.UnhealthyPodEvictionPolicyType")
 
@@ -30,7 +30,7 @@ class PodDisruptionBudgetStatus(Struct):
     current_healthy: Int32 = field(4, "currentHealthy")
     desired_healthy: Int32 = field(5, "desiredHealthy")
     expected_pods: Int32 = field(6, "expectedPods")
-    conditions: list[metav1.Condition] | None = field(7, "conditions", omitempty=True)
+    conditions: list[metav1.Condition] | None = field(7, "conditions", omitempty=True, tags="patchStrategy=merge;patchMergeKey=type;listType=map;listMapKey=type")
 
 
 class PodDisruptionBudget(Object):

@@ -30,7 +30,7 @@ class PodDisruptionBudgetStatus(Struct):
     current_healthy: Int32 = field(4, "currentHealthy")
     desired_healthy: Int32 = field(5, "desiredHealthy")
     expected_pods: Int32 = field(6, "expectedPods")
-    conditions: list[metav1.Condition] | None = field(7, "conditions", omitempty=True)
+    conditions: list[metav1.Condition] | None = field(7, "conditions", omitempty=True, tags="patchStrategy=merge;patchMergeKey=type;listType=map;listMapKey=type")
 
 
 class PodDisruptionBudget(Object):

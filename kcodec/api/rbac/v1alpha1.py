@@ -15,11 +15,11 @@ SCHEME_GROUP_VERSION = GroupVersion("rbac.authorization.k8s.io", "v1alpha1")
 
 class PolicyRule(Struct):
     """PolicyRule: struct of rbac.authorization.k8s.io/v1alpha1."""
-    verbs: list[str] | None = field(1, "verbs")
-    api_groups: list[str] | None = field(3, "apiGroups", omitempty=True, go_field="APIGroups")
-    resources: list[str] | None = field(4, "resources", omitempty=True)
-    resource_names: list[str] | None = field(5, "resourceNames", omitempty=True)
-    non_resource_urls: list[str] | None = field(6, "nonResourceURLs", omitempty=True)
+    verbs: list[str] | None = field(1, "verbs", tags="listType=atomic")
+    api_groups: list[str] | None = field(3, "apiGroups", omitempty=True, go_field="APIGroups", tags="listType=atomic")
+    resources: list[str] | None = field(4, "resources", omitempty=True, tags="listType=atomic")
+    resource_names: list[str] | None = field(5, "resourceNames", omitempty=True, tags="listType=atomic")
+    non_resource_urls: list[str] | None = field(6, "nonResourceURLs", omitempty=True, tags="listType=atomic")
 
 
 class Subject(Struct):
@@ -40,13 +40,13 @@ class RoleRef(Struct):
 class Role(Object):
     """Role: the Role kind of rbac.authorization.k8s.io/v1alpha1."""
     metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
-    rules: list[PolicyRule] | None = field(2, "rules")
+    rules: list[PolicyRule] | None = field(2, "rules", tags="listType=atomic")
 
 
 class RoleBinding(Object):
     """RoleBinding: the RoleBinding kind of rbac.authorization.k8s.io/v1alpha1."""
     metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
-    subjects: list[Subject] | None = field(2, "subjects", omitempty=True)
+    subjects: list[Subject] | None = field(2, "subjects", omitempty=True, tags="listType=atomic")
     role_ref: RoleRef = field(3, "roleRef")
 
 
@@ -65,19 +65,19 @@ class RoleList(Object):
 class ClusterRole(Object):
     """ClusterRole: the ClusterRole kind of rbac.authorization.k8s.io/v1alpha1."""
     metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
-    rules: list[PolicyRule] | None = field(2, "rules")
+    rules: list[PolicyRule] | None = field(2, "rules", tags="listType=atomic")
     aggregation_rule: AggregationRule | None = field(3, "aggregationRule", omitempty=True)
 
 
 class AggregationRule(Struct):
     """AggregationRule: struct of rbac.authorization.k8s.io/v1alpha1."""
-    cluster_role_selectors: list[metav1.LabelSelector] | None = field(1, "clusterRoleSelectors", omitempty=True)
+    cluster_role_selectors: list[metav1.LabelSelector] | None = field(1, "clusterRoleSelectors", omitempty=True, tags="listType=atomic")
 
 
 class ClusterRoleBinding(Object):
     """ClusterRoleBinding: the ClusterRoleBinding kind of rbac.authorization.k8s.io/v1alpha1."""
     metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
-    subjects: list[Subject] | None = field(2, "subjects", omitempty=True)
+    subjects: list[Subject] | None = field(2, "subjects", omitempty=True, tags="listType=atomic")
     role_ref: RoleRef = field(3, "roleRef")
 
 

@@ -53,7 +53,7 @@ class DeviceTaintSelector(Struct):
 
 class DeviceTaintRuleStatus(Struct):
     """DeviceTaintRuleStatus: struct of resource.k8s.io/v1alpha3."""
-    conditions: list[metav1.Condition] | None = field(1, "conditions", omitempty=True)
+    conditions: list[metav1.Condition] | None = field(1, "conditions", omitempty=True, tags="patchStrategy=merge;patchMergeKey=type;listType=map;listMapKey=type")
 
 
 class DeviceTaintRuleList(Object):
@@ -79,8 +79,8 @@ class ResourcePoolStatusRequestSpec(Struct):
 class ResourcePoolStatusRequestStatus(Struct):
     """ResourcePoolStatusRequestStatus: struct of resource.k8s.io/v1alpha3."""
     pool_count: Int32 | None = field(6, "poolCount", omitempty=True)
-    pools: list[PoolStatus] | None = field(2, "pools", omitempty=True)
-    conditions: list[metav1.Condition] | None = field(3, "conditions", omitempty=True)
+    pools: list[PoolStatus] | None = field(2, "pools", omitempty=True, tags="listType=atomic")
+    conditions: list[metav1.Condition] | None = field(3, "conditions", omitempty=True, tags="patchStrategy=merge;patchMergeKey=type;listType=map;listMapKey=type")
 
 
 class PoolStatus(Struct):

@@ -28,9 +28,9 @@ class ResourceSliceSpec(Struct):
     node_name: str = field(3, "nodeName", omitempty=True)
     node_selector: corev1.NodeSelector | None = field(4, "nodeSelector", omitempty=True)
     all_nodes: bool = field(5, "allNodes", omitempty=True)
-    devices: list[Device] | None = field(6, "devices", omitempty=True)
+    devices: list[Device] | None = field(6, "devices", omitempty=True, tags="listType=atomic")
     per_device_node_selection: bool | None = field(7, "perDeviceNodeSelection", omitempty=True)
-    shared_counters: list[CounterSet] | None = field(8, "sharedCounters", omitempty=True)
+    shared_counters: list[CounterSet] | None = field(8, "sharedCounters", omitempty=True, tags="listType=atomic")
 
 
 class CounterSet(Struct):
@@ -61,14 +61,14 @@ class BasicDevice(Struct):
     """BasicDevice: struct of resource.k8s.io/v1beta1."""
     attributes: dict[str, DeviceAttribute] | None = field(1, "attributes", omitempty=True, go="map[v1beta1.QualifiedName]v1beta1.DeviceAttribute")
     capacity: dict[str, DeviceCapacity] | None = field(2, "capacity", omitempty=True, go="map[v1beta1.QualifiedName]v1beta1.DeviceCapacity")
-    consumes_counters: list[DeviceCounterConsumption] | None = field(3, "consumesCounters", omitempty=True)
+    consumes_counters: list[DeviceCounterConsumption] | None = field(3, "consumesCounters", omitempty=True, tags="listType=atomic")
     node_name: str | None = field(4, "nodeName", omitempty=True)
     node_selector: corev1.NodeSelector | None = field(5, "nodeSelector", omitempty=True)
     all_nodes: bool | None = field(6, "allNodes", omitempty=True)
-    taints: list[DeviceTaint] | None = field(7, "taints", omitempty=True)
+    taints: list[DeviceTaint] | None = field(7, "taints", omitempty=True, tags="listType=atomic")
     binds_to_node: bool | None = field(8, "bindsToNode", omitempty=True)
-    binding_conditions: list[str] | None = field(9, "bindingConditions", omitempty=True)
-    binding_failure_conditions: list[str] | None = field(10, "bindingFailureConditions", omitempty=True)
+    binding_conditions: list[str] | None = field(9, "bindingConditions", omitempty=True, tags="listType=atomic")
+    binding_failure_conditions: list[str] | None = field(10, "bindingFailureConditions", omitempty=True, tags="listType=atomic")
     allow_multiple_allocations: bool | None = field(11, "allowMultipleAllocations", omitempty=True)
     node_allocatable_resource_mappings: dict[str, NodeAllocatableResourceMapping] | None = field(12, "nodeAllocatableResourceMappings", omitempty=True, go="map[v1.ResourceName]v1beta1.NodeAllocatableResourceMapping")
 
@@ -94,7 +94,7 @@ class DeviceCapacity(Struct):
 class CapacityRequestPolicy(Struct):
     """CapacityRequestPolicy: struct of resource.k8s.io/v1beta1."""
     default: OptionalQuantity = field(1, "default")
-    valid_values: list[Quantity] | None = field(3, "validValues", omitempty=True)
+    valid_values: list[Quantity] | None = field(3, "validValues", omitempty=True, tags="listType=atomic")
     valid_range: CapacityRequestPolicyRange | None = field(4, "validRange", omitempty=True)
 
 
@@ -111,10 +111,10 @@ class DeviceAttribute(Struct):
     bool_value: bool | None = field(3, "bool", omitempty=True, go_field="BoolValue")
     string_value: str | None = field(4, "string", omitempty=True, go_field="StringValue")
     version_value: str | None = field(5, "version", omitempty=True, go_field="VersionValue")
-    int_values: list[Int64] | None = field(6, "ints", omitempty=True, go_field="IntValues")
-    bool_values: list[bool] | None = field(7, "bools", omitempty=True, go_field="BoolValues")
-    string_values: list[str] | None = field(8, "strings", omitempty=True, go_field="StringValues")
-    version_values: list[str] | None = field(9, "versions", omitempty=True, go_field="VersionValues")
+    int_values: list[Int64] | None = field(6, "ints", omitempty=True, go_field="IntValues", tags="listType=atomic")
+    bool_values: list[bool] | None = field(7, "bools", omitempty=True, go_field="BoolValues", tags="listType=atomic")
+    string_values: list[str] | None = field(8, "strings", omitempty=True, go_field="StringValues", tags="listType=atomic")
+    version_values: list[str] | None = field(9, "versions", omitempty=True, go_field="VersionValues", tags="listType=atomic")
 
 
 class DeviceTaint(Struct):
@@ -145,21 +145,21 @@ class ResourceClaimSpec(Struct):
 
 class DeviceClaim(Struct):
     """DeviceClaim: struct of resource.k8s.io/v1beta1."""
-    requests: list[DeviceRequest] | None = field(1, "requests")
-    constraints: list[DeviceConstraint] | None = field(2, "constraints", omitempty=True)
-    config: list[DeviceClaimConfiguration] | None = field(3, "config", omitempty=True)
+    requests: list[DeviceRequest] | None = field(1, "requests", tags="listType=atomic")
+    constraints: list[DeviceConstraint] | None = field(2, "constraints", omitempty=True, tags="listType=atomic")
+    config: list[DeviceClaimConfiguration] | None = field(3, "config", omitempty=True, tags="listType=atomic")
 
 
 class DeviceRequest(Struct):
     """DeviceRequest: struct of resource.k8s.io/v1beta1."""
     name: str = field(1, "name")
     device_class_name: str = field(2, "deviceClassName")
-    selectors: list[DeviceSelector] | None = field(3, "selectors", omitempty=True)
+    selectors: list[DeviceSelector] | None = field(3, "selectors", omitempty=True, tags="listType=atomic")
     allocation_mode: str = field(4, "allocationMode", omitempty=True, go="v1beta1.DeviceAllocationMode")
     count: Int64 = field(5, "count", omitempty=True)
     admin_access: bool | None = field(6, "adminAccess", omitempty=True)
-    first_available: list[DeviceSubRequest] | None = field(7, "firstAvailable", omitempty=True)
-    tolerations: list[DeviceToleration] | None = field(8, "tolerations", omitempty=True)
+    first_available: list[DeviceSubRequest] | None = field(7, "firstAvailable", omitempty=True, tags="listType=atomic")
+    tolerations: list[DeviceToleration] | None = field(8, "tolerations", omitempty=True, tags="listType=atomic")
     capacity: CapacityRequirements | None = field(9, "capacity", omitempty=True)
 
 
@@ -167,10 +167,10 @@ class DeviceSubRequest(Struct):
     """DeviceSubRequest: struct of resource.k8s.io/v1beta1."""
     name: str = field(1, "name")
     device_class_name: str = field(2, "deviceClassName")
-    selectors: list[DeviceSelector] | None = field(3, "selectors", omitempty=True)
+    selectors: list[DeviceSelector] | None = field(3, "selectors", omitempty=True, tags="listType=atomic")
     allocation_mode: str = field(4, "allocationMode", omitempty=True, go="v1beta1.DeviceAllocationMode")
     count: Int64 = field(5, "count", omitempty=True)
-    tolerations: list[DeviceToleration] | None = field(7, "tolerations", omitempty=True)
+    tolerations: list[DeviceToleration] | None = field(7, "tolerations", omitempty=True, tags="listType=atomic")
     capacity: CapacityRequirements | None = field(8, "capacity", omitempty=True)
 
 
@@ -191,14 +191,14 @@ class CELDeviceSelector(Struct):
 
 class DeviceConstraint(Struct):
     """DeviceConstraint: struct of resource.k8s.io/v1beta1."""
-    requests: list[str] | None = field(1, "requests", omitempty=True)
+    requests: list[str] | None = field(1, "requests", omitempty=True, tags="listType=atomic")
     match_attribute: str | None = field(2, "matchAttribute", omitempty=True, go="*v1beta1.FullyQualifiedName")
     distinct_attribute: str | None = field(3, "distinctAttribute", omitempty=True, go="*v1beta1.FullyQualifiedName")
 
 
 class DeviceClaimConfiguration(Struct):
     """DeviceClaimConfiguration: struct of resource.k8s.io/v1beta1."""
-    requests: list[str] | None = field(1, "requests", omitempty=True)
+    requests: list[str] | None = field(1, "requests", omitempty=True, tags="listType=atomic")
     device_configuration: DeviceConfiguration = field(2, "", inline=True)
 
 
@@ -225,8 +225,8 @@ class DeviceToleration(Struct):
 class ResourceClaimStatus(Struct):
     """ResourceClaimStatus: struct of resource.k8s.io/v1beta1."""
     allocation: AllocationResult | None = field(1, "allocation", omitempty=True)
-    reserved_for: list[ResourceClaimConsumerReference] | None = field(2, "reservedFor", omitempty=True)
-    devices: list[AllocatedDeviceStatus] | None = field(4, "devices", omitempty=True)
+    reserved_for: list[ResourceClaimConsumerReference] | None = field(2, "reservedFor", omitempty=True, tags="patchStrategy=merge;patchMergeKey=uid;listType=map;listMapKey=uid")
+    devices: list[AllocatedDeviceStatus] | None = field(4, "devices", omitempty=True, tags="listType=map;listMapKey=driver,device,pool,shareID")
 
 
 class ResourceClaimConsumerReference(Struct):
@@ -246,8 +246,8 @@ class AllocationResult(Struct):
 
 class DeviceAllocationResult(Struct):
     """DeviceAllocationResult: struct of resource.k8s.io/v1beta1."""
-    results: list[DeviceRequestAllocationResult] | None = field(1, "results", omitempty=True)
-    config: list[DeviceAllocationConfiguration] | None = field(2, "config", omitempty=True)
+    results: list[DeviceRequestAllocationResult] | None = field(1, "results", omitempty=True, tags="listType=atomic")
+    config: list[DeviceAllocationConfiguration] | None = field(2, "config", omitempty=True, tags="listType=atomic")
 
 
 class DeviceRequestAllocationResult(Struct):
@@ -257,9 +257,9 @@ class DeviceRequestAllocationResult(Struct):
     pool: str = field(3, "pool")
     device: str = field(4, "device")
     admin_access: bool | None = field(5, "adminAccess", omitempty=True)
-    tolerations: list[DeviceToleration] | None = field(6, "tolerations", omitempty=True)
-    binding_conditions: list[str] | None = field(7, "bindingConditions", omitempty=True)
-    binding_failure_conditions: list[str] | None = field(8, "bindingFailureConditions", omitempty=True)
+    tolerations: list[DeviceToleration] | None = field(6, "tolerations", omitempty=True, tags="listType=atomic")
+    binding_conditions: list[str] | None = field(7, "bindingConditions", omitempty=True, tags="listType=atomic")
+    binding_failure_conditions: list[str] | None = field(8, "bindingFailureConditions", omitempty=True, tags="listType=atomic")
     share_id: str | None = field(9, "shareID", omitempty=True, go="*types.UID")
     consumed_capacity: ResourceList = field(10, "consumedCapacity", omitempty=True, go="map[v1beta1.QualifiedName]resource.Quantity")
 
@@ -267,7 +267,7 @@ class DeviceRequestAllocationResult(Struct):
 class DeviceAllocationConfiguration(Struct):
     """DeviceAllocationConfiguration: struct of resource.k8s.io/v1beta1."""
     source: str = field(1, "source", go="v1beta1.AllocationConfigSource")
-    requests: list[str] | None = field(2, "requests", omitempty=True)
+    requests: list[str] | None = field(2, "requests", omitempty=True, tags="listType=atomic")
     device_configuration: DeviceConfiguration = field(3, "", inline=True)
 
 
@@ -285,8 +285,8 @@ class DeviceClass(Object):
 
 class DeviceClassSpec(Struct):
     """DeviceClassSpec: struct of resource.k8s.io/v1beta1."""
-    selectors: list[DeviceSelector] | None = field(1, "selectors", omitempty=True)
-    config: list[DeviceClassConfiguration] | None = field(2, "config", omitempty=True)
+    selectors: list[DeviceSelector] | None = field(1, "selectors", omitempty=True, tags="listType=atomic")
+    config: list[DeviceClassConfiguration] | None = field(2, "config", omitempty=True, tags="listType=atomic")
     extended_resource_name: str | None = field(4, "extendedResourceName", omitempty=True)
 
 
@@ -325,7 +325,7 @@ class AllocatedDeviceStatus(Struct):
     pool: str = field(2, "pool")
     device: str = field(3, "device")
     share_id: str | None = field(7, "shareID", omitempty=True)
-    conditions: list[metav1.Condition] | None = field(4, "conditions")
+    conditions: list[metav1.Condition] | None = field(4, "conditions", tags="listType=map;listMapKey=type")
     data: RawExtension | None = field(5, "data", omitempty=True)
     network_data: NetworkDeviceData | None = field(6, "networkData", omitempty=True)
 
@@ -333,7 +333,7 @@ class AllocatedDeviceStatus(Struct):
 class NetworkDeviceData(Struct):
     """NetworkDeviceData: struct of resource.k8s.io/v1beta1."""
     interface_name: str = field(1, "interfaceName", omitempty=True)
-    ips: list[str] | None = field(2, "ips", omitempty=True, go_field="IPs")
+    ips: list[str] | None = field(2, "ips", omitempty=True, go_field="IPs", tags="listType=atomic")
     hardware_address: str = field(3, "hardwareAddress", omitempty=True)
 
 

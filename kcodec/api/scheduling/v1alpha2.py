@@ -28,7 +28,7 @@ class WorkloadList(Object):
 class WorkloadSpec(Struct):
     """WorkloadSpec: struct of scheduling.k8s.io/v1alpha2."""
     controller_ref: TypedLocalObjectReference | None = field(1, "controllerRef", omitempty=True)
-    pod_group_templates: list[PodGroupTemplate] | None = field(2, "podGroupTemplates")
+    pod_group_templates: list[PodGroupTemplate] | None = field(2, "podGroupTemplates", tags="listType=map;listMapKey=name")
 
 
 class TypedLocalObjectReference(Struct):
@@ -43,7 +43,7 @@ class PodGroupTemplate(Struct):
     name: str = field(1, "name")
     scheduling_policy: PodGroupSchedulingPolicy = field(2, "schedulingPolicy")
     scheduling_constraints: PodGroupSchedulingConstraints | None = field(3, "schedulingConstraints")
-    resource_claims: list[PodGroupResourceClaim] | None = field(4, "resourceClaims", omitempty=True)
+    resource_claims: list[PodGroupResourceClaim] | None = field(4, "resourceClaims", omitempty=True, tags="patchStrategy=merge,retainKeys;patchMergeKey=name;listType=map;listMapKey=name")
     disruption_mode: str | None = field(5, "disruptionMode", omitempty=True, go="*v1alpha2.DisruptionMode")
     priority_class_name: str = field(6, "priorityClassName", omitempty=True)
     priority: Int32 | None = field(7, "priority", omitempty=True)
@@ -90,7 +90,7 @@ class PodGroupSpec(Struct):
     pod_group_template_ref: PodGroupTemplateReference | None = field(1, "podGroupTemplateRef")
     scheduling_policy: PodGroupSchedulingPolicy = field(2, "schedulingPolicy")
     scheduling_constraints: PodGroupSchedulingConstraints | None = field(3, "schedulingConstraints", omitempty=True)
-    resource_claims: list[PodGroupResourceClaim] | None = field(4, "resourceClaims", omitempty=True)
+    resource_claims: list[PodGroupResourceClaim] | None = field(4, "resourceClaims", omitempty=True, tags="patchStrategy=merge,retainKeys;patchMergeKey=name;listType=map;listMapKey=name")
     disruption_mode: str | None = field(5, "disruptionMode", omitempty=True, go="*v1alpha2.DisruptionMode")
     priority_class_name: str = field(6, "priorityClassName", omitempty=True)
     priority: Int32 | None = field(7, "priority", omitempty=True)
@@ -98,8 +98,8 @@ class PodGroupSpec(Struct):
 
 class PodGroupStatus(Struct):
     """PodGroupStatus: struct of scheduling.k8s.io/v1alpha2."""
-    conditions: list[metav1.Condition] | None = field(1, "conditions", omitempty=True)
-    resource_claim_statuses: list[PodGroupResourceClaimStatus] | None = field(2, "resourceClaimStatuses", omitempty=True)
+    conditions: list[metav1.Condition] | None = field(1, "conditions", omitempty=True, tags="patchStrategy=merge;patchMergeKey=type;listType=map;listMapKey=type")
+    resource_claim_statuses: list[PodGroupResourceClaimStatus] | None = field(2, "resourceClaimStatuses", omitempty=True, tags="patchStrategy=merge,retainKeys;patchMergeKey=name;listType=map;listMapKey=name")
 
 
 class PodGroupResourceClaimStatus(Struct):
@@ -121,7 +121,7 @@ class WorkloadPodGroupTemplateReference(Struct):
 
 class PodGroupSchedulingConstraints(Struct):
     """PodGroupSchedulingConstraints: struct of scheduling.k8s.io/v1alpha2."""
-    topology: list[TopologyConstraint] | None = field(1, "topology", omitempty=True)
+    topology: list[TopologyConstraint] | None = field(1, "topology", omitempty=True, tags="listType=atomic")
 
 
 class TopologyConstraint(Struct):

@@ -21,10 +21,10 @@ class StorageClass(Object):
     provisioner: str = field(2, "provisioner")
     parameters: dict[str, str] | None = field(3, "parameters", omitempty=True)
     reclaim_policy: str | None = field(4, "reclaimPolicy", omitempty=True, go="*v1.PersistentVolumeReclaimPolicy")
-    mount_options: list[str] | None = field(5, "mountOptions", omitempty=True)
+    mount_options: list[str] | None = field(5, "mountOptions", omitempty=True, tags="listType=atomic")
     allow_volume_expansion: bool | None = field(6, "allowVolumeExpansion", omitempty=True)
     volume_binding_mode: str | None = field(7, "volumeBindingMode", omitempty=True, go="*v1.VolumeBindingMode")
-    allowed_topologies: list[corev1.TopologySelectorTerm] | None = field(8, "allowedTopologies", omitempty=True)
+    allowed_topologies: list[corev1.TopologySelectorTerm] | None = field(8, "allowedTopologies", omitempty=True, tags="listType=atomic")
 
 
 class StorageClassList(Object):
@@ -90,10 +90,10 @@ class CSIDriverSpec(Struct):
     """CSIDriverSpec: struct of storage.k8s.io/v1."""
     attach_required: bool | None = field(1, "attachRequired", omitempty=True)
     pod_info_on_mount: bool | None = field(2, "podInfoOnMount", omitempty=True)
-    volume_lifecycle_modes: list[str] | None = field(3, "volumeLifecycleModes", omitempty=True, go="[]v1.VolumeLifecycleMode")
+    volume_lifecycle_modes: list[str] | None = field(3, "volumeLifecycleModes", omitempty=True, go="[]v1.VolumeLifecycleMode", tags="listType=set")
     storage_capacity: bool | None = field(4, "storageCapacity", omitempty=True)
     fs_group_policy: str | None = field(5, "fsGroupPolicy", omitempty=True, go="*v1.FSGroupPolicy", go_field="FSGroupPolicy")
-    token_requests: list[TokenRequest] | None = field(6, "tokenRequests", omitempty=True)
+    token_requests: list[TokenRequest] | None = field(6, "tokenRequests", omitempty=True, tags="listType=atomic")
     requires_republish: bool | None = field(7, "requiresRepublish", omitempty=True)
     se_linux_mount: bool | None = field(8, "seLinuxMount", omitempty=True, go_field="SELinuxMount")
     node_allocatable_update_period_seconds: Int64 | None = field(9, "nodeAllocatableUpdatePeriodSeconds", omitempty=True)
@@ -115,14 +115,14 @@ class CSINode(Object):
 
 class CSINodeSpec(Struct):
     """CSINodeSpec: struct of storage.k8s.io/v1."""
-    drivers: list[CSINodeDriver] | None = field(1, "drivers")
+    drivers: list[CSINodeDriver] | None = field(1, "drivers", tags="patchStrategy=merge;patchMergeKey=name;listType=map;listMapKey=name")
 
 
 class CSINodeDriver(Struct):
     """CSINodeDriver: struct of storage.k8s.io/v1."""
     name: str = field(1, "name")
     node_id: str = field(2, "nodeID")
-    topology_keys: list[str] | None = field(3, "topologyKeys")
+    topology_keys: list[str] | None = field(3, "topologyKeys", tags="listType=atomic")
     allocatable: VolumeNodeResources | None = field(4, "allocatable", omitempty=True)
 
 

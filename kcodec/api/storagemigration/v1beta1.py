@@ -27,7 +27,7 @@ class StorageVersionMigrationSpec(Struct):
 
 class StorageVersionMigrationStatus(Struct):
     """StorageVersionMigrationStatus: struct of storagemigration.k8s.io/v1beta1."""
-    conditions: list[metav1.Condition] | None = field(1, "conditions", omitempty=True)
+    conditions: list[metav1.Condition] | None = field(1, "conditions", omitempty=True, tags="patchStrategy=merge;patchMergeKey=type;listType=map;listMapKey=type")
     resource_version: str = field(2, "resourceVersion", omitempty=True)
 
 

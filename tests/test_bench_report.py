@@ -238,6 +238,9 @@ def test_target_rows_measure_their_reference_beside_kcodec(report: Any) -> None:
 
 def test_only_takes_several_titles(report: Any, capsys: pytest.CaptureFixture[str]) -> None:
     """``--only 'a|b'`` keeps the operations whose title contains any of the parts, no others."""
+    from conftest import fixtures_dir
+
+    fixtures_dir()  # the benchmark documents are the Go-written fixture Pod
     saved = (_docs.LIST_ITEMS, _docs.MEM_ITEMS)
     try:
         assert report.main(["--in-process", "--items", "3", "--no-memory", "--only", "GVK|envelope decode",

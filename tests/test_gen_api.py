@@ -572,6 +572,9 @@ def test_registry_table_is_reproduced() -> None:
 
 def test_codecs_import_loads_no_group_module() -> None:
     """``from kcodec.api import codecs`` and one decode import only the modules they need."""
+    from conftest import fixtures_dir
+
+    fixtures_dir()  # skips, naming it, without ../shared
     code = (
         "import sys\n"
         "from kcodec.api import codecs, scheme\n"

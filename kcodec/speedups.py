@@ -92,7 +92,13 @@ def use_compiled(flag: bool) -> bool:
     """
     global ENABLED
     compiled = _compiled if (flag and _compiled is not None) else None
-    for name in KERNELS:
+    # KERNELS, and whatever else either set exports (a kernel added to both before this
+    # list learns of it is still bound from the set in force; tests/test_parity.py fails
+    # until the list names it).
+    extra = getattr(compiled, "__all__", ()) if compiled is not None else _native().__all__
+    for name in dict.fromkeys((*KERNELS, *extra)):
+        if name in __all__ or name.startswith("_"):
+            continue  # this module's own names (bind_conversion...) are not kernels
         if compiled is not None and hasattr(compiled, name):
             globals()[name] = getattr(compiled, name)
         elif compiled is not None:

@@ -1,6 +1,7 @@
-"""The Converter example of the seeds: apps/v1beta1 Deployment -> internal -> apps/v1.
+"""A Converter walk-through: apps/v1beta1 Deployment -> internal -> apps/v1 (Go:
+k8s.io/apimachinery/pkg/conversion/converter.go and runtime/scheme.go ConvertToVersion).
 
-As in the seed, the internal kind is served by the v1 type, so the second step is
+Here the internal kind is served by the v1 type, so the second step is
 the scheme's short-circuit (the target kind is already one of the object's kinds).
 
 Run: python examples/converter_example.py

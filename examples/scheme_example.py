@@ -1,4 +1,5 @@
-"""The Scheme example of the seeds: register external, internal and unversioned kinds.
+"""A Scheme walk-through: register external, internal and unversioned kinds (Go:
+k8s.io/apimachinery/pkg/runtime/scheme.go AddKnownTypes, AddUnversionedTypes).
 
 Run: python examples/scheme_example.py
 """

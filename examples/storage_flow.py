@@ -1,4 +1,5 @@
-"""Seed 04's flow end to end: how kube-apiserver stores a Pod and a Secret.
+"""How kube-apiserver stores a Pod and a Secret, end to end (Go: k8s.io/apiserver
+pkg/server/storage/storage_factory.go, pkg/storage/etcd3/store.go, pkg/storage/value).
 
 1. The storage factory (``kube_apiserver_storage_factory``) gives, per resource, the codec
    (protobuf, storage version v1), the etcd prefix and key layout, and the transformer

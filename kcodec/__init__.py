@@ -1,7 +1,7 @@
 """kcodec: Kubernetes apimachinery encoding for Python, byte-compatible with Go.
 
 Everyday calls (see docs/guide.md): :func:`load` and :func:`load_all` read objects from JSON,
-YAML, protobuf or CBOR; :func:`dump` writes them as Go does; :func:`watch_events` iterates a
+YAML, protobuf or CBOR; :func:`dump` writes them as Go does (:func:`dump_all` several); :func:`watch_events` iterates a
 watch response body; :func:`convert` turns an object into another version of its kind
 through the internal version, as ``kubectl convert`` does.
 
@@ -18,13 +18,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
-__all__ = ["__version__", "Event", "load", "load_all", "dump", "watch_events", "convert"]
+__all__ = ["__version__", "Event", "load", "load_all", "dump", "dump_all", "watch_events", "convert"]
 
 if TYPE_CHECKING:
-    from kcodec._everyday import Event, dump, load, load_all, watch_events
+    from kcodec._everyday import Event, dump, dump_all, load, load_all, watch_events
     from kcodec.legacyscheme import convert
 
-_LAZY = {name: "kcodec._everyday" for name in ("Event", "load", "load_all", "dump", "watch_events")}
+_LAZY = {name: "kcodec._everyday" for name in ("Event", "load", "load_all", "dump", "dump_all", "watch_events")}
 # convert(obj, "apps/v1"): through the internal version, as kubectl convert (kcodec.legacyscheme).
 _LAZY["convert"] = "kcodec.legacyscheme"
 

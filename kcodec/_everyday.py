@@ -14,17 +14,19 @@ from __future__ import annotations
 import io
 import os
 import re
-from collections.abc import Iterator
+import errno
+from collections.abc import Iterable, Iterator, Mapping
 from functools import lru_cache
-from typing import IO, Any, Literal, NamedTuple, Union
+from typing import IO, Any, Literal, NamedTuple, TypeVar, Union, overload
 
 from kcodec.errors import DecodeError, EncodeError, KCodecError, NotRegisteredError
 from kcodec.schema import GroupVersionKind
 
-__all__ = ["Event", "load", "load_all", "dump", "watch_events", "detect_format"]
+__all__ = ["Event", "load", "load_all", "dump", "dump_all", "watch_events", "detect_format"]
 
-Source = Union[bytes, bytearray, memoryview, str, "os.PathLike[str]"]
+Source = Union[bytes, bytearray, memoryview, str, "os.PathLike[str]", "Mapping[str, Any]"]
 Format = Literal["json", "yaml", "protobuf", "cbor"]
+T = TypeVar("T")
 DumpFormat = Literal["yaml", "json", "json-pretty", "protobuf", "cbor"]
 
 _PROTOBUF_MAGIC = b"k8s\x00"
@@ -37,6 +39,9 @@ _MEDIA_TYPES = {
     "cbor": "application/cbor",
 }
 _JSON_SPACE = b" \t\r\n"
+#: Extensions of manifest files: a one-line string ending in one of these is a path, and
+#: a missing file is an error rather than a document to parse.
+_MANIFEST_EXTENSIONS = (".yaml", ".yml", ".json", ".pb", ".proto", ".cbor")
 
 
 class Event(NamedTuple):
@@ -60,8 +65,22 @@ def detect_format(data: bytes) -> Format:
     return "yaml"
 
 
+def _looks_like_path(text: str) -> bool:
+    """A one-line string ending in a manifest extension (``deploy.yml``): meant as a path."""
+    return (bool(text) and "\n" not in text and not text.lstrip().startswith(("{", "["))
+            and text.rstrip().lower().endswith(_MANIFEST_EXTENSIONS))
+
+
 def _read(source: Source) -> tuple[bytes, str]:
     """The bytes of ``source`` and a name for messages (the path, or ``<bytes>``)."""
+    if isinstance(source, Mapping):
+        # A dict as json.loads or yaml.safe_load return it: the JSON tree of one object.
+        from kcodec import gojson
+
+        try:
+            return gojson.dumps(dict(source)), "<dict>"
+        except (TypeError, ValueError, KCodecError) as err:
+            raise DecodeError(f"<dict>: not a JSON-compatible object: {err}") from None
     if isinstance(source, (bytes, bytearray, memoryview)):
         return bytes(source), "<bytes>"
     if isinstance(source, os.PathLike):
@@ -74,9 +93,13 @@ def _read(source: Source) -> tuple[bytes, str]:
         if "\n" not in source and source and os.path.isfile(source):
             with open(source, "rb") as f:
                 return f.read(), source
+        if _looks_like_path(source):
+            # `kcodec.load("deploy.yml")` with a typo: parsing the name as YAML would only
+            # say it has no kind.
+            raise FileNotFoundError(errno.ENOENT, "kcodec: no such file", source)
         return source.encode("utf-8"), "<string>"
     raise TypeError(
-        f"kcodec: expected bytes, str or a path, got {type(source).__name__}"
+        f"kcodec: expected bytes, str, a path or a dict, got {type(source).__name__}"
     )
 
 
@@ -115,8 +138,8 @@ def _decode(codecs: Any, data: bytes, fmt: str, strict: bool) -> Any:
     try:
         obj, _ = serializer.decode(data, None, None)
         return obj
-    except NotRegisteredError:
-        if fmt not in ("json", "yaml"):
+    except NotRegisteredError as err:
+        if fmt not in ("json", "yaml") or _group_is_known(codecs, err):
             raise
     from kcodec.runtime import Unstructured
 
@@ -124,6 +147,26 @@ def _decode(codecs: Any, data: bytes, fmt: str, strict: bool) -> Any:
     # kubectl does with kinds its scheme lacks.
     obj, _ = serializer.decode(data, None, Unstructured())
     return obj
+
+
+def _group_is_known(codecs: Any, err: NotRegisteredError) -> bool:
+    """Whether the caller's scheme registers a version of the group ``err`` names.
+
+    With a scheme of the caller's, only kinds of groups it does not know at all come back as
+    Unstructured: for a group it knows (a CRD's, added with
+    ``kcodec.api.apiextensions.add_custom_resource_definition``, or a built-in one) an unknown
+    version or kind is what Go's scheme reports, ``no kind "X" is registered for version
+    "g/v"``. The default scheme reads any manifest, as kubectl does, including versions
+    Kubernetes removed (``kcodec.convert`` still converts those).
+    """
+    gvk = err.gvk
+    if gvk is None or not gvk.version:
+        return False
+    from kcodec import api
+
+    if codecs.scheme is api.scheme:
+        return False
+    return bool(codecs.scheme.is_group_registered(gvk.group))
 
 
 def _yaml_documents(data: bytes) -> Iterator[bytes]:
@@ -165,16 +208,28 @@ def _documents(data: bytes, fmt: str) -> list[bytes]:
     return [data]
 
 
-def load(source: Source, *, strict: bool = False, scheme: Any = None) -> Any:
+@overload
+def load(source: Source, *, strict: bool = False, scheme: Any = None, kind: None = None) -> Any: ...
+@overload
+def load(source: Source, *, strict: bool = False, scheme: Any = None, kind: type[T]) -> T: ...
+
+
+def load(source: Source, *, strict: bool = False, scheme: Any = None, kind: type[Any] | None = None) -> Any:
     """Decode one Kubernetes object from JSON, YAML, protobuf (``k8s\\x00``) or CBOR.
 
-    ``source`` is the document's bytes or text, or a path (a ``str`` without a newline that
-    names an existing file is read as a path). The object is typed when ``scheme`` (by
+    ``source`` is the document's bytes or text, a path (a ``str`` without a newline that
+    names an existing file is read as a path; one ending in ``.yaml``, ``.yml``, ``.json``,
+    ``.pb`` or ``.cbor`` that names no file raises :class:`FileNotFoundError`), or a dict as
+    ``json.loads`` or ``yaml.safe_load`` return one (the same as
+    :func:`kcodec.interop.from_dict`). The object is typed when ``scheme`` (by
     default ``kcodec.api.scheme``, every built-in kind) knows its kind, else an
     :class:`~kcodec.runtime.Unstructured`. ``strict=True`` raises
     :class:`~kcodec.errors.StrictDecodingError` for unknown or duplicated fields, as
     ``kubectl apply --validate=strict`` does. Input holding several documents raises
     :class:`~kcodec.errors.DecodeError` (use :func:`load_all`); a ``v1 List`` is one object.
+    ``kind`` (a model class such as ``kcodec.api.apps.v1.Deployment``, or ``Unstructured``)
+    is the class the object must have: anything else raises
+    :class:`~kcodec.errors.DecodeError`, and type checkers take the result to be of it.
 
     >>> pod = kcodec.load(b'{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"}}')
     >>> pod.metadata.name
@@ -189,16 +244,35 @@ def load(source: Source, *, strict: bool = False, scheme: Any = None) -> Any:
         raise DecodeError(
             f"{name}: holds {len(docs)} documents; kcodec.load reads one (use kcodec.load_all)"
         )
-    return _decode(_codecs(scheme), docs[0], fmt, strict)
+    return _of_kind(_decode(_codecs(scheme), docs[0], fmt, strict), kind, name)
 
 
-def load_all(source: Source, *, strict: bool = False, scheme: Any = None) -> list[Any]:
+def _of_kind(obj: Any, kind: type[Any] | None, name: str) -> Any:
+    """``obj``, when it is a ``kind`` (or no kind was asked for)."""
+    if kind is None or isinstance(obj, kind):
+        return obj
+    gvk = obj.get_object_kind().group_version_kind()
+    raise DecodeError(
+        f"{name}: expected a {kind.__module__}.{kind.__qualname__}, got {type(obj).__name__} "
+        f"({gvk.group_version().identifier()}, Kind={gvk.kind})"
+    )
+
+
+@overload
+def load_all(source: Source, *, strict: bool = False, scheme: Any = None, kind: None = None) -> list[Any]: ...
+@overload
+def load_all(source: Source, *, strict: bool = False, scheme: Any = None, kind: type[T]) -> list[T]: ...
+
+
+def load_all(source: Source, *, strict: bool = False, scheme: Any = None,
+             kind: type[Any] | None = None) -> list[Any]:
     """Decode every object of a YAML ``---`` stream or a stream of JSON objects.
 
     Documents that are empty or only comments are skipped, as kubectl skips them. Each
     object is typed or :class:`~kcodec.runtime.Unstructured` as in :func:`load`; a
     ``v1 List`` stays one object. A document that fails raises its error with the
-    document's index (from 0) in the message and as ``err.document``.
+    document's index (from 0) in the message and as ``err.document``. ``kind``: every
+    object must be of that class, as in :func:`load`.
     """
     data, name = _read(source)
     fmt = detect_format(data)
@@ -206,7 +280,7 @@ def load_all(source: Source, *, strict: bool = False, scheme: Any = None) -> lis
     out = []
     for i, doc in enumerate(_documents(data, fmt)):
         try:
-            out.append(_decode(codecs, doc, fmt, strict))
+            out.append(_of_kind(_decode(codecs, doc, fmt, strict), kind, f"{name}: document {i}"))
         except KCodecError as err:
             err.document = i  # type: ignore[attr-defined]
             err.source = name  # type: ignore[attr-defined]
@@ -259,6 +333,38 @@ def dump(obj: Any, format: DumpFormat = "yaml", *, scheme: Any = None) -> bytes:
     if format == "json-pretty":
         return _serializer(codecs, "json", pretty=True).encode(obj)
     return _serializer(codecs, format).encode(obj)
+
+
+def dump_all(
+    objs: Iterable[Any],
+    format: Literal["yaml", "json", "json-pretty"] = "yaml",
+    *,
+    scheme: Any = None,
+) -> bytes:
+    """Encode several objects as one document, the reverse of :func:`load_all`.
+
+    ``yaml`` writes each object as :func:`dump` does, joined by ``---`` lines (what
+    ``kubectl get -o yaml`` writes for several objects with ``--show-kind``); ``json`` and
+    ``json-pretty`` write one ``v1 List`` holding them (kubectl's ``-o json`` of several
+    objects: ``apiVersion``, ``items``, ``kind``, ``metadata.resourceVersion: ""``), which
+    :func:`load` reads back as one List and :func:`load_all` too. Protobuf and CBOR have no
+    multi-document form: dump a ``v1 List`` object instead.
+    """
+    if format not in ("yaml", "json", "json-pretty"):
+        raise ValueError(
+            f"kcodec.dump_all: unknown format {format!r} (yaml, json or json-pretty; protobuf "
+            "and CBOR hold one object: dump a v1 List)"
+        )
+    items = list(objs)
+    if format == "yaml":
+        return b"---\n".join(dump(o, "yaml", scheme=scheme) for o in items)
+    from kcodec import gojson
+    from kcodec.runtime import Unstructured
+
+    trees = [gojson.loads(dump(o, "json", scheme=scheme)) for o in items]
+    wrapper = Unstructured({"apiVersion": "v1", "kind": "List", "items": trees,
+                            "metadata": {"resourceVersion": ""}})
+    return dump(wrapper, format, scheme=scheme)
 
 
 def watch_events(

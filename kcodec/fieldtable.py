@@ -16,7 +16,7 @@ import inspect
 import sys
 import types
 import typing
-from typing import Annotated, Any, ClassVar, TypeVar, Union
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, TypeVar, Union
 
 from kcodec._kinds import (
     _GO_NAMES, K_ANY, K_BOOL, K_BYTES, K_CUSTOM, K_FLOAT,
@@ -784,14 +784,18 @@ class StructBase(metaclass=_CheckedStructMeta):
                 if not any(f.name == name for f in fields):
                     raise TypeError(f"{cls.__name__}() got an unexpected keyword argument {name!r}")
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        cls = type(self)
-        if not cls.__dict__.get("__kc_compiled__"):
-            _compile(cls)
-        exact = cls.__kc_exact_byname__.get(name, _NOT_A_FIELD)
-        if exact is not _NOT_A_FIELD and type(value) is not exact:
-            value = _checked(cls.__kc_byname__[name], value, (cls.__name__, ".", name))
-        object.__setattr__(self, name, value)
+    if not TYPE_CHECKING:
+        # Hidden from type checkers: a __setattr__ taking any name would make them accept
+        # every attribute assignment, misspelled fields included; they check each field's
+        # annotation instead.
+        def __setattr__(self, name: str, value: Any) -> None:
+            cls = type(self)
+            if not cls.__dict__.get("__kc_compiled__"):
+                _compile(cls)
+            exact = cls.__kc_exact_byname__.get(name, _NOT_A_FIELD)
+            if exact is not _NOT_A_FIELD and type(value) is not exact:
+                value = _checked(cls.__kc_byname__[name], value, (cls.__name__, ".", name))
+            object.__setattr__(self, name, value)
 
     @classmethod
     def _new_zero(cls: type[T]) -> T:

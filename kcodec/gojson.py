@@ -273,6 +273,67 @@ def _finish_object(frame: list) -> Any:  # type: ignore[type-arg]
     return obj
 
 
+def _object_key(data: bytes, i: int, n: int, build: bool) -> tuple[Any, int]:
+    """The member key whose opening quote should be at ``i``, and where its value starts
+    (after the colon and white space); Go's texts for anything else."""
+    if data[i] != 0x22:
+        raise _syntax(data[i], "looking for beginning of object key string", i + 1)
+    key, i = _scan_string(data, i, n, build)
+    i = _WS(data, i).end()
+    if i >= n:
+        raise _eof(n)
+    if data[i] != 0x3A:
+        raise _syntax(data[i], "after object key", i + 1)
+    return key, _WS(data, i + 1).end()
+
+
+def _set_member(frame: list, value: Any, strict: bool, repeats: bool) -> None:  # type: ignore[type-arg]
+    """Store ``value`` under the frame's current key: in order for a top-level
+    MemberList; a repeated key is recorded (``strict``) and, with ``repeats``, its values
+    are kept together as a :class:`Repeated`, else the last one wins (Go's behaviour)."""
+    obj, key = frame[0], frame[1]
+    if type(obj) is MemberList:
+        obj.append((key, value))
+    elif (strict or repeats) and key in obj:
+        if frame[2] is None:
+            frame[2] = []
+        if key not in frame[2]:
+            frame[2].append(key)
+        prev = obj[key]
+        if not repeats:
+            obj[key] = value
+        elif type(prev) is Repeated:  # only ever made here, for this key
+            prev.append(value)
+        else:
+            obj[key] = Repeated((prev, value))
+    else:
+        obj[key] = value
+
+
+def _scalar(data: bytes, i: int, n: int, build: bool, allow_inf: bool,
+            literals: bool) -> tuple[Any, int, _TypeErr | None]:
+    """The string, number or literal at ``i``: ``(value, end, error)``, where ``error`` is
+    a number out of float64 range (Go reports it only once the whole text is well-formed)."""
+    c = data[i]
+    if c == 0x22:
+        value, i = _scan_string(data, i, n, build)
+        return value, i, None
+    if c == 0x2D or 0x30 <= c <= 0x39:
+        start = i
+        i, integer = _scan_number(data, i, n)
+        if build:
+            try:
+                return _number_value(data[start:i], integer, allow_inf, literals), i, None
+            except _TypeErr as e:
+                e.offset = i  # type: ignore[attr-defined]
+                return None, i, e
+        return None, i, None
+    if c in _LITERALS:
+        i, value = _scan_literal(data, i, n)
+        return value, i, None
+    raise _syntax(c, "looking for beginning of value", i + 1)
+
+
 def _slow_parse(
     data: bytes,
     *,
@@ -326,37 +387,16 @@ def _slow_parse(
                 stack.append([[] if build else None, None, None, False, open_at])
                 continue
             else:
-                if data[i] != 0x22:
-                    raise _syntax(data[i], "looking for beginning of object key string", i + 1)
-                key, i = _scan_string(data, i, n, build)
-                i = _WS(data, i).end()
-                if i >= n:
-                    raise _eof(n)
-                if data[i] != 0x3A:
-                    raise _syntax(data[i], "after object key", i + 1)
-                i = _WS(data, i + 1).end()
+                key, i = _object_key(data, i, n, build)
                 container: Any = None
                 if build:
                     container = MemberList() if (top_pairs and not stack) else {}
                 stack.append([container, key, None, True, open_at])
                 continue
-        elif c == 0x22:
-            value, i = _scan_string(data, i, n, build)
-        elif c == 0x2D or 0x30 <= c <= 0x39:
-            start = i
-            i, integer = _scan_number(data, i, n)
-            if build:
-                try:
-                    value = _number_value(data[start:i], integer, allow_inf, literals)
-                except _TypeErr as e:
-                    if pending is None:
-                        pending = e
-                        pending.offset = i  # type: ignore[attr-defined]
-                    value = None
-        elif c in _LITERALS:
-            i, value = _scan_literal(data, i, n)
         else:
-            raise _syntax(c, "looking for beginning of value", i + 1)
+            value, i, error = _scalar(data, i, n, build, allow_inf, literals)
+            if pending is None:
+                pending = error
 
         # ---- after a value: attach it and find what comes next
         while True:
@@ -368,67 +408,40 @@ def _slow_parse(
                     raise DecodeError(pending.msg, offset=pending.offset)  # type: ignore[attr-defined]
                 return value
             frame = stack[-1]
-            if frame[3]:
-                if build:
-                    obj = frame[0]
-                    key = frame[1]
-                    if type(obj) is MemberList:
-                        obj.append((key, value))
-                    elif (strict or repeats) and key in obj:
-                        if frame[2] is None:
-                            frame[2] = []
-                        if key not in frame[2]:
-                            frame[2].append(key)
-                        prev = obj[key]
-                        if not repeats:
-                            obj[key] = value
-                        elif type(prev) is Repeated:  # only ever made here, for this key
-                            prev.append(value)
-                        else:
-                            obj[key] = Repeated((prev, value))
-                    else:
-                        obj[key] = value
-                if i >= n:
-                    raise _eof(n)
-                c = data[i]
-                if c == 0x2C:
-                    i = _WS(data, i + 1).end()
-                    if i >= n:
-                        raise _eof(n)
-                    if data[i] != 0x22:
-                        raise _syntax(data[i], "looking for beginning of object key string", i + 1)
-                    frame[1], i = _scan_string(data, i, n, build)
-                    i = _WS(data, i).end()
-                    if i >= n:
-                        raise _eof(n)
-                    if data[i] != 0x3A:
-                        raise _syntax(data[i], "after object key", i + 1)
-                    i = _WS(data, i + 1).end()
-                    break
-                if c == 0x7D:
-                    stack.pop()
-                    value = _finish_object(frame) if build else None
-                    i += 1
-                    if spans is not None:
-                        spans[id(value)] = (frame[4], i)
-                    continue
-                raise _syntax(c, "after object key:value pair", i + 1)
+            is_object = frame[3]
             if build:
-                frame[0].append(value)
+                if is_object:
+                    _set_member(frame, value, strict, repeats)
+                else:
+                    frame[0].append(value)
             if i >= n:
                 raise _eof(n)
             c = data[i]
             if c == 0x2C:
-                i = _WS(data, i + 1).end()
+                if is_object:
+                    frame[1], i = _object_key(data, _expect_more(data, i + 1, n), n, build)
+                else:
+                    i = _WS(data, i + 1).end()
                 break
-            if c == 0x5D:
+            if c == (0x7D if is_object else 0x5D):
                 stack.pop()
-                value = frame[0]
+                if not build:
+                    value = None
+                else:
+                    value = _finish_object(frame) if is_object else frame[0]
                 i += 1
                 if spans is not None:
                     spans[id(value)] = (frame[4], i)
                 continue
-            raise _syntax(c, "after array element", i + 1)
+            raise _syntax(c, "after object key:value pair" if is_object else "after array element", i + 1)
+
+
+def _expect_more(data: bytes, i: int, n: int) -> int:
+    """The first non-space position at or after ``i``, which must exist (after a comma)."""
+    i = _WS(data, i).end()
+    if i >= n:
+        raise _eof(n)
+    return i
 
 
 def validate(data: bytes) -> None:

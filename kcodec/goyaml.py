@@ -612,44 +612,12 @@ class _Decoder:
         return None
 
     def decode(self, root: list) -> Any:
+        """The value of the document node ``root``, without recursion: each container is a
+        frame on a stack, ``[kind, node, out, index, phase, key, alias_nodes_entered]``."""
         self.count = 1  # the document node
-        # Frames: [kind, node, out, index, phase, key, alias_nodes_entered]
-        result: Any = None
         stack: list[list] = []
         in_alias: set[int] = set()
-        json_numbers = self.json_numbers
-
-        def start(node: list, into: dict | None, is_key: bool = False) -> tuple[bool, Any]:
-            """Begin decoding ``node``; returns (done, value) or pushes a frame."""
-            while True:
-                self._tick()
-                kind = node[0]
-                if kind == _K_SCALAR:
-                    v = _scalar_value(node)
-                    # Keys are stringified from their go-yaml type, never JSON-tripped.
-                    if json_numbers and not is_key and (type(v) is int or type(v) is float):
-                        try:
-                            v = _json_number(v)
-                        except YAMLError as err:
-                            if self.pending is None:
-                                self.pending = err
-                    return True, v
-                if kind == _K_ALIAS:
-                    if id(node) in in_alias:
-                        raise YAMLError(f"yaml: anchor '{node[3]}' value contains itself")
-                    in_alias.add(id(node))
-                    self.alias_depth += 1
-                    stack.append([_K_ALIAS, node])
-                    node = node[2]
-                    continue
-                if kind == _K_SEQ:
-                    stack.append([_K_SEQ, node, [], 0])
-                    return False, None
-                out = into if into is not None else {}
-                stack.append([_K_MAP, node, out, 0, 0, None, None])
-                return False, None
-
-        done, value = start(root, None)
+        done, value = self._start(root, None, False, stack, in_alias)
         if done:
             return value
         while stack:
@@ -662,17 +630,16 @@ class _Decoder:
                 i = fr[3]
                 if i < len(children):
                     fr[3] = i + 1
-                    done, value = start(children[i], None)
+                    done, value = self._start(children[i], None, False, stack, in_alias)
                     continue
                 stack.pop()
                 done, value = True, fr[2]
-                continue
-            if kind == _K_ALIAS:
+            elif kind == _K_ALIAS:
                 stack.pop()
                 in_alias.discard(id(fr[1]))
                 self.alias_depth -= 1
-                continue  # pass (done, value) through
-            if kind == _K_MERGESEQ:
+                # (done, value) pass through
+            elif kind == _K_MERGESEQ:
                 i = fr[3] - 1
                 if i < 0:
                     stack.pop()
@@ -681,54 +648,87 @@ class _Decoder:
                 fr[3] = i
                 child = fr[1][2][i]
                 _check_merge_item(child)
-                done, value = start(child, fr[2])
-                continue
-            # mapping frame: [_K_MAP, node, out, index, phase, key, keynode]
-            out = fr[2]
-            phase = fr[4]
-            if phase == 1:  # key decoded
-                if isinstance(value, (dict, list)):
-                    raise YAMLError(f"yaml: invalid map key: {_go_sharp_v(value)}")
-                fr[5] = value
-                fr[4] = 2
-                done, value = start(fr[1][2][fr[3] + 1], None)
-                continue
-            if phase == 2:  # value decoded
-                vnode = fr[1][2][fr[3] + 1]
-                self._set(out, fr[5], value, vnode)
-                fr[3] += 2
-                fr[4] = 0
-            elif phase == 3:  # merge finished
-                fr[3] += 2
-                fr[4] = 0
-            children = fr[1][2]
-            i = fr[3]
-            if i >= len(children):
-                stack.pop()
-                done, value = True, out
-                continue
-            knode = children[i]
-            if knode[0] == _K_SCALAR and knode[2] == "<<" and (knode[4] or knode[3] == _MERGE_TAG):
-                fr[4] = 3
-                vnode = children[i + 1]
-                vk = vnode[0]
-                if vk == _K_MAP:
-                    done, value = start(vnode, out)
-                elif vk == _K_ALIAS:
-                    if vnode[2][0] != _K_MAP:
-                        raise YAMLError("yaml: map merge requires map or sequence of maps as the value")
-                    done, value = start(vnode, out)
-                elif vk == _K_SEQ:
-                    stack.append([_K_MERGESEQ, vnode, out, len(vnode[2])])
-                    done = False
-                else:
-                    raise YAMLError("yaml: map merge requires map or sequence of maps as the value")
-                continue
-            fr[4] = 1
-            done, value = start(knode, None, True)
+                done, value = self._start(child, fr[2], False, stack, in_alias)
+            else:
+                done, value = self._map_step(fr, value, stack, in_alias)
         if self.pending is not None:
             raise self.pending
         return value
+
+    def _start(self, node: list, into: dict | None, is_key: bool, stack: list[list],
+               in_alias: set[int]) -> tuple[bool, Any]:
+        """Begin decoding ``node``: ``(True, value)`` for a scalar, else a frame is pushed
+        and ``(False, None)`` returned (aliases push a frame and go on to their target)."""
+        while True:
+            self._tick()
+            kind = node[0]
+            if kind == _K_SCALAR:
+                v = _scalar_value(node)
+                # Keys are stringified from their go-yaml type, never JSON-tripped.
+                if self.json_numbers and not is_key and (type(v) is int or type(v) is float):
+                    try:
+                        v = _json_number(v)
+                    except YAMLError as err:
+                        if self.pending is None:
+                            self.pending = err
+                return True, v
+            if kind == _K_ALIAS:
+                if id(node) in in_alias:
+                    raise YAMLError(f"yaml: anchor '{node[3]}' value contains itself")
+                in_alias.add(id(node))
+                self.alias_depth += 1
+                stack.append([_K_ALIAS, node])
+                node = node[2]
+                continue
+            if kind == _K_SEQ:
+                stack.append([_K_SEQ, node, [], 0])
+                return False, None
+            out = into if into is not None else {}
+            stack.append([_K_MAP, node, out, 0, 0, None, None])
+            return False, None
+
+    def _map_step(self, fr: list, value: Any, stack: list[list], in_alias: set[int]) -> tuple[bool, Any]:
+        """One step of a mapping frame ``[_K_MAP, node, out, index, phase, key, keynode]``:
+        store what was decoded (phase 1: a key, 2: its value, 3: a merge finished), then
+        start the next key, or a ``<<`` merge, or finish the mapping."""
+        out = fr[2]
+        phase = fr[4]
+        if phase == 1:  # key decoded
+            if isinstance(value, (dict, list)):
+                raise YAMLError(f"yaml: invalid map key: {_go_sharp_v(value)}")
+            fr[5] = value
+            fr[4] = 2
+            return self._start(fr[1][2][fr[3] + 1], None, False, stack, in_alias)
+        if phase == 2:  # value decoded
+            vnode = fr[1][2][fr[3] + 1]
+            self._set(out, fr[5], value, vnode)
+            fr[3] += 2
+            fr[4] = 0
+        elif phase == 3:  # merge finished
+            fr[3] += 2
+            fr[4] = 0
+        children = fr[1][2]
+        i = fr[3]
+        if i >= len(children):
+            stack.pop()
+            return True, out
+        knode = children[i]
+        if knode[0] == _K_SCALAR and knode[2] == "<<" and (knode[4] or knode[3] == _MERGE_TAG):
+            fr[4] = 3
+            vnode = children[i + 1]
+            vk = vnode[0]
+            if vk == _K_MAP:
+                return self._start(vnode, out, False, stack, in_alias)
+            if vk == _K_ALIAS:
+                if vnode[2][0] != _K_MAP:
+                    raise YAMLError("yaml: map merge requires map or sequence of maps as the value")
+                return self._start(vnode, out, False, stack, in_alias)
+            if vk == _K_SEQ:
+                stack.append([_K_MERGESEQ, vnode, out, len(vnode[2])])
+                return False, None
+            raise YAMLError("yaml: map merge requires map or sequence of maps as the value")
+        fr[4] = 1
+        return self._start(knode, None, True, stack, in_alias)
 
     def _set(self, out: dict, key: Any, value: Any, vnode: list) -> None:
         if self.strict:

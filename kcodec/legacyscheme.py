@@ -5,16 +5,21 @@ Go: ``k8s.io/kubernetes/pkg/api/legacyscheme`` (``Scheme``, ``Codecs``) filled b
 external version of a group, the conversion functions between each external version and the
 internal one, defaulting functions, field-label conversions and version priorities.
 
-``scheme`` and ``codecs`` are built on first access (thread-safe), as ``kcodec.api`` builds
-its external-only scheme. ``codecs.universal_decoder()`` decodes any served version, applies
+``scheme`` and ``codecs`` are made on first access (thread-safe), and the scheme installs a
+group (an API package: types, conversions, defaults) when the first lookup needs it, with
+the groups its internal types and conversions use, as ``kcodec.api`` builds its
+external-only scheme: converting one Deployment installs apps, autoscaling and core, not all
+25 groups. Queries about the whole scheme install every group first. ``codecs.universal_decoder()`` decodes any served version, applies
 that version's defaults and converts to the internal version. Converting an external object
 straight to another external version raises ``ConversionError`` (no function links two
 external versions; go through the internal version, or use :func:`convert`).
 """
 from __future__ import annotations
 
+import functools
 import importlib
 import threading
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from kcodec.errors import ConversionError, KCodecError
@@ -24,7 +29,10 @@ if TYPE_CHECKING:
     from kcodec.runtime.scheme import Scheme
     from kcodec.serializer.factory import CodecFactory
 
-__all__ = ["scheme", "codecs", "PACKAGES", "EXTRA_PACKAGES", "convert", "to_internal", "preferred_version"]
+__all__ = [
+    "scheme", "codecs", "PACKAGES", "EXTRA_PACKAGES", "convert", "to_internal", "preferred_version",
+    "served_versions",
+]
 
 #: API packages (``kcodec.api.<package>``) whose internal version is installed, in the order
 #: kube-apiserver installs them. Groups not listed are not in the legacy scheme.
@@ -32,7 +40,7 @@ PACKAGES: tuple[str, ...] = (
     "core", "apps", "autoscaling", "batch", "extensions", "networking", "policy", "rbac",
     "storage", "scheduling", "coordination", "discovery", "events", "node", "certificates",
     "flowcontrol", "admissionregistration", "authentication", "authorization",
-    "storagemigration", "apiserverinternal", "imagepolicy", "admission",
+    "storagemigration", "apiserverinternal", "imagepolicy", "admission", "resource",
 )
 
 _lock = threading.Lock()
@@ -44,28 +52,99 @@ _built: dict[str, Any] = {}
 EXTRA_PACKAGES: tuple[str, ...] = ("apiextensions", "apiregistration")
 
 
-def _install(s: Scheme) -> None:
-    from kcodec.api import _defaulting, _hub
-    from kcodec.api.meta import v1 as metav1
+def _units() -> tuple[str, ...]:
+    return PACKAGES + EXTRA_PACKAGES
 
-    metav1.add_to_scheme(s)
-    for pkg in PACKAGES:
-        importlib.import_module(f"kcodec.api.{pkg}.internal").add_to_scheme(s)
-        for mod in _hub.external_versions(pkg):
-            mod.add_to_scheme(s)
-    for pkg in PACKAGES:
-        importlib.import_module(f"kcodec.api.{pkg}._conversion").add_conversion_funcs(s)
-    _defaulting.install(s)
-    for pkg in EXTRA_PACKAGES:
+
+@functools.lru_cache(maxsize=None)
+def _package_groups() -> dict[str, tuple[str, ...]]:
+    """API group -> the packages registering it (external versions from the generated
+    table; ``extensions`` is its own package, whose internal kinds live in others)."""
+    from kcodec.api._registry import GROUP_VERSIONS
+
+    units = set(_units())
+    out: dict[str, list[str]] = {}
+    for (group, _version), (module, _kinds) in GROUP_VERSIONS.items():
+        pkg = module.split(".")[2]
+        if pkg in units and pkg not in out.setdefault(group, []):
+            out[group].append(pkg)
+    return {group: tuple(pkgs) for group, pkgs in out.items()}
+
+
+def _package_of_type(t: type) -> list[str] | None:
+    parts = t.__module__.split(".")
+    if len(parts) == 4 and parts[:3] == ["kcodec", "api", "removed"]:
+        # kcodec.api.removed.<package>_<version>: installed with its group's package
+        parts[2] = parts[3].split("_", 1)[0]
+    if len(parts) >= 3 and parts[:2] == ["kcodec", "api"] and parts[2] in _units():
+        return [parts[2]]
+    return None
+
+
+def _dependencies(pkg: str, modules: list[ModuleType]) -> list[str]:
+    """The other packages whose types ``modules`` (a package's internal version and
+    conversions) use: their conversion functions must be registered first."""
+    units = _units()
+    found: set[str] = set()
+    for mod in modules:
+        for value in vars(mod).values():
+            if isinstance(value, ModuleType):
+                name = value.__name__
+            elif isinstance(value, type):
+                name = value.__module__
+            else:
+                continue
+            parts = name.split(".")
+            if len(parts) >= 3 and parts[:2] == ["kcodec", "api"] and parts[2] in units and parts[2] != pkg:
+                found.add(parts[2])
+    return [u for u in units if u in found]
+
+
+def _install_package(s: Any, pkg: str) -> None:
+    """Register one package as its ``install`` package does in Go: the internal and
+    external versions, conversions and defaulters (after the packages it uses)."""
+    from kcodec.api import _defaulting, _hub
+    from kcodec.runtime.scheme import Scheme
+
+    if pkg in EXTRA_PACKAGES:
         importlib.import_module(f"kcodec.api.{pkg}._install").install(s)
+        return
+    internal = importlib.import_module(f"kcodec.api.{pkg}.internal")
+    conversion = importlib.import_module(f"kcodec.api.{pkg}._conversion")
+    s.load_units(*_dependencies(pkg, [internal, conversion]))
+    internal.add_to_scheme(s)
+    externals = _hub.external_versions(pkg)
+    for mod in externals:
+        mod.add_to_scheme(s)
+    conversion.add_conversion_funcs(s)
+    names = {mod.__name__ for mod in externals}
+    # What is registered so far (Scheme's own method: the lazy one would install everything).
+    classes = {cls for cls in Scheme.all_known_types(s).values() if cls.__module__ in names}
+    _defaulting.install_defaulters(s, sorted(classes, key=lambda c: (c.__module__, c.__name__)))
+
+
+def _new_scheme() -> Scheme:
+    """The legacy scheme, empty but for meta/v1, field-label conversions and version
+    priorities: each group is installed by the first lookup that needs it."""
+    from kcodec.api import _defaulting
+    from kcodec.api.meta import v1 as metav1
+    from kcodec.runtime.scheme import LazyScheme
+
+    groups = _package_groups()
+    s = LazyScheme(
+        "kcodec.legacyscheme", _units(), _install_package,
+        units_for_gvk=lambda gvk: groups.get(gvk.group), units_for_type=_package_of_type,
+        units_for_group=lambda group: groups.get(group, ()), partial_conversion=True,
+    )
+    metav1.add_to_scheme(s)
+    _defaulting.install_tables(s)
+    return s
 
 
 def _build() -> None:
-    from kcodec.runtime.scheme import Scheme
     from kcodec.serializer.factory import CodecFactory
 
-    s = Scheme("kcodec.legacyscheme")
-    _install(s)
+    s = _new_scheme()
     _built["codecs"] = CodecFactory(s)
     _built["scheme"] = s
 
@@ -92,6 +171,13 @@ def preferred_version(group: str) -> GroupVersion:
         if gv.version != "__internal":
             return gv
     raise KCodecError(f"group {group!r} is not registered in the legacy scheme")
+
+
+def served_versions(group: str) -> list[GroupVersion]:
+    """The external versions of ``group`` in the legacy scheme, preferred first (empty for a
+    group it does not have)."""
+    return [gv for gv in _get("scheme").prioritized_versions_for_group(group)
+            if gv.version != "__internal"]
 
 
 def to_internal(obj: Any, *, default: bool = True) -> Any:

@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import os
 import warnings
+import importlib
 from types import ModuleType
-from typing import TYPE_CHECKING, NamedTuple
-
-from kcodec import _native
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     # The kernel names are bound at run time by use_compiled(); type checkers see the pure
@@ -29,6 +28,44 @@ __all__ = [
 _FORCE_PURE = os.environ.get("KCODEC_PURE", "") in ("1", "true", "yes")
 
 _compiled: ModuleType | None = None
+#: The pure twins, imported on first need: in compiled mode only a kernel the extension
+#: lacks, or use_compiled(False), needs them (importing them costs start-up time).
+_pure: ModuleType | None = None
+#: What bind_conversion() was given, handed to the pure twins when they are imported.
+_conversion_hooks: dict[str, object] = {}
+
+#: Every kernel name; both sets provide each (a compiled module that was not built leaves
+#: its names to the pure twins, see :func:`use_compiled`). Equal to ``kcodec._native.__all__``
+#: (tests/test_parity.py), listed here so that choosing a set imports neither.
+KERNELS: tuple[str, ...] = (
+    "fill_from_proto", "fill_from_tree", "struct_to_proto", "struct_to_tree",
+    "decode_signed_varint", "decode_varint", "encode_varint",
+    "envelope_decode", "envelope_encode", "envelope_span",
+    "interpret_gvk", "json_container_scan", "json_encode", "json_fill", "json_fill_vouched",
+    "iter_fields", "marshal_unknown", "unmarshal_unknown",
+    "convert_fields", "deep_copy", "yaml_block_tree", "yaml_encode_tree", "new_zero",
+    "cbor_encode", "cbor_encode_tree", "cbor_fill", "cbor_item_end", "cbor_loads", "cbor_type_meta",
+)
+
+
+def _native() -> ModuleType:
+    """``kcodec._native``, imported (and given the conversion hooks) on first call."""
+    global _pure
+    if _pure is None:
+        pure = importlib.import_module("kcodec._native")
+        if _conversion_hooks:
+            pure.bind_conversion(**_conversion_hooks)
+        _pure = pure
+    return _pure
+
+
+def __getattr__(name: str) -> Any:
+    # A kernel the compiled extension does not provide: its pure twin, bound on first use.
+    if name in KERNELS:
+        value = getattr(_native(), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def available() -> bool:
@@ -54,10 +91,21 @@ def use_compiled(flag: bool) -> bool:
     the test suite and benchmarks; applications choose with ``KCODEC_PURE``.
     """
     global ENABLED
-    source = _compiled if (flag and _compiled is not None) else _native
-    for name in KERNELS:
-        globals()[name] = getattr(source, name, getattr(_native, name))
-    ENABLED = source is _compiled
+    compiled = _compiled if (flag and _compiled is not None) else None
+    # KERNELS, and whatever else either set exports (a kernel added to both before this
+    # list learns of it is still bound from the set in force; tests/test_parity.py fails
+    # until the list names it).
+    extra = getattr(compiled, "__all__", ()) if compiled is not None else _native().__all__
+    for name in dict.fromkeys((*KERNELS, *extra)):
+        if name in __all__ or name.startswith("_"):
+            continue  # this module's own names (bind_conversion...) are not kernels
+        if compiled is not None and hasattr(compiled, name):
+            globals()[name] = getattr(compiled, name)
+        elif compiled is not None:
+            globals().pop(name, None)  # bound from the pure twins on first use (__getattr__)
+        else:
+            globals()[name] = getattr(_native(), name)
+    ENABLED = compiled is not None
     return ENABLED
 
 
@@ -149,7 +197,9 @@ def bind_conversion(**hooks: object) -> None:
     and take its exact classes as given instead of importing it. Both sets receive them, so
     :func:`use_compiled` can switch modes afterwards.
     """
-    _native.bind_conversion(**hooks)
+    _conversion_hooks.update(hooks)
+    if _pure is not None:
+        _pure.bind_conversion(**hooks)
     if _compiled is not None:
         _compiled.bind_conversion(**hooks)
 
@@ -164,9 +214,6 @@ def _load_compiled() -> ModuleType | None:
     return compiled
 
 
-#: Every kernel name; both sets provide each (a compiled module that was not built leaves
-#: its names to the pure twins, see :func:`use_compiled`).
-KERNELS = tuple(_native.__all__)
 _compiled = _load_compiled()
 if _compiled is None and not _FORCE_PURE:
     # pip shows a build's output only when it fails, so a wheel that fell back to pure Python

@@ -8,7 +8,8 @@ from __future__ import annotations
 import decimal
 import math
 import re
-from typing import Any, Iterator
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Generic, Iterator, Optional, TypeVar, overload
 
 from kcodec.errors import DecodeError, EncodeError
 from kcodec.gofmt import quote as _go_quote
@@ -18,6 +19,11 @@ from kcodec.model import CustomValue
 from kcodec.wire import end_group_error, go_field_number, illegal_tag_error, read_go_uvarint, skip_field, wrong_wire_error
 
 __all__ = [
+    "IntOrStringField",
+    "OptionalIntOrString",
+    "QuantityField",
+    "OptionalQuantity",
+    "ResourceList",
     "Format",
     "DecimalExponent",
     "BinarySI",
@@ -361,6 +367,13 @@ class Quantity(CustomValue):
 
     def __init__(self, text: str | None = None) -> None:
         """Zero, or ``text`` parsed as by :func:`parse_quantity`."""
+        if text is not None and not isinstance(text, str):
+            # Go's resource.MustParse takes a string too; a number has a format to choose.
+            raise TypeError(
+                f"Quantity() takes a string such as '500m' or '1Gi', got {type(text).__name__} "
+                f"{text!r}: write Quantity({str(text)!r}), or new_quantity({text!r}, DecimalSI)"
+                if isinstance(text, int) and not isinstance(text, bool) else
+                f"Quantity() takes a string such as '500m' or '1Gi', got {type(text).__name__} {text!r}")
         self._m = 0  # value is _m * 10**_e
         self._e = 0
         self._dec = False  # True: Go holds an inf.Dec (rounded to scale 9); False: int64Amount
@@ -925,3 +938,39 @@ def get_value_from_int_or_percent(int_or_percent: IntOrString | None, total: int
             raise DecodeError(f"invalid value for IntOrString: invalid value {_go_quote(ios.str_val)}: {err}")
         return _scale_percent(v, total, round_up)
     raise DecodeError("invalid value for IntOrString: invalid type: neither int nor percentage")
+
+
+# ------------------------------------------------------------------ field annotations
+# Fields of these types accept more than they hold: a constructor or an assignment takes
+# ``"25%"`` or ``8080`` for an IntOrString and ``"500m"`` or ``2`` for a Quantity and
+# converts it (the struct's checked setters), while reading the field gives the value class.
+# Generated models annotate such fields with the names below. At run time they are the plain
+# annotations (the field machinery reads them); type checkers see a descriptor whose
+# ``__set__`` takes the wider type, which PEP 681 (dataclass_transform) also applies to the
+# constructor's parameter.
+
+_Get = TypeVar("_Get")
+_Set = TypeVar("_Set")
+
+if TYPE_CHECKING:
+    class Settable(Generic[_Get, _Set]):
+        """A field read as ``_Get`` and set (or passed to the constructor) as ``_Set``."""
+
+        @overload
+        def __get__(self, obj: None, owner: Any) -> Settable[_Get, _Set]: ...
+        @overload
+        def __get__(self, obj: object, owner: Any) -> _Get: ...
+        def __get__(self, obj: Any, owner: Any) -> Any: ...
+        def __set__(self, obj: Any, value: _Set) -> None: ...
+
+    IntOrStringField = Settable[IntOrString, IntOrString | int | str]
+    OptionalIntOrString = Settable[Optional[IntOrString], Optional[IntOrString | int | str]]
+    QuantityField = Settable[Quantity, Quantity | str | int]
+    OptionalQuantity = Settable[Optional[Quantity], Optional[Quantity | str | int]]
+    ResourceList = Settable[Optional[dict[str, Quantity]], Optional[Mapping[str, Quantity | str | int]]]
+else:
+    IntOrStringField = IntOrString
+    OptionalIntOrString = Optional[IntOrString]
+    QuantityField = Quantity
+    OptionalQuantity = Optional[Quantity]
+    ResourceList = Optional[dict[str, Quantity]]

@@ -1,6 +1,7 @@
-"""Documents the seed articles use as examples, shared by the tests that replay them."""
+"""Example documents from the Kubernetes docs, shared by the tests that replay them."""
 
-#: Seed 05's ``kubectl convert -f v1beta1Deployment.yaml --output-version=apps/v1`` input: an
+#: The ``kubectl convert -f v1beta1Deployment.yaml --output-version=apps/v1`` input of the
+#: kubectl-convert docs: an
 #: apps/v1beta1 Deployment as the Kubernetes 1.7 docs wrote it (no selector, no strategy).
 SEED_DEPLOYMENT = b"""\
 apiVersion: apps/v1beta1

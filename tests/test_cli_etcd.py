@@ -97,7 +97,7 @@ def test_get_list_and_decrypt(target) -> None:
     # The Secret is encrypted: an error without the config (keys may omit the prefix).
     out = kcodec("get", "secrets/default/token", *args)
     assert out.returncode == 1
-    assert out.stderr.decode().strip() == (f"error: {prefix}/secrets/default/token: value is encrypted "
+    assert out.stderr.decode().strip() == (f"kcodec: error: {prefix}/secrets/default/token: value is encrypted "
                                            "(k8s:enc:aesgcm:v1:key1); pass --encryption-provider-config")
     # list: every object under the prefix as a JSON List, the Secret decrypted, the
     # unregistered kind (a custom resource stored as JSON) as it is.
@@ -117,12 +117,12 @@ def test_get_list_and_decrypt(target) -> None:
 def test_errors_are_one_line_with_exit_codes(target) -> None:
     args, prefix = target["args"], target["prefix"]
     out = kcodec("get", "pods/default/nope", *args)
-    assert out.returncode == 1 and out.stderr.decode() == f'error: key "{prefix}/pods/default/nope" not found\n'
+    assert out.returncode == 1 and out.stderr.decode() == f'kcodec: error: key "{prefix}/pods/default/nope" not found\n'
     target["pods"].kv.put_raw(f"{prefix}/pods/default/broken".encode(), b"k8s\x00\x0a\xff\xff\xff\xff\x0f")
     out = kcodec("get", "pods/default/broken", *args)
     assert out.returncode == 1
     err = out.stderr.decode()
-    assert err.startswith(f"error: {prefix}/pods/default/broken: ") and err.count("\n") == 1
+    assert err.startswith(f"kcodec: error: {prefix}/pods/default/broken: ") and err.count("\n") == 1
     # A list reports the bad value and still prints the others.
     out = kcodec("list", "pods", *args)
     assert out.returncode == 1 and b"name: web" in out.stdout and b"pods/default/broken" in out.stderr
@@ -158,21 +158,37 @@ def test_decode_raw_values(tmp_path) -> None:
     out = kcodec("decode", "-f", str(f), "-o", "json")
     assert out.returncode == 0 and json.loads(out.stdout)["metadata"]["name"] == "raw"
     out = kcodec("decode", stdin=b"\x00garbage")
-    assert out.returncode == 1 and out.stderr.decode().startswith("error: <stdin>: not a Kubernetes object")
+    assert out.returncode == 1 and out.stderr.decode().startswith("kcodec: error: <stdin>: not a Kubernetes object")
     out = kcodec("decode", "-f", str(tmp_path / "missing"))
-    assert out.returncode == 1 and "No such file" in out.stderr.decode()
+    assert out.returncode == 1 and out.stderr.decode() == f"kcodec: error: {tmp_path / 'missing'}: no such file or directory\n"
+
+
+def test_a_silent_endpoint_times_out() -> None:
+    # A port that accepts connections and never answers: the --timeout applies.
+    import socket
+
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(8)
+        port = listener.getsockname()[1]
+        t0 = time.monotonic()
+        out = kcodec("get", "/registry/pods/default/web", "--endpoints", f"http://127.0.0.1:{port}", "--timeout", "1")
+    assert out.returncode == 1 and 0.9 < time.monotonic() - t0 < 30
+    assert out.stderr.decode().startswith(f"kcodec: error: http://127.0.0.1:{port}: unreachable after 1s")
 
 
 def test_unreachable_endpoint_and_usage() -> None:
+    # A refused connection fails at once, whatever --timeout says.
     t0 = time.monotonic()
-    out = kcodec("get", "/registry/pods/default/web", "--endpoints", "http://127.0.0.1:9", "--timeout", "1")
-    assert out.returncode == 1 and time.monotonic() - t0 < 30
+    out = kcodec("get", "/registry/pods/default/web", "--endpoints", "http://127.0.0.1:9", "--timeout", "30")
+    assert out.returncode == 1 and time.monotonic() - t0 < 15
     err = out.stderr.decode()
-    assert err.startswith("error: http://127.0.0.1:9: unreachable after 1s") and err.count("\n") == 1
+    assert err == ("kcodec: error: http://127.0.0.1:9: unreachable: connection refused by every etcd endpoint "
+                   "(127.0.0.1:9)\n")
     out = kcodec("get", "x", "--endpoints", "ftp://nowhere")
     assert out.returncode == 2 and "invalid etcd endpoint 'ftp://nowhere'" in out.stderr.decode()
     out = kcodec("get", "x", "--sqlite", "/nonexistent/cluster.db")
-    assert out.returncode == 1 and out.stderr.decode() == "error: /nonexistent/cluster.db: no such SQLite store\n"
+    assert out.returncode == 1 and out.stderr.decode() == "kcodec: error: /nonexistent/cluster.db: no such file or directory\n"
     out = kcodec("get", "x", "--sqlite", "a.db", "--endpoints", "http://127.0.0.1:2379")
     assert out.returncode == 2 and "not allowed with argument" in out.stderr.decode()
     out = kcodec("frob")

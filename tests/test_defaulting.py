@@ -27,7 +27,7 @@ def as_dict(obj) -> dict:
     return obj.to_dict()
 
 
-# -- the seed's minimal Deployment ---------------------------------------------------------
+# -- the kubectl-convert docs' minimal Deployment ---------------------------------------------------------
 
 POD_TEMPLATE = {
     "metadata": {"labels": {"app": "web"}},

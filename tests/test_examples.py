@@ -1,5 +1,5 @@
-"""The runnable examples (the seeds' Scheme, Converter and ParameterCodec examples, and
-the main demonstration) produce the output the seeds describe."""
+"""The runnable examples (the Scheme, Converter and ParameterCodec walk-throughs and the
+main demonstration) produce the output Go's apimachinery gives for them."""
 from __future__ import annotations
 
 import os

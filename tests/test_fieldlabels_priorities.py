@@ -156,4 +156,7 @@ def test_legacy_scheme_carries_defaults_labels_and_priorities():
     assert (d.spec.replicas, d.spec.revision_history_limit, d.spec.selector.match_labels) == (1, 2, {"a": "b"})
     assert d.spec.template.spec.containers[0].image_pull_policy == "Always"
     assert s.convert_field_label(POD, "spec.host", "n") == ("spec.nodeName", "n")
-    assert [gv.version for gv in s.prioritized_versions_for_group("autoscaling")] == ["v2", "v1"]
+    # v2beta1 and v2beta2 (kcodec.api.removed) come after today's versions, in the order of
+    # Kubernetes 1.35's pkg/apis/autoscaling/install/install.go (v2, v1, v2beta1, v2beta2)
+    assert [gv.version for gv in s.prioritized_versions_for_group("autoscaling")] == [
+        "v2", "v1", "v2beta1", "v2beta2"]

@@ -1,4 +1,4 @@
-"""Go's exact behaviour where kcodec used to differ (issue 11, item 5).
+"""Go's exact behaviour where kcodec used to differ (each case names the Go source it follows).
 
 Each case states an input and what Go apimachinery v0.36.3 (sigs.k8s.io/yaml over go-yaml
 v2, sigs.k8s.io/json over encoding/json, gogo protobuf) does with it, found by a

@@ -36,6 +36,8 @@ DELIBERATE_LOSSES = {
     # average values are plain quantities (nil comes back as 0).
     ("autoscaling.v2.HorizontalPodAutoscaler", "autoscaling/v1"),
     ("autoscaling.v1.HorizontalPodAutoscaler", "autoscaling/v1"),
+    # the removed autoscaling/v2beta2 (1.33-1.35 fixtures) says what v2 says, same reason
+    ("autoscaling.v2beta2.HorizontalPodAutoscaler", "autoscaling/v1"),
 }
 
 
@@ -46,13 +48,17 @@ def _fixtures() -> list[Path]:
     return out
 
 
-def _served_versions(internal_obj) -> list[GroupVersion]:
+def _served_versions(internal_obj, removed: bool = False) -> list[GroupVersion]:
+    """The external versions of the kind: today's (k8s.io/api v0.36.3), or with
+    ``removed`` only the versions kcodec.api.removed brings back."""
     s = legacyscheme.scheme
     out = []
     for k in s._type_to_gvk[type(internal_obj)]:
         for gv in s.prioritized_versions_for_group(k.group):
-            if gv.version != "__internal" and s.recognizes(gv.with_kind(k.kind)) and gv not in out:
-                out.append(gv)
+            gvk = gv.with_kind(k.kind)
+            if gv.version != "__internal" and s.recognizes(gvk) and gv not in out:
+                if s._gvk_to_type[gvk].__module__.startswith("kcodec.api.removed.") == removed:
+                    out.append(gv)
     return out
 
 
@@ -115,7 +121,7 @@ def test_seed_v1beta1_deployment_to_apps_v1() -> None:
 
 
 def test_seed_steps_internal_gvk_is_empty() -> None:
-    """Seed 05: v1beta1 -> internal reports "/, Kind=", internal -> v1 reports apps/v1."""
+    """runtime/scheme.go: v1beta1 -> internal reports "/, Kind=", internal -> v1 reports apps/v1."""
     from kcodec.api.apps import v1beta1
 
     s = legacyscheme.scheme
@@ -232,7 +238,8 @@ def test_external_scheme_has_no_internal_kinds() -> None:
 
 
 def test_storage_codec_with_internal_memory_version() -> None:
-    """Seed 04's set-up: memory version apps/__internal, stored as apps/v1 protobuf."""
+    """kube-apiserver's set-up (apiserver storage_codec.go): memory version apps/__internal,
+    stored as apps/v1 protobuf."""
     from kcodec.api.apps import internal, v1
     from kcodec.api.core import v1 as corev1
     from kcodec.api.meta import v1 as metav1
@@ -307,6 +314,83 @@ def test_hpa_v2_through_v1_annotations() -> None:
     assert not (back.metadata.annotations or {})
 
 
+
+def test_hpa_v1_without_cpu_target_gets_the_implicit_default() -> None:
+    """pkg/apis/autoscaling/v1/conversion.go Convert_v1_HorizontalPodAutoscaler_To_autoscaling_
+    HorizontalPodAutoscaler: no targetCPUUtilizationPercentage and no metrics annotation gives
+    one Resource cpu metric at autoscaling.DefaultCPUUtilization (80)."""
+    doc = (b'{"apiVersion":"autoscaling/v1","kind":"HorizontalPodAutoscaler","metadata":{"name":"h"},'
+           b'"spec":{"scaleTargetRef":{"kind":"Deployment","name":"d"},"maxReplicas":3}}')
+    i0 = legacyscheme.to_internal(kcodec.load(doc), default=False)
+    assert [m.to_dict() for m in i0.spec.metrics] == [
+        {"type": "Resource", "resource": {"name": "cpu", "target": {"type": "Utilization",
+                                                                    "averageUtilization": 80}}}]
+    v2 = kcodec.convert(doc, "autoscaling/v2")
+    assert v2.spec.metrics[0].resource.target.average_utilization == 80
+    # and back to v1 it is an explicit target, as Go's spec conversion writes it
+    back = legacyscheme.scheme.convert_to_version(i0, GroupVersion("autoscaling", "v1"))
+    assert back.spec.target_cpu_utilization_percentage == 80
+    assert not (back.metadata.annotations or {})
+
+
+def test_hpa_v1_metrics_annotation_replaces_the_implicit_default() -> None:
+    doc = (b'{"apiVersion":"autoscaling/v1","kind":"HorizontalPodAutoscaler","metadata":{"name":"h",'
+           b'"annotations":{"autoscaling.alpha.kubernetes.io/metrics":'
+           b'"[{\\"type\\":\\"Pods\\",\\"pods\\":{\\"metricName\\":\\"qps\\",'
+           b'\\"targetAverageValue\\":\\"10\\"}}]"}},'
+           b'"spec":{"scaleTargetRef":{"kind":"Deployment","name":"d"},"maxReplicas":3}}')
+    i0 = legacyscheme.to_internal(kcodec.load(doc), default=False)
+    assert [m.type for m in i0.spec.metrics] == ["Pods"]
+    assert i0.spec.metrics[0].pods.target.average_value == kcodec.types.Quantity("10")
+    assert not (i0.metadata.annotations or {})
+
+
+
+def test_hpa_v2_drops_the_round_trip_annotations_both_ways() -> None:
+    """pkg/apis/autoscaling/v2/conversion.go: DropRoundTripHorizontalPodAutoscalerAnnotations
+    on the way in and out (only v1 and v2beta1 write them)."""
+    ann = {"autoscaling.alpha.kubernetes.io/metrics": "[]", "autoscaling.alpha.kubernetes.io/behavior": "{}",
+           "autoscaling.alpha.kubernetes.io/current-metrics": "[]",
+           "autoscaling.alpha.kubernetes.io/conditions": "[]", "x": "y"}
+    import json
+
+    doc = json.dumps({"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler",
+                      "metadata": {"name": "h", "annotations": ann},
+                      "spec": {"scaleTargetRef": {"kind": "Deployment", "name": "d"}, "maxReplicas": 2}})
+    i0 = legacyscheme.to_internal(kcodec.load(doc), default=False)
+    assert i0.metadata.annotations == {"x": "y"}
+    i0.metadata.annotations = dict(ann)
+    v2 = legacyscheme.scheme.convert_to_version(i0, GroupVersion("autoscaling", "v2"))
+    assert v2.metadata.annotations == {"x": "y"}
+    assert i0.metadata.annotations == ann  # the source is not modified
+
+@pytest.mark.skipif(not FIXTURE_ROOT.is_dir(), reason="../shared fixtures not found")
+def test_hpa_v1_fixture_round_trip_is_gos() -> None:
+    """The fully populated autoscaling/v1 fixture through internal and back to v1, checked
+    against pkg/apis/autoscaling/v1/conversion.go: the v1 object is the fixture plus the
+    current-metrics annotation (json.Marshal of []v1.MetricStatus, whose ResourceMetricStatus
+    writes currentAverageValue without omitempty); read back, the only change from the first
+    internal object is that annotation's zero average value, which
+    Convert_v1_ResourceMetricStatus_To_autoscaling_ResourceMetricStatus takes by address
+    (&in.CurrentAverageValue): upstream's deliberate loss listed in DELIBERATE_LOSSES."""
+    import json
+
+    raw = (FIXTURE_ROOT / "HEAD" / "autoscaling.v1.HorizontalPodAutoscaler.json").read_bytes()
+    i0 = legacyscheme.to_internal(legacyscheme.codecs.universal_deserializer().decode(raw)[0],
+                                  default=False)
+    v1 = legacyscheme.scheme.convert_to_version(i0, GroupVersion("autoscaling", "v1"))
+    want = json.loads(raw)
+    want["metadata"]["annotations"]["autoscaling.alpha.kubernetes.io/current-metrics"] = (
+        '[{"type":"Resource","resource":{"name":"cpu","currentAverageUtilization":5,'
+        '"currentAverageValue":"0"}}]')
+    assert json.loads(kcodec.dump(v1, "json")) == want
+    back = legacyscheme.to_internal(v1, default=False).to_dict()
+    first = i0.to_dict()
+    assert first["status"]["currentMetrics"][0]["resource"]["current"].get("averageValue") is None
+    assert back["status"]["currentMetrics"][0]["resource"]["current"].pop("averageValue") == "0"
+    assert back == first
+
+
 # -- sharing of layout-identical types (Go's unsafe.Pointer conversions) -------------------------
 
 def _pod_v1():
@@ -347,6 +431,7 @@ def test_registered_kinds_stay_internal_classes() -> None:
     from kcodec.api._hub import hub_classes
 
     s = legacyscheme.scheme
+    s.load_all()  # the tables read below are the whole scheme's
     for pkg in legacyscheme.PACKAGES:
         mod = __import__(f"kcodec.api.{pkg}.internal", fromlist=["x"])
         for name, cls in hub_classes(mod).items():

@@ -265,8 +265,10 @@ def _fixups() -> dict[type, Callable[[Any], None]]:
     if _FIXUPS:
         return _FIXUPS
     from kcodec.api.apiextensions import internal as apiext
+    from kcodec.api.autoscaling import internal as hpa
     from kcodec.api.core import internal as core
     from kcodec.api.networking import internal as net
+    from kcodec.api.resource import internal as dra
 
     def pod_spec(s: Any) -> None:
         # pkg/apis/core/v1/conversion.go keeps hostNetwork/hostPID/hostIPC/hostUsers in the
@@ -317,7 +319,37 @@ def _fixups() -> dict[type, Callable[[Any], None]]:
                 for v in s.versions:
                     setattr(v, per, None)
 
+    def hpa_spec(s: Any) -> None:
+        # autoscaling/v1 -> internal gives an HPA with no metric at all the CPU target of
+        # 80 % (Convert_v1_HorizontalPodAutoscaler_To_autoscaling_HorizontalPodAutoscaler);
+        # the autoscaling fuzzer (pkg/apis/autoscaling/fuzzer) always fills spec.metrics.
+        if not s.metrics:
+            s.metrics = [hpa.MetricSpec(type="Pods", pods=hpa.PodsMetricSource(
+                metric=hpa.MetricIdentifier(name="m"),
+                target=hpa.MetricTarget(type="AverageValue", average_value=Quantity("1"))))]
+
+    def slice_spec(s: Any) -> None:
+        # resource.k8s.io/v1beta1 has nodeName and allNodes as values: "" and false come in
+        # as nil (pkg/apis/resource/v1beta1/conversion.go); the resource fuzzer
+        # (pkg/apis/resource/fuzzer) never sets them, as validation forbids them.
+        if s.all_nodes is False:
+            s.all_nodes = None
+        if s.node_name == "":
+            s.node_name = None
+
+    def device_request(r: Any) -> None:
+        # v1beta1 keeps the exact request's fields on the request: an exactly with none of
+        # them set comes back nil (hasAnyMainRequestFieldsSet, same file).
+        e = r.exactly
+        if e is not None and not (e.device_class_name or e.selectors is not None or e.allocation_mode
+                                  or e.count or e.admin_access is not None
+                                  or e.tolerations is not None or e.capacity is not None):
+            e.device_class_name = "class"
+
     _FIXUPS.update({
+        dra.ResourceSliceSpec: slice_spec,
+        dra.DeviceRequest: device_request,
+        hpa.HorizontalPodAutoscalerSpec: hpa_spec,
         core.PodSpec: pod_spec,
         net.ServiceBackendPort: service_port,
         net.IngressServiceBackend: service_backend,
@@ -332,7 +364,7 @@ _FIXUPS: dict[type, Callable[[Any], None]] = {}
 def _internal_kinds() -> list[tuple[str, type]]:
     s = legacyscheme.scheme
     out = []
-    for gvk, t in s._gvk_to_type.items():
+    for gvk, t in s.all_known_types().items():
         if gvk.version != "__internal" or t.__module__.startswith("kcodec.api.meta"):
             continue
         if not _served_versions(t):
@@ -342,11 +374,15 @@ def _internal_kinds() -> list[tuple[str, type]]:
 
 
 def _served_versions(cls: type) -> list[GroupVersion]:
+    """Today's external versions of the kind: the removed ones kcodec.api.removed brings back
+    lack the fields added since (tests/api/test_removed_versions.py covers them)."""
     s = legacyscheme.scheme
     out = []
     for k in s._type_to_gvk[cls]:
         for gv in s.prioritized_versions_for_group(k.group):
-            if gv.version != "__internal" and s.recognizes(gv.with_kind(k.kind)) and gv not in out:
+            gvk = gv.with_kind(k.kind)
+            if (gv.version != "__internal" and s.recognizes(gvk) and gv not in out
+                    and not s._gvk_to_type[gvk].__module__.startswith("kcodec.api.removed.")):
                 out.append(gv)
     return out
 

@@ -1,5 +1,7 @@
 """Every serializer, codec, framer, typer and versioner keeps its contract in
-kcodec.runtime.interfaces (Go's runtime/interfaces.go).
+kcodec.runtime.interfaces (Go's runtime/interfaces.go), and every store, backend, value
+transformer and key service its contract in kcodec.storage.interfaces (apiserver's
+storage.Interface, value.Transformer and the KMS services).
 
 ``isinstance`` against a ``runtime_checkable`` Protocol only sees that the methods exist;
 each method is also called through ``inspect.signature(...).bind`` with the arguments the
@@ -15,6 +17,7 @@ import pytest
 
 from kcodec import runtime
 from kcodec.runtime import interfaces
+from kcodec.storage import interfaces as storage_interfaces
 from kcodec.schema import GroupVersion, GroupVersions
 
 APPS_V1 = GroupVersion("apps", "v1")
@@ -124,27 +127,27 @@ CASES: list[tuple[str, Any, Callable[[], Any]]] = [
     ("MultiGroupVersioner", interfaces.GroupVersioner, lambda: runtime.MultiGroupVersioner(APPS_V1)),
     ("Unstructured", interfaces.Unstructured, lambda: runtime.Unstructured({})),
     ("UnstructuredList", interfaces.Unstructured, lambda: runtime.UnstructuredList({})),
-    ("IdentityTransformer", interfaces.Transformer,
+    ("IdentityTransformer", storage_interfaces.Transformer,
      lambda: __import__("kcodec.storage.value", fromlist=["x"]).IdentityTransformer()),
-    ("AESGCMTransformer", interfaces.Transformer,
+    ("AESGCMTransformer", storage_interfaces.Transformer,
      lambda: __import__("kcodec.storage.value.aes", fromlist=["x"]).AESGCMTransformer({"k1": b"0" * 32})),
-    ("AESCBCTransformer", interfaces.Transformer,
+    ("AESCBCTransformer", storage_interfaces.Transformer,
      lambda: __import__("kcodec.storage.value.aes", fromlist=["x"]).AESCBCTransformer({"k1": b"0" * 32})),
-    ("SecretboxTransformer", interfaces.Transformer,
+    ("SecretboxTransformer", storage_interfaces.Transformer,
      lambda: __import__("kcodec.storage.value.secretbox", fromlist=["x"]).SecretboxTransformer({"k1": b"0" * 32})),
-    ("KMSv2Transformer", interfaces.Transformer,
+    ("KMSv2Transformer", storage_interfaces.Transformer,
      lambda: (lambda kms: kms.KMSv2Transformer("p", kms.LocalKMS()))(
          __import__("kcodec.storage.value.kms", fromlist=["x"]))),
-    ("LocalKMS", interfaces.KMSService, lambda: __import__("kcodec.storage.value.kms", fromlist=["x"]).LocalKMS()),
-    ("GRPCKMSService", interfaces.KMSService,
+    ("LocalKMS", storage_interfaces.KMSService, lambda: __import__("kcodec.storage.value.kms", fromlist=["x"]).LocalKMS()),
+    ("GRPCKMSService", storage_interfaces.KMSService,
      lambda: __import__("kcodec.storage.value.kms_grpc", fromlist=["x"]).GRPCKMSService("unix:///nonexistent.sock")),
-    ("LocalKMSv1", interfaces.KMSv1Service,
+    ("LocalKMSv1", storage_interfaces.KMSv1Service,
      lambda: __import__("kcodec.storage.value.kms", fromlist=["x"]).LocalKMSv1()),
-    ("DefaultResourceEncodingConfig", interfaces.ResourceEncodingConfig,
+    ("DefaultResourceEncodingConfig", storage_interfaces.ResourceEncodingConfig,
      lambda: __import__("kcodec.storage.factory", fromlist=["x"]).DefaultResourceEncodingConfig(_api().scheme)),
-    ("SQLiteKV", interfaces.KV, _sqlite_kv),
-    ("SQLiteKV watch", interfaces.RawWatch, lambda: _sqlite_kv().watch(b"/a", None, 0)),
-    ("SQLiteStore", interfaces.StorageInterface, _sqlite_store),
+    ("SQLiteKV", storage_interfaces.KV, _sqlite_kv),
+    ("SQLiteKV watch", storage_interfaces.RawWatch, lambda: _sqlite_kv().watch(b"/a", None, 0)),
+    ("SQLiteStore", storage_interfaces.StorageInterface, _sqlite_store),
     ("SQLiteStore watch", interfaces.WatchInterface, lambda: _sqlite_store().watch("/a", resource_version="0")),
     ("typed object", interfaces.Object, lambda: __import__("kcodec.api.apps.v1", fromlist=["x"]).Deployment()),
 ]
@@ -198,14 +201,15 @@ def test_keeps_its_protocol(protocol: Any, make: Callable[[], Any]) -> None:
 
 
 def test_interfaces_is_the_only_home_of_protocols() -> None:
-    """No kcodec module but runtime/interfaces.py defines a typing.Protocol."""
+    """No kcodec module but runtime/interfaces.py and storage/interfaces.py defines a
+    typing.Protocol."""
     import ast
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[1] / "kcodec"
     others = []
     for path in root.rglob("*.py"):
-        if path.name == "interfaces.py" and path.parent.name == "runtime":
+        if path.name == "interfaces.py" and path.parent.name in ("runtime", "storage"):
             continue
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ClassDef) and any(
@@ -214,3 +218,15 @@ def test_interfaces_is_the_only_home_of_protocols() -> None:
             ):
                 others.append(f"{path.relative_to(root.parent)}:{node.name}")
     assert not others, others
+
+
+def test_storage_contracts_live_in_the_storage_layer() -> None:
+    """The runtime layer's contracts name nothing of kcodec.storage (Go keeps
+    storage.Interface in k8s.io/apiserver, above apimachinery's runtime)."""
+    names = set(storage_interfaces.__all__)
+    assert {"Transformer", "StorageInterface", "ResourceEncodingConfig", "KV", "RawWatch",
+            "KMSService", "KMSv1Service"} <= names
+    assert not names & set(interfaces.__all__)
+    assert "WatchInterface" in interfaces.__all__  # apimachinery's watch.Interface
+    source = inspect.getsource(interfaces)
+    assert "kcodec.storage" not in source.replace("kcodec.storage.interfaces", "")

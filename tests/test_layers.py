@@ -1,8 +1,11 @@
 """kcodec's modules import downwards only, and never in a circle.
 
 Every import statement of every kcodec module is read from the source (``ast`` for ``.py``,
-the import lines of ``.pyx``), at module level and inside functions alike: a deferred import
-is still a dependency, it only hides the circle from the interpreter. Each module belongs to
+the import lines of ``.pyx``), at module level, inside functions and under
+``if TYPE_CHECKING:`` alike, and so is every ``importlib.import_module`` (or ``__import__``)
+call whose argument names a module (a string, or an f-string whose leading text or
+``__name__`` names a package): a deferred import is still a dependency, it only hides the
+circle from the interpreter. Each module belongs to
 one layer of :data:`LAYERS` (lowest first); a module may import modules of its own layer or
 of a lower one, and the graph of kcodec modules must have no cycle. docs/design.md shows the
 same table with the Go package each layer follows.
@@ -86,25 +89,43 @@ def _statements(path: Path) -> list[tuple[int, str, list[str]]]:
                         out.append((0, mod.strip().split()[0], []))
         return out
     tree = ast.parse(path.read_text(), str(path))
-    for node in _runtime_nodes(tree):
+    module = _module_name(path)[0] if path.is_relative_to(ROOT) else ""
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             out.extend((0, alias.name, []) for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
             out.append((node.level, node.module or "", [a.name for a in node.names]))
+        elif isinstance(node, ast.Call) and _is_import_call(node) and node.args:
+            target = _named_module(node.args[0], module)
+            if target:
+                out.append((0, target, []))
     return out
 
 
-def _runtime_nodes(tree: ast.AST) -> list[ast.AST]:
-    """Every node except those under ``if TYPE_CHECKING:`` (read by type checkers only)."""
-    skip: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and (
-            (isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING")
-            or (isinstance(node.test, ast.Attribute) and node.test.attr == "TYPE_CHECKING")
-        ):
-            for child in node.body:
-                skip.update(id(n) for n in ast.walk(child))
-    return [n for n in ast.walk(tree) if id(n) not in skip]
+def _is_import_call(node: ast.Call) -> bool:
+    """``importlib.import_module(...)``, ``import_module(...)`` or ``__import__(...)``."""
+    f = node.func
+    return ((isinstance(f, ast.Attribute) and f.attr == "import_module")
+            or (isinstance(f, ast.Name) and f.id in ("import_module", "__import__")))
+
+
+def _named_module(arg: ast.expr, module: str) -> str:
+    """The module (or, for an f-string, the package) an import call's argument names;
+    ``""`` when it is computed some other way."""
+    if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+        return arg.value
+    if not isinstance(arg, ast.JoinedStr) or not arg.values:
+        return ""
+    head = ""
+    for part in arg.values:
+        if isinstance(part, ast.Constant) and isinstance(part.value, str):
+            head += part.value
+        elif (isinstance(part, ast.FormattedValue) and isinstance(part.value, ast.Name)
+              and part.value.id == "__name__" and not head):
+            head = module
+        else:
+            break
+    return head.rsplit(".", 1)[0] if "." in head else ""
 
 
 def import_graph() -> dict[str, set[str]]:
@@ -219,3 +240,21 @@ def test_scanner_sees_deferred_and_relative_imports(tmp_path: Path) -> None:
     source = tmp_path / "m.py"
     source.write_text("def f():\n    from kcodec import model\n    from . import sibling\n")
     assert _statements(source) == [(0, "kcodec", ["model"]), (1, "", ["sibling"])]
+
+
+def test_scanner_sees_type_checking_imports_and_import_calls(tmp_path: Path) -> None:
+    source = tmp_path / "m.py"
+    source.write_text(
+        "import importlib\nfrom typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from kcodec.storage import kv\n"
+        "def f(pkg, name):\n"
+        "    importlib.import_module('kcodec.api.apps.v1')\n"
+        "    importlib.import_module(f'kcodec.api.{pkg}.internal')\n"
+        "    __import__('kcodec.cli')\n"
+        "    importlib.import_module(name)\n")
+    found = _statements(source)
+    assert (0, "kcodec.storage", ["kv"]) in found
+    assert (0, "kcodec.api.apps.v1", []) in found
+    assert (0, "kcodec.api", []) in found  # the f-string's package
+    assert (0, "kcodec.cli", []) in found
+    assert len(found) == 6  # import importlib, from typing, the four kcodec ones

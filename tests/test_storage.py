@@ -1,4 +1,4 @@
-"""The storage codec of kube-apiserver (seed 04, NewStorageCodec) and Go's mime.ParseMediaType.
+"""The storage codec of kube-apiserver (apiserver pkg/server/storage/storage_codec.go NewStorageCodec) and Go's mime.ParseMediaType.
 
 The codec picks the serializer of the storage media type, encodes to the storage version
 through a multi-group versioner (storage group and memory group accepted), and decodes

@@ -140,7 +140,7 @@ def test_group_encoding_from_storage_versions_under_resource_overrides() -> None
     cfg.set_resource_encoding(leases, GroupVersion("coordination.k8s.io", "v1"), GroupVersion("coordination.k8s.io", "v1"))
     assert cfg.storage_encoding_for(leases) == GroupVersion("coordination.k8s.io", "v1")
     assert cfg.storage_encoding_for(GroupResource("apps", "deployments")) == GroupVersion("apps", "v1")
-    # through the builder: the seed's flag
+    # through the builder: 1.9-1.12's --storage-versions flag
     f = kube_apiserver_storage_factory(CODECS, resource_encoding_config=DefaultResourceEncodingConfig(SCHEME),
                                        storage_versions="coordination.k8s.io/v1beta1")
     assert f.new_config(leases).storage_version == GroupVersion("coordination.k8s.io", "v1beta1")

@@ -624,7 +624,8 @@ def test_is_conflict_predicate() -> None:
 
 
 def test_backends_keep_the_storage_interface_contract(store) -> None:
-    from kcodec.runtime.interfaces import StorageInterface, WatchInterface
+    from kcodec.runtime.interfaces import WatchInterface
+    from kcodec.storage.interfaces import StorageInterface
 
     assert isinstance(store, StorageInterface)
     with store.watch("/pods", resource_version=str(store.current_revision()), recursive=True) as w:

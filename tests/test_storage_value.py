@@ -16,7 +16,7 @@ from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from kcodec.errors import ConfigError, DecodeError, TransformError
-from kcodec.runtime.interfaces import Transformer
+from kcodec.storage.interfaces import Transformer
 from kcodec.storage.value import (
     AESCBCTransformer,
     AESGCMTransformer,

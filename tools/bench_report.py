@@ -171,7 +171,7 @@ def operations(items: int) -> list[tuple[str, list[Case]]]:
         ]),
         (f"free a decoded {lst} (protobuf)", [(KCODEC, k.PodListFree, "time_free", ("protobuf",))]),
         (f"encode {lst} protobuf", [(KCODEC, k.PodListCodec, "time_encode", ("protobuf",))]),
-        # Target (issue 14): CBOR no slower than 2x protobuf on the same list, both ways.
+        # Target: CBOR no slower than 2x protobuf on the same list, both ways.
         (f"decode {lst} CBOR", [(KCODEC, k.PodListCodec, "time_decode", ("cbor",))]),
         (f"encode {lst} CBOR", [(KCODEC, k.PodListCodec, "time_encode", ("cbor",))]),
         ("convert widgets v1 -> internal", [(KCODEC, c.ConvertInternal, "time_to_internal", ("widgets",))]),
@@ -197,7 +197,7 @@ def operations(items: int) -> list[tuple[str, list[Case]]]:
          [(KCODEC, k.StartUp, "timeraw_import_and_decode_deployment_yaml", ())]),
         ("start-up: kcodec convert one manifest, fresh process",
          [(KCODEC, h.ConvertStartUp, "timeraw_convert_one_manifest", ())]),
-        # Target (issue 16): a watch stream costs no more per object than a list of the same Pods.
+        # Target: a watch stream costs no more per object than a list of the same Pods.
         (f"watch: {events} Pod events, JSON lines", [
             (KCODEC, w.WatchStream, "time_watch", ("json",)),
             *beside(f"PodList({events}) JSON of the same Pods", w.WatchStream, "time_list", ("json",)),

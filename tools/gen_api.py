@@ -44,6 +44,16 @@ EXTERNAL_TYPES: dict[tuple[str, str], tuple[str, str]] = {
     ("k8s.io/apimachinery/pkg/api/resource", "Quantity"):
         ("Quantity", "from kcodec.types import Quantity"),
 }
+# Fields whose constructor and setter accept more than the field holds (an IntOrString takes
+# an int or a str, a Quantity a str or an int): annotated with kcodec.types' names, which
+# type checkers read as "read as X, set from the wider type" (kcodec.types.Settable).
+SETTABLE_FIELDS: dict[tuple[str, str], str] = {
+    ("IntOrString", "value"): "IntOrStringField",
+    ("IntOrString", "ptr"): "OptionalIntOrString",
+    ("Quantity", "value"): "QuantityField",
+    ("Quantity", "ptr"): "OptionalQuantity",
+    ("Quantity", "map"): "ResourceList",
+}
 EXTERNAL_STRINGS = {("k8s.io/apimachinery/pkg/types", "UID"),
                     ("k8s.io/apimachinery/pkg/types", "NodeName")}
 
@@ -887,6 +897,18 @@ class ModuleWriter:
         self.typing_names: set[str] = set()
         self.hand = False                # subclasses <package>._values (hand-marshalled types)
 
+    def field_ann(self, t: T) -> str:
+        """The annotation of a field of type *t*: :meth:`ann`, or a name of
+        :data:`SETTABLE_FIELDS` for the IntOrString and Quantity fields it lists."""
+        inner = t if t.kind == "ext" else t.elem if t.kind in ("ptr", "map") else None
+        if inner is not None and inner.kind == "ext":
+            shape = "value" if t.kind == "ext" else t.kind
+            alias = SETTABLE_FIELDS.get((EXTERNAL_TYPES[(inner.pkg, inner.name)][0], shape))
+            if alias is not None:
+                self.imports.add(f"from kcodec.types import {alias}")
+                return alias
+        return self.ann(t)
+
     def ann(self, t: T, top: bool = True) -> str:
         """The annotation text of *t* (*top*: the field's own type, where nil is spelled)."""
         k = t.kind
@@ -956,7 +978,7 @@ def render_class(w: ModuleWriter, cls: ClassDef, gv: str, kinds: set[str]) -> li
         lines.append(f'    __go_tags__ = "{cls.tags}"')
     extra = CLASS_EXTRAS.get((cls.pkg, cls.name), "")
     for f in cls.fields:
-        ann = w.ann(f.type)
+        ann = w.field_ann(f.type)
         args = [str(f.number), f'"{f.json}"']
         if f.omitempty:
             args.append("omitempty=True")
@@ -1035,8 +1057,10 @@ def _aliases(world: World, pkg: GoPackage, w: ModuleWriter) -> list[tuple[str, s
     return out
 
 
-def render_module(world: World, pkg: GoPackage, source: str) -> str:
-    """Render the complete text of the module for *pkg*."""
+def render_module(world: World, pkg: GoPackage, source: str,
+                  only_kinds: tuple[str, ...] | None = None) -> str:
+    """Render the complete text of the module for *pkg*; *only_kinds*, when given, limits
+    what ``add_to_scheme`` registers (a removed version's module: see REMOVED_SOURCES)."""
     w = ModuleWriter(world, pkg)
     is_meta = pkg.path == META_PKG
     if is_meta:
@@ -1070,6 +1094,12 @@ def render_module(world: World, pkg: GoPackage, source: str) -> str:
         for k in local:
             if k not in names:
                 raise GenError(f"{pkg.path}: registered kind {k} is not a struct")
+        if only_kinds is not None:
+            missing = [k for k in only_kinds if k not in local]
+            if missing:
+                raise GenError(f"{pkg.path}: {', '.join(missing)} not registered by register.go")
+            local = [k for k in local if k in only_kinds]
+            reg_kinds = [(a, k) for a, k in reg_kinds if not a and k in only_kinds]
         if local:
             reg.append("    scheme.add_known_types(")
             reg.append("        SCHEME_GROUP_VERSION,")
@@ -1304,6 +1334,8 @@ INTERNAL_GROUPS: dict[str, tuple[str, list[tuple[str, tuple[str, ...] | None]]]]
     "apiserverinternal": ("internal.apiserver.k8s.io", [("apiserverinternal/v1alpha1", None)]),
     "imagepolicy": ("imagepolicy.k8s.io", [("imagepolicy/v1alpha1", None)]),
     "admission": ("admission.k8s.io", [("admission/v1", None), ("admission/v1beta1", None)]),
+    "resource": ("resource.k8s.io", [("resource/v1", None), ("resource/v1beta2", None),
+                                     ("resource/v1beta1", None), ("resource/v1alpha3", None)]),
 }
 
 # Groups whose internal version has no types of its own: Go registers other groups' internal
@@ -1319,7 +1351,10 @@ INTERNAL_BORROWING: dict[str, tuple[str, dict[str, str]]] = {
 # Structs of a non-preferred version that the internal type does not merge: their shape
 # differs and a hand-written conversion maps them (Scale of apps/v1beta1 and v1beta2 is
 # autoscaling's Scale internally).
-INTERNAL_SKIP_CLASSES = {("apps", "Scale"), ("apps", "ScaleSpec"), ("apps", "ScaleStatus")}
+INTERNAL_SKIP_CLASSES = {("apps", "Scale"), ("apps", "ScaleSpec"), ("apps", "ScaleStatus"),
+                         # resource.k8s.io/v1beta1 nests a device's fields in `basic`
+                         # (pkg/apis/resource/v1beta1/conversion.go flattens it).
+                         ("resource", "BasicDevice")}
 
 # Fields of the external versions that the Go internal type does not have (the hand-written
 # conversions put their content elsewhere).
@@ -1347,6 +1382,11 @@ INTERNAL_DROP: dict[tuple[str, str], tuple[str, ...]] = {
     ("node", "RuntimeClass"): ("spec",),
     # rbac/v1alpha1 names a subject's group through an apiVersion.
     ("rbac", "Subject"): ("api_version",),
+    # resource.k8s.io/v1beta1 keeps a device's fields in `basic` and a request's exact-count
+    # fields on the request itself; inside they are v1's (Device itself, DeviceRequest.exactly).
+    ("resource", "Device"): ("basic",),
+    ("resource", "DeviceRequest"): ("device_class_name", "selectors", "allocation_mode", "count",
+                                    "admin_access", "tolerations", "capacity"),
 }
 
 # Fields only the internal type has: (class) -> [(attr, json name, type)].
@@ -1631,6 +1671,64 @@ def _render_internal(world: World, name: str, group: str, classes: list[ClassDef
     out.append("]")
     return "\n".join(out) + "\n"
 
+# --------------------------------------------------------------------------- removed versions
+#
+# API versions (or kinds of a version) that k8s.io/api no longer has but real manifests still
+# use: each is generated from the last k8s.io/api release that had it, into
+# kcodec/api/removed/<package>_<version>.py, whose add_to_scheme registers only the removed
+# kinds (the version may live on with other kinds: resource.k8s.io/v1alpha3). They are
+# installed in kcodec.legacyscheme only (kcodec/api/removed/__init__.py), not in the
+# external scheme of k8s.io/api v0.36.3. Class references into other packages resolve to
+# today's modules (kcodec.api.core.v1 ...), which hold every field the old ones had.
+
+# (k8s.io/api tag, commit, package, kinds). Versions whose successor changed shape with no
+# upstream conversion (storagemigration/v1alpha1, coordination/v1alpha1, scheduling/v1alpha1
+# Workload) are not listed: kcodec.api.removed.REMOVED says why.
+REMOVED_SOURCES: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
+    ("v0.35.7", "cfdecb500cd48f6d4c05d866458364f39f67b5b5", "autoscaling/v2beta1",
+     ("HorizontalPodAutoscaler", "HorizontalPodAutoscalerList")),
+    ("v0.35.7", "cfdecb500cd48f6d4c05d866458364f39f67b5b5", "autoscaling/v2beta2",
+     ("HorizontalPodAutoscaler", "HorizontalPodAutoscalerList")),
+    ("v0.35.7", "cfdecb500cd48f6d4c05d866458364f39f67b5b5", "scheduling/v1alpha1",
+     ("PriorityClass", "PriorityClassList")),
+    ("v0.34.10", "06d3e85b84ef86973ad19a2d7976995bd3908226", "certificates/v1alpha1",
+     ("PodCertificateRequest", "PodCertificateRequestList")),
+    ("v0.33.13", "63b731b23fe7df9be903976bee691952387abe01", "networking/v1alpha1",
+     ("IPAddress", "IPAddressList", "ServiceCIDR", "ServiceCIDRList")),
+    ("v0.33.13", "63b731b23fe7df9be903976bee691952387abe01", "resource/v1alpha3",
+     ("DeviceClass", "DeviceClassList", "ResourceClaim", "ResourceClaimList",
+      "ResourceClaimTemplate", "ResourceClaimTemplateList", "ResourceSlice", "ResourceSliceList")),
+    ("v0.28.15", "efcef04c33c1bd224bd25650bafeadae87fe0fb6", "flowcontrol/v1alpha1",
+     ("FlowSchema", "FlowSchemaList", "PriorityLevelConfiguration", "PriorityLevelConfigurationList")),
+    ("v0.20.15", "41066696911aa51914e1acf3028d571940d9f2a5", "batch/v2alpha1",
+     ("CronJob", "CronJobList")),
+    ("v0.20.15", "41066696911aa51914e1acf3028d571940d9f2a5", "discovery/v1alpha1",
+     ("EndpointSlice", "EndpointSliceList")),
+)
+
+REMOVED_DIR = "api/removed"
+
+
+def generate_removed(removed_root: Path, machinery_root: Path) -> dict[str, str]:
+    """{relative file path: text} of every REMOVED_SOURCES module; *removed_root* holds one
+    checkout of k8s.io/api per tag, in a directory named after the tag."""
+    files: dict[str, str] = {}
+    worlds: dict[str, World] = {}
+    for tag, commit, package, kinds in REMOVED_SOURCES:
+        root = removed_root / tag
+        if not (root / package / "register.go").exists():
+            raise GenError(f"--removed {removed_root}: no {tag}/{package}/register.go there")
+        world = worlds.get(tag)
+        if world is None:
+            world = worlds[tag] = World(discover(root, machinery_root))
+        pkg = world.packages[API_PREFIX + package]
+        text = render_module(world, pkg, f"k8s.io/api {tag} ({commit[:12]})", only_kinds=kinds)
+        text = text.replace("# Regenerate: see docs/generating.md",
+                            "# Regenerate: see docs/generating.md (\"Removed versions\")", 1)
+        files[f"{REMOVED_DIR}/{package.replace('/', '_')}.py"] = text
+    return files
+
+
 # --------------------------------------------------------------------------- driver
 
 def discover(api_root: Path, machinery_root: Path,
@@ -1668,7 +1766,7 @@ def _source_of(path: str) -> str:
 
 
 # Packages whose __init__.py is written by hand (the generator leaves it alone).
-HAND_WRITTEN_INITS = ("api/meta", "api/apiextensions")
+HAND_WRITTEN_INITS = ("api/meta", "api/apiextensions", "api/removed")
 
 
 def generate(api_root: Path, machinery_root: Path,
@@ -1865,6 +1963,10 @@ def main(argv: list[str] | None = None) -> int:
     for flag, env, module, tag, _commit, _sub in EXTRA_SOURCES:
         ap.add_argument(f"--{flag}", default=os.environ.get(env),
                         help=f"checkout of {module} {tag} (default ${env}; omitted: not generated)")
+    ap.add_argument("--removed", default=os.environ.get("KCODEC_UPSTREAM_REMOVED"),
+                    help="directory of k8s.io/api checkouts named by tag (v0.35.7, ...) for the "
+                         "removed versions of REMOVED_SOURCES (default $KCODEC_UPSTREAM_REMOVED; "
+                         "omitted: not generated)")
     ap.add_argument("--out", default=str(here / "kcodec"))
     ap.add_argument("--notes", action="store_true", help="print the special cases found")
     ap.add_argument("--registry-only", action="store_true",
@@ -1879,6 +1981,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"wrote {out / REGISTRY}", file=sys.stderr)
         return 0
     files, notes = generate(Path(args.api), Path(args.apimachinery), extra)
+    if args.removed:
+        files.update(generate_removed(Path(args.removed), Path(args.apimachinery)))
     for rel, text in sorted(files.items()):
         target = out / rel
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -116,8 +116,8 @@ class DeploymentsHub(Heavy):
 
 class ConvertStartUp:
     """``kcodec convert`` of one apps/v1beta1 Deployment manifest to apps/v1 in a fresh
-    interpreter, as the console script runs it (issue 12: at most 0.3 s wall). The legacy
-    scheme is built in every process; the manifest is the seed's."""
+    interpreter, as the console script runs it (target: at most 0.3 s wall). The legacy
+    scheme is built in every process; the manifest is the Kubernetes 1.7 docs' apps/v1beta1 example."""
 
     params = (["compiled", "pure"],)
     param_names = ["mode"]

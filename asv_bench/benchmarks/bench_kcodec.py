@@ -282,7 +282,7 @@ print(after["VmHWM"] - before["VmRSS"], after["VmRSS"] - before["VmRSS"])
 
 class ProtobufDecodePeak(Heavy):
     """Peak memory during a protobuf decode of the memory PodList (``MEM_ITEMS`` pods) over the
-    memory its result retains (issue 16: at most 2x), as ``tracemalloc`` counts them: every
+    memory its result retains (target: at most 2x), as ``tracemalloc`` counts them: every
     Python allocation, the decoder's scratch buffers included."""
 
     params = [MODES]
@@ -338,7 +338,7 @@ class ProtobufDecodePeakRSS(ProtobufDecodePeak):
 
 
 class StartUp:
-    """Import kcodec and decode one Deployment YAML in a fresh interpreter (issue 11: at most
+    """Import kcodec and decode one Deployment YAML in a fresh interpreter (target: at most
     0.15 s wall; kubectl takes about 0.2 s). ``kcodec.api.codecs`` knows every kind from a
     generated table and imports only the group modules the document needs (apps/v1 and the
     core/v1 and meta/v1 it refers to)."""

@@ -1,6 +1,6 @@
 """Watch streams: ``kcodec.watch_events`` over Pod watch events, beside one PodList.
 
-Target (issue 16): decoding 10,000 Pod watch events, as JSON lines
+Target: decoding 10,000 Pod watch events, as JSON lines
 (``?watch=1``) and as length-delimited protobuf (``application/vnd.kubernetes.protobuf;
 stream=watch``), costs no more per object than decoding the same Pods as one PodList. Both
 sides here hold the same number of the same Pods (the fixture Pod, named ``pod-<i>``), so

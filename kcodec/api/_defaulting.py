@@ -118,6 +118,9 @@ _loaded_packages: set[str] = set()
 
 def _package_of(cls: type) -> str | None:
     parts = getattr(cls, "__module__", "").split(".")
+    if len(parts) == 4 and parts[:2] == ["kcodec", "api"] and parts[2] == "removed":
+        # kcodec.api.removed.<package>_<version>: defaulted by its group's package
+        parts[2] = parts[3].split("_", 1)[0]
     if len(parts) == 4 and parts[:2] == ["kcodec", "api"] and parts[2] in DEFAULTING_PACKAGES:
         return parts[2]
     return None
@@ -409,10 +412,21 @@ def install(scheme: Any) -> None:
     ``SetVersionPriority`` does not look either), so the call may come before or after
     the types are added.
     """
+    install_defaulters(scheme, _registered_external_kinds(scheme))
+    install_tables(scheme)
+
+
+def install_defaulters(scheme: Any, classes: Any) -> None:
+    """Register the defaulter of each class of ``classes`` (built-in external kinds)."""
+    for cls in classes:
+        scheme.add_type_defaulting_func(cls, _lazy_defaulter(cls))
+
+
+def install_tables(scheme: Any) -> None:
+    """Register the field-label conversions and version priorities of every built-in group
+    (neither needs the groups' types registered)."""
     from kcodec.api import _fieldlabels
 
-    for cls in _registered_external_kinds(scheme):
-        scheme.add_type_defaulting_func(cls, _lazy_defaulter(cls))
     for gvk, fn in _fieldlabels.field_label_conversions():
         scheme.add_field_label_conversion_func(gvk, fn)
     for group, versions in VERSION_PRIORITIES.items():

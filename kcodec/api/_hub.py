@@ -32,15 +32,18 @@ Overrides = Mapping[str, Mapping[str, Override | None]]
 
 
 def external_versions(package: str) -> list[ModuleType]:
-    """The external version modules of ``kcodec.api.<package>`` (``v1``, ``v1beta1``...);
-    other modules of the package (``internal``, ``validation``, private ``_*``) are not."""
+    """The external version modules of ``kcodec.api.<package>`` (``v1``, ``v1beta1``...),
+    then those of its versions k8s.io/api no longer has (``kcodec.api.removed``); other
+    modules of the package (``internal``, ``validation``, private ``_*``) are not."""
+    from kcodec.api import removed
+
     pkg = importlib.import_module(f"kcodec.api.{package}")
     out = []
     for mod in pkgutil.iter_modules(pkg.__path__, pkg.__name__ + "."):
         leaf = mod.name.rsplit(".", 1)[1]
         if not mod.ispkg and _VERSION.fullmatch(leaf):
             out.append(importlib.import_module(mod.name))
-    return out
+    return out + removed.modules_of(package)
 
 
 def struct_classes(module: ModuleType) -> dict[str, type]:
@@ -176,7 +179,7 @@ def register_package(scheme: Any, package: str, internals: list[ModuleType] | No
         internals = [importlib.import_module(f"kcodec.api.{package}.internal")]
     out = {}
     for mod in external_versions(package):
-        version = mod.__name__.rsplit(".", 1)[1]
+        version = mod.SCHEME_GROUP_VERSION.version  # a removed version's module is <package>_<version>
         out[version] = register_version(scheme, mod, internals, **per_version.get(version, {}))
     return out
 

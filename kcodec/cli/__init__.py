@@ -14,6 +14,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 __all__ = ["main", "build_parser", "COMMANDS", "EXIT_OK", "EXIT_BAD_INPUT", "EXIT_USAGE"]
 
@@ -40,9 +41,20 @@ examples:
 """
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with the one error prefix every kcodec message has (``kcodec: error:``);
+    subcommands' parsers are of this class too (argparse makes them of their parent's)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        command = self.prog.split(" ", 1)[1:]  # "kcodec convert" -> ["convert"]
+        where = f"{command[0]}: " if command else ""
+        self.exit(EXIT_USAGE, f"kcodec: error: {where}{message}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The top-level parser with every command of :data:`COMMANDS` registered."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="kcodec",
         description="Kubernetes API machinery in Python: decode, encode, convert and "
         "inspect Kubernetes objects and the etcd data kube-apiserver stores.",

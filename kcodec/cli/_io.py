@@ -16,7 +16,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Document", "Progress", "add_file_args", "iter_documents", "error_line", "write_objects"]
+__all__ = [
+    "Document", "Progress", "add_file_args", "iter_documents", "error_line", "report", "write_objects",
+    "file_error", "no_manifests", "FORMAT_NAMES",
+]
+
+#: How messages name each format :func:`kcodec._everyday.detect_format` can choose.
+FORMAT_NAMES = {"json": "JSON", "yaml": "YAML", "protobuf": "protobuf", "cbor": "CBOR"}
 
 _EXTENSIONS = (".json", ".yaml", ".yml")
 
@@ -34,6 +40,11 @@ class Document:
         name = "<stdin>" if self.source == "-" else self.source
         return f"{name}: document {self.index}"
 
+    def where_read_as(self) -> str:
+        """:meth:`where` with the format the bytes were read as (``document 0: read as
+        YAML``): what a document that fails to decode was taken for."""
+        return f"{self.where()}: read as {FORMAT_NAMES.get(self.format, self.format)}"
+
 
 def add_file_args(parser: argparse.ArgumentParser) -> None:
     """``-f/--filename`` (repeatable, default stdin) and ``-R/--recursive``."""
@@ -45,6 +56,24 @@ def add_file_args(parser: argparse.ArgumentParser) -> None:
         "-R", "--recursive", action="store_true",
         help="read the directories given with -f recursively",
     )
+
+
+def file_error(path: str, err: OSError) -> str:
+    """One wording for a file that cannot be read, in every command:
+    ``<path>: no such file or directory`` (the C library's text, in lower case)."""
+    text = err.strerror or str(err)
+    return f"{path}: {text[:1].lower()}{text[1:]}"
+
+
+def no_manifests(path: str, recursive: bool) -> str:
+    """The message for a directory without manifests (kubectl says nothing and does nothing)."""
+    where = "in it or its subdirectories" if recursive else "in it (-R reads subdirectories)"
+    return f"{path}: a directory with no .json, .yaml or .yml files {where}"
+
+
+def report(message: str) -> None:
+    """One line on stderr with the prefix every command uses: ``kcodec: error: <message>``."""
+    sys.stderr.write(f"kcodec: error: {' '.join(str(message).split(chr(10)))}\n")
 
 
 def _expand(path: str, recursive: bool) -> list[str]:
@@ -64,50 +93,56 @@ def _read(path: str) -> bytes:
         return f.read()
 
 
-def iter_documents(filenames: Sequence[str] | None, recursive: bool) -> Iterator[Document | OSError]:
-    """Every document of every source in order; an unreadable source yields an OSError
-    whose text names it (the caller reports it and goes on)."""
+def iter_documents(filenames: Sequence[str] | None, recursive: bool) -> Iterator[Document | Exception]:
+    """Every document of every source in order; a source that cannot be read or split into
+    documents yields an error whose text names it (the caller reports it and goes on)."""
     from kcodec._everyday import _documents, detect_format
+    from kcodec.errors import DecodeError, KCodecError
 
     for given in filenames or ["-"]:
         if given != "-" and not os.path.exists(given):
-            yield FileNotFoundError(f"{given}: no such file or directory")
+            yield FileNotFoundError(file_error(given, FileNotFoundError(2, "No such file or directory")))
             continue
-        for path in _expand(given, recursive):
+        paths = _expand(given, recursive)
+        if not paths:
+            yield FileNotFoundError(no_manifests(given, recursive))
+            continue
+        for path in paths:
             try:
                 data = _read(path)
             except OSError as err:
-                yield OSError(f"{path}: {err.strerror or err}")
+                yield OSError(file_error(path, err))
                 continue
             fmt = detect_format(data)
-            for i, doc in enumerate(_documents(data, fmt)):
+            try:
+                docs = _documents(data, fmt)
+            except KCodecError as err:
+                # The stream itself does not split (JSON cut short): the documents before the
+                # fault are not reported either, as Go's decoder stops at it.
+                name = "<stdin>" if path == "-" else path
+                yield DecodeError(f"{name}: read as {FORMAT_NAMES.get(fmt, fmt)}: {err}")
+                continue
+            for i, doc in enumerate(docs):
                 yield Document(path, i, doc, fmt)
 
 
 def error_line(where: str, err: BaseException) -> None:
     """One line on stderr: ``kcodec: error: <file>: document <n>: <message>``."""
-    msg = " ".join(str(err).split("\n"))
-    sys.stderr.write(f"kcodec: error: {where}: {msg}\n")
+    report(f"{where}: {err}")
 
 
 def write_objects(objs: list[Any], output: str, scheme: Any = None) -> bytes:
     """The bytes kubectl prints for ``objs``: YAML documents joined by ``---``; JSON as one
     indented object, or a ``v1 List`` holding several; protobuf for one object only."""
-    from kcodec._everyday import dump
+    from kcodec._everyday import dump, dump_all
 
     if output == "yaml":
-        return b"---\n".join(dump(o, "yaml", scheme=scheme) for o in objs)
+        return dump_all(objs, "yaml", scheme=scheme)
     if output == "json":
         # Go's indented JSON has no final newline; kubectl's printer adds one.
         if len(objs) == 1:
             return dump(objs[0], "json-pretty", scheme=scheme) + b"\n"
-        from kcodec.runtime import Unstructured
-        from kcodec import gojson as _gojson
-
-        items = [_gojson.loads(dump(o, "json", scheme=scheme)) for o in objs]
-        wrapper = Unstructured({"apiVersion": "v1", "kind": "List", "items": items,
-                                "metadata": {"resourceVersion": ""}})
-        return dump(wrapper, "json-pretty", scheme=scheme) + b"\n"
+        return dump_all(objs, "json-pretty", scheme=scheme) + b"\n"
     if len(objs) != 1:
         raise ValueError(
             f"-o {output} writes one object and the input holds {len(objs)}; "

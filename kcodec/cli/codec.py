@@ -11,7 +11,7 @@ import argparse
 import sys
 
 from kcodec.cli import EXIT_BAD_INPUT, EXIT_OK
-from kcodec.cli._io import Document, Progress, add_file_args, error_line, iter_documents, write_objects
+from kcodec.cli._io import Document, Progress, add_file_args, error_line, iter_documents, report, write_objects
 
 __all__ = ["register", "run_decode", "run_encode"]
 
@@ -62,15 +62,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _decode_all(args: argparse.Namespace) -> tuple[list, int]:
     from kcodec._everyday import _codecs, _decode
-    from kcodec.errors import KCodecError
+    from kcodec.errors import DecodeError, KCodecError, MissingKindError, MissingVersionError, StrictDecodingError
 
+    # Errors about a document that was read (no kind, unknown fields), not about its syntax.
+    _PARSED = (MissingKindError, MissingVersionError, StrictDecodingError)
     codecs = _codecs(None)
     objs, status = [], EXIT_OK
     progress = Progress("documents")
     for doc in iter_documents(args.filenames, args.recursive):
         if not isinstance(doc, Document):
             progress.done()
-            sys.stderr.write(f"kcodec: error: {doc}\n")
+            report(str(doc))
             status = EXIT_BAD_INPUT
             continue
         try:
@@ -78,7 +80,10 @@ def _decode_all(args: argparse.Namespace) -> tuple[list, int]:
             progress.step()
         except KCodecError as err:
             progress.done()
-            error_line(doc.where(), err)
+            # A document that is not the format it was taken for says which one that was
+            # (a missing kind or an unknown field is the same in every format).
+            unparsed = isinstance(err, DecodeError) and not isinstance(err, _PARSED)
+            error_line(doc.where_read_as() if unparsed else doc.where(), err)
             progress.step(failed=True)
             status = EXIT_BAD_INPUT
     progress.done()

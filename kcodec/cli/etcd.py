@@ -17,7 +17,7 @@ import time
 from typing import Any
 
 from kcodec.cli import EXIT_BAD_INPUT, EXIT_OK, EXIT_USAGE
-from kcodec.cli._io import Progress
+from kcodec.cli._io import Progress, file_error, report
 
 __all__ = ["register", "decode_value", "DEFAULT_ENDPOINT"]
 
@@ -130,7 +130,7 @@ def _guard(fn):
         try:
             return fn(args)
         except _Failure as exc:
-            sys.stderr.write(f"error: {exc}\n")
+            report(str(exc))
             return exc.status
     return run
 
@@ -224,8 +224,8 @@ def _transformers(args: argparse.Namespace) -> list[Any] | None:
 
     try:
         overrides = load_encryption_config(path)
-    except FileNotFoundError:
-        raise _Failure(f"{path}: no such file") from None
+    except FileNotFoundError as exc:
+        raise _Failure(file_error(path, exc)) from None
     except (KCodecError, OSError) as exc:
         raise _Failure(f"{path}: {exc}") from None
     unique: list[Any] = []
@@ -238,7 +238,7 @@ def _transformers(args: argparse.Namespace) -> list[Any] | None:
 def _open_kv(args: argparse.Namespace) -> Any:
     if args.sqlite:
         if not os.path.exists(args.sqlite):
-            raise _Failure(f"{args.sqlite}: no such SQLite store")
+            raise _Failure(file_error(args.sqlite, FileNotFoundError(2, "No such file or directory")))
         from kcodec.storage.sqlite import SQLiteKV
 
         try:
@@ -249,7 +249,7 @@ def _open_kv(args: argparse.Namespace) -> Any:
 
     try:
         return Etcd3KV(args.endpoints or DEFAULT_ENDPOINT, timeout=args.timeout,
-                       request_timeout=min(args.timeout, 3.0))
+                       request_timeout=min(args.timeout, 3.0), fail_when_refused=True)
     except ValueError as exc:
         raise _Failure(str(exc), EXIT_USAGE) from None
     except Exception as exc:
@@ -274,6 +274,8 @@ def _backend_errors(fn):
         try:
             return fn(args)
         except (UnreachableError, StorageTimeoutError) as exc:
+            if "connection refused by every" in str(exc.detail):
+                raise _Failure(f"{where}: unreachable: {exc.detail}") from None
             raise _Failure(f"{where}: unreachable after {args.timeout:g}s ({exc.detail})") from None
         except KCodecError as exc:
             raise _Failure(str(exc)) from None
@@ -333,7 +335,7 @@ def _run_list(args: argparse.Namespace) -> int:
                     obj, _ = decode_value(found.value, key, transformers)
                 except DecodeError as exc:
                     progress.done()
-                    sys.stderr.write(f"error: {exc}\n")
+                    report(str(exc))
                     progress.step(failed=True)
                     status = EXIT_BAD_INPUT
                     continue
@@ -433,7 +435,7 @@ def _run_decode(args: argparse.Namespace) -> int:
             with open(args.filename, "rb") as fh:
                 data = fh.read()
         except OSError as exc:
-            raise _Failure(f"{args.filename}: {exc.strerror or exc}") from None
+            raise _Failure(file_error(args.filename, exc)) from None
         name = args.filename
     transformers = _transformers(args)
     try:

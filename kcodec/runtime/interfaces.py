@@ -8,17 +8,16 @@ instead of repeating them. Errors are raised, never returned: wherever Go return
 
 The protocols are ``runtime_checkable`` so that ``isinstance`` can answer "does this object
 offer the optional hook"; hot paths should prefer ``getattr`` lookups, which are cheaper.
+
+The storage layer's contracts (``storage.Interface``, value transformers, backends, key
+services) are in :mod:`kcodec.storage.interfaces`, as Go keeps them in k8s.io/apiserver.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from kcodec.schema import GroupResource, GroupVersion, GroupVersionKind
-
-if TYPE_CHECKING:  # names in the storage contracts' annotations only (the storage layer sits above)
-    from kcodec.storage.kv import KeyValue, RangeResult, RawEvent, TxnResult
-    from kcodec.storage.value.kms import DecryptRequest, EncryptResponse, StatusResponse
 
 __all__ = [
     "Writer",
@@ -51,14 +50,7 @@ __all__ = [
     "ObjectCreater",
     "CacheableObject",
     "Unstructured",
-    "Transformer",
     "WatchInterface",
-    "StorageInterface",
-    "ResourceEncodingConfig",
-    "KV",
-    "RawWatch",
-    "KMSService",
-    "KMSv1Service",
 ]
 
 
@@ -504,26 +496,6 @@ class Unstructured(Object, Protocol):
 
 
 @runtime_checkable
-class Transformer(Protocol):
-    """Changes a stored value on its way to and from storage (encryption at rest).
-
-    The Python form of apiserver's ``storage/value.Transformer``. ``key`` is the value's
-    storage key (the etcd key): authenticated transformers bind the ciphertext to it, so a
-    value copied under another key does not read back. ``transform_to_storage(data, key)``
-    returns the bytes to store; ``transform_from_storage(data, key)`` returns
-    ``(plaintext, stale)``, ``stale`` being True when the value was read with something other
-    than what writes use now (an older key or provider), so the caller should rewrite it
-    even when the object is unchanged. A value that cannot be read raises
-    :class:`kcodec.errors.TransformError`; plaintext is never returned for a value that does
-    not verify.
-    """
-
-    def transform_to_storage(self, data: bytes, key: bytes, /) -> bytes: ...
-
-    def transform_from_storage(self, data: bytes, key: bytes, /) -> tuple[bytes, bool]: ...
-
-
-@runtime_checkable
 class WatchInterface(Protocol):
     """A running watch (apimachinery's ``watch.Interface``): iterating it yields events
     with ``.type`` ("ADDED", "MODIFIED", "DELETED", "BOOKMARK") and ``.object`` that unpack
@@ -534,109 +506,3 @@ class WatchInterface(Protocol):
     def next(self, timeout: float | None = None) -> Any: ...
 
     def stop(self) -> None: ...
-
-
-@runtime_checkable
-class StorageInterface(Protocol):
-    """apiserver's ``storage.Interface``: objects kept under keys, versioned by revision.
-
-    Objects carry ``metadata.resourceVersion`` from the backend's revision. ``create``
-    raises ``KeyExistsError`` for an existing key; ``get`` raises ``KeyNotFoundError``
-    (or returns ``None`` with ``ignore_not_found``); ``guaranteed_update`` calls
-    ``try_update(current) -> new`` until its write wins the optimistic-concurrency race
-    and writes nothing when the bytes do not change; ``preconditions`` (UID and/or
-    resourceVersion) raise ``InvalidObjectError`` when they fail; ``get_list`` returns the
-    kind's list at one revision, paged by ``limit`` and Go's continue tokens; ``watch``
-    reports changes after ``resource_version`` in revision order. Implemented by
-    :class:`kcodec.storage.Store` (errors in :mod:`kcodec.storage.errors`).
-    """
-
-    def create(self, key: str, obj: Any, /) -> Any: ...
-
-    def get(self, key: str, ignore_not_found: bool = False) -> Any: ...
-
-    def guaranteed_update(self, key: str, try_update: Callable[[Any], Any], *, preconditions: Any = None,
-                          ignore_not_found: bool = False) -> Any: ...
-
-    def delete(self, key: str, *, preconditions: Any = None) -> Any: ...
-
-    def get_list(self, key_prefix: str, *, resource_version: str = "", limit: int = 0,
-                 continue_token: str = "") -> Any: ...
-
-    def watch(self, key: str, *, resource_version: str = "", recursive: bool = False) -> WatchInterface: ...
-
-    def count(self, key_prefix: str, /) -> int: ...
-
-
-# Storage backends and key services: what kcodec.storage builds on.
-
-
-@runtime_checkable
-class ResourceEncodingConfig(Protocol):
-    """Which version a resource is stored in, and which one the server holds in memory."""
-
-    def storage_encoding_for(self, group_resource: GroupResource, /) -> GroupVersion: ...
-
-    def in_memory_encoding_for(self, group_resource: GroupResource, /) -> GroupVersion: ...
-
-
-@runtime_checkable
-class RawWatch(Protocol):
-    """A running backend watch. ``next_batch(timeout)`` returns the next events in revision
-    order (an empty list on timeout) and raises :class:`kcodec.storage.kv.CompactedError` when the watch fell
-    behind compaction; ``close()`` ends it and is idempotent."""
-
-    def next_batch(self, timeout: float | None) -> list[RawEvent]: ...
-
-    def close(self) -> None: ...
-
-
-@runtime_checkable
-class KV(Protocol):
-    """The operations :class:`kcodec.storage.Store` needs from a backend."""
-
-    def get(self, key: bytes) -> tuple[KeyValue | None, int]: ...
-
-    def range(self, key: bytes, range_end: bytes, *, revision: int = 0, limit: int = 0,
-              count_only: bool = False) -> RangeResult: ...
-
-    def optimistic_put(self, key: bytes, value: bytes, expected_mod_revision: int) -> TxnResult: ...
-
-    def optimistic_delete(self, key: bytes, expected_mod_revision: int) -> TxnResult: ...
-
-    def watch(self, key: bytes, range_end: bytes | None, start_revision: int) -> RawWatch: ...
-
-    def compact(self, revision: int) -> None: ...
-
-    def current_revision(self) -> int: ...
-
-    def close(self) -> None: ...
-
-
-@runtime_checkable
-class KMSService(Protocol):
-    """A key management service as KMS v2 uses it (k8s.io/kms ``pkg/service.Service``).
-
-    ``encrypt(uid, plaintext)`` encrypts a DEK source under the KMS's current key;
-    ``decrypt(uid, request)`` returns the plaintext of ``request.ciphertext`` (raising on
-    an unknown key or a forged ciphertext); ``status()`` reports health and the key ID.
-    ``uid`` identifies the request in the KMS's logs.
-    """
-
-    def encrypt(self, uid: str, plaintext: bytes, /) -> EncryptResponse: ...
-
-    def decrypt(self, uid: str, request: DecryptRequest, /) -> bytes: ...
-
-    def status(self) -> StatusResponse: ...
-
-
-@runtime_checkable
-class KMSv1Service(Protocol):
-    """A KMS as the deprecated v1 envelope uses it (apiserver ``envelope.Service``).
-
-    ``encrypt(dek)`` and ``decrypt(ciphertext)`` only: no key IDs, no annotations.
-    """
-
-    def encrypt(self, data: bytes, /) -> bytes: ...
-
-    def decrypt(self, data: bytes, /) -> bytes: ...

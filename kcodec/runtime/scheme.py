@@ -14,7 +14,8 @@ from __future__ import annotations
 from kcodec import speedups
 
 import sys
-from collections.abc import Callable, Iterator
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from kcodec.conversion import (
@@ -41,6 +42,7 @@ from kcodec.schema import APIVersionInternal, GroupKind, GroupVersion, GroupVers
 
 __all__ = [
     "Scheme",
+    "LazyScheme",
     "SchemeBuilder",
     "FieldLabelConversionFunc",
     "default_meta_v1_field_selector_conversion",
@@ -695,3 +697,304 @@ class SchemeBuilder:
     def __repr__(self) -> str:
         return f"SchemeBuilder({len(self._funcs)} funcs)"
 
+
+
+#: ``fn(gvk | type | group) -> the units that register it``; None when only every unit can say.
+UnitsFor = Callable[[Any], "Sequence[str] | None"]
+
+
+class LazyScheme(Scheme):
+    """A Scheme filled in parts ("units": a group/version module, an API package...) as the
+    first lookup that needs each part arrives, so that a process using a few kinds builds
+    only those (Go builds its schemes whole at start-up: a Go binary pays no import time).
+
+    ``units`` lists every unit in the order an eager build installs them;
+    ``load_unit(scheme, unit)`` registers one (it may call :meth:`load_units` for the units
+    it depends on first). ``units_for_gvk``, ``units_for_type`` and ``units_for_group`` say
+    which units register a kind, a class or a group (None: only loading everything can
+    tell). A lookup by kind, class or group loads those units, and everything when they do
+    not register what was asked for (an unknown kind's error then names the whole scheme).
+    Any other query (listing, all-group priorities...) loads every unit first.
+
+    Defaulting and conversion need the units of the object (and of the target group):
+    with ``partial_conversion=True`` only those are loaded, which is right when each unit
+    holds whole groups and brings the conversion functions of its kinds and of everything
+    they embed (a ``load_unit`` that loads its dependencies first); otherwise they load
+    everything, as do the group queries whose answer is in registration order.
+
+    Once every unit is loaded, the registrations are put in the order an eager build makes
+    them, so every answer, order included, is that of a scheme built eagerly. Thread-safe:
+    loading holds a re-entrant lock.
+    """
+
+    __slots__ = (
+        "_units", "_pending", "_loading", "_events", "_recording", "_load_unit",
+        "_units_for_gvk", "_units_for_type", "_units_for_group", "_partial_conversion",
+    )
+
+    def __init__(
+        self,
+        name: str,
+        units: Sequence[str],
+        load_unit: Callable[[Scheme, str], None],
+        *,
+        units_for_gvk: UnitsFor,
+        units_for_type: UnitsFor,
+        units_for_group: UnitsFor,
+        partial_conversion: bool = False,
+    ) -> None:
+        super().__init__(name)
+        self._units = tuple(units)
+        self._pending = set(self._units)
+        self._loading = threading.RLock()
+        self._load_unit = load_unit
+        self._units_for_gvk = units_for_gvk
+        self._units_for_type = units_for_type
+        self._units_for_group = units_for_group
+        self._partial_conversion = partial_conversion
+        # unit -> what its registration added, in order (for _settle)
+        self._events: dict[str, list[tuple[Any, Any]]] = {}
+        self._recording: list[tuple[Any, Any]] | None = None
+
+    def __repr__(self) -> str:
+        loaded = len(self._units) - len(self._pending)
+        return f"LazyScheme(name={self._name!r}, units={loaded}/{len(self._units)} loaded)"
+
+    # -- loading ----------------------------------------------------------------------------
+
+    def pending_units(self) -> list[str]:
+        """The units not loaded yet, in eager order."""
+        return [u for u in self._units if u in self._pending]
+
+    def _add_observed_version(self, gv: GroupVersion) -> None:
+        if self._recording is not None:
+            self._recording.append((None, gv))
+        super()._add_observed_version(gv)
+
+    def add_known_type_with_name(self, gvk: GroupVersionKind, t: Any) -> None:
+        if self._recording is not None:
+            self._recording.append((self._struct_class(t), gvk))
+        super().add_known_type_with_name(gvk, t)
+
+    def load_units(self, *units: str) -> None:
+        """Register ``units`` now (those already loaded are skipped)."""
+        for unit in units:
+            self._load(unit)
+
+    def _load(self, unit: str) -> None:
+        with self._loading:
+            if unit not in self._pending:
+                return
+            self._pending.discard(unit)
+            outer = self._recording
+            self._recording = self._events.setdefault(unit, [])
+            try:
+                self._load_unit(self, unit)
+            finally:
+                self._recording = outer
+            if not self._pending and outer is None:
+                self._settle()
+
+    def load_all(self) -> None:
+        """Register every unit not loaded yet."""
+        if self._pending:
+            with self._loading:
+                for unit in self.pending_units():
+                    self._load(unit)
+                if self._events and self._recording is None:
+                    self._settle()
+
+    def _settle(self) -> None:
+        """Put the registrations in the order an eager build makes them."""
+        observed: list[Any] = []
+        kinds: dict[type, list[Any]] = {}
+        order: list[Any] = []
+        for unit in self._units:
+            for cls, item in self._events.get(unit, ()):
+                if cls is None:
+                    if item in self._observed and item not in observed:
+                        observed.append(item)
+                    continue
+                row = kinds.setdefault(cls, [])
+                if item not in row:
+                    row.append(item)
+                order.append(item)
+        self._observed[:] = observed + [gv for gv in self._observed if gv not in observed]
+        for cls, row in kinds.items():
+            current = self._type_to_gvk.get(cls, [])
+            current[:] = row + [gvk for gvk in current if gvk not in row]
+        for table in (self._gvk_to_type, self._gvk_to_new):
+            items = dict(table)
+            table.clear()
+            for gvk in order:
+                if gvk in items and gvk not in table:
+                    table[gvk] = items[gvk]
+            table.update(items)
+        self._events.clear()
+
+    def _load_for(self, units: Sequence[str] | None, known: Callable[[], bool]) -> None:
+        if units:
+            for unit in units:
+                self._load(unit)
+        if not known():
+            self.load_all()
+
+    def _for_gvk(self, gvk: GroupVersionKind) -> None:
+        if not self._pending or gvk in self._gvk_to_new:
+            return
+        self._load_for(self._units_for_gvk(gvk), lambda: gvk in self._gvk_to_new)
+
+    def _for_type(self, t: type) -> None:
+        if not self._pending or t in self._type_to_gvk or t in self._unversioned_types:
+            return
+        self._load_for(self._units_for_type(t),
+                       lambda: t in self._type_to_gvk or t in self._unversioned_types)
+
+    def _for_object(self, obj: Any) -> None:
+        if self._pending and obj is not None and not is_unstructured(obj):
+            self._for_type(type(obj))
+
+    def _for_group(self, group: str) -> None:
+        if self._pending:
+            self._load_for(self._units_for_group(group), lambda: True)
+
+    def _for_target(self, target: Any) -> None:
+        """The units a conversion to ``target`` (a group versioner) may create objects of."""
+        from kcodec.schema import DisabledGroupVersioner, GroupVersions, InternalGroupVersioner
+
+        if not self._pending or isinstance(target, (InternalGroupVersioner, DisabledGroupVersioner)):
+            return
+        if isinstance(target, GroupVersion):
+            self._for_group(target.group)
+        elif isinstance(target, GroupVersions):
+            for gv in target:
+                self._for_group(gv.group)
+        else:
+            self.load_all()
+
+    # -- lookups by kind, class or group ----------------------------------------------------
+
+    def new(self, gvk: GroupVersionKind) -> Any:
+        self._for_gvk(gvk)
+        return super().new(gvk)
+
+    def recognizes(self, gvk: GroupVersionKind) -> bool:
+        self._for_gvk(gvk)
+        return super().recognizes(gvk)
+
+    def _type_for(self, gvk: GroupVersionKind) -> type:
+        self._for_gvk(gvk)
+        return super()._type_for(gvk)
+
+    def object_kinds(self, obj: Any) -> tuple[list[GroupVersionKind], bool]:
+        self._for_object(obj)
+        return super().object_kinds(obj)
+
+    def is_unversioned(self, obj: Any) -> tuple[bool, bool]:
+        self._for_object(obj)
+        return super().is_unversioned(obj)
+
+    def _for_group_in_order(self, group: str) -> None:
+        # An answer whose order is the registration order: exact after loading the group
+        # only when a unit holds a whole group (partial_conversion), else after settling.
+        if self._partial_conversion:
+            self._for_group(group)
+        else:
+            self.load_all()
+
+    def known_types(self, gv: GroupVersion) -> dict[str, type]:
+        self._for_group_in_order(gv.group)
+        return super().known_types(gv)
+
+    def versions_for_group_kind(self, gk: GroupKind) -> list[GroupVersion]:
+        self._for_group_in_order(gk.group)
+        return super().versions_for_group_kind(gk)
+
+    def prioritized_versions_for_group(self, group: str) -> list[GroupVersion]:
+        self._for_group_in_order(group)
+        return super().prioritized_versions_for_group(group)
+
+    def is_group_registered(self, group: str) -> bool:
+        self._for_group(group)
+        return super().is_group_registered(group)
+
+    def is_version_registered(self, gv: GroupVersion) -> bool:
+        self._for_group(gv.group)
+        return super().is_version_registered(gv)
+
+    # -- defaulting and conversion ------------------------------------------------------------
+
+    @property
+    def converter(self) -> Converter:
+        """The converter; with every unit's conversion functions unless conversions are
+        partial (then a conversion loads the units of what it converts)."""
+        if not self._partial_conversion:
+            self.load_all()
+        return self._converter
+
+    def _for_conversion(self, *objs: Any) -> None:
+        if not self._pending:
+            return
+        if not self._partial_conversion:
+            self.load_all()
+            return
+        for obj in objs:
+            self._for_object(obj)
+
+    def default(self, obj: Any) -> None:
+        self._for_conversion(obj)
+        super().default(obj)
+
+
+    def convert(self, src: Any, dst: Any, context: Any = None) -> None:
+        self._for_conversion(src, dst)
+        super().convert(src, dst, context)
+
+    def convert_to_version(self, obj: Any, target: Any) -> Any:
+        return self._convert_to_version(True, obj, target)
+
+    def unsafe_convert_to_version(self, obj: Any, target: Any) -> Any:
+        return self._convert_to_version(False, obj, target)
+
+    def _convert_to_version(self, copy: bool, obj: Any, target: Any) -> Any:
+        if is_unstructured(obj):
+            # its class says nothing: its apiVersion and kind do (and then its typed class)
+            self._for_gvk(obj.get_object_kind().group_version_kind())
+        self._for_conversion(obj)
+        if self._partial_conversion:
+            self._for_target(target)
+        return super()._convert_to_version(copy, obj, target)
+
+    def convert_field_label(self, gvk: GroupVersionKind, label: str, value: str) -> tuple[str, str]:
+        if self._partial_conversion:
+            self._for_gvk(gvk)
+        else:
+            self.load_all()
+        return super().convert_field_label(gvk, label, value)
+
+    for _method in (default, convert, convert_to_version, unsafe_convert_to_version, convert_field_label,
+                    new, recognizes, object_kinds, is_unversioned, known_types, versions_for_group_kind,
+                    prioritized_versions_for_group, is_group_registered, is_version_registered):
+        _method.__doc__ = getattr(Scheme, _method.__name__).__doc__
+    del _method
+
+
+def _loading_all(fn: Callable[..., Any]) -> Callable[..., Any]:
+    def method(self: LazyScheme, *args: Any, **kwargs: Any) -> Any:
+        self.load_all()
+        return fn(self, *args, **kwargs)
+
+    method.__name__ = fn.__name__
+    method.__qualname__ = f"LazyScheme.{fn.__name__}"
+    method.__doc__ = fn.__doc__
+    return method
+
+
+# Every other query needs the whole registry; registration methods (add_*, set_*) are what
+# loading calls, so they stay as they are.
+for _name, _fn in list(vars(Scheme).items()):
+    if (_name.startswith("_") or _name.startswith(("add_", "set_")) or _name in vars(LazyScheme)
+            or not callable(_fn) or isinstance(_fn, (staticmethod, classmethod))):
+        continue
+    setattr(LazyScheme, _name, _loading_all(_fn))
+del _name, _fn

@@ -109,7 +109,12 @@ class StreamDecoder:
 
 
 class StreamEncoder:
-    """Encodes objects onto ``stream``, one framed write per object."""
+    """Encodes objects onto ``stream``, one framed write per object.
+
+    The stream stays the caller's: leaving a ``with StreamEncoder(...)`` block flushes it and
+    leaves it open (Go's streaming encoder has no Close at all), so a socket or
+    ``sys.stdout.buffer`` can be written on afterwards; :meth:`close` closes it explicitly.
+    """
 
     def __init__(self, stream: BinaryIO, framer: Framer, encoder: Encoder) -> None:
         self._stream = stream
@@ -146,4 +151,5 @@ class StreamEncoder:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        self.close()
+        # The encoder did not open the stream, so it does not close it.
+        self.flush()

@@ -88,11 +88,16 @@ class Etcd3KV:
     just died is dropped, and etcd would only answer "request timed out" after 5 s plus two
     election timeouts; giving up sooner lets the next write reach the new leader);
     ``ca_file``/``cert_file``/``key_file`` are used for ``https://`` endpoints.
+    ``fail_when_refused``: give up as soon as every endpoint has refused the connection,
+    instead of retrying until ``timeout`` (a command-line tool pointed at a port where no
+    etcd listens; a server keeps retrying, as the etcd client does while members restart).
     """
 
     def __init__(self, endpoints: str | Sequence[str], *, timeout: float = 10.0, request_timeout: float = 3.0,
-                 ca_file: str | None = None, cert_file: str | None = None, key_file: str | None = None) -> None:
+                 ca_file: str | None = None, cert_file: str | None = None, key_file: str | None = None,
+                 fail_when_refused: bool = False) -> None:
         self.endpoints = parse_endpoints(endpoints)
+        self.fail_when_refused = fail_when_refused
         self.timeout = timeout
         self.request_timeout = request_timeout
         self._tls_files = (ca_file, cert_file, key_file)
@@ -152,6 +157,7 @@ class Etcd3KV:
         deadline = time.monotonic() + self.timeout
         attempt = 0
         last = ""
+        refused: set[int] = set()
         while True:
             index = self._active
             stub = self._stub(index)[0 if method != "Status" else 2]
@@ -177,6 +183,11 @@ class Etcd3KV:
                 if mutation and not not_sent:
                     raise StorageTimeoutError(keyname, 0, f"the write may or may not have been applied ({last})") from None
                 attempt += 1
+                if not_sent and "refused" in details.lower():
+                    refused.add(index)
+                if self.fail_when_refused and len(refused) == len(self.endpoints):
+                    raise UnreachableError(keyname, 0, f"connection refused by every etcd endpoint "
+                                           f"({', '.join(e for e, _ in self.endpoints)})") from None
                 if time.monotonic() + 0.05 >= deadline:
                     raise UnreachableError(keyname, 0, f"no etcd endpoint answered within {self.timeout:g}s "
                                            f"({', '.join(e for e, _ in self.endpoints)}); last error: {last}") from None
@@ -433,11 +444,13 @@ class Etcd3Store(Store):
     """:class:`kcodec.storage.Store` on etcd v3: ``Etcd3Store("http://127.0.0.1:2379", codec)``.
 
     ``endpoints`` is a comma-separated string or a list of URLs; keyword options
-    ``timeout``, ``request_timeout``, ``ca_file``, ``cert_file``, ``key_file`` go to :class:`Etcd3KV`.
+    ``timeout``, ``request_timeout``, ``ca_file``, ``cert_file``, ``key_file``,
+    ``fail_when_refused`` go to :class:`Etcd3KV`.
     """
 
     def __init__(self, endpoints: str | Sequence[str], codec: Any, prefix: str = "/registry",
                  transformer: Any = None, **kwargs: Any) -> None:
-        kv_options = {k: kwargs.pop(k) for k in ("timeout", "request_timeout", "ca_file", "cert_file", "key_file")
+        kv_options = {k: kwargs.pop(k) for k in ("timeout", "request_timeout", "ca_file", "cert_file", "key_file",
+                                                   "fail_when_refused")
                       if k in kwargs}
         super().__init__(Etcd3KV(endpoints, **kv_options), codec, prefix, transformer, **kwargs)

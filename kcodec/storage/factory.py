@@ -1,11 +1,12 @@
-"""Per-resource storage configuration, as kube-apiserver builds it (seed 04).
+"""Per-resource storage configuration, as kube-apiserver builds it.
 
 Follows apiserver ``pkg/server/storage`` (resource_encoding_config.go, storage_factory.go,
 storage_codec.go), ``pkg/server/resourceconfig`` (MergeResourceEncodingConfigs),
 ``pkg/server/options/etcd.go`` (``--etcd-servers-overrides``, ``--storage-media-type``) and
 kube-apiserver's ``pkg/kubeapiserver/default_storage_factory_builder.go`` (1.36's special
 prefixes, cohabitating resources and storage-version overrides); the ``--storage-versions``
-syntax is the one the seed walks through (``pkg/kubeapiserver/options/storage_versions.go``
+syntax is kube-apiserver 1.9-1.12's (``pkg/kubeapiserver/options/storage_versions.go`` and
+``mergeGroupEncodingConfigs`` in ``pkg/kubeapiserver/default_storage_factory_builder.go``,
 before the flag was removed).
 
 For one :class:`~kcodec.schema.GroupResource`, :meth:`DefaultStorageFactory.new_config`
@@ -20,7 +21,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from kcodec.runtime.interfaces import ResourceEncodingConfig
+from kcodec.storage.interfaces import ResourceEncodingConfig
 from kcodec.errors import ConfigError, DecodeError
 from kcodec.schema import APIVersionInternal, GroupResource, GroupVersion, GroupVersionResource, parse_group_version
 from kcodec.storage.codec import StorageCodecConfig, new_storage_codec
@@ -83,7 +84,8 @@ RESOURCE_ENCODING_OVERRIDES: tuple[GroupVersionResource, ...] = (
 )
 
 #: Resources served by several groups but stored once, in lookup order (the first whose
-#: group is enabled holds the data). The seed lists the first five; 1.36 adds three.
+#: group is enabled holds the data). 1.9's default_storage_factory_builder.go lists the first
+#: five; 1.36's adds three.
 COHABITATING_RESOURCES: tuple[tuple[GroupResource, ...], ...] = (
     (GroupResource("networking.k8s.io", "networkpolicies"), GroupResource("extensions", "networkpolicies")),
     (GroupResource("apps", "deployments"), GroupResource("extensions", "deployments")),
@@ -101,7 +103,7 @@ COHABITATING_RESOURCES: tuple[tuple[GroupResource, ...], ...] = (
 JSON_STORED_GROUPS: tuple[str, ...] = ("apiextensions.k8s.io", "apiregistration.k8s.io")
 
 #: The versions those delegate servers write (their codecs' first version having the kind):
-#: CRDs stay apiextensions.k8s.io/v1beta1 (issue 82292), APIServices apiregistration.k8s.io/v1.
+#: CRDs stay apiextensions.k8s.io/v1beta1 (kubernetes/kubernetes#82292), APIServices apiregistration.k8s.io/v1.
 DELEGATE_STORAGE_VERSIONS: dict[GroupResource, GroupVersion] = {
     GroupResource("apiextensions.k8s.io", "customresourcedefinitions"): GroupVersion("apiextensions.k8s.io", "v1beta1"),
     GroupResource("apiregistration.k8s.io", "apiservices"): GroupVersion("apiregistration.k8s.io", "v1"),
@@ -139,7 +141,8 @@ class DefaultResourceEncodingConfig:
     def set_version_encoding(self, group: str, external_gv: GroupVersion, internal_gv: GroupVersion) -> None:
         """Store every resource of ``group`` as ``external_gv`` (held as ``internal_gv``).
 
-        The group-wide override the seed's apiserver had (``SetVersionEncoding``), which
+        The group-wide override 1.9-1.12's apiserver had (``SetVersionEncoding`` of
+        apiserver pkg/server/storage/resource_encoding_config.go), which
         ``--storage-versions`` fed; a resource's own override still wins.
         """
         self.groups[group] = (GroupVersion(*external_gv), GroupVersion(*internal_gv))
@@ -185,7 +188,7 @@ def merge_resource_encoding_configs(config: DefaultResourceEncodingConfig,
 
 def merge_group_encoding_configs(config: DefaultResourceEncodingConfig,
                                  storage_versions: Mapping[str, GroupVersion]) -> DefaultResourceEncodingConfig:
-    """The seed's ``mergeGroupEncodingConfigs``: store each group in its ``--storage-versions`` version.
+    """kube-apiserver 1.9-1.12's ``mergeGroupEncodingConfigs``: store each group in its ``--storage-versions`` version.
 
     ``storage_versions`` is what :func:`storage_groups_to_encoding_version` returns; memory
     versions stay internal. ``config`` is changed and returned.
@@ -367,7 +370,7 @@ class DefaultStorageFactory:
     resources live.
 
     Overrides are kept per GroupResource; ``GroupResource(group, "*")`` is the whole group,
-    applied before the resource's own. Example (the seed's flow)::
+    applied before the resource's own. Example (kube-apiserver's own set-up)::
 
         factory = DefaultStorageFactory(StorageConfig(server_list=["http://127.0.0.1:2379"]),
                                         CONTENT_TYPE_PROTOBUF, codecs,
@@ -575,7 +578,7 @@ def kube_apiserver_storage_factory(
     storage-version overrides, cohabitating resources and special prefixes are 1.36's;
     ``etcd_servers_overrides`` is ``--etcd-servers-overrides``; ``encryption`` is what
     :func:`~kcodec.storage.value.load_encryption_config` returns. ``storage_versions`` is
-    the seed's ``--storage-versions`` (``"apps/v1,extensions=apps/v1beta2"``; removed from
+    1.9-1.12's ``--storage-versions`` (``"apps/v1,extensions=apps/v1beta2"``; removed from
     kube-apiserver since): group-wide storage versions under the per-resource overrides.
     """
     validate_storage_media_type(media_type)

@@ -13,9 +13,8 @@ from __future__ import annotations
 import base64
 import json
 import posixpath
-from dataclasses import dataclass
 
-from kcodec.runtime.interfaces import KV, RawWatch
+from kcodec.storage.interfaces import KV, KeyValue, RangeResult, RawEvent, RawWatch, TxnResult
 from kcodec.errors import KCodecError
 from kcodec.storage.errors import BadRequestError
 
@@ -32,55 +31,6 @@ __all__ = [
     "encode_continue",
     "decode_continue",
 ]
-
-
-@dataclass(slots=True)
-class KeyValue:
-    """One stored key at one revision (etcd's ``mvccpb.KeyValue``)."""
-
-    key: bytes
-    value: bytes
-    create_revision: int
-    mod_revision: int
-    version: int = 1
-
-
-@dataclass(slots=True)
-class RangeResult:
-    """A range read: the keys (sorted), ``count`` of all keys in the range at that
-    revision (not only those returned), ``more`` when ``limit`` cut the answer, and the
-    store ``revision`` the read saw."""
-
-    kvs: list[KeyValue]
-    count: int
-    more: bool
-    revision: int
-
-
-@dataclass(slots=True)
-class TxnResult:
-    """An optimistic write: whether it applied, the store revision after it, and (when it
-    did not apply) the key's current value, ``None`` when the key is absent."""
-
-    succeeded: bool
-    revision: int
-    current: KeyValue | None = None
-
-
-@dataclass(slots=True)
-class RawEvent:
-    """A watch event as the backend sees it: ``"PUT"`` or ``"DELETE"``, the key's value
-    after the event (for a delete: the key, empty value, the delete's revision as
-    ``mod_revision``) and the value before it (always for deletes; for puts when the
-    backend has it at hand, else ``None``)."""
-
-    type: str
-    kv: KeyValue
-    prev_kv: KeyValue | None = None
-
-    @property
-    def is_create(self) -> bool:
-        return self.type == "PUT" and self.kv.create_revision == self.kv.mod_revision
 
 
 class CompactedError(KCodecError):

@@ -8,7 +8,7 @@ from typing import Any
 from kcodec.model import Struct, field, Int32, Int64
 from kcodec.runtime import Object, RawExtension
 from kcodec.schema import GroupVersion
-from kcodec.types import IntOrString
+from kcodec.types import OptionalIntOrString
 from kcodec.api.core import v1 as corev1
 from kcodec.api.meta import v1 as metav1
 
@@ -50,7 +50,7 @@ class StatefulSetUpdateStrategy(Struct):
 class RollingUpdateStatefulSetStrategy(Struct):
     """RollingUpdateStatefulSetStrategy: struct of apps/v1beta2."""
     partition: Int32 | None = field(1, "partition", omitempty=True)
-    max_unavailable: IntOrString | None = field(2, "maxUnavailable", omitempty=True)
+    max_unavailable: OptionalIntOrString = field(2, "maxUnavailable", omitempty=True)
 
 
 class StatefulSetPersistentVolumeClaimRetentionPolicy(Struct):
@@ -135,8 +135,8 @@ class DeploymentStrategy(Struct):
 
 class RollingUpdateDeployment(Struct):
     """RollingUpdateDeployment: struct of apps/v1beta2."""
-    max_unavailable: IntOrString | None = field(1, "maxUnavailable", omitempty=True)
-    max_surge: IntOrString | None = field(2, "maxSurge", omitempty=True)
+    max_unavailable: OptionalIntOrString = field(1, "maxUnavailable", omitempty=True)
+    max_surge: OptionalIntOrString = field(2, "maxSurge", omitempty=True)
 
 
 class DeploymentStatus(Struct):
@@ -176,8 +176,8 @@ class DaemonSetUpdateStrategy(Struct):
 
 class RollingUpdateDaemonSet(Struct):
     """RollingUpdateDaemonSet: struct of apps/v1beta2."""
-    max_unavailable: IntOrString | None = field(1, "maxUnavailable", omitempty=True)
-    max_surge: IntOrString | None = field(2, "maxSurge", omitempty=True)
+    max_unavailable: OptionalIntOrString = field(1, "maxUnavailable", omitempty=True)
+    max_surge: OptionalIntOrString = field(2, "maxSurge", omitempty=True)
 
 
 class DaemonSetSpec(Struct):

@@ -12,8 +12,17 @@ conversion.go keeps everything else in annotations so that it survives a v1 clie
   ``autoscaling.alpha.kubernetes.io/conditions`` and the behavior in
   ``autoscaling.alpha.kubernetes.io/behavior`` (Go marshals the *internal* type there, so its
   keys are Go field names);
+* an HPA that ends up with no metric at all (no CPU target, no metrics annotation) gets
+  the CPU utilization target of 80 % that v1's controller used to imply;
 * coming back, the annotation metrics come first and the CPU target metric last (a metric
   order other than that is upstream's deliberate loss), and the annotations are removed.
+
+autoscaling/v2 (and the removed v2beta2) hold everything the internal version does: both
+ways, Go's DropRoundTripHorizontalPodAutoscalerAnnotations removes the four annotations
+above, which only v1 and v2beta1 write. The removed autoscaling/v2beta1 (Kubernetes 1.35's
+pkg/apis/autoscaling/v2beta1/conversion.go) has v1's annotation metric shapes as its own
+fields and keeps only the behavior in its annotation (written from the internal type,
+read back when well-formed and non-empty); the other round-trip annotations are dropped.
 
 The per-metric conversions between v1's and the internal shapes are upstream's: an object or
 external target with an average value is an AverageValue target, else a Value target; a
@@ -27,10 +36,13 @@ from typing import Any
 
 import json
 import re
+import sys
 
 from kcodec.api._hub import copy_map, register_package
 from kcodec.api.autoscaling import internal as api
 from kcodec.api.autoscaling import v1
+from kcodec.api.removed import autoscaling_v2beta1 as v2beta1
+from kcodec.api.autoscaling._defaults import DEFAULT_CPU_UTILIZATION
 from kcodec.conversion import Scope
 from kcodec.model import from_tree, to_tree
 from kcodec import gojson as _gojson
@@ -91,8 +103,10 @@ def _ref_in(scope: Scope, ref: v1.CrossVersionObjectReference) -> api.CrossVersi
     return api.CrossVersionObjectReference(kind=ref.kind, name=ref.name, api_version=ref.api_version)
 
 
-def _ref_out(ref: api.CrossVersionObjectReference) -> v1.CrossVersionObjectReference:
-    return v1.CrossVersionObjectReference(kind=ref.kind, name=ref.name, api_version=ref.api_version)
+def _ref_out(ref: api.CrossVersionObjectReference, dst: Any) -> Any:
+    """``ref`` as the CrossVersionObjectReference of ``dst``'s version (v1 or v2beta1)."""
+    cls = sys.modules[type(dst).__module__].CrossVersionObjectReference
+    return cls(kind=ref.kind, name=ref.name, api_version=ref.api_version)
 
 
 def _q(v: Quantity | None) -> Quantity:
@@ -107,7 +121,7 @@ def _object_source_in(src: v1.ObjectMetricSource, dst: api.ObjectMetricSource, s
 
 
 def _object_source_out(src: api.ObjectMetricSource, dst: v1.ObjectMetricSource, scope: Scope) -> None:
-    dst.target = _ref_out(src.described_object)
+    dst.target = _ref_out(src.described_object, dst)
     dst.metric_name, dst.selector = src.metric.name, src.metric.selector
     dst.target_value = _q(src.target.value)
     dst.average_value = src.target.average_value
@@ -164,7 +178,7 @@ def _object_status_in(src: v1.ObjectMetricStatus, dst: api.ObjectMetricStatus, s
 
 
 def _object_status_out(src: api.ObjectMetricStatus, dst: v1.ObjectMetricStatus, scope: Scope) -> None:
-    dst.target = _ref_out(src.described_object)
+    dst.target = _ref_out(src.described_object, dst)
     dst.metric_name, dst.selector = src.metric.name, src.metric.selector
     dst.current_value = _q(src.current.value)
     dst.average_value = src.current.average_value
@@ -340,6 +354,13 @@ def _hpa_spec_in(src: v1.HorizontalPodAutoscaler, dst: api.HorizontalPodAutoscal
         behavior = _behavior_from(ann[BEHAVIOR])
         if behavior is not None:
             spec.behavior = behavior
+    if not spec.metrics:
+        # autoscaling/v1's controller used to apply an implicit CPU target; Go's
+        # Convert_v1_HorizontalPodAutoscaler_To_autoscaling_HorizontalPodAutoscaler makes it
+        # explicit once the annotation's metrics are known.
+        spec.metrics = [api.MetricSpec(type="Resource", resource=api.ResourceMetricSource(
+            name="cpu", target=api.MetricTarget(type="Utilization",
+                                                average_utilization=DEFAULT_CPU_UTILIZATION)))]
     dst.spec = spec
 
 
@@ -359,8 +380,58 @@ def _hpa_status_in(src: v1.HorizontalPodAutoscaler, dst: api.HorizontalPodAutosc
     dst.status = status
 
 
+# -- the removed autoscaling/v2beta1 and v2beta2 (pkg/apis/autoscaling/v2beta1 and v2beta2
+# conversion.go of Kubernetes 1.35) -----------------------------------------------------------
+
+_ROUND_TRIP = (METRIC_SPECS, METRIC_STATUSES, CONDITIONS, BEHAVIOR)
+
+
+def _drop_round_trip(meta: Any) -> Any:
+    """Go's DropRoundTripHorizontalPodAutoscalerAnnotations: ``meta`` without the annotations
+    other versions round-trip through (a copy when there are any)."""
+    ann = meta.annotations
+    if not ann or not any(k in ann for k in _ROUND_TRIP):
+        return meta
+    meta = meta.deep_copy()
+    meta.annotations = {k: v for k, v in ann.items() if k not in _ROUND_TRIP} or None
+    return meta
+
+
+def _drop_round_trip_meta(src: Any, dst: Any, scope: Scope) -> None:
+    dst.metadata = _drop_round_trip(src.metadata)
+
+
+def _v2beta1_meta_out(src: api.HorizontalPodAutoscaler, dst: Any, scope: Scope) -> None:
+    meta = _drop_round_trip(src.metadata)
+    if src.spec.behavior is not None:
+        # Go marshals the internal behavior here (its keys are Go field names)
+        if meta is src.metadata:
+            meta = meta.deep_copy()
+        meta.annotations = {**(meta.annotations or {}),
+                            BEHAVIOR: _gojson.dumps(_go_tree(src.spec.behavior)).decode("utf-8")}
+    dst.metadata = meta
+
+
+def _v2beta1_spec_in(src: Any, dst: api.HorizontalPodAutoscaler, scope: Scope) -> None:
+    spec = api.HorizontalPodAutoscalerSpec()
+    scope.convert(src.spec, spec)
+    text = (src.metadata.annotations or {}).get(BEHAVIOR)
+    if text is not None:
+        behavior = _behavior_from(text)
+        # only well-formed, non-empty data moves from the annotation to the field
+        if behavior is not None and (behavior.scale_up is not None or behavior.scale_down is not None):
+            spec.behavior = behavior
+    dst.spec = spec
+
+
 def add_conversion_funcs(scheme: Any) -> None:
     """Register every autoscaling version <-> internal conversion with ``scheme``."""
+    # v2 and v2beta2 round-trip without annotations: other versions' ones are dropped both
+    # ways (pkg/apis/autoscaling/v2/conversion.go, v2beta2/conversion.go)
+    drop_both_ways = {
+        "to_internal": {"HorizontalPodAutoscaler": {"metadata": _drop_round_trip_meta}},
+        "to_external": {"HorizontalPodAutoscaler": {"metadata": _drop_round_trip_meta}},
+    }
     register_package(scheme, "autoscaling", v1={
         "to_internal": {"HorizontalPodAutoscalerSpec": {"metrics": _metrics_in},
                         "HorizontalPodAutoscalerStatus": {"current_metrics": _current_metrics_in},
@@ -374,7 +445,14 @@ def add_conversion_funcs(scheme: Any) -> None:
         },
         # v1's metric shapes (only in annotations) have hand-written functions below
         "skip": tuple(name for name, _, _ in _METRIC_FUNCS),
-    })
-    for name, fn_in, fn_out in _METRIC_FUNCS:
-        scheme.add_conversion_func(getattr(v1, name), getattr(api, name), fn_in)
-        scheme.add_conversion_func(getattr(api, name), getattr(v1, name), fn_out)
+    }, v2beta1={
+        "to_internal": {"HorizontalPodAutoscaler": {"metadata": _drop_round_trip_meta,
+                                                    "spec": _v2beta1_spec_in}},
+        "to_external": {"HorizontalPodAutoscaler": {"metadata": _v2beta1_meta_out}},
+        # v2beta1's metric shapes are v1's annotation shapes
+        "skip": tuple(name for name, _, _ in _METRIC_FUNCS),
+    }, v2=drop_both_ways, v2beta2=drop_both_ways)
+    for ext in (v1, v2beta1):
+        for name, fn_in, fn_out in _METRIC_FUNCS:
+            scheme.add_conversion_func(getattr(ext, name), getattr(api, name), fn_in)
+            scheme.add_conversion_func(getattr(api, name), getattr(ext, name), fn_out)

@@ -8,7 +8,7 @@ from typing import Any
 from kcodec.model import Struct, field, Int32, Int64
 from kcodec.runtime import Object
 from kcodec.schema import GroupVersion
-from kcodec.types import Quantity
+from kcodec.types import OptionalQuantity, QuantityField
 from kcodec.api.meta import v1 as metav1
 
 SCHEME_GROUP_VERSION = GroupVersion("autoscaling", "v1")
@@ -84,15 +84,15 @@ class ObjectMetricSource(Struct):
     """ObjectMetricSource: struct of autoscaling/v1."""
     target: CrossVersionObjectReference = field(1, "target")
     metric_name: str = field(2, "metricName")
-    target_value: Quantity = field(3, "targetValue")
+    target_value: QuantityField = field(3, "targetValue")
     selector: metav1.LabelSelector | None = field(4, "selector", omitempty=True)
-    average_value: Quantity | None = field(5, "averageValue", omitempty=True)
+    average_value: OptionalQuantity = field(5, "averageValue", omitempty=True)
 
 
 class PodsMetricSource(Struct):
     """PodsMetricSource: struct of autoscaling/v1."""
     metric_name: str = field(1, "metricName")
-    target_average_value: Quantity = field(2, "targetAverageValue")
+    target_average_value: QuantityField = field(2, "targetAverageValue")
     selector: metav1.LabelSelector | None = field(3, "selector", omitempty=True)
 
 
@@ -100,14 +100,14 @@ class ResourceMetricSource(Struct):
     """ResourceMetricSource: struct of autoscaling/v1."""
     name: str = field(1, "name", go="v1.ResourceName")
     target_average_utilization: Int32 | None = field(2, "targetAverageUtilization", omitempty=True)
-    target_average_value: Quantity | None = field(3, "targetAverageValue", omitempty=True)
+    target_average_value: OptionalQuantity = field(3, "targetAverageValue", omitempty=True)
 
 
 class ContainerResourceMetricSource(Struct):
     """ContainerResourceMetricSource: struct of autoscaling/v1."""
     name: str = field(1, "name", go="v1.ResourceName")
     target_average_utilization: Int32 | None = field(2, "targetAverageUtilization", omitempty=True)
-    target_average_value: Quantity | None = field(3, "targetAverageValue", omitempty=True)
+    target_average_value: OptionalQuantity = field(3, "targetAverageValue", omitempty=True)
     container: str = field(5, "container")
 
 
@@ -115,8 +115,8 @@ class ExternalMetricSource(Struct):
     """ExternalMetricSource: struct of autoscaling/v1."""
     metric_name: str = field(1, "metricName")
     metric_selector: metav1.LabelSelector | None = field(2, "metricSelector", omitempty=True)
-    target_value: Quantity | None = field(3, "targetValue", omitempty=True)
-    target_average_value: Quantity | None = field(4, "targetAverageValue", omitempty=True)
+    target_value: OptionalQuantity = field(3, "targetValue", omitempty=True)
+    target_average_value: OptionalQuantity = field(4, "targetAverageValue", omitempty=True)
 
 
 class MetricStatus(Struct):
@@ -142,15 +142,15 @@ class ObjectMetricStatus(Struct):
     """ObjectMetricStatus: struct of autoscaling/v1."""
     target: CrossVersionObjectReference = field(1, "target")
     metric_name: str = field(2, "metricName")
-    current_value: Quantity = field(3, "currentValue")
+    current_value: QuantityField = field(3, "currentValue")
     selector: metav1.LabelSelector | None = field(4, "selector", omitempty=True)
-    average_value: Quantity | None = field(5, "averageValue", omitempty=True)
+    average_value: OptionalQuantity = field(5, "averageValue", omitempty=True)
 
 
 class PodsMetricStatus(Struct):
     """PodsMetricStatus: struct of autoscaling/v1."""
     metric_name: str = field(1, "metricName")
-    current_average_value: Quantity = field(2, "currentAverageValue")
+    current_average_value: QuantityField = field(2, "currentAverageValue")
     selector: metav1.LabelSelector | None = field(3, "selector", omitempty=True)
 
 
@@ -158,14 +158,14 @@ class ResourceMetricStatus(Struct):
     """ResourceMetricStatus: struct of autoscaling/v1."""
     name: str = field(1, "name", go="v1.ResourceName")
     current_average_utilization: Int32 | None = field(2, "currentAverageUtilization", omitempty=True)
-    current_average_value: Quantity = field(3, "currentAverageValue")
+    current_average_value: QuantityField = field(3, "currentAverageValue")
 
 
 class ContainerResourceMetricStatus(Struct):
     """ContainerResourceMetricStatus: struct of autoscaling/v1."""
     name: str = field(1, "name", go="v1.ResourceName")
     current_average_utilization: Int32 | None = field(2, "currentAverageUtilization", omitempty=True)
-    current_average_value: Quantity = field(3, "currentAverageValue")
+    current_average_value: QuantityField = field(3, "currentAverageValue")
     container: str = field(4, "container")
 
 
@@ -173,8 +173,8 @@ class ExternalMetricStatus(Struct):
     """ExternalMetricStatus: struct of autoscaling/v1."""
     metric_name: str = field(1, "metricName")
     metric_selector: metav1.LabelSelector | None = field(2, "metricSelector", omitempty=True)
-    current_value: Quantity = field(3, "currentValue")
-    current_average_value: Quantity | None = field(4, "currentAverageValue", omitempty=True)
+    current_value: QuantityField = field(3, "currentValue")
+    current_average_value: OptionalQuantity = field(4, "currentAverageValue", omitempty=True)
 
 
 def add_to_scheme(scheme: Any) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 from kcodec.model import Struct, field, Int32, Int64
 from kcodec.runtime import Object
 from kcodec.schema import GroupVersion
-from kcodec.types import Quantity
+from kcodec.types import OptionalQuantity
 from kcodec.api.meta import v1 as metav1
 
 SCHEME_GROUP_VERSION = GroupVersion("autoscaling", "v2")
@@ -58,7 +58,7 @@ class HPAScalingRules(Struct):
     stabilization_window_seconds: Int32 | None = field(3, "stabilizationWindowSeconds", omitempty=True)
     select_policy: str | None = field(1, "selectPolicy", omitempty=True, go="*v2.ScalingPolicySelect")
     policies: list[HPAScalingPolicy] | None = field(2, "policies", omitempty=True, tags="listType=atomic")
-    tolerance: Quantity | None = field(4, "tolerance", omitempty=True)
+    tolerance: OptionalQuantity = field(4, "tolerance", omitempty=True)
 
 
 class HPAScalingPolicy(Struct):
@@ -109,8 +109,8 @@ class MetricIdentifier(Struct):
 class MetricTarget(Struct):
     """MetricTarget: struct of autoscaling/v2."""
     type: str = field(1, "type", go="v2.MetricTargetType")
-    value: Quantity | None = field(2, "value", omitempty=True)
-    average_value: Quantity | None = field(3, "averageValue", omitempty=True)
+    value: OptionalQuantity = field(2, "value", omitempty=True)
+    average_value: OptionalQuantity = field(3, "averageValue", omitempty=True)
     average_utilization: Int32 | None = field(4, "averageUtilization", omitempty=True)
 
 
@@ -177,8 +177,8 @@ class ExternalMetricStatus(Struct):
 
 class MetricValueStatus(Struct):
     """MetricValueStatus: struct of autoscaling/v2."""
-    value: Quantity | None = field(1, "value", omitempty=True)
-    average_value: Quantity | None = field(2, "averageValue", omitempty=True)
+    value: OptionalQuantity = field(1, "value", omitempty=True)
+    average_value: OptionalQuantity = field(2, "averageValue", omitempty=True)
     average_utilization: Int32 | None = field(3, "averageUtilization", omitempty=True)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from kcodec.api.batch import v1, v1beta1
+from kcodec.api.removed import batch_v2alpha1 as v2alpha1
 
 __all__ = ["DEFAULTERS"]
 
@@ -59,5 +60,7 @@ DEFAULTERS = {
     v1.PodFailurePolicyOnPodConditionsPattern: set_defaults_pod_failure_policy_on_pod_conditions_pattern,
     v1.CronJob: _cron_job,
     v1beta1.CronJob: _cron_job,
+    # the removed v2alpha1 (Kubernetes 1.20's pkg/apis/batch/v2alpha1/defaults.go)
+    v2alpha1.CronJob: _cron_job,
 }
 MARKERS: dict = {}

@@ -19,6 +19,7 @@ import re
 from typing import Any
 
 from kcodec.api.certificates import v1, v1beta1
+from kcodec.api.removed import certificates_v1alpha1 as v1alpha1_removed
 from kcodec.errors import KCodecError
 
 __all__ = ["DEFAULTERS", "MARKERS", "default_signer_name"]
@@ -120,4 +121,6 @@ DEFAULTERS = {
     v1beta1.CertificateSigningRequestCondition: set_defaults_csr_condition,
     v1.CertificateSigningRequestCondition: set_defaults_csr_condition,
 }
-MARKERS = {(v1beta1.PodCertificateRequestSpec, "max_expiration_seconds"): 86400}
+MARKERS = {(v1beta1.PodCertificateRequestSpec, "max_expiration_seconds"): 86400,
+           # the removed v1alpha1 PodCertificateRequest (k8s.io/api v0.34.10 types.go)
+           (v1alpha1_removed.PodCertificateRequestSpec, "max_expiration_seconds"): 86400}

@@ -8,7 +8,7 @@ from typing import Any
 from kcodec.model import Struct, field, Int32, Int64
 from kcodec.runtime import Object, RawExtension
 from kcodec.schema import GroupVersion
-from kcodec.types import Quantity
+from kcodec.types import ResourceList
 from kcodec.api.core import v1 as corev1
 from kcodec.api.meta import v1 as metav1
 
@@ -267,7 +267,7 @@ class PodSpec(Struct):
     runtime_class_name: str | None = field(0, "runtimeClassName", omitempty=True)
     enable_service_links: bool | None = field(0, "enableServiceLinks", omitempty=True)
     preemption_policy: str | None = field(0, "preemptionPolicy", omitempty=True)
-    overhead: dict[str, Quantity] | None = field(0, "overhead", omitempty=True)
+    overhead: ResourceList = field(0, "overhead", omitempty=True)
     topology_spread_constraints: list[TopologySpreadConstraint] | None = field(0, "topologySpreadConstraints", omitempty=True)
     set_hostname_as_fqdn: bool | None = field(0, "setHostnameAsFQDN", omitempty=True)
     os: PodOS | None = field(0, "os", omitempty=True)
@@ -317,7 +317,7 @@ class PodStatus(Struct):
     resize: str = field(0, "resize", omitempty=True)
     resource_claim_statuses: list[PodResourceClaimStatus] | None = field(0, "resourceClaimStatuses", omitempty=True)
     extended_resource_claim_status: PodExtendedResourceClaimStatus | None = field(0, "extendedResourceClaimStatus", omitempty=True)
-    allocated_resources: dict[str, Quantity] | None = field(0, "allocatedResources", omitempty=True)
+    allocated_resources: ResourceList = field(0, "allocatedResources", omitempty=True)
     resources: ResourceRequirements | None = field(0, "resources", omitempty=True)
     node_allocatable_resource_claim_statuses: list[NodeAllocatableResourceClaimStatus] | None = field(0, "nodeAllocatableResourceClaimStatuses", omitempty=True)
 

@@ -8,7 +8,7 @@ from typing import Any
 from kcodec.model import Struct, field, Int32, Int64
 from kcodec.runtime import Object, RawExtension
 from kcodec.schema import GroupVersion
-from kcodec.types import IntOrString, Quantity
+from kcodec.types import IntOrStringField, OptionalQuantity, Quantity, QuantityField, ResourceList
 from kcodec.api.meta import v1 as metav1
 
 SCHEME_GROUP_VERSION = GroupVersion("", "v1")
@@ -95,7 +95,7 @@ class PersistentVolume(Object):
 
 class PersistentVolumeSpec(Struct):
     """PersistentVolumeSpec: struct of v1."""
-    capacity: dict[str, Quantity] | None = field(1, "capacity", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
+    capacity: ResourceList = field(1, "capacity", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
     persistent_volume_source: PersistentVolumeSource = field(2, "", inline=True)
     access_modes: list[str] | None = field(3, "accessModes", omitempty=True, go="[]v1.PersistentVolumeAccessMode", tags="listType=atomic")
     claim_ref: ObjectReference | None = field(4, "claimRef", omitempty=True, tags="structType=granular")
@@ -180,9 +180,9 @@ class PersistentVolumeClaimStatus(Struct):
     """PersistentVolumeClaimStatus: struct of v1."""
     phase: str = field(1, "phase", omitempty=True, go="v1.PersistentVolumeClaimPhase")
     access_modes: list[str] | None = field(2, "accessModes", omitempty=True, go="[]v1.PersistentVolumeAccessMode", tags="listType=atomic")
-    capacity: dict[str, Quantity] | None = field(3, "capacity", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
+    capacity: ResourceList = field(3, "capacity", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
     conditions: list[PersistentVolumeClaimCondition] | None = field(4, "conditions", omitempty=True, tags="patchStrategy=merge;patchMergeKey=type;listType=map;listMapKey=type")
-    allocated_resources: dict[str, Quantity] | None = field(5, "allocatedResources", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
+    allocated_resources: ResourceList = field(5, "allocatedResources", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
     allocated_resource_statuses: dict[str, str] | None = field(7, "allocatedResourceStatuses", omitempty=True, go="map[v1.ResourceName]v1.ClaimResourceStatus", tags="mapType=granular")
     current_volume_attributes_class_name: str | None = field(8, "currentVolumeAttributesClassName", omitempty=True)
     modify_volume_status: ModifyVolumeStatus | None = field(9, "modifyVolumeStatus", omitempty=True)
@@ -197,7 +197,7 @@ class HostPathVolumeSource(Struct):
 class EmptyDirVolumeSource(Struct):
     """EmptyDirVolumeSource: struct of v1."""
     medium: str = field(1, "medium", omitempty=True, go="v1.StorageMedium")
-    size_limit: Quantity | None = field(2, "sizeLimit", omitempty=True)
+    size_limit: OptionalQuantity = field(2, "sizeLimit", omitempty=True)
 
 
 class GlusterfsVolumeSource(Struct):
@@ -660,7 +660,7 @@ class ResourceFieldSelector(Struct):
     __go_tags__ = "structType=atomic"
     container_name: str = field(1, "containerName", omitempty=True)
     resource: str = field(2, "resource")
-    divisor: Quantity = field(3, "divisor", omitempty=True)
+    divisor: QuantityField = field(3, "divisor", omitempty=True)
 
 
 class ConfigMapKeySelector(Struct):
@@ -707,7 +707,7 @@ class HTTPHeader(Struct):
 class HTTPGetAction(Struct):
     """HTTPGetAction: struct of v1."""
     path: str = field(1, "path", omitempty=True)
-    port: IntOrString = field(2, "port")
+    port: IntOrStringField = field(2, "port")
     host: str = field(3, "host", omitempty=True)
     scheme: str = field(4, "scheme", omitempty=True, go="v1.URIScheme")
     http_headers: list[HTTPHeader] | None = field(5, "httpHeaders", omitempty=True, go_field="HTTPHeaders", tags="listType=atomic")
@@ -715,7 +715,7 @@ class HTTPGetAction(Struct):
 
 class TCPSocketAction(Struct):
     """TCPSocketAction: struct of v1."""
-    port: IntOrString = field(1, "port")
+    port: IntOrStringField = field(1, "port")
     host: str = field(2, "host", omitempty=True)
 
 
@@ -760,15 +760,15 @@ class Capabilities(Struct):
 
 class ResourceRequirements(Struct):
     """ResourceRequirements: struct of v1."""
-    limits: dict[str, Quantity] | None = field(1, "limits", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
-    requests: dict[str, Quantity] | None = field(2, "requests", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
+    limits: ResourceList = field(1, "limits", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
+    requests: ResourceList = field(2, "requests", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
     claims: list[ResourceClaim] | None = field(3, "claims", omitempty=True, tags="listType=map;listMapKey=name")
 
 
 class VolumeResourceRequirements(Struct):
     """VolumeResourceRequirements: struct of v1."""
-    limits: dict[str, Quantity] | None = field(1, "limits", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
-    requests: dict[str, Quantity] | None = field(2, "requests", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
+    limits: ResourceList = field(1, "limits", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
+    requests: ResourceList = field(2, "requests", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
 
 
 class ResourceClaim(Struct):
@@ -869,7 +869,7 @@ class ContainerStatus(Struct):
     image_id: str = field(7, "imageID")
     container_id: str = field(8, "containerID", omitempty=True)
     started: bool | None = field(9, "started", omitempty=True)
-    allocated_resources: dict[str, Quantity] | None = field(10, "allocatedResources", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
+    allocated_resources: ResourceList = field(10, "allocatedResources", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
     resources: ResourceRequirements | None = field(11, "resources", omitempty=True)
     volume_mounts: list[VolumeMountStatus] | None = field(12, "volumeMounts", omitempty=True, tags="patchStrategy=merge;patchMergeKey=mountPath;listType=map;listMapKey=mountPath")
     user: ContainerUser | None = field(13, "user", omitempty=True)
@@ -1079,7 +1079,7 @@ class PodSpec(Struct):
     runtime_class_name: str | None = field(29, "runtimeClassName", omitempty=True)
     enable_service_links: bool | None = field(30, "enableServiceLinks", omitempty=True)
     preemption_policy: str | None = field(31, "preemptionPolicy", omitempty=True, go="*v1.PreemptionPolicy")
-    overhead: dict[str, Quantity] | None = field(32, "overhead", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
+    overhead: ResourceList = field(32, "overhead", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
     topology_spread_constraints: list[TopologySpreadConstraint] | None = field(33, "topologySpreadConstraints", omitempty=True, tags="patchStrategy=merge;patchMergeKey=topologyKey;listType=map;listMapKey=topologyKey,whenUnsatisfiable")
     set_hostname_as_fqdn: bool | None = field(35, "setHostnameAsFQDN", omitempty=True)
     os: PodOS | None = field(36, "os", omitempty=True, go_field="OS")
@@ -1257,7 +1257,7 @@ class PodStatus(Struct):
     resize: str = field(14, "resize", omitempty=True, go="v1.PodResizeStatus")
     resource_claim_statuses: list[PodResourceClaimStatus] | None = field(15, "resourceClaimStatuses", omitempty=True, tags="patchStrategy=merge,retainKeys;patchMergeKey=name;listType=map;listMapKey=name")
     extended_resource_claim_status: PodExtendedResourceClaimStatus | None = field(18, "extendedResourceClaimStatus", omitempty=True)
-    allocated_resources: dict[str, Quantity] | None = field(19, "allocatedResources", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
+    allocated_resources: ResourceList = field(19, "allocatedResources", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
     resources: ResourceRequirements | None = field(20, "resources", omitempty=True)
     node_allocatable_resource_claim_statuses: list[NodeAllocatableResourceClaimStatus] | None = field(21, "nodeAllocatableResourceClaimStatuses", omitempty=True, tags="listType=atomic")
 
@@ -1398,7 +1398,7 @@ class ServicePort(Struct):
     protocol: str = field(2, "protocol", omitempty=True, go="v1.Protocol")
     app_protocol: str | None = field(6, "appProtocol", omitempty=True)
     port: Int32 = field(3, "port")
-    target_port: IntOrString = field(4, "targetPort", omitempty=True)
+    target_port: IntOrStringField = field(4, "targetPort", omitempty=True)
     node_port: Int32 = field(5, "nodePort", omitempty=True)
 
 
@@ -1548,8 +1548,8 @@ class NodeConfigStatus(Struct):
 
 class NodeStatus(Struct):
     """NodeStatus: struct of v1."""
-    capacity: dict[str, Quantity] | None = field(1, "capacity", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
-    allocatable: dict[str, Quantity] | None = field(2, "allocatable", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
+    capacity: ResourceList = field(1, "capacity", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
+    allocatable: ResourceList = field(2, "allocatable", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
     phase: str = field(3, "phase", omitempty=True, go="v1.NodePhase")
     conditions: list[NodeCondition] | None = field(4, "conditions", omitempty=True, tags="patchStrategy=merge;patchMergeKey=type;listType=map;listMapKey=type")
     addresses: list[NodeAddress] | None = field(5, "addresses", omitempty=True, tags="patchStrategy=merge;patchMergeKey=type;listType=map;listMapKey=type")
@@ -1797,11 +1797,11 @@ class List(Object):
 class LimitRangeItem(Struct):
     """LimitRangeItem: struct of v1."""
     type: str = field(1, "type", go="v1.LimitType")
-    max: dict[str, Quantity] | None = field(2, "max", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
-    min: dict[str, Quantity] | None = field(3, "min", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
-    default: dict[str, Quantity] | None = field(4, "default", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
-    default_request: dict[str, Quantity] | None = field(5, "defaultRequest", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
-    max_limit_request_ratio: dict[str, Quantity] | None = field(6, "maxLimitRequestRatio", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
+    max: ResourceList = field(2, "max", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
+    min: ResourceList = field(3, "min", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
+    default: ResourceList = field(4, "default", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
+    default_request: ResourceList = field(5, "defaultRequest", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
+    max_limit_request_ratio: ResourceList = field(6, "maxLimitRequestRatio", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
 
 
 class LimitRangeSpec(Struct):
@@ -1823,7 +1823,7 @@ class LimitRangeList(Object):
 
 class ResourceQuotaSpec(Struct):
     """ResourceQuotaSpec: struct of v1."""
-    hard: dict[str, Quantity] | None = field(1, "hard", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
+    hard: ResourceList = field(1, "hard", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
     scopes: list[str] | None = field(2, "scopes", omitempty=True, go="[]v1.ResourceQuotaScope", tags="listType=atomic")
     scope_selector: ScopeSelector | None = field(3, "scopeSelector", omitempty=True)
 
@@ -1843,8 +1843,8 @@ class ScopedResourceSelectorRequirement(Struct):
 
 class ResourceQuotaStatus(Struct):
     """ResourceQuotaStatus: struct of v1."""
-    hard: dict[str, Quantity] | None = field(1, "hard", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
-    used: dict[str, Quantity] | None = field(2, "used", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
+    hard: ResourceList = field(1, "hard", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
+    used: ResourceList = field(2, "used", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
 
 
 class ResourceQuota(Object):
@@ -1990,7 +1990,7 @@ class NodeAllocatableResourceClaimStatus(Struct):
     """NodeAllocatableResourceClaimStatus: struct of v1."""
     resource_claim_name: str = field(1, "resourceClaimName")
     containers: list[str] | None = field(2, "containers", omitempty=True, tags="listType=set")
-    resources: dict[str, Quantity] | None = field(3, "resources", go="map[v1.ResourceName]resource.Quantity")
+    resources: ResourceList = field(3, "resources", go="map[v1.ResourceName]resource.Quantity")
 
 
 def add_to_scheme(scheme: Any) -> None:

@@ -42,8 +42,11 @@ def _topology_out(src: Any, dst: Any, scope: Scope) -> None:
 
 def add_conversion_funcs(scheme: Any) -> None:
     """Register every discovery.k8s.io version <-> internal conversion with ``scheme``."""
-    register_package(scheme, "discovery", v1beta1={
+    beta = {
         "to_internal": {"Endpoint": {"zone": _zone_in,
                                      "deprecated_topology": _deprecated_topology_in}},
         "to_external": {"Endpoint": {"topology": _topology_out}},
-    })
+    }
+    # v1alpha1, removed in 1.21, had v1beta1's topology map (pkg/apis/discovery/v1alpha1 of
+    # Kubernetes 1.20 converted it field for field to an internal type that had it too).
+    register_package(scheme, "discovery", v1beta1=beta, v1alpha1=beta)

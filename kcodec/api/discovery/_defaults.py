@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from kcodec.api.discovery import v1, v1beta1
+from kcodec.api.removed import discovery_v1alpha1 as v1alpha1
 
 __all__ = ["DEFAULTERS"]
 
@@ -16,5 +17,7 @@ def _endpoint_port(obj: Any) -> None:
         obj.protocol = "TCP"
 
 
-DEFAULTERS = {v1.EndpointPort: _endpoint_port, v1beta1.EndpointPort: _endpoint_port}
+# v1alpha1: the removed version, as Kubernetes 1.20's pkg/apis/discovery/v1alpha1/defaults.go
+DEFAULTERS = {v1.EndpointPort: _endpoint_port, v1beta1.EndpointPort: _endpoint_port,
+              v1alpha1.EndpointPort: _endpoint_port}
 MARKERS: dict = {}

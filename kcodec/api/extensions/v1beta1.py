@@ -8,7 +8,7 @@ from typing import Any
 from kcodec.model import Struct, field, Int32, Int64
 from kcodec.runtime import Object
 from kcodec.schema import GroupVersion
-from kcodec.types import IntOrString
+from kcodec.types import IntOrStringField, OptionalIntOrString
 from kcodec.api.core import v1 as corev1
 from kcodec.api.meta import v1 as metav1
 
@@ -74,8 +74,8 @@ class DeploymentStrategy(Struct):
 
 class RollingUpdateDeployment(Struct):
     """RollingUpdateDeployment: struct of extensions/v1beta1."""
-    max_unavailable: IntOrString | None = field(1, "maxUnavailable", omitempty=True)
-    max_surge: IntOrString | None = field(2, "maxSurge", omitempty=True)
+    max_unavailable: OptionalIntOrString = field(1, "maxUnavailable", omitempty=True)
+    max_surge: OptionalIntOrString = field(2, "maxSurge", omitempty=True)
 
 
 class DeploymentStatus(Struct):
@@ -115,8 +115,8 @@ class DaemonSetUpdateStrategy(Struct):
 
 class RollingUpdateDaemonSet(Struct):
     """RollingUpdateDaemonSet: struct of extensions/v1beta1."""
-    max_unavailable: IntOrString | None = field(1, "maxUnavailable", omitempty=True)
-    max_surge: IntOrString | None = field(2, "maxSurge", omitempty=True)
+    max_unavailable: OptionalIntOrString = field(1, "maxUnavailable", omitempty=True)
+    max_surge: OptionalIntOrString = field(2, "maxSurge", omitempty=True)
 
 
 class DaemonSetSpec(Struct):
@@ -242,7 +242,7 @@ class HTTPIngressPath(Struct):
 class IngressBackend(Struct):
     """IngressBackend: struct of extensions/v1beta1."""
     service_name: str = field(1, "serviceName", omitempty=True)
-    service_port: IntOrString = field(2, "servicePort", omitempty=True)
+    service_port: IntOrStringField = field(2, "servicePort", omitempty=True)
     resource: corev1.TypedLocalObjectReference | None = field(3, "resource", omitempty=True)
 
 
@@ -316,7 +316,7 @@ class NetworkPolicyEgressRule(Struct):
 class NetworkPolicyPort(Struct):
     """NetworkPolicyPort: struct of extensions/v1beta1."""
     protocol: str | None = field(1, "protocol", omitempty=True, go="*v1.Protocol")
-    port: IntOrString | None = field(2, "port", omitempty=True)
+    port: OptionalIntOrString = field(2, "port", omitempty=True)
     end_port: Int32 | None = field(3, "endPort", omitempty=True)
 
 

@@ -28,4 +28,5 @@ def add_conversion_funcs(scheme: Any) -> None:
         "to_internal": {"LimitedPriorityLevelConfiguration": {"nominal_concurrency_shares": _nominal_in}},
         "to_external": {"LimitedPriorityLevelConfiguration": {"assured_concurrency_shares": _assured_out}},
     }
-    register_package(scheme, "flowcontrol", v1beta1=renamed, v1beta2=renamed)
+    # v1alpha1: the removed version, as Kubernetes 1.28 converted it
+    register_package(scheme, "flowcontrol", v1beta1=renamed, v1beta2=renamed, v1alpha1=renamed)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from kcodec.api.flowcontrol import v1, v1beta1, v1beta2, v1beta3
+from kcodec.api.removed import flowcontrol_v1alpha1 as v1alpha1
 
 __all__ = ["DEFAULTERS"]
 
@@ -70,8 +71,10 @@ DEFAULTERS: dict = {
     v1beta3.LimitedPriorityLevelConfiguration: _limited_lendable,
     v1beta2.LimitedPriorityLevelConfiguration: _limited_assured,
     v1beta1.LimitedPriorityLevelConfiguration: _limited_assured,
+    # the removed v1alpha1 (Kubernetes 1.28's pkg/apis/flowcontrol/v1alpha1/defaults.go)
+    v1alpha1.LimitedPriorityLevelConfiguration: _limited_assured,
 }
-for _mod in (v1, v1beta3, v1beta2, v1beta1):
+for _mod in (v1, v1beta3, v1beta2, v1beta1, v1alpha1):
     DEFAULTERS[_mod.FlowSchemaSpec] = _flow_schema_spec
     DEFAULTERS[_mod.QueuingConfiguration] = _queuing
     DEFAULTERS[_mod.ExemptPriorityLevelConfiguration] = _exempt

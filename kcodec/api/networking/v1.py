@@ -8,7 +8,7 @@ from typing import Any
 from kcodec.model import Struct, field, Int32
 from kcodec.runtime import Object
 from kcodec.schema import GroupVersion
-from kcodec.types import IntOrString
+from kcodec.types import OptionalIntOrString
 from kcodec.api.core import v1 as corev1
 from kcodec.api.meta import v1 as metav1
 
@@ -44,7 +44,7 @@ class NetworkPolicyEgressRule(Struct):
 class NetworkPolicyPort(Struct):
     """NetworkPolicyPort: struct of networking.k8s.io/v1."""
     protocol: str | None = field(1, "protocol", omitempty=True, go="*v1.Protocol")
-    port: IntOrString | None = field(2, "port", omitempty=True)
+    port: OptionalIntOrString = field(2, "port", omitempty=True)
     end_port: Int32 | None = field(3, "endPort", omitempty=True)
 
 

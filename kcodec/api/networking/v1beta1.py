@@ -8,7 +8,7 @@ from typing import Any
 from kcodec.model import Struct, field, Int32
 from kcodec.runtime import Object
 from kcodec.schema import GroupVersion
-from kcodec.types import IntOrString
+from kcodec.types import IntOrStringField
 from kcodec.api.core import v1 as corev1
 from kcodec.api.meta import v1 as metav1
 
@@ -92,7 +92,7 @@ class HTTPIngressPath(Struct):
 class IngressBackend(Struct):
     """IngressBackend: struct of networking.k8s.io/v1beta1."""
     service_name: str = field(1, "serviceName", omitempty=True)
-    service_port: IntOrString = field(2, "servicePort", omitempty=True)
+    service_port: IntOrStringField = field(2, "servicePort", omitempty=True)
     resource: corev1.TypedLocalObjectReference | None = field(3, "resource", omitempty=True)
 
 

@@ -8,7 +8,7 @@ from typing import Any
 from kcodec.model import Struct, field
 from kcodec.runtime import Object
 from kcodec.schema import GroupVersion
-from kcodec.types import Quantity
+from kcodec.types import Quantity, ResourceList
 from kcodec.api.core import v1 as corev1
 from kcodec.api.meta import v1 as metav1
 
@@ -25,7 +25,7 @@ class RuntimeClass(Object):
 
 class Overhead(Struct):
     """Overhead: struct of node.k8s.io/v1beta1."""
-    pod_fixed: dict[str, Quantity] | None = field(1, "podFixed", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
+    pod_fixed: ResourceList = field(1, "podFixed", omitempty=True, go="v1.ResourceList=map[v1.ResourceName]resource.Quantity")
 
 
 class Scheduling(Struct):

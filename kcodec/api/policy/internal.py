@@ -8,7 +8,7 @@ from typing import Any
 from kcodec.model import Struct, field
 from kcodec.runtime import Object
 from kcodec.schema import GroupVersion
-from kcodec.types import IntOrString
+from kcodec.types import OptionalIntOrString
 from kcodec.api.meta import v1 as metav1
 from kcodec.api.policy import v1 as policyv1
 
@@ -23,9 +23,9 @@ PodDisruptionBudgetStatus = policyv1.PodDisruptionBudgetStatus
 
 class PodDisruptionBudgetSpec(Struct):
     """PodDisruptionBudgetSpec: struct of policy/__internal."""
-    min_available: IntOrString | None = field(0, "minAvailable", omitempty=True)
+    min_available: OptionalIntOrString = field(0, "minAvailable", omitempty=True)
     selector: metav1.LabelSelector | None = field(0, "selector", omitempty=True)
-    max_unavailable: IntOrString | None = field(0, "maxUnavailable", omitempty=True)
+    max_unavailable: OptionalIntOrString = field(0, "maxUnavailable", omitempty=True)
     unhealthy_pod_eviction_policy: str | None = field(0, "unhealthyPodEvictionPolicy", omitempty=True)
 
 

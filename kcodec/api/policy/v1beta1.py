@@ -8,7 +8,7 @@ from typing import Any
 from kcodec.model import Struct, field, Int32, Int64
 from kcodec.runtime import Object
 from kcodec.schema import GroupVersion
-from kcodec.types import IntOrString
+from kcodec.types import OptionalIntOrString
 from kcodec.api.meta import v1 as metav1
 
 SCHEME_GROUP_VERSION = GroupVersion("policy", "v1beta1")
@@ -16,9 +16,9 @@ SCHEME_GROUP_VERSION = GroupVersion("policy", "v1beta1")
 
 class PodDisruptionBudgetSpec(Struct):
     """PodDisruptionBudgetSpec: struct of policy/v1beta1."""
-    min_available: IntOrString | None = field(1, "minAvailable", omitempty=True)
+    min_available: OptionalIntOrString = field(1, "minAvailable", omitempty=True)
     selector: metav1.LabelSelector | None = field(2, "selector", omitempty=True)
-    max_unavailable: IntOrString | None = field(3, "maxUnavailable", omitempty=True)
+    max_unavailable: OptionalIntOrString = field(3, "maxUnavailable", omitempty=True)
     unhealthy_pod_eviction_policy: str | None = field(4, "unhealthyPodEvictionPolicy", omitempty=True, go="*v1beta1.UnhealthyPodEvictionPolicyType")
 
 

@@ -12,6 +12,7 @@ import time
 from typing import Any
 
 from kcodec.api.meta import v1 as metav1
+from kcodec.api.removed import resource_v1alpha3 as v1alpha3_removed
 from kcodec.api.resource import v1, v1alpha3, v1beta1, v1beta2
 
 __all__ = ["DEFAULTERS", "MARKERS"]
@@ -48,10 +49,15 @@ DEFAULTERS = {
     v1beta2.DeviceSubRequest: _exact_count,
     v1beta1.DeviceRequest: _v1beta1_device_request,
     v1beta1.DeviceSubRequest: _exact_count,
+    # the removed v1alpha3 kinds (Kubernetes 1.33's pkg/apis/resource/v1alpha3/defaults.go)
+    v1alpha3_removed.DeviceTaint: _device_taint,
+    v1alpha3_removed.DeviceRequest: _v1beta1_device_request,
+    v1alpha3_removed.DeviceSubRequest: _exact_count,
 }
 MARKERS = {
     (v1.DeviceToleration, "operator"): "Equal",
     (v1beta1.DeviceToleration, "operator"): "Equal",
     (v1beta2.DeviceToleration, "operator"): "Equal",
+    (v1alpha3_removed.DeviceToleration, "operator"): "Equal",
     (v1alpha3.ResourcePoolStatusRequestSpec, "limit"): 100,
 }

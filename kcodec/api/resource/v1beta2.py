@@ -8,7 +8,7 @@ from typing import Any
 from kcodec.model import Struct, field, Int64
 from kcodec.runtime import Object, RawExtension
 from kcodec.schema import GroupVersion
-from kcodec.types import Quantity
+from kcodec.types import OptionalQuantity, Quantity, QuantityField, ResourceList
 from kcodec.api.core import v1 as corev1
 from kcodec.api.meta import v1 as metav1
 
@@ -66,7 +66,7 @@ class Device(Struct):
 class NodeAllocatableResourceMapping(Struct):
     """NodeAllocatableResourceMapping: struct of resource.k8s.io/v1beta2."""
     capacity_key: str | None = field(1, "capacityKey", omitempty=True, go="*v1beta2.QualifiedName")
-    allocation_multiplier: Quantity | None = field(2, "allocationMultiplier", omitempty=True)
+    allocation_multiplier: OptionalQuantity = field(2, "allocationMultiplier", omitempty=True)
 
 
 class DeviceCounterConsumption(Struct):
@@ -77,27 +77,27 @@ class DeviceCounterConsumption(Struct):
 
 class DeviceCapacity(Struct):
     """DeviceCapacity: struct of resource.k8s.io/v1beta2."""
-    value: Quantity = field(1, "value")
+    value: QuantityField = field(1, "value")
     request_policy: CapacityRequestPolicy | None = field(2, "requestPolicy", omitempty=True)
 
 
 class Counter(Struct):
     """Counter: struct of resource.k8s.io/v1beta2."""
-    value: Quantity = field(1, "value")
+    value: QuantityField = field(1, "value")
 
 
 class CapacityRequestPolicy(Struct):
     """CapacityRequestPolicy: struct of resource.k8s.io/v1beta2."""
-    default: Quantity | None = field(1, "default")
+    default: OptionalQuantity = field(1, "default")
     valid_values: list[Quantity] | None = field(3, "validValues", omitempty=True, tags="listType=atomic")
     valid_range: CapacityRequestPolicyRange | None = field(4, "validRange", omitempty=True)
 
 
 class CapacityRequestPolicyRange(Struct):
     """CapacityRequestPolicyRange: struct of resource.k8s.io/v1beta2."""
-    min: Quantity | None = field(1, "min", omitempty=True)
-    max: Quantity | None = field(2, "max", omitempty=True)
-    step: Quantity | None = field(3, "step", omitempty=True)
+    min: OptionalQuantity = field(1, "min", omitempty=True)
+    max: OptionalQuantity = field(2, "max", omitempty=True)
+    step: OptionalQuantity = field(3, "step", omitempty=True)
 
 
 class DeviceAttribute(Struct):
@@ -207,7 +207,7 @@ class DeviceSubRequest(Struct):
 
 class CapacityRequirements(Struct):
     """CapacityRequirements: struct of resource.k8s.io/v1beta2."""
-    requests: dict[str, Quantity] | None = field(1, "requests", omitempty=True, go="map[v1beta2.QualifiedName]resource.Quantity")
+    requests: ResourceList = field(1, "requests", omitempty=True, go="map[v1beta2.QualifiedName]resource.Quantity")
 
 
 class DeviceSelector(Struct):
@@ -292,7 +292,7 @@ class DeviceRequestAllocationResult(Struct):
     binding_conditions: list[str] | None = field(7, "bindingConditions", omitempty=True, tags="listType=atomic")
     binding_failure_conditions: list[str] | None = field(8, "bindingFailureConditions", omitempty=True, tags="listType=atomic")
     share_id: str | None = field(9, "shareID", omitempty=True, go="*types.UID")
-    consumed_capacity: dict[str, Quantity] | None = field(10, "consumedCapacity", omitempty=True, go="map[v1beta2.QualifiedName]resource.Quantity")
+    consumed_capacity: ResourceList = field(10, "consumedCapacity", omitempty=True, go="map[v1beta2.QualifiedName]resource.Quantity")
 
 
 class DeviceAllocationConfiguration(Struct):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kcodec.api.removed import scheduling_v1alpha1 as v1alpha1
 from kcodec.api.scheduling import v1, v1alpha2, v1beta1
 
 __all__ = ["DEFAULTERS", "MARKERS"]
@@ -21,6 +22,8 @@ def _priority_class(obj: Any) -> None:
 DEFAULTERS = {
     v1.PriorityClass: _priority_class,
     v1beta1.PriorityClass: _priority_class,
+    # the removed v1alpha1 (Kubernetes 1.35's pkg/apis/scheduling/v1alpha1/defaults.go)
+    v1alpha1.PriorityClass: _priority_class,
 }
 MARKERS = {
     (v1alpha2.PodGroupSpec, "disruption_mode"): "Pod",

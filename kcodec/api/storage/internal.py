@@ -8,7 +8,7 @@ from typing import Any
 from kcodec.model import Struct, field
 from kcodec.runtime import Object
 from kcodec.schema import GroupVersion
-from kcodec.types import Quantity
+from kcodec.types import OptionalQuantity
 from kcodec.api.core import internal as coreinternal
 from kcodec.api.meta import v1 as metav1
 from kcodec.api.storage import v1 as storagev1
@@ -90,8 +90,8 @@ class CSIStorageCapacity(Object):
     metadata: metav1.ObjectMeta = field(0, "metadata", omitempty=True)
     node_topology: metav1.LabelSelector | None = field(0, "nodeTopology", omitempty=True)
     storage_class_name: str = field(0, "storageClassName")
-    capacity: Quantity | None = field(0, "capacity", omitempty=True)
-    maximum_volume_size: Quantity | None = field(0, "maximumVolumeSize", omitempty=True)
+    capacity: OptionalQuantity = field(0, "capacity", omitempty=True)
+    maximum_volume_size: OptionalQuantity = field(0, "maximumVolumeSize", omitempty=True)
 
 
 class CSIStorageCapacityList(Object):

@@ -8,7 +8,7 @@ from typing import Any
 from kcodec.model import Struct, field, Int32, Int64
 from kcodec.runtime import Object
 from kcodec.schema import GroupVersion
-from kcodec.types import Quantity
+from kcodec.types import OptionalQuantity
 from kcodec.api.core import v1 as corev1
 from kcodec.api.meta import v1 as metav1
 
@@ -142,8 +142,8 @@ class CSIStorageCapacity(Object):
     metadata: metav1.ObjectMeta = field(1, "metadata", omitempty=True, go_field="ObjectMeta")
     node_topology: metav1.LabelSelector | None = field(2, "nodeTopology", omitempty=True)
     storage_class_name: str = field(3, "storageClassName")
-    capacity: Quantity | None = field(4, "capacity", omitempty=True)
-    maximum_volume_size: Quantity | None = field(5, "maximumVolumeSize", omitempty=True)
+    capacity: OptionalQuantity = field(4, "capacity", omitempty=True)
+    maximum_volume_size: OptionalQuantity = field(5, "maximumVolumeSize", omitempty=True)
 
 
 class CSIStorageCapacityList(Object):

@@ -1,6 +1,6 @@
 """Encryption at rest, byte-compatible with kube-apiserver (apiserver ``pkg/storage/value``).
 
-A :class:`~kcodec.runtime.interfaces.Transformer` turns an encoded object into the bytes
+A :class:`~kcodec.storage.interfaces.Transformer` turns an encoded object into the bytes
 stored under a key and back: :class:`IdentityTransformer` (plain, refuses encrypted data),
 the ``aescbc``, ``aesgcm`` and ``secretbox`` providers over named keys, and KMS v2
 envelopes. :class:`PrefixTransformers` chains providers the way an EncryptionConfiguration

@@ -25,7 +25,7 @@ from typing import Any
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-from kcodec.runtime.interfaces import KMSService, KMSv1Service
+from kcodec.storage.interfaces import DecryptRequest, EncryptResponse, KMSService, KMSv1Service, StatusResponse
 from kcodec.errors import EncodeError, KCodecError, TransformError
 from kcodec.storage.value.aes import MIN_SEED_SIZE, CBCCipher, ExtendedNonceGCMCipher, GCMCipher
 from kcodec.storage.value.transformer import PrefixTransformer, as_key, reduce_errors
@@ -258,33 +258,6 @@ def validate_encrypted_object(o: EncryptedObject) -> None:
 
 
 # ----------------------------------------------------------------------- the KMS service
-
-
-@dataclass
-class EncryptResponse:
-    """What a KMS returns for an encrypted DEK source (k8s.io/kms ``service.EncryptResponse``)."""
-
-    ciphertext: bytes
-    key_id: str
-    annotations: dict[str, bytes] = field(default_factory=dict)
-
-
-@dataclass
-class DecryptRequest:
-    """What is handed back to the KMS to decrypt (k8s.io/kms ``service.DecryptRequest``)."""
-
-    ciphertext: bytes
-    key_id: str
-    annotations: dict[str, bytes] = field(default_factory=dict)
-
-
-@dataclass
-class StatusResponse:
-    """A KMS's health (``"ok"`` when healthy), API version (``"v2"``) and current key ID."""
-
-    version: str
-    healthz: str
-    key_id: str
 
 
 class LocalKMS:

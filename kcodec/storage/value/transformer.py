@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Union
 
 from kcodec.errors import TransformError
-from kcodec.runtime.interfaces import Transformer
+from kcodec.storage.interfaces import Transformer
 
 __all__ = [
     "Transformer",

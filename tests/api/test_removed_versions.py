@@ -1,0 +1,298 @@
+"""API versions k8s.io/api no longer has (kcodec.api.removed), read by kcodec.legacyscheme
+with the types, conversions and defaults of the last release that had them.
+
+The fixtures are upstream's files written by Kubernetes 1.33-1.35 (k8s.io/api testdata);
+the conversions are those of kubernetes/kubernetes pkg/apis/<group>/<version>/conversion.go
+of that release, the defaults its defaults.go; the CLI expectation for the v2beta1 HPA is
+kubectl's own (test/cmd/convert.sh converts test/fixtures/pkg/kubectl/cmd/convert/
+v2beta1HPA.yaml and checks targetCPUUtilizationPercentage 50).
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import kcodec
+from kcodec import legacyscheme
+from kcodec.api import removed
+from kcodec.schema import GroupVersion, GroupVersionKind
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT.parent / "shared" / "fixtures" / "k8s-api-v0.36.3"
+CORPUS = ROOT.parent / "shared" / "corpus" / "files"
+HPA_V2BETA1 = (CORPUS / "kubernetes-csi__csi-driver-host-path@f8270b3a"
+               / "vendor__k8s.io__kubernetes__test__fixtures__pkg__kubectl__cmd__convert__v2beta1HPA.yaml")
+PSP = CORPUS / "kubernetes__website" / "content__en__examples__policy__restricted-psp.yaml"
+
+
+def _removed_fixtures() -> list[Path]:
+    """The 1.33-1.35 fixtures of kinds kcodec.api.removed converts."""
+    out = []
+    for d in ("v1.33.0", "v1.34.0", "v1.35.0"):
+        for path in sorted((FIXTURES / d).glob("*.json")):
+            name = path.name[:-5]
+            if name.endswith(".after_roundtrip"):
+                continue
+            group, _, rest = name.rpartition(".")[0].rpartition(".")
+            kind = name.rsplit(".", 1)[1]
+            group = "" if group == "core" else group
+            r = removed.removal_of(group, rest, kind)
+            if r is not None and r.module is not None and r.types_until is not None:
+                out.append(path)
+    return out
+
+
+REMOVED_FIXTURES = _removed_fixtures() if FIXTURES.is_dir() else []
+
+
+def _decode(raw: bytes):
+    return legacyscheme.codecs.universal_deserializer().decode(raw)
+
+
+@pytest.mark.skipif(not FIXTURES.is_dir(), reason="../shared/fixtures/k8s-api-v0.36.3 not found")
+def test_the_old_fixtures_hold_every_convertible_removed_kind_of_1_33_to_1_35() -> None:
+    kinds = {".".join(p.name[:-5].rsplit(".", 2)[-2:]) for p in REMOVED_FIXTURES}
+    assert kinds == {"v2beta1.HorizontalPodAutoscaler", "v2beta2.HorizontalPodAutoscaler",
+                     "v1alpha1.PriorityClass", "v1alpha1.PodCertificateRequest", "v1alpha1.IPAddress",
+                     "v1alpha1.ServiceCIDR", "v1alpha3.DeviceClass", "v1alpha3.ResourceClaim",
+                     "v1alpha3.ResourceClaimTemplate", "v1alpha3.ResourceSlice"}
+
+
+@pytest.mark.parametrize("path", REMOVED_FIXTURES, ids=lambda p: f"{p.parent.name}/{p.name[:-5]}")
+def test_removed_fixture_round_trips_through_internal_and_its_successor(path: Path) -> None:
+    raw = path.read_bytes()
+    obj, gvk = _decode(raw)
+    assert type(obj).__module__.startswith("kcodec.api.removed.")
+    # yaml and protobuf give the same object
+    for fmt in ("yaml", "pb"):
+        assert _decode(path.with_suffix("." + fmt).read_bytes())[0].to_dict() == obj.to_dict()
+    s = legacyscheme.scheme
+    i0 = legacyscheme.to_internal(obj, default=False)
+    # back to its own version: the file again (the last release's conversions lose nothing)
+    own = s.convert_to_version(i0, GroupVersion(gvk.group, gvk.version))
+    assert json.loads(kcodec.dump(own, "json")) == json.loads(raw)
+    # to the successor and back: the same internal object
+    successor = removed.removal_of(gvk.group, gvk.version, gvk.kind).successor
+    new = kcodec.convert(raw, successor)
+    assert new.api_version == successor and new.kind == gvk.kind
+    assert legacyscheme.to_internal(new, default=False).to_dict() == i0.to_dict()
+
+
+def test_removed_versions_are_not_in_the_external_scheme() -> None:
+    from kcodec.api import scheme
+
+    gvk = GroupVersionKind("autoscaling", "v2beta2", "HorizontalPodAutoscaler")
+    assert legacyscheme.scheme.recognizes(gvk)
+    assert not scheme.recognizes(gvk)
+    # today's v1alpha3 keeps its own kinds; the removed ones join it in the legacy scheme only
+    assert legacyscheme.scheme.recognizes(GroupVersionKind("resource.k8s.io", "v1alpha3", "DeviceTaintRule"))
+    assert legacyscheme.scheme.recognizes(GroupVersionKind("resource.k8s.io", "v1alpha3", "ResourceSlice"))
+    assert not scheme.recognizes(GroupVersionKind("resource.k8s.io", "v1alpha3", "ResourceSlice"))
+
+
+def test_generated_modules_say_so_and_how_to_rerun() -> None:
+    for modules in removed.MODULES.values():
+        for name in modules:
+            path = ROOT / (name.replace(".", "/") + ".py")
+            head = path.read_text().splitlines()[:2]
+            assert head[0].startswith("# Code generated by tools/gen_api.py from k8s.io/api v0.")
+            assert head[0].endswith("DO NOT EDIT.")
+            assert head[1] == '# Regenerate: see docs/generating.md ("Removed versions")'
+
+
+@pytest.mark.skipif(not HPA_V2BETA1.is_file(), reason="../shared/corpus not found")
+def test_kubectls_v2beta1_hpa_fixture() -> None:
+    raw = HPA_V2BETA1.read_bytes()
+    v1 = kcodec.convert(raw, "autoscaling/v1")
+    assert v1.spec.target_cpu_utilization_percentage == 50 and v1.spec.min_replicas == 1
+    assert not (v1.metadata.annotations or {})
+    v2 = json.loads(kcodec.dump(kcodec.convert(raw, "autoscaling/v2"), "json"))
+    assert v2["spec"]["metrics"] == [{"type": "Resource", "resource": {
+        "name": "cpu", "target": {"type": "Utilization", "averageUtilization": 50}}}]
+    assert v2["spec"]["scaleTargetRef"] == {"kind": "Deployment", "name": "php-apache", "apiVersion": "apps/v1beta1"}
+    # kcodec.load (k8s.io/api v0.36.3's scheme) gives it as Unstructured, which converts too
+    loaded = kcodec.load(raw)
+    assert type(loaded).__name__ == "Unstructured"
+    assert kcodec.convert(loaded, "autoscaling/v2").spec.metrics[0].resource.target.average_utilization == 50
+
+
+def _hpa(version: str, spec: dict, annotations: dict | None = None) -> bytes:
+    meta: dict = {"name": "h"}
+    if annotations:
+        meta["annotations"] = annotations
+    return json.dumps({"apiVersion": f"autoscaling/{version}", "kind": "HorizontalPodAutoscaler",
+                       "metadata": meta, "spec": {"scaleTargetRef": {"kind": "Deployment", "name": "d"},
+                                                  "maxReplicas": 4, **spec}}).encode()
+
+
+@pytest.mark.parametrize("version", ["v2beta1", "v2beta2"])
+def test_hpa_defaults_of_the_last_release(version: str) -> None:
+    """pkg/apis/autoscaling/v2beta1 and v2beta2 defaults.go (1.35): minReplicas 1, an empty
+    metric list is 80 % CPU utilization."""
+    v2 = kcodec.convert(_hpa(version, {}), "autoscaling/v2")
+    assert v2.spec.min_replicas == 1
+    assert [m.to_dict() for m in v2.spec.metrics] == [{"type": "Resource", "resource": {
+        "name": "cpu", "target": {"type": "Utilization", "averageUtilization": 80}}}]
+
+
+def test_hpa_v2beta2_behavior_defaults() -> None:
+    raw = _hpa("v2beta2", {"behavior": {"scaleDown": {"stabilizationWindowSeconds": 60}}})
+    b = kcodec.convert(raw, "autoscaling/v2").spec.behavior
+    assert b.scale_down.stabilization_window_seconds == 60 and b.scale_down.select_policy == "Max"
+    assert [(p.type, p.value, p.period_seconds) for p in b.scale_down.policies] == [("Percent", 100, 15)]
+    assert b.scale_up.stabilization_window_seconds == 0
+    assert [(p.type, p.value) for p in b.scale_up.policies] == [("Pods", 4), ("Percent", 100)]
+
+
+def test_hpa_v2beta1_behavior_travels_in_the_annotation() -> None:
+    """Convert_autoscaling_HorizontalPodAutoscaler_To_v2beta1_HorizontalPodAutoscaler marshals
+    the internal behavior (Go field names) into autoscaling.alpha.kubernetes.io/behavior;
+    the way back reads it when well-formed and non-empty, and drops every round-trip
+    annotation either way."""
+    v2 = _hpa("v2", {"behavior": {"scaleUp": {"stabilizationWindowSeconds": 5, "selectPolicy": "Min",
+                                              "policies": [{"type": "Pods", "value": 2, "periodSeconds": 30}]}},
+                     "metrics": [{"type": "Resource", "resource": {"name": "memory", "target": {
+                         "type": "AverageValue", "averageValue": "1Gi"}}}]},
+              {"autoscaling.alpha.kubernetes.io/conditions": "[]", "keep": "me"})
+    i0 = legacyscheme.to_internal(kcodec.load(v2), default=False)
+    beta = legacyscheme.scheme.convert_to_version(i0, GroupVersion("autoscaling", "v2beta1"))
+    ann = beta.metadata.annotations
+    assert set(ann) == {"keep", "autoscaling.alpha.kubernetes.io/behavior"}
+    assert json.loads(ann["autoscaling.alpha.kubernetes.io/behavior"])["ScaleUp"] == {
+        "StabilizationWindowSeconds": 5, "SelectPolicy": "Min",
+        "Policies": [{"Type": "Pods", "Value": 2, "PeriodSeconds": 30}], "Tolerance": None}
+    assert beta.spec.metrics[0].resource.target_average_value == kcodec.types.Quantity("1Gi")
+    back = legacyscheme.to_internal(beta, default=False)
+    assert back.spec.behavior.to_dict() == i0.spec.behavior.to_dict()
+    assert back.metadata.annotations == {"keep": "me"}
+    # an empty or malformed behavior annotation is dropped without a behavior
+    for text in ("{}", "not json"):
+        raw = _hpa("v2beta1", {}, {"autoscaling.alpha.kubernetes.io/behavior": text})
+        i = legacyscheme.to_internal(_decode(raw)[0], default=False)
+        assert i.spec.behavior is None and not (i.metadata.annotations or {})
+
+
+def test_hpa_v2beta2_drops_other_versions_annotations() -> None:
+    raw = _hpa("v2beta2", {}, {"autoscaling.alpha.kubernetes.io/metrics": "[]", "a": "b"})
+    i = legacyscheme.to_internal(_decode(raw)[0], default=False)
+    assert i.metadata.annotations == {"a": "b"}
+
+
+def test_batch_v2alpha1_cronjob() -> None:
+    raw = b"""apiVersion: batch/v2alpha1
+kind: CronJob
+metadata: {name: c}
+spec:
+  schedule: "*/1 * * * *"
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          containers: [{name: c, image: busybox}]
+          restartPolicy: OnFailure
+"""
+    out = json.loads(kcodec.dump(kcodec.convert(raw, "batch/v1"), "json"))
+    spec = out["spec"]
+    # pkg/apis/batch/v2alpha1/defaults.go of 1.20, then core's pod template defaults
+    assert (spec["concurrencyPolicy"], spec["suspend"], spec["successfulJobsHistoryLimit"],
+            spec["failedJobsHistoryLimit"]) == ("Allow", False, 3, 1)
+    pod = spec["jobTemplate"]["spec"]["template"]["spec"]
+    assert pod["dnsPolicy"] == "ClusterFirst" and pod["containers"][0]["imagePullPolicy"] == "Always"
+
+
+def test_discovery_v1alpha1_endpointslice_topology() -> None:
+    raw = json.dumps({"apiVersion": "discovery.k8s.io/v1alpha1", "kind": "EndpointSlice",
+                      "metadata": {"name": "e"}, "addressType": "IPv4",
+                      "endpoints": [{"addresses": ["10.0.0.1"], "topology": {
+                          "topology.kubernetes.io/zone": "z1", "kubernetes.io/hostname": "n1"}}],
+                      "ports": [{"port": 80}]})
+    out = json.loads(kcodec.dump(kcodec.convert(raw, "discovery.k8s.io/v1"), "json"))
+    ep = out["endpoints"][0]
+    assert ep["zone"] == "z1" and ep["deprecatedTopology"] == {"kubernetes.io/hostname": "n1"}
+    assert out["ports"] == [{"name": "", "protocol": "TCP", "port": 80}]
+    back = kcodec.convert(raw, "discovery.k8s.io/v1alpha1")
+    assert back.endpoints[0].topology == {"topology.kubernetes.io/zone": "z1", "kubernetes.io/hostname": "n1"}
+
+
+def test_flowcontrol_v1alpha1_assured_shares() -> None:
+    def plc(limited: dict) -> str:
+        return json.dumps({"apiVersion": "flowcontrol.apiserver.k8s.io/v1alpha1",
+                           "kind": "PriorityLevelConfiguration", "metadata": {"name": "p"},
+                           "spec": {"type": "Limited", "limited": limited}})
+
+    given = kcodec.convert(plc({"assuredConcurrencyShares": 7, "limitResponse": {"type": "Reject"}}),
+                           "flowcontrol.apiserver.k8s.io/v1")
+    assert given.spec.limited.nominal_concurrency_shares == 7
+    defaulted = kcodec.convert(plc({"limitResponse": {"type": "Reject"}}), "flowcontrol.apiserver.k8s.io/v1")
+    assert defaulted.spec.limited.nominal_concurrency_shares == 30
+    assert defaulted.spec.limited.lendable_percent == 0
+
+
+def test_resource_v1alpha3_slice_capacity_is_a_plain_quantity() -> None:
+    raw = json.dumps({"apiVersion": "resource.k8s.io/v1alpha3", "kind": "ResourceSlice",
+                      "metadata": {"name": "s"},
+                      "spec": {"driver": "d", "pool": {"name": "p", "resourceSliceCount": 1}, "allNodes": True,
+                               "devices": [{"name": "g", "basic": {"capacity": {"mem": "8Gi"}}}]}})
+    v1 = json.loads(kcodec.dump(kcodec.convert(raw, "resource.k8s.io/v1"), "json"))
+    assert v1["spec"]["devices"] == [{"name": "g", "capacity": {"mem": {"value": "8Gi"}}}]
+    assert v1["spec"]["allNodes"] is True and "nodeName" not in v1["spec"]
+    back = json.loads(kcodec.dump(kcodec.convert(raw, "resource.k8s.io/v1alpha3"), "json"))
+    assert back["spec"]["devices"] == [{"name": "g", "basic": {"capacity": {"mem": "8Gi"}}}]
+
+
+def test_notices() -> None:
+    assert removed.notice("apps", "v1", "Deployment") is None
+    assert removed.notice("autoscaling", "v2beta2", "HorizontalPodAutoscaler") == (
+        "autoscaling/v2beta2 HorizontalPodAutoscaler: not served since Kubernetes 1.26, types last in "
+        "Kubernetes 1.35 (kcodec reads it with those); successor: autoscaling/v2")
+    assert removed.notice("extensions", "v1beta1", "Ingress") == (
+        "extensions/v1beta1 Ingress: not served since Kubernetes 1.22; successor: networking.k8s.io/v1")
+    psp = removed.notice("policy", "v1beta1", "PodSecurityPolicy")
+    assert psp.startswith("policy/v1beta1 PodSecurityPolicy: not served since Kubernetes 1.25, types last in "
+                          "Kubernetes 1.28; kcodec cannot convert it: PodSecurityPolicy has no successor kind")
+    # every convertible removal names a module of this package whose kinds the scheme knows
+    s = legacyscheme.scheme
+    for r in removed.REMOVED:
+        if r.module is not None:
+            for kind in r.kinds or ():
+                assert s.recognizes(GroupVersionKind(r.group, r.version, kind)), r
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    import os
+
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-m", "kcodec", *args], capture_output=True, env=env, timeout=120)
+
+
+@pytest.fixture()
+def _once(kcodec_mode: str) -> None:
+    if kcodec_mode == "compiled":
+        pytest.skip("subprocess tests run once (the child chooses its mode)")
+
+
+@pytest.mark.skipif(not PSP.is_file(), reason="../shared/corpus not found")
+def test_cli_warns_and_refuses_with_the_release(_once: None) -> None:
+    r = _cli("convert", "-f", str(HPA_V2BETA1), "-f", str(PSP), "-o", "json")
+    assert r.returncode == 1
+    err = r.stderr.decode()
+    assert ("Warning: autoscaling/v2beta1 HorizontalPodAutoscaler: not served since Kubernetes 1.25, "
+            "types last in Kubernetes 1.35") in err
+    assert "restricted-psp.yaml: document 0: " in err
+    assert "policy/v1beta1 PodSecurityPolicy: not served since Kubernetes 1.25" in err
+    assert "kcodec cannot convert it: PodSecurityPolicy has no successor kind" in err
+    out = json.loads(r.stdout)  # several inputs: a v1 List, as kubectl prints them
+    assert [(i["apiVersion"], i["kind"]) for i in out["items"]] == [("autoscaling/v2", "HorizontalPodAutoscaler")]
+
+
+def test_cli_help_lists_the_removed_versions(_once: None) -> None:
+    r = _cli("convert", "--help")
+    assert r.returncode == 0
+    text = r.stdout.decode()
+    assert "autoscaling/v2beta2 HorizontalPodAutoscaler: since 1.26, types until 1.35 -> autoscaling/v2" in text
+    assert "policy/v1beta1 PodSecurityPolicy (removed in 1.25)" in text
+    assert "batch/v1beta1 CronJob: since 1.25" in text

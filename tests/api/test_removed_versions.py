@@ -296,3 +296,16 @@ def test_cli_help_lists_the_removed_versions(_once: None) -> None:
     assert "autoscaling/v2beta2 HorizontalPodAutoscaler: since 1.26, types until 1.35 -> autoscaling/v2" in text
     assert "policy/v1beta1 PodSecurityPolicy (removed in 1.25)" in text
     assert "batch/v1beta1 CronJob: since 1.25" in text
+
+
+@pytest.mark.skipif(not FIXTURES.is_dir(), reason="../shared/fixtures/k8s-api-v0.36.3 not found")
+def test_cli_default_target_is_the_preferred_version_that_has_the_kind(_once: None) -> None:
+    # certificates.k8s.io prefers v1, which has no PodCertificateRequest: v1beta1 has it
+    path = FIXTURES / "v1.34.0" / "certificates.k8s.io.v1alpha1.PodCertificateRequest.yaml"
+    r = _cli("convert", "-f", str(path), "-o", "json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert (out["apiVersion"], out["kind"]) == ("certificates.k8s.io/v1beta1", "PodCertificateRequest")
+    assert r.stderr.decode() == (
+        "Warning: certificates.k8s.io/v1alpha1 PodCertificateRequest: not served since Kubernetes 1.35, "
+        "types last in Kubernetes 1.34 (kcodec reads it with those); successor: certificates.k8s.io/v1beta1\n")

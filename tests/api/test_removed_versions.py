@@ -377,3 +377,24 @@ def test_random_removed_objects_round_trip_through_internal(name: str, cls: type
         assert got == want, "; ".join(_diff(want, got)[:5])
 
     check()
+
+
+def test_field_labels_of_the_last_release() -> None:
+    """pkg/apis/batch/v2alpha1 (1.20), certificates/v1alpha1 (1.34) and resource/v1alpha3
+    (1.33) conversion.go register these field-label conversions."""
+    from kcodec.errors import KCodecError
+
+    s = legacyscheme.scheme
+    cases = [
+        (GroupVersionKind("batch", "v2alpha1", "CronJob"), "status.successful",
+         'field label "spec.schedule" not supported for "CronJob"'),
+        (GroupVersionKind("certificates.k8s.io", "v1alpha1", "PodCertificateRequest"), "spec.podName",
+         "field label not supported: spec.schedule"),
+        (GroupVersionKind("resource.k8s.io", "v1alpha3", "ResourceSlice"), "spec.driver",
+         "field label not supported for resource.k8s.io/v1alpha3, Kind=ResourceSlice: spec.schedule"),
+    ]
+    for gvk, good, bad in cases:
+        assert s.convert_field_label(gvk, good, "x") == (good, "x")
+        with pytest.raises(KCodecError) as e:
+            s.convert_field_label(gvk, "spec.schedule", "x")
+        assert str(e.value) == bad

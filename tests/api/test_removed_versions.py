@@ -398,3 +398,31 @@ def test_field_labels_of_the_last_release() -> None:
         with pytest.raises(KCodecError) as e:
             s.convert_field_label(gvk, "spec.schedule", "x")
         assert str(e.value) == bad
+
+
+def test_hpa_v2beta2_tolerances_travel_in_annotations() -> None:
+    """Kubernetes 1.35's pkg/apis/autoscaling/v2beta2/conversion.go: v2beta2 has no
+    HPAScalingRules.tolerance, so each is kept in autoscaling.alpha.kubernetes.io/
+    scale-{down,up}-tolerance (Quantity.String()) and read back; an unparsable one fails."""
+    from kcodec.errors import ConversionError
+
+    raw = _hpa("v2", {"behavior": {"scaleDown": {"tolerance": "0.1"}, "scaleUp": {"tolerance": "50m"}}},
+               {"autoscaling.alpha.kubernetes.io/scale-up-tolerance": "9", "keep": "me"})
+    i0 = legacyscheme.to_internal(kcodec.load(raw), default=False)
+    assert i0.metadata.annotations == {"keep": "me"}  # v2 drops the round-trip annotations
+    beta = legacyscheme.scheme.convert_to_version(i0, GroupVersion("autoscaling", "v2beta2"))
+    assert beta.metadata.annotations == {"keep": "me",
+                                         "autoscaling.alpha.kubernetes.io/scale-down-tolerance": "100m",
+                                         "autoscaling.alpha.kubernetes.io/scale-up-tolerance": "50m"}
+    back = legacyscheme.to_internal(beta, default=False)
+    assert back.to_dict() == i0.to_dict()
+    # a tolerance annotation alone makes the behavior and the rules it needs
+    only = _hpa("v2beta2", {}, {"autoscaling.alpha.kubernetes.io/scale-up-tolerance": "1"})
+    b = legacyscheme.to_internal(_decode(only)[0], default=False).spec.behavior
+    assert b.scale_down is None and str(b.scale_up.tolerance) == "1"
+    bad = _hpa("v2beta2", {}, {"autoscaling.alpha.kubernetes.io/scale-down-tolerance": "lots"})
+    with pytest.raises(ConversionError) as e:
+        legacyscheme.to_internal(_decode(bad)[0], default=False)
+    assert str(e.value) == (
+        'failed to parse annotation "autoscaling.alpha.kubernetes.io/scale-down-tolerance": quantities '
+        "must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'")

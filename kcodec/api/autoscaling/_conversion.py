@@ -458,14 +458,14 @@ def _v2beta2_spec_in(src: Any, dst: api.HorizontalPodAutoscaler, scope: Scope) -
         text = ann.get(key)
         if text is None:
             continue
-        if spec.behavior is None:
-            spec.behavior = api.HorizontalPodAutoscalerBehavior()
-        elif spec.behavior is getattr(src.spec, "behavior", None):
-            spec.behavior = spec.behavior.deep_copy()  # shared with src: do not write into it
-        rules = getattr(spec.behavior, side)
+        # spec.behavior is this conversion's own: v2beta2's class is not the internal one
+        behavior = spec.behavior
+        if behavior is None:
+            behavior = spec.behavior = api.HorizontalPodAutoscalerBehavior()
+        rules = getattr(behavior, side)
         if rules is None:
             rules = api.HPAScalingRules()
-            setattr(spec.behavior, side, rules)
+            setattr(behavior, side, rules)
         try:
             rules.tolerance = Quantity(text)
         except KCodecError as exc:
@@ -477,7 +477,7 @@ def add_conversion_funcs(scheme: Any) -> None:
     """Register every autoscaling version <-> internal conversion with ``scheme``."""
     # v2 round-trips without annotations: other versions' ones are dropped both ways
     # (pkg/apis/autoscaling/v2/conversion.go)
-    drop_both_ways = {
+    drop_both_ways: dict[str, Any] = {
         "to_internal": {"HorizontalPodAutoscaler": {"metadata": _drop_round_trip_meta}},
         "to_external": {"HorizontalPodAutoscaler": {"metadata": _drop_round_trip_meta}},
     }

@@ -18,6 +18,7 @@ from typing import Any, Callable, Mapping
 
 from kcodec.conversion import GeneratedConversion, Scope, generated_conversion
 from kcodec.errors import ConversionError
+from kcodec.api import removed as _removed
 from kcodec.model import Struct
 
 __all__ = ["external_versions", "struct_classes", "hub_classes", "register_version", "Pair", "copy_map",
@@ -28,17 +29,15 @@ Overrides = Mapping[str, Mapping[str, Override | None]]
 
 
 def external_versions(package: str) -> list[ModuleType]:
-    """The external version modules of ``kcodec.api.<package>`` (``v1``, ``v1beta1``...),
-    then those of its versions k8s.io/api no longer has (``kcodec.api.removed``)."""
-    from kcodec.api import removed
-
+    """The external version modules of ``kcodec.api.<package>`` (``v1``, ``v1beta1``...)."""
     pkg = importlib.import_module(f"kcodec.api.{package}")
     out = []
     for mod in pkgutil.iter_modules(pkg.__path__, pkg.__name__ + "."):
         leaf = mod.name.rsplit(".", 1)[1]
         if not mod.ispkg and not leaf.startswith("_") and leaf != "internal":
             out.append(importlib.import_module(mod.name))
-    return out + removed.modules_of(package)
+    # then the versions k8s.io/api no longer has (kcodec.api.removed), installed the same way
+    return out + _removed.modules_of(package)
 
 
 def struct_classes(module: ModuleType) -> dict[str, type]:

@@ -426,3 +426,16 @@ def test_hpa_v2beta2_tolerances_travel_in_annotations() -> None:
     assert str(e.value) == (
         'failed to parse annotation "autoscaling.alpha.kubernetes.io/scale-down-tolerance": quantities '
         "must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'")
+
+
+def test_cli_warns_for_list_items(_once: None, tmp_path: Path) -> None:
+    f = tmp_path / "list.yaml"
+    f.write_text("apiVersion: v1\nkind: List\nitems:\n"
+                 "- apiVersion: batch/v2alpha1\n  kind: CronJob\n  metadata: {name: c}\n"
+                 "  spec: {schedule: '* * * * *', jobTemplate: {spec: {template: {spec: {containers: []}}}}}\n"
+                 "- apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: d}\n")
+    r = _cli("convert", "-f", str(f), "-o", "json")
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.decode() == ("Warning: batch/v2alpha1 CronJob: not served since Kubernetes 1.21, types last "
+                                 "in Kubernetes 1.20 (kcodec reads it with those); successor: batch/v1\n")
+    assert [i["apiVersion"] for i in json.loads(r.stdout)["items"]] == ["batch/v1", "apps/v1"]

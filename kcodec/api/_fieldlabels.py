@@ -109,12 +109,14 @@ def _build() -> dict[GroupVersionKind, FieldLabelFunc]:
         ("metadata.name", "metadata.namespace", "status.successful"),
         lambda label: f"field label {_go_quote(label)} not supported for batchv1.Job",
     )
-    # (only CronJob is left in batch/v1beta1; Go still registers the other two names)
-    for kind in ("Job", "JobTemplate", "CronJob"):
-        t[gvk("batch", "v1beta1", kind)] = _accepting(
-            ("metadata.name", "metadata.namespace", "status.successful"),
-            lambda label, k=kind: f"field label {_go_quote(label)} not supported for {_go_quote(k)}",
-        )
+    # (only CronJob is left in batch/v1beta1; Go still registers the other two names; the
+    # removed batch/v2alpha1 of kcodec.api.removed had the same function until 1.20)
+    for version in ("v1beta1", "v2alpha1"):
+        for kind in ("Job", "JobTemplate", "CronJob"):
+            t[gvk("batch", version, kind)] = _accepting(
+                ("metadata.name", "metadata.namespace", "status.successful"),
+                lambda label, k=kind: f"field label {_go_quote(label)} not supported for {_go_quote(k)}",
+            )
 
     # certificates.k8s.io
     for version in ("v1", "v1beta1"):
@@ -123,7 +125,8 @@ def _build() -> dict[GroupVersionKind, FieldLabelFunc]:
     for version in ("v1alpha1", "v1beta1"):
         t[gvk("certificates.k8s.io", version, "ClusterTrustBundle")] = _accepting(
             ("metadata.name", "spec.signerName"), _plain)
-    for version in ("v1beta1",):
+    # v1alpha1: the removed PodCertificateRequest of 1.34 (kcodec.api.removed)
+    for version in ("v1beta1", "v1alpha1"):
         t[gvk("certificates.k8s.io", version, "PodCertificateRequest")] = _accepting(
             ("metadata.name", "spec.signerName", "spec.podName", "spec.nodeName"), _plain)
 
@@ -132,7 +135,8 @@ def _build() -> dict[GroupVersionKind, FieldLabelFunc]:
         t[gvk("events.k8s.io", version, "Event")] = _mapping(_EVENTS_MAPPING, _plain)
 
     # resource.k8s.io ResourceSlice; the message names the kind as GroupVersionKind.String()
-    for version in ("v1", "v1beta1", "v1beta2"):
+    # (v1alpha3: the removed ResourceSlice of 1.33, kcodec.api.removed)
+    for version in ("v1", "v1beta1", "v1beta2", "v1alpha3"):
         t[gvk("resource.k8s.io", version, "ResourceSlice")] = _accepting(
             ("metadata.name", "spec.nodeName", "spec.driver"),
             lambda label, v=version: f"field label not supported for resource.k8s.io/{v}, Kind=ResourceSlice: {label}",

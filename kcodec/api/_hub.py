@@ -19,6 +19,7 @@ from typing import Any, Callable, Mapping
 
 from kcodec.conversion import GeneratedConversion, Scope, generated_conversion
 from kcodec.errors import ConversionError
+from kcodec.api import removed as _removed
 from kcodec.model import Struct
 
 __all__ = ["external_versions", "struct_classes", "hub_classes", "register_version", "Pair", "copy_map",
@@ -35,15 +36,14 @@ def external_versions(package: str) -> list[ModuleType]:
     """The external version modules of ``kcodec.api.<package>`` (``v1``, ``v1beta1``...),
     then those of its versions k8s.io/api no longer has (``kcodec.api.removed``); other
     modules of the package (``internal``, ``validation``, private ``_*``) are not."""
-    from kcodec.api import removed
-
     pkg = importlib.import_module(f"kcodec.api.{package}")
     out = []
     for mod in pkgutil.iter_modules(pkg.__path__, pkg.__name__ + "."):
         leaf = mod.name.rsplit(".", 1)[1]
         if not mod.ispkg and _VERSION.fullmatch(leaf):
             out.append(importlib.import_module(mod.name))
-    return out + removed.modules_of(package)
+    # then the versions k8s.io/api no longer has (kcodec.api.removed), installed the same way
+    return out + _removed.modules_of(package)
 
 
 def struct_classes(module: ModuleType) -> dict[str, type]:

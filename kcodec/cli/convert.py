@@ -200,7 +200,9 @@ def _gvk_of(doc: bytes) -> Any:
         return None
 
 
-def _convert_one(obj: Any, output_version: str) -> list[Any]:
+def _convert_one(obj: Any, output_version: str, kinds: list[Any] | None = None) -> list[Any]:
+    """``obj`` (a v1 List item by item) in the output version; ``kinds`` collects the
+    group/version/kind of every object converted (for the removal notices)."""
     from kcodec import legacyscheme
     from kcodec.api.core import v1 as corev1
 
@@ -209,15 +211,18 @@ def _convert_one(obj: Any, output_version: str) -> list[Any]:
         for i, item in enumerate(obj.items or []):
             raw = item.raw
             if raw is None and item.object is not None:
-                out.extend(_convert_one(item.object, output_version))
+                out.extend(_convert_one(item.object, output_version, kinds))
                 continue
             try:
                 decoded, _ = legacyscheme.codecs.universal_deserializer().decode(raw or b"")
             except Exception as exc:
                 raise _Failure(f"items[{i}]: {exc}") from None
-            out.extend(_convert_one(decoded, output_version))
+            out.extend(_convert_one(decoded, output_version, kinds))
         return out
-    return [legacyscheme.convert(obj, _target(obj, output_version))]
+    converted = legacyscheme.convert(obj, _target(obj, output_version))
+    if kinds is not None:
+        kinds.append(obj.get_object_kind().group_version_kind())
+    return [converted]
 
 
 def _encoder(fmt: str) -> Any:
@@ -265,15 +270,17 @@ def run(args: argparse.Namespace) -> int:
             try:
                 if decoder is None:
                     decoder = legacyscheme.codecs.universal_deserializer()
-                obj, gvk = decoder.decode(doc)
+                obj, _ = decoder.decode(doc)
                 if isinstance(obj, corev1.List):
                     several = True
-                text = _notice(gvk) if gvk is not None else None
-                converted.extend(_convert_one(obj, args.output_version))
-                if text is not None and text not in warned:
-                    warned.add(text)
-                    progress.done()
-                    sys.stderr.write(f"Warning: {text}\n")
+                kinds: list[Any] = []
+                converted.extend(_convert_one(obj, args.output_version, kinds))
+                for gvk in kinds:  # each notice once per run, as kubectl prints each warning
+                    text = _notice(gvk)
+                    if text is not None and text not in warned:
+                        warned.add(text)
+                        progress.done()
+                        sys.stderr.write(f"Warning: {text}\n")
                 progress.step()
             except Exception as exc:  # _Failure, and kcodec errors carrying Go's text
                 progress.done()

@@ -17,9 +17,12 @@ conversion.go keeps everything else in annotations so that it survives a v1 clie
 * coming back, the annotation metrics come first and the CPU target metric last (a metric
   order other than that is upstream's deliberate loss), and the annotations are removed.
 
-autoscaling/v2 (and the removed v2beta2) hold everything the internal version does: both
-ways, Go's DropRoundTripHorizontalPodAutoscalerAnnotations removes the four annotations
-above, which only v1 and v2beta1 write. The removed autoscaling/v2beta1 (Kubernetes 1.35's
+autoscaling/v2 holds everything the internal version does: both ways, Go's
+DropRoundTripHorizontalPodAutoscalerAnnotations removes the annotations above and the two
+tolerance annotations (``autoscaling.alpha.kubernetes.io/scale-{down,up}-tolerance``). The
+removed v2beta2 (Kubernetes 1.35's pkg/apis/autoscaling/v2beta2/conversion.go) has no
+scaling-rule tolerance: it travels in those two annotations (the quantity's canonical
+string; an unparsable one fails the conversion with Go's text). The removed autoscaling/v2beta1 (Kubernetes 1.35's
 pkg/apis/autoscaling/v2beta1/conversion.go) has v1's annotation metric shapes as its own
 fields and keeps only the behavior in its annotation (written from the internal type,
 read back when well-formed and non-empty); the other round-trip annotations are dropped.
@@ -27,8 +30,8 @@ read back when well-formed and non-empty); the other round-trip annotations are 
 The per-metric conversions between v1's and the internal shapes are upstream's: an object or
 external target with an average value is an AverageValue target, else a Value target; a
 resource target with a utilization is a Utilization target, else AverageValue.
-The 1.33+ tolerance annotations are not mapped (HPAScalingRules.tolerance only travels
-inside the behavior annotation).
+autoscaling/v1 and v2beta1 carry HPAScalingRules.tolerance inside the behavior annotation
+(Go marshals the internal type there), not in the two tolerance annotations.
 """
 from __future__ import annotations
 
@@ -44,6 +47,7 @@ from kcodec.api.autoscaling import v1
 from kcodec.api.removed import autoscaling_v2beta1 as v2beta1
 from kcodec.api.autoscaling._defaults import DEFAULT_CPU_UTILIZATION
 from kcodec.conversion import Scope
+from kcodec.errors import ConversionError, KCodecError
 from kcodec.model import from_tree, to_tree
 from kcodec import gojson as _gojson
 from kcodec.types import Quantity
@@ -52,6 +56,8 @@ METRIC_SPECS = "autoscaling.alpha.kubernetes.io/metrics"
 METRIC_STATUSES = "autoscaling.alpha.kubernetes.io/current-metrics"
 CONDITIONS = "autoscaling.alpha.kubernetes.io/conditions"
 BEHAVIOR = "autoscaling.alpha.kubernetes.io/behavior"
+TOLERANCE_SCALE_DOWN = "autoscaling.alpha.kubernetes.io/scale-down-tolerance"
+TOLERANCE_SCALE_UP = "autoscaling.alpha.kubernetes.io/scale-up-tolerance"
 
 __all__ = ["add_conversion_funcs"]
 
@@ -383,7 +389,9 @@ def _hpa_status_in(src: v1.HorizontalPodAutoscaler, dst: api.HorizontalPodAutosc
 # -- the removed autoscaling/v2beta1 and v2beta2 (pkg/apis/autoscaling/v2beta1 and v2beta2
 # conversion.go of Kubernetes 1.35) -----------------------------------------------------------
 
-_ROUND_TRIP = (METRIC_SPECS, METRIC_STATUSES, CONDITIONS, BEHAVIOR)
+# pkg/apis/autoscaling/helpers.go DropRoundTripHorizontalPodAutoscalerAnnotations (1.33+)
+_ROUND_TRIP = (METRIC_SPECS, BEHAVIOR, TOLERANCE_SCALE_DOWN, TOLERANCE_SCALE_UP, METRIC_STATUSES,
+               CONDITIONS)
 
 
 def _drop_round_trip(meta: Any) -> Any:
@@ -424,11 +432,52 @@ def _v2beta1_spec_in(src: Any, dst: api.HorizontalPodAutoscaler, scope: Scope) -
     dst.spec = spec
 
 
+def _v2beta2_meta_out(src: api.HorizontalPodAutoscaler, dst: Any, scope: Scope) -> None:
+    """v2beta2 has no HPAScalingRules.tolerance: Go keeps each in an annotation (the
+    quantity's canonical string)."""
+    meta = _drop_round_trip(src.metadata)
+    behavior = src.spec.behavior
+    extra = {}
+    if behavior is not None:
+        if behavior.scale_down is not None and behavior.scale_down.tolerance is not None:
+            extra[TOLERANCE_SCALE_DOWN] = str(behavior.scale_down.tolerance)
+        if behavior.scale_up is not None and behavior.scale_up.tolerance is not None:
+            extra[TOLERANCE_SCALE_UP] = str(behavior.scale_up.tolerance)
+    if extra:
+        if meta is src.metadata:
+            meta = meta.deep_copy()
+        meta.annotations = {**(meta.annotations or {}), **extra}
+    dst.metadata = meta
+
+
+def _v2beta2_spec_in(src: Any, dst: api.HorizontalPodAutoscaler, scope: Scope) -> None:
+    spec = api.HorizontalPodAutoscalerSpec()
+    scope.convert(src.spec, spec)
+    ann = src.metadata.annotations or {}
+    for key, side in ((TOLERANCE_SCALE_DOWN, "scale_down"), (TOLERANCE_SCALE_UP, "scale_up")):
+        text = ann.get(key)
+        if text is None:
+            continue
+        # spec.behavior is this conversion's own: v2beta2's class is not the internal one
+        behavior = spec.behavior
+        if behavior is None:
+            behavior = spec.behavior = api.HorizontalPodAutoscalerBehavior()
+        rules = getattr(behavior, side)
+        if rules is None:
+            rules = api.HPAScalingRules()
+            setattr(behavior, side, rules)
+        try:
+            rules.tolerance = Quantity(text)
+        except KCodecError as exc:
+            raise ConversionError(f"failed to parse annotation {_gojson.dumps(key).decode()}: {exc}") from None
+    dst.spec = spec
+
+
 def add_conversion_funcs(scheme: Any) -> None:
     """Register every autoscaling version <-> internal conversion with ``scheme``."""
-    # v2 and v2beta2 round-trip without annotations: other versions' ones are dropped both
-    # ways (pkg/apis/autoscaling/v2/conversion.go, v2beta2/conversion.go)
-    drop_both_ways = {
+    # v2 round-trips without annotations: other versions' ones are dropped both ways
+    # (pkg/apis/autoscaling/v2/conversion.go)
+    drop_both_ways: dict[str, Any] = {
         "to_internal": {"HorizontalPodAutoscaler": {"metadata": _drop_round_trip_meta}},
         "to_external": {"HorizontalPodAutoscaler": {"metadata": _drop_round_trip_meta}},
     }
@@ -451,7 +500,13 @@ def add_conversion_funcs(scheme: Any) -> None:
         "to_external": {"HorizontalPodAutoscaler": {"metadata": _v2beta1_meta_out}},
         # v2beta1's metric shapes are v1's annotation shapes
         "skip": tuple(name for name, _, _ in _METRIC_FUNCS),
-    }, v2=drop_both_ways, v2beta2=drop_both_ways)
+    }, v2=drop_both_ways, v2beta2={
+        # Kubernetes 1.35's pkg/apis/autoscaling/v2beta2/conversion.go: tolerances travel in
+        # annotations; the others are dropped
+        "to_internal": {"HorizontalPodAutoscaler": {"metadata": _drop_round_trip_meta,
+                                                    "spec": _v2beta2_spec_in}},
+        "to_external": {"HorizontalPodAutoscaler": {"metadata": _v2beta2_meta_out}},
+    })
     for ext in (v1, v2beta1):
         for name, fn_in, fn_out in _METRIC_FUNCS:
             scheme.add_conversion_func(getattr(ext, name), getattr(api, name), fn_in)

@@ -127,7 +127,7 @@ def add_conversion_funcs(scheme: Any) -> None:
     """Register every resource.k8s.io version <-> internal conversion with ``scheme``."""
     # One hook per struct: the other destination fields have no source field of their name,
     # so the generated part leaves them to it.
-    beta = {
+    beta: dict[str, Any] = {
         "to_internal": {
             "Device": {"attributes": _device_in},
             "DeviceRequest": {"exactly": _request_in},

@@ -33,7 +33,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("runtime", ("kcodec.runtime", "kcodec.labels", "kcodec.fields")),
     ("serializer", ("kcodec.serializer",)),
     ("api and storage", ("kcodec.api", "kcodec.storage", "kcodec.legacyscheme", "kcodec.validation",
-                         "kcodec.patch")),
+                         "kcodec.patch", "kcodec.managedfields")),
     ("unstructured", ("kcodec.api.meta.unstructured",)),
     ("registry", ("kcodec.registry", "kcodec.printers")),
     ("server", ("kcodec.server",)),

@@ -68,6 +68,28 @@ class Atom(NamedTuple):
     map: MapType | None = None
 
 
+def _smd_type_ref(tr: Mapping[str, Any] | None) -> Any:
+    if not tr:
+        return ""
+    if "namedType" in tr:
+        return tr["namedType"]
+    return _smd_atom(tr)
+
+
+def _smd_atom(t: Mapping[str, Any]) -> Atom:
+    lst = t.get("list")
+    mp = t.get("map")
+    return Atom(
+        scalar=t.get("scalar"),
+        list=None if lst is None else ListType(_smd_type_ref(lst.get("elementType")),
+                                               lst.get("elementRelationship") or ATOMIC, tuple(lst.get("keys") or ())),
+        map=None if mp is None else MapType(
+            {f["name"]: StructField(f["name"], _smd_type_ref(f.get("type")), f.get("default"))
+             for f in mp.get("fields") or []},
+            _smd_type_ref(mp.get("elementType")), mp.get("elementRelationship") or ""),
+    )
+
+
 _UNTYPED_ATOMIC = Atom(scalar="untyped", list=ListType(UNTYPED_ATOMIC, ATOMIC),
                        map=MapType(element_type=UNTYPED_ATOMIC, relationship=ATOMIC))
 _DEDUCED = Atom(scalar="untyped", list=ListType(UNTYPED_ATOMIC, ATOMIC),
@@ -79,6 +101,16 @@ class Schema:
 
     def __init__(self) -> None:
         self.types: dict[str, Atom] = {UNTYPED_ATOMIC: _UNTYPED_ATOMIC, DEDUCED: _DEDUCED}
+
+    @classmethod
+    def from_smd(cls, tree: Mapping[str, Any]) -> Schema:
+        """A schema written in structured-merge-diff's own YAML form (``types:`` with
+        ``map``/``list``/``scalar`` atoms and ``namedType`` references; schema/elements.go),
+        as SMD's tests and ``smd`` tool write them."""
+        out = cls()
+        for t in tree.get("types") or []:
+            out.types[t["name"]] = _smd_atom(t)
+        return out
 
     def resolve(self, type_ref: Any) -> Atom | None:
         if not type_ref:

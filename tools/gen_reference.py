@@ -44,6 +44,7 @@ MODULES = (
     "kcodec.storage.sqlite",
     "kcodec.storage.etcd3",
     "kcodec.storage.errors",
+    "kcodec.managedfields",
     "kcodec.interop",
     "kcodec.speedups",
 )

@@ -18,7 +18,7 @@ from kcodec.errors import ApplyConflictError, KCodecError
 from kcodec.managedfields.fieldmanager import FieldManager, conflict_message, print_manager
 from kcodec.managedfields.fieldpath import Set, path_string
 from kcodec.managedfields.merge import Conflicts, MissingVersionError
-from kcodec.managedfields.schema import DEDUCED, model_schema
+from kcodec.managedfields.schema import DEDUCED, custom_resource_type, model_schema
 from kcodec.managedfields.typed import extract_items
 from kcodec.schema import GroupVersionKind, parse_group_version
 
@@ -99,7 +99,20 @@ def _default(tree: dict[str, Any], cls: Any) -> dict[str, Any]:
     return obj.to_dict()
 
 
-def apply(live: Any, applied: Any, manager: str, *, force: bool = False) -> Any:
+def _type_ref(schema: Any, model: Any, api_version: str, crd: Any) -> Any:
+    if model is not None:
+        return schema.type_ref_for(model)
+    if crd is None:
+        return DEDUCED  # unknown content is typed by deduction (granular maps, atomic lists)
+    tree = crd.to_dict() if hasattr(crd, "to_dict") else crd
+    version = api_version.rpartition("/")[2]
+    for v in (tree.get("spec") or {}).get("versions") or []:
+        if v.get("name") == version:
+            return custom_resource_type(schema, ((v.get("schema") or {}).get("openAPIV3Schema")))
+    raise KCodecError(f"the CustomResourceDefinition has no version {version!r}")
+
+
+def apply(live: Any, applied: Any, manager: str, *, force: bool = False, crd: Any = None) -> Any:
     """Server-side apply of ``applied`` (an object, a dict or a manifest's text) by
     ``manager`` onto ``live`` (``None`` to create).
 
@@ -108,7 +121,9 @@ def apply(live: Any, applied: Any, manager: str, *, force: bool = False) -> Any:
     text, a dict for a dict). Raises
     :class:`~kcodec.errors.ApplyConflictError` (Go's message and the conflicting fields)
     when other managers own fields the configuration changes and ``force`` is false, and
-    :class:`~kcodec.errors.KCodecError` for an invalid configuration.
+    :class:`~kcodec.errors.KCodecError` for an invalid configuration. ``crd`` (a v1
+    CustomResourceDefinition, object or dict) types a custom resource by its version's schema
+    (``x-kubernetes-list-type`` and friends); without it, custom content is deduced.
     """
     if not manager:
         raise KCodecError("PATCH, application/apply-patch+yaml requires fieldManager parameter")
@@ -126,7 +141,7 @@ def apply(live: Any, applied: Any, manager: str, *, force: bool = False) -> Any:
         if live_tree.get("apiVersion") != api_version and live_tree.get("kind") == kind:
             live_tree = _converter(kind)(live_tree, api_version)
     schema = model_schema()
-    type_ref = schema.type_ref_for(model) if model is not None else DEDUCED
+    type_ref = _type_ref(schema, model, api_version, crd)
     fm = FieldManager(schema, type_ref, api_version, kind, converter=_converter(kind))
     try:
         merged = fm.apply(live_tree, config, manager, force)
@@ -136,7 +151,7 @@ def apply(live: Any, applied: Any, manager: str, *, force: bool = False) -> Any:
     return _back(_default(merged, model), out_cls)
 
 
-def extract(obj: Any, manager: str, *, subresource: str = "") -> Any:
+def extract(obj: Any, manager: str, *, subresource: str = "", crd: Any = None) -> Any:
     """The applied configuration ``manager`` owns in ``obj`` (client-go's ``Extract<Kind>``):
     a dict holding apiVersion, kind and exactly the fields of that manager's Apply entry
     (empty but for apiVersion/kind when it has none)."""
@@ -152,7 +167,7 @@ def extract(obj: Any, manager: str, *, subresource: str = "") -> Any:
     if entry is not None:
         model = _model_class(api_version, kind)
         schema = model_schema()
-        type_ref = schema.type_ref_for(model) if model is not None else DEDUCED
+        type_ref = _type_ref(schema, model, api_version, crd)
         fields = Set.from_json(json.dumps(entry.get("fieldsV1") or {}))
         extracted = extract_items(schema, type_ref, tree, fields.leaves())
         out = extracted if isinstance(extracted, dict) else {}

@@ -230,3 +230,59 @@ def model_schema() -> ModelSchema:
     if _DEFAULT_SCHEMA is None:
         _DEFAULT_SCHEMA = ModelSchema()
     return _DEFAULT_SCHEMA
+
+
+def _openapi_list(s: Mapping[str, Any]) -> tuple[str, tuple[str, ...]]:
+    # kube-openapi schemaconv getListElementRelationship, over a CRD schema's extensions
+    list_type = s.get("x-kubernetes-list-type")
+    if list_type == "set":
+        return ASSOCIATIVE, ()
+    if list_type == "map":
+        return ASSOCIATIVE, tuple(s.get("x-kubernetes-list-map-keys") or ())
+    return ATOMIC, ()
+
+
+def openapi_type(s: Mapping[str, Any] | None) -> Any:
+    """The SMD type of a structural schema (a CRD's ``openAPIV3Schema`` as a JSON tree), as
+    kube-openapi ``schemaconv`` converts what apiextensions-apiserver publishes for it."""
+    if not isinstance(s, Mapping):
+        return DEDUCED
+    if s.get("x-kubernetes-int-or-string"):
+        return Atom(scalar="untyped")
+    t = s.get("type")
+    props = s.get("properties")
+    if t == "object" or (t is None and (props or s.get("additionalProperties"))):
+        fields = {name: StructField(name, openapi_type(sub), sub.get("default") if isinstance(sub, Mapping) else None)
+                  for name, sub in (props or {}).items()}
+        extra = s.get("additionalProperties")
+        if isinstance(extra, Mapping):
+            elem: Any = openapi_type(extra)
+        elif extra is True or s.get("x-kubernetes-preserve-unknown-fields"):
+            elem = DEDUCED
+        else:
+            elem = ""
+        rel = {"atomic": ATOMIC, "granular": SEPARABLE}.get(s.get("x-kubernetes-map-type", ""), "")
+        return Atom(map=MapType(fields, elem, rel))
+    if t == "array":
+        return Atom(list=ListType(openapi_type(s.get("items")), *_openapi_list(s)))
+    if t in ("integer", "number"):
+        return Atom(scalar="numeric")
+    if t == "boolean":
+        return Atom(scalar="boolean")
+    if t == "string":
+        return Atom(scalar="string" if s.get("format", "") in ("", "byte") else "untyped")
+    return DEDUCED
+
+
+def custom_resource_type(schema: ModelSchema, openapi_v3: Mapping[str, Any] | None) -> Atom:
+    """The type of a custom resource: its CRD version's schema, with ``apiVersion``, ``kind``
+    and ``metadata`` (ObjectMeta) as apiextensions-apiserver adds them to what it publishes."""
+    from kcodec.api.meta.v1 import ObjectMeta
+
+    root = openapi_type(openapi_v3 or {"type": "object", "x-kubernetes-preserve-unknown-fields": True})
+    base = root.map if isinstance(root, Atom) and root.map is not None else MapType(element_type=DEDUCED)
+    fields = dict(base.fields)
+    fields["apiVersion"] = StructField("apiVersion", Atom(scalar="string"))
+    fields["kind"] = StructField("kind", Atom(scalar="string"))
+    fields["metadata"] = StructField("metadata", schema.type_ref_for(ObjectMeta))
+    return Atom(map=MapType(fields, base.element_type, base.relationship))

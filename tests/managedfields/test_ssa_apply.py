@@ -212,3 +212,42 @@ def test_apply_unchanged_keeps_the_object() -> None:
     again = kcodec.apply(live, DEPLOY, "deployer")
     assert {k: v for k, v in again.items() if k != "metadata"} == {k: v for k, v in live.items() if k != "metadata"}
     assert [e["manager"] for e in again["metadata"]["managedFields"]] == ["deployer"]
+
+
+CRD = {
+    "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+    "metadata": {"name": "widgets.example.com"},
+    "spec": {"group": "example.com", "scope": "Namespaced",
+             "names": {"plural": "widgets", "kind": "Widget"},
+             "versions": [{"name": "v1", "served": True, "storage": True, "schema": {"openAPIV3Schema": {
+                 "type": "object", "properties": {"spec": {"type": "object", "properties": {
+                     "ports": {"type": "array", "x-kubernetes-list-type": "map",
+                               "x-kubernetes-list-map-keys": ["port"],
+                               "items": {"type": "object", "properties": {
+                                   "port": {"type": "integer"}, "name": {"type": "string"}}}},
+                     "tags": {"type": "array", "x-kubernetes-list-type": "set", "items": {"type": "string"}},
+                     "args": {"type": "array", "items": {"type": "string"}},
+                     "size": {"x-kubernetes-int-or-string": True},
+                 }}}}}}]},
+}
+
+
+def test_custom_resources_follow_the_crd_list_types() -> None:
+    def cr(**spec):
+        return {"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"}, "spec": spec}
+    live = kcodec.apply(None, cr(ports=[{"port": 80, "name": "http"}], tags=["a"], args=["x"], size="1Gi"),
+                        "one", crd=CRD)
+    live = kcodec.apply(live, cr(ports=[{"port": 443, "name": "https"}], tags=["b"]), "two", crd=CRD)
+    assert live["spec"]["ports"] == [{"port": 80, "name": "http"}, {"port": 443, "name": "https"}]
+    assert live["spec"]["tags"] == ["a", "b"]
+    with pytest.raises(ApplyConflictError, match=r"\.spec\.args"):  # atomic by default
+        kcodec.apply(live, cr(args=["y"]), "two", crd=CRD)
+    two = next(e for e in live["metadata"]["managedFields"] if e["manager"] == "two")
+    assert two["fieldsV1"] == {"f:spec": {"f:ports": {'k:{"port":443}': {".": {}, "f:name": {}, "f:port": {}}},
+                                          "f:tags": {'v:"b"': {}}}}
+    assert kcodec.extract(live, "two", crd=CRD) == {"apiVersion": "example.com/v1", "kind": "Widget",
+                                                    "spec": {"ports": [{"port": 443, "name": "https"}],
+                                                             "tags": ["b"]}}
+    # Without the CRD, content is deduced: lists are atomic, so the second apply conflicts.
+    with pytest.raises(ApplyConflictError):
+        kcodec.apply(kcodec.apply(None, cr(tags=["a"]), "one"), cr(tags=["b"]), "two")

@@ -11,9 +11,10 @@ calls are :func:`kcodec.apply` and :func:`kcodec.extract`.
 from kcodec.managedfields.fieldmanager import FieldManager, Managed, decode_managed_fields, encode_managed_fields
 from kcodec.managedfields.fieldpath import PathElement, Set, VersionedSet, make_path, path_string
 from kcodec.managedfields.merge import Conflict, Conflicts, Updater
+from kcodec.managedfields.objects import ObjectFieldManager
 from kcodec.managedfields.schema import ModelSchema, model_schema
 from kcodec.managedfields.typed import TypedValue
 
 __all__ = ["FieldManager", "Managed", "decode_managed_fields", "encode_managed_fields", "PathElement", "Set",
            "VersionedSet", "make_path", "path_string", "Conflict", "Conflicts", "Updater", "ModelSchema",
-           "model_schema", "TypedValue"]
+           "model_schema", "TypedValue", "ObjectFieldManager"]

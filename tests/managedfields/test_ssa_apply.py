@@ -251,3 +251,28 @@ def test_custom_resources_follow_the_crd_list_types() -> None:
     # Without the CRD, content is deduced: lists are atomic, so the second apply conflicts.
     with pytest.raises(ApplyConflictError):
         kcodec.apply(kcodec.apply(None, cr(tags=["a"]), "one"), cr(tags=["b"]), "two")
+
+
+def test_object_field_manager_on_internal_objects() -> None:
+    """What the API server does: internal objects in and out, managedFields kept in apps/v1."""
+    from kcodec import legacyscheme
+    from kcodec.api.apps import internal as apps
+    from kcodec.managedfields import ObjectFieldManager
+    from kcodec.schema import GroupVersion, GroupVersionKind
+
+    scheme = legacyscheme.scheme
+    gvk = GroupVersionKind("apps", "v1", "Deployment")
+    fm = ObjectFieldManager(scheme, gvk, model=Deployment, reset_fields={"apps/v1": [["status"]]})
+    created = legacyscheme.to_internal(Deployment.from_dict(json.loads(json.dumps(DEPLOY))), default=True)
+    created.status.replicas = 7  # the status is reset: nobody owns it
+    created = fm.update(None, created, "kubectl-create")
+    assert isinstance(created, apps.Deployment)
+    (entry,) = created.metadata.managed_fields
+    assert (entry.manager, entry.operation, entry.api_version) == ("kubectl-create", "Update", "apps/v1")
+    owned = json.loads(bytes(entry.fields_v1.raw))
+    assert "f:status" not in owned and "f:replicas" in owned["f:spec"]
+    applied = fm.apply(created, _cfg(replicas=9), "ssa", force=True)
+    assert isinstance(applied, Deployment) and applied.spec.replicas == 9
+    assert sorted(m.manager for m in applied.metadata.managed_fields) == ["kubectl-create", "ssa"]
+    internal = scheme.convert_to_version(applied, GroupVersion("apps", "__internal"))
+    assert internal.spec.replicas == 9

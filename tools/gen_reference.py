@@ -73,6 +73,7 @@ MODULES = (
     "kcodec.patch.errors",
     "kcodec.server.openapi",
     "kcodec.printers",
+    "kcodec.managedfields",
     "kcodec.interop",
     "kcodec.server",
     "kcodec.testing",

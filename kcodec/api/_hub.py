@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 from types import ModuleType
 from typing import Any, Callable, Mapping
 
@@ -23,17 +24,21 @@ from kcodec.model import Struct
 __all__ = ["external_versions", "struct_classes", "hub_classes", "register_version", "Pair", "copy_map",
            "auto", "register_package"]
 
+#: A Kubernetes API version name (kcodec.api's own rule for external version modules).
+_VERSION = re.compile(r"v[0-9]+(?:(?:alpha|beta)[0-9]+)?")
+
 Override = Callable[[Any, Any, Scope], None]
 Overrides = Mapping[str, Mapping[str, Override | None]]
 
 
 def external_versions(package: str) -> list[ModuleType]:
-    """The external version modules of ``kcodec.api.<package>`` (``v1``, ``v1beta1``...)."""
+    """The external version modules of ``kcodec.api.<package>`` (``v1``, ``v1beta1``...);
+    other modules of the package (``internal``, ``validation``, private ``_*``) are not."""
     pkg = importlib.import_module(f"kcodec.api.{package}")
     out = []
     for mod in pkgutil.iter_modules(pkg.__path__, pkg.__name__ + "."):
         leaf = mod.name.rsplit(".", 1)[1]
-        if not mod.ispkg and not leaf.startswith("_") and leaf != "internal":
+        if not mod.ispkg and _VERSION.fullmatch(leaf):
             out.append(importlib.import_module(mod.name))
     return out
 

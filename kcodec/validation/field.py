@@ -10,7 +10,10 @@ detail; ``str(error)`` is Go's ``Error()``, for instance
 
 Bad values print as Go's ``ErrorBody`` prints them: bools, ints and floats with ``%v``,
 strings with ``%q``, anything else as ``json.Marshal`` writes it (maps with sorted keys,
-structs as their JSON objects, ``nil`` as ``null``).
+``nil`` as ``null``). Structs of meta.k8s.io (LabelSelector, OwnerReference...) have JSON
+tags in Go and print as their JSON objects; the other API structs a validator reports are
+k/k's internal types, which have none, so they print every field under its Go name
+(``{"Key":"k","Operator":"Exists",...}``), as json.Marshal writes them.
 """
 from __future__ import annotations
 
@@ -194,6 +197,9 @@ def _json_tree(v: Any, depth: int = 0) -> Any:
     if v is None or isinstance(v, (bool, int, float, str)):
         return v
     if isinstance(v, StructBase):
+        mod = type(v).__module__
+        if mod.startswith("kcodec.api.") and not mod.startswith("kcodec.api.meta."):
+            return _go_internal_tree(v, depth)
         from kcodec.model import to_tree
 
         return to_tree(v)
@@ -209,6 +215,17 @@ def _json_tree(v: Any, depth: int = 0) -> Any:
 
         return base64.b64encode(bytes(v)).decode()
     raise TypeError(type(v).__name__)
+
+
+def _go_internal_tree(v: Any, depth: int) -> dict[str, Any]:
+    """json.Marshal of an internal API struct: k/k's internal types carry no JSON tags, so
+    every field is written, under its Go name, zero values and nils included."""
+    from kcodec.fieldtable import fields_of
+
+    out: dict[str, Any] = {}
+    for f in fields_of(type(v)):
+        out[f.go_field()] = _json_tree(getattr(v, f.name, None), depth + 1)
+    return out
 
 
 def format_bad_value(v: Any) -> str:

@@ -98,10 +98,14 @@ def test_bad_value_formatting_go_rules():
 
 
 def test_struct_bad_value_is_json():
-    from kcodec.api.core import v1
+    # k/k's internal structs have no JSON tags: json.Marshal writes Go field names, all fields.
+    from kcodec.api.core import internal
+    from kcodec.api.meta import v1 as metav1
 
-    port = v1.ContainerPort(container_port=80, protocol="TCP")
-    assert field.format_bad_value(port) == '{"containerPort":80,"protocol":"TCP"}'
+    port = internal.ContainerPort(container_port=80, protocol="TCP")
+    assert field.format_bad_value(port) == '{"Name":"","HostPort":0,"ContainerPort":80,"Protocol":"TCP","HostIP":""}'
+    # meta.k8s.io structs keep their JSON tags.
+    assert field.format_bad_value(metav1.LabelSelector(match_labels={"a": "b"})) == '{"matchLabels":{"a":"b"}}'
 
 
 # errors_test.go TestToAggregate; apimachinery pkg/util/errors aggregate.Error

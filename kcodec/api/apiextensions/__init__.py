@@ -10,7 +10,10 @@ and their registration, ``_custom`` the custom-resource helpers exported here:
 - ``custom_resource_kinds(crd)``, ``structural_schema(crd, version)``,
   ``as_v1_definition(crd)`` (any CRD as the v1 object an API server stores);
 - ``prune(obj, crd)`` and ``check_custom_resource(obj, crd, strict=...)``: drop or report
-  the fields the CRD's schema does not declare, as the API server does.
+  the fields the CRD's schema does not declare, as the API server does;
+- ``validate_custom_resource(content, schema)``, ``validate_list_sets_and_maps(path, schema,
+  content)`` and ``default_custom_resource(content, schema)`` (``_validation``): the schema's
+  validation (Go's field errors and texts) and defaults, on JSON trees.
 
 Example::
 
@@ -24,7 +27,8 @@ from __future__ import annotations
 from typing import Any
 
 __all__ = ["add_custom_resource_definition", "custom_resource_kinds", "structural_schema",
-           "prune", "check_custom_resource", "as_v1_definition", "install"]
+           "prune", "check_custom_resource", "as_v1_definition", "install", "validate_custom_resource",
+           "validate_list_sets_and_maps", "default_custom_resource"]
 
 
 def __getattr__(name: str) -> Any:
@@ -34,6 +38,10 @@ def __getattr__(name: str) -> Any:
         from kcodec.api.apiextensions import _custom
 
         return getattr(_custom, name)
+    if name in ("validate_custom_resource", "validate_list_sets_and_maps", "default_custom_resource"):
+        from kcodec.api.apiextensions import _validation
+
+        return getattr(_validation, name)
     if name == "install":
         from kcodec.api.apiextensions import _install
 

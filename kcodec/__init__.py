@@ -18,15 +18,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
-__all__ = ["__version__", "Event", "load", "load_all", "dump", "watch_events", "convert"]
+__all__ = ["__version__", "Event", "load", "load_all", "dump", "watch_events", "convert", "apply", "extract"]
 
 if TYPE_CHECKING:
     from kcodec._everyday import Event, dump, load, load_all, watch_events
     from kcodec.legacyscheme import convert
+    from kcodec._apply import apply, extract
 
 _LAZY = {name: "kcodec._everyday" for name in ("Event", "load", "load_all", "dump", "watch_events")}
 # convert(obj, "apps/v1"): through the internal version, as kubectl convert (kcodec.legacyscheme).
 _LAZY["convert"] = "kcodec.legacyscheme"
+# apply(live, applied, manager) / extract(obj, manager): server-side apply offline.
+_LAZY["apply"] = _LAZY["extract"] = "kcodec._apply"
 
 
 def __getattr__(name: str) -> Any:

@@ -123,6 +123,17 @@ class NotRegisteredError(KCodecError):
         return f'no kind "{gvk.kind}" is registered for version "{gvk.group_version()}" in scheme "{name}"'
 
 
+class ApplyConflictError(KCodecError):
+    """A server-side apply changes fields other managers own (Go's 409 ``Apply failed with
+    N conflict(s)``). ``conflicts`` lists ``(manager, path)``: the manager as Go prints it
+    (``"kubectl-client-side-apply" using apps/v1``) and the field path (``.spec.replicas``).
+    Apply again with ``force=True`` to take the fields over."""
+
+    def __init__(self, message: str, conflicts: list[tuple[str, str]]) -> None:
+        self.conflicts = conflicts
+        super().__init__(message)
+
+
 class ConversionError(KCodecError):
     """An object could not be converted (no conversion function, unsuitable target...)."""
 

@@ -34,7 +34,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
                  "kcodec.validation.field", "kcodec.validation.names")),
     ("serializer", ("kcodec.serializer",)),
     ("api and storage", ("kcodec.api", "kcodec.storage", "kcodec.legacyscheme", "kcodec.validation",
-                         "kcodec.patch")),
+                         "kcodec.patch", "kcodec.managedfields")),
     ("unstructured", ("kcodec.api.meta.unstructured",)),
     ("registry", ("kcodec.registry", "kcodec.printers")),
     ("server", ("kcodec.server",)),

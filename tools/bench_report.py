@@ -55,6 +55,7 @@ ASV_DIR = Path(__file__).resolve().parents[1] / "asv_bench"
 sys.path.insert(0, str(ASV_DIR))
 
 from benchmarks import _docs, bench_conversion, bench_hub, bench_kcodec, bench_peers, bench_watch  # noqa: E402
+from benchmarks import bench_apply  # noqa: E402
 
 Case = tuple[str, type, str, tuple[Any, ...]]
 """(implementation label, benchmark class, method, params without ``mode``)."""
@@ -83,7 +84,7 @@ class JsonLoadsMemory:
 def _registry() -> dict[str, type]:
     """Benchmark classes by the name a child process is given (``module.Class``)."""
     out: dict[str, type] = {"report.JsonLoadsMemory": JsonLoadsMemory}
-    for module in (bench_kcodec, bench_peers, bench_conversion, bench_hub, bench_watch):
+    for module in (bench_kcodec, bench_peers, bench_conversion, bench_hub, bench_watch, bench_apply):
         short = module.__name__.rsplit(".", 1)[-1]
         for name, obj in vars(module).items():
             if isinstance(obj, type) and obj.__module__ == module.__name__:
@@ -106,7 +107,7 @@ def beside(label: str, cls: type, method: str, params: tuple[Any, ...] = ()) -> 
 
 def operations(items: int) -> list[tuple[str, list[Case]]]:
     """The report's rows: per operation, kcodec first (measured in each mode), then peers."""
-    k, p, c, h, w = bench_kcodec, bench_peers, bench_conversion, bench_hub, bench_watch
+    k, p, c, h, w, a = bench_kcodec, bench_peers, bench_conversion, bench_hub, bench_watch, bench_apply
     lst = f"PodList({items})"
     events = w.watch_events_count(items)
     return [
@@ -201,6 +202,15 @@ def operations(items: int) -> list[tuple[str, list[Case]]]:
             (KCODEC, w.WatchStream, "time_watch", ("json",)),
             *beside(f"PodList({events}) JSON of the same Pods", w.WatchStream, "time_list", ("json",)),
         ]),
+        # Target (server-side apply): an apply of a fully populated Deployment in at most the
+        # time of one JSON decode of it.
+        ("server-side apply: fully populated Deployment, create", [
+            (KCODEC, a.ServerSideApply, "time_apply_create", ()),
+            *beside("JSON decode of the same Deployment", a.ServerSideApply, "time_json_decode"),
+        ]),
+        ("server-side apply: re-apply unchanged", [(KCODEC, a.ServerSideApply, "time_apply_unchanged", ())]),
+        ("server-side apply: second manager, one field, force",
+         [(KCODEC, a.ServerSideApply, "time_apply_other_manager", ())]),
         (f"watch: {events} Pod events, length-delimited protobuf", [
             (KCODEC, w.WatchStream, "time_watch", ("protobuf",)),
             *beside(f"PodList({events}) protobuf of the same Pods", w.WatchStream, "time_list", ("protobuf",)),

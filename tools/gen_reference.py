@@ -46,6 +46,7 @@ MODULES = (
     "kcodec.storage.cacher",
     "kcodec.storage.compactor",
     "kcodec.storage.errors",
+    "kcodec.managedfields",
     "kcodec.interop",
     "kcodec.server",
     "kcodec.testing",

@@ -1,0 +1,688 @@
+"""Typed values for server-side apply: sigs.k8s.io/structured-merge-diff v6 ``typed``
+(``validate.go``, ``tofieldset.go``, ``merge.go``, ``compare.go``, ``remove.go``,
+``helpers.go``) over JSON trees and the schemas of :mod:`kcodec.managedfields.schema`.
+
+Every function follows its Go walker step by step, including what Go tolerates: list
+items whose key cannot be computed are skipped when building field sets, and the errors
+of merging a list item are dropped (``mergingWalker.visitListItems`` appends them to a
+shadowed variable).
+"""
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from kcodec.errors import KCodecError
+from kcodec.gojson import dumps as _go_dumps
+from kcodec.managedfields.fieldpath import Path, PathElement, Set, path_string
+from kcodec.managedfields.schema import ASSOCIATIVE, ATOMIC, Atom, ListType, MapType, Schema
+
+__all__ = ["TypedValue", "Comparison", "ValidationError", "validate", "to_field_set", "merge", "compare",
+           "remove_items", "extract_items"]
+
+_ABSENT = object()  # Go's nil value.Value (a missing side), distinct from JSON null (None)
+
+
+class ValidationError(KCodecError):
+    """Go's ``typed.ValidationErrors``: one line, or ``errors:`` and one indented line each."""
+
+    def __init__(self, errors: list[tuple[str, str]]) -> None:
+        self.errors = errors
+        lines = [f"{p}: {m}" if p else m for p, m in errors]
+        super().__init__(lines[0] if len(lines) == 1 else "\n  ".join(["errors:", *lines]))
+
+
+def _errorf(msg: str) -> list[tuple[str, str]]:
+    return [("", msg)]
+
+
+def _prefixed(errs: list[tuple[str, str]], prefix: str) -> list[tuple[str, str]]:
+    return [(prefix + p, m) for p, m in errs]
+
+
+def _deduce(atom: Atom, val: Any) -> Atom:
+    # helpers.go deduceAtom
+    if val is _ABSENT or val is None:
+        return atom
+    if isinstance(val, (bool, int, float, str)):
+        if atom.scalar is not None:
+            return Atom(scalar=atom.scalar)
+    elif isinstance(val, list):
+        if atom.list is not None:
+            return Atom(list=atom.list)
+    elif isinstance(val, dict):
+        if atom.map is not None:
+            return Atom(map=atom.map)
+    return atom
+
+
+def _go_v(v: Any) -> str:
+    # fmt's %v of a value.Value: JSON-ish is close enough for the error texts SMD gives.
+    return _go_dumps(v, sort_keys=True).decode("utf-8") if not isinstance(v, str) else v
+
+
+def _validate_scalar(scalar: str, v: Any, prefix: str) -> list[tuple[str, str]]:
+    # validate.go validateScalar
+    if v is _ABSENT or v is None:
+        return []
+    if scalar == "numeric":
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            return _errorf(f"{prefix}expected numeric (int or float), got {_go_type(v)}")
+    elif scalar == "string":
+        if not isinstance(v, str):
+            return _errorf(f"{prefix}expected string, got {_go_v(v)}")
+    elif scalar == "boolean":
+        if not isinstance(v, bool):
+            return _errorf(f"{prefix}expected boolean, got {_go_v(v)}")
+    elif scalar == "untyped":
+        if not isinstance(v, (bool, int, float, str)):
+            return _errorf(f"{prefix}expected any scalar, got {_go_v(v)}")
+    else:
+        return _errorf(f"{prefix}unexpected scalar type in schema: {scalar}")
+    return []
+
+
+def _go_type(v: Any) -> str:
+    if isinstance(v, str):
+        return "string"
+    if isinstance(v, bool):
+        return "bool"
+    if isinstance(v, dict):
+        return "map[string]interface {}"
+    if isinstance(v, list):
+        return "[]interface {}"
+    return type(v).__name__
+
+
+def list_item_pe(schema: Schema, lt: ListType, child: Any) -> PathElement:
+    """helpers.go listItemToPathElement; raises :class:`KCodecError` with Go's text."""
+    if lt.relationship != ASSOCIATIVE:
+        raise KCodecError("invalid indexing of non-associative list")
+    if lt.keys:
+        if child is None:
+            raise KCodecError("associative list with keys may not have a null element")
+        if not isinstance(child, dict):
+            raise KCodecError("associative list with keys may not have non-map elements")
+        elem = schema.resolve(lt.element_type)
+        fields = []
+        for name in lt.keys:
+            if name in child:
+                fields.append((name, child[name]))
+            else:
+                if elem is None:
+                    raise KCodecError(f"couldn't find default value for {name}: invalid elementType for list")
+                if elem.map is None:
+                    raise KCodecError(f"couldn't find default value for {name}: associative list may not have "
+                                      "non-map types")
+                field = elem.map.find_field(name)
+                if field is not None and field.default is not None:
+                    fields.append((name, field.default))
+        if not fields:
+            keys = "[" + " ".join(_go_dumps(k).decode() for k in lt.keys) + "]"
+            raise KCodecError(f"associative list with keys has an element that omits all key fields {keys} "
+                              "(and doesn't have default values for any key fields)")
+        return PathElement.key(fields)
+    if isinstance(child, dict):
+        raise KCodecError("associative list without keys has an element that's a map type")
+    if isinstance(child, list):
+        raise KCodecError("not supported: associative list with lists as elements")
+    if child is None:
+        raise KCodecError("associative list without keys has an element that's an explicit null")
+    return PathElement.value(child)
+
+
+def _try_pe(schema: Schema, lt: ListType, child: Any) -> PathElement | None:
+    try:
+        return list_item_pe(schema, lt, child)
+    except KCodecError:
+        return None
+
+
+# ------------------------------------------------------------------ validate
+
+def validate(schema: Schema, type_ref: Any, value: Any, *, allow_duplicates: bool = False) -> None:
+    """validate.go: raise :class:`ValidationError` where ``value`` does not fit the schema."""
+    errs = _validate(schema, type_ref, value, allow_duplicates)
+    if errs:
+        raise ValidationError(errs)
+
+
+def _resolve(schema: Schema, type_ref: Any) -> tuple[Atom | None, list[tuple[str, str]]]:
+    atom = schema.resolve(type_ref)
+    if atom is None:
+        name = type_ref if isinstance(type_ref, str) and type_ref else "inlined type"
+        return None, _errorf(f"schema error: no type found matching: {name}")
+    return atom, []
+
+
+def _validate(schema: Schema, type_ref: Any, v: Any, dups: bool) -> list[tuple[str, str]]:
+    atom, errs = _resolve(schema, type_ref)
+    if atom is None:
+        return errs
+    a = _deduce(atom, v)
+    if a.map is not None:
+        if v is None:
+            return []
+        if not isinstance(v, dict):
+            return _errorf(f"expected map, got {_go_v(v)}")
+        out: list[tuple[str, str]] = []
+        for key, val in v.items():
+            pe = PathElement.field(key)
+            field = a.map.find_field(key)
+            tr = field.type if field is not None else a.map.element_type
+            if field is None and not a.map.element_type:
+                out.extend(_prefixed(_errorf("field not declared in schema"), str(pe)))
+                return out
+            out.extend(_prefixed(_validate(schema, tr, val, dups), str(pe)))
+        return out
+    if a.scalar is not None:
+        return _validate_scalar(a.scalar, v, "")
+    if a.list is not None:
+        if v is None:
+            return []
+        if not isinstance(v, list):
+            return _errorf(f"expected list, got {_go_v(v)}")
+        out = []
+        seen: set[PathElement] = set()
+        for i, child in enumerate(v):
+            if a.list.relationship != ASSOCIATIVE:
+                pe = PathElement.index(i)
+            else:
+                try:
+                    pe = list_item_pe(schema, a.list, child)
+                except KCodecError as exc:
+                    out.extend(_errorf(f"element {i}: {exc}"))
+                    return out
+                if pe in seen and not dups:
+                    out.extend(_errorf(f"duplicate entries for key {pe}"))
+                seen.add(pe)
+            out.extend(_prefixed(_validate(schema, a.list.element_type, child, dups), str(pe)))
+        return out
+    name = f"named type: {type_ref}" if isinstance(type_ref, str) else "inlined"
+    return _errorf(f"schema error: invalid atom: {name}")
+
+
+# ------------------------------------------------------------------ to field set
+
+def to_field_set(schema: Schema, type_ref: Any, value: Any) -> Set:
+    """tofieldset.go: every leaf field, list item and atomic value of ``value``."""
+    out = Set()
+    _to_set(schema, type_ref, value, (), out)
+    return out
+
+
+def _to_set(schema: Schema, type_ref: Any, v: Any, path: Path, out: Set) -> None:
+    atom = schema.resolve(type_ref)
+    if atom is None:
+        return
+    a = _deduce(atom, v)
+    if a.map is not None:
+        if a.map.relationship == ATOMIC:
+            out.insert(path)
+            return
+        if not isinstance(v, dict):
+            return
+        for key, val in v.items():
+            field = a.map.find_field(key)
+            tr = field.type if field is not None else a.map.element_type
+            child = path + (PathElement.field(key),)
+            _to_set(schema, tr, val, child, out)
+            if val is None or (isinstance(val, dict) and not val) or field is None:
+                out.insert(child)
+        return
+    if a.scalar is not None:
+        out.insert(path)
+        return
+    if a.list is not None:
+        if a.list.relationship == ATOMIC:
+            out.insert(path)
+            return
+        if not isinstance(v, list):
+            return
+        pes = [_try_pe(schema, a.list, child) for child in v]
+        seen: set[Any] = set()
+        duplicates: set[Any] = set()
+        for pe in pes:
+            if pe in seen:
+                if pe not in duplicates:
+                    out.insert(path + (pe,))  # type: ignore[operator]
+                    duplicates.add(pe)
+            else:
+                seen.add(pe)
+        for pe, child in zip(pes, v):
+            if pe in duplicates or pe is None:
+                continue
+            _to_set(schema, a.list.element_type, child, path + (pe,), out)
+            out.insert(path + (pe,))
+
+
+# ------------------------------------------------------------------ merge
+
+def merge(schema: Schema, type_ref: Any, lhs: Any, rhs: Any) -> Any:
+    """merge.go with ``ruleKeepRHS``: ``rhs`` merged over ``lhs``; atomic values are replaced.
+
+    Returns the merged JSON tree; raises :class:`ValidationError` on a schema mismatch.
+    """
+    errs: list[tuple[str, str]] = []
+    out = _merge(schema, type_ref, lhs, rhs, errs)
+    if errs:
+        raise ValidationError(errs)
+    return None if out is _ABSENT else out
+
+
+def _keep_rhs(lhs: Any, rhs: Any) -> Any:
+    return rhs if rhs is not _ABSENT else lhs
+
+
+def _merge(schema: Schema, type_ref: Any, lhs: Any, rhs: Any, errs: list[tuple[str, str]]) -> Any:
+    atom, rerrs = _resolve(schema, type_ref)
+    if atom is None:
+        errs.extend(rerrs)
+        return _ABSENT
+    alhs, arhs = _deduce(atom, lhs), _deduce(atom, rhs)
+    if rhs is _ABSENT:
+        return _merge_atom(schema, alhs, type_ref, lhs, rhs, errs)
+    if lhs is _ABSENT or alhs == arhs:
+        return _merge_atom(schema, arhs, type_ref, lhs, rhs, errs)
+    # Different shapes on each side: Go walks both; the right-hand walk decides the output.
+    _merge_atom(schema, alhs, type_ref, lhs, rhs, [])
+    return _merge_atom(schema, arhs, type_ref, lhs, rhs, errs)
+
+
+def _merge_atom(schema: Schema, a: Atom, type_ref: Any, lhs: Any, rhs: Any, errs: list[tuple[str, str]]) -> Any:
+    if a.map is not None:
+        return _merge_map(schema, a.map, lhs, rhs, errs)
+    if a.scalar is not None:
+        lerrs = _validate_scalar(a.scalar, lhs, "lhs: ")
+        rerrs = _validate_scalar(a.scalar, rhs, "rhs: ")
+        if lerrs and rerrs:
+            errs.extend(lerrs + rerrs)
+            return _ABSENT
+        return _keep_rhs(lhs, rhs)
+    if a.list is not None:
+        return _merge_list(schema, a.list, lhs, rhs, errs)
+    name = f"named type: {type_ref}" if isinstance(type_ref, str) else "inlined"
+    errs.extend(_errorf(f"schema error: invalid atom: {name}"))
+    return _ABSENT
+
+
+def _as_map(v: Any) -> dict | None:
+    return v if isinstance(v, dict) else None
+
+
+def _merge_map(schema: Schema, t: MapType, lhs: Any, rhs: Any, errs: list[tuple[str, str]]) -> Any:
+    lmap = _as_map(lhs) if lhs is not _ABSENT else None
+    rmap = _as_map(rhs) if rhs is not _ABSENT else None
+    if t.relationship == ATOMIC or (not lmap and not rmap):
+        return _keep_rhs(lhs, rhs)
+    out: dict[str, Any] = {}
+    keys = list(lmap or {})
+    keys.extend(k for k in (rmap or {}) if lmap is None or k not in lmap)
+    for key in keys:
+        field = t.find_field(key)
+        tr = field.type if field is not None else t.element_type
+        lv = lmap.get(key, _ABSENT) if lmap is not None else _ABSENT
+        rv = rmap.get(key, _ABSENT) if rmap is not None else _ABSENT
+        sub: list[tuple[str, str]] = []
+        merged = _merge(schema, tr, lv, rv, sub)
+        errs.extend(_prefixed(sub, "." + key))
+        if merged is not _ABSENT:
+            out[key] = merged
+    return out if out else _ABSENT
+
+
+def _merge_list(schema: Schema, t: ListType, lhs: Any, rhs: Any, errs: list[tuple[str, str]]) -> Any:
+    llist = lhs if isinstance(lhs, list) else None
+    rlist = rhs if isinstance(rhs, list) else None
+    if t.relationship == ATOMIC or (not llist and not rlist):
+        return _keep_rhs(lhs, rhs)
+    llist = llist or []
+    rlist = rlist or []
+    rhs_pes, observed_rhs, rerrs = _index_list(schema, t, rlist, False)
+    lhs_pes, observed_lhs, lerrs = _index_list(schema, t, llist, True)
+    errs.extend(rerrs + lerrs)
+    if rerrs or lerrs:
+        return _ABSENT
+    shared = [pe for pe in rhs_pes if pe in observed_lhs]
+    next_shared = shared.pop(0) if shared else None
+    merged_rhs: set[PathElement] = set()
+    out: list[Any] = []
+
+    def item(pe: PathElement, lchild: Any, rchild: Any) -> None:
+        sub: list[tuple[str, str]] = []  # dropped, as Go drops list item errors
+        merged = _merge(schema, t.element_type, lchild, rchild, sub)
+        if merged is not _ABSENT:
+            out.append(merged)
+
+    li = ri = 0
+    llen, rlen = len(lhs_pes), len(rhs_pes)
+    while li < llen or ri < rlen:
+        if li < llen and ri < rlen:
+            pe = lhs_pes[li]
+            if pe == rhs_pes[ri]:
+                merged_rhs.add(pe)
+                item(pe, observed_lhs.get(pe, _ABSENT), observed_rhs.get(pe, _ABSENT))
+                li += 1
+                ri += 1
+                next_shared = shared.pop(0) if shared else None
+                continue
+            if pe in observed_rhs and next_shared is not None and next_shared != lhs_pes[li]:
+                li += 1
+                continue
+        if li < llen:
+            pe = lhs_pes[li]
+            if pe not in observed_rhs:
+                item(pe, llist[li], _ABSENT)
+                li += 1
+                continue
+            if pe in merged_rhs:
+                li += 1
+        if ri < rlen:
+            pe = rhs_pes[ri]
+            merged_rhs.add(pe)
+            item(pe, observed_lhs.get(pe, _ABSENT), observed_rhs.get(pe, _ABSENT))
+            ri += 1
+            if next_shared is not None and next_shared == pe:
+                next_shared = shared.pop(0) if shared else None
+    return out if out else _ABSENT
+
+
+def _index_list(schema: Schema, t: ListType, items: list[Any], allow_duplicates: bool
+                ) -> tuple[list[PathElement], dict[PathElement, Any], list[tuple[str, str]]]:
+    pes: list[PathElement] = []
+    observed: dict[PathElement, Any] = {}
+    errs: list[tuple[str, str]] = []
+    for i, child in enumerate(items):
+        try:
+            pe = list_item_pe(schema, t, child)
+        except KCodecError as exc:
+            errs.extend(_errorf(f"element {i}: {exc}"))
+            continue
+        if pe in observed:
+            if not allow_duplicates:
+                errs.extend(_errorf(f"duplicate entries for key {pe}"))
+                continue
+            observed[pe] = None  # Go's NewValueInterface(nil) for a duplicated key
+        else:
+            observed[pe] = child
+        pes.append(pe)
+    return pes, observed, errs
+
+
+# ------------------------------------------------------------------ compare
+
+class Comparison(NamedTuple):
+    """compare.go ``Comparison``: fields removed, modified and added from lhs to rhs."""
+
+    removed: Set
+    modified: Set
+    added: Set
+
+    def is_same(self) -> bool:
+        return self.removed.empty() and self.modified.empty() and self.added.empty()
+
+    def filter(self, fn: Any) -> Comparison:
+        return Comparison(fn(self.removed), fn(self.modified), fn(self.added))
+
+
+def compare(schema: Schema, type_ref: Any, lhs: Any, rhs: Any) -> Comparison:
+    """compare.go ``TypedValue.Compare``."""
+    cmp = Comparison(Set(), Set(), Set())
+    errs: list[tuple[str, str]] = []
+    _compare(schema, type_ref, lhs, rhs, (), cmp, errs)
+    if errs:
+        raise ValidationError(errs)
+    return cmp
+
+
+def _compare(schema: Schema, type_ref: Any, lhs: Any, rhs: Any, path: Path, cmp: Comparison,
+             errs: list[tuple[str, str]]) -> None:
+    atom, rerrs = _resolve(schema, type_ref)
+    if atom is None:
+        errs.extend(rerrs)
+        return
+    alhs, arhs = _deduce(atom, lhs), _deduce(atom, rhs)
+    in_leaf = [False]
+    if rhs is _ABSENT:
+        _compare_atom(schema, alhs, lhs, rhs, path, cmp, errs, in_leaf)
+    elif lhs is _ABSENT or alhs == arhs:
+        _compare_atom(schema, arhs, lhs, rhs, path, cmp, errs, in_leaf)
+    else:
+        left_leaf = [False]
+        _compare_atom(schema, alhs, lhs, rhs, path, cmp, errs, left_leaf)
+        _compare_atom(schema, arhs, lhs, rhs, path, cmp, errs, in_leaf)
+    if not in_leaf[0]:
+        if lhs is _ABSENT:
+            cmp.added.insert(path)
+        elif rhs is _ABSENT:
+            cmp.removed.insert(path)
+
+
+def _compare_leaf(lhs: Any, rhs: Any, path: Path, cmp: Comparison, in_leaf: list[bool]) -> None:
+    if in_leaf[0]:
+        return
+    in_leaf[0] = True
+    if lhs is _ABSENT:
+        cmp.added.insert(path)
+    elif rhs is _ABSENT:
+        cmp.removed.insert(path)
+    elif not _equals(lhs, rhs):
+        cmp.modified.insert(path)
+
+
+def _equals(a: Any, b: Any) -> bool:
+    # value.Equals: numbers compare as numbers whatever their Go type; bools are not numbers.
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_equals(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_equals(x, y) for x, y in zip(a, b))
+    if isinstance(a, (list, dict)) or isinstance(b, (list, dict)):
+        return False
+    return a == b
+
+
+def _compare_atom(schema: Schema, a: Atom, lhs: Any, rhs: Any, path: Path, cmp: Comparison,
+                  errs: list[tuple[str, str]], in_leaf: list[bool]) -> None:
+    if a.map is not None:
+        lmap = _as_map(lhs) if lhs is not _ABSENT else None
+        rmap = _as_map(rhs) if rhs is not _ABSENT else None
+        if a.map.relationship == ATOMIC or (not lmap and not rmap):
+            _compare_leaf(lhs, rhs, path, cmp, in_leaf)
+            return
+        keys = list(lmap or {})
+        keys.extend(k for k in (rmap or {}) if lmap is None or k not in lmap)
+        for key in keys:
+            field = a.map.find_field(key)
+            tr = field.type if field is not None else a.map.element_type
+            lv = lmap.get(key, _ABSENT) if lmap is not None else _ABSENT
+            rv = rmap.get(key, _ABSENT) if rmap is not None else _ABSENT
+            sub: list[tuple[str, str]] = []
+            _compare(schema, tr, lv, rv, path + (PathElement.field(key),), cmp, sub)
+            errs.extend(_prefixed(sub, "." + key))
+        return
+    if a.scalar is not None:
+        lerrs = _validate_scalar(a.scalar, lhs, "lhs: ")
+        rerrs = _validate_scalar(a.scalar, rhs, "rhs: ")
+        if lerrs and rerrs:
+            errs.extend(lerrs + rerrs)
+            return
+        _compare_leaf(lhs, rhs, path, cmp, in_leaf)
+        return
+    if a.list is not None:
+        llist = lhs if isinstance(lhs, list) else None
+        rlist = rhs if isinstance(rhs, list) else None
+        if a.list.relationship == ATOMIC or (not llist and not rlist):
+            _compare_leaf(lhs, rhs, path, cmp, in_leaf)
+            return
+        _compare_list(schema, a.list, llist or [], rlist or [], path, cmp, errs)
+        return
+    errs.extend(_errorf("schema error: invalid atom: inlined"))
+
+
+def _compare_list(schema: Schema, t: ListType, llist: list[Any], rlist: list[Any], path: Path, cmp: Comparison,
+                  errs: list[tuple[str, str]]) -> None:
+    all_pes: list[PathElement] = []
+    lvalues: dict[PathElement, list[Any]] = {}
+    for i, child in enumerate(llist):
+        try:
+            pe = list_item_pe(schema, t, child)
+        except KCodecError as exc:
+            errs.extend(_errorf(f"element {i}: {exc}"))
+            continue
+        if pe in lvalues:
+            lvalues[pe].append(child)
+        else:
+            lvalues[pe] = [child]
+            all_pes.append(pe)
+    rvalues: dict[PathElement, list[Any]] = {}
+    for i, child in enumerate(rlist):
+        try:
+            pe = list_item_pe(schema, t, child)
+        except KCodecError as exc:
+            errs.extend(_errorf(f"element {i}: {exc}"))
+            continue
+        if pe in rvalues:
+            rvalues[pe].append(child)
+        else:
+            rvalues[pe] = [child]
+            if pe not in lvalues:
+                all_pes.append(pe)
+    for pe in all_pes:
+        ll = lvalues.get(pe, [])
+        rl = rvalues.get(pe, [])
+        child_path = path + (pe,)
+        if not ll and not rl:
+            return
+        if len(ll) <= 1 and len(rl) <= 1:
+            sub: list[tuple[str, str]] = []
+            _compare(schema, t.element_type, ll[0] if ll else _ABSENT, rl[0] if rl else _ABSENT,
+                     child_path, cmp, sub)
+            errs.extend(_prefixed(sub, str(pe)))
+        elif len(ll) >= 2 and len(rl) >= 2:
+            if len(ll) != len(rl) or not all(_equals(x, y) for x, y in zip(ll, rl)):
+                cmp.modified.insert(child_path)
+        elif len(ll) >= 2:
+            if rl:
+                _compare(schema, t.element_type, _ABSENT, rl[0], child_path, cmp, errs)
+            cmp.removed.insert(child_path)
+        else:
+            if ll:
+                _compare(schema, t.element_type, ll[0], _ABSENT, child_path, cmp, errs)
+            cmp.added.insert(child_path)
+
+
+# ------------------------------------------------------------------ remove / extract
+
+def remove_items(schema: Schema, type_ref: Any, value: Any, items: Set) -> Any:
+    """remove.go ``RemoveItems``: ``value`` without the fields of ``items``."""
+    return _remove(schema, type_ref, value, items, False)
+
+
+def extract_items(schema: Schema, type_ref: Any, value: Any, items: Set, *, append_key_fields: bool = False) -> Any:
+    """typed.go ``ExtractItems``: only the fields of ``items`` (with their list keys when asked)."""
+    if append_key_fields:
+        present = to_field_set(schema, type_ref, value)
+        extra = Set()
+        for path in items:
+            if not present.has(path):
+                continue
+            for i, pe in enumerate(path):
+                if pe.kind == PathElement.KEY:
+                    for name, _ in pe.payload:
+                        extra.insert(path[:i + 1] + (PathElement.field(name),))
+        items = items.union(extra)
+    return _remove(schema, type_ref, value, items, True)
+
+
+def _remove(schema: Schema, type_ref: Any, v: Any, to_remove: Set, extract: bool) -> Any:
+    atom = schema.resolve(type_ref)
+    if atom is None:
+        return None
+    a = _deduce(atom, v)
+    if a.map is not None:
+        if not isinstance(v, dict):
+            return None
+        if not v or a.map.relationship == ATOMIC:
+            return v if extract else None
+        out: dict[str, Any] = {}
+        for key, val in v.items():
+            pe = PathElement.field(key)
+            field = a.map.find_field(key)
+            tr = field.type if field is not None else a.map.element_type
+            if to_remove.has((pe,)):
+                if extract:
+                    out[key] = _remove(schema, tr, val, to_remove, extract)
+                continue
+            subset = to_remove.children.get(pe)
+            if subset is not None and not subset.empty():
+                val = _remove(schema, tr, val, subset, extract)
+            elif extract:
+                continue
+            out[key] = val
+        return out or None
+    if a.scalar is not None:
+        return v
+    if a.list is not None:
+        if not isinstance(v, list):
+            return None
+        if not v or a.list.relationship == ATOMIC:
+            return v if extract else None
+        items: list[Any] = []
+        for item in v:
+            pe = _try_pe(schema, a.list, item)
+            exact = pe is not None and to_remove.has((pe,))
+            subset = to_remove.children.get(pe) if pe is not None else None
+            prefix = subset is not None and not subset.empty()
+            if extract:
+                if prefix:
+                    item = _remove(schema, a.list.element_type, item, subset, extract)  # type: ignore[arg-type]
+                if exact or prefix:
+                    items.append(item)
+            else:
+                if exact:
+                    continue
+                if prefix:
+                    item = _remove(schema, a.list.element_type, item, subset, extract)  # type: ignore[arg-type]
+                items.append(item)
+        return items or None
+    return None
+
+
+class TypedValue:
+    """A JSON tree with its schema and type (Go's ``typed.TypedValue``)."""
+
+    __slots__ = ("value", "schema", "type_ref")
+
+    def __init__(self, value: Any, schema: Schema, type_ref: Any) -> None:
+        self.value = value
+        self.schema = schema
+        self.type_ref = type_ref
+
+    def __repr__(self) -> str:
+        return f"TypedValue({self.type_ref!r})"
+
+    def validate(self, allow_duplicates: bool = False) -> TypedValue:
+        validate(self.schema, self.type_ref, self.value, allow_duplicates=allow_duplicates)
+        return self
+
+    def to_field_set(self) -> Set:
+        return to_field_set(self.schema, self.type_ref, self.value)
+
+    def merge(self, other: TypedValue) -> TypedValue:
+        return TypedValue(merge(self.schema, self.type_ref, self.value, other.value), self.schema, self.type_ref)
+
+    def compare(self, other: TypedValue) -> Comparison:
+        return compare(self.schema, self.type_ref, self.value, other.value)
+
+    def remove_items(self, items: Set) -> TypedValue:
+        return TypedValue(remove_items(self.schema, self.type_ref, self.value, items), self.schema, self.type_ref)
+
+    def extract_items(self, items: Set, *, append_key_fields: bool = False) -> TypedValue:
+        return TypedValue(extract_items(self.schema, self.type_ref, self.value, items,
+                                        append_key_fields=append_key_fields), self.schema, self.type_ref)
+
+
+def describe(path: Path) -> str:
+    """The path as SMD prints it (``.spec.replicas``)."""
+    return path_string(path)

@@ -47,6 +47,7 @@ MODULES = (
     "kcodec.storage.compactor",
     "kcodec.storage.errors",
     "kcodec.managedfields",
+    "kcodec.printers",
     "kcodec.interop",
     "kcodec.server",
     "kcodec.testing",

@@ -280,7 +280,64 @@ def _check_group_version(scope: RequestScope, gvk: GroupVersionKind) -> None:
 
 
 def _object_meta(obj: Any) -> Any:
+    """The object's ObjectMeta; for an Unstructured object (a custom resource) a view whose
+    attributes read and write its ``metadata`` map."""
+    if hasattr(obj, "unstructured_content") and hasattr(obj, "get_name"):
+        return _UnstructuredMeta(obj)
     return getattr(obj, "metadata", None)
+
+
+class _UnstructuredMeta:
+    """ObjectMeta's attributes over an Unstructured object (Go's meta.Accessor)."""
+
+    __slots__ = ("_obj",)
+    _FIELDS = {"name": "name", "namespace": "namespace", "uid": "uid", "generate_name": "generateName",
+               "self_link": "selfLink", "resource_version": "resourceVersion"}
+
+    def __init__(self, obj: Any) -> None:
+        object.__setattr__(self, "_obj", obj)
+
+    def _meta(self) -> dict[str, Any]:
+        content = self._obj.unstructured_content()
+        meta = content.get("metadata")
+        if not isinstance(meta, dict):
+            meta = content["metadata"] = {}
+        return meta
+
+    def __getattr__(self, name: str) -> Any:
+        if name in self._FIELDS:
+            return self._meta().get(self._FIELDS[name], "") or ""
+        if name == "creation_timestamp":
+            return self._obj.get_creation_timestamp()
+        if name == "deletion_timestamp":
+            return self._obj.get_deletion_timestamp()
+        if name == "deletion_grace_period_seconds":
+            return self._obj.get_deletion_grace_period_seconds()
+        if name == "labels":
+            return self._obj.get_labels()
+        raise AttributeError(name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        meta = self._meta()
+        if name in self._FIELDS:
+            if value:
+                meta[self._FIELDS[name]] = value
+            else:
+                meta.pop(self._FIELDS[name], None)
+        elif name == "creation_timestamp":
+            if value is None or value.is_zero():
+                meta.pop("creationTimestamp", None)
+            else:
+                self._obj.set_creation_timestamp(value)
+        elif name == "deletion_timestamp":
+            self._obj.set_deletion_timestamp(value)
+        elif name == "deletion_grace_period_seconds":
+            self._obj.set_deletion_grace_period_seconds(value)
+        else:
+            raise AttributeError(name)
+
+    def to_object_meta(self) -> Any:
+        return metav1.ObjectMeta.from_dict(dict(self._meta()))
 
 
 def _check_name(obj: Any, name: str, namespace: str) -> None:
@@ -399,6 +456,8 @@ def _is_list(obj: Any) -> bool:
 
 def _partial(obj: Any, gv: GroupVersion) -> Any:
     meta = _object_meta(obj)
+    if isinstance(meta, _UnstructuredMeta):
+        meta = meta.to_object_meta()
     return metav1.PartialObjectMetadata(kind="PartialObjectMetadata", api_version=str(gv),
                                         metadata=copy.copy(meta) if meta is not None else metav1.ObjectMeta())
 

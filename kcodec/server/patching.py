@@ -129,8 +129,11 @@ def _patch(scope: h.RequestScope, req: Request, info: Any) -> Response:
     idx = content_type.find(";")
     if idx > 0:
         content_type = content_type[:idx]
-    if content_type not in PATCH_TYPES:
-        raise unsupported_media_type_error(list(PATCH_TYPES))
+    # customresource_handler.go: custom resources take no strategic merge patch.
+    accepted = PATCH_TYPES if not hasattr(scope.storage.new(), "unstructured_content") \
+        else tuple(t for t in PATCH_TYPES if t != STRATEGIC_MERGE_PATCH)
+    if content_type not in accepted:
+        raise unsupported_media_type_error(list(accepted))
     namespace = info.namespace if scope.namespaced else ""
     name = info.name
     media = h._negotiate_output(scope, req)
@@ -177,8 +180,8 @@ def _patch(scope: h.RequestScope, req: Request, info: Any) -> Response:
                                             + " into Go value of type map[string]interface {}")
 
     def apply(_ctx: Any, _new: Any, current: Any) -> Any:
-        meta = h._object_meta(current) if current is not None else None
-        if meta is None or not meta.uid:
+        uid = _uid(current)
+        if not uid:
             raise apierrors.new_not_found(gr, name)
         if content_type in (JSON_PATCH, MERGE_PATCH):
             current_tree = gojson.loads(encoder.encode(current))
@@ -211,8 +214,7 @@ def _patch(scope: h.RequestScope, req: Request, info: Any) -> Response:
             out.kind, out.api_version = scope.kind.kind, str(gv)
             scope.scheme.default(out)
             obj = scope.scheme.convert_to_version(out, scope.hub)
-        new_meta = h._object_meta(obj)
-        if new_meta is not None and new_meta.uid and not meta.uid:
+        if _uid(obj) and not uid:
             raise apierrors.new_conflict(gr, name, f"uid mismatch: the provided object specified uid {new_meta.uid}, "
                                          "and no existing object was found")
         h._ensure_namespace(h._expected_namespace(namespace, scope), obj)
@@ -225,6 +227,16 @@ def _patch(scope: h.RequestScope, req: Request, info: Any) -> Response:
     result, created = scope.storage.update(ctx, name, DefaultUpdatedObjectInfo(None, apply), None, None, False,
                                            update_options)
     return h._finish(scope, req, ctx, 201 if created else 200, media, result, warnings)
+
+
+def _uid(obj: Any) -> str:
+    """The object's UID, typed or Unstructured (a custom resource); "" when there is none."""
+    if obj is None:
+        return ""
+    if hasattr(obj, "get_uid"):
+        return obj.get_uid()
+    meta = h._object_meta(obj)
+    return meta.uid if meta is not None else ""
 
 
 def _json_kind(v: Any) -> str:

@@ -166,6 +166,7 @@ class ServerRunner:
         self.url = f"{'https' if ssl_ctx else 'http'}://{host_part}:{port}"
         self.server.discovery.address = f"{host_part}:{port}"
         await loop.run_in_executor(None, self._bootstrap)
+        await loop.run_in_executor(None, self._start_custom_resources)
         self.server.ready = True
         if self.kubeconfig:
             text = kubeconfig_text(self.url, token=self.options.token, ca_pem=self.ca_pem)
@@ -176,6 +177,13 @@ class ServerRunner:
             os.replace(tmp, self.kubeconfig)
         return self.url
 
+    def _start_custom_resources(self) -> None:
+        """Serve the stored CRDs' custom resources and follow CRD changes (apiextensions-apiserver)."""
+        from kcodec.server.customresources import CustomResourceDefinitions
+
+        self._crds = CustomResourceDefinitions(self.server, self._getter)
+        self._crds.start()
+
     async def stop(self) -> None:
         """Stop listening, end watches, close the storage."""
         if self.server is not None:
@@ -183,6 +191,10 @@ class ServerRunner:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+        crds = getattr(self, "_crds", None)
+        if crds is not None:
+            self._crds = None
+            await asyncio.get_running_loop().run_in_executor(None, crds.stop)
         if self.server is not None:
             await asyncio.get_running_loop().run_in_executor(None, _destroy_storages, self.server)
         if self._getter is not None:

@@ -25,6 +25,48 @@ __all__ = ["CustomResourceDefinitions"]
 
 _log = logging.getLogger("kcodec.server.customresources")
 _CRD_GV = GroupVersion("apiextensions.k8s.io", "v1")
+CLEANUP_FINALIZER = "customresourcecleanup.apiextensions.k8s.io"
+
+
+class CRDStorage:
+    """The CRD storage with apiextensions' ``REST.Delete`` (registry/customresourcedefinition/etcd.go):
+    the first delete marks the CRD deleting, adds the cleanup finalizer and the Terminating
+    condition, so the CRD stays until its instances are gone."""
+
+    def __init__(self, store: Any) -> None:
+        self.store = store
+
+    def __repr__(self) -> str:
+        return f"CRDStorage({self.store!r})"
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.store, name)
+
+    def delete(self, ctx: Any, name: str, delete_validation: Any = None, options: Any = None) -> Any:
+        from kcodec.api.apiextensions import internal as ext
+        from kcodec.api.meta.v1 import Time
+
+        crd = self.store.get(ctx, name)
+        if crd.metadata.deletion_timestamp is None:
+            def mark(existing: Any) -> Any:
+                if existing.metadata.deletion_timestamp is None:
+                    existing.metadata.deletion_timestamp = Time.now()
+                if CLEANUP_FINALIZER not in (existing.metadata.finalizers or []):
+                    existing.metadata.finalizers = list(existing.metadata.finalizers or []) + [CLEANUP_FINALIZER]
+                _set_condition(existing, ext.CustomResourceDefinitionCondition(
+                    type="Terminating", status="True", reason="InstanceDeletionPending",
+                    message="CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon",
+                    last_transition_time=Time.now()))
+                return existing
+            self.store.storage.guaranteed_update(self.store.key_func(ctx, name), mark)
+        return self.store.delete(ctx, name, delete_validation, options)
+
+
+def _set_condition(crd: Any, condition: Any) -> None:
+    conditions = [c for c in (crd.status.conditions or []) if c.type != condition.type]
+    conditions.append(condition)
+    order = ["NamesAccepted", "Established", "Terminating"]
+    crd.status.conditions = sorted(conditions, key=lambda c: order.index(c.type) if c.type in order else len(order))
 
 
 class CustomResourceDefinitions:
@@ -50,7 +92,9 @@ class CustomResourceDefinitions:
         if routes is None:
             return None
         scope = routes.scopes.get("customresourcedefinitions", {}).get(sub)
-        return scope.storage if scope is not None else None
+        if scope is None:
+            return None
+        return scope.storage.store if isinstance(scope.storage, CRDStorage) else scope.storage
 
     def _v1(self, crd: Any) -> dict[str, Any]:
         from kcodec import legacyscheme
@@ -67,6 +111,13 @@ class CustomResourceDefinitions:
         storage = self._crd_storage()
         if storage is None:
             return
+        routes = self.server.routes[_CRD_GV]
+        scope = routes.scopes["customresourcedefinitions"][""]
+        if not isinstance(scope.storage, CRDStorage):
+            for gv, gv_routes in self.server.routes.items():
+                if gv.group == _CRD_GV.group and "customresourcedefinitions" in gv_routes.scopes:
+                    s = gv_routes.scopes["customresourcedefinitions"][""]
+                    s.storage = CRDStorage(s.storage)
         listed = storage.list(Context())
         for crd in listed.items or []:
             self._reconcile(crd)
@@ -141,7 +192,8 @@ class CustomResourceDefinitions:
         crd = self._v1(crd_obj)
         name = crd["metadata"]["name"]
         if crd["metadata"].get("deletionTimestamp"):
-            self._deleted(crd_obj)
+            if CLEANUP_FINALIZER in (crd["metadata"].get("finalizers") or []):
+                self._finalize(crd_obj)
             return
         conflict = self._conflict(crd)
         self._update_status(name, crd, conflict)
@@ -273,7 +325,7 @@ class CustomResourceDefinitions:
         self._served[crd["metadata"]["name"]] = (group, routes, stores)
         self._refresh_discovery(group)
 
-    def _uninstall(self, name: str) -> None:
+    def _uninstall(self, name: str, destroy: bool = True) -> None:
         entry = self._served.pop(name, None)
         if entry is None:
             return
@@ -287,8 +339,9 @@ class CustomResourceDefinitions:
             existing.api_resources = [r for r in existing.api_resources if r.name not in names]
             if not existing.scopes:
                 del self.server.routes[gv]
-        for store in stores:
-            store.destroy()
+        if destroy:
+            for store in stores:
+                store.destroy()
         self._refresh_discovery(group)
 
     def _refresh_discovery(self, group: str) -> None:
@@ -307,22 +360,62 @@ class CustomResourceDefinitions:
         d._agg_cache.clear()
 
     def _deleted(self, crd_obj: Any) -> None:
+        crd = self._v1(crd_obj)
+        name = crd["metadata"]["name"]
+        with self._lock:
+            entry = self._served.get(name)
+            self._uninstall(name, destroy=False)
+        self._accepted.pop(name, None)
+        if entry is not None:
+            # finalizer/crd_finalizer.go deletes the instances in the background; the CRD
+            # watch goes on meanwhile, so a CRD created again is served at once.
+            threading.Thread(target=self._delete_instances, args=(name, entry[2]), daemon=True,
+                             name=f"kcodec-crd-cleanup-{name}").start()
+
+    def _finalize(self, crd_obj: Any) -> None:
+        """finalizer/crd_finalizer.go: stop serving, delete every instance, then drop the
+        cleanup finalizer, which lets the CRD go."""
         from kcodec.registry.request import Context
+        from kcodec.registry.rest import DefaultUpdatedObjectInfo
 
         crd = self._v1(crd_obj)
         name = crd["metadata"]["name"]
         with self._lock:
             entry = self._served.get(name)
-            stores = list(entry[2]) if entry is not None else []
-        # finalizer/crd_finalizer.go: delete every instance, namespace by namespace.
-        for store in stores[:1]:
-            try:
-                store.delete_collection(Context(), None, None, None)
-            except Exception:  # noqa: BLE001 - the storage may already be gone
-                _log.debug("deleting the instances of %s failed", name, exc_info=True)
-        with self._lock:
-            self._uninstall(name)
+            self._uninstall(name, destroy=False)
         self._accepted.pop(name, None)
+        stores = list(entry[2]) if entry is not None else self._instance_stores(crd)
+        self._delete_instances(name, stores)
+
+        def drop(ctx: Any, _new: Any, old: Any) -> Any:
+            old.metadata.finalizers = [f for f in (old.metadata.finalizers or []) if f != CLEANUP_FINALIZER] or None
+            return old
+        try:
+            self._crd_storage().update(Context(), name, DefaultUpdatedObjectInfo(None, drop), None, None, False, None)
+        except Exception:  # noqa: BLE001 - already gone
+            _log.debug("removing the cleanup finalizer of %s failed", name, exc_info=True)
+
+    def _instance_stores(self, crd: dict[str, Any]) -> list[Any]:
+        """Storage of a CRD this server never served (deleted while it was down)."""
+        from kcodec.registry.customresource import custom_resource_storages
+
+        spec = crd["spec"]
+        versions = [v["name"] for v in spec["versions"] if v.get("storage")] or [spec["versions"][0]["name"]]
+        opts = self._rest_options(spec["group"], spec["names"]["plural"])
+        return [custom_resource_storages(crd, versions[0], opts)[spec["names"]["plural"]]]
+
+    @staticmethod
+    def _delete_instances(name: str, stores: list[Any]) -> None:
+        from kcodec.registry.request import Context
+
+        try:
+            if stores:
+                stores[0].delete_collection(Context(), None, None, None)
+        except Exception:  # noqa: BLE001 - the storage may already be gone
+            _log.debug("deleting the instances of %s failed", name, exc_info=True)
+        finally:
+            for store in stores:
+                store.destroy()
 
 
 def _version_priority(version: str) -> tuple[int, int, int, str]:

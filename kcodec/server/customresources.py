@@ -72,8 +72,9 @@ def _set_condition(crd: Any, condition: Any) -> None:
 class CustomResourceDefinitions:
     """Installs and removes the custom resources of the server's CRDs as they change."""
 
-    def __init__(self, server: Any, rest_options_getter: Any) -> None:
+    def __init__(self, server: Any, rest_options_getter: Any, *, wrap: Any = None) -> None:
         self.server = server
+        self.wrap = wrap
         self.getter = rest_options_getter
         self._lock = threading.RLock()
         self._served: dict[str, tuple[str, dict[GroupVersion, tuple[set[str], set[str]]], list[Any]]] = {}
@@ -313,6 +314,10 @@ class CustomResourceDefinitions:
                     gv_routes.scopes.setdefault(resource, {}).update(subs)
                 gv_routes.api_resources = sorted(gv_routes.api_resources + scale_routes.api_resources,
                                                  key=lambda r: r.name)
+            if self.wrap is not None:
+                for resource, scopes in gv_routes.scopes.items():
+                    for scope in scopes.values():
+                        self.wrap(scope, resource)
             existing = self.server.routes.get(gv)
             if existing is not None:
                 existing.scopes.update(gv_routes.scopes)

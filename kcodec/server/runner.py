@@ -152,6 +152,10 @@ class ServerRunner:
 
         loop = asyncio.get_running_loop()
         self.server = await loop.run_in_executor(None, self._build)
+        from kcodec.server.controllers import CONTROLLERS, ControllerManager
+
+        self._controllers = ControllerManager(self.server, [c for c in self.options.controllers if c in CONTROLLERS])
+        self._controllers.install()
         app = self.server.make_app()
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
         await self._runner.setup()
@@ -167,6 +171,7 @@ class ServerRunner:
         self.server.discovery.address = f"{host_part}:{port}"
         await loop.run_in_executor(None, self._bootstrap)
         await loop.run_in_executor(None, self._start_custom_resources)
+        self._controllers.start()
         self.server.ready = True
         if self.kubeconfig:
             text = kubeconfig_text(self.url, token=self.options.token, ca_pem=self.ca_pem)
@@ -181,7 +186,7 @@ class ServerRunner:
         """Serve the stored CRDs' custom resources and follow CRD changes (apiextensions-apiserver)."""
         from kcodec.server.customresources import CustomResourceDefinitions
 
-        self._crds = CustomResourceDefinitions(self.server, self._getter)
+        self._crds = CustomResourceDefinitions(self.server, self._getter, wrap=self._controllers.wrap_scope)
         self._crds.start()
 
     async def stop(self) -> None:
@@ -191,6 +196,10 @@ class ServerRunner:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+        controllers = getattr(self, "_controllers", None)
+        if controllers is not None:
+            self._controllers = None
+            await asyncio.get_running_loop().run_in_executor(None, controllers.stop)
         crds = getattr(self, "_crds", None)
         if crds is not None:
             self._crds = None

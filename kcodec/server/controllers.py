@@ -32,6 +32,14 @@ __all__ = ["ControllerManager", "CONTROLLERS", "IMMORTAL_NAMESPACES"]
 
 _log = logging.getLogger("kcodec.server.controllers")
 
+
+def _informer_list() -> Any:
+    from kcodec.registry.rest import ListOptions
+
+    # client-go's reflector lists with resourceVersion "0" (served from the watch cache at
+    # once) and watches from the list's revision.
+    return ListOptions(resource_version="0")
+
 CONTROLLERS = ("namespace-lifecycle", "namespace", "serviceaccount", "garbagecollector")
 #: lifecycle admission: the namespaces that may not be deleted
 IMMORTAL_NAMESPACES = ("default", "kube-system", "kube-public")
@@ -304,7 +312,7 @@ class ControllerManager:
 
     def _run_namespaces(self) -> None:
         namespaces = self._namespaces()
-        listed = namespaces.list(_ctx())
+        listed = namespaces.list(_ctx(), _informer_list())
         for ns in listed.items or []:
             self._sync_namespace(ns)
         w = self._watch(namespaces, listed.metadata.resource_version)
@@ -418,7 +426,7 @@ def _count(storage: Any, namespace: str) -> int:
 
 
 class _Node:
-    __slots__ = ("scope", "namespace", "name", "uid", "owners", "deleting", "finalizers")
+    __slots__ = ("scope", "namespace", "name", "uid", "owners", "refs", "deleting", "finalizers")
 
     def __init__(self, scope: Any, obj: Any) -> None:
         m = _meta(obj)
@@ -426,7 +434,9 @@ class _Node:
         self.namespace = m.get_namespace()
         self.name = m.get_name()
         self.uid = m.get_uid()
-        self.owners = [(r.uid, bool(r.block_owner_deletion)) for r in _owner_refs(obj)]
+        refs = _owner_refs(obj)
+        self.owners = [(r.uid, bool(r.block_owner_deletion)) for r in refs]
+        self.refs = refs
         self.deleting = m.get_deletion_timestamp() is not None
         self.finalizers = list(m.get_finalizers() or [])
 
@@ -465,25 +475,38 @@ class _GarbageCollector:
             for owner, _ in node.owners:
                 self.dependents.get(owner, set()).discard(uid)
 
+    def _monitor(self, scope: Any) -> Any:
+        """List one resource into the graph and watch it (graph_builder.go's monitors)."""
+        storage = scope.storage.store if isinstance(scope.storage, (LifecycleAdmission, NamespaceStorage)) \
+            else scope.storage
+        try:
+            listed = storage.list(_ctx(), _informer_list())
+        except apierrors.StatusError:
+            return None
+        for obj in listed.items or []:
+            self._add(_Node(scope, obj))
+        rv = listed.get_resource_version() if hasattr(listed, "get_resource_version") \
+            else listed.metadata.resource_version
+        w = self.m._watch(storage, rv)
+        w.set_notify(self.wake.set)
+        return w
+
     def run(self) -> None:
-        watchers = []
-        for _gr, scope in self.m._main_scopes().items():
-            storage = scope.storage.store if isinstance(scope.storage, (LifecycleAdmission, NamespaceStorage)) \
-                else scope.storage
-            try:
-                listed = storage.list(_ctx())
-            except apierrors.StatusError:
-                continue
-            for obj in listed.items or []:
-                self._add(_Node(scope, obj))
-            w = self.m._watch(storage, listed.metadata.resource_version)
-            w.set_notify(self.wake.set)
-            watchers.append((scope, w))
-        dirty: set[str] = set(self.nodes)
+        watchers: dict[GroupResource, tuple[Any, Any]] = {}
+        dirty: set[str] = set()
         while not self.m._stop.is_set():
-            self.wake.wait(0.5)
-            self.wake.clear()
-            for scope, w in watchers:
+            # resyncMonitors: resources served since the last pass (custom resources) are watched too
+            served = self.m._main_scopes()
+            for gr, scope in served.items():
+                if gr in watchers and watchers[gr][0] is scope:
+                    continue
+                w = self._monitor(scope)
+                if w is not None:
+                    watchers[gr] = (scope, w)
+                    dirty |= set(self.nodes)
+            for gr in [gr for gr, (scope, _w) in watchers.items() if served.get(gr) is not scope]:
+                watchers.pop(gr)[1].stop()
+            for scope, w in list(watchers.values()):
                 while True:
                     event = w.next(timeout=0)
                     if event is None:
@@ -508,9 +531,36 @@ class _GarbageCollector:
                     self._process(uid)
                 except Exception:  # noqa: BLE001 - retried on the next change
                     _log.debug("garbage collection of %s failed", uid, exc_info=True)
+            self.wake.wait(0.5)
+            self.wake.clear()
 
     def _live(self, uid: str) -> bool:
         return uid in self.nodes
+
+    def _owner_absent(self, node: _Node, ref: Any) -> bool:
+        """attemptToDeleteItem's check of one owner not in the graph: a GET by the reference;
+        absent only when the resource is served and the name is missing or has another uid
+        (an owner whose kind cannot be resolved keeps its dependents, as Go's does)."""
+        scope = self._scope_for(ref.api_version, ref.kind)
+        if scope is None:
+            return False
+        namespace = node.namespace if scope.namespaced else ""
+        try:
+            owner = scope.storage.get(_ctx(namespace), ref.name, None)
+        except apierrors.StatusError as exc:
+            return apierrors.is_not_found(exc)
+        return _meta(owner).get_uid() != ref.uid
+
+    def _scope_for(self, api_version: str, kind: str) -> Any:
+        group, _, version = api_version.rpartition("/")
+        routes = self.m.server.routes.get(GroupVersion(group, version))
+        if routes is None:
+            return None
+        for subs in list(routes.scopes.values()):
+            scope = subs.get("")
+            if scope is not None and scope.kind.kind == kind:
+                return scope
+        return None
 
     def _process(self, uid: str) -> None:
         node = self.nodes.get(uid)
@@ -531,7 +581,8 @@ class _GarbageCollector:
                 self._drop_finalizer(node, _FOREGROUND)
             return
         # attemptToDeleteItem: a dependent whose owners are all gone goes (background).
-        if node.owners and not node.deleting and all(not self._live(o) for o, _ in node.owners):
+        if node.owners and not node.deleting and all(not self._live(r.uid) and self._owner_absent(node, r)
+                                                      for r in node.refs):
             self._delete(node, "Background")
 
     def _delete(self, node: _Node, policy: str) -> None:

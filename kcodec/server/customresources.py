@@ -165,7 +165,8 @@ class CustomResourceDefinitions:
         from kcodec.registry.rest import ListOptions
 
         storage = self._crd_storage()
-        listed = storage.list(Context())
+        # as an informer: resourceVersion "0" is served by the watch cache without waiting
+        listed = storage.list(Context(), ListOptions(resource_version="0"))
         for crd in listed.items or []:
             self._reconcile(crd)
         self._watcher = storage.watch(Context(), ListOptions(resource_version=listed.metadata.resource_version))

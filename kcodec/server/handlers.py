@@ -340,6 +340,11 @@ class _UnstructuredMeta:
         return metav1.ObjectMeta.from_dict(dict(self._meta()))
 
 
+def _has_uid(obj: Any) -> bool:
+    meta = _object_meta(obj) if obj is not None else None
+    return bool(meta is not None and meta.uid)
+
+
 def _check_name(obj: Any, name: str, namespace: str) -> None:
     """The object's name and namespace against the URL's (rest.go checkName)."""
     meta = _object_meta(obj)
@@ -681,6 +686,9 @@ def create_resource(scope: RequestScope, req: Request, info: Any, *, include_nam
         if include_name:
             result = scope.storage.create(ctx, name, obj, None, options)
         else:
+            from kcodec.server.fieldmanager import update_managed_fields
+
+            obj = update_managed_fields(scope, None, obj, options.field_manager)
             result = scope.storage.create(ctx, obj, None, options)
         code = 201
         if isinstance(result, metav1.Status) and not result.code:
@@ -711,7 +719,15 @@ def update_resource(scope: RequestScope, req: Request, info: Any) -> Response:
         ctx = _context(scope, req, info, namespace)
         _ensure_namespace(_expected_namespace(namespace, scope), obj)
         options.field_manager = manager_or_user_agent(options.field_manager, req.user_agent)
-        result, created = scope.storage.update(ctx, name, DefaultUpdatedObjectInfo(obj), None, None, False, options)
+        from kcodec.server.fieldmanager import update_managed_fields
+
+        manager = options.field_manager
+
+        def track(_ctx: Any, new: Any, live: Any) -> Any:
+            # update.go: the field manager is the update's last transformer
+            return update_managed_fields(scope, live if _has_uid(live) else None, new, manager)
+        result, created = scope.storage.update(ctx, name, DefaultUpdatedObjectInfo(obj, track), None, None, False,
+                                               options)
         return _finish(scope, req, ctx, 201 if created else 200, media, result, warnings)
     return run_handler(scope, req, run)
 

@@ -215,6 +215,11 @@ def test_kopf_operator(server, crd, tmp_path) -> None:
         assert cm["data"] == {"cronSpec": "* * * * */5"}
         assert cm["metadata"]["ownerReferences"][0]["uid"] == obj["metadata"]["uid"]
         kubectl(server, "delete", "ct", name, "--timeout=20s")
+        # the garbage collector follows owner references to custom resources too
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and kubectl(server, "get", "cm", f"{name}-cm", ok=False).returncode == 0:
+            time.sleep(0.3)
+        assert kubectl(server, "get", "cm", f"{name}-cm", ok=False).returncode != 0
     finally:
         proc.terminate()
         try:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from kcodec.api.meta.v1 import RawExtension, TableColumnDefinition, TableRow, TableRowCondition
-from kcodec.printers import GenerateOptions, TableGenerator
+from kcodec.printers.tablegenerator import GenerateOptions, TableGenerator
 from kcodec.printers._docs import DOCS
 from kcodec.printers.duration import human_duration
 

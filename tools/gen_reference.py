@@ -74,6 +74,7 @@ MODULES = (
     "kcodec.server.openapi",
     "kcodec.printers",
     "kcodec.managedfields",
+    "kcodec.registry.customresource",
     "kcodec.interop",
     "kcodec.server",
     "kcodec.testing",

@@ -282,7 +282,69 @@ def _check_group_version(scope: RequestScope, gvk: GroupVersionKind) -> None:
 
 
 def _object_meta(obj: Any) -> Any:
+    """The object's ObjectMeta; for an Unstructured object (a custom resource) a view whose
+    attributes read and write its ``metadata`` map."""
+    if hasattr(obj, "unstructured_content") and hasattr(obj, "get_name"):
+        return _UnstructuredMeta(obj)
     return getattr(obj, "metadata", None)
+
+
+class _UnstructuredMeta:
+    """ObjectMeta's attributes over an Unstructured object (Go's meta.Accessor)."""
+
+    __slots__ = ("_obj",)
+    _FIELDS = {"name": "name", "namespace": "namespace", "uid": "uid", "generate_name": "generateName",
+               "self_link": "selfLink", "resource_version": "resourceVersion"}
+
+    def __init__(self, obj: Any) -> None:
+        object.__setattr__(self, "_obj", obj)
+
+    def _meta(self) -> dict[str, Any]:
+        content = self._obj.unstructured_content()
+        meta = content.get("metadata")
+        if not isinstance(meta, dict):
+            meta = content["metadata"] = {}
+        return meta
+
+    def __getattr__(self, name: str) -> Any:
+        if name in self._FIELDS:
+            return self._meta().get(self._FIELDS[name], "") or ""
+        if name == "creation_timestamp":
+            return self._obj.get_creation_timestamp()
+        if name == "deletion_timestamp":
+            return self._obj.get_deletion_timestamp()
+        if name == "deletion_grace_period_seconds":
+            return self._obj.get_deletion_grace_period_seconds()
+        if name == "labels":
+            return self._obj.get_labels()
+        raise AttributeError(name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        meta = self._meta()
+        if name in self._FIELDS:
+            if value:
+                meta[self._FIELDS[name]] = value
+            else:
+                meta.pop(self._FIELDS[name], None)
+        elif name == "creation_timestamp":
+            if value is None or value.is_zero():
+                meta.pop("creationTimestamp", None)
+            else:
+                self._obj.set_creation_timestamp(value)
+        elif name == "deletion_timestamp":
+            self._obj.set_deletion_timestamp(value)
+        elif name == "deletion_grace_period_seconds":
+            self._obj.set_deletion_grace_period_seconds(value)
+        else:
+            raise AttributeError(name)
+
+    def to_object_meta(self) -> Any:
+        return metav1.ObjectMeta.from_dict(dict(self._meta()))
+
+
+def _has_uid(obj: Any) -> bool:
+    meta = _object_meta(obj) if obj is not None else None
+    return bool(meta is not None and meta.uid)
 
 
 def _check_name(obj: Any, name: str, namespace: str) -> None:
@@ -401,6 +463,8 @@ def _is_list(obj: Any) -> bool:
 
 def _partial(obj: Any, gv: GroupVersion) -> Any:
     meta = _object_meta(obj)
+    if isinstance(meta, _UnstructuredMeta):
+        meta = meta.to_object_meta()
     return metav1.PartialObjectMetadata(kind="PartialObjectMetadata", api_version=str(gv),
                                         metadata=copy.copy(meta) if meta is not None else metav1.ObjectMeta())
 
@@ -624,6 +688,9 @@ def create_resource(scope: RequestScope, req: Request, info: Any, *, include_nam
         if include_name:
             result = scope.storage.create(ctx, name, obj, None, options)
         else:
+            from kcodec.server.fieldmanager import update_managed_fields
+
+            obj = update_managed_fields(scope, None, obj, options.field_manager)
             result = scope.storage.create(ctx, obj, None, options)
         code = 201
         if isinstance(result, metav1.Status) and not result.code:
@@ -654,7 +721,15 @@ def update_resource(scope: RequestScope, req: Request, info: Any) -> Response:
         ctx = _context(scope, req, info, namespace)
         _ensure_namespace(_expected_namespace(namespace, scope), obj)
         options.field_manager = manager_or_user_agent(options.field_manager, req.user_agent)
-        result, created = scope.storage.update(ctx, name, DefaultUpdatedObjectInfo(obj), None, None, False, options)
+        from kcodec.server.fieldmanager import update_managed_fields
+
+        manager = options.field_manager
+
+        def track(_ctx: Any, new: Any, live: Any) -> Any:
+            # update.go: the field manager is the update's last transformer
+            return update_managed_fields(scope, live if _has_uid(live) else None, new, manager)
+        result, created = scope.storage.update(ctx, name, DefaultUpdatedObjectInfo(obj, track), None, None, False,
+                                               options)
         return _finish(scope, req, ctx, 201 if created else 200, media, result, warnings)
     return run_handler(scope, req, run)
 

@@ -20,7 +20,8 @@ from kcodec.errors import ConfigError
 __all__ = ["ServerOptions", "parse_storage", "Backend", "DEFAULT_CONTROLLERS"]
 
 #: The control-plane loops ``--controllers`` switches (all on by default).
-DEFAULT_CONTROLLERS: tuple[str, ...] = ("system-namespaces",)
+DEFAULT_CONTROLLERS: tuple[str, ...] = ("system-namespaces", "namespace-lifecycle", "namespace", "serviceaccount",
+                                         "garbagecollector")
 
 
 @dataclass

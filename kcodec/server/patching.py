@@ -129,8 +129,16 @@ def _patch(scope: h.RequestScope, req: Request, info: Any) -> Response:
     idx = content_type.find(";")
     if idx > 0:
         content_type = content_type[:idx]
-    if content_type not in PATCH_TYPES:
-        raise unsupported_media_type_error(list(PATCH_TYPES))
+    from kcodec.server.fieldmanager import APPLY_PATCH_TYPES
+
+    # customresource_handler.go: custom resources take no strategic merge patch.
+    accepted = PATCH_TYPES if not hasattr(scope.storage.new(), "unstructured_content") \
+        else tuple(t for t in PATCH_TYPES if t != STRATEGIC_MERGE_PATCH)
+    accepted += APPLY_PATCH_TYPES[:2]
+    if content_type not in accepted:
+        raise unsupported_media_type_error(list(accepted))
+    if content_type in APPLY_PATCH_TYPES:
+        return _apply(scope, req, info, content_type)
     namespace = info.namespace if scope.namespaced else ""
     name = info.name
     media = h._negotiate_output(scope, req)
@@ -177,8 +185,8 @@ def _patch(scope: h.RequestScope, req: Request, info: Any) -> Response:
                                             + " into Go value of type map[string]interface {}")
 
     def apply(_ctx: Any, _new: Any, current: Any) -> Any:
-        meta = h._object_meta(current) if current is not None else None
-        if meta is None or not meta.uid:
+        uid = _uid(current)
+        if not uid:
             raise apierrors.new_not_found(gr, name)
         if content_type in (JSON_PATCH, MERGE_PATCH):
             current_tree = gojson.loads(encoder.encode(current))
@@ -211,8 +219,11 @@ def _patch(scope: h.RequestScope, req: Request, info: Any) -> Response:
             out.kind, out.api_version = scope.kind.kind, str(gv)
             scope.scheme.default(out)
             obj = scope.scheme.convert_to_version(out, scope.hub)
-        new_meta = h._object_meta(obj)
-        if new_meta is not None and new_meta.uid and not meta.uid:
+        from kcodec.server.fieldmanager import update_managed_fields
+
+        obj = update_managed_fields(scope, current, obj, h.manager_or_user_agent(options.field_manager,
+                                                                                  req.user_agent))
+        if _uid(obj) and not uid:
             raise apierrors.new_conflict(gr, name, f"uid mismatch: the provided object specified uid {new_meta.uid}, "
                                          "and no existing object was found")
         h._ensure_namespace(h._expected_namespace(namespace, scope), obj)
@@ -225,6 +236,59 @@ def _patch(scope: h.RequestScope, req: Request, info: Any) -> Response:
     result, created = scope.storage.update(ctx, name, DefaultUpdatedObjectInfo(None, apply), None, None, False,
                                            update_options)
     return h._finish(scope, req, ctx, 201 if created else 200, media, result, warnings)
+
+
+def _apply(scope: h.RequestScope, req: Request, info: Any, content_type: str) -> Response:
+    """Server-side apply (patch.go applyPatcher): create when missing, merge and own fields."""
+    from kcodec.goyaml import yaml_to_tree
+    from kcodec.registry.rest import DefaultUpdatedObjectInfo
+    from kcodec.server.fieldmanager import apply_patch
+
+    namespace = info.namespace if scope.namespaced else ""
+    name = info.name
+    media = h._negotiate_output(scope, req)
+    options = h._decode_query(req, metav1.PatchOptions())
+    errs: list[Any] = []
+    if not options.field_manager:
+        # This field is defaulted to "kubectl" by kubectl, but has to be set by controllers.
+        errs.append(fieldpath.required(fieldpath.Path("fieldManager"), "is required for apply patch"))
+    errs += h._validate_field_manager(options.field_manager) + h._validate_dry_run(options.dry_run) \
+        + h._validate_field_validation(options.field_validation)
+    if errs:
+        raise h._invalid_options("PatchOptions", errs)
+    try:
+        tree = yaml_to_tree(req.body) if content_type.endswith("yaml") else gojson.loads(req.body)
+    except (KCodecError, ValueError, RecursionError) as err:
+        raise apierrors.new_bad_request(f"error decoding patch: {err}") from None
+    if not isinstance(tree, dict):
+        raise apierrors.new_bad_request("json: cannot unmarshal " + _json_kind(tree)
+                                        + " into Go value of type map[string]interface {}")
+    ctx = h._context(scope, req, info, namespace)
+    force = bool(options.force)
+
+    def apply(_ctx: Any, _new: Any, current: Any) -> Any:
+        obj = apply_patch(scope, current if _uid(current) else None, tree, options.field_manager, force)
+        h._ensure_namespace(h._expected_namespace(namespace, scope), obj)
+        h._check_name(obj, name, namespace)
+        return obj
+
+    update_options = metav1.UpdateOptions(kind="UpdateOptions", api_version="meta.k8s.io/v1",
+                                          dry_run=options.dry_run, field_validation=options.field_validation,
+                                          field_manager=options.field_manager)
+    # patch.go: an apply creates the object when it does not exist (forceAllowCreate)
+    result, created = scope.storage.update(ctx, name, DefaultUpdatedObjectInfo(None, apply), None, None, True,
+                                           update_options)
+    return h._finish(scope, req, ctx, 201 if created else 200, media, result, [])
+
+
+def _uid(obj: Any) -> str:
+    """The object's UID, typed or Unstructured (a custom resource); "" when there is none."""
+    if obj is None:
+        return ""
+    if hasattr(obj, "get_uid"):
+        return obj.get_uid()
+    meta = h._object_meta(obj)
+    return meta.uid if meta is not None else ""
 
 
 def _json_kind(v: Any) -> str:

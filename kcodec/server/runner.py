@@ -159,6 +159,10 @@ class ServerRunner:
 
         loop = asyncio.get_running_loop()
         self.server = await loop.run_in_executor(None, self._build)
+        from kcodec.server.controllers import CONTROLLERS, ControllerManager
+
+        self._controllers = ControllerManager(self.server, [c for c in self.options.controllers if c in CONTROLLERS])
+        self._controllers.install()
         app = self.server.make_app()
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
         await self._runner.setup()
@@ -173,6 +177,8 @@ class ServerRunner:
         self.url = f"{'https' if ssl_ctx else 'http'}://{host_part}:{port}"
         self.server.discovery.address = f"{host_part}:{port}"
         await loop.run_in_executor(None, self._bootstrap)
+        await loop.run_in_executor(None, self._start_custom_resources)
+        self._controllers.start()
         self.server.ready = True
         if self.kubeconfig:
             text = kubeconfig_text(self.url, token=self.options.token, ca_pem=self.ca_pem)
@@ -183,6 +189,13 @@ class ServerRunner:
             os.replace(tmp, self.kubeconfig)
         return self.url
 
+    def _start_custom_resources(self) -> None:
+        """Serve the stored CRDs' custom resources and follow CRD changes (apiextensions-apiserver)."""
+        from kcodec.server.customresources import CustomResourceDefinitions
+
+        self._crds = CustomResourceDefinitions(self.server, self._getter, wrap=self._controllers.wrap_scope)
+        self._crds.start()
+
     async def stop(self) -> None:
         """Stop listening, end watches, close the storage."""
         if self.server is not None:
@@ -190,6 +203,14 @@ class ServerRunner:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+        controllers = getattr(self, "_controllers", None)
+        if controllers is not None:
+            self._controllers = None
+            await asyncio.get_running_loop().run_in_executor(None, controllers.stop)
+        crds = getattr(self, "_crds", None)
+        if crds is not None:
+            self._crds = None
+            await asyncio.get_running_loop().run_in_executor(None, crds.stop)
         if self.server is not None:
             await asyncio.get_running_loop().run_in_executor(None, _destroy_storages, self.server)
         if self._getter is not None:

@@ -1,0 +1,358 @@
+"""The registry of custom resources, as k8s.io/apiextensions-apiserver builds it per CRD version
+(``pkg/registry/customresource``: strategy.go, status_strategy.go, etcd.go with its
+StatusREST and ScaleREST, and the decoding path of ``pkg/apiserver/customresource_handler.go``
+that prunes unknown fields and applies structural defaults).
+
+Objects are :class:`~kcodec.runtime.Unstructured`, stored as JSON under
+``/<prefix>/<group>/<plural>/[<namespace>/]<name>`` through a generic
+:class:`~kcodec.registry.generic.Store` and the watch cache.
+"""
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from kcodec.api import errors as apierrors
+from kcodec.registry import rest
+from kcodec.registry._meta import accessor
+from kcodec.registry.request import Context
+from kcodec.schema import GroupResource, GroupVersionKind
+
+__all__ = ["CustomResourceTableConvertor", "CustomResourceStrategy", "CustomResourceStatusStrategy", "CustomResourceScaleREST",
+           "custom_resource_storages", "crd_version", "UnstructuredStorageCodec"]
+
+
+def _tree(crd: Any) -> dict[str, Any]:
+    return crd.to_dict() if hasattr(crd, "to_dict") else crd
+
+
+def crd_version(crd: Any, version: str) -> dict[str, Any]:
+    """The ``spec.versions[]`` entry of ``version`` (a JSON tree)."""
+    for v in _tree(crd).get("spec", {}).get("versions") or []:
+        if v.get("name") == version:
+            return v
+    raise apierrors.new_not_found(GroupResource("apiextensions.k8s.io", "customresourcedefinitions"), version)
+
+
+class UnstructuredStorageCodec:
+    """The JSON codec custom resources are stored with (apiextensions' unstructured codec)."""
+
+    def encode(self, obj: Any) -> bytes:
+        from kcodec.gojson import dumps
+
+        return dumps(obj.unstructured_content(), sort_keys=True) + b"\n"
+
+    def decode(self, data: bytes, defaults: Any = None, into: Any = None) -> tuple[Any, Any]:
+        from kcodec.api.meta.unstructured import UNSTRUCTURED_JSON_SCHEME
+
+        return UNSTRUCTURED_JSON_SCHEME.decode(data, defaults, into)
+
+
+class CustomResourceStrategy(rest.Strategy):
+    """customresource/strategy.go for one CRD version."""
+
+    def __init__(self, crd: Any, version: str, kind: GroupVersionKind) -> None:
+        super().__init__(None)
+        self.crd = crd
+        tree = _tree(crd)
+        self.version = version
+        self.kind = kind
+        self.namespaced = tree.get("spec", {}).get("scope", "Namespaced") == "Namespaced"
+        v = crd_version(tree, version)
+        self.schema = (v.get("schema") or {}).get("openAPIV3Schema")
+        subresources = v.get("subresources") or {}
+        self.status_enabled = "status" in subresources
+        self.scale = subresources.get("scale")
+        self.preserve_unknown = bool(tree.get("spec", {}).get("preserveUnknownFields"))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.kind})"
+
+    def object_kinds(self, obj: Any) -> tuple[list[Any], bool]:
+        return [self.kind], False
+
+    # Decoding in Go prunes and defaults every object read from a request or from storage.
+    def normalize(self, obj: Any) -> None:
+        from kcodec.api.apiextensions import default_custom_resource, prune
+
+        prune(obj, self.crd)
+        if self.schema:
+            default_custom_resource(obj.unstructured_content(), self.schema)
+
+    def prepare_for_create(self, ctx: Context, obj: Any) -> None:
+        self.normalize(obj)
+        content = obj.unstructured_content()
+        if self.status_enabled:
+            content.pop("status", None)
+        accessor(obj).set_generation(1)
+
+    def prepare_for_update(self, ctx: Context, obj: Any, old: Any) -> None:
+        self.normalize(obj)
+        new_c, old_c = obj.unstructured_content(), old.unstructured_content()
+        if self.status_enabled:
+            if "status" in old_c:
+                new_c["status"] = copy.deepcopy(old_c["status"])
+            else:
+                new_c.pop("status", None)
+        # strategy.go: any change outside metadata (and status when it is a subresource) is a spec change.
+        skip = {"metadata", "status"} if self.status_enabled else {"metadata"}
+        a = {k: v for k, v in new_c.items() if k not in skip}
+        b = {k: v for k, v in old_c.items() if k not in skip}
+        if json.dumps(a, sort_keys=True) != json.dumps(b, sort_keys=True):
+            accessor(obj).set_generation(accessor(old).get_generation() + 1)
+
+    def _validate_content(self, obj: Any) -> Any:
+        from kcodec.api.apiextensions import validate_custom_resource, validate_list_sets_and_maps
+        from kcodec.validation import field
+
+        errs = field.ErrorList()
+        content = obj.unstructured_content()
+        gvk = obj.group_version_kind()
+        if gvk.kind != self.kind.kind:
+            errs.append(field.invalid(field.Path("kind"), gvk.kind, f"must be {self.kind.kind}"))
+        if str(gvk.group_version()) != str(self.kind.group_version()):
+            errs.append(field.invalid(field.Path("apiVersion"), str(gvk.group_version()),
+                                      f"must be {self.kind.group_version()}"))
+        if self.schema:
+            errs.extend(validate_custom_resource(content, self.schema))
+            errs.extend(validate_list_sets_and_maps(None, self.schema, content))
+        return errs
+
+    def validate(self, ctx: Context, obj: Any) -> Any:
+        errs = self.validate_object_meta(obj)
+        errs.extend(self._validate_content(obj))
+        return errs
+
+    def validate_update(self, ctx: Context, obj: Any, old: Any) -> Any:
+        errs = self.validate_object_meta_update(obj, old)
+        errs.extend(self._validate_content(obj))
+        return errs
+
+
+class CustomResourceStatusStrategy(CustomResourceStrategy):
+    """customresource/status_strategy.go: an update sets status only."""
+
+    def prepare_for_update(self, ctx: Context, obj: Any, old: Any) -> None:
+        self.normalize(obj)
+        new_c = obj.unstructured_content()
+        status = new_c.get("status")
+        has_status = "status" in new_c
+        # managedFields track the status update itself, so they come from the request
+        managed = (new_c.get("metadata") or {}).get("managedFields")
+        content = copy.deepcopy(old.unstructured_content())
+        if managed is not None:
+            content.setdefault("metadata", {})["managedFields"] = managed
+        if has_status:
+            content["status"] = status
+        else:
+            content.pop("status", None)
+        obj.set_unstructured_content(content)
+
+
+def _json_path_get(content: dict[str, Any], path: str) -> Any:
+    cur: Any = content
+    for part in [p for p in path.split(".") if p]:
+        if not isinstance(cur, dict) or part not in cur:
+            return None
+        cur = cur[part]
+    return cur
+
+
+def _json_path_set(content: dict[str, Any], path: str, value: Any) -> None:
+    parts = [p for p in path.split(".") if p]
+    cur = content
+    for part in parts[:-1]:
+        nxt = cur.get(part)
+        if not isinstance(nxt, dict):
+            nxt = cur[part] = {}
+        cur = nxt
+    cur[parts[-1]] = value
+
+
+class CustomResourceScaleREST:
+    """``<plural>/scale`` of a CRD with a scale subresource (customresource/etcd.go ScaleREST):
+    autoscaling/v1 Scale from specReplicasPath, statusReplicasPath and labelSelectorPath."""
+
+    def __init__(self, store: Any, scale: dict[str, Any]) -> None:
+        self.store = store
+        self.spec_path = scale.get("specReplicasPath", "")
+        self.status_path = scale.get("statusReplicasPath", "")
+        self.selector_path = scale.get("labelSelectorPath") or ""
+
+    def __repr__(self) -> str:
+        return f"CustomResourceScaleREST({self.store.default_qualified_resource})"
+
+    def group_version_kind(self, containing_gv: Any = None) -> GroupVersionKind:
+        return GroupVersionKind("autoscaling", "v1", "Scale")
+
+    def new(self) -> Any:
+        from kcodec.api.autoscaling import internal as autoscaling
+
+        return autoscaling.Scale()
+
+    def namespace_scoped(self) -> bool:
+        return self.store.namespace_scoped()
+
+    def _to_scale(self, obj: Any) -> Any:
+        from kcodec.api.autoscaling import internal as autoscaling
+
+        content = obj.unstructured_content()
+        m = accessor(obj)
+        scale = autoscaling.Scale()
+        scale.metadata.name = m.get_name()
+        scale.metadata.namespace = m.get_namespace()
+        scale.metadata.uid = m.get_uid()
+        scale.metadata.resource_version = m.get_resource_version()
+        scale.metadata.creation_timestamp = m.get_creation_timestamp()
+        spec = _json_path_get(content, self.spec_path)
+        status = _json_path_get(content, self.status_path)
+        scale.spec.replicas = int(spec) if isinstance(spec, int) else 0
+        scale.status.replicas = int(status) if isinstance(status, int) else 0
+        if self.selector_path:
+            sel = _json_path_get(content, self.selector_path)
+            scale.status.selector = sel if isinstance(sel, str) else ""
+        return scale
+
+    def get(self, ctx: Context, name: str, options: Any = None) -> Any:
+        return self._to_scale(self.store.get(ctx, name, options))
+
+    def update(self, ctx: Context, name: str, obj_info: Any, create_validation: Any = None,
+               update_validation: Any = None, force_allow_create: bool = False, options: Any = None) -> tuple[Any, bool]:
+        def transform(ctx2: Context, _new: Any, old: Any) -> Any:
+            old_scale = self._to_scale(old)
+            scale = obj_info.updated_object(ctx2, old_scale)
+            if scale is None:
+                raise apierrors.new_bad_request("nil update passed to Scale")
+            out = copy.deepcopy(old)
+            _json_path_set(out.unstructured_content(), self.spec_path, int(scale.spec.replicas))
+            accessor(out).set_resource_version(scale.metadata.resource_version or accessor(old).get_resource_version())
+            return out
+        result, created = self.store.update(ctx, name, rest.DefaultUpdatedObjectInfo(None, transform), None, None,
+                                            False, options)
+        return self._to_scale(result), created
+
+
+_DATE_DOC = "CreationTimestamp is a timestamp representing the server time when this object was created. It is not " \
+    "guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It " \
+    "is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More " \
+    "info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+
+
+class CustomResourceTableConvertor:
+    """apiextensions-apiserver pkg/registry/customresource/tableconvertor: Name plus the CRD
+    version's additionalPrinterColumns (an Age column when it has none)."""
+
+    def __init__(self, columns: list[dict[str, Any]] | None) -> None:
+        from kcodec.api.meta.v1 import TableColumnDefinition
+        from kcodec.printers._docs import DOCS
+
+        cols = list(columns or []) or [{"name": "Age", "type": "date", "description": _DATE_DOC,
+                                         "jsonPath": ".metadata.creationTimestamp"}]
+        self.columns = cols
+        self.headers = [TableColumnDefinition(name="Name", type="string", format="name",
+                                              description=DOCS.get("meta/v1.ObjectMeta.name", ""))]
+        self.headers += [TableColumnDefinition(name=c.get("name", ""), type=c.get("type", ""),
+                                               format=c.get("format", ""), description=c.get("description", ""),
+                                               priority=int(c.get("priority", 0) or 0)) for c in cols]
+
+    def __repr__(self) -> str:
+        return f"CustomResourceTableConvertor({[c.get('name') for c in self.columns]})"
+
+    def convert_to_table(self, ctx: Any, obj: Any, table_options: Any = None, *, no_headers: bool = False) -> Any:
+        from kcodec.api.meta.v1 import ListMeta, RawExtension, Table, TableRow
+
+        items = obj.items if hasattr(obj, "items") and not hasattr(obj, "get_name") else [obj]
+        rows = []
+        for item in items:
+            content = item.unstructured_content()
+            cells: list[Any] = [accessor(item).get_name()]
+            for col in self.columns:
+                cells.append(_cell(col.get("type", ""), _json_path_get(content, _simple_path(col.get("jsonPath", "")))))
+            rows.append(TableRow(cells=cells, object=RawExtension(object=item)))
+        table = Table(api_version="meta.k8s.io/v1", kind="Table", rows=rows,
+                      column_definitions=None if no_headers else list(self.headers))
+        meta = ListMeta()
+        if hasattr(obj, "get_resource_version"):
+            meta.resource_version = obj.get_resource_version()
+        if hasattr(obj, "get_continue") and not hasattr(obj, "get_name"):
+            meta.continue_ = obj.get_continue()
+            meta.remaining_item_count = obj.get_remaining_item_count()
+        table.metadata = meta
+        return table
+
+
+def _simple_path(json_path: str) -> str:
+    return json_path.strip().lstrip("{").rstrip("}").lstrip(".")
+
+
+def _cell(header_type: str, value: Any) -> Any:
+    """tableconvertor.go cellForJSONValue (and the string column's printing)."""
+    if value is None:
+        return None
+    if header_type == "integer":
+        if isinstance(value, bool):
+            return None
+        return int(value) if isinstance(value, (int, float)) else None
+    if header_type == "number":
+        return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+    if header_type == "boolean":
+        return value if isinstance(value, bool) else None
+    if header_type == "string":
+        if isinstance(value, str):
+            return value
+        return json.dumps(value, separators=(",", ":")) if isinstance(value, (dict, list)) else str(value).lower() \
+            if isinstance(value, bool) else str(value)
+    if header_type == "date":
+        if not isinstance(value, str):
+            return None
+        from kcodec.api.meta.v1 import Time
+        from kcodec.errors import KCodecError
+        from kcodec.printers.internalversion import translate_timestamp_since
+
+        try:
+            return translate_timestamp_since(Time.parse(value))
+        except (KCodecError, ValueError):
+            return "<invalid>"
+    return None
+
+
+def custom_resource_storages(crd: Any, version: str, rest_options: Any) -> dict[str, Any]:
+    """``{plural: Store, plural/status: ..., plural/scale: ...}`` for one served version.
+
+    ``rest_options`` is a :class:`~kcodec.registry.generic.RESTOptions` whose storage config
+    carries :class:`UnstructuredStorageCodec` (apiextensions stores custom resources as JSON).
+    """
+    from kcodec.api.meta.unstructured import Unstructured, UnstructuredList
+    from kcodec.registry.builtin.subresources import StatusREST
+    from kcodec.registry.generic.store import Store
+
+    tree = _tree(crd)
+    spec = tree["spec"]
+    names = spec["names"]
+    group, plural, kind_name = spec["group"], names["plural"], names["kind"]
+    kind = GroupVersionKind(group, version, kind_name)
+    strategy = CustomResourceStrategy(crd, version, kind)
+    api_version = f"{group}/{version}"
+
+    def new() -> Any:
+        return Unstructured({"apiVersion": api_version, "kind": kind_name})
+
+    def new_list() -> Any:
+        out = UnstructuredList()
+        out.set_api_version(api_version)
+        out.set_kind(names.get("listKind") or kind_name + "List")
+        return out
+
+    store = Store(new_func=new, new_list_func=new_list, default_qualified_resource=GroupResource(group, plural),
+                  singular_qualified_resource=GroupResource(group, names.get("singular") or kind_name.lower()),
+                  create_strategy=strategy, short_names=tuple(names.get("shortNames") or ()),
+                  categories=tuple(names.get("categories") or ()), kind=kind,
+                  table_convertor=CustomResourceTableConvertor(crd_version(tree, version).get("additionalPrinterColumns")))
+    store.complete_with_options(rest_options)
+    out: dict[str, Any] = {plural: store}
+    if strategy.status_enabled:
+        out[f"{plural}/status"] = StatusREST(store, CustomResourceStatusStrategy(crd, version, kind))
+    if strategy.scale is not None:
+        out[f"{plural}/scale"] = CustomResourceScaleREST(store, strategy.scale)
+    return out

@@ -64,13 +64,13 @@ def _model_class(api_version: str, kind: str) -> Any:
 
 def _converter(kind: str) -> Any:
     def convert(tree: Any, version: str) -> Any:
-        import kcodec
+        from kcodec.legacyscheme import convert as convert_version
 
         cls = _model_class(tree.get("apiVersion", ""), kind) if isinstance(tree, dict) else None
         if cls is None:
             raise MissingVersionError(f"no conversion of {kind} to {version}")
         try:
-            out = kcodec.convert(cls.from_dict(tree), version)
+            out = convert_version(cls.from_dict(tree), version)
         except KCodecError as exc:
             raise MissingVersionError(str(exc)) from None
         return out.to_dict()

@@ -10,12 +10,13 @@ Go's texts.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from kcodec.api.meta import v1 as metav1
 from kcodec.errors import KCodecError
 from kcodec.schema import GroupVersionKind
 from kcodec.serializer.factory import CONTENT_TYPE_CBOR, CONTENT_TYPE_CBOR_SEQ, SerializerInfo
+from kcodec.server.interfaces import EndpointRestrictions
 
 __all__ = [
     "Accept",
@@ -97,17 +98,6 @@ class MediaTypeOptions:
     profile: str = ""
     unrecognized: list[str] = field(default_factory=list)
     accepted: SerializerInfo | None = None
-
-
-class EndpointRestrictions(Protocol):
-    """What an endpoint can serve beyond its plain media types (negotiation.EndpointRestrictions)."""
-
-    def allows_media_type_transform(self, mime_type: str, mime_subtype: str,
-                                    target: GroupVersionKind | None) -> bool: ...
-
-    def allows_server_version(self, version: str) -> bool: ...
-
-    def allows_stream_schema(self, schema: str) -> bool: ...
 
 
 class _DefaultRestrictions:

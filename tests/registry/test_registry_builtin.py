@@ -145,8 +145,9 @@ def test_every_fixture_kind_through_the_registry(getter):
         listed = store.list(ctx, rest.ListOptions(label_selector=labels.parse("fixture=yes")))
         assert [i.metadata.name for i in listed.items] == ["fixture"], info.resource
         store.delete(ctx, "fixture", options=DeleteOptions(grace_period_seconds=0))
-    # the fixtures hold placeholder values ("nameValue"...): kinds with spec validation refuse them
-    assert created >= 25, (created, refused)
+    # the fixtures hold placeholder values ("nameValue"...): kinds with spec validation refuse
+    # them (more as kcodec.api.*.validation grows); the others are created
+    assert created >= 10 and created + refused >= 50, (created, refused)
 
 
 # ------------------------------------------------------------------------------ pods

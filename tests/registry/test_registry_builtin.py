@@ -14,7 +14,7 @@ from kcodec.api import errors as apierrors
 from kcodec.api.apps import internal as apps
 from kcodec.api.autoscaling import internal as autoscaling
 from kcodec.api.core import internal as core
-from kcodec.api.meta.v1 import DeleteOptions, LabelSelector
+from kcodec.api.meta.v1 import DeleteOptions
 from kcodec.api.policy import internal as policy
 from kcodec.registry import rest
 from kcodec.registry.builtin import (
@@ -284,8 +284,6 @@ def _service(name, type_="ClusterIP", cluster_ip="", node_port=0):
 
 
 def test_service_cluster_ips_and_node_ports(getter):
-    from kcodec.registry.builtin.services import IPAllocator, ServiceStore  # noqa: F401
-
     infos = {i.group: i for i in api_group_infos(getter, groups={"", "networking.k8s.io"})}
     services = storage(infos, "", "services")
     ipaddresses = storage(infos, "networking.k8s.io", "ipaddresses")

@@ -120,3 +120,23 @@ def test_interpret_storage_errors():
     other = ValueError("x")
     assert apierrors.interpret_get_error(other, CM, "x") is other
     assert apierrors.to_status_error(other).code == 500
+
+
+def test_invalid_from_field_errors():
+    """NewInvalid: one cause per field error (type, ErrorBody, field), Go's aggregate message."""
+    from kcodec.validation import field
+
+    errs = field.ErrorList([
+        field.required(field.Path("spec", "selector"), ""),
+        field.invalid(field.Path("spec", "replicas"), -1, "must be greater than or equal to 0"),
+    ])
+    e = apierrors.new_invalid(GroupKind("apps", "Deployment"), "web", errs)
+    assert (e.code, e.reason) == (422, "Invalid")
+    assert str(e) == ('Deployment.apps "web" is invalid: [spec.selector: Required value, spec.replicas: '
+                      'Invalid value: -1: must be greater than or equal to 0]')
+    causes = [(c.type, c.message, c.field) for c in e.status.details.causes]
+    assert causes == [("FieldValueRequired", "Required value", "spec.selector"),
+                      ("FieldValueInvalid", "Invalid value: -1: must be greater than or equal to 0", "spec.replicas")]
+    assert (e.status.details.group, e.status.details.kind, e.status.details.name) == ("apps", "Deployment", "web")
+    assert str(apierrors.new_invalid(GroupKind("", "ConfigMap"), "x", field.ErrorList())) == 'ConfigMap "x" is invalid'
+    assert apierrors.is_invalid(e)

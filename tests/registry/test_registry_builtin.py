@@ -14,7 +14,7 @@ from kcodec.api import errors as apierrors
 from kcodec.api.apps import internal as apps
 from kcodec.api.autoscaling import internal as autoscaling
 from kcodec.api.core import internal as core
-from kcodec.api.meta.v1 import DeleteOptions, LabelSelector
+from kcodec.api.meta.v1 import DeleteOptions
 from kcodec.api.policy import internal as policy
 from kcodec.registry import rest
 from kcodec.registry.builtin import (
@@ -145,8 +145,9 @@ def test_every_fixture_kind_through_the_registry(getter):
         listed = store.list(ctx, rest.ListOptions(label_selector=labels.parse("fixture=yes")))
         assert [i.metadata.name for i in listed.items] == ["fixture"], info.resource
         store.delete(ctx, "fixture", options=DeleteOptions(grace_period_seconds=0))
-    # the fixtures hold placeholder values ("nameValue"...): kinds with spec validation refuse them
-    assert created >= 25, (created, refused)
+    # the fixtures hold placeholder values ("nameValue"...): kinds with spec validation refuse
+    # them (more as kcodec.api.*.validation grows); the others are created
+    assert created >= 10 and created + refused >= 50, (created, refused)
 
 
 # ------------------------------------------------------------------------------ pods
@@ -283,8 +284,6 @@ def _service(name, type_="ClusterIP", cluster_ip="", node_port=0):
 
 
 def test_service_cluster_ips_and_node_ports(getter):
-    from kcodec.registry.builtin.services import IPAllocator, ServiceStore  # noqa: F401
-
     infos = {i.group: i for i in api_group_infos(getter, groups={"", "networking.k8s.io"})}
     services = storage(infos, "", "services")
     ipaddresses = storage(infos, "networking.k8s.io", "ipaddresses")

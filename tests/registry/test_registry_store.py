@@ -13,7 +13,7 @@ from kcodec import fields, labels
 from kcodec.api import errors as apierrors
 from kcodec.api.apps import internal as apps
 from kcodec.api.core import internal as core
-from kcodec.api.meta.v1 import CreateOptions, DeleteOptions, Preconditions, UpdateOptions
+from kcodec.api.meta.v1 import CreateOptions, DeleteOptions, Preconditions
 from kcodec.registry import rest
 from kcodec.registry.builtin import StatusREST, BuiltinStatusStrategy, new_store, resource_info
 from kcodec.registry.request import Context, RequestInfo

@@ -989,8 +989,6 @@ class Store:
 def _mark_as_deleting(m: Any) -> None:
     """Go's ``markAsDeleting``: deletionTimestamp now (unless earlier), grace period 0,
     generation bumped the first time."""
-    from kcodec.api.meta.v1 import Time  # noqa: F401 - Time values come from now()
-
     current = m.get_deletion_timestamp()
     if current is None and m.get_generation() > 0:
         m.set_generation(m.get_generation() + 1)

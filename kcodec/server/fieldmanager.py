@@ -17,7 +17,7 @@ from kcodec.api import errors as apierrors
 
 __all__ = ["field_manager", "update_managed_fields", "apply_patch", "APPLY_PATCH_TYPES"]
 
-APPLY_PATCH_TYPES = ("application/apply-patch+yaml", "application/apply-patch+json", "application/apply-patch+cbor")
+APPLY_PATCH_TYPES = ("application/apply-patch+yaml", "application/apply-patch+cbor")
 
 _lock = threading.Lock()
 _managers: dict[int, Any] = {}

@@ -129,12 +129,13 @@ def _patch(scope: h.RequestScope, req: Request, info: Any) -> Response:
     idx = content_type.find(";")
     if idx > 0:
         content_type = content_type[:idx]
+    from kcodec.patch import supported_patch_types
     from kcodec.server.fieldmanager import APPLY_PATCH_TYPES
 
-    # customresource_handler.go: custom resources take no strategic merge patch.
-    accepted = PATCH_TYPES if not hasattr(scope.storage.new(), "unstructured_content") \
-        else tuple(t for t in PATCH_TYPES if t != STRATEGIC_MERGE_PATCH)
-    accepted += APPLY_PATCH_TYPES[:2]
+    # installer.go's list (apply-patch+cbor with the CBOR feature gate); customresource_handler.go
+    # takes no strategic merge patch for custom resources.
+    cbor = any(i.media_type == "application/cbor" for i in scope.infos)
+    accepted = supported_patch_types(type(scope.storage.new()), cbor=cbor)
     if content_type not in accepted:
         raise unsupported_media_type_error(list(accepted))
     if content_type in APPLY_PATCH_TYPES:
@@ -240,6 +241,7 @@ def _patch(scope: h.RequestScope, req: Request, info: Any) -> Response:
 
 def _apply(scope: h.RequestScope, req: Request, info: Any, content_type: str) -> Response:
     """Server-side apply (patch.go applyPatcher): create when missing, merge and own fields."""
+    from kcodec import speedups
     from kcodec.goyaml import yaml_to_tree
     from kcodec.registry.rest import DefaultUpdatedObjectInfo
     from kcodec.server.fieldmanager import apply_patch
@@ -257,7 +259,7 @@ def _apply(scope: h.RequestScope, req: Request, info: Any, content_type: str) ->
     if errs:
         raise h._invalid_options("PatchOptions", errs)
     try:
-        tree = yaml_to_tree(req.body) if content_type.endswith("yaml") else gojson.loads(req.body)
+        tree = yaml_to_tree(req.body) if content_type.endswith("yaml") else speedups.cbor_loads(req.body)
     except (KCodecError, ValueError, RecursionError) as err:
         raise apierrors.new_bad_request(f"error decoding patch: {err}") from None
     if not isinstance(tree, dict):

@@ -136,6 +136,16 @@ def test_apply_over_http_needs_a_field_manager_and_reports_causes(server) -> Non
         {"reason": "FieldManagerConflict", "message": 'conflict with "a"', "field": ".data.k"}]
     assert status["message"] == 'Apply failed with 1 conflict: conflict with "a": .data.k'
     apply(field_manager="b", force=True)
+
+    # installer.go lists apply-patch+yaml only (and +cbor with the CBOR feature gate)
+    ct = "application/apply-patch+json"
+    with pytest.raises(ApiException) as err:
+        apply(field_manager="b")
+    status = json.loads(err.value.body)
+    assert err.value.status == 415 and status["reason"] == "UnsupportedMediaType"
+    assert status["message"] == ("the body of the request was in an unknown format - accepted media types include: "
+                                 "application/json-patch+json, application/merge-patch+json, "
+                                 "application/strategic-merge-patch+json, application/apply-patch+yaml")
     assert api.read_namespaced_config_map(name, "default").data == {"k": "w"}
 
 

@@ -416,7 +416,7 @@ def test_patches(server, http, ns):
                  415, "UnsupportedMediaType")
     assert st["message"] == ("the body of the request was in an unknown format - accepted media types include: "
                              "application/json-patch+json, application/merge-patch+json, "
-                             "application/strategic-merge-patch+json")
+                             "application/strategic-merge-patch+json, application/apply-patch+yaml")
     st = _status(http.patch(url + "/web", data=b'{"metadata":{"name":"other"}}',
                             headers={"Content-Type": "application/merge-patch+json"}), 400, "BadRequest")
     assert st["message"] == "the name of the object (other) does not match the name on the URL (web)"

@@ -35,6 +35,7 @@ KINDS = {
     "Lease": ("coordination", "lease"), "LeaseCandidate": ("coordination", "lease_candidate"),
     "RuntimeClass": ("node", "runtime_class"), "StorageClass": ("storage", "storage_class"),
     "APIService": ("apiregistration", "api_service"), "Event": ("core", "event"),
+    "EndpointSlice": ("discovery", "endpoint_slice"),
     "IPAddress": ("networking", "ip_address"), "Node": ("core", "node"),
 }
 

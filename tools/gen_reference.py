@@ -58,6 +58,7 @@ MODULES = (
     "kcodec.api.apiregistration.validation",
     "kcodec.api.events.validation",
     "kcodec.api.discovery.validation",
+    "kcodec.api.admissionregistration.validation",
     "kcodec.storage",
     "kcodec.storage.value",
     "kcodec.storage.sqlite",

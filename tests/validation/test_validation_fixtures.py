@@ -32,6 +32,8 @@ KINDS = {
     "IngressClass": ("networking", "ingress_class"), "ServiceCIDR": ("networking", "service_cidr"),
     "NetworkPolicy": ("networking", "network_policy"), "PriorityClass": ("scheduling", "priority_class"),
     "PersistentVolume": ("core", "persistent_volume"),
+    "ValidatingWebhookConfiguration": ("admissionregistration", "validating_webhook_configuration"),
+    "MutatingWebhookConfiguration": ("admissionregistration", "mutating_webhook_configuration"),
     "Lease": ("coordination", "lease"), "LeaseCandidate": ("coordination", "lease_candidate"),
     "RuntimeClass": ("node", "runtime_class"), "StorageClass": ("storage", "storage_class"),
     "APIService": ("apiregistration", "api_service"), "Event": ("core", "event"),

@@ -1,5 +1,8 @@
 """Validation of the storage group's internal objects (Go: k8s.io/kubernetes
-pkg/apis/storage/validation/validation.go): StorageClass."""
+pkg/apis/storage/validation/validation.go): StorageClass, CSIDriver, CSINode,
+VolumeAttachment (with the inline PersistentVolume spec of core), CSIStorageCapacity and
+VolumeAttributesClass, with the options kube-apiserver 1.36's strategies pass (long CSI node
+IDs, SELinuxMountReadWriteOncePod and MutableCSINodeAllocatableCount on)."""
 from __future__ import annotations
 
 from typing import Any

@@ -57,6 +57,8 @@ MODULES = (
     "kcodec.api.storage.validation",
     "kcodec.api.apiregistration.validation",
     "kcodec.api.events.validation",
+    "kcodec.api.discovery.validation",
+    "kcodec.api.admissionregistration.validation",
     "kcodec.storage",
     "kcodec.storage.value",
     "kcodec.storage.sqlite",

@@ -36,12 +36,15 @@ KINDS = {
     "LimitRange": ("core", "limit_range"), "IngressClass": ("networking", "ingress_class"),
     "NetworkPolicy": ("networking", "network_policy"), "PriorityClass": ("scheduling", "priority_class"),
     "PersistentVolume": ("core", "persistent_volume"),
+    "ValidatingWebhookConfiguration": ("admissionregistration", "validating_webhook_configuration"),
+    "MutatingWebhookConfiguration": ("admissionregistration", "mutating_webhook_configuration"),
     "Lease": ("coordination", "lease"), "LeaseCandidate": ("coordination", "lease_candidate"),
     "RuntimeClass": ("node", "runtime_class"), "StorageClass": ("storage", "storage_class"),
     "APIService": ("apiregistration", "api_service"),
 }
 CLUSTER_SCOPED = {"Namespace", "ClusterRole", "ClusterRoleBinding", "IngressClass", "PriorityClass", "RuntimeClass",
-                  "StorageClass", "APIService", "PersistentVolume"}
+                  "StorageClass", "APIService", "PersistentVolume", "ValidatingWebhookConfiguration",
+                  "MutatingWebhookConfiguration"}
 
 #: Documents Go rejects as well: (file, kind) -> the first error kube-apiserver reports.
 EXPECTED_INVALID = {

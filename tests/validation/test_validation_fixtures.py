@@ -32,9 +32,15 @@ KINDS = {
     "IngressClass": ("networking", "ingress_class"), "ServiceCIDR": ("networking", "service_cidr"),
     "NetworkPolicy": ("networking", "network_policy"), "PriorityClass": ("scheduling", "priority_class"),
     "PersistentVolume": ("core", "persistent_volume"),
+    "ValidatingWebhookConfiguration": ("admissionregistration", "validating_webhook_configuration"),
+    "MutatingWebhookConfiguration": ("admissionregistration", "mutating_webhook_configuration"),
     "Lease": ("coordination", "lease"), "LeaseCandidate": ("coordination", "lease_candidate"),
     "RuntimeClass": ("node", "runtime_class"), "StorageClass": ("storage", "storage_class"),
     "APIService": ("apiregistration", "api_service"), "Event": ("core", "event"),
+    "EndpointSlice": ("discovery", "endpoint_slice"), "CSIDriver": ("storage", "csi_driver"),
+    "CSINode": ("storage", "csi_node"), "VolumeAttachment": ("storage", "volume_attachment"),
+    "CSIStorageCapacity": ("storage", "csi_storage_capacity"),
+    "VolumeAttributesClass": ("storage", "volume_attributes_class"),
     "IPAddress": ("networking", "ip_address"), "Node": ("core", "node"),
 }
 

@@ -2,14 +2,19 @@
 pkg/apis/core/validation/validation.go).
 
 Each ``validate_<kind>(obj)`` takes an object of :mod:`kcodec.api.core.internal` and returns
-a :class:`~kcodec.validation.field.ErrorList` with Go's field paths and texts;
+a :class:`~kcodec.validation.field.ErrorList` with Go's field paths and texts (Pod and its
+subresources: status, ephemeralcontainers, resize, binding; PodTemplate, Namespace,
+ConfigMap, Secret, ServiceAccount, Service, Endpoints, PersistentVolume(Claim),
+ReplicationController, ResourceQuota, LimitRange, Node and Event);
 ``validate_<kind>_update(new, old)`` and ``validate_<kind>_status_update(new, old)`` exist
 where Go has them. Pod specs are validated with the options kube-apiserver 1.36 uses for a
 new object (:class:`PodValidationOptions`; feature gates at their 1.36 defaults:
 RelaxedEnvironmentVariableValidation, PodHostIPs and InPlacePodVerticalScaling on).
 
 Not reproduced: the ``cmp.Diff`` text Go appends to "pod updates may not change fields..."
-(its output is deliberately unstable in Go; kcodec lists the changed top-level fields),
+(its output is deliberately unstable in Go; kcodec lists the changed top-level fields; the
+same for PVC, PV source and ephemeral-container changes), the Node annotations holding JSON
+(taints, avoid-pods), the iSCSI portal and CHAP checks of PersistentVolumes,
 alpha features (DRA device requests, container restart rules, file env sources) and
 Windows host-process checks beyond the documented messages.
 """

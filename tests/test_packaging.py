@@ -21,7 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 #: pyproject.toml's dependencies, with the module each one provides.
 RUNTIME_DEPENDENCIES = (("protobuf", "google.protobuf"), ("pyyaml", "yaml"),
-                        ("cryptography", "cryptography"), ("pynacl", "nacl"))
+                        ("cryptography", "cryptography"), ("pynacl", "nacl"),
+                        ("aiohttp", "aiohttp"))
 
 
 @pytest.fixture(autouse=True)

@@ -371,10 +371,8 @@ def _decode_fixture(path, decoder):
 
 def test_crd_and_resource_group_fixtures(sqlite_getter):
     """A CRD (apiextensions-apiserver's fixture, internal version, JSON under
-    apiextensions.k8s.io/customresourcedefinitions) and a resource.k8s.io DeviceClass (no
-    internal version in the legacy scheme: stored and served as v1)."""
-    from kcodec import api
-
+    apiextensions.k8s.io/customresourcedefinitions) and a resource.k8s.io DeviceClass (held in
+    resource.k8s.io's internal version, as k/k pkg/apis/resource)."""
     crd_path = fixtures_dir().parent.parent / "apiextensions-apiserver-v0.36.3" / "HEAD" / \
         "apiextensions.k8s.io.v1.CustomResourceDefinition.json"
     crd = _decode_fixture(crd_path, legacyscheme.codecs.universal_decoder())
@@ -389,12 +387,12 @@ def test_crd_and_resource_group_fixtures(sqlite_getter):
         assert out.metadata.generation == 1 and not out.status.conditions
         assert crds.storage.kv.get(b"/registry/apiextensions.k8s.io/customresourcedefinitions/fixture")[0] \
             is not None
-    dc = _decode_fixture(fixtures_dir() / "resource.k8s.io.v1.DeviceClass.json", api.codecs.universal_deserializer())
+    dc = _decode_fixture(fixtures_dir() / "resource.k8s.io.v1.DeviceClass.json", legacyscheme.codecs.universal_decoder())
     info = resource_info("resource.k8s.io", "deviceclasses")
     _sanitize(dc, info)
     classes = new_store(info, sqlite_getter)
     out = classes.create(Context(), dc)
-    assert type(out).__module__ == "kcodec.api.resource.v1" and out.metadata.generation == 1
+    assert type(out).__module__ == "kcodec.api.resource.internal" and out.metadata.generation == 1
     assert classes.get(Context(), "fixture") == out
 
 

@@ -8,7 +8,7 @@ resources and their discovery facts are :data:`~kcodec.registry.builtin.resource
 their strategies :class:`~kcodec.registry.builtin.strategies.BuiltinStrategy`.
 
 Objects are the internal versions of :data:`kcodec.legacyscheme.scheme`; for a group the
-legacy scheme has no internal version of (``resource.k8s.io``), the storage version of
+legacy scheme had no internal version of, the storage version of
 ``kcodec.api.scheme`` is the memory version, as for a group without an internal API.
 """
 from __future__ import annotations

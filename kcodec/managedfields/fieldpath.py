@@ -49,7 +49,7 @@ def _value_json(v: Any) -> str:
 class PathElement:
     """One step of a :data:`Path` (Go's ``fieldpath.PathElement``); immutable and hashable."""
 
-    __slots__ = ("kind", "payload", "_key", "_hash")
+    __slots__ = ("kind", "payload", "_key", "_hash", "_json")
     FIELD, KEY, VALUE, INDEX = 0, 1, 2, 3
 
     def __init__(self, kind: int, payload: Any) -> None:
@@ -63,10 +63,16 @@ class PathElement:
             inner = value_key(payload)
         self._key = (kind, inner)
         self._hash = hash(self._key)
+        self._json: str | None = None
 
     @classmethod
     def field(cls, name: str) -> PathElement:
-        return cls(cls.FIELD, name)
+        pe = _FIELDS.get(name)
+        if pe is None:
+            pe = cls(cls.FIELD, name)
+            if len(_FIELDS) < _FIELDS_MAX:
+                _FIELDS[name] = pe
+        return pe
 
     @classmethod
     def key(cls, fields: Mapping[str, Any] | Iterable[tuple[str, Any]]) -> PathElement:
@@ -115,6 +121,13 @@ class PathElement:
             return "v:" + _value_json(self.payload)
         return f"i:{self.payload}"
 
+    def json_key(self) -> str:
+        """:meth:`serialize` as a quoted JSON string, the key of a FieldsV1 object (cached)."""
+        text = self._json
+        if text is None:
+            text = self._json = _go_dumps(self.serialize()).decode("utf-8")
+        return text
+
     @classmethod
     def deserialize(cls, s: str) -> PathElement | None:
         """Go's ``DeserializePathElement``; ``None`` for an unknown prefix (skipped, as Go does)."""
@@ -138,6 +151,12 @@ class PathElement:
             except ValueError:
                 raise FieldPathError(f'strconv.Atoi: parsing "{rest}": invalid syntax') from None
         return None
+
+
+# Field elements are immutable: the ones of a schema's field names are shared (which also keeps
+# their cached FieldsV1 keys); the bound keeps arbitrary map keys (labels) from growing it forever.
+_FIELDS: dict[str, PathElement] = {}
+_FIELDS_MAX = 8192
 
 
 def _parse_json(text: str) -> Any:
@@ -353,7 +372,7 @@ class Set:
         keys = sorted(self.members | set(self.children))
         for pe in keys:
             pre()
-            out.append(_go_dumps(pe.serialize()).decode("utf-8"))
+            out.append(pe.json_key())
             out.append(":")
             child = self.children.get(pe)
             if child is None:

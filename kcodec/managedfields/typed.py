@@ -43,6 +43,9 @@ def _deduce(atom: Atom, val: Any) -> Atom:
     # helpers.go deduceAtom
     if val is _ABSENT or val is None:
         return atom
+    scalar, list_, map_ = atom
+    if (scalar is None) + (list_ is None) + (map_ is None) >= 2:
+        return atom  # one kind (or none): deduction returns an equal atom
     if isinstance(val, (bool, int, float, str)):
         if atom.scalar is not None:
             return Atom(scalar=atom.scalar)
@@ -155,24 +158,32 @@ def _resolve(schema: Schema, type_ref: Any) -> tuple[Atom | None, list[tuple[str
 
 
 def _validate(schema: Schema, type_ref: Any, v: Any, dups: bool) -> list[tuple[str, str]]:
-    atom, errs = _resolve(schema, type_ref)
+    # Error paths are prefixed on the way back up, and only when there are errors: a valid
+    # object (the common case) costs one call per value and no allocations.
+    atom = schema.resolve(type_ref)
     if atom is None:
-        return errs
+        return _resolve(schema, type_ref)[1]
     a = _deduce(atom, v)
-    if a.map is not None:
+    m = a.map
+    if m is not None:
         if v is None:
             return []
         if not isinstance(v, dict):
             return _errorf(f"expected map, got {_go_v(v)}")
         out: list[tuple[str, str]] = []
+        fields = m.fields
+        element_type = m.element_type
         for key, val in v.items():
-            pe = PathElement.field(key)
-            field = a.map.find_field(key)
-            tr = field.type if field is not None else a.map.element_type
-            if field is None and not a.map.element_type:
-                out.extend(_prefixed(_errorf("field not declared in schema"), str(pe)))
-                return out
-            out.extend(_prefixed(_validate(schema, tr, val, dups), str(pe)))
+            field = fields.get(key)
+            if field is None:
+                if not element_type:
+                    out.append(("." + key, "field not declared in schema"))
+                    return out
+                sub = _validate(schema, element_type, val, dups)
+            else:
+                sub = _validate(schema, field.type, val, dups)
+            if sub:
+                out.extend(_prefixed(sub, "." + key))
         return out
     if a.scalar is not None:
         return _validate_scalar(a.scalar, v, "")
@@ -182,20 +193,27 @@ def _validate(schema: Schema, type_ref: Any, v: Any, dups: bool) -> list[tuple[s
         if not isinstance(v, list):
             return _errorf(f"expected list, got {_go_v(v)}")
         out = []
+        lt = a.list
+        element_type = lt.element_type
+        if lt.relationship != ASSOCIATIVE:
+            for i, child in enumerate(v):
+                sub = _validate(schema, element_type, child, dups)
+                if sub:
+                    out.extend(_prefixed(sub, f"[{i}]"))
+            return out
         seen: set[PathElement] = set()
         for i, child in enumerate(v):
-            if a.list.relationship != ASSOCIATIVE:
-                pe = PathElement.index(i)
-            else:
-                try:
-                    pe = list_item_pe(schema, a.list, child)
-                except KCodecError as exc:
-                    out.extend(_errorf(f"element {i}: {exc}"))
-                    return out
-                if pe in seen and not dups:
-                    out.extend(_errorf(f"duplicate entries for key {pe}"))
-                seen.add(pe)
-            out.extend(_prefixed(_validate(schema, a.list.element_type, child, dups), str(pe)))
+            try:
+                pe = list_item_pe(schema, lt, child)
+            except KCodecError as exc:
+                out.extend(_errorf(f"element {i}: {exc}"))
+                return out
+            if pe in seen and not dups:
+                out.extend(_errorf(f"duplicate entries for key {pe}"))
+            seen.add(pe)
+            sub = _validate(schema, element_type, child, dups)
+            if sub:
+                out.extend(_prefixed(sub, str(pe)))
         return out
     name = f"named type: {type_ref}" if isinstance(type_ref, str) else "inlined"
     return _errorf(f"schema error: invalid atom: {name}")
@@ -206,53 +224,93 @@ def _validate(schema: Schema, type_ref: Any, v: Any, dups: bool) -> list[tuple[s
 def to_field_set(schema: Schema, type_ref: Any, value: Any) -> Set:
     """tofieldset.go: every leaf field, list item and atomic value of ``value``."""
     out = Set()
-    _to_set(schema, type_ref, value, (), out)
+    atom = schema.resolve(type_ref)
+    if atom is not None:
+        # The root's own path is empty: inserting it is a no-op, so only its children count.
+        a = _deduce(atom, value)
+        if a.map is not None:
+            if a.map.relationship != ATOMIC and isinstance(value, dict):
+                _map_to_set(schema, a.map, value, out)
+        elif a.list is not None:
+            if a.list.relationship != ATOMIC and isinstance(value, list):
+                _list_to_set(schema, a.list, value, out)
     return out
 
 
-def _to_set(schema: Schema, type_ref: Any, v: Any, path: Path, out: Set) -> None:
+# The walkers below insert into the node of the set their value's path leads to, creating a
+# node only when something is inserted under it: the set Go's tofieldset.go builds by
+# inserting whole paths, without walking it from the root for every leaf.
+
+def _to_set(schema: Schema, type_ref: Any, v: Any, parent: Set, pe: PathElement) -> None:
     atom = schema.resolve(type_ref)
     if atom is None:
         return
     a = _deduce(atom, v)
-    if a.map is not None:
-        if a.map.relationship == ATOMIC:
-            out.insert(path)
-            return
-        if not isinstance(v, dict):
-            return
-        for key, val in v.items():
-            field = a.map.find_field(key)
-            tr = field.type if field is not None else a.map.element_type
-            child = path + (PathElement.field(key),)
-            _to_set(schema, tr, val, child, out)
-            if val is None or (isinstance(val, dict) and not val) or field is None:
-                out.insert(child)
+    m = a.map
+    if m is not None:
+        if m.relationship == ATOMIC:
+            parent.members.add(pe)
+        elif isinstance(v, dict) and v:
+            node = _new_set()
+            _map_to_set(schema, m, v, node)
+            if node.members or node.children:
+                parent.children[pe] = node
         return
     if a.scalar is not None:
-        out.insert(path)
+        parent.members.add(pe)
         return
-    if a.list is not None:
-        if a.list.relationship == ATOMIC:
-            out.insert(path)
-            return
-        if not isinstance(v, list):
-            return
-        pes = [_try_pe(schema, a.list, child) for child in v]
-        seen: set[Any] = set()
-        duplicates: set[Any] = set()
-        for pe in pes:
-            if pe in seen:
-                if pe not in duplicates:
-                    out.insert(path + (pe,))  # type: ignore[operator]
-                    duplicates.add(pe)
-            else:
-                seen.add(pe)
-        for pe, child in zip(pes, v):
-            if pe in duplicates or pe is None:
-                continue
-            _to_set(schema, a.list.element_type, child, path + (pe,), out)
-            out.insert(path + (pe,))
+    lt = a.list
+    if lt is not None:
+        if lt.relationship == ATOMIC:
+            parent.members.add(pe)
+        elif isinstance(v, list) and v:
+            node = _new_set()
+            _list_to_set(schema, lt, v, node)
+            if node.members or node.children:
+                parent.children[pe] = node
+
+
+def _map_to_set(schema: Schema, m: MapType, v: dict, node: Set) -> None:
+    fields = m.fields
+    element_type = m.element_type
+    members = node.members
+    field_pe = PathElement.field
+    for key, val in v.items():
+        pe = field_pe(key)
+        field = fields.get(key)
+        if field is None:
+            _to_set(schema, element_type, val, node, pe)
+            members.add(pe)
+        else:
+            _to_set(schema, field.type, val, node, pe)
+            if val is None or (isinstance(val, dict) and not val):
+                members.add(pe)
+
+
+def _list_to_set(schema: Schema, lt: ListType, v: list, node: Set) -> None:
+    pes = [_try_pe(schema, lt, child) for child in v]
+    seen: set[Any] = set()
+    duplicates: set[Any] = set()
+    for pe in pes:
+        if pe in seen:
+            if pe not in duplicates:
+                node.members.add(pe)  # type: ignore[arg-type]
+                duplicates.add(pe)
+        else:
+            seen.add(pe)
+    element_type = lt.element_type
+    for pe, child in zip(pes, v):
+        if pe is None or pe in duplicates:
+            continue
+        _to_set(schema, element_type, child, node, pe)
+        node.members.add(pe)
+
+
+def _new_set() -> Set:
+    out = Set.__new__(Set)
+    out.members = set()
+    out.children = {}
+    return out
 
 
 # ------------------------------------------------------------------ merge
@@ -428,45 +486,75 @@ def compare(schema: Schema, type_ref: Any, lhs: Any, rhs: Any) -> Comparison:
     """compare.go ``TypedValue.Compare``."""
     cmp = Comparison(Set(), Set(), Set())
     errs: list[tuple[str, str]] = []
-    _compare(schema, type_ref, lhs, rhs, (), cmp, errs)
+    _compare(schema, type_ref, lhs, rhs, _Cursor(None, None, cmp), errs)
     if errs:
         raise ValidationError(errs)
     return cmp
 
 
-def _compare(schema: Schema, type_ref: Any, lhs: Any, rhs: Any, path: Path, cmp: Comparison,
-             errs: list[tuple[str, str]]) -> None:
-    atom, rerrs = _resolve(schema, type_ref)
+class _Cursor:
+    """A path during a compare walk, with its node in each of the comparison's three sets,
+    created on the first insertion under it (inserting a whole path from the root for every
+    changed leaf would walk the sets again and again)."""
+
+    __slots__ = ("parent", "pe", "nodes")
+
+    def __init__(self, parent: _Cursor | None, pe: PathElement | None, cmp: Comparison | None = None) -> None:
+        self.parent = parent
+        self.pe = pe
+        self.nodes: list[Set | None] = list(cmp) if cmp is not None else [None, None, None]
+
+    def node(self, which: int) -> Set:
+        node = self.nodes[which]
+        if node is None:
+            parent = self.parent.node(which)  # type: ignore[union-attr]
+            node = parent.children.get(self.pe)  # type: ignore[arg-type]
+            if node is None:
+                node = parent.children[self.pe] = _new_set()  # type: ignore[index]
+            self.nodes[which] = node
+        return node
+
+    def insert(self, which: int) -> None:
+        parent = self.parent
+        if parent is not None:  # the root's path is empty: Go's Insert of it is a no-op
+            parent.node(which).members.add(self.pe)  # type: ignore[arg-type]
+
+
+_REMOVED, _MODIFIED, _ADDED = 0, 1, 2
+
+
+def _compare(schema: Schema, type_ref: Any, lhs: Any, rhs: Any, cur: _Cursor, errs: list[tuple[str, str]]) -> None:
+    atom = schema.resolve(type_ref)
     if atom is None:
-        errs.extend(rerrs)
+        errs.extend(_resolve(schema, type_ref)[1])
         return
     alhs, arhs = _deduce(atom, lhs), _deduce(atom, rhs)
     in_leaf = [False]
     if rhs is _ABSENT:
-        _compare_atom(schema, alhs, lhs, rhs, path, cmp, errs, in_leaf)
+        _compare_atom(schema, alhs, lhs, rhs, cur, errs, in_leaf)
     elif lhs is _ABSENT or alhs == arhs:
-        _compare_atom(schema, arhs, lhs, rhs, path, cmp, errs, in_leaf)
+        _compare_atom(schema, arhs, lhs, rhs, cur, errs, in_leaf)
     else:
         left_leaf = [False]
-        _compare_atom(schema, alhs, lhs, rhs, path, cmp, errs, left_leaf)
-        _compare_atom(schema, arhs, lhs, rhs, path, cmp, errs, in_leaf)
+        _compare_atom(schema, alhs, lhs, rhs, cur, errs, left_leaf)
+        _compare_atom(schema, arhs, lhs, rhs, cur, errs, in_leaf)
     if not in_leaf[0]:
         if lhs is _ABSENT:
-            cmp.added.insert(path)
+            cur.insert(_ADDED)
         elif rhs is _ABSENT:
-            cmp.removed.insert(path)
+            cur.insert(_REMOVED)
 
 
-def _compare_leaf(lhs: Any, rhs: Any, path: Path, cmp: Comparison, in_leaf: list[bool]) -> None:
+def _compare_leaf(lhs: Any, rhs: Any, cur: _Cursor, in_leaf: list[bool]) -> None:
     if in_leaf[0]:
         return
     in_leaf[0] = True
     if lhs is _ABSENT:
-        cmp.added.insert(path)
+        cur.insert(_ADDED)
     elif rhs is _ABSENT:
-        cmp.removed.insert(path)
+        cur.insert(_REMOVED)
     elif not _equals(lhs, rhs):
-        cmp.modified.insert(path)
+        cur.insert(_MODIFIED)
 
 
 def _equals(a: Any, b: Any) -> bool:
@@ -482,24 +570,28 @@ def _equals(a: Any, b: Any) -> bool:
     return a == b
 
 
-def _compare_atom(schema: Schema, a: Atom, lhs: Any, rhs: Any, path: Path, cmp: Comparison,
-                  errs: list[tuple[str, str]], in_leaf: list[bool]) -> None:
+def _compare_atom(schema: Schema, a: Atom, lhs: Any, rhs: Any, cur: _Cursor, errs: list[tuple[str, str]],
+                  in_leaf: list[bool]) -> None:
     if a.map is not None:
         lmap = _as_map(lhs) if lhs is not _ABSENT else None
         rmap = _as_map(rhs) if rhs is not _ABSENT else None
         if a.map.relationship == ATOMIC or (not lmap and not rmap):
-            _compare_leaf(lhs, rhs, path, cmp, in_leaf)
+            _compare_leaf(lhs, rhs, cur, in_leaf)
             return
         keys = list(lmap or {})
         keys.extend(k for k in (rmap or {}) if lmap is None or k not in lmap)
+        fields = a.map.fields
+        element_type = a.map.element_type
+        field_pe = PathElement.field
         for key in keys:
-            field = a.map.find_field(key)
-            tr = field.type if field is not None else a.map.element_type
+            field = fields.get(key)
+            tr = field.type if field is not None else element_type
             lv = lmap.get(key, _ABSENT) if lmap is not None else _ABSENT
             rv = rmap.get(key, _ABSENT) if rmap is not None else _ABSENT
             sub: list[tuple[str, str]] = []
-            _compare(schema, tr, lv, rv, path + (PathElement.field(key),), cmp, sub)
-            errs.extend(_prefixed(sub, "." + key))
+            _compare(schema, tr, lv, rv, _Cursor(cur, field_pe(key)), sub)
+            if sub:
+                errs.extend(_prefixed(sub, "." + key))
         return
     if a.scalar is not None:
         lerrs = _validate_scalar(a.scalar, lhs, "lhs: ")
@@ -507,20 +599,20 @@ def _compare_atom(schema: Schema, a: Atom, lhs: Any, rhs: Any, path: Path, cmp: 
         if lerrs and rerrs:
             errs.extend(lerrs + rerrs)
             return
-        _compare_leaf(lhs, rhs, path, cmp, in_leaf)
+        _compare_leaf(lhs, rhs, cur, in_leaf)
         return
     if a.list is not None:
         llist = lhs if isinstance(lhs, list) else None
         rlist = rhs if isinstance(rhs, list) else None
         if a.list.relationship == ATOMIC or (not llist and not rlist):
-            _compare_leaf(lhs, rhs, path, cmp, in_leaf)
+            _compare_leaf(lhs, rhs, cur, in_leaf)
             return
-        _compare_list(schema, a.list, llist or [], rlist or [], path, cmp, errs)
+        _compare_list(schema, a.list, llist or [], rlist or [], cur, errs)
         return
     errs.extend(_errorf("schema error: invalid atom: inlined"))
 
 
-def _compare_list(schema: Schema, t: ListType, llist: list[Any], rlist: list[Any], path: Path, cmp: Comparison,
+def _compare_list(schema: Schema, t: ListType, llist: list[Any], rlist: list[Any], cur: _Cursor,
                   errs: list[tuple[str, str]]) -> None:
     all_pes: list[PathElement] = []
     lvalues: dict[PathElement, list[Any]] = {}
@@ -551,25 +643,25 @@ def _compare_list(schema: Schema, t: ListType, llist: list[Any], rlist: list[Any
     for pe in all_pes:
         ll = lvalues.get(pe, [])
         rl = rvalues.get(pe, [])
-        child_path = path + (pe,)
+        child = _Cursor(cur, pe)
         if not ll and not rl:
             return
         if len(ll) <= 1 and len(rl) <= 1:
             sub: list[tuple[str, str]] = []
-            _compare(schema, t.element_type, ll[0] if ll else _ABSENT, rl[0] if rl else _ABSENT,
-                     child_path, cmp, sub)
-            errs.extend(_prefixed(sub, str(pe)))
+            _compare(schema, t.element_type, ll[0] if ll else _ABSENT, rl[0] if rl else _ABSENT, child, sub)
+            if sub:
+                errs.extend(_prefixed(sub, str(pe)))
         elif len(ll) >= 2 and len(rl) >= 2:
             if len(ll) != len(rl) or not all(_equals(x, y) for x, y in zip(ll, rl)):
-                cmp.modified.insert(child_path)
+                child.insert(_MODIFIED)
         elif len(ll) >= 2:
             if rl:
-                _compare(schema, t.element_type, _ABSENT, rl[0], child_path, cmp, errs)
-            cmp.removed.insert(child_path)
+                _compare(schema, t.element_type, _ABSENT, rl[0], child, errs)
+            child.insert(_REMOVED)
         else:
             if ll:
-                _compare(schema, t.element_type, ll[0], _ABSENT, child_path, cmp, errs)
-            cmp.added.insert(child_path)
+                _compare(schema, t.element_type, ll[0], _ABSENT, child, errs)
+            child.insert(_ADDED)
 
 
 # ------------------------------------------------------------------ remove / extract

@@ -84,6 +84,24 @@ def _validate_scalar(scalar: str, v: Any, prefix: str) -> list[tuple[str, str]]:
     return []
 
 
+# The classes each scalar type accepts without an error (validateScalar); None is valid for
+# every scalar. The walkers handle a declared scalar field inline when both sides are in
+# these sets (most of an object's values), and through the general path otherwise.
+_SCALAR_OK: dict[str, frozenset[type]] = {
+    "numeric": frozenset({int, float}),
+    "string": frozenset({str}),
+    "boolean": frozenset({bool}),
+    "untyped": frozenset({bool, int, float, str}),
+}
+
+
+def _plain_scalar(atom: Atom | None) -> frozenset[type] | None:
+    """The accepted classes when ``atom`` is only a scalar type (else None)."""
+    if atom is None or atom.map is not None or atom.list is not None or atom.scalar is None:
+        return None
+    return _SCALAR_OK.get(atom.scalar)
+
+
 def _go_type(v: Any) -> str:
     if isinstance(v, str):
         return "string"
@@ -173,15 +191,20 @@ def _validate(schema: Schema, type_ref: Any, v: Any, dups: bool) -> list[tuple[s
         out: list[tuple[str, str]] = []
         fields = m.fields
         element_type = m.element_type
+        resolve = schema.resolve
         for key, val in v.items():
             field = fields.get(key)
             if field is None:
                 if not element_type:
                     out.append(("." + key, "field not declared in schema"))
                     return out
-                sub = _validate(schema, element_type, val, dups)
+                tr = element_type
             else:
-                sub = _validate(schema, field.type, val, dups)
+                tr = field.type
+            ok = _plain_scalar(resolve(tr))
+            if ok is not None and (val is None or val.__class__ in ok):
+                continue
+            sub = _validate(schema, tr, val, dups)
             if sub:
                 out.extend(_prefixed(sub, "." + key))
         return out
@@ -275,9 +298,13 @@ def _map_to_set(schema: Schema, m: MapType, v: dict, node: Set) -> None:
     element_type = m.element_type
     members = node.members
     field_pe = PathElement.field
+    resolve = schema.resolve
     for key, val in v.items():
         pe = field_pe(key)
         field = fields.get(key)
+        if field is not None and _plain_scalar(resolve(field.type)) is not None:
+            members.add(pe)  # a scalar is a leaf whatever its value
+            continue
         if field is None:
             _to_set(schema, element_type, val, node, pe)
             members.add(pe)
@@ -375,14 +402,23 @@ def _merge_map(schema: Schema, t: MapType, lhs: Any, rhs: Any, errs: list[tuple[
     out: dict[str, Any] = {}
     keys = list(lmap or {})
     keys.extend(k for k in (rmap or {}) if lmap is None or k not in lmap)
+    fields = t.fields
+    element_type = t.element_type
+    resolve = schema.resolve
     for key in keys:
-        field = t.find_field(key)
-        tr = field.type if field is not None else t.element_type
+        field = fields.get(key)
+        tr = field.type if field is not None else element_type
         lv = lmap.get(key, _ABSENT) if lmap is not None else _ABSENT
         rv = rmap.get(key, _ABSENT) if rmap is not None else _ABSENT
-        sub: list[tuple[str, str]] = []
-        merged = _merge(schema, tr, lv, rv, sub)
-        errs.extend(_prefixed(sub, "." + key))
+        ok = _plain_scalar(resolve(tr))
+        if ok is not None and (lv is _ABSENT or lv is None or lv.__class__ in ok) and \
+                (rv is _ABSENT or rv is None or rv.__class__ in ok):
+            merged = rv if rv is not _ABSENT else lv  # valid scalars: the right-hand side wins
+        else:
+            sub: list[tuple[str, str]] = []
+            merged = _merge(schema, tr, lv, rv, sub)
+            if sub:
+                errs.extend(_prefixed(sub, "." + key))
         if merged is not _ABSENT:
             out[key] = merged
     return out if out else _ABSENT
@@ -557,8 +593,31 @@ def _compare_leaf(lhs: Any, rhs: Any, cur: _Cursor, in_leaf: list[bool]) -> None
         cur.insert(_MODIFIED)
 
 
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
 def _equals(a: Any, b: Any) -> bool:
     # value.Equals: numbers compare as numbers whatever their Go type; bools are not numbers.
+    ta = a.__class__
+    if ta is b.__class__:
+        # Same JSON type (the common case): Python's own comparison, recursing only into
+        # containers, where a bool may meet a number.
+        if ta in _PLAIN:
+            return a == b
+        if ta is dict:
+            if a.keys() != b.keys():
+                return False
+            for k, v in a.items():
+                if not _equals(v, b[k]):
+                    return False
+            return True
+        if ta is list:
+            if len(a) != len(b):
+                return False
+            for x, y in zip(a, b):
+                if not _equals(x, y):
+                    return False
+            return True
     if isinstance(a, bool) or isinstance(b, bool):
         return type(a) is type(b) and a == b
     if isinstance(a, dict) and isinstance(b, dict):
@@ -583,11 +642,23 @@ def _compare_atom(schema: Schema, a: Atom, lhs: Any, rhs: Any, cur: _Cursor, err
         fields = a.map.fields
         element_type = a.map.element_type
         field_pe = PathElement.field
+        resolve = schema.resolve
         for key in keys:
             field = fields.get(key)
             tr = field.type if field is not None else element_type
             lv = lmap.get(key, _ABSENT) if lmap is not None else _ABSENT
             rv = rmap.get(key, _ABSENT) if rmap is not None else _ABSENT
+            ok = _plain_scalar(resolve(tr))
+            if ok is not None and (lv is _ABSENT or lv is None or lv.__class__ in ok) and \
+                    (rv is _ABSENT or rv is None or rv.__class__ in ok):
+                # A valid scalar on both sides: compareLeaf, inline.
+                if lv is _ABSENT:
+                    cur.node(_ADDED).members.add(field_pe(key))
+                elif rv is _ABSENT:
+                    cur.node(_REMOVED).members.add(field_pe(key))
+                elif not _equals(lv, rv):
+                    cur.node(_MODIFIED).members.add(field_pe(key))
+                continue
             sub: list[tuple[str, str]] = []
             _compare(schema, tr, lv, rv, _Cursor(cur, field_pe(key)), sub)
             if sub:

@@ -131,6 +131,16 @@ class PathElement:
     @classmethod
     def deserialize(cls, s: str) -> PathElement | None:
         """Go's ``DeserializePathElement``; ``None`` for an unknown prefix (skipped, as Go does)."""
+        pe = _SERIALIZED.get(s)
+        if pe is not None:
+            return pe
+        pe = cls._deserialize(s)
+        if pe is not None and len(_SERIALIZED) < _FIELDS_MAX:
+            _SERIALIZED[s] = pe
+        return pe
+
+    @classmethod
+    def _deserialize(cls, s: str) -> PathElement | None:
         if len(s) < 2:
             raise FieldPathError("key must be 2 characters long:")
         if s[1] != ":":
@@ -157,6 +167,8 @@ class PathElement:
 # their cached FieldsV1 keys); the bound keeps arbitrary map keys (labels) from growing it forever.
 _FIELDS: dict[str, PathElement] = {}
 _FIELDS_MAX = 8192
+# The same for the keys read from FieldsV1 (a managedFields entry is parsed on every write).
+_SERIALIZED: dict[str, PathElement] = {}
 
 
 def _parse_json(text: str) -> Any:
@@ -391,6 +403,15 @@ class Set:
             raise FieldPathError(f"managedFields parsing: {exc}") from None
         if not isinstance(tree, dict):
             raise FieldPathError("ReadMapCB: expect { or n, but found " + repr(str(data)[:1]))
+        found, _ = _read(tree)
+        return found if found is not None else Set()
+
+    @classmethod
+    def from_tree(cls, tree: Any) -> Set:
+        """:meth:`from_json` of FieldsV1 already parsed into a JSON tree (``metadata.managedFields``
+        of a decoded object), without writing and reading it again."""
+        if not isinstance(tree, dict):
+            return cls.from_json(json.dumps(tree))
         found, _ = _read(tree)
         return found if found is not None else Set()
 

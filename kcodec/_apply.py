@@ -132,19 +132,23 @@ def apply(live: Any, applied: Any, manager: str, *, force: bool = False, crd: An
     if not api_version or not kind:
         raise KCodecError("applied configuration must set apiVersion and kind")
     model = _model_class(api_version, kind)
+    # A tree written from a model of the applied kind fits its schema by construction: the
+    # field manager skips validating it (dicts and manifests are validated).
+    typed = live is None
     if live is None:
         # A manifest's text comes back typed when its kind is known, as kcodec.load reads it.
         live_tree = {"apiVersion": api_version, "kind": kind}
         out_cls = applied_cls if not isinstance(applied, (bytes, bytearray, str)) else model
     else:
         live_tree, out_cls = _as_tree(live, "live object")
+        typed = model is not None and isinstance(live, model)
         if live_tree.get("apiVersion") != api_version and live_tree.get("kind") == kind:
             live_tree = _converter(kind)(live_tree, api_version)
     schema = model_schema()
     type_ref = _type_ref(schema, model, api_version, crd)
     fm = FieldManager(schema, type_ref, api_version, kind, converter=_converter(kind))
     try:
-        merged = fm.apply(live_tree, config, manager, force)
+        merged = fm.apply(live_tree, config, manager, force, typed=typed)
     except Conflicts as exc:
         raise ApplyConflictError(conflict_message(exc), [(print_manager(c.manager), path_string(c.path))
                                                          for c in exc.conflicts]) from None

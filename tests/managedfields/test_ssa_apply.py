@@ -18,6 +18,8 @@ from kcodec.api.core.v1 import ConfigMap
 from kcodec.errors import ApplyConflictError, KCodecError
 from kcodec.managedfields import FieldManager, model_schema
 
+from conftest import fixtures_dir
+
 DEPLOY = {
     "apiVersion": "apps/v1", "kind": "Deployment",
     "metadata": {"name": "web", "namespace": "default", "labels": {"app": "web"}},
@@ -276,3 +278,37 @@ def test_object_field_manager_on_internal_objects() -> None:
     assert sorted(m.manager for m in applied.metadata.managed_fields) == ["kubectl-create", "ssa"]
     internal = scheme.convert_to_version(applied, GroupVersion("apps", "__internal"))
     assert internal.spec.replicas == 9
+
+
+_SERVER_SET = ("uid", "resourceVersion", "generation", "creationTimestamp", "deletionTimestamp",
+               "deletionGracePeriodSeconds", "selfLink", "managedFields")
+
+
+def _without_times(tree):
+    out = json.loads(json.dumps(tree))
+    for mf in out["metadata"].get("managedFields") or []:
+        mf.pop("time", None)
+    return out
+
+
+def test_typed_live_objects_skip_validation_with_the_same_results() -> None:
+    # The fully populated Deployment k8s.io/api writes (its roundtrip fixture), as a configuration.
+    config = json.loads((fixtures_dir() / "apps.v1.Deployment.json").read_bytes())
+    for key in _SERVER_SET:
+        config["metadata"].pop(key, None)
+    config.pop("status", None)
+    live = kcodec.apply(None, config, "deployer")
+    changed = json.loads(json.dumps(config))
+    changed["spec"]["replicas"] = 7
+    changed["spec"]["template"]["spec"]["containers"][0]["image"] = "nginx:2"
+    other = _cfg(replicas=3)
+    for cfg, manager in ((config, "deployer"), (changed, "deployer"), (other, "scaler")):
+        from_dict = kcodec.apply(live, cfg, manager, force=True)
+        from_model = kcodec.apply(Deployment.from_dict(live), cfg, manager, force=True)
+        assert isinstance(from_model, Deployment)
+        assert _without_times(from_model.to_dict()) == _without_times(Deployment.from_dict(from_dict).to_dict())
+    # A dict is input that can be wrong, so it is still validated as Go validates it.
+    bad = json.loads(json.dumps(live))
+    bad["spec"]["replicaz"] = 1
+    with pytest.raises(KCodecError, match=r"\.spec\.replicaz: field not declared in schema"):
+        kcodec.apply(bad, config, "deployer")

@@ -360,7 +360,9 @@ class FieldManager:
                                      f"{applied.get('apiVersion', '')}, expected: {self.api_version}")
         if (applied.get("metadata") or {}).get("managedFields") is not None:
             raise ManagedFieldsError("metadata.managedFields must be nil")
-        config_t = self._typed(applied, allow_duplicates=False)
+        # The configuration's field set comes out of its validation walk (Go walks it twice).
+        config_t = TypedValue(applied, self.schema, self.type_ref).validate(allow_duplicates=False,
+                                                                            keep_field_set=True)
         live_t = self._typed(_without_managed_fields(live), trusted=typed)
         new_t, fields = self.updater.apply(live_t, config_t, self.api_version, dict(managed.fields), manager, force)
         managed = Managed(fields, managed.times)

@@ -16,8 +16,8 @@ from kcodec.gojson import dumps as _go_dumps
 from kcodec.managedfields.fieldpath import Path, PathElement, Set, path_string
 from kcodec.managedfields.schema import ASSOCIATIVE, ATOMIC, Atom, ListType, MapType, Schema
 
-__all__ = ["TypedValue", "Comparison", "ValidationError", "validate", "to_field_set", "merge", "compare",
-           "remove_items", "extract_items"]
+__all__ = ["TypedValue", "Comparison", "ValidationError", "validate", "to_field_set", "validate_to_field_set",
+           "merge", "compare", "remove_items", "extract_items"]
 
 _ABSENT = object()  # Go's nil value.Value (a missing side), distinct from JSON null (None)
 
@@ -237,6 +237,109 @@ def _validate(schema: Schema, type_ref: Any, v: Any, dups: bool) -> list[tuple[s
             sub = _validate(schema, element_type, child, dups)
             if sub:
                 out.extend(_prefixed(sub, str(pe)))
+        return out
+    name = f"named type: {type_ref}" if isinstance(type_ref, str) else "inlined"
+    return _errorf(f"schema error: invalid atom: {name}")
+
+
+def validate_to_field_set(schema: Schema, type_ref: Any, value: Any, *, allow_duplicates: bool = False) -> Set:
+    """:func:`validate`, then :func:`to_field_set` of the valid value, in one walk: what
+    Go's apply does with the applied configuration (ObjectToTyped, then ToFieldSet)."""
+    root = _new_set()
+    errs = _validate_collect(schema, type_ref, value, allow_duplicates, root, None)
+    if errs:
+        raise ValidationError(errs)
+    # The root's own path is empty (Go's Insert of it is a no-op): its children are the set.
+    return root.children.get(None) or Set()  # type: ignore[call-overload]
+
+
+def _validate_collect(schema: Schema, type_ref: Any, v: Any, dups: bool, parent: Set | None,
+                      pe: PathElement | None) -> list[tuple[str, str]]:
+    # _validate, also inserting into ``parent`` (under ``pe``) what _to_set inserts; ``parent``
+    # is None below an atomic value, which is validated but is one leaf of the set. Once there
+    # is an error the set is dropped, so only valid values need _to_set's exact rules.
+    atom = schema.resolve(type_ref)
+    if atom is None:
+        return _resolve(schema, type_ref)[1]
+    a = _deduce(atom, v)
+    m = a.map
+    if m is not None:
+        atomic = m.relationship == ATOMIC
+        if parent is not None and atomic:
+            parent.members.add(pe)  # type: ignore[arg-type]
+        if v is None:
+            return []
+        if not isinstance(v, dict):
+            return _errorf(f"expected map, got {_go_v(v)}")
+        node = None if (parent is None or atomic) else _new_set()
+        out: list[tuple[str, str]] = []
+        fields = m.fields
+        element_type = m.element_type
+        resolve = schema.resolve
+        field_pe = PathElement.field
+        for key, val in v.items():
+            field = fields.get(key)
+            if field is None:
+                if not element_type:
+                    out.append(("." + key, "field not declared in schema"))
+                    return out
+                tr = element_type
+            else:
+                tr = field.type
+            ok = _plain_scalar(resolve(tr))
+            if ok is not None and (val is None or val.__class__ in ok):
+                if node is not None:
+                    node.members.add(field_pe(key))
+                continue
+            fpe = field_pe(key) if node is not None else None
+            sub = _validate_collect(schema, tr, val, dups, node, fpe)
+            if sub:
+                out.extend(_prefixed(sub, "." + key))
+            elif node is not None and (field is None or val is None or (isinstance(val, dict) and not val)):
+                node.members.add(fpe)  # type: ignore[arg-type]
+        if node is not None and (node.members or node.children):
+            parent.children[pe] = node  # type: ignore[union-attr,index]
+        return out
+    if a.scalar is not None:
+        if parent is not None:
+            parent.members.add(pe)  # type: ignore[arg-type]
+        return _validate_scalar(a.scalar, v, "")
+    lt = a.list
+    if lt is not None:
+        atomic = lt.relationship == ATOMIC
+        if parent is not None and atomic:
+            parent.members.add(pe)  # type: ignore[arg-type]
+        if v is None:
+            return []
+        if not isinstance(v, list):
+            return _errorf(f"expected list, got {_go_v(v)}")
+        out = []
+        element_type = lt.element_type
+        if lt.relationship != ASSOCIATIVE:
+            # Atomic: one leaf; separable without keys: _to_set finds no element keys.
+            for i, child in enumerate(v):
+                sub = _validate_collect(schema, element_type, child, dups, None, None)
+                if sub:
+                    out.extend(_prefixed(sub, f"[{i}]"))
+            return out
+        node = None if parent is None else _new_set()
+        seen: set[PathElement] = set()
+        for i, child in enumerate(v):
+            try:
+                ipe = list_item_pe(schema, lt, child)
+            except KCodecError as exc:
+                out.extend(_errorf(f"element {i}: {exc}"))
+                return out
+            if ipe in seen and not dups:
+                out.extend(_errorf(f"duplicate entries for key {ipe}"))
+            seen.add(ipe)
+            sub = _validate_collect(schema, element_type, child, dups, node, ipe)
+            if sub:
+                out.extend(_prefixed(sub, str(ipe)))
+            elif node is not None:
+                node.members.add(ipe)
+        if node is not None and (node.members or node.children):
+            parent.children[pe] = node  # type: ignore[union-attr,index]
         return out
     name = f"named type: {type_ref}" if isinstance(type_ref, str) else "inlined"
     return _errorf(f"schema error: invalid atom: {name}")
@@ -815,21 +918,31 @@ def _remove(schema: Schema, type_ref: Any, v: Any, to_remove: Set, extract: bool
 class TypedValue:
     """A JSON tree with its schema and type (Go's ``typed.TypedValue``)."""
 
-    __slots__ = ("value", "schema", "type_ref")
+    __slots__ = ("value", "schema", "type_ref", "_field_set")
 
     def __init__(self, value: Any, schema: Schema, type_ref: Any) -> None:
         self.value = value
         self.schema = schema
         self.type_ref = type_ref
+        self._field_set: Set | None = None
 
     def __repr__(self) -> str:
         return f"TypedValue({self.type_ref!r})"
 
-    def validate(self, allow_duplicates: bool = False) -> TypedValue:
-        validate(self.schema, self.type_ref, self.value, allow_duplicates=allow_duplicates)
+    def validate(self, allow_duplicates: bool = False, *, keep_field_set: bool = False) -> TypedValue:
+        """Raise :class:`ValidationError` where the value does not fit. ``keep_field_set``
+        also builds the value's field set in the same walk, for :meth:`to_field_set` to return
+        (the value must not be changed afterwards)."""
+        if keep_field_set:
+            self._field_set = validate_to_field_set(self.schema, self.type_ref, self.value,
+                                                    allow_duplicates=allow_duplicates)
+        else:
+            validate(self.schema, self.type_ref, self.value, allow_duplicates=allow_duplicates)
         return self
 
     def to_field_set(self) -> Set:
+        if self._field_set is not None:
+            return self._field_set  # sets are not changed by their users (operations return new ones)
         return to_field_set(self.schema, self.type_ref, self.value)
 
     def merge(self, other: TypedValue) -> TypedValue:

@@ -312,3 +312,24 @@ def test_typed_live_objects_skip_validation_with_the_same_results() -> None:
     bad["spec"]["replicaz"] = 1
     with pytest.raises(KCodecError, match=r"\.spec\.replicaz: field not declared in schema"):
         kcodec.apply(bad, config, "deployer")
+
+
+def test_validation_walk_builds_the_same_field_set_as_to_field_set() -> None:
+    # validate_to_field_set fuses typed.go's validation and tofieldset.go's walk over the
+    # applied configuration: same set for structs, list maps, sets, atomic lists, maps,
+    # nulls, empty maps and deduced content.
+    from kcodec.managedfields.schema import DEDUCED
+    from kcodec.managedfields.typed import to_field_set, validate_to_field_set
+
+    schema = model_schema()
+    config = json.loads((fixtures_dir() / "apps.v1.Deployment.json").read_bytes())
+    config["metadata"].pop("managedFields", None)
+    config["spec"]["template"]["metadata"]["annotations"] = {}
+    config["spec"]["paused"] = None
+    tr = schema.type_ref_for(Deployment)
+    assert validate_to_field_set(schema, tr, config) == to_field_set(schema, tr, config)
+    assert not to_field_set(schema, tr, config).empty()
+    deduced = {"a": {"b": [1, {"c": None}], "d": {}}, "e": "x"}
+    assert validate_to_field_set(schema, DEDUCED, deduced) == to_field_set(schema, DEDUCED, deduced)
+    with pytest.raises(KCodecError, match="field not declared in schema"):
+        validate_to_field_set(schema, tr, {**config, "bogus": 1})

@@ -10,6 +10,7 @@ values), ordered as SMD's ``value.Compare`` orders them.
 from __future__ import annotations
 
 import json
+import operator
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
@@ -185,6 +186,10 @@ def _to_string(v: Any) -> str:
 
 Path = tuple[PathElement, ...]
 
+# Sort key of path elements: their order key, compared as tuples in C (PathElement.__lt__
+# compares the same keys through a Python call per comparison).
+_ORDER = operator.attrgetter("_key")
+
 
 def make_path(*parts: Any) -> Path:
     """Go's ``MakePath``: strings are fields, ints indexes, PathElements as given."""
@@ -266,9 +271,9 @@ class Set:
         yield from self._iterate(())
 
     def _iterate(self, prefix: Path) -> Iterator[Path]:
-        for pe in sorted(self.members):
+        for pe in sorted(self.members, key=_ORDER):
             yield prefix + (pe,)
-        for pe in sorted(self.children):
+        for pe in sorted(self.children, key=_ORDER):
             yield from self.children[pe]._iterate(prefix + (pe,))
 
     def __eq__(self, other: object) -> bool:
@@ -381,7 +386,7 @@ class Set:
         if include_self and (self.members or self.children):
             pre()
             out.append('".":{}')
-        keys = sorted(self.members | set(self.children))
+        keys = sorted(self.members | self.children.keys(), key=_ORDER)
         for pe in keys:
             pre()
             out.append(pe.json_key())

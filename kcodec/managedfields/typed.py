@@ -667,21 +667,92 @@ def _compare(schema: Schema, type_ref: Any, lhs: Any, rhs: Any, cur: _Cursor, er
     if atom is None:
         errs.extend(_resolve(schema, type_ref)[1])
         return
+    if lhs is _ABSENT:
+        _compare_one_side(schema, atom, rhs, cur, _ADDED, errs)
+        return
+    if rhs is _ABSENT:
+        _compare_one_side(schema, atom, lhs, cur, _REMOVED, errs)
+        return
     alhs, arhs = _deduce(atom, lhs), _deduce(atom, rhs)
     in_leaf = [False]
-    if rhs is _ABSENT:
-        _compare_atom(schema, alhs, lhs, rhs, cur, errs, in_leaf)
-    elif lhs is _ABSENT or alhs == arhs:
+    if alhs == arhs:
         _compare_atom(schema, arhs, lhs, rhs, cur, errs, in_leaf)
     else:
         left_leaf = [False]
         _compare_atom(schema, alhs, lhs, rhs, cur, errs, left_leaf)
         _compare_atom(schema, arhs, lhs, rhs, cur, errs, in_leaf)
-    if not in_leaf[0]:
-        if lhs is _ABSENT:
-            cur.insert(_ADDED)
-        elif rhs is _ABSENT:
-            cur.insert(_REMOVED)
+
+
+def _compare_one_side(schema: Schema, atom: Atom, v: Any, cur: _Cursor, which: int,
+                      errs: list[tuple[str, str]]) -> None:
+    # compare.go with one side missing (a field added or removed whole): every path of ``v``
+    # lands in one set. The present side is valid for its scalars whatever it holds (Go
+    # reports a scalar only when both sides are invalid), so the walk only collects.
+    a = _deduce(atom, v)
+    m = a.map
+    if m is not None:
+        if m.relationship == ATOMIC or not (isinstance(v, dict) and v):
+            cur.insert(which)  # compareLeaf
+            return
+        fields = m.fields
+        element_type = m.element_type
+        resolve = schema.resolve
+        field_pe = PathElement.field
+        for key, val in v.items():
+            field = fields.get(key)
+            child_atom = resolve(field.type if field is not None else element_type)
+            if child_atom is None:
+                errs.extend(_prefixed(_resolve(schema, field.type if field is not None else element_type)[1],
+                                      "." + key))
+                continue
+            if _plain_scalar(child_atom) is not None:
+                cur.node(which).members.add(field_pe(key))
+                continue
+            sub: list[tuple[str, str]] = []
+            _compare_one_side(schema, child_atom, val, _Cursor(cur, field_pe(key)), which, sub)
+            if sub:
+                errs.extend(_prefixed(sub, "." + key))
+        cur.insert(which)
+        return
+    if a.scalar is not None:
+        cur.insert(which)
+        return
+    lt = a.list
+    if lt is not None:
+        if lt.relationship == ATOMIC or not (isinstance(v, list) and v):
+            cur.insert(which)
+            return
+        order: list[PathElement] = []
+        values: dict[PathElement, list[Any]] = {}
+        for i, child in enumerate(v):
+            try:
+                pe = list_item_pe(schema, lt, child)
+            except KCodecError as exc:
+                errs.extend(_errorf(f"element {i}: {exc}"))
+                continue
+            if pe in values:
+                values[pe].append(child)
+            else:
+                values[pe] = [child]
+                order.append(pe)
+        element = schema.resolve(lt.element_type)
+        for pe in order:
+            items = values[pe]
+            child_cur = _Cursor(cur, pe)
+            if len(items) >= 2:
+                child_cur.insert(which)  # duplicated keys: the item is one leaf
+                continue
+            sub = []
+            if element is None:
+                sub = _resolve(schema, lt.element_type)[1]
+            else:
+                _compare_one_side(schema, element, items[0], child_cur, which, sub)
+            if sub:
+                errs.extend(_prefixed(sub, str(pe)))
+        cur.insert(which)
+        return
+    errs.extend(_errorf("schema error: invalid atom: inlined"))
+    cur.insert(which)
 
 
 def _compare_leaf(lhs: Any, rhs: Any, cur: _Cursor, in_leaf: list[bool]) -> None:

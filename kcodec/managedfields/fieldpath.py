@@ -126,7 +126,13 @@ class PathElement:
         """:meth:`serialize` as a quoted JSON string, the key of a FieldsV1 object (cached)."""
         text = self._json
         if text is None:
-            text = self._json = _go_dumps(self.serialize()).decode("utf-8")
+            # List item keys are built anew from every object: their text is shared by order key.
+            text = _JSON_KEYS.get(self._key)
+            if text is None:
+                text = _go_dumps(self.serialize()).decode("utf-8")
+                if len(_JSON_KEYS) < _FIELDS_MAX:
+                    _JSON_KEYS[self._key] = text
+            self._json = text
         return text
 
     @classmethod
@@ -170,6 +176,7 @@ _FIELDS: dict[str, PathElement] = {}
 _FIELDS_MAX = 8192
 # The same for the keys read from FieldsV1 (a managedFields entry is parsed on every write).
 _SERIALIZED: dict[str, PathElement] = {}
+_JSON_KEYS: dict[tuple[Any, ...], str] = {}
 
 
 def _parse_json(text: str) -> Any:

@@ -91,12 +91,21 @@ def _default(tree: dict[str, Any], cls: Any) -> dict[str, Any]:
         return tree
     from kcodec import legacyscheme
 
-    obj = cls.from_dict(tree)
+    # Defaulting never touches managedFields: they are set aside, not written to FieldsV1
+    # raw bytes by the model and parsed back.
+    meta = tree.get("metadata")
+    managed = meta.get("managedFields") if isinstance(meta, dict) else None
+    obj = cls.from_dict(tree if managed is None else
+                        {**tree, "metadata": {k: v for k, v in meta.items() if k != "managedFields"}})
     try:
         legacyscheme.scheme.default(obj)
     except KCodecError:
         return tree
-    return obj.to_dict()
+    out = obj.to_dict()
+    if managed is not None:
+        # ObjectMeta's last field: where the model would have written it.
+        out.setdefault("metadata", {})["managedFields"] = managed
+    return out
 
 
 def _type_ref(schema: Any, model: Any, api_version: str, crd: Any) -> Any:

@@ -95,8 +95,10 @@ def _default(tree: dict[str, Any], cls: Any) -> dict[str, Any]:
     # raw bytes by the model and parsed back.
     meta = tree.get("metadata")
     managed = meta.get("managedFields") if isinstance(meta, dict) else None
-    obj = cls.from_dict(tree if managed is None else
-                        {**tree, "metadata": {k: v for k, v in meta.items() if k != "managedFields"}})
+    if managed is not None and isinstance(meta, dict):
+        obj = cls.from_dict({**tree, "metadata": {k: v for k, v in meta.items() if k != "managedFields"}})
+    else:
+        obj = cls.from_dict(tree)
     try:
         legacyscheme.scheme.default(obj)
     except KCodecError:

@@ -91,12 +91,23 @@ def _default(tree: dict[str, Any], cls: Any) -> dict[str, Any]:
         return tree
     from kcodec import legacyscheme
 
-    obj = cls.from_dict(tree)
+    # Defaulting never touches managedFields: they are set aside, not written to FieldsV1
+    # raw bytes by the model and parsed back.
+    meta = tree.get("metadata")
+    managed = meta.get("managedFields") if isinstance(meta, dict) else None
+    if managed is not None and isinstance(meta, dict):
+        obj = cls.from_dict({**tree, "metadata": {k: v for k, v in meta.items() if k != "managedFields"}})
+    else:
+        obj = cls.from_dict(tree)
     try:
         legacyscheme.scheme.default(obj)
     except KCodecError:
         return tree
-    return obj.to_dict()
+    out = obj.to_dict()
+    if managed is not None:
+        # ObjectMeta's last field: where the model would have written it.
+        out.setdefault("metadata", {})["managedFields"] = managed
+    return out
 
 
 def _type_ref(schema: Any, model: Any, api_version: str, crd: Any) -> Any:
@@ -132,19 +143,23 @@ def apply(live: Any, applied: Any, manager: str, *, force: bool = False, crd: An
     if not api_version or not kind:
         raise KCodecError("applied configuration must set apiVersion and kind")
     model = _model_class(api_version, kind)
+    # A tree written from a model of the applied kind fits its schema by construction: the
+    # field manager skips validating it (dicts and manifests are validated).
+    typed = live is None
     if live is None:
         # A manifest's text comes back typed when its kind is known, as kcodec.load reads it.
         live_tree = {"apiVersion": api_version, "kind": kind}
         out_cls = applied_cls if not isinstance(applied, (bytes, bytearray, str)) else model
     else:
         live_tree, out_cls = _as_tree(live, "live object")
+        typed = model is not None and isinstance(live, model)
         if live_tree.get("apiVersion") != api_version and live_tree.get("kind") == kind:
             live_tree = _converter(kind)(live_tree, api_version)
     schema = model_schema()
     type_ref = _type_ref(schema, model, api_version, crd)
     fm = FieldManager(schema, type_ref, api_version, kind, converter=_converter(kind))
     try:
-        merged = fm.apply(live_tree, config, manager, force)
+        merged = fm.apply(live_tree, config, manager, force, typed=typed)
     except Conflicts as exc:
         raise ApplyConflictError(conflict_message(exc), [(print_manager(c.manager), path_string(c.path))
                                                          for c in exc.conflicts]) from None

@@ -12,6 +12,7 @@ apply upgrade) are not part of this chain.
 """
 from __future__ import annotations
 
+import gc
 import json
 import time
 from collections.abc import Callable, Mapping
@@ -89,7 +90,7 @@ def decode_managed_fields(entries: list[Mapping[str, Any]] | None) -> Managed:
         manager = build_manager_identifier(entry)
         raw = entry.get("fieldsV1")
         try:
-            set_ = Set.from_json(json.dumps(raw) if raw is not None else "{}")
+            set_ = Set.from_tree(raw if raw is not None else {})
         except FieldPathError as exc:
             raise ManagedFieldsError(f"error decoding versioned set from {_entry_json(entry)}: "
                                      f"error decoding set: {exc}") from None
@@ -198,18 +199,32 @@ class FieldManager:
             raise MissingVersionError(f"no conversion to {version}")
         return TypedValue(self._tree_converter(tv.value, version), tv.schema, tv.type_ref)
 
-    def _typed(self, tree: Any, allow_duplicates: bool = True) -> TypedValue:
-        return TypedValue(tree, self.schema, self.type_ref).validate(allow_duplicates=allow_duplicates)
+    def _typed(self, tree: Any, allow_duplicates: bool = True, trusted: bool = False) -> TypedValue:
+        tv = TypedValue(tree, self.schema, self.type_ref)
+        # typeconverter.go ObjectToTyped validates every object, even Go structs, which fit
+        # their schema by construction; a tree written from a kcodec model is such an object.
+        return tv if trusted else tv.validate(allow_duplicates=allow_duplicates)
 
     # -------------------------------------------------------------- Update
 
-    def update(self, live: dict[str, Any], new: dict[str, Any], manager: str) -> dict[str, Any]:
+    def update(self, live: dict[str, Any], new: dict[str, Any], manager: str, *, typed: bool = False
+               ) -> dict[str, Any]:
         """Record ``manager``'s update of ``live`` into ``new`` (Go's ``FieldManager.Update``);
-        returns ``new`` with its ``metadata.managedFields`` set."""
+        returns ``new`` with its ``metadata.managedFields`` set. ``typed``: both trees were
+        written from kcodec models of the kind, so they fit the schema and are not validated."""
+        was_enabled = _pause_collector()
+        try:
+            return self._update_managed(live, new, manager, typed)
+        finally:
+            if was_enabled:
+                gc.enable()
+
+    def _update_managed(self, live: dict[str, Any], new: dict[str, Any], manager: str, typed: bool
+                        ) -> dict[str, Any]:
         is_subresource = self.subresource != ""
         managed = self._decode_live_or_new(live, new, is_subresource)
         _set_managed_fields(new, None)
-        managed = self._skip_non_applied_update(live, new, managed, manager or "unknown")
+        managed = self._skip_non_applied_update(live, new, managed, manager or "unknown", typed)
         _set_managed_fields(new, encode_managed_fields(managed))
         return new
 
@@ -229,21 +244,21 @@ class FieldManager:
         return managed
 
     def _skip_non_applied_update(self, live: dict[str, Any], new: dict[str, Any], managed: Managed,
-                                 manager: str) -> Managed:
+                                 manager: str, typed: bool) -> Managed:
         # skipnonapplied.go: objects whose updates were never tracked stay untracked, except on create.
         if not managed.fields and (live.get("metadata") or {}).get("uid"):
             return managed
-        return self._cap_update(live, new, managed, manager)
+        return self._cap_update(live, new, managed, manager, typed)
 
-    def _cap_update(self, live: Any, new: Any, managed: Managed, manager: str) -> Managed:
-        managed = self._update_with_info(live, new, managed, manager)
+    def _cap_update(self, live: Any, new: Any, managed: Managed, manager: str, typed: bool) -> Managed:
+        managed = self._update_with_info(live, new, managed, manager, typed)
         return self._cap_update_managers(managed)
 
-    def _update_with_info(self, live: Any, new: Any, managed: Managed, manager: str) -> Managed:
+    def _update_with_info(self, live: Any, new: Any, managed: Managed, manager: str, typed: bool) -> Managed:
         ident = build_manager_identifier({"manager": manager, "operation": "Update",
                                          "apiVersion": self.api_version, "subresource": self.subresource})
         # managedfieldsupdater.go: the operation's own fields, then merged into the manager's.
-        managed = self._structured_update(live, new, managed, _CURRENT_OPERATION)
+        managed = self._structured_update(live, new, managed, _CURRENT_OPERATION, typed)
         vs = managed.fields.pop(_CURRENT_OPERATION, None)
         if vs is not None:
             previous = managed.fields.get(ident)
@@ -253,9 +268,9 @@ class FieldManager:
         self._strip(managed, ident)
         return managed
 
-    def _structured_update(self, live: Any, new: Any, managed: Managed, manager: str) -> Managed:
-        new_t = self._typed(new)
-        live_t = self._typed(live)
+    def _structured_update(self, live: Any, new: Any, managed: Managed, manager: str, typed: bool) -> Managed:
+        new_t = self._typed(new, trusted=typed)
+        live_t = self._typed(live, trusted=typed)
         _, fields = self.updater.update(live_t, new_t, self.api_version, dict(managed.fields), manager)
         return Managed(fields, managed.times)
 
@@ -299,11 +314,22 @@ class FieldManager:
 
     # -------------------------------------------------------------- Apply
 
-    def apply(self, live: dict[str, Any], applied: dict[str, Any], manager: str, force: bool = False
-              ) -> dict[str, Any]:
+    def apply(self, live: dict[str, Any], applied: dict[str, Any], manager: str, force: bool = False, *,
+              typed: bool = False) -> dict[str, Any]:
         """Go's ``FieldManager.Apply``: the merged object with its managedFields, or
         :class:`~kcodec.managedfields.merge.Conflicts` (raised) when another manager owns a
-        field the configuration changes and ``force`` is false."""
+        field the configuration changes and ``force`` is false. ``typed``: ``live`` was written
+        from a kcodec model of the kind, so it fits the schema and is not validated (the
+        applied configuration always is)."""
+        was_enabled = _pause_collector()
+        try:
+            return self._apply(live, applied, manager, force, typed)
+        finally:
+            if was_enabled:
+                gc.enable()
+
+    def _apply(self, live: dict[str, Any], applied: dict[str, Any], manager: str, force: bool, typed: bool
+               ) -> dict[str, Any]:
         try:
             managed = decode_managed_fields(_managed_fields(live))
         except ManagedFieldsError as exc:
@@ -314,10 +340,10 @@ class FieldManager:
         if not managed.fields:
             empty = {"apiVersion": self.api_version, "kind": self.kind}
             live = _deepcopy(live)
-            managed = self._cap_update(empty, live, managed, _BEFORE_FIRST_APPLY)
+            managed = self._cap_update(empty, live, managed, _BEFORE_FIRST_APPLY, typed)
         ident = build_manager_identifier({"manager": manager or "unknown", "operation": "Apply",
                                          "apiVersion": self.api_version, "subresource": self.subresource})
-        obj, managed = self._structured_apply(live, applied, managed, ident, force)
+        obj, managed = self._structured_apply(live, applied, managed, ident, force, typed)
         if obj is not None:
             managed.times[ident] = _now()
         else:
@@ -327,18 +353,29 @@ class FieldManager:
         _set_managed_fields(obj, encode_managed_fields(managed))
         return obj
 
-    def _structured_apply(self, live: Any, applied: Any, managed: Managed, manager: str, force: bool
-                          ) -> tuple[Any, Managed]:
+    def _structured_apply(self, live: Any, applied: Any, managed: Managed, manager: str, force: bool,
+                          typed: bool) -> tuple[Any, Managed]:
         if applied.get("apiVersion", "") != self.api_version:
             raise ManagedFieldsError("Incorrect version specified in apply patch. Specified patch version: "
                                      f"{applied.get('apiVersion', '')}, expected: {self.api_version}")
         if (applied.get("metadata") or {}).get("managedFields") is not None:
             raise ManagedFieldsError("metadata.managedFields must be nil")
-        config_t = self._typed(applied, allow_duplicates=False)
-        live_t = self._typed(_without_managed_fields(live))
+        # The configuration's field set comes out of its validation walk (Go walks it twice).
+        config_t = TypedValue(applied, self.schema, self.type_ref).validate(allow_duplicates=False,
+                                                                            keep_field_set=True)
+        live_t = self._typed(_without_managed_fields(live), trusted=typed)
         new_t, fields = self.updater.apply(live_t, config_t, self.api_version, dict(managed.fields), manager, force)
         managed = Managed(fields, managed.times)
         return (None if new_t is None else new_t.value), managed
+
+
+def _pause_collector() -> bool:
+    # An apply allocates tens of thousands of short-lived, acyclic objects (sets, path
+    # elements, merged maps): the cyclic collector would run dozens of times per write and
+    # find nothing. Paused as kcodec's conversion kernels pause it; returns whether it was on.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    return was_enabled
 
 
 def _gvk_string(api_version: str, kind: str) -> str:

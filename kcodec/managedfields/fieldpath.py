@@ -10,6 +10,7 @@ values), ordered as SMD's ``value.Compare`` orders them.
 from __future__ import annotations
 
 import json
+import operator
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
@@ -49,7 +50,7 @@ def _value_json(v: Any) -> str:
 class PathElement:
     """One step of a :data:`Path` (Go's ``fieldpath.PathElement``); immutable and hashable."""
 
-    __slots__ = ("kind", "payload", "_key", "_hash")
+    __slots__ = ("kind", "payload", "_key", "_hash", "_json")
     FIELD, KEY, VALUE, INDEX = 0, 1, 2, 3
 
     def __init__(self, kind: int, payload: Any) -> None:
@@ -63,10 +64,16 @@ class PathElement:
             inner = value_key(payload)
         self._key = (kind, inner)
         self._hash = hash(self._key)
+        self._json: str | None = None
 
     @classmethod
     def field(cls, name: str) -> PathElement:
-        return cls(cls.FIELD, name)
+        pe = _FIELDS.get(name)
+        if pe is None:
+            pe = cls(cls.FIELD, name)
+            if len(_FIELDS) < _FIELDS_MAX:
+                _FIELDS[name] = pe
+        return pe
 
     @classmethod
     def key(cls, fields: Mapping[str, Any] | Iterable[tuple[str, Any]]) -> PathElement:
@@ -115,9 +122,32 @@ class PathElement:
             return "v:" + _value_json(self.payload)
         return f"i:{self.payload}"
 
+    def json_key(self) -> str:
+        """:meth:`serialize` as a quoted JSON string, the key of a FieldsV1 object (cached)."""
+        text = self._json
+        if text is None:
+            # List item keys are built anew from every object: their text is shared by order key.
+            text = _JSON_KEYS.get(self._key)
+            if text is None:
+                text = _go_dumps(self.serialize()).decode("utf-8")
+                if len(_JSON_KEYS) < _FIELDS_MAX:
+                    _JSON_KEYS[self._key] = text
+            self._json = text
+        return text
+
     @classmethod
     def deserialize(cls, s: str) -> PathElement | None:
         """Go's ``DeserializePathElement``; ``None`` for an unknown prefix (skipped, as Go does)."""
+        pe = _SERIALIZED.get(s)
+        if pe is not None:
+            return pe
+        pe = cls._deserialize(s)
+        if pe is not None and len(_SERIALIZED) < _FIELDS_MAX:
+            _SERIALIZED[s] = pe
+        return pe
+
+    @classmethod
+    def _deserialize(cls, s: str) -> PathElement | None:
         if len(s) < 2:
             raise FieldPathError("key must be 2 characters long:")
         if s[1] != ":":
@@ -140,6 +170,15 @@ class PathElement:
         return None
 
 
+# Field elements are immutable: the ones of a schema's field names are shared (which also keeps
+# their cached FieldsV1 keys); the bound keeps arbitrary map keys (labels) from growing it forever.
+_FIELDS: dict[str, PathElement] = {}
+_FIELDS_MAX = 8192
+# The same for the keys read from FieldsV1 (a managedFields entry is parsed on every write).
+_SERIALIZED: dict[str, PathElement] = {}
+_JSON_KEYS: dict[tuple[Any, ...], str] = {}
+
+
 def _parse_json(text: str) -> Any:
     try:
         return json.loads(text)
@@ -153,6 +192,10 @@ def _to_string(v: Any) -> str:
 
 
 Path = tuple[PathElement, ...]
+
+# Sort key of path elements: their order key, compared as tuples in C (PathElement.__lt__
+# compares the same keys through a Python call per comparison).
+_ORDER = operator.attrgetter("_key")
 
 
 def make_path(*parts: Any) -> Path:
@@ -235,9 +278,9 @@ class Set:
         yield from self._iterate(())
 
     def _iterate(self, prefix: Path) -> Iterator[Path]:
-        for pe in sorted(self.members):
+        for pe in sorted(self.members, key=_ORDER):
             yield prefix + (pe,)
-        for pe in sorted(self.children):
+        for pe in sorted(self.children, key=_ORDER):
             yield from self.children[pe]._iterate(prefix + (pe,))
 
     def __eq__(self, other: object) -> bool:
@@ -350,10 +393,10 @@ class Set:
         if include_self and (self.members or self.children):
             pre()
             out.append('".":{}')
-        keys = sorted(self.members | set(self.children))
+        keys = sorted(self.members | self.children.keys(), key=_ORDER)
         for pe in keys:
             pre()
-            out.append(_go_dumps(pe.serialize()).decode("utf-8"))
+            out.append(pe.json_key())
             out.append(":")
             child = self.children.get(pe)
             if child is None:
@@ -372,6 +415,15 @@ class Set:
             raise FieldPathError(f"managedFields parsing: {exc}") from None
         if not isinstance(tree, dict):
             raise FieldPathError("ReadMapCB: expect { or n, but found " + repr(str(data)[:1]))
+        found, _ = _read(tree)
+        return found if found is not None else Set()
+
+    @classmethod
+    def from_tree(cls, tree: Any) -> Set:
+        """:meth:`from_json` of FieldsV1 already parsed into a JSON tree (``metadata.managedFields``
+        of a decoded object), without writing and reading it again."""
+        if not isinstance(tree, dict):
+            return cls.from_json(json.dumps(tree))
         found, _ = _read(tree)
         return found if found is not None else Set()
 

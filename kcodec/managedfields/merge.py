@@ -14,6 +14,7 @@ from typing import Any
 
 from kcodec.errors import KCodecError
 from kcodec.managedfields.fieldpath import Path, Set, VersionedSet, path_string
+from kcodec.managedfields.schema import ATOMIC
 from kcodec.managedfields.typed import Comparison, TypedValue, _equals
 
 __all__ = ["Conflict", "Conflicts", "Updater", "MissingVersionError", "ManagedFields"]
@@ -170,15 +171,15 @@ class Updater:
         converted = self._convert(merged, last.api_version)
         if converted is None:
             return merged
-        sc, tr = converted.schema, converted.type_ref
-        pruned = converted.remove_items(last.set.ensure_named_fields_are_members(sc, tr))
-        pruned = self._add_back_owned(converted, pruned, last.api_version, managers)
-        pruned = self._add_back_dangling(converted, pruned, last)
+        memo = _Memo()
+        pruned = _remove(converted, memo.named(last.set, converted))
+        pruned = self._add_back_owned(converted, pruned, last.api_version, managers, memo)
+        pruned = self._add_back_dangling(converted, pruned, last, memo)
         out = self._convert(pruned, managers[applying].api_version)
         return out if out is not None else pruned
 
     def _add_back_owned(self, merged: TypedValue, pruned: TypedValue, pruned_version: str,
-                        managers: ManagedFields) -> TypedValue:
+                        managers: ManagedFields, memo: _Memo) -> TypedValue:
         by_version: dict[str, Set] = {}
         for vs in managers.values():
             by_version[vs.api_version] = by_version.get(vs.api_version, Set()).union(vs.set)
@@ -190,21 +191,19 @@ class Updater:
             if m is None or p is None:
                 continue
             merged = m
-            sc, tr = merged.schema, merged.type_ref
-            keep = p.to_field_set().ensure_named_fields_are_members(sc, tr).union(
-                by_version[version].ensure_named_fields_are_members(sc, tr))
-            pruned = merged.remove_items(merged.to_field_set().ensure_named_fields_are_members(sc, tr).difference(keep))
+            keep = memo.named(memo.field_set(p), merged).union(memo.named(by_version[version], merged))
+            pruned = _remove(merged, memo.named(memo.field_set(merged), merged).difference(keep))
         return pruned
 
-    def _add_back_dangling(self, merged: TypedValue, pruned: TypedValue, last: VersionedSet) -> TypedValue:
+    def _add_back_dangling(self, merged: TypedValue, pruned: TypedValue, last: VersionedSet,
+                           memo: _Memo) -> TypedValue:
         converted = self._convert(pruned, last.api_version)
         if converted is None:
             return merged
-        sc, tr = merged.schema, merged.type_ref
-        pruned_set = converted.to_field_set().ensure_named_fields_are_members(sc, tr)
-        merged_set = merged.to_field_set().ensure_named_fields_are_members(sc, tr)
-        last_set = last.set.ensure_named_fields_are_members(sc, tr)
-        return merged.remove_items(merged_set.difference(pruned_set).intersection(last_set))
+        pruned_set = memo.named(memo.field_set(converted), merged)
+        merged_set = memo.named(memo.field_set(merged), merged)
+        last_set = memo.named(last.set, merged)
+        return _remove(merged, merged_set.difference(pruned_set).intersection(last_set))
 
     def _reconcile(self, live: TypedValue, managers: ManagedFields) -> ManagedFields:
         # Go's reconcileManagedFieldsWithSchemaChanges: drop managers of vanished versions;
@@ -215,6 +214,42 @@ class Updater:
                 continue
             out[manager] = vs
         return out
+
+
+class _Memo:
+    """The field sets of one prune (update.go prune, addBackOwnedItems, addBackDanglingItems
+    derive the same sets from the same values several times; the values are not changed
+    while pruning, so each is computed once)."""
+
+    __slots__ = ("_sets", "_named")
+
+    def __init__(self) -> None:
+        self._sets: dict[int, tuple[Any, Set]] = {}
+        self._named: dict[tuple[int, Any], tuple[Set, Set]] = {}
+
+    def field_set(self, tv: TypedValue) -> Set:
+        hit = self._sets.get(id(tv.value))
+        if hit is None or hit[0] is not tv.value:
+            hit = self._sets[id(tv.value)] = (tv.value, tv.to_field_set())
+        return hit[1]
+
+    def named(self, set_: Set, tv: TypedValue) -> Set:
+        """``set_.ensure_named_fields_are_members`` for ``tv``'s type."""
+        key = (id(set_), tv.type_ref)
+        hit = self._named.get(key)
+        if hit is None or hit[0] is not set_:
+            hit = self._named[key] = (set_, set_.ensure_named_fields_are_members(tv.schema, tv.type_ref))
+        return hit[1]
+
+
+def _remove(tv: TypedValue, items: Set) -> TypedValue:
+    # Removing nothing gives back an equal value (remove.go copies every field): keep the
+    # value itself, so that the sets already derived from it stay valid.
+    if items.empty() and isinstance(tv.value, dict) and tv.value:
+        atom = tv.schema.resolve(tv.type_ref)
+        if atom is not None and atom.map is not None and atom.map.relationship != ATOMIC:
+            return tv
+    return tv.remove_items(items)
 
 
 def describe_conflicts(conflicts: list[Conflict]) -> list[tuple[str, str]]:

@@ -85,6 +85,13 @@ class ObjectFieldManager:
             raise MissingVersionError(str(exc)) from None
         return out.to_dict()
 
+    def _is_model(self, obj: Any) -> bool:
+        """Whether ``obj``'s tree is written from a model of the kind (or is the empty object of
+        a create), which fits the schema by construction."""
+        if obj is None:
+            return True
+        return self.model is not None and getattr(obj, "unstructured_content", None) is None
+
     @staticmethod
     def _set_managed_fields(obj: Any, entries: list[dict[str, Any]] | None) -> None:
         if hasattr(obj, "set_managed_fields"):  # Unstructured
@@ -101,7 +108,8 @@ class ObjectFieldManager:
         ``live`` (``None`` on create); on any failure the live object's managedFields are kept,
         as Go restores them."""
         try:
-            out = self.manager.update(self._versioned_tree(live), self._versioned_tree(new), manager)
+            out = self.manager.update(self._versioned_tree(live), self._versioned_tree(new), manager,
+                                      typed=self._is_model(live) and self._is_model(new))
             entries = (out.get("metadata") or {}).get("managedFields")
         except KCodecError:
             live_tree = self._versioned_tree(live) if live is not None else {}
@@ -113,7 +121,8 @@ class ObjectFieldManager:
         """Go's ``FieldManager.Apply``: the applied object in the registry's version, with its
         managedFields. Raises :class:`~kcodec.managedfields.merge.Conflicts` and
         :class:`~kcodec.managedfields.fieldmanager.ManagedFieldsError` as Go fails."""
-        merged = self.manager.apply(self._versioned_tree(live), dict(patch), manager, force)
+        merged = self.manager.apply(self._versioned_tree(live), dict(patch), manager, force,
+                                    typed=self._is_model(live))
         if self.model is None:
             return merged
         obj = self.model.from_dict(merged)

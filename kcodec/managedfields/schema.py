@@ -113,6 +113,8 @@ class Schema:
         return out
 
     def resolve(self, type_ref: Any) -> Atom | None:
+        if type_ref.__class__ is Atom:
+            return type_ref
         if not type_ref:
             return None  # Go's empty TypeRef: a struct's undeclared field
         if isinstance(type_ref, Atom):
@@ -148,6 +150,12 @@ class ModelSchema(Schema):
         return name
 
     def resolve(self, type_ref: Any) -> Atom | None:
+        # Called for every value of every walk: the resolved and inline cases come first.
+        if type_ref.__class__ is Atom:
+            return type_ref
+        atom = self.types.get(type_ref) if type_ref.__class__ is str else None
+        if atom is not None:
+            return atom
         if isinstance(type_ref, str) and type_ref not in self.types:
             cls = self._classes.get(type_ref)
             if cls is None:

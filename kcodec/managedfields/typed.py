@@ -16,8 +16,8 @@ from kcodec.gojson import dumps as _go_dumps
 from kcodec.managedfields.fieldpath import Path, PathElement, Set, path_string
 from kcodec.managedfields.schema import ASSOCIATIVE, ATOMIC, Atom, ListType, MapType, Schema
 
-__all__ = ["TypedValue", "Comparison", "ValidationError", "validate", "to_field_set", "merge", "compare",
-           "remove_items", "extract_items"]
+__all__ = ["TypedValue", "Comparison", "ValidationError", "validate", "to_field_set", "validate_to_field_set",
+           "merge", "compare", "remove_items", "extract_items"]
 
 _ABSENT = object()  # Go's nil value.Value (a missing side), distinct from JSON null (None)
 
@@ -43,6 +43,9 @@ def _deduce(atom: Atom, val: Any) -> Atom:
     # helpers.go deduceAtom
     if val is _ABSENT or val is None:
         return atom
+    scalar, list_, map_ = atom
+    if (scalar is None) + (list_ is None) + (map_ is None) >= 2:
+        return atom  # one kind (or none): deduction returns an equal atom
     if isinstance(val, (bool, int, float, str)):
         if atom.scalar is not None:
             return Atom(scalar=atom.scalar)
@@ -79,6 +82,24 @@ def _validate_scalar(scalar: str, v: Any, prefix: str) -> list[tuple[str, str]]:
     else:
         return _errorf(f"{prefix}unexpected scalar type in schema: {scalar}")
     return []
+
+
+# The classes each scalar type accepts without an error (validateScalar); None is valid for
+# every scalar. The walkers handle a declared scalar field inline when both sides are in
+# these sets (most of an object's values), and through the general path otherwise.
+_SCALAR_OK: dict[str, frozenset[type]] = {
+    "numeric": frozenset({int, float}),
+    "string": frozenset({str}),
+    "boolean": frozenset({bool}),
+    "untyped": frozenset({bool, int, float, str}),
+}
+
+
+def _plain_scalar(atom: Atom | None) -> frozenset[type] | None:
+    """The accepted classes when ``atom`` is only a scalar type (else None)."""
+    if atom is None or atom.map is not None or atom.list is not None or atom.scalar is None:
+        return None
+    return _SCALAR_OK.get(atom.scalar)
 
 
 def _go_type(v: Any) -> str:
@@ -155,24 +176,37 @@ def _resolve(schema: Schema, type_ref: Any) -> tuple[Atom | None, list[tuple[str
 
 
 def _validate(schema: Schema, type_ref: Any, v: Any, dups: bool) -> list[tuple[str, str]]:
-    atom, errs = _resolve(schema, type_ref)
+    # Error paths are prefixed on the way back up, and only when there are errors: a valid
+    # object (the common case) costs one call per value and no allocations.
+    atom = schema.resolve(type_ref)
     if atom is None:
-        return errs
+        return _resolve(schema, type_ref)[1]
     a = _deduce(atom, v)
-    if a.map is not None:
+    m = a.map
+    if m is not None:
         if v is None:
             return []
         if not isinstance(v, dict):
             return _errorf(f"expected map, got {_go_v(v)}")
         out: list[tuple[str, str]] = []
+        fields = m.fields
+        element_type = m.element_type
+        resolve = schema.resolve
         for key, val in v.items():
-            pe = PathElement.field(key)
-            field = a.map.find_field(key)
-            tr = field.type if field is not None else a.map.element_type
-            if field is None and not a.map.element_type:
-                out.extend(_prefixed(_errorf("field not declared in schema"), str(pe)))
-                return out
-            out.extend(_prefixed(_validate(schema, tr, val, dups), str(pe)))
+            field = fields.get(key)
+            if field is None:
+                if not element_type:
+                    out.append(("." + key, "field not declared in schema"))
+                    return out
+                tr = element_type
+            else:
+                tr = field.type
+            ok = _plain_scalar(resolve(tr))
+            if ok is not None and (val is None or val.__class__ in ok):
+                continue
+            sub = _validate(schema, tr, val, dups)
+            if sub:
+                out.extend(_prefixed(sub, "." + key))
         return out
     if a.scalar is not None:
         return _validate_scalar(a.scalar, v, "")
@@ -182,20 +216,130 @@ def _validate(schema: Schema, type_ref: Any, v: Any, dups: bool) -> list[tuple[s
         if not isinstance(v, list):
             return _errorf(f"expected list, got {_go_v(v)}")
         out = []
+        lt = a.list
+        element_type = lt.element_type
+        if lt.relationship != ASSOCIATIVE:
+            for i, child in enumerate(v):
+                sub = _validate(schema, element_type, child, dups)
+                if sub:
+                    out.extend(_prefixed(sub, f"[{i}]"))
+            return out
         seen: set[PathElement] = set()
         for i, child in enumerate(v):
-            if a.list.relationship != ASSOCIATIVE:
-                pe = PathElement.index(i)
-            else:
-                try:
-                    pe = list_item_pe(schema, a.list, child)
-                except KCodecError as exc:
-                    out.extend(_errorf(f"element {i}: {exc}"))
+            try:
+                pe = list_item_pe(schema, lt, child)
+            except KCodecError as exc:
+                out.extend(_errorf(f"element {i}: {exc}"))
+                return out
+            if pe in seen and not dups:
+                out.extend(_errorf(f"duplicate entries for key {pe}"))
+            seen.add(pe)
+            sub = _validate(schema, element_type, child, dups)
+            if sub:
+                out.extend(_prefixed(sub, str(pe)))
+        return out
+    name = f"named type: {type_ref}" if isinstance(type_ref, str) else "inlined"
+    return _errorf(f"schema error: invalid atom: {name}")
+
+
+def validate_to_field_set(schema: Schema, type_ref: Any, value: Any, *, allow_duplicates: bool = False) -> Set:
+    """:func:`validate`, then :func:`to_field_set` of the valid value, in one walk: what
+    Go's apply does with the applied configuration (ObjectToTyped, then ToFieldSet)."""
+    root = _new_set()
+    errs = _validate_collect(schema, type_ref, value, allow_duplicates, root, None)
+    if errs:
+        raise ValidationError(errs)
+    # The root's own path is empty (Go's Insert of it is a no-op): its children are the set.
+    return root.children.get(None) or Set()  # type: ignore[call-overload]
+
+
+def _validate_collect(schema: Schema, type_ref: Any, v: Any, dups: bool, parent: Set | None,
+                      pe: PathElement | None) -> list[tuple[str, str]]:
+    # _validate, also inserting into ``parent`` (under ``pe``) what _to_set inserts; ``parent``
+    # is None below an atomic value, which is validated but is one leaf of the set. Once there
+    # is an error the set is dropped, so only valid values need _to_set's exact rules.
+    atom = schema.resolve(type_ref)
+    if atom is None:
+        return _resolve(schema, type_ref)[1]
+    a = _deduce(atom, v)
+    m = a.map
+    if m is not None:
+        atomic = m.relationship == ATOMIC
+        if parent is not None and atomic:
+            parent.members.add(pe)  # type: ignore[arg-type]
+        if v is None:
+            return []
+        if not isinstance(v, dict):
+            return _errorf(f"expected map, got {_go_v(v)}")
+        node = None if (parent is None or atomic) else _new_set()
+        out: list[tuple[str, str]] = []
+        fields = m.fields
+        element_type = m.element_type
+        resolve = schema.resolve
+        field_pe = PathElement.field
+        for key, val in v.items():
+            field = fields.get(key)
+            if field is None:
+                if not element_type:
+                    out.append(("." + key, "field not declared in schema"))
                     return out
-                if pe in seen and not dups:
-                    out.extend(_errorf(f"duplicate entries for key {pe}"))
-                seen.add(pe)
-            out.extend(_prefixed(_validate(schema, a.list.element_type, child, dups), str(pe)))
+                tr = element_type
+            else:
+                tr = field.type
+            ok = _plain_scalar(resolve(tr))
+            if ok is not None and (val is None or val.__class__ in ok):
+                if node is not None:
+                    node.members.add(field_pe(key))
+                continue
+            fpe = field_pe(key) if node is not None else None
+            sub = _validate_collect(schema, tr, val, dups, node, fpe)
+            if sub:
+                out.extend(_prefixed(sub, "." + key))
+            elif node is not None and (field is None or val is None or (isinstance(val, dict) and not val)):
+                node.members.add(fpe)  # type: ignore[arg-type]
+        if node is not None and (node.members or node.children):
+            parent.children[pe] = node  # type: ignore[union-attr,index]
+        return out
+    if a.scalar is not None:
+        if parent is not None:
+            parent.members.add(pe)  # type: ignore[arg-type]
+        return _validate_scalar(a.scalar, v, "")
+    lt = a.list
+    if lt is not None:
+        atomic = lt.relationship == ATOMIC
+        if parent is not None and atomic:
+            parent.members.add(pe)  # type: ignore[arg-type]
+        if v is None:
+            return []
+        if not isinstance(v, list):
+            return _errorf(f"expected list, got {_go_v(v)}")
+        out = []
+        element_type = lt.element_type
+        if lt.relationship != ASSOCIATIVE:
+            # Atomic: one leaf; separable without keys: _to_set finds no element keys.
+            for i, child in enumerate(v):
+                sub = _validate_collect(schema, element_type, child, dups, None, None)
+                if sub:
+                    out.extend(_prefixed(sub, f"[{i}]"))
+            return out
+        node = None if parent is None else _new_set()
+        seen: set[PathElement] = set()
+        for i, child in enumerate(v):
+            try:
+                ipe = list_item_pe(schema, lt, child)
+            except KCodecError as exc:
+                out.extend(_errorf(f"element {i}: {exc}"))
+                return out
+            if ipe in seen and not dups:
+                out.extend(_errorf(f"duplicate entries for key {ipe}"))
+            seen.add(ipe)
+            sub = _validate_collect(schema, element_type, child, dups, node, ipe)
+            if sub:
+                out.extend(_prefixed(sub, str(ipe)))
+            elif node is not None:
+                node.members.add(ipe)
+        if node is not None and (node.members or node.children):
+            parent.children[pe] = node  # type: ignore[union-attr,index]
         return out
     name = f"named type: {type_ref}" if isinstance(type_ref, str) else "inlined"
     return _errorf(f"schema error: invalid atom: {name}")
@@ -206,53 +350,97 @@ def _validate(schema: Schema, type_ref: Any, v: Any, dups: bool) -> list[tuple[s
 def to_field_set(schema: Schema, type_ref: Any, value: Any) -> Set:
     """tofieldset.go: every leaf field, list item and atomic value of ``value``."""
     out = Set()
-    _to_set(schema, type_ref, value, (), out)
+    atom = schema.resolve(type_ref)
+    if atom is not None:
+        # The root's own path is empty: inserting it is a no-op, so only its children count.
+        a = _deduce(atom, value)
+        if a.map is not None:
+            if a.map.relationship != ATOMIC and isinstance(value, dict):
+                _map_to_set(schema, a.map, value, out)
+        elif a.list is not None:
+            if a.list.relationship != ATOMIC and isinstance(value, list):
+                _list_to_set(schema, a.list, value, out)
     return out
 
 
-def _to_set(schema: Schema, type_ref: Any, v: Any, path: Path, out: Set) -> None:
+# The walkers below insert into the node of the set their value's path leads to, creating a
+# node only when something is inserted under it: the set Go's tofieldset.go builds by
+# inserting whole paths, without walking it from the root for every leaf.
+
+def _to_set(schema: Schema, type_ref: Any, v: Any, parent: Set, pe: PathElement) -> None:
     atom = schema.resolve(type_ref)
     if atom is None:
         return
     a = _deduce(atom, v)
-    if a.map is not None:
-        if a.map.relationship == ATOMIC:
-            out.insert(path)
-            return
-        if not isinstance(v, dict):
-            return
-        for key, val in v.items():
-            field = a.map.find_field(key)
-            tr = field.type if field is not None else a.map.element_type
-            child = path + (PathElement.field(key),)
-            _to_set(schema, tr, val, child, out)
-            if val is None or (isinstance(val, dict) and not val) or field is None:
-                out.insert(child)
+    m = a.map
+    if m is not None:
+        if m.relationship == ATOMIC:
+            parent.members.add(pe)
+        elif isinstance(v, dict) and v:
+            node = _new_set()
+            _map_to_set(schema, m, v, node)
+            if node.members or node.children:
+                parent.children[pe] = node
         return
     if a.scalar is not None:
-        out.insert(path)
+        parent.members.add(pe)
         return
-    if a.list is not None:
-        if a.list.relationship == ATOMIC:
-            out.insert(path)
-            return
-        if not isinstance(v, list):
-            return
-        pes = [_try_pe(schema, a.list, child) for child in v]
-        seen: set[Any] = set()
-        duplicates: set[Any] = set()
-        for pe in pes:
-            if pe in seen:
-                if pe not in duplicates:
-                    out.insert(path + (pe,))  # type: ignore[operator]
-                    duplicates.add(pe)
-            else:
-                seen.add(pe)
-        for pe, child in zip(pes, v):
-            if pe in duplicates or pe is None:
-                continue
-            _to_set(schema, a.list.element_type, child, path + (pe,), out)
-            out.insert(path + (pe,))
+    lt = a.list
+    if lt is not None:
+        if lt.relationship == ATOMIC:
+            parent.members.add(pe)
+        elif isinstance(v, list) and v:
+            node = _new_set()
+            _list_to_set(schema, lt, v, node)
+            if node.members or node.children:
+                parent.children[pe] = node
+
+
+def _map_to_set(schema: Schema, m: MapType, v: dict, node: Set) -> None:
+    fields = m.fields
+    element_type = m.element_type
+    members = node.members
+    field_pe = PathElement.field
+    resolve = schema.resolve
+    for key, val in v.items():
+        pe = field_pe(key)
+        field = fields.get(key)
+        if field is not None and _plain_scalar(resolve(field.type)) is not None:
+            members.add(pe)  # a scalar is a leaf whatever its value
+            continue
+        if field is None:
+            _to_set(schema, element_type, val, node, pe)
+            members.add(pe)
+        else:
+            _to_set(schema, field.type, val, node, pe)
+            if val is None or (isinstance(val, dict) and not val):
+                members.add(pe)
+
+
+def _list_to_set(schema: Schema, lt: ListType, v: list, node: Set) -> None:
+    pes = [_try_pe(schema, lt, child) for child in v]
+    seen: set[Any] = set()
+    duplicates: set[Any] = set()
+    for pe in pes:
+        if pe in seen:
+            if pe not in duplicates:
+                node.members.add(pe)  # type: ignore[arg-type]
+                duplicates.add(pe)
+        else:
+            seen.add(pe)
+    element_type = lt.element_type
+    for pe, child in zip(pes, v):
+        if pe is None or pe in duplicates:
+            continue
+        _to_set(schema, element_type, child, node, pe)
+        node.members.add(pe)
+
+
+def _new_set() -> Set:
+    out = Set.__new__(Set)
+    out.members = set()
+    out.children = {}
+    return out
 
 
 # ------------------------------------------------------------------ merge
@@ -317,14 +505,23 @@ def _merge_map(schema: Schema, t: MapType, lhs: Any, rhs: Any, errs: list[tuple[
     out: dict[str, Any] = {}
     keys = list(lmap or {})
     keys.extend(k for k in (rmap or {}) if lmap is None or k not in lmap)
+    fields = t.fields
+    element_type = t.element_type
+    resolve = schema.resolve
     for key in keys:
-        field = t.find_field(key)
-        tr = field.type if field is not None else t.element_type
+        field = fields.get(key)
+        tr = field.type if field is not None else element_type
         lv = lmap.get(key, _ABSENT) if lmap is not None else _ABSENT
         rv = rmap.get(key, _ABSENT) if rmap is not None else _ABSENT
-        sub: list[tuple[str, str]] = []
-        merged = _merge(schema, tr, lv, rv, sub)
-        errs.extend(_prefixed(sub, "." + key))
+        ok = _plain_scalar(resolve(tr))
+        if ok is not None and (lv is _ABSENT or lv is None or lv.__class__ in ok) and \
+                (rv is _ABSENT or rv is None or rv.__class__ in ok):
+            merged = rv if rv is not _ABSENT else lv  # valid scalars: the right-hand side wins
+        else:
+            sub: list[tuple[str, str]] = []
+            merged = _merge(schema, tr, lv, rv, sub)
+            if sub:
+                errs.extend(_prefixed(sub, "." + key))
         if merged is not _ABSENT:
             out[key] = merged
     return out if out else _ABSENT
@@ -428,49 +625,173 @@ def compare(schema: Schema, type_ref: Any, lhs: Any, rhs: Any) -> Comparison:
     """compare.go ``TypedValue.Compare``."""
     cmp = Comparison(Set(), Set(), Set())
     errs: list[tuple[str, str]] = []
-    _compare(schema, type_ref, lhs, rhs, (), cmp, errs)
+    _compare(schema, type_ref, lhs, rhs, _Cursor(None, None, cmp), errs)
     if errs:
         raise ValidationError(errs)
     return cmp
 
 
-def _compare(schema: Schema, type_ref: Any, lhs: Any, rhs: Any, path: Path, cmp: Comparison,
-             errs: list[tuple[str, str]]) -> None:
-    atom, rerrs = _resolve(schema, type_ref)
+class _Cursor:
+    """A path during a compare walk, with its node in each of the comparison's three sets,
+    created on the first insertion under it (inserting a whole path from the root for every
+    changed leaf would walk the sets again and again)."""
+
+    __slots__ = ("parent", "pe", "nodes")
+
+    def __init__(self, parent: _Cursor | None, pe: PathElement | None, cmp: Comparison | None = None) -> None:
+        self.parent = parent
+        self.pe = pe
+        self.nodes: list[Set | None] = list(cmp) if cmp is not None else [None, None, None]
+
+    def node(self, which: int) -> Set:
+        node = self.nodes[which]
+        if node is None:
+            parent = self.parent.node(which)  # type: ignore[union-attr]
+            node = parent.children.get(self.pe)  # type: ignore[arg-type]
+            if node is None:
+                node = parent.children[self.pe] = _new_set()  # type: ignore[index]
+            self.nodes[which] = node
+        return node
+
+    def insert(self, which: int) -> None:
+        parent = self.parent
+        if parent is not None:  # the root's path is empty: Go's Insert of it is a no-op
+            parent.node(which).members.add(self.pe)  # type: ignore[arg-type]
+
+
+_REMOVED, _MODIFIED, _ADDED = 0, 1, 2
+
+
+def _compare(schema: Schema, type_ref: Any, lhs: Any, rhs: Any, cur: _Cursor, errs: list[tuple[str, str]]) -> None:
+    atom = schema.resolve(type_ref)
     if atom is None:
-        errs.extend(rerrs)
+        errs.extend(_resolve(schema, type_ref)[1])
+        return
+    if lhs is _ABSENT:
+        _compare_one_side(schema, atom, rhs, cur, _ADDED, errs)
+        return
+    if rhs is _ABSENT:
+        _compare_one_side(schema, atom, lhs, cur, _REMOVED, errs)
         return
     alhs, arhs = _deduce(atom, lhs), _deduce(atom, rhs)
     in_leaf = [False]
-    if rhs is _ABSENT:
-        _compare_atom(schema, alhs, lhs, rhs, path, cmp, errs, in_leaf)
-    elif lhs is _ABSENT or alhs == arhs:
-        _compare_atom(schema, arhs, lhs, rhs, path, cmp, errs, in_leaf)
+    if alhs == arhs:
+        _compare_atom(schema, arhs, lhs, rhs, cur, errs, in_leaf)
     else:
         left_leaf = [False]
-        _compare_atom(schema, alhs, lhs, rhs, path, cmp, errs, left_leaf)
-        _compare_atom(schema, arhs, lhs, rhs, path, cmp, errs, in_leaf)
-    if not in_leaf[0]:
-        if lhs is _ABSENT:
-            cmp.added.insert(path)
-        elif rhs is _ABSENT:
-            cmp.removed.insert(path)
+        _compare_atom(schema, alhs, lhs, rhs, cur, errs, left_leaf)
+        _compare_atom(schema, arhs, lhs, rhs, cur, errs, in_leaf)
 
 
-def _compare_leaf(lhs: Any, rhs: Any, path: Path, cmp: Comparison, in_leaf: list[bool]) -> None:
+def _compare_one_side(schema: Schema, atom: Atom, v: Any, cur: _Cursor, which: int,
+                      errs: list[tuple[str, str]]) -> None:
+    # compare.go with one side missing (a field added or removed whole): every path of ``v``
+    # lands in one set. The present side is valid for its scalars whatever it holds (Go
+    # reports a scalar only when both sides are invalid), so the walk only collects.
+    a = _deduce(atom, v)
+    m = a.map
+    if m is not None:
+        if m.relationship == ATOMIC or not (isinstance(v, dict) and v):
+            cur.insert(which)  # compareLeaf
+            return
+        fields = m.fields
+        element_type = m.element_type
+        resolve = schema.resolve
+        field_pe = PathElement.field
+        for key, val in v.items():
+            field = fields.get(key)
+            child_atom = resolve(field.type if field is not None else element_type)
+            if child_atom is None:
+                errs.extend(_prefixed(_resolve(schema, field.type if field is not None else element_type)[1],
+                                      "." + key))
+                continue
+            if _plain_scalar(child_atom) is not None:
+                cur.node(which).members.add(field_pe(key))
+                continue
+            sub: list[tuple[str, str]] = []
+            _compare_one_side(schema, child_atom, val, _Cursor(cur, field_pe(key)), which, sub)
+            if sub:
+                errs.extend(_prefixed(sub, "." + key))
+        cur.insert(which)
+        return
+    if a.scalar is not None:
+        cur.insert(which)
+        return
+    lt = a.list
+    if lt is not None:
+        if lt.relationship == ATOMIC or not (isinstance(v, list) and v):
+            cur.insert(which)
+            return
+        order: list[PathElement] = []
+        values: dict[PathElement, list[Any]] = {}
+        for i, child in enumerate(v):
+            try:
+                pe = list_item_pe(schema, lt, child)
+            except KCodecError as exc:
+                errs.extend(_errorf(f"element {i}: {exc}"))
+                continue
+            if pe in values:
+                values[pe].append(child)
+            else:
+                values[pe] = [child]
+                order.append(pe)
+        element = schema.resolve(lt.element_type)
+        for pe in order:
+            items = values[pe]
+            child_cur = _Cursor(cur, pe)
+            if len(items) >= 2:
+                child_cur.insert(which)  # duplicated keys: the item is one leaf
+                continue
+            sub = []
+            if element is None:
+                sub = _resolve(schema, lt.element_type)[1]
+            else:
+                _compare_one_side(schema, element, items[0], child_cur, which, sub)
+            if sub:
+                errs.extend(_prefixed(sub, str(pe)))
+        cur.insert(which)
+        return
+    errs.extend(_errorf("schema error: invalid atom: inlined"))
+    cur.insert(which)
+
+
+def _compare_leaf(lhs: Any, rhs: Any, cur: _Cursor, in_leaf: list[bool]) -> None:
     if in_leaf[0]:
         return
     in_leaf[0] = True
     if lhs is _ABSENT:
-        cmp.added.insert(path)
+        cur.insert(_ADDED)
     elif rhs is _ABSENT:
-        cmp.removed.insert(path)
+        cur.insert(_REMOVED)
     elif not _equals(lhs, rhs):
-        cmp.modified.insert(path)
+        cur.insert(_MODIFIED)
+
+
+_PLAIN = frozenset({str, int, float, bool, type(None)})
 
 
 def _equals(a: Any, b: Any) -> bool:
     # value.Equals: numbers compare as numbers whatever their Go type; bools are not numbers.
+    ta = a.__class__
+    if ta is b.__class__:
+        # Same JSON type (the common case): Python's own comparison, recursing only into
+        # containers, where a bool may meet a number.
+        if ta in _PLAIN:
+            return a == b
+        if ta is dict:
+            if a.keys() != b.keys():
+                return False
+            for k, v in a.items():
+                if not _equals(v, b[k]):
+                    return False
+            return True
+        if ta is list:
+            if len(a) != len(b):
+                return False
+            for x, y in zip(a, b):
+                if not _equals(x, y):
+                    return False
+            return True
     if isinstance(a, bool) or isinstance(b, bool):
         return type(a) is type(b) and a == b
     if isinstance(a, dict) and isinstance(b, dict):
@@ -482,24 +803,40 @@ def _equals(a: Any, b: Any) -> bool:
     return a == b
 
 
-def _compare_atom(schema: Schema, a: Atom, lhs: Any, rhs: Any, path: Path, cmp: Comparison,
-                  errs: list[tuple[str, str]], in_leaf: list[bool]) -> None:
+def _compare_atom(schema: Schema, a: Atom, lhs: Any, rhs: Any, cur: _Cursor, errs: list[tuple[str, str]],
+                  in_leaf: list[bool]) -> None:
     if a.map is not None:
         lmap = _as_map(lhs) if lhs is not _ABSENT else None
         rmap = _as_map(rhs) if rhs is not _ABSENT else None
         if a.map.relationship == ATOMIC or (not lmap and not rmap):
-            _compare_leaf(lhs, rhs, path, cmp, in_leaf)
+            _compare_leaf(lhs, rhs, cur, in_leaf)
             return
         keys = list(lmap or {})
         keys.extend(k for k in (rmap or {}) if lmap is None or k not in lmap)
+        fields = a.map.fields
+        element_type = a.map.element_type
+        field_pe = PathElement.field
+        resolve = schema.resolve
         for key in keys:
-            field = a.map.find_field(key)
-            tr = field.type if field is not None else a.map.element_type
+            field = fields.get(key)
+            tr = field.type if field is not None else element_type
             lv = lmap.get(key, _ABSENT) if lmap is not None else _ABSENT
             rv = rmap.get(key, _ABSENT) if rmap is not None else _ABSENT
+            ok = _plain_scalar(resolve(tr))
+            if ok is not None and (lv is _ABSENT or lv is None or lv.__class__ in ok) and \
+                    (rv is _ABSENT or rv is None or rv.__class__ in ok):
+                # A valid scalar on both sides: compareLeaf, inline.
+                if lv is _ABSENT:
+                    cur.node(_ADDED).members.add(field_pe(key))
+                elif rv is _ABSENT:
+                    cur.node(_REMOVED).members.add(field_pe(key))
+                elif not _equals(lv, rv):
+                    cur.node(_MODIFIED).members.add(field_pe(key))
+                continue
             sub: list[tuple[str, str]] = []
-            _compare(schema, tr, lv, rv, path + (PathElement.field(key),), cmp, sub)
-            errs.extend(_prefixed(sub, "." + key))
+            _compare(schema, tr, lv, rv, _Cursor(cur, field_pe(key)), sub)
+            if sub:
+                errs.extend(_prefixed(sub, "." + key))
         return
     if a.scalar is not None:
         lerrs = _validate_scalar(a.scalar, lhs, "lhs: ")
@@ -507,20 +844,20 @@ def _compare_atom(schema: Schema, a: Atom, lhs: Any, rhs: Any, path: Path, cmp: 
         if lerrs and rerrs:
             errs.extend(lerrs + rerrs)
             return
-        _compare_leaf(lhs, rhs, path, cmp, in_leaf)
+        _compare_leaf(lhs, rhs, cur, in_leaf)
         return
     if a.list is not None:
         llist = lhs if isinstance(lhs, list) else None
         rlist = rhs if isinstance(rhs, list) else None
         if a.list.relationship == ATOMIC or (not llist and not rlist):
-            _compare_leaf(lhs, rhs, path, cmp, in_leaf)
+            _compare_leaf(lhs, rhs, cur, in_leaf)
             return
-        _compare_list(schema, a.list, llist or [], rlist or [], path, cmp, errs)
+        _compare_list(schema, a.list, llist or [], rlist or [], cur, errs)
         return
     errs.extend(_errorf("schema error: invalid atom: inlined"))
 
 
-def _compare_list(schema: Schema, t: ListType, llist: list[Any], rlist: list[Any], path: Path, cmp: Comparison,
+def _compare_list(schema: Schema, t: ListType, llist: list[Any], rlist: list[Any], cur: _Cursor,
                   errs: list[tuple[str, str]]) -> None:
     all_pes: list[PathElement] = []
     lvalues: dict[PathElement, list[Any]] = {}
@@ -551,25 +888,25 @@ def _compare_list(schema: Schema, t: ListType, llist: list[Any], rlist: list[Any
     for pe in all_pes:
         ll = lvalues.get(pe, [])
         rl = rvalues.get(pe, [])
-        child_path = path + (pe,)
+        child = _Cursor(cur, pe)
         if not ll and not rl:
             return
         if len(ll) <= 1 and len(rl) <= 1:
             sub: list[tuple[str, str]] = []
-            _compare(schema, t.element_type, ll[0] if ll else _ABSENT, rl[0] if rl else _ABSENT,
-                     child_path, cmp, sub)
-            errs.extend(_prefixed(sub, str(pe)))
+            _compare(schema, t.element_type, ll[0] if ll else _ABSENT, rl[0] if rl else _ABSENT, child, sub)
+            if sub:
+                errs.extend(_prefixed(sub, str(pe)))
         elif len(ll) >= 2 and len(rl) >= 2:
             if len(ll) != len(rl) or not all(_equals(x, y) for x, y in zip(ll, rl)):
-                cmp.modified.insert(child_path)
+                child.insert(_MODIFIED)
         elif len(ll) >= 2:
             if rl:
-                _compare(schema, t.element_type, _ABSENT, rl[0], child_path, cmp, errs)
-            cmp.removed.insert(child_path)
+                _compare(schema, t.element_type, _ABSENT, rl[0], child, errs)
+            child.insert(_REMOVED)
         else:
             if ll:
-                _compare(schema, t.element_type, ll[0], _ABSENT, child_path, cmp, errs)
-            cmp.added.insert(child_path)
+                _compare(schema, t.element_type, ll[0], _ABSENT, child, errs)
+            child.insert(_ADDED)
 
 
 # ------------------------------------------------------------------ remove / extract
@@ -652,21 +989,31 @@ def _remove(schema: Schema, type_ref: Any, v: Any, to_remove: Set, extract: bool
 class TypedValue:
     """A JSON tree with its schema and type (Go's ``typed.TypedValue``)."""
 
-    __slots__ = ("value", "schema", "type_ref")
+    __slots__ = ("value", "schema", "type_ref", "_field_set")
 
     def __init__(self, value: Any, schema: Schema, type_ref: Any) -> None:
         self.value = value
         self.schema = schema
         self.type_ref = type_ref
+        self._field_set: Set | None = None
 
     def __repr__(self) -> str:
         return f"TypedValue({self.type_ref!r})"
 
-    def validate(self, allow_duplicates: bool = False) -> TypedValue:
-        validate(self.schema, self.type_ref, self.value, allow_duplicates=allow_duplicates)
+    def validate(self, allow_duplicates: bool = False, *, keep_field_set: bool = False) -> TypedValue:
+        """Raise :class:`ValidationError` where the value does not fit. ``keep_field_set``
+        also builds the value's field set in the same walk, for :meth:`to_field_set` to return
+        (the value must not be changed afterwards)."""
+        if keep_field_set:
+            self._field_set = validate_to_field_set(self.schema, self.type_ref, self.value,
+                                                    allow_duplicates=allow_duplicates)
+        else:
+            validate(self.schema, self.type_ref, self.value, allow_duplicates=allow_duplicates)
         return self
 
     def to_field_set(self) -> Set:
+        if self._field_set is not None:
+            return self._field_set  # sets are not changed by their users (operations return new ones)
         return to_field_set(self.schema, self.type_ref, self.value)
 
     def merge(self, other: TypedValue) -> TypedValue:

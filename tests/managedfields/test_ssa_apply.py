@@ -18,6 +18,8 @@ from kcodec.api.core.v1 import ConfigMap
 from kcodec.errors import ApplyConflictError, KCodecError
 from kcodec.managedfields import FieldManager, model_schema
 
+from conftest import fixtures_dir
+
 DEPLOY = {
     "apiVersion": "apps/v1", "kind": "Deployment",
     "metadata": {"name": "web", "namespace": "default", "labels": {"app": "web"}},
@@ -276,3 +278,58 @@ def test_object_field_manager_on_internal_objects() -> None:
     assert sorted(m.manager for m in applied.metadata.managed_fields) == ["kubectl-create", "ssa"]
     internal = scheme.convert_to_version(applied, GroupVersion("apps", "__internal"))
     assert internal.spec.replicas == 9
+
+
+_SERVER_SET = ("uid", "resourceVersion", "generation", "creationTimestamp", "deletionTimestamp",
+               "deletionGracePeriodSeconds", "selfLink", "managedFields")
+
+
+def _without_times(tree):
+    out = json.loads(json.dumps(tree))
+    for mf in out["metadata"].get("managedFields") or []:
+        mf.pop("time", None)
+    return out
+
+
+def test_typed_live_objects_skip_validation_with_the_same_results() -> None:
+    # The fully populated Deployment k8s.io/api writes (its roundtrip fixture), as a configuration.
+    config = json.loads((fixtures_dir() / "apps.v1.Deployment.json").read_bytes())
+    for key in _SERVER_SET:
+        config["metadata"].pop(key, None)
+    config.pop("status", None)
+    live = kcodec.apply(None, config, "deployer")
+    changed = json.loads(json.dumps(config))
+    changed["spec"]["replicas"] = 7
+    changed["spec"]["template"]["spec"]["containers"][0]["image"] = "nginx:2"
+    other = _cfg(replicas=3)
+    for cfg, manager in ((config, "deployer"), (changed, "deployer"), (other, "scaler")):
+        from_dict = kcodec.apply(live, cfg, manager, force=True)
+        from_model = kcodec.apply(Deployment.from_dict(live), cfg, manager, force=True)
+        assert isinstance(from_model, Deployment)
+        assert _without_times(from_model.to_dict()) == _without_times(Deployment.from_dict(from_dict).to_dict())
+    # A dict is input that can be wrong, so it is still validated as Go validates it.
+    bad = json.loads(json.dumps(live))
+    bad["spec"]["replicaz"] = 1
+    with pytest.raises(KCodecError, match=r"\.spec\.replicaz: field not declared in schema"):
+        kcodec.apply(bad, config, "deployer")
+
+
+def test_validation_walk_builds_the_same_field_set_as_to_field_set() -> None:
+    # validate_to_field_set fuses typed.go's validation and tofieldset.go's walk over the
+    # applied configuration: same set for structs, list maps, sets, atomic lists, maps,
+    # nulls, empty maps and deduced content.
+    from kcodec.managedfields.schema import DEDUCED
+    from kcodec.managedfields.typed import to_field_set, validate_to_field_set
+
+    schema = model_schema()
+    config = json.loads((fixtures_dir() / "apps.v1.Deployment.json").read_bytes())
+    config["metadata"].pop("managedFields", None)
+    config["spec"]["template"]["metadata"]["annotations"] = {}
+    config["spec"]["paused"] = None
+    tr = schema.type_ref_for(Deployment)
+    assert validate_to_field_set(schema, tr, config) == to_field_set(schema, tr, config)
+    assert not to_field_set(schema, tr, config).empty()
+    deduced = {"a": {"b": [1, {"c": None}], "d": {}}, "e": "x"}
+    assert validate_to_field_set(schema, DEDUCED, deduced) == to_field_set(schema, DEDUCED, deduced)
+    with pytest.raises(KCodecError, match="field not declared in schema"):
+        validate_to_field_set(schema, tr, {**config, "bogus": 1})

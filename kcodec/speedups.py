@@ -36,7 +36,7 @@ _conversion_hooks: dict[str, object] = {}
 
 #: Every kernel name; both sets provide each (a compiled module that was not built leaves
 #: its names to the pure twins, see :func:`use_compiled`). Equal to ``kcodec._native.__all__``
-#: (tests/test_parity.py), listed here so that choosing a set imports neither.
+#: (tests/speedups/test_parity.py), listed here so that choosing a set imports neither.
 KERNELS: tuple[str, ...] = (
     "fill_from_proto", "fill_from_tree", "struct_to_proto", "struct_to_tree",
     "decode_signed_varint", "decode_varint", "encode_varint",
@@ -93,7 +93,7 @@ def use_compiled(flag: bool) -> bool:
     global ENABLED
     compiled = _compiled if (flag and _compiled is not None) else None
     # KERNELS, and whatever else either set exports (a kernel added to both before this
-    # list learns of it is still bound from the set in force; tests/test_parity.py fails
+    # list learns of it is still bound from the set in force; tests/speedups/test_parity.py fails
     # until the list names it).
     extra = getattr(compiled, "__all__", ()) if compiled is not None else _native().__all__
     for name in dict.fromkeys((*KERNELS, *extra)):

@@ -330,7 +330,7 @@ REMOVED_KINDS = _removed_kinds()
 
 @pytest.mark.parametrize("name,cls", REMOVED_KINDS, ids=[n for n, _ in REMOVED_KINDS])
 def test_random_removed_objects_round_trip_through_internal(name: str, cls: type) -> None:
-    """Random objects of each removed version (tests/test_hub_hypothesis.py's strategies)
+    """Random objects of each removed version (tests/api/test_hub_hypothesis.py's strategies)
     come back from the internal version as they were, as upstream's round-trip tests asked
     of the last release; the only differences are Go's: a v1alpha3 device always gets its
     ``basic`` on the way out (Convert_resource_Device_To_v1alpha3_Device allocates it) and a

@@ -21,7 +21,7 @@ import pytest
 from conftest import FIXTURES
 from kcodec import speedups
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(autouse=True)

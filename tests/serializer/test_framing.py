@@ -21,7 +21,7 @@ from kcodec.serializer.framing import (
     split_yaml_document,
 )
 
-FIXTURES = Path(__file__).resolve().parents[1].parent / "shared" / "fixtures" / "k8s-api-v0.36.3" / "HEAD"
+FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "k8s-api-v0.36.3" / "HEAD"
 
 
 class Trickle(io.RawIOBase):

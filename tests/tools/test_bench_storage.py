@@ -9,7 +9,7 @@ import pytest
 
 from _etcd import etcd_endpoints  # noqa: F401  (session fixture)
 
-ASV_DIR = Path(__file__).resolve().parents[1] / "asv_bench"
+ASV_DIR = Path(__file__).resolve().parents[2] / "asv_bench"
 sys.path.insert(0, str(ASV_DIR))
 
 from benchmarks import _docs, storage  # noqa: E402

@@ -31,7 +31,7 @@ if not speedups.available():
 from kcodec import _speedups as compiled  # noqa: E402
 from kcodec._speedups import _tables  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(autouse=True)

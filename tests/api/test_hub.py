@@ -19,7 +19,7 @@ from kcodec import legacyscheme
 from kcodec.errors import ConversionError
 from kcodec.schema import GroupVersion, GroupVersionKind
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 FIXTURE_ROOT = SHARED / "fixtures" / "k8s-api-v0.36.3"
 FIXTURE_DIRS = ("HEAD", "v1.33.0", "v1.34.0", "v1.35.0")
 

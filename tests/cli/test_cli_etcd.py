@@ -16,13 +16,25 @@ import pytest
 import yaml
 
 from _etcd import etcd_endpoints  # noqa: F401  (session fixture)
-from test_storage_store import codec, pod
-
 from kcodec.api.core import v1
 from kcodec.api.meta import v1 as metav1
-from kcodec.schema import GroupResource
+from kcodec.schema import GroupResource, GroupVersion
+from kcodec.storage import StorageCodecConfig, new_storage_codec
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def codec():
+    """The storage codec kube-apiserver uses for core/v1 (protobuf)."""
+    from kcodec.api import codecs
+
+    core = GroupVersion("", "v1")
+    return new_storage_codec(StorageCodecConfig("application/vnd.kubernetes.protobuf", codecs, core, core))
+
+
+def pod(name: str, ns: str = "default", **meta) -> v1.Pod:
+    return v1.Pod(metadata=metav1.ObjectMeta(name=name, namespace=ns, **meta),
+                  spec=v1.PodSpec(containers=[v1.Container(name="c", image="nginx:1.27")]))
 KEY_B64 = base64.b64encode(bytes(range(32))).decode()
 ENCRYPTION_CONFIG = f"""\
 apiVersion: apiserver.config.k8s.io/v1

@@ -37,7 +37,7 @@ from kcodec.api.core import v1
 from kcodec.api.meta import v1 as metav1
 from kcodec.storage.errors import StorageTimeoutError, UnreachableError
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 WRITERS, UPDATES = 8, 200
 
 
@@ -391,7 +391,7 @@ def test_etcd_of_a_killed_test_run_stops_with_it(tmp_path: Path) -> None:
     require_etcd()
     if not shutil.which("setpriv"):
         pytest.skip("setpriv (util-linux) is not installed")
-    tests = Path(__file__).resolve().parent
+    tests = Path(__file__).resolve().parents[1]
     script = (f"import sys, time; sys.path.insert(0, {str(tests)!r}); from _etcd import EtcdCluster; "
               "c = EtcdCluster(1); print(c.procs[0].pid, c.dir, flush=True); time.sleep(120)")
     parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "asv_bench"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "asv_bench"))
 
 from benchmarks import bench_crd  # noqa: E402
 

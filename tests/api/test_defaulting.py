@@ -696,7 +696,7 @@ def test_defaulting_benchmark_runs_once(monkeypatch, kcodec_mode):
     import sys
     from pathlib import Path
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "asv_bench"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "asv_bench"))
     from benchmarks import bench_defaulting
 
     monkeypatch.setattr(bench_defaulting, "DEPLOYMENTS", 3)

@@ -16,7 +16,7 @@ import pytest
 
 from kcodec import speedups
 
-ASV_DIR = Path(__file__).resolve().parents[1] / "asv_bench"
+ASV_DIR = Path(__file__).resolve().parents[2] / "asv_bench"
 sys.path.insert(0, str(ASV_DIR))
 
 import importlib  # noqa: E402

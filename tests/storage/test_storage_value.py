@@ -273,7 +273,7 @@ def test_benchmark_runs_once_per_provider() -> None:
     import sys
     from pathlib import Path
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "asv_bench"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "asv_bench"))
     from benchmarks.bench_storage_value import TransformValue
 
     for provider in TransformValue.params[0]:

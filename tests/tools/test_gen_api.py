@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 API_DIR = ROOT / "kcodec" / "api"
 FIXTURES = ROOT.parent / "shared" / "fixtures" / "k8s-api-v0.36.3" / "HEAD"
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from _seeds import SEED_DEPLOYMENT as SEED
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared"
 CORPUS = SHARED / "corpus" / "files"
 

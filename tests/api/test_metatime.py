@@ -290,7 +290,7 @@ def test_fieldsv1_value_semantics() -> None:
 
 # ------------------------------------------------------------------------ fixtures
 
-FIXTURES = __import__("pathlib").Path(__file__).resolve().parents[1].parent / "shared" / "fixtures" / "k8s-api-v0.36.3" / "HEAD"
+FIXTURES = __import__("pathlib").Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "k8s-api-v0.36.3" / "HEAD"
 _STAMP = __import__("re").compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{6})?Z\Z")
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from kcodec import speedups
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "asv_bench"))
 
 from benchmarks import _docs, bench_peers  # noqa: E402

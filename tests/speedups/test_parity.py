@@ -141,7 +141,7 @@ def test_a_fresh_import_binds_every_compiled_kernel() -> None:
             "assert not wrong, wrong\n"
             "print(speedups.ENABLED)")
     env = {k: v for k, v in os.environ.items() if k != "KCODEC_PURE"}
-    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[1])
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "True"

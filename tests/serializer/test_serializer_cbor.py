@@ -633,7 +633,7 @@ class TestTreeKernelParity:
         import sys
         from pathlib import Path
 
-        sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "asv_bench"))
+        sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "asv_bench"))
         from benchmarks.bench_crd import custom_resource_list
 
         pure, compiled = _twins()

@@ -36,6 +36,7 @@ class RequestInfo:
     resource: str = ""
     subresource: str = ""
     name: str = ""
+    parts: list[str] = field(default_factory=list)
 
 
 @dataclass

@@ -129,12 +129,9 @@ class RequestScope:
 
 def _context(scope: RequestScope, req: Request, info: Any, namespace: str) -> Any:
     """The registry's request context: namespace, user and what the URL asked for."""
-    from kcodec.registry.request import Context, RequestInfo
+    from kcodec.registry.request import Context
 
-    ri = RequestInfo(is_resource_request=True, path=info.path, verb=info.verb, api_prefix=info.api_prefix,
-                     api_group=info.api_group, api_version=info.api_version, namespace=info.namespace,
-                     resource=info.resource, subresource=info.subresource, name=info.name)
-    return Context(namespace=namespace, user=req.user, request_info=ri)
+    return Context(namespace=namespace, user=req.user, request_info=info)
 
 
 def summarize_data(data: bytes, max_length: int) -> str:

@@ -17,11 +17,11 @@ import concurrent.futures
 import hmac
 import json
 import logging
-from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from aiohttp import web
 
+from kcodec.registry.request import RequestInfo
 from kcodec.schema import GroupVersion
 from kcodec.server.discovery import Discovery
 from kcodec.server.handlers import (
@@ -67,29 +67,12 @@ def version_info() -> dict[str, str]:
     }
 
 
-@dataclass
-class RequestInfo:
-    """What a path asks for (requestinfo.go RequestInfo)."""
-
-    is_resource_request: bool = False
-    path: str = ""
-    verb: str = ""
-    api_prefix: str = ""
-    api_group: str = ""
-    api_version: str = ""
-    namespace: str = ""
-    resource: str = ""
-    subresource: str = ""
-    name: str = ""
-    parts: list[str] = field(default_factory=list)
-
-
 _NAMESPACE_SUBRESOURCES = frozenset(("status", "finalize"))
 
 
 def parse_request_info(method: str, path: str, query: dict[str, list[str]]) -> RequestInfo:
     """Go's RequestInfoFactory.NewRequestInfo for the /api and /apis prefixes."""
-    info = RequestInfo(path=path, verb=method.lower())
+    info = RequestInfo(is_resource_request=False, path=path, verb=method.lower())
     parts = [p for p in path.strip("/").split("/")]
     if not parts or parts[0] not in ("api", "apis"):
         return info

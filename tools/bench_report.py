@@ -182,7 +182,7 @@ def operations(items: int) -> list[tuple[str, list[Case]]]:
          [(KCODEC, c.ConvertInternal, "time_to_internal", ("legacyscheme",))]),
         ("convert Pod internal -> v1 (legacyscheme)",
          [(KCODEC, c.ConvertInternal, "time_to_external", ("legacyscheme",))]),
-        # Targets (issues 12, 16): conversion through the hub costs less than protobuf decode.
+        # Target: conversion through the hub costs less than protobuf decode.
         (f"convert {lst} v1 -> internal -> v1 (legacyscheme)", [
             (KCODEC, h.PodListHub, "time_round_trip", ()),
             *beside("protobuf decode of the list", h.PodListHub, "time_protobuf_decode"),
@@ -194,7 +194,7 @@ def operations(items: int) -> list[tuple[str, list[Case]]]:
             *beside("protobuf decode of the list", h.DeploymentsHub, "time_protobuf_decode"),
             *beside("decode + default + convert from protobuf", h.DeploymentsHub, "time_decode_and_convert"),
         ]),
-        # Targets (issues 11, 12): wall time of a fresh interpreter doing one document.
+        # Target: wall time of a fresh interpreter doing one document.
         ("start-up: decode one Deployment YAML, fresh process",
          [(KCODEC, k.StartUp, "timeraw_import_and_decode_deployment_yaml", ())]),
         ("start-up: kcodec convert one manifest, fresh process",
@@ -217,7 +217,7 @@ def operations(items: int) -> list[tuple[str, list[Case]]]:
             (KCODEC, w.WatchStream, "time_watch", ("protobuf",)),
             *beside(f"PodList({events}) protobuf of the same Pods", w.WatchStream, "time_list", ("protobuf",)),
         ]),
-        # Target (issue 21): a list from the watch cache at least 5x faster than from the storage.
+        # Target: a list from the watch cache at least 5x faster than from the storage.
         *[(f"watch cache: list {wc.CACHE_ITEMS} Pods, consistent read, {backend}", [
             (KCODEC, wc.CacherList, "time_list_cache", (backend,)),
             *beside(f"Store.get_list from {backend}", wc.CacherList, "time_list_storage", (backend,)),

@@ -1,6 +1,6 @@
 """Conversion through the internal (hub) version on compiled tables.
 
-Targets (issues 12 and 16): converting the PodList (``LIST_ITEMS`` pods, 1000 by default)
+Targets: converting the PodList (``LIST_ITEMS`` pods, 1000 by default)
 v1 -> internal -> v1 costs less than protobuf-decoding it (``PodListHub``); apps/v1beta1 ->
 apps/v1 of as many Deployments, defaults included, costs less than protobuf-decoding them
 (``DeploymentsHub``); ``kcodec convert`` of one manifest in a fresh process takes at most

@@ -326,7 +326,7 @@ class _EtcdWatch:
 
     def _progress(self, revision: int) -> None:
         # A progress notification says no more events up to `revision`. etcd before
-        # 3.4.25 / 3.5.8 may send it ahead of events it had queued (issue 15220); those
+        # 3.4.25 / 3.5.8 may send it ahead of events it had queued (etcd-io/etcd#15220); those
         # are on the wire by the time the answer to a second request comes back, so a
         # revision is reported once a later notification confirms it.
         if self._unconfirmed:

@@ -20,7 +20,7 @@ from kcodec.registry.request import Context
 from kcodec.schema import GroupResource, GroupVersionKind
 
 __all__ = ["CustomResourceTableConvertor", "CustomResourceStrategy", "CustomResourceStatusStrategy", "CustomResourceScaleREST",
-           "custom_resource_storages", "crd_version", "UnstructuredStorageCodec"]
+           "custom_resource_storages", "crd_version", "UnstructuredStorageCodec", "CustomResourceConverter"]
 
 
 def _tree(crd: Any) -> dict[str, Any]:
@@ -35,18 +35,142 @@ def crd_version(crd: Any, version: str) -> dict[str, Any]:
     raise apierrors.new_not_found(GroupResource("apiextensions.k8s.io", "customresourcedefinitions"), version)
 
 
+class CustomResourceConverter:
+    """Converts custom resources between the versions of one CRD, as apiextensions-apiserver's
+    ``pkg/apiserver/conversion`` does: strategy ``None`` (nop_converter.go) rewrites
+    ``apiVersion``; ``Webhook`` (webhook_converter.go) POSTs a ``ConversionReview`` to the
+    CRD's ``conversion.webhook.clientConfig`` (``url``, or ``service`` resolved to
+    ``https://<name>.<namespace>.svc:<port><path>``) with the objects not yet in the
+    desired version and takes back ``convertedObjects``.
+    """
+
+    def __init__(self, crd: Any, timeout: float = 30.0) -> None:
+        spec = _tree(crd).get("spec") or {}
+        conversion = spec.get("conversion") or {}
+        self.group = spec.get("group", "")
+        self.kind = (spec.get("names") or {}).get("kind", "")
+        self.strategy = conversion.get("strategy") or "None"
+        webhook = conversion.get("webhook") or {}
+        self.client_config = webhook.get("clientConfig") or {}
+        self.review_versions = list(webhook.get("conversionReviewVersions") or ["v1"])
+        self.timeout = timeout
+
+    def __repr__(self) -> str:
+        return f"CustomResourceConverter({self.group}, Kind={self.kind}, strategy={self.strategy})"
+
+    def convert(self, content: dict[str, Any], version: str) -> dict[str, Any]:
+        """``content`` (a JSON tree) in ``<group>/<version>``; the tree itself when it is there."""
+        desired = f"{self.group}/{version}"
+        if content.get("apiVersion") == desired:
+            return content
+        if self.strategy != "Webhook":
+            out = dict(content)
+            out["apiVersion"] = desired
+            return out
+        return self._webhook(content, desired)
+
+    def _url(self) -> str:
+        url = self.client_config.get("url")
+        if url:
+            return url
+        svc = self.client_config.get("service") or {}
+        port = svc.get("port") or 443
+        return f"https://{svc.get('name')}.{svc.get('namespace')}.svc:{port}{svc.get('path') or ''}"
+
+    def _webhook(self, content: dict[str, Any], desired: str) -> dict[str, Any]:
+        import base64
+        import ssl
+        import urllib.error
+        import urllib.request
+        import uuid
+
+        gvk = f"{content.get('apiVersion', '')}, Kind={content.get('kind', '')}"
+        if "v1" not in self.review_versions:
+            # webhook_converter.go: v1 is the ConversionReview version kube-apiserver 1.36 speaks.
+            raise apierrors.new_internal_error(f"conversion webhook for {gvk} failed: no supported "
+                                               f"conversionReviewVersions {self.review_versions}")
+        uid = str(uuid.uuid4())
+        review = {"apiVersion": "apiextensions.k8s.io/v1", "kind": "ConversionReview",
+                  "request": {"uid": uid, "desiredAPIVersion": desired, "objects": [content]}}
+        context = None
+        ca = self.client_config.get("caBundle")
+        if ca:
+            context = ssl.create_default_context(cadata=base64.b64decode(ca).decode("ascii"))
+        request = urllib.request.Request(self._url(), data=json.dumps(review).encode(), method="POST",
+                                         headers={"Content-Type": "application/json",
+                                                  "Accept": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout, context=context) as resp:
+                body = json.loads(resp.read(16 << 20))
+        except (urllib.error.URLError, OSError, ValueError) as exc:
+            raise apierrors.new_internal_error(f"conversion webhook for {gvk} failed: {exc}") from None
+        response = body.get("response") if isinstance(body, dict) else None
+        if not isinstance(response, dict):
+            raise apierrors.new_internal_error(f"conversion webhook for {gvk} failed: no response provided")
+        if response.get("uid") != uid:
+            raise apierrors.new_internal_error(f"conversion webhook for {gvk} failed: expected response uid "
+                                               f"{uid!r}, got {response.get('uid')!r}")
+        result = response.get("result") or {}
+        if result.get("status") != "Success":
+            raise apierrors.new_internal_error(f"conversion webhook for {gvk} failed: "
+                                               f"{result.get('message', '')}")
+        converted = response.get("convertedObjects") or []
+        if len(converted) != 1:
+            raise apierrors.new_internal_error(f"conversion webhook for {gvk} returned {len(converted)} objects, "
+                                               f"expected 1")
+        out = converted[0]
+        if not isinstance(out, dict) or out.get("apiVersion") != desired:
+            got = out.get("apiVersion") if isinstance(out, dict) else type(out).__name__
+            raise apierrors.new_internal_error(f"conversion webhook for {gvk} returned invalid object at index 0: "
+                                               f"invalid apiVersion {got!r}, expected {desired!r}")
+        # webhook_converter.go restoreObjectMeta: a webhook may change labels and annotations only.
+        meta = dict(content.get("metadata") or {})
+        new_meta = out.get("metadata") or {}
+        for key in ("labels", "annotations"):
+            if key in new_meta:
+                meta[key] = new_meta[key]
+            else:
+                meta.pop(key, None)
+        out = dict(out)
+        out["metadata"] = meta
+        return out
+
+
 class UnstructuredStorageCodec:
-    """The JSON codec custom resources are stored with (apiextensions' unstructured codec)."""
+    """The JSON codec custom resources are stored with (apiextensions' unstructured codec).
+
+    With a ``converter``, objects are written in ``storage_version`` and read back in
+    ``version`` (the served version the store works in), as the versioning codec of
+    customresource_handler.go does."""
+
+    def __init__(self, converter: CustomResourceConverter | None = None, version: str = "",
+                 storage_version: str = "") -> None:
+        self.converter = converter
+        self.version = version
+        self.storage_version = storage_version
+
+    def __repr__(self) -> str:
+        return f"UnstructuredStorageCodec(version={self.version!r}, storage_version={self.storage_version!r})"
 
     def encode(self, obj: Any) -> bytes:
         from kcodec.gojson import dumps
 
-        return dumps(obj.unstructured_content(), sort_keys=True) + b"\n"
+        content = obj.unstructured_content()
+        if self.converter is not None and self.storage_version:
+            content = self.converter.convert(content, self.storage_version)
+        return dumps(content, sort_keys=True) + b"\n"
 
     def decode(self, data: bytes, defaults: Any = None, into: Any = None) -> tuple[Any, Any]:
         from kcodec.api.meta.unstructured import UNSTRUCTURED_JSON_SCHEME
 
-        return UNSTRUCTURED_JSON_SCHEME.decode(data, defaults, into)
+        obj, gvk = UNSTRUCTURED_JSON_SCHEME.decode(data, defaults, into)
+        if self.converter is not None and self.version and hasattr(obj, "unstructured_content"):
+            content = obj.unstructured_content()
+            converted = self.converter.convert(content, self.version)
+            if converted is not content:
+                obj.set_unstructured_content(converted)
+                gvk = obj.group_version_kind() if hasattr(obj, "group_version_kind") else gvk
+        return obj, gvk
 
 
 class CustomResourceStrategy(rest.Strategy):

@@ -252,15 +252,14 @@ class CustomResourceDefinitions:
             _log.debug("status update of CRD %s failed", name, exc_info=True)
         self._accepted[name] = {"plural": names["plural"], "kind": names["kind"]}
 
-    def _rest_options(self, group: str, plural: str) -> Any:
-        from kcodec.registry.customresource import UnstructuredStorageCodec
+    def _rest_options(self, group: str, plural: str, codec: Any) -> Any:
         from kcodec.registry.generic.options import RESTOptions, storage_with_cacher
         from kcodec.storage.factory import StorageConfig
 
         base = self.getter.storage_factory.new_config(GroupResource("apiextensions.k8s.io",
                                                                      "customresourcedefinitions"))
         config = StorageConfig(prefix=base.prefix, server_list=list(base.server_list),
-                               codec=UnstructuredStorageCodec(), transformer=base.transformer,
+                               codec=codec, transformer=base.transformer,
                                media_type="application/json", group_resource=GroupResource(group, plural),
                                resource_prefix=f"{group}/{plural}")
         decorator = storage_with_cacher(self.getter.default_watch_cache_size) if self.getter.enable_watch_cache \
@@ -273,7 +272,8 @@ class CustomResourceDefinitions:
 
     def _install(self, crd: dict[str, Any]) -> None:
         from kcodec.api import apiextensions
-        from kcodec.registry.customresource import custom_resource_storages
+        from kcodec.registry.customresource import (CustomResourceConverter, UnstructuredStorageCodec,
+                                                    custom_resource_storages)
         from kcodec.runtime.scheme import Scheme
         from kcodec.serializer import CodecFactory
         from kcodec.server.installer import APIInstaller
@@ -293,13 +293,17 @@ class CustomResourceDefinitions:
         # customresource_handler.go serves JSON and YAML (and CBOR): there is no protobuf of CRs.
         infos = [i for i in codecs.supported_media_types() if "protobuf" not in i.media_type]
         installer = APIInstaller(scheme, codecs, infos, self.server.meta_infos)
-        rest_options = self._rest_options(group, plural)
         routes: dict[GroupVersion, Any] = {}
         stores: list[Any] = []
         served = [v for v in spec["versions"] if v.get("served")]
+        converter = CustomResourceConverter(crd)
+        storage_version = next((v["name"] for v in spec["versions"] if v.get("storage")), served[0]["name"])
         for v in served:
             gv = GroupVersion(group, v["name"])
-            storages = custom_resource_storages(crd, v["name"], rest_options)
+            # customresource_handler.go: each served version reads and writes through a codec that
+            # stores the storage version and converts (None or Webhook) to and from it.
+            codec = UnstructuredStorageCodec(converter, v["name"], storage_version)
+            storages = custom_resource_storages(crd, v["name"], self._rest_options(group, plural, codec))
             stores.append(storages[plural])
             scale = {k: st for k, st in storages.items() if k.endswith("/scale")}
             gv_routes = installer.install_group_version(gv, {k: st for k, st in storages.items() if k not in scale})
@@ -403,11 +407,12 @@ class CustomResourceDefinitions:
 
     def _instance_stores(self, crd: dict[str, Any]) -> list[Any]:
         """Storage of a CRD this server never served (deleted while it was down)."""
-        from kcodec.registry.customresource import custom_resource_storages
+        from kcodec.registry.customresource import UnstructuredStorageCodec, custom_resource_storages
 
         spec = crd["spec"]
         versions = [v["name"] for v in spec["versions"] if v.get("storage")] or [spec["versions"][0]["name"]]
-        opts = self._rest_options(spec["group"], spec["names"]["plural"])
+        # read as stored: deleting needs no conversion (nor a conversion webhook that may be gone)
+        opts = self._rest_options(spec["group"], spec["names"]["plural"], UnstructuredStorageCodec())
         return [custom_resource_storages(crd, versions[0], opts)[spec["names"]["plural"]]]
 
     @staticmethod

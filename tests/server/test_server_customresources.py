@@ -259,3 +259,114 @@ def test_deleting_the_crd_deletes_its_instances(server) -> None:
     kubectl(server, "wait", "--for=condition=Established", "crd/snapshots.stable.example.com", "--timeout=20s")
     assert kubectl(server, "get", "snapshots", "-A", "-o", "name").stdout.strip() == ""
     kubectl(server, "delete", "crd", "snapshots.stable.example.com")
+
+
+def _kind_name(prefix: str) -> str:
+    """A fresh lower-case kind name per test run (a CRD is not re-created under one name)."""
+    return prefix + "".join(chr(ord("a") + int(c, 16) % 26) for c in uuid.uuid4().hex[:6])
+
+
+def _versions_crd(name: str, conversion: str) -> str:
+    schema = "schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}"
+    return f"""
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {{name: {name}s.conv.example.com}}
+spec:
+  group: conv.example.com
+  scope: Namespaced
+  names: {{plural: {name}s, singular: {name}, kind: {name.capitalize()}}}
+  {conversion}
+  versions:
+  - {{name: v1, served: true, storage: true, {schema}}}
+  - {{name: v2, served: true, storage: false, {schema}}}
+"""
+
+
+def test_versions_without_conversion(server) -> None:
+    """Strategy None (apiextensions-apiserver nop_converter.go): every served version reads
+    the same objects, only apiVersion changes; they are stored in the storage version."""
+    name = _kind_name("gadget")
+    kubectl(server, "apply", "-f", "-", stdin=_versions_crd(name, ""))
+    kubectl(server, "wait", "--for=condition=Established", f"crd/{name}s.conv.example.com", "--timeout=20s")
+    obj = (f"apiVersion: conv.example.com/v2\nkind: {name.capitalize()}\nmetadata: {{name: g1, namespace: default}}\n"
+           "spec: {size: 3}\n")
+    kubectl(server, "apply", "-f", "-", stdin=obj)
+    base = f"/apis/conv.example.com/{{}}/namespaces/default/{name}s/g1"
+    as_v1 = json.loads(kubectl(server, "get", "--raw", base.format("v1")).stdout)
+    as_v2 = json.loads(kubectl(server, "get", "--raw", base.format("v2")).stdout)
+    assert as_v1["apiVersion"] == "conv.example.com/v1" and as_v2["apiVersion"] == "conv.example.com/v2"
+    assert as_v1["spec"] == as_v2["spec"] == {"size": 3}
+    kubectl(server, "delete", "crd", f"{name}s.conv.example.com", "--ignore-not-found")
+
+
+class _ConversionWebhook:
+    """A conversion webhook on loopback: v1 ``spec.cronSpec`` is v2 ``spec.schedule``."""
+
+    def __init__(self) -> None:
+        import http.server
+        import threading
+
+        self.reviews: list[dict] = []
+        hook = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 - http.server's name
+                review = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                hook.reviews.append(review)
+                request = review["request"]
+                out = []
+                for o in request["objects"]:
+                    o = dict(o, apiVersion=request["desiredAPIVersion"])
+                    spec = dict(o.get("spec") or {})
+                    if request["desiredAPIVersion"].endswith("/v2") and "cronSpec" in spec:
+                        spec["schedule"] = spec.pop("cronSpec")
+                    elif request["desiredAPIVersion"].endswith("/v1") and "schedule" in spec:
+                        spec["cronSpec"] = spec.pop("schedule")
+                    o["spec"] = spec
+                    out.append(o)
+                body = json.dumps({"apiVersion": "apiextensions.k8s.io/v1", "kind": "ConversionReview",
+                                   "response": {"uid": request["uid"], "convertedObjects": out,
+                                                "result": {"status": "Success"}}}).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/convert"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def test_conversion_webhook(server) -> None:
+    """Strategy Webhook (webhook_converter.go): a ConversionReview per object not in the
+    wanted version; objects are stored in the storage version (v1) whatever version wrote them."""
+    hook = _ConversionWebhook()
+    try:
+        conversion = ("conversion: {strategy: Webhook, webhook: {conversionReviewVersions: [v1], "
+                      f"clientConfig: {{url: '{hook.url}'}}}}}}")
+        name = _kind_name("widget")
+        kubectl(server, "apply", "-f", "-", stdin=_versions_crd(name, conversion))
+        kubectl(server, "wait", "--for=condition=Established", f"crd/{name}s.conv.example.com", "--timeout=20s")
+        kubectl(server, "apply", "-f", "-", stdin=f"apiVersion: conv.example.com/v2\nkind: {name.capitalize()}\n"
+                "metadata: {name: w1, namespace: default}\nspec: {schedule: '*/5 * * * *'}\n")
+        base = f"/apis/conv.example.com/{{}}/namespaces/default/{name}s/w1"
+        as_v1 = json.loads(kubectl(server, "get", "--raw", base.format("v1")).stdout)
+        as_v2 = json.loads(kubectl(server, "get", "--raw", base.format("v2")).stdout)
+        assert as_v1["apiVersion"] == "conv.example.com/v1" and as_v1["spec"] == {"cronSpec": "*/5 * * * *"}
+        assert as_v2["apiVersion"] == "conv.example.com/v2" and as_v2["spec"] == {"schedule": "*/5 * * * *"}
+        assert as_v1["metadata"]["uid"] == as_v2["metadata"]["uid"]
+        review = hook.reviews[0]
+        assert review["apiVersion"] == "apiextensions.k8s.io/v1" and review["kind"] == "ConversionReview"
+        assert review["request"]["desiredAPIVersion"] == "conv.example.com/v1"  # stored as v1
+        kubectl(server, "delete", "crd", f"{name}s.conv.example.com", "--ignore-not-found")
+    finally:
+        hook.close()

@@ -14,6 +14,7 @@ import ssl
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 
 import pytest
@@ -152,3 +153,81 @@ def test_sigkill_loses_no_acknowledged_write(tmp_path):
     finally:
         code, err = _stop(proc)
     assert code == 0, err
+
+
+def test_two_servers_on_a_three_member_etcd_one_killed(tmp_path):
+    """Two ``kcodec serve`` processes on a 3-member etcd serve one cluster: a client writes
+    through both while a watcher follows the second; the first is killed with SIGKILL mid-run
+    and the client carries on through the second, which lists and has streamed every create
+    either server acknowledged."""
+    import json
+    import threading
+
+    from _etcd import EtcdCluster, require_etcd
+
+    require_etcd()
+    cluster = EtcdCluster(3)
+    procs = []
+    try:
+        storage = "etcd:" + ",".join(cluster.endpoints)
+        urls = []
+        for _ in range(2):
+            proc, line = _start("--storage", storage, "--controllers", "none")
+            procs.append(proc)
+            assert "http://127.0.0.1:" in line, line
+            urls.append(line.split()[-1])
+        ns = "/api/v1/namespaces/default/configmaps"
+        seen: set[str] = set()
+        watching = threading.Event()
+
+        def watch():
+            with urllib.request.urlopen(urls[1] + ns + "?watch=1&timeoutSeconds=60", timeout=90) as r:
+                watching.set()
+                for raw in r:
+                    event = json.loads(raw)
+                    if event["type"] == "ADDED":
+                        seen.add(event["object"]["metadata"]["name"])
+                        if "last" in seen:
+                            return
+
+        watcher = threading.Thread(target=watch, daemon=True)
+        watcher.start()
+        assert watching.wait(20)
+        acked: list[str] = []
+        alive = [0, 1]
+
+        def create(name: str) -> None:
+            body = json.dumps({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": name}}).encode()
+            for _ in range(len(alive)):
+                target = alive[len(acked) % len(alive)]
+                req = urllib.request.Request(urls[target] + ns, data=body, method="POST",
+                                             headers={"Content-Type": "application/json"})
+                try:
+                    with urllib.request.urlopen(req, timeout=10) as r:
+                        assert r.status == 201
+                        acked.append(name)
+                        return
+                except urllib.error.HTTPError:
+                    raise
+                except OSError:
+                    # the server is gone: its clients go on through the other one
+                    alive.remove(target)
+            raise AssertionError("no server left")
+
+        for i in range(60):
+            if i == 30:
+                procs[0].kill()
+                procs[0].communicate()
+            create(f"cm{i}")
+        create("last")
+        assert alive == [1]
+        watcher.join(30)
+        with urllib.request.urlopen(urls[1] + ns, timeout=10) as r:
+            names = {i["metadata"]["name"] for i in json.load(r)["items"]}
+        assert set(acked) <= names
+        assert set(acked) <= seen
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                _stop(proc)
+        cluster.stop()

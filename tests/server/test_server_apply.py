@@ -162,3 +162,20 @@ def test_status_writes_own_only_status(server) -> None:
     assert "replicas" not in obj.get("status", {})
     entry = managed(server, "deploy", name)[0]
     assert "f:status" not in entry["fieldsV1"] and entry["manager"] == "kubectl"
+
+
+def test_kubectl_diff_is_a_dry_run(server) -> None:
+    """kubectl diff: a dry-run patch (client-side) or apply (--server-side); exit 1 with the
+    change shown, 0 when nothing would change; the stored object stays as it was."""
+    name = _name()
+    kubectl(server, "apply", "-f", "-", stdin=_cm(name, "1"))
+    r = kubectl(server, "diff", "-f", "-", stdin=_cm(name, "2"), ok=False)
+    assert r.returncode == 1, r.stderr
+    assert '-  x: "1"' in r.stdout and '+  x: "2"' in r.stdout
+    assert kubectl(server, "diff", "-f", "-", stdin=_cm(name, "1"), ok=False).returncode == 0
+    r = kubectl(server, "diff", "--server-side", "--force-conflicts", "-f", "-", stdin=_cm(name, "3"), ok=False)
+    assert r.returncode == 1, r.stderr
+    assert '+  x: "3"' in r.stdout
+    cm = json.loads(kubectl(server, "get", "cm", name, "-o", "json").stdout)
+    assert cm["data"] == {"x": "1"}
+    assert [e["manager"] for e in managed(server, "cm", name)] == ["kubectl-client-side-apply"]

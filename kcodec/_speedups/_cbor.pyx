@@ -812,7 +812,8 @@ cdef int _put_tree_map(_Writer w, dict d, int depth) except -1:
     cdef Py_ssize_t n = len(d), i, j, pos = 0
     cdef PyObject* k
     cdef PyObject* val
-    cdef _KeyRef small[24]
+    # Kept small: this frame is on the C stack once per nesting level (10000 deep).
+    cdef _KeyRef small[8]
     cdef _KeyRef* refs = small
     cdef _KeyRef tmp
     cdef Py_ssize_t got = 0
@@ -832,7 +833,7 @@ cdef int _put_tree_map(_Writer w, dict d, int depth) except -1:
             w.put_raw(PyBytes_AS_STRING(kb), PyBytes_GET_SIZE(kb))
             _put_tree(w, d[key], depth + 1)
         return 0
-    if n > 24:
+    if n > 8:
         refs = <_KeyRef*>malloc(sizeof(_KeyRef) * n)
         if refs == NULL:
             raise MemoryError()
@@ -858,7 +859,7 @@ cdef int _put_tree_map(_Writer w, dict d, int depth) except -1:
                 refs[got - 1].data = <const unsigned char*>PyBytes_AS_STRING(kb)
                 refs[got - 1].size = PyBytes_GET_SIZE(kb)
         n = got
-        if n <= 24:
+        if n <= 8:
             for i in range(1, n):
                 tmp = refs[i]
                 j = i - 1
@@ -1137,20 +1138,31 @@ cdef class _Reader:
 
 
 cdef inline int _head(_Reader r, unsigned char* major, uint64_t* val) except -1:
-    """Read a definite head (well-formedness was checked): ai 31 and tags fall back."""
+    """Read a definite head: ai 31, the reserved 28-30, tags and a head cut short by the
+    buffer's end fall back (to the full scan, which raises Go's error for them).
+
+    cbor_type_meta calls this before anything checked the item, so every byte it reads
+    is bounded by ``r.end`` here."""
     cdef const unsigned char* p = r.p
-    cdef unsigned char ib = p[r.pos]
-    cdef unsigned char ai = ib & 0x1F
+    cdef unsigned char ib
+    cdef unsigned char ai
     cdef uint64_t v
     cdef int i, n
+    if r.pos >= r.end:
+        raise _Fallback()
+    ib = p[r.pos]
+    ai = ib & 0x1F
     major[0] = ib >> 5
-    r.pos += 1
     if ai < 24:
+        r.pos += 1
         val[0] = ai
         return 0
-    if ai == 31 or major[0] == 6:
+    if ai > 27 or major[0] == 6:
         raise _Fallback()
     n = 1 << (ai - 24)
+    if n >= r.end - r.pos:
+        raise _Fallback()
+    r.pos += 1
     v = 0
     for i in range(n):
         v = (v << 8) | p[r.pos + i]
@@ -1576,7 +1588,7 @@ cdef bint _is_utf8(const unsigned char* s, Py_ssize_t n) except -1:
 cdef str _type_meta_string(_Reader r):
     cdef unsigned char major
     cdef uint64_t n
-    if r.p[r.pos] == 0xF6:
+    if r.pos < r.end and r.p[r.pos] == 0xF6:
         r.pos += 1
         return ""
     _head(r, &major, &n)

@@ -143,6 +143,10 @@ def _key_order(k: bytes) -> tuple[int, bytes]:
 
 
 def _sorted_keys(d: dict[str, Any]) -> list[tuple[bytes, str]]:
+    for k in d:
+        if not isinstance(k, str):
+            # Go's unstructured maps are map[string]interface{}: no other key exists there.
+            raise EncodeError(f"cbor: unsupported type: map key {k!r} of type {type(k).__name__}")
     keys = [(_str_bytes(k), k) for k in d]
     # Bytewise order of the encoded keys: for definite-length strings, length first.
     keys.sort(key=lambda p: (len(p[0]), p[0]))

@@ -37,9 +37,11 @@ from kcodec._kinds import (
     K_MAP,
     K_STR,
     K_STRUCT,
+    MAX_ENCODE_DEPTH,
     WT_BYTES,
     WT_FIXED64,
     WT_VARINT,
+    encode_depth_message,
 )
 from kcodec.errors import DecodeError, EncodeError, json_kind
 from kcodec.wire import end_group_error as _end_group_error
@@ -51,16 +53,21 @@ from kcodec.wire import read_varint as _read_varint
 from kcodec.wire import skip_field as _skip
 from kcodec.wire import varint as _varint
 
+_JSON_DEPTH_TEXT = encode_depth_message("json")
+_PROTO_DEPTH_TEXT = encode_depth_message("proto")
+
 __all__ = ["struct_to_tree", "fill_from_tree", "struct_to_proto", "fill_from_proto", "json_fill",
            "json_fill_vouched", "json_encode"]
 
-def _struct_into(obj: Any, fields: tuple[Any, ...], out: dict[str, Any]) -> None:
+def _struct_into(obj: Any, fields: tuple[Any, ...], out: dict[str, Any], depth: int = 1) -> None:
+    if depth > MAX_ENCODE_DEPTH:
+        raise EncodeError(_JSON_DEPTH_TEXT)
     for f in fields:
         v = getattr(obj, f.name)
         if f.inline and f.kind == K_STRUCT:
             if v is not None:
                 sub: dict[str, Any] = {}
-                _struct_into(v, _m.fields_of(type(v)), sub)
+                _struct_into(v, _m.fields_of(type(v)), sub, depth + 1)
                 for key, val in sub.items():
                     out.setdefault(key, val)
             continue
@@ -79,18 +86,18 @@ def _struct_into(obj: Any, fields: tuple[Any, ...], out: dict[str, Any]) -> None
                 continue
         if f.omitzero and not f.pointer and _m._is_zero_value(f, v):
             continue
-        out[f.json] = _value_tree(f, v)
+        out[f.json] = _value_tree(f, v, depth)
 
 
-def _value_tree(t: Any, v: Any) -> Any:
+def _value_tree(t: Any, v: Any, depth: int = 0) -> Any:
     if v is None:
         return None
     k = t.kind
     if k <= K_FLOAT:
-        return v
+        return _scalar(k, v)
     if k == K_STRUCT:
         sub: dict[str, Any] = {}
-        _struct_into(v, _m.fields_of(type(v)), sub)
+        _struct_into(v, _m.fields_of(type(v)), sub, depth + 1)
         return sub
     if k == K_CUSTOM:
         return v._to_tree()
@@ -99,14 +106,25 @@ def _value_tree(t: Any, v: Any) -> Any:
     if k == K_LIST:
         e = t.elem
         if e.kind <= K_FLOAT:  # type: ignore[union-attr]
-            return list(v)
-        return [_value_tree(e, x) for x in v]  # type: ignore[arg-type]
+            return [_scalar(e.kind, x) for x in v]  # type: ignore[union-attr]
+        return [_value_tree(e, x, depth) for x in v]  # type: ignore[arg-type]
     if k == K_MAP:
         e = t.elem
         if e.kind <= K_FLOAT:  # type: ignore[union-attr]
-            return {key: v[key] for key in sorted(v)}
-        return {key: _value_tree(e, v[key]) for key in sorted(v)}  # type: ignore[arg-type]
+            return {key: _scalar(e.kind, v[key]) for key in sorted(v)}  # type: ignore[union-attr]
+        return {key: _value_tree(e, v[key], depth) for key in sorted(v)}  # type: ignore[arg-type]
     return v  # K_ANY: already a tree
+
+
+_SCALAR_TYPES = {K_STR: (str,), K_INT32: (int,), K_INT64: (int,), K_BOOL: (bool,), K_FLOAT: (float, int)}
+
+
+def _scalar(k: int, v: Any) -> Any:
+    """``v`` when it is a value of scalar kind ``k`` as the checked setters keep it, else
+    TypeError (past ``object.__setattr__``; the caller's EncodeError names the field)."""
+    if isinstance(v, _SCALAR_TYPES[k]) and (k == K_BOOL or type(v) is not bool):
+        return v
+    raise TypeError(f"cannot encode a {type(v).__name__} value as kind {k}")
 
 
 def _json_type(v: Any) -> str:
@@ -413,7 +431,9 @@ def _key(number: int, wire: int) -> bytes:
     return _varint((number << 3) | wire)
 
 
-def _proto_struct(obj: Any, cls: Any, out: bytearray) -> None:
+def _proto_struct(obj: Any, cls: Any, out: bytearray, depth: int = 1) -> None:
+    if depth > MAX_ENCODE_DEPTH:
+        raise EncodeError(_PROTO_DEPTH_TEXT)
     if not cls.__dict__.get("__kc_compiled__"):
         _m._compile(cls)
     for f in cls.__kc_pb__:
@@ -426,7 +446,7 @@ def _proto_struct(obj: Any, cls: Any, out: bytearray) -> None:
             key = _key(f.number, e.wire if e.kind in (K_BOOL, K_INT32, K_INT64, K_FLOAT) else WT_BYTES)  # type: ignore[union-attr]
             for x in v:
                 out += key
-                _proto_value(e, x, out)  # type: ignore[arg-type]
+                _proto_value(e, x, out, depth)  # type: ignore[arg-type]
             continue
         if k == K_MAP:
             if not v:
@@ -441,16 +461,16 @@ def _proto_struct(obj: Any, cls: Any, out: bytearray) -> None:
                 mv = v[mk]
                 if mv is not None or e.kind not in (K_BYTES,):  # type: ignore[union-attr]
                     entry += _key(2, e.wire)  # type: ignore[union-attr]
-                    _proto_value(e, mv, entry)  # type: ignore[arg-type]
+                    _proto_value(e, mv, entry, depth)  # type: ignore[arg-type]
                 out += key
                 out += _varint(len(entry))
                 out += entry
             continue
         out += _key(f.number, f.wire)
-        _proto_value(f, v, out)
+        _proto_value(f, v, out, depth)
 
 
-def _proto_value(t: Any, v: Any, out: bytearray) -> None:
+def _proto_value(t: Any, v: Any, out: bytearray, depth: int = 0) -> None:
     """Append the payload of one value (varint, fixed64 or length + bytes)."""
     k = t.kind
     if k == K_STR:
@@ -464,7 +484,7 @@ def _proto_value(t: Any, v: Any, out: bytearray) -> None:
     elif k == K_STRUCT:
         sub = bytearray()
         if v is not None:
-            _proto_struct(v, type(v), sub)
+            _proto_struct(v, type(v), sub, depth + 1)
         out += _varint(len(sub))
         out += sub
     elif k == K_CUSTOM:
@@ -481,7 +501,7 @@ def _proto_value(t: Any, v: Any, out: bytearray) -> None:
         key = _key(1, e.wire if e.kind in (K_BOOL, K_INT32, K_INT64, K_FLOAT) else WT_BYTES)  # type: ignore[union-attr]
         for x in v or ():
             sub += key
-            _proto_value(e, x, sub)  # type: ignore[arg-type]
+            _proto_value(e, x, sub, depth)  # type: ignore[arg-type]
         out += _varint(len(sub))
         out += sub
     elif k == K_FLOAT:
@@ -645,7 +665,10 @@ def _proto_read(t: Any, wire: int, buf: bytes, pos: int, end: int, path: str, de
 def struct_to_tree(obj: Any) -> dict[str, Any]:
     """Typed struct -> JSON tree (its class is compiled)."""
     out: dict[str, Any] = {}
-    _struct_into(obj, type(obj).__kc_fields__, out)
+    try:
+        _struct_into(obj, type(obj).__kc_fields__, out)
+    except RecursionError:
+        raise EncodeError(_JSON_DEPTH_TEXT) from None
     return out
 
 
@@ -660,7 +683,10 @@ def struct_to_proto(obj: Any, prefix: bytes | None = None, suffix: bytes = b"") 
     With ``prefix``, the body is framed as ``prefix + uvarint(len(body)) + body + suffix``
     (how the envelope is written without copying a large body into it)."""
     out = bytearray()
-    _proto_struct(obj, type(obj), out)
+    try:
+        _proto_struct(obj, type(obj), out)
+    except RecursionError:
+        raise EncodeError(_PROTO_DEPTH_TEXT) from None
     if prefix is None:
         return bytes(out)
     return b"".join((prefix, _varint(len(out)), out, suffix))
@@ -726,7 +752,6 @@ def json_encode(obj: Any, pretty: bool, newline: bool = False) -> bytes:
     """Typed struct -> Go's JSON bytes (compact or pretty), plus ``\\n`` when ``newline``
     (Go's Encoder ends compact output with one; asking here spares copying the output)."""
 
-    out: dict[str, Any] = {}
-    _struct_into(obj, type(obj).__kc_fields__, out)
+    out = struct_to_tree(obj)
     data = _gojson.dumps(out, pretty=pretty)
     return data + b"\n" if newline else data

@@ -43,7 +43,7 @@ from cpython.mem cimport PyMem_Calloc, PyMem_Free
 from kcodec._speedups._varint cimport VARINT_EOF, VARINT_OK, read_uvarint, uvarint_size
 from kcodec._speedups._tables cimport (
     kc_same_bytes,
-    Table, TypeRow, FieldRow, FieldC, table_of, kc_list_new_untracked, untrack, get_field, set_field, is_zero_value, gc_pause, gc_resume,
+    Table, TypeRow, FieldRow, FieldC, table_of, check_scalar, kc_list_new_untracked, untrack, get_field, set_field, is_zero_value, gc_pause, gc_resume,
     StrCache, strcache_init, strcache_ascii, strcache_clear, new_time,
     K_STR, K_BOOL, K_INT32, K_INT64, K_FLOAT, K_BYTES, K_STRUCT, K_CUSTOM, K_LIST, K_MAP, K_ANY,
     WT_VARINT, WT_FIXED64, WT_BYTES,
@@ -52,6 +52,7 @@ from kcodec._speedups._tables cimport (
 import binascii as _binascii
 import struct as _st
 
+from kcodec import _kinds
 from kcodec import fieldtable as _m
 from kcodec.fieldtable import JSONNumber as _JSONNumber
 from kcodec._native import codec as _pure
@@ -106,6 +107,9 @@ cdef object _go_b64decode = _gojson_b64decode
 cdef object _pack = _st.pack
 cdef object _unpack_from = _st.unpack_from
 cdef object _zero_of = _m._zero_of
+cdef int MAX_ENCODE_DEPTH = _kinds.MAX_ENCODE_DEPTH
+cdef str _JSON_DEPTH_TEXT = _kinds.encode_depth_message("json")
+cdef str _PROTO_DEPTH_TEXT = _kinds.encode_depth_message("proto")
 
 # The pure module may still be initialising when this one is imported (importing
 # kcodec._native first imports the model, which imports the kernels): its functions are
@@ -133,6 +137,7 @@ cdef class _IdCache:
     address cannot be reused by another object while the cache lives."""
     cdef PyObject** keys
     cdef PyObject** vals
+    cdef int depth  # structs entered by struct_to_tree (see _struct_into)
 
     def __dealloc__(self):
         cdef Py_ssize_t i
@@ -196,6 +201,7 @@ cdef object _tree_value(_IdCache c, TypeRow t, object v):
         return None
     k = t.kind
     if k <= K_FLOAT:
+        check_scalar(k, v)
         return v
     if k == K_STRUCT:
         sub = {}
@@ -208,11 +214,15 @@ cdef object _tree_value(_IdCache c, TypeRow t, object v):
     if k == K_LIST:
         e = t.elem
         if e.kind <= K_FLOAT:
+            for x in v:
+                check_scalar(e.kind, x)
             return list(v)
         return [_tree_value(c, e, x) for x in v]
     if k == K_MAP:
         e = t.elem
         if e.kind <= K_FLOAT:
+            for x in v.values():
+                check_scalar(e.kind, x)
             return {key: v[key] for key in sorted(v)}
         return {key: _tree_value(c, e, v[key]) for key in sorted(v)}
     return v
@@ -228,13 +238,18 @@ cdef inline Table _table_for(TypeRow t, object v):
 
 
 cdef int _struct_into(_IdCache c, object obj, Table t, dict out) except -1:
-    # C recursion is charged to Python's recursion limit: a deep object raises
-    # RecursionError as the pure walker does, instead of exhausting the C stack.
+    # C recursion is charged to Python's recursion limit, as the pure walker's frames are
+    # (struct_to_tree turns RecursionError into EncodeError), and bounded by
+    # MAX_ENCODE_DEPTH whatever that limit is: the C stack is not.
+    c.depth += 1
+    if c.depth > MAX_ENCODE_DEPTH:
+        raise EncodeError(_JSON_DEPTH_TEXT)
     Py_EnterRecursiveCall(" while converting a struct to a JSON tree")
     try:
         return _struct_into_body(c, obj, t, out)
     finally:
         Py_LeaveRecursiveCall()
+        c.depth -= 1
 
 
 cdef int _struct_into_body(_IdCache c, object obj, Table t, dict out) except -1:
@@ -276,6 +291,8 @@ def struct_to_tree(obj):
     gc_pause()
     try:
         _struct_into(_IdCache(), obj, t, out)
+    except RecursionError:
+        raise EncodeError(_JSON_DEPTH_TEXT) from None
     finally:
         gc_resume()
     return out
@@ -493,7 +510,8 @@ cdef class _Writer:
 
     def __cinit__(self):
         self.depth = 0
-        self.max_depth = Py_GetRecursionLimit()
+        # Not Python's recursion limit: this writer recurses in C (see MAX_ENCODE_DEPTH).
+        self.max_depth = MAX_ENCODE_DEPTH
         o = PyBytes_FromStringAndSize(NULL, 4096)
         Py_INCREF(o)
         self.out = <PyObject*>o
@@ -679,12 +697,12 @@ cdef inline int _put_fkey(_Writer w, const FieldC* fc) except -1:
 
 
 cdef inline int _put_struct(_Writer w, object obj, Table t) except -1:
-    # Nesting is bounded by Python's recursion limit, as the pure walker's is, by a count
-    # on the writer (Py_EnterRecursiveCall per struct was a twentieth of an encode). An
-    # error abandons the writer, so the count needs no unwinding.
+    # Nesting is bounded by MAX_ENCODE_DEPTH, counted on the writer (Py_EnterRecursiveCall
+    # per struct was a twentieth of an encode, and Python's limit can be raised past what
+    # the C stack holds). An error abandons the writer, so the count needs no unwinding.
     w.depth += 1
     if w.depth > w.max_depth:
-        raise RecursionError("maximum recursion depth exceeded while encoding a struct as protobuf")
+        raise EncodeError(_PROTO_DEPTH_TEXT)
     _put_struct_body(w, obj, t)
     w.depth -= 1
     return 0
@@ -704,7 +722,7 @@ cdef inline int _put_struct_body_at(_Writer w, object obj, PyObject* t) except -
     """_put_struct with a borrowed table (see _row_table)."""
     w.depth += 1
     if w.depth > w.max_depth:
-        raise RecursionError("maximum recursion depth exceeded while encoding a struct as protobuf")
+        raise EncodeError(_PROTO_DEPTH_TEXT)
     _put_struct_body(w, obj, <Table>t)
     w.depth -= 1
     return 0

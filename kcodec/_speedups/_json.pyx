@@ -26,11 +26,12 @@ from libc.stdlib cimport malloc, calloc, free, realloc
 from libc.stdint cimport int64_t, uint32_t, uint64_t
 from libc.math cimport isinf, isnan
 from kcodec._speedups._jsonblock cimport kc_prefix_xor
+from kcodec import _kinds
 
 from kcodec._speedups._tables cimport (
     Table, TypeRow, FieldRow, table_of, get_field, set_field, is_zero_value,
     gc_pause, gc_resume, untrack, StrCache, strcache_init, strcache_ascii, strcache_clear,
-    new_time, kc_prefetch,
+    new_time, kc_prefetch, check_scalar,
 )
 
 __all__ = ["json_fill", "json_fill_vouched", "json_encode", "json_container_scan"]
@@ -164,6 +165,9 @@ cdef int _setup() except -1:
 
 class _GiveUp(Exception):
     """The fast path met something only the pure twin handles exactly."""
+
+
+cdef int MAX_ENCODE_DEPTH = _kinds.MAX_ENCODE_DEPTH
 
 
 cdef int _give_up() except -1:
@@ -1590,6 +1594,14 @@ cdef class _Enc:
     cdef int depth
     cdef dict custom_cache      # id -> (value, bytes) of immutable custom values
 
+    cdef inline int nest(self) except -1:
+        """One level deeper; past MAX_ENCODE_DEPTH (this writer recurses in C, whatever
+        Python's recursion limit) the pure twin takes over and raises its EncodeError."""
+        self.depth += 1
+        if self.depth > MAX_ENCODE_DEPTH:
+            _give_up()
+        return 0
+
     def __dealloc__(self):
         if self.out != NULL:
             Py_XDECREF(self.out)
@@ -1852,7 +1864,7 @@ cdef class _Enc:
             return self.put_ascii(_format_float(v))
         if PyDict_Check(v):
             self.put1(0x7B)
-            self.depth += 1
+            self.nest()
             for key, x in v.items():
                 if not PyUnicode_CheckExact(key):
                     _give_up()  # the pure writer's key coercions
@@ -1863,7 +1875,7 @@ cdef class _Enc:
             return self.close(0x7B, 0x7D, count)
         if isinstance(v, (list, tuple)):
             self.put1(0x5B)
-            self.depth += 1
+            self.nest()
             for x in v:
                 self.sep(&count)
                 self.put_tree(x)
@@ -2050,7 +2062,7 @@ cdef class _Enc:
         if jt.collide:
             return self.put_tree(_pure_struct_to_tree(obj))
         self.put1(0x7B)
-        self.depth += 1
+        self.nest()
         self.members(obj, jt, &count)
         return self.close(0x7B, 0x7D, count)
 
@@ -2065,13 +2077,14 @@ cdef class _Enc:
         if k == K_STR:
             if tp == &PyUnicode_Type:
                 return self.put_str(v)
+            check_scalar(k, v)
             return self.put_tree(v)
         if k == K_STRUCT:
             return self.put_struct(v, t.cls, owner, jslot)
         if k == K_LIST:
             e = t.elem
             self.put1(0x5B)
-            self.depth += 1
+            self.nest()
             if tp == &PyList_Type:
                 # Index the list (its size read anew each time, so a list changed by a custom
                 # value's encoder stays in bounds) to ask for the next item while this one
@@ -2092,11 +2105,12 @@ cdef class _Enc:
         if k == K_CUSTOM:
             return self.put_custom(t, v)
         if k <= K_FLOAT:
+            check_scalar(k, v)
             return self.put_tree(v)
         if k == K_MAP:
             e = t.elem
             self.put1(0x7B)
-            self.depth += 1
+            self.nest()
             for key in sorted(v):
                 if not PyUnicode_CheckExact(key):
                     _give_up()

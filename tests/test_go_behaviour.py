@@ -657,3 +657,43 @@ def test_custom_value_errors_carry_no_location_in_text(codecs, value: bytes, tex
         codecs["json"].decode(doc)
     assert str(info.value) == text
     assert info.value.field_path == "metadata.creationTimestamp"
+
+
+# ---------------------------------------------------------------------------------------
+# gogo map entries: k8s.io/api core/v1 generated.pb.go, ResourceRequirements.Unmarshal
+# (Limits, a map<string, Quantity>). Inside an entry, every length and varint is checked
+# against l, the message's end (``if postStringIndexmapkey > l``), not against the entry's
+# postIndex; after the entry loop ``iNdEx = postIndex`` resumes at the entry's end, and only
+# an unknown field's skip is held to the entry (``if (iNdEx + skippy) > postIndex``).
+
+
+@pytest.mark.parametrize("body, limits", [
+    # Entry [2:5] = 0a 05 63: the key's length 5 runs 2 bytes past the entry into the
+    # message; the bytes after the entry are then read again as the message's own fields
+    # (70 75: unknown field 14, varint; 78 00: unknown field 15, varint), skipped.
+    (bytes.fromhex("0a030a056370757800"), {"cpux\x00": "0"}),
+    # The same, then a well-formed entry mem: 1.
+    (bytes.fromhex("0a030a0563707578000a0a0a036d656d12030a0131"), {"cpux\x00": "0", "mem": "1"}),
+    # A value whose length (2) runs past its entry: read from the message (78 00, a
+    # Quantity body holding only unknown field 15), then read again as the message's own.
+    (bytes.fromhex("0a070a036370751202" "7800"), {"cpu": "0"}),
+])
+def test_gogo_map_entry_reads_past_its_entry(body: bytes, limits: dict) -> None:
+    from kcodec.api.core.v1 import ResourceRequirements
+    from kcodec.model import from_proto
+
+    got = from_proto(ResourceRequirements, body)
+    assert {k: str(v) for k, v in got.limits.items()} == limits
+
+
+@pytest.mark.parametrize("body", [
+    bytes.fromhex("0a030a0563707578"),        # the key runs past the message's end
+    bytes.fromhex("0a030a0563"),
+    bytes.fromhex("0a0370060a0563707578"),    # unknown field 14 in the entry, skipped past it
+])
+def test_gogo_map_entry_bounded_by_the_message(body: bytes) -> None:
+    from kcodec.api.core.v1 import ResourceRequirements
+    from kcodec.model import from_proto
+
+    with pytest.raises(DecodeError, match="^unexpected EOF$"):
+        from_proto(ResourceRequirements, body)

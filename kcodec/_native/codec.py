@@ -568,21 +568,27 @@ def _proto_fill(obj: Any, cls: Any, buf: bytes, pos: int, end: int, path: str, d
             mk = ""
             mv = None
             have_v = False
+            # gogo's generated Unmarshal (k8s.io/api core/v1 generated.pb.go, e.g.
+            # ResourceRequirements.Limits) bounds an entry's key and value by the message's
+            # end, not the entry's, and resumes at the entry's end (iNdEx = postIndex);
+            # only an unknown field's skip is held to the entry.
             while pos < stop:
-                ekey, pos = _read_varint(buf, pos, stop, fpath)
-                enum, ewire = ekey >> 3, ekey & 7
+                ekey, pos = _read_varint(buf, pos, end, fpath)
+                enum, ewire = _go_field_number(ekey), ekey & 7
                 if enum == 1:  # read as the string key whatever the wire type, as gogo does
-                    ln, pos = _read_varint(buf, pos, stop, fpath)
-                    if pos + ln > stop:
+                    ln, pos = _read_varint(buf, pos, end, fpath)
+                    if pos + ln > end:
                         raise _length_error(ln, fpath, pos)
                     mk = buf[pos:pos + ln].decode("utf-8", "surrogateescape")
                     pos += ln
                 elif enum == 2:
                     # gogo's map entry reads the value by its type, whatever the wire type says.
-                    mv, pos = _proto_read(e, e.wire, buf, pos, stop, f"{fpath}[{mk}]", depth)  # type: ignore[arg-type]
+                    mv, pos = _proto_read(e, e.wire, buf, pos, end, f"{fpath}[{mk}]", depth)  # type: ignore[arg-type]
                     have_v = True
                 else:
-                    pos = _skip(buf, ewire, pos, stop, fpath)
+                    pos = _skip(buf, ewire, pos, end, fpath)
+                    if pos > stop:
+                        raise DecodeError("unexpected EOF", field_path=fpath, offset=stop)
             if not have_v:
                 mv = _m._zero_of(e) if e.kind not in (K_STRUCT,) else e.cls._new_zero()  # type: ignore[union-attr]
                 if e.kind == K_BYTES:  # type: ignore[union-attr]
@@ -592,6 +598,7 @@ def _proto_fill(obj: Any, cls: Any, buf: bytes, pos: int, end: int, path: str, d
                 m = {}
                 object.__setattr__(obj, f.name, m)
             m[mk] = mv
+            pos = stop
             continue
         if k == K_STRUCT:
             n, pos = _read_varint(buf, pos, end, fpath)

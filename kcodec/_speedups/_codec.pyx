@@ -2082,7 +2082,7 @@ cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
         elif k == K_MAP:
             if not _kc_len1(r.p, &pos, end, &stop):
                 _read_len(r, &pos, end, &stop, fpath)
-            _map_entry(r, obj, <FieldRow>fc.row, direct, owned, pos, stop, fpath, depth)
+            _map_entry(r, obj, <FieldRow>fc.row, direct, owned, pos, stop, end, fpath, depth)
             pos = stop
             continue
         elif k == K_STRUCT:
@@ -2105,12 +2105,18 @@ cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
 
 
 cdef int _map_entry(_Reader r, object obj, FieldRow f, bint direct, bint owned, Py_ssize_t pos,
-                    Py_ssize_t stop, const PathSeg* fpath, int depth) except -1:
-    """One entry of map field ``f`` into ``obj``; ``owned``: obj was built by this decode."""
+                    Py_ssize_t stop, Py_ssize_t end, const PathSeg* fpath, int depth) except -1:
+    """One entry ``[pos:stop]`` of map field ``f`` into ``obj``; ``owned``: obj was built by
+    this decode. As gogo's generated Unmarshal (k8s.io/api core/v1 generated.pb.go, e.g.
+    ResourceRequirements.Limits), the entry's key and value are bounded by the enclosing
+    message's end ``end``, not by the entry's: a key that overruns its entry is read, and
+    the caller resumes at ``stop`` (Go's ``iNdEx = postIndex``). Only an unknown field's
+    skip is held to the entry."""
     cdef TypeRow e = f.elem
     cdef uint64_t ekey = 0, ln = 0
     cdef bint have_v = False
     cdef unsigned int ewire
+    cdef int32_t fnum
     cdef PathSeg vseg
     cdef PyObject* hit
     mk = ""
@@ -2119,22 +2125,26 @@ cdef int _map_entry(_Reader r, object obj, FieldRow f, bint direct, bint owned, 
     vseg.kind = 3
     vseg.index = 0
     while pos < stop:
-        _read(r, &pos, stop, &ekey, fpath)
+        _read(r, &pos, end, &ekey, fpath)
         ewire = <unsigned int>(ekey & 7)
-        if (ekey >> 3) == 1:  # read as the string key whatever the wire type, as gogo does
-            _read(r, &pos, stop, &ln, fpath)
-            if ln > <uint64_t>(stop - pos):
+        # gogo: fieldNum := int32(wire >> 3)
+        fnum = <int32_t>(<uint32_t>((ekey >> 3) & 0xFFFFFFFFULL))
+        if fnum == 1:  # read as the string key whatever the wire type, as gogo does
+            _read(r, &pos, end, &ln, fpath)
+            if ln > <uint64_t>(end - pos):
                 raise _pure_length_error(ln, _path(fpath), pos)
             hit = _kc_str_hit(r.strs.tab, r.strs.mask, r.p, r.size, pos, <Py_ssize_t>ln)
             mk = <object>hit if hit != NULL else _str(r, pos, <Py_ssize_t>ln)
             pos += <Py_ssize_t>ln
-        elif (ekey >> 3) == 2:
+        elif fnum == 2:
             vseg.text = <PyObject*>mk
             # gogo's map entry reads the value by its type, whatever the wire type says.
-            mv = _pread(r, e, <unsigned int>e.wire, &pos, stop, &vseg, depth)
+            mv = _pread(r, e, <unsigned int>e.wire, &pos, end, &vseg, depth)
             have_v = True
         else:
-            _skip(r, ewire, &pos, stop, fpath)
+            _skip(r, ewire, &pos, end, fpath)
+            if pos > stop:
+                raise DecodeError("unexpected EOF", field_path=_path(fpath), offset=stop)
     if not have_v:
         if e.kind == K_STRUCT:
             mv = e.struct_table().new_zero_untracked()

@@ -697,3 +697,111 @@ def test_gogo_map_entry_bounded_by_the_message(body: bytes) -> None:
 
     with pytest.raises(DecodeError, match="^unexpected EOF$"):
         from_proto(ResourceRequirements, body)
+
+
+# ---------------------------------------------------------------------------------------
+# YAML output: sigs.k8s.io/yaml Marshal = json.Marshal, then JSONToYAML (yaml.go), which
+# reads that JSON text with go-yaml v2 (go.yaml.in/yaml/v2 v2.4.2, as go-yaml/yaml v2:
+# readerc.go, scannerc.go, parserc.go) and writes the value with its emitter (emitterc.go).
+
+
+def _cm(data: dict):
+    from kcodec.api.core.v1 import ConfigMap
+    from kcodec.api.meta.v1 import ObjectMeta
+
+    return ConfigMap(metadata=ObjectMeta(name="a"), data=data)
+
+
+@pytest.mark.parametrize("value, written", [
+    # emitterc.go yaml_emitter_analyze_scalar: U+00A0 and U+2028/U+2029 are printable
+    # (is_printable tests the lead byte), U+2028/U+2029 are breaks (multiline, no plain),
+    # so single quotes with the raw characters; a break in single quotes is followed by
+    # the indent (yaml_emitter_write_single_quoted_scalar).
+    (" \u00a0\u2028\u2029", "' \u00a0\u2028\u2029'"),
+    ("\u00a0", "\u00a0"),
+    ("a\u2028b", "'a\u2028    b'"),  # the scalar's indent: its mapping's (2) + 2
+    ("x\u2029", "'x\u2029'"),
+    # U+0085 is not printable (C2 85 is below C2 A0): double quotes and its \N escape.
+    ("a\x85b", '"a\\Nb"'),
+    # yaml_emitter_write_double_quoted_scalar escapes what is not printable and breaks;
+    # U+00A0 is printable, so it stays raw (its \_ escape is unused with unicode on).
+    ("\x85\u00a0\u2028\u2029", '"\\N\u00a0\\L\\P"'),
+])
+def test_yaml_quotes_unicode_breaks_as_go_yaml(value: str, written: str) -> None:
+    import kcodec
+
+    out = kcodec.dump(_cm({"k": value}), "yaml").decode("utf-8")
+    assert f"\n  k: {written}\n" in out
+    # A key with a break is no simple key (yaml_emitter_check_simple_key): "? key".
+    if any(c in value for c in "\x85\u2028\u2029") and "    " not in written:
+        out = kcodec.dump(_cm({value: "v"}), "yaml").decode("utf-8")
+        assert f"\n  ? {written}\n  : v\n" in out
+
+
+@pytest.mark.parametrize("value, text", [
+    # readerc.go yaml_parser_update_buffer: json.Marshal writes these raw, go-yaml refuses them.
+    ("x\x7fy", "yaml: control characters are not allowed"),
+    ("\x80", "yaml: control characters are not allowed"),
+    ("\ufffe", "yaml: control characters are not allowed"),
+    ("\uffff", "yaml: control characters are not allowed"),
+])
+def test_yaml_output_fails_where_go_yaml_reads_no_json(value: str, text: str) -> None:
+    import kcodec
+    from kcodec.errors import EncodeError
+
+    with pytest.raises(EncodeError) as info:
+        kcodec.dump(_cm({"k": value}), "yaml")
+    assert str(info.value) == text
+    # JSON has no such rule.
+    assert kcodec.load(kcodec.dump(_cm({"k": value}), "json")).data == {"k": value}
+
+
+@pytest.mark.parametrize("item, text", [
+    # Raw JSON (a v1 List's RawExtension items) reaches go-yaml as json.Marshal's compact
+    # copy of the bytes: invalid UTF-8 (readerc.go) and escapes go-yaml's double-quoted
+    # scanner lacks or refuses (scannerc.go yaml_parser_scan_flow_scalar).
+    (b'{"a":"\xff"}', "yaml: invalid leading UTF-8 octet"),
+    (b'{"a":"\xc3("}', "yaml: invalid trailing UTF-8 octet"),
+    (b'{"a":"x\\/y"}', "yaml: found unknown escape character"),
+    (b'{"a":"\\ud83d\\ude00"}', "yaml: found invalid Unicode character escape code"),
+])
+def test_yaml_output_of_raw_items_go_yaml_cannot_read(item: bytes, text: str) -> None:
+    import kcodec
+    from kcodec.errors import EncodeError
+
+    doc = b'{"apiVersion":"v1","kind":"List","items":[' + item + b"]}"
+    with pytest.raises(EncodeError) as info:
+        kcodec.dump(kcodec.load(doc), "yaml")
+    assert str(info.value) == text
+
+
+@pytest.mark.parametrize("n, ok", [(1022, True), (1023, False)])
+def test_yaml_output_with_a_key_past_1024_characters(n: int, ok: bool) -> None:
+    # scannerc.go yaml_simple_key_is_valid: the ':' of a key more than 1024 characters
+    # after its start (the opening quote of json.Marshal's "k...k") ends the simple key;
+    # parserc.go yaml_parser_parse_flow_mapping_key then misses the ','. Escapes count as
+    # written: json.Marshal writes '<' as \u003c (6 characters).
+    import kcodec
+    from kcodec.errors import EncodeError
+
+    for key in ("k" * n, "<" * ((n - 4) // 6) + "k" * (n - 6 * ((n - 4) // 6))):
+        if ok:
+            assert kcodec.dump(_cm({key: "v"}), "yaml").startswith(b"apiVersion: v1\ndata:\n  ? ")
+        else:
+            with pytest.raises(EncodeError, match=r"^yaml: did not find expected ',' or '}'$"):
+                kcodec.dump(_cm({key: "v"}), "yaml")
+
+
+def test_yaml_output_keeps_integers_past_int64() -> None:
+    # go-yaml resolves 12345678901234567890 (past int64, within uint64) to a uint64 and
+    # writes it back as such; past uint64 a float64, written with FormatFloat 'g'.
+    import kcodec
+
+    doc = (b'{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"ConfigMap",'
+           b'"metadata":{"name":"a"},"big":12345678901234567890,"bigger":123456789012345678901,'
+           b'"max":18446744073709551615,"neg":-9223372036854775808}]}')
+    out = kcodec.dump(kcodec.load(doc), "yaml")
+    assert b"  big: 12345678901234567890\n" in out
+    assert b"  bigger: 1.2345678901234568e+20\n" in out
+    assert b"  max: 18446744073709551615\n" in out
+    assert b"  neg: -9223372036854775808\n" in out

@@ -337,7 +337,7 @@ class Serializer:
         sort = is_unstructured(obj)
         if yaml:
             compact = _gojson.dumps(tree, sort_keys=sort)
-            out = speedups.yaml_encode_tree(_gojson.loads(compact))
+            out = speedups.yaml_encode_tree(_goyaml.json_to_yaml_value(compact))
         elif pretty:
             out = _gojson.dumps(tree, pretty=True, sort_keys=sort)
         else:

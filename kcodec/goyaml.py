@@ -349,8 +349,11 @@ def _go_sharp_v(v: Any) -> str:
 
 
 def _go_type_name(v: Any) -> str:
+    """``%s`` of ``reflect.TypeOf(v)``, as sigs.k8s.io/yaml's convertToJSONableObject
+    prints an unsupported key's type (yaml.go)."""
     if v is None:
-        return "<nil>"
+        # reflect.TypeOf(nil) is a nil reflect.Type: fmt's %s of a nil value.
+        return "%!s(<nil>)"
     if isinstance(v, int) and not isinstance(v, bool) and v > _INT64_MAX:
         return "uint64"
     return {bool: "bool", int: "int", float: "float64", str: "string"}.get(type(v), type(v).__name__)

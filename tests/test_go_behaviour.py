@@ -805,3 +805,94 @@ def test_yaml_output_keeps_integers_past_int64() -> None:
     assert b"  bigger: 1.2345678901234568e+20\n" in out
     assert b"  max: 18446744073709551615\n" in out
     assert b"  neg: -9223372036854775808\n" in out
+
+
+# ---------------------------------------------------------------------------------------
+# encoding/json's error precedence (decode.go, as sigs.k8s.io/json forks it): a type
+# mismatch is saved (d.saveError keeps the first) and decoding goes on; an Unmarshaler's
+# error (literalStore returns it) ends the decode and wins over the saved one.
+
+_QUANTITY_TEXT = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
+
+
+@pytest.mark.parametrize("doc, text", [
+    # A wrong-typed metadata.name, then an invalid quantity: the quantity's error
+    # (k8s.io/apimachinery pkg/api/resource quantity.go ErrFormatWrong).
+    (b'{"apiVersion":"v1","kind":"Pod","metadata":{"name":5},"spec":{"containers":[{"name":"a",'
+     b'"resources":{"limits":{"cpu":"bad"}}}]}}', _QUANTITY_TEXT),
+    # The same across list elements.
+    (b'{"apiVersion":"v1","kind":"Pod","spec":{"containers":[{"name":1},{"name":"b",'
+     b'"resources":{"limits":{"cpu":"bad"}}}]}}', _QUANTITY_TEXT),
+    # metav1.Time's UnmarshalJSON (time.Parse's text) after a mismatch.
+    (b'{"apiVersion":"v1","kind":"Pod","metadata":{"name":5,"creationTimestamp":"bad"}}',
+     'parsing time "bad" as "2006-01-02T15:04:05Z07:00": cannot parse "bad" as "2006"'),
+    # Two mismatches: the first is kept.
+    (b'{"apiVersion":"v1","kind":"Pod","metadata":{"name":5,"labels":{"a":1}}}',
+     "json: cannot unmarshal number into Go struct field ObjectMeta.metadata.name of type string"),
+    # An Unmarshaler error before a mismatch ends the decode before it.
+    (b'{"apiVersion":"v1","kind":"Pod","metadata":{"creationTimestamp":"bad","name":5}}',
+     'parsing time "bad" as "2006-01-02T15:04:05Z07:00": cannot parse "bad" as "2006"'),
+    # A bad base64 string is saved like a mismatch (literalStore: d.saveError).
+    (b'{"apiVersion":"v1","kind":"ConfigMap","binaryData":{"b":"!!"},"metadata":{"creationTimestamp":"bad"}}',
+     'parsing time "bad" as "2006-01-02T15:04:05Z07:00": cannot parse "bad" as "2006"'),
+])
+def test_json_unmarshaler_errors_outrank_saved_type_errors(doc: bytes, text: str) -> None:
+    import kcodec
+
+    with pytest.raises(DecodeError) as info:
+        kcodec.load(doc)
+    assert str(info.value) == text
+
+
+def test_yaml_documents_keep_json_error_precedence() -> None:
+    # sigs.k8s.io/yaml Unmarshal: YAMLToJSON, then the same JSON decoder.
+    import kcodec
+
+    doc = b"apiVersion: v1\nkind: Pod\nmetadata:\n  name: 5\nspec:\n  containers:\n  - name: a\n    resources:\n      limits:\n        cpu: bad\n"
+    with pytest.raises(DecodeError) as info:
+        kcodec.load(doc)
+    assert str(info.value) == _QUANTITY_TEXT
+
+
+@pytest.mark.parametrize("doc, text", [
+    # decode.go literalStore: strconv.ParseInt fails on the literal, saved with its text.
+    (b'{"apiVersion":"apps/v1","kind":"Deployment","spec":{"replicas":1e400}}',
+     "json: cannot unmarshal number 1e400 into Go struct field DeploymentSpec.spec.replicas of type int32"),
+    # strconv.ParseFloat overflows for a float64 field.
+    (b'{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","spec":{"versions":'
+     b'[{"schema":{"openAPIV3Schema":{"maximum":1e400}}}]}}',
+     "json: cannot unmarshal number 1e400 into Go struct field "
+     "JSONSchemaProps.spec.versions.schema.openAPIV3Schema.maximum of type float64"),
+    (b'{"apiVersion":"apps/v1","kind":"Deployment","spec":{"replicas":-1e400}}',
+     "json: cannot unmarshal number -1e400 into Go struct field DeploymentSpec.spec.replicas of type int32"),
+])
+def test_json_number_past_float64_names_its_field(doc: bytes, text: str) -> None:
+    import kcodec
+
+    with pytest.raises(DecodeError) as info:
+        kcodec.load(doc)
+    assert str(info.value) == text
+
+
+def test_not_registered_kind_is_quoted_as_go_quotes() -> None:
+    # k8s.io/apimachinery pkg/runtime/error.go notRegisteredErr.Error(): %q is strconv.Quote.
+    from kcodec.api import scheme
+    from kcodec.errors import NotRegisteredError
+    from kcodec.schema import GroupVersionKind
+
+    with pytest.raises(NotRegisteredError) as info:
+        scheme.new(GroupVersionKind("", "v1", "literal\ntext\n"))
+    assert str(info.value) == 'no kind "literal\\ntext\\n" is registered for version "v1" in scheme "kcodec.api.scheme"'
+    with pytest.raises(NotRegisteredError) as info:
+        scheme.new(GroupVersionKind("", "v1", 'a"\x01\u00e9'))
+    assert str(info.value) == 'no kind "a\\"\\x01\u00e9" is registered for version "v1" in scheme "kcodec.api.scheme"'
+
+
+def test_yaml_null_map_key_text() -> None:
+    # sigs.k8s.io/yaml yaml.go convertToJSONableObject: "unsupported map key of type: %s,
+    # key: %+#v, value: %+#v" with reflect.TypeOf(nil), a nil reflect.Type: "%!s(<nil>)".
+    import kcodec
+
+    with pytest.raises(DecodeError) as info:
+        kcodec.load(b"apiVersion: v1\nkind: ConfigMap\ndata:\n  ~: a\n")
+    assert str(info.value) == 'unsupported map key of type: %!s(<nil>), key: <nil>, value: "a"'

@@ -127,6 +127,58 @@ def _scalar(k: int, v: Any) -> Any:
     raise TypeError(f"cannot encode a {type(v).__name__} value as kind {k}")
 
 
+# encoding/json's error precedence (decode.go): a type mismatch (UnmarshalTypeError) or a
+# bad base64 string is saved (d.saveError, the first one kept) and decoding goes on; an
+# error from an Unmarshaler (Quantity, Time, IntOrString...) is returned at once and wins
+# over the saved one. The walkers raise at the first error of either kind; when that is
+# a saved kind, json_fill walks the tree again with this set, passing over saved kinds,
+# to find an Unmarshaler error later in the document.
+_PASS_OVER_SAVED: ContextVar[bool] = ContextVar("kcodec_pass_over_saved", default=False)
+
+
+def _saved_by_go(exc: BaseException) -> bool:
+    return not getattr(exc, "go_aborts", False) and (
+        getattr(exc, "go_type_error", None) is not None or getattr(exc, "go_saved", False))
+
+
+def _passed_over(exc: BaseException) -> bool:
+    return _PASS_OVER_SAVED.get() and _saved_by_go(exc)
+
+
+def _aborting_error(cls: Any, tree: dict[str, Any], path: str) -> DecodeError | None:
+    """The first Unmarshaler error in ``tree`` decoded into a fresh ``cls``, passing over
+    type mismatches as encoding/json does, or None."""
+    token = _PASS_OVER_SAVED.set(True)
+    try:
+        _fill(cls._new_zero(), cls, tree, None, path, "")
+    except DecodeError as exc:
+        return exc
+    finally:
+        _PASS_OVER_SAVED.reset(token)
+    return None
+
+
+def _isinf(v: float) -> bool:
+    return v == _INF or v == -_INF
+
+
+_INF = float("inf")
+
+
+class _Float64Row:
+    """A field row standing for Go's float64 (the type an interface{} number decodes to)."""
+
+    kind = K_FLOAT
+    pointer = False
+
+    @staticmethod
+    def go_name() -> str:
+        return "float64"
+
+
+_FLOAT64_ROW = _Float64Row()
+
+
 def _json_type(v: Any) -> str:
     if isinstance(v, bool):
         return "bool"
@@ -263,19 +315,23 @@ def _fill(obj: Any, cls: Any, tree: dict[str, Any], strict: list[str] | None, pa
         k = f.kind
         # A repeated key: Go decodes each value into the same field, in order.
         for v in (v if type(v) is _Repeated else (v,)):
-            if k == K_STR:
-                if type(v) is str:
-                    object.__setattr__(target, f.name, v)
-                elif v is None:
-                    # Go: null clears a pointer but leaves a string value as it was (merge).
-                    if f.pointer:
-                        object.__setattr__(target, f.name, None)
+            try:
+                if k == K_STR:
+                    if type(v) is str:
+                        object.__setattr__(target, f.name, v)
+                    elif v is None:
+                        # Go: null clears a pointer but leaves a string value as it was (merge).
+                        if f.pointer:
+                            object.__setattr__(target, f.name, None)
+                    else:
+                        raise _type_error(v, f, fpath, gname, fstack, spath + key)
                 else:
-                    raise _type_error(v, f, fpath, gname, fstack, spath + key)
-            else:
-                object.__setattr__(target, f.name,
-                                   _decode_value(f, v, getattr(target, f.name), strict, fpath, spath + key,
-                                                 gname, fstack))
+                    object.__setattr__(target, f.name,
+                                       _decode_value(f, v, getattr(target, f.name), strict, fpath, spath + key,
+                                                     gname, fstack))
+            except DecodeError as exc:
+                if not _passed_over(exc):
+                    raise
 
 
 def _decode_value(t: Any, v: Any, old: Any, strict: list[str] | None, path: str, spath: str,
@@ -335,8 +391,13 @@ def _decode_value(t: Any, v: Any, old: Any, strict: list[str] | None, path: str,
         n_old = len(old) if type(old) is list else 0
         out = []
         for i, x in enumerate(v):
-            out.append(_decode_value(e, x, old[i] if i < n_old else None, strict,  # type: ignore[index]
-                                     f"{path}[{i}]", f"{spath}[{i}]", gname, gstack))  # type: ignore[arg-type]
+            try:
+                out.append(_decode_value(e, x, old[i] if i < n_old else None, strict,  # type: ignore[index]
+                                         f"{path}[{i}]", f"{spath}[{i}]", gname, gstack))  # type: ignore[arg-type]
+            except DecodeError as exc:
+                if not _passed_over(exc):
+                    raise
+                out.append(_m._zero_of(e) if e.kind != K_STRUCT else None)  # type: ignore[union-attr]
         return out
     if k == K_MAP:
         if not isinstance(v, dict):
@@ -372,6 +433,9 @@ def _decode_value(t: Any, v: Any, old: Any, strict: list[str] | None, path: str,
         try:
             return t.cls._from_tree(v, path)
         except DecodeError as exc:
+            # An UnmarshalJSON's error ends the decode at once (decode.go literalStore
+            # returns it), ahead of any type mismatch saved before.
+            exc.go_aborts = True  # type: ignore[attr-defined]
             if getattr(exc, "go_type_error", None) is None or not (gname or gstack):
                 exc.field_path = spath
                 raise
@@ -381,6 +445,7 @@ def _decode_value(t: Any, v: Any, old: Any, strict: list[str] | None, path: str,
             out = DecodeError(f"json: cannot unmarshal {what} into Go struct field {gname}.{gstack} of type {name}",
                               field_path=spath)
             out.go_type_error = exc.go_type_error  # type: ignore[attr-defined]
+            out.go_aborts = True  # type: ignore[attr-defined]
             raise out from None
     if k == K_BYTES:
         if type(v) is not str:
@@ -389,12 +454,17 @@ def _decode_value(t: Any, v: Any, old: Any, strict: list[str] | None, path: str,
             return _gojson.b64decode(v)
         except DecodeError as exc:
             exc.field_path = spath
+            exc.go_saved = True  # type: ignore[attr-defined]  # decode.go: d.saveError(err)
             raise
     if k == K_FLOAT:
-        if type(v) in (int, float, _JSONNumber):
+        if type(v) in (int, float, _JSONNumber) and not (type(v) is _JSONNumber and _isinf(v)):
             return float(v)
         raise _type_error(v, t, path, gname, gstack, spath)
-    # K_ANY: Go's interface{} holds a float64, not the literal the tree kept.
+    # K_ANY: Go's interface{} holds a float64, not the literal the tree kept; a literal
+    # past float64's range fails as strconv.ParseFloat does (decode.go convertNumber).
+    if type(v) is _JSONNumber and _isinf(v):
+        err = _type_error(v, _FLOAT64_ROW, path, gname, gstack, spath)
+        raise err
     return _plain_numbers(v)
 
 
@@ -722,7 +792,9 @@ def json_fill(obj: Any, cls: Any, data: bytes, strict: list[str] | None, path: s
     # some values' whole text (RawExtension, FieldsV1): the exact parser records where each
     # object and array was written.
     spans: dict[int, tuple[int, int]] = {}
-    tree = _gojson.loads(data, strict=strict is not None, literals=True, spans=spans)
+    # allow_inf: a literal past float64's range stays in the tree (as an infinite
+    # JSONNumber keeping its text) so that the field it lands in names it, as Go does.
+    tree = _gojson.loads(data, strict=strict is not None, literals=True, spans=spans, allow_inf=True)
     if tree is None:
         return
     if not isinstance(tree, dict):
@@ -730,6 +802,12 @@ def json_fill(obj: Any, cls: Any, data: bytes, strict: list[str] | None, path: s
     token = _RAW_SOURCE.set((_gojson._to_bytes(data), spans))
     try:
         _fill(obj, cls, tree, strict, path, "")
+    except DecodeError as err:
+        if _saved_by_go(err):
+            later = _aborting_error(cls, tree, path)
+            if later is not None:
+                raise later from None
+        raise
     finally:
         _RAW_SOURCE.reset(token)
 

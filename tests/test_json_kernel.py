@@ -26,7 +26,7 @@ from kcodec.runtime.types import RawExtension
 from kcodec.types import IntOrString, Quantity
 
 C = pytest.importorskip("kcodec._speedups._json", reason="compiled JSON kernels not built")
-from kcodec._native import codec as P  # noqa: E402
+from kcodec._native import json as P  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

@@ -1,7 +1,8 @@
 """Pure-Python codec kernels: typed structs <-> JSON trees and protobuf bytes.
 
 They walk the field tables that :mod:`kcodec.model` compiles; the Cython twins in
-``kcodec._speedups`` walk the same tables. Entry points (``__all__``) are bound by
+``kcodec/_speedups/_codec.pyx`` walk the same tables (the JSON text kernels built on these
+walkers are in :mod:`kcodec._native.json`). Entry points (``__all__``) are bound by
 :mod:`kcodec.speedups`; everything else here is private.
 """
 from __future__ import annotations
@@ -43,7 +44,7 @@ from kcodec._kinds import (
     WT_VARINT,
     encode_depth_message,
 )
-from kcodec.errors import DecodeError, EncodeError, json_kind
+from kcodec.errors import DecodeError, EncodeError
 from kcodec.wire import end_group_error as _end_group_error
 from kcodec.wire import go_field_number as _go_field_number
 from kcodec.wire import illegal_tag_error as _illegal_tag_error
@@ -56,8 +57,7 @@ from kcodec.wire import varint as _varint
 _JSON_DEPTH_TEXT = encode_depth_message("json")
 _PROTO_DEPTH_TEXT = encode_depth_message("proto")
 
-__all__ = ["struct_to_tree", "fill_from_tree", "struct_to_proto", "fill_from_proto", "json_fill",
-           "json_fill_vouched", "json_encode"]
+__all__ = ["struct_to_tree", "fill_from_tree", "struct_to_proto", "fill_from_proto"]
 
 def _struct_into(obj: Any, fields: tuple[Any, ...], out: dict[str, Any], depth: int = 1) -> None:
     if depth > MAX_ENCODE_DEPTH:
@@ -779,64 +779,3 @@ def fill_from_proto(obj: Any, cls: Any, buf: bytes, path: str, start: int = 0, e
     if start or stop != n:
         buf = buf[start:stop]
     _proto_fill(obj, cls, buf, 0, len(buf), path, 0)
-
-
-def json_fill(obj: Any, cls: Any, data: bytes, strict: list[str] | None, path: str) -> None:
-    """Parse JSON ``data`` and fill ``obj`` (compiled ``cls``) from it, Go-style (merge).
-
-    ``null`` leaves ``obj`` untouched; a non-object is a type error. The compiled twin
-    parses the bytes straight into the object without building a tree.
-    """
-
-    # Go reads a number's own text where the target cares (Quantity, integer fields), and
-    # some values' whole text (RawExtension, FieldsV1): the exact parser records where each
-    # object and array was written.
-    spans: dict[int, tuple[int, int]] = {}
-    # allow_inf: a literal past float64's range stays in the tree (as an infinite
-    # JSONNumber keeping its text) so that the field it lands in names it, as Go does.
-    tree = _gojson.loads(data, strict=strict is not None, literals=True, spans=spans, allow_inf=True)
-    if tree is None:
-        return
-    if not isinstance(tree, dict):
-        raise DecodeError(f"json: cannot unmarshal {json_kind(tree)} into Go value of type {_m.go_type_name(cls)}")
-    token = _RAW_SOURCE.set((_gojson._to_bytes(data), spans))
-    try:
-        _fill(obj, cls, tree, strict, path, "")
-    except DecodeError as err:
-        if _saved_by_go(err):
-            later = _aborting_error(cls, tree, path)
-            if later is not None:
-                raise later from None
-        raise
-    finally:
-        _RAW_SOURCE.reset(token)
-
-
-def json_fill_vouched(obj: Any, cls: Any, data: bytes, start: int = 0, end: int | None = None) -> int:
-    """Fill a fresh ``obj`` from ``data[start:end]`` for a decode that guessed ``cls``; see
-    the compiled twin for the contract (2 vouched, 1 filled, 0 discard).
-
-    This twin fills with :func:`json_fill` and answers 1 at best: its parser builds a tree
-    first and keeps no record of how the top-level keys were written, so the caller reads
-    the kind with the MetaFactory, as the two-pass decode would. Any error is
-    left for the caller's general path to raise with Go's text.
-    """
-    stop = len(data) if end is None else end
-    if start < 0 or stop < start or stop > len(data):
-        raise ValueError(f"json_fill_vouched: span [{start}:{stop}] outside {len(data)} bytes")
-    if start or stop != len(data):
-        data = data[start:stop]
-    try:
-        json_fill(obj, cls, data, None, cls.__name__)
-    except Exception:  # noqa: BLE001 - the general path re-raises it in Go's order
-        return 0
-    return 1
-
-
-def json_encode(obj: Any, pretty: bool, newline: bool = False) -> bytes:
-    """Typed struct -> Go's JSON bytes (compact or pretty), plus ``\\n`` when ``newline``
-    (Go's Encoder ends compact output with one; asking here spares copying the output)."""
-
-    out = struct_to_tree(obj)
-    data = _gojson.dumps(out, pretty=pretty)
-    return data + b"\n" if newline else data

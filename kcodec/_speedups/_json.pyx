@@ -1,7 +1,8 @@
 # cython: language_level=3
 """Compiled JSON kernels: bytes straight into typed objects, typed objects straight to bytes.
 
-Twins of ``kcodec._native.codec.json_fill`` and ``json_encode``. They walk the compiled
+Twins of ``kcodec._native.json`` (``json_fill``, ``json_fill_vouched``, ``json_encode``,
+``json_container_scan``). They walk the compiled
 field tables of :mod:`kcodec._speedups._tables` and never build the intermediate tree,
 except for the one value a ``CustomValue`` hook or an untyped (``K_ANY``) field needs.
 
@@ -144,10 +145,10 @@ cdef int _setup() except -1:
     global _StructMeta, _JSONNumber
     import binascii
     from kcodec import fieldtable as model
-    from kcodec._native import codec
+    from kcodec._native import codec, json as pure_json
     from kcodec import gojson as _gojson
-    _pure_json_fill = codec.json_fill
-    _pure_json_encode = codec.json_encode
+    _pure_json_fill = pure_json.json_fill
+    _pure_json_encode = pure_json.json_encode
     _pure_struct_to_tree = codec.struct_to_tree
     _b64decode = _gojson.b64decode
     _JSONNumber = model.JSONNumber
@@ -1428,7 +1429,7 @@ cdef bint _run_dec(_Dec dec, object obj, _JTab jt):
 def json_fill(obj, cls, data, strict, path):
     """Parse JSON ``data`` and fill ``obj`` (a compiled ``cls`` instance), Go-style (merge).
 
-    Same contract and results as ``kcodec._native.codec.json_fill``. The collector is
+    Same contract and results as ``kcodec._native.json.json_fill``. The collector is
     paused while the objects are built: a large list makes hundreds of thousands of
     containers, and allocation-triggered collections would walk them over and over (more
     than doubling the time); they are tracked and collected as usual afterwards.
@@ -2276,7 +2277,7 @@ cdef inline char* _esc_ascii(char* o, unsigned char c):
 def json_encode(obj, pretty, newline=False):
     """Typed struct -> Go's JSON bytes (compact or pretty), plus ``\\n`` when ``newline``.
 
-    Same output and errors as ``kcodec._native.codec.json_encode``: anything the direct
+    Same output and errors as ``kcodec._native.json.json_encode``: anything the direct
     writer does not handle natively (including every error) is left to the pure twin.
     """
     global _encode_handovers, _epoch
@@ -2417,7 +2418,7 @@ cdef extern from *:
 
 def json_container_scan(bytearray buf, Py_ssize_t pos, bytearray stack, bint in_str, bint string_only,
                         Py_ssize_t max_depth):
-    """Compiled twin of ``kcodec._native.scan.json_container_scan`` (same arguments, same
+    """Compiled twin of ``kcodec._native.json.json_container_scan`` (same arguments, same
     ``(status, pos, in_str)``, ``stack`` updated in place). The bracket stack is kept in a C
     buffer during the scan and written back once."""
     cdef const unsigned char* b = <const unsigned char*>PyByteArray_AS_STRING(buf)

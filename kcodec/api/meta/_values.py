@@ -839,7 +839,10 @@ class FieldsV1(CustomValue):
         object.__setattr__(self, name, _fields_raw(value) if name == "raw" else value)
 
     def _invalid_reason(self) -> str | None:
-        raw = self.raw
+        try:
+            raw = self.raw
+        except AttributeError:
+            return "FieldsV1.raw is not set"
         if raw is None or type(raw) is bytes:
             return None
         return f"FieldsV1.raw holds {type(raw).__name__}, not bytes"

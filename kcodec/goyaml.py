@@ -824,10 +824,11 @@ def yaml_to_json(data: bytes, *, strict: bool = False) -> tuple[bytes, list[str]
 # What sends json.Marshal's text through the go-yaml reader instead of the JSON parser:
 # integer literals of 19+ digits (go-yaml keeps uint64, the JSON parser makes float64s of
 # values past int64), characters go-yaml's reader refuses (readerc.go: DEL, C1 controls
-# but NEL, U+FFFE/U+FFFF), and escapes a raw JSON value may hold that go-yaml's scanner
-# lacks (scannerc.go: ``\/``) or refuses (a surrogate ``\uD800``). False positives only
-# cost the slower exact reader.
-_GOYAML_READ_RE = re.compile(rb"[0-9]{19}|\x7f|\xc2[\x80-\x84\x86-\x9f]|\xef\xbf[\xbe\xbf]|\\/|\\u[dD][89a-fA-F]")
+# but NEL, U+FFFE/U+FFFF), NEL itself (a YAML 1.1 line break that json.Marshal writes raw:
+# go-yaml folds it to a space in a double-quoted scalar, and a key cannot hold it), and
+# escapes a raw JSON value may hold that go-yaml's scanner lacks (scannerc.go: ``\/``) or
+# refuses (a surrogate ``\uD800``). False positives only cost the slower exact reader.
+_GOYAML_READ_RE = re.compile(rb"[0-9]{19}|\x7f|\xc2[\x80-\x9f]|\xef\xbf[\xbe\xbf]|\\/|\\u[dD][89a-fA-F]")
 
 
 def json_to_yaml_value(data: bytes) -> Any:

@@ -376,77 +376,11 @@ def _decode_value(t: Any, v: Any, old: Any, strict: list[str] | None, path: str,
         _fill(sub, cls, v, strict, path, spath + ".", gstack)
         return sub
     if k == K_LIST:
-        if type(v) is not list:
-            raise _type_error(v, t, path, gname, gstack, spath)
-        e = t.elem
-        ek = e.kind  # type: ignore[union-attr]
-        if ek == K_STR:
-            for x in v:
-                if type(x) is not str:
-                    break
-            else:
-                return v
-        # Go decodes element i into the slice's element i when there is one (a repeated
-        # key, or a decode into an existing object, merges element by element).
-        n_old = len(old) if type(old) is list else 0
-        out = []
-        for i, x in enumerate(v):
-            try:
-                out.append(_decode_value(e, x, old[i] if i < n_old else None, strict,  # type: ignore[index]
-                                         f"{path}[{i}]", f"{spath}[{i}]", gname, gstack))  # type: ignore[arg-type]
-            except DecodeError as exc:
-                if not _passed_over(exc):
-                    raise
-                out.append(_m._zero_of(e) if e.kind != K_STRUCT else None)  # type: ignore[union-attr]
-        return out
+        return _decode_list(t, v, old, strict, path, spath, gname, gstack)
     if k == K_MAP:
-        if not isinstance(v, dict):
-            raise _type_error(v, t, path, gname, gstack, spath)
-        e = t.elem
-        if e.kind == K_STR:  # type: ignore[union-attr]
-            for x in v.values():
-                if type(x) is not str:
-                    break
-            else:
-                out_map = dict(v)
-                if old is not None:
-                    old.update(out_map)
-                    return old
-                return out_map
-        out_map = {}
-        for key, x in v.items():
-            # Each value of a repeated key is decoded into a fresh element: the last stays.
-            for y in (x if type(x) is _Repeated else (x,)):
-                out_map[key] = _decode_value(e, y, None, strict, f"{path}[{key}]", f"{spath}[{key}]",  # type: ignore[arg-type]
-                                             gname, gstack)
-        if old is not None:
-            old.update(out_map)
-            return old
-        return out_map
+        return _decode_map(t, v, old, strict, path, spath, gname, gstack)
     if k == K_CUSTOM:
-        if isinstance(v, (dict, list)) and t.cls.__dict__.get("_KC_RAW_JSON"):
-            src = _RAW_SOURCE.get()
-            if src is not None:
-                span = src[1].get(id(v))
-                if span is not None:
-                    v = RawJSON(src[0][span[0]:span[1]])
-        try:
-            return t.cls._from_tree(v, path)
-        except DecodeError as exc:
-            # An UnmarshalJSON's error ends the decode at once (decode.go literalStore
-            # returns it), ahead of any type mismatch saved before.
-            exc.go_aborts = True  # type: ignore[attr-defined]
-            if getattr(exc, "go_type_error", None) is None or not (gname or gstack):
-                exc.field_path = spath
-                raise
-            # An UnmarshalJSON's own type error takes the outer decoder's context, as
-            # encoding/json's addErrorContext gives it.
-            what, name = exc.go_type_error  # type: ignore[attr-defined]
-            out = DecodeError(f"json: cannot unmarshal {what} into Go struct field {gname}.{gstack} of type {name}",
-                              field_path=spath)
-            out.go_type_error = exc.go_type_error  # type: ignore[attr-defined]
-            out.go_aborts = True  # type: ignore[attr-defined]
-            raise out from None
+        return _decode_custom(t, v, path, spath, gname, gstack)
     if k == K_BYTES:
         if type(v) is not str:
             raise _type_error(v, t, path, gname, gstack, spath)
@@ -466,6 +400,93 @@ def _decode_value(t: Any, v: Any, old: Any, strict: list[str] | None, path: str,
         err = _type_error(v, _FLOAT64_ROW, path, gname, gstack, spath)
         raise err
     return _plain_numbers(v)
+
+
+def _decode_list(t: Any, v: Any, old: Any, strict: list[str] | None, path: str, spath: str, gname: str,
+                 gstack: str) -> Any:
+    """A JSON array into list field ``t`` (merging into ``old`` element by element)."""
+    if type(v) is not list:
+        raise _type_error(v, t, path, gname, gstack, spath)
+    e = t.elem
+    ek = e.kind  # type: ignore[union-attr]
+    if ek == K_STR:
+        for x in v:
+            if type(x) is not str:
+                break
+        else:
+            return v
+    # Go decodes element i into the slice's element i when there is one (a repeated
+    # key, or a decode into an existing object, merges element by element).
+    n_old = len(old) if type(old) is list else 0
+    out = []
+    for i, x in enumerate(v):
+        try:
+            out.append(_decode_value(e, x, old[i] if i < n_old else None, strict,  # type: ignore[index]
+                                     f"{path}[{i}]", f"{spath}[{i}]", gname, gstack))  # type: ignore[arg-type]
+        except DecodeError as exc:
+            if not _passed_over(exc):
+                raise
+            out.append(_m._zero_of(e) if e.kind != K_STRUCT else None)  # type: ignore[union-attr]
+    return out
+
+
+def _decode_map(t: Any, v: Any, old: Any, strict: list[str] | None, path: str, spath: str, gname: str,
+                 gstack: str) -> Any:
+    """A JSON object into map field ``t`` (merged into ``old``)."""
+    if not isinstance(v, dict):
+        raise _type_error(v, t, path, gname, gstack, spath)
+    e = t.elem
+    if e.kind == K_STR:  # type: ignore[union-attr]
+        for x in v.values():
+            if type(x) is not str:
+                break
+        else:
+            out_map = dict(v)
+            if old is not None:
+                old.update(out_map)
+                return old
+            return out_map
+    out_map = {}
+    for key, x in v.items():
+        # Each value of a repeated key is decoded into a fresh element: the last stays.
+        for y in (x if type(x) is _Repeated else (x,)):
+            try:
+                out_map[key] = _decode_value(e, y, None, strict, f"{path}[{key}]", f"{spath}[{key}]",  # type: ignore[arg-type]
+                                             gname, gstack)
+            except DecodeError as exc:
+                if not _passed_over(exc):
+                    raise
+    if old is not None:
+        old.update(out_map)
+        return old
+    return out_map
+
+
+def _decode_custom(t: Any, v: Any, path: str, spath: str, gname: str, gstack: str) -> Any:
+    """A custom value (Quantity, Time, RawExtension...) through its ``_from_tree``."""
+    if isinstance(v, (dict, list)) and t.cls.__dict__.get("_KC_RAW_JSON"):
+        src = _RAW_SOURCE.get()
+        if src is not None:
+            span = src[1].get(id(v))
+            if span is not None:
+                v = RawJSON(src[0][span[0]:span[1]])
+    try:
+        return t.cls._from_tree(v, path)
+    except DecodeError as exc:
+        # An UnmarshalJSON's error ends the decode at once (decode.go literalStore
+        # returns it), ahead of any type mismatch saved before.
+        exc.go_aborts = True  # type: ignore[attr-defined]
+        if getattr(exc, "go_type_error", None) is None or not (gname or gstack):
+            exc.field_path = spath
+            raise
+        # An UnmarshalJSON's own type error takes the outer decoder's context, as
+        # encoding/json's addErrorContext gives it.
+        what, name = exc.go_type_error  # type: ignore[attr-defined]
+        out = DecodeError(f"json: cannot unmarshal {what} into Go struct field {gname}.{gstack} of type {name}",
+                          field_path=spath)
+        out.go_type_error = exc.go_type_error  # type: ignore[attr-defined]
+        out.go_aborts = True  # type: ignore[attr-defined]
+        raise out from None
 
 
 def _plain_numbers(v: Any) -> Any:

@@ -32,6 +32,7 @@ from libc.string cimport memcpy, memmove, memcmp
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.math cimport INFINITY, NAN, ldexp, frexp, signbit
 from cpython.object cimport PyObject
+from kcodec._speedups._bytebuf cimport bytebuf_free, bytebuf_grow, bytebuf_new, bytebuf_take
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE, PyBytes_FromStringAndSize
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 from cpython.long cimport PyLong_FromUnsignedLongLong, PyLong_FromLongLong, PyLong_FromVoidPtr
@@ -164,35 +165,18 @@ cdef class _Writer:
         return 0
 
     def __cinit__(self, Py_ssize_t size):
-        if size < 256:
-            size = 256
-        o = PyBytes_FromStringAndSize(NULL, size)
-        Py_INCREF(o)
-        self.out = <PyObject*>o
-        self.buf = <unsigned char*>PyBytes_AS_STRING(o)
-        self.cap = size
+        bytebuf_new(&self.out, <char**>&self.buf, &self.cap, size if size > 256 else 256)
         self.n = 0
         self.custom = {}
         self.keep = []
 
     def __dealloc__(self):
-        cdef PyObject* o = self.out
         free(self.ids)
         self.ids = NULL
-        self.out = NULL
-        if o != NULL:
-            Py_XDECREF_(o)
+        bytebuf_free(&self.out)
 
     cdef int grow(self, Py_ssize_t extra) except -1:
-        cdef Py_ssize_t need = self.n + extra
-        cdef Py_ssize_t cap = self.cap
-        if need <= cap:
-            return 0
-        cap = need if cap * 2 < need else cap * 2
-        _PyBytes_Resize(&self.out, cap)
-        self.buf = <unsigned char*>PyBytes_AS_STRING(<object>self.out)
-        self.cap = cap
-        return 0
+        return bytebuf_grow(&self.out, <char**>&self.buf, &self.cap, self.n + extra)
 
     cdef inline int put_byte(self, unsigned char b) except -1:
         if self.n + 1 > self.cap:
@@ -242,12 +226,7 @@ cdef class _Writer:
         return 0
 
     cdef bytes result(self):
-        cdef PyObject* o = self.out
-        self.out = NULL
-        _PyBytes_Resize(&o, self.n)
-        r = <bytes>o
-        Py_XDECREF_(o)
-        return r
+        return <bytes>bytebuf_take(&self.out, self.n)
 
 
 cdef extern from "Python.h":

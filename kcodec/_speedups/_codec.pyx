@@ -40,6 +40,7 @@ from cpython.dict cimport PyDict_GetItem, PyDict_SetItem
 from cpython.float cimport PyFloat_FromDouble
 from cpython.mem cimport PyMem_Calloc, PyMem_Free
 
+from kcodec._speedups._bytebuf cimport bytebuf_free, bytebuf_grow, bytebuf_new, bytebuf_take
 from kcodec._speedups._varint cimport VARINT_EOF, VARINT_OK, read_uvarint, uvarint_size
 from kcodec._speedups._tables cimport (
     kc_same_bytes,
@@ -512,17 +513,12 @@ cdef class _Writer:
         self.depth = 0
         # Not Python's recursion limit: this writer recurses in C (see MAX_ENCODE_DEPTH).
         self.max_depth = MAX_ENCODE_DEPTH
-        o = PyBytes_FromStringAndSize(NULL, 4096)
-        Py_INCREF(o)
-        self.out = <PyObject*>o
-        self.buf = <unsigned char*>PyBytes_AS_STRING(o)
-        self.cap = 4096
+        bytebuf_new(&self.out, <char**>&self.buf, &self.cap, 4096)
         self.n = 0
         self.bodies = _IdCache()
 
     def __dealloc__(self):
-        Py_XDECREF(self.out)
-        self.out = NULL
+        bytebuf_free(&self.out)
 
     cdef object custom_body(self, TypeRow t, object v):
         """``v._proto_body()``, once per immutable value object."""
@@ -537,17 +533,7 @@ cdef class _Writer:
         return body
 
     cdef int grow(self, Py_ssize_t extra) except -1:
-        cdef Py_ssize_t need = self.n + extra
-        cdef Py_ssize_t cap = self.cap
-        if need <= cap:
-            return 0
-        # Doubling, except that a first sizing from a hint takes exactly what it asks for:
-        # see _json.pyx (json_encode) on why large buffers should not be over-asked.
-        cap = need if cap * 2 < need else cap * 2
-        _PyBytes_Resize(&self.out, cap)
-        self.buf = <unsigned char*>PyBytes_AS_STRING(<object>self.out)
-        self.cap = cap
-        return 0
+        return bytebuf_grow(&self.out, <char**>&self.buf, &self.cap, self.n + extra)
 
     cdef inline int put_byte(self, unsigned char b) except -1:
         if self.n + 1 > self.cap:
@@ -659,12 +645,7 @@ cdef class _Writer:
         return 0
 
     cdef bytes result(self):
-        cdef PyObject* o = self.out
-        self.out = NULL
-        _PyBytes_Resize(&o, self.n)
-        r = <bytes>o
-        Py_XDECREF(o)
-        return r
+        return <bytes>bytebuf_take(&self.out, self.n)
 
 
 cdef int _put_str(_Writer w, object v) except -1:

@@ -26,6 +26,7 @@ from libc.string cimport memcmp, memcpy, memset
 from libc.stdlib cimport malloc, calloc, free, realloc
 from libc.stdint cimport int64_t, uint32_t, uint64_t
 from libc.math cimport isinf, isnan
+from kcodec._speedups._bytebuf cimport bytebuf_free, bytebuf_grow, bytebuf_new, bytebuf_take
 from kcodec._speedups._jsonblock cimport kc_prefix_xor
 from kcodec import _kinds
 
@@ -1604,36 +1605,18 @@ cdef class _Enc:
         return 0
 
     def __dealloc__(self):
-        if self.out != NULL:
-            Py_XDECREF(self.out)
-            self.out = NULL
+        bytebuf_free(&self.out)
 
     cdef int start(self, Py_ssize_t cap) except -1:
-        o = PyBytes_FromStringAndSize(NULL, cap)
-        Py_INCREF(o)
-        self.out = <PyObject*>o
-        self.buf = PyBytes_AS_STRING(o)
-        self.cap = cap
+        bytebuf_new(&self.out, &self.buf, &self.cap, cap)
         self.len = 0
         return 0
 
     cdef object finish(self):
-        cdef PyObject* o = self.out
-        self.out = NULL
-        _PyBytes_Resize(&o, self.len)
-        r = <object>o
-        Py_DECREF(r)
-        return r
+        return bytebuf_take(&self.out, self.len)
 
     cdef int grow(self, Py_ssize_t extra) except -1:
-        cdef Py_ssize_t need = self.len + extra
-        cdef Py_ssize_t cap = self.cap * 2
-        if cap < need:
-            cap = need + 4096
-        _PyBytes_Resize(&self.out, cap)
-        self.buf = PyBytes_AS_STRING(<object>self.out)
-        self.cap = cap
-        return 0
+        return bytebuf_grow(&self.out, &self.buf, &self.cap, self.len + extra)
 
     cdef inline int reserve(self, Py_ssize_t extra) except -1:
         if self.len + extra > self.cap:

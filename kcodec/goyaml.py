@@ -848,7 +848,12 @@ def json_to_yaml_value(data: bytes) -> Any:
         except UnicodeDecodeError:
             suspect = True
     if not suspect:
-        return _gojson_loads(data)
+        try:
+            return _gojson_loads(data)
+        except DecodeError:
+            # Nesting past encoding/json's 10000 levels: go-yaml has its own limit and text
+            # (scannerc.go, "exceeded max depth of 10000"), which the exact reader gives.
+            pass
     try:
         value, _ = yaml_to_value(data, json_numbers=False)
     except DecodeError as err:

@@ -118,6 +118,25 @@ def test_deep_unstructured_tree_to_cbor_at_a_high_recursion_limit(high_recursion
         kcodec.dump(obj, "cbor")
 
 
+@pytest.mark.parametrize("n, ok", [(9998, True), (9999, False)])
+def test_deep_unstructured_tree_to_yaml(n: int, ok: bool) -> None:
+    # sigs.k8s.io/yaml's JSONToYAML reads json.Marshal's text with go-yaml, whose scanner
+    # stops past 10000 flow levels (scannerc.go max_flow_level: "exceeded max depth of
+    # 10000"); the document's own object and spec are two of them.
+    root: dict[str, Any] = {}
+    cur = root
+    for _ in range(n):
+        nxt: dict[str, Any] = {}
+        cur["a"] = nxt
+        cur = nxt
+    obj = Unstructured({"apiVersion": "x.io/v1", "kind": "X", "metadata": {"name": "a"}, "spec": root})
+    if ok:
+        assert kcodec.dump(obj, "yaml").startswith(b"apiVersion: x.io/v1\nkind: X\nmetadata:\n  name: a\nspec:\n  a:\n")
+    else:
+        with pytest.raises(EncodeError, match=r"^yaml: exceeded max depth of 10000$"):
+            kcodec.dump(obj, "yaml")
+
+
 # --------------------------------------------------------------------------- values past the setters
 
 

@@ -136,18 +136,34 @@ def _targets() -> list[Callable[[bytes], Any]]:
     assert speedups.ENABLED, "the ASan-built kernels did not load"
     assert "fuzz" in k.__file__ or os.environ.get("KCODEC_FUZZ_CHILD", "") in k.__file__
 
+    def reencoded(cls: Any, fill: Callable[[Any, bytes], Any]) -> Callable[[bytes], Any]:
+        # What a decoder accepted, every encoder writes (their buffers and walks under ASan).
+        def run(d: bytes) -> None:
+            obj = cls._new_zero()
+            fill(obj, d)
+            k.json_encode(obj, False)
+            k.json_encode(obj, True, True)
+            k.struct_to_proto(obj)
+            k.struct_to_proto(obj, b"k8s\x00", b"")
+            k.cbor_encode(obj, b"\xd9\xd9\xf7")
+            k.yaml_encode_tree(k.struct_to_tree(obj))
+        return run
+
     def typed(cls: Any) -> list[Callable[[bytes], Any]]:
         return [
-            lambda d: k.fill_from_proto(cls._new_zero(), cls, d, cls.__name__),
-            lambda d: k.cbor_fill(cls._new_zero(), cls, d, None, cls.__name__),
+            reencoded(cls, lambda o, d: k.fill_from_proto(o, cls, d, cls.__name__)),
+            reencoded(cls, lambda o, d: k.cbor_fill(o, cls, d, None, cls.__name__)),
             lambda d: k.cbor_fill(cls._new_zero(), cls, d, [], cls.__name__),
-            lambda d: k.json_fill(cls._new_zero(), cls, d, None, cls.__name__),
+            reencoded(cls, lambda o, d: k.json_fill(o, cls, d, None, cls.__name__)),
             lambda d: k.json_fill(cls._new_zero(), cls, d, [], cls.__name__),
         ]
 
+    def tree(d: bytes) -> None:
+        k.cbor_encode_tree(k.cbor_loads(d), b"")
+
     return [
         kcodec.load,
-        k.cbor_type_meta, k.cbor_loads, k.cbor_item_end,
+        k.cbor_type_meta, tree, k.cbor_item_end,
         k.envelope_decode, k.envelope_span, k.unmarshal_unknown,
         lambda d: list(k.iter_fields(d)),
         lambda d: [k.decode_varint(d, i) for i in range(min(len(d), 4))],

@@ -655,40 +655,7 @@ def _proto_fill(obj: Any, cls: Any, buf: bytes, pos: int, end: int, path: str, d
             stop = pos + n
             if stop > end:
                 raise _length_error(n, fpath, pos)
-            e = f.elem
-            mk = ""
-            mv = None
-            have_v = False
-            # gogo's generated Unmarshal (k8s.io/api core/v1 generated.pb.go, e.g.
-            # ResourceRequirements.Limits) bounds an entry's key and value by the message's
-            # end, not the entry's, and resumes at the entry's end (iNdEx = postIndex);
-            # only an unknown field's skip is held to the entry.
-            while pos < stop:
-                ekey, pos = _read_varint(buf, pos, end, fpath)
-                enum, ewire = _go_field_number(ekey), ekey & 7
-                if enum == 1:  # read as the string key whatever the wire type, as gogo does
-                    ln, pos = _read_varint(buf, pos, end, fpath)
-                    if pos + ln > end:
-                        raise _length_error(ln, fpath, pos)
-                    mk = buf[pos:pos + ln].decode("utf-8", "surrogateescape")
-                    pos += ln
-                elif enum == 2:
-                    # gogo's map entry reads the value by its type, whatever the wire type says.
-                    mv, pos = _proto_read(e, e.wire, buf, pos, end, f"{fpath}[{mk}]", depth)  # type: ignore[arg-type]
-                    have_v = True
-                else:
-                    pos = _skip(buf, ewire, pos, end, fpath)
-                    if pos > stop:
-                        raise DecodeError("unexpected EOF", field_path=fpath, offset=stop)
-            if not have_v:
-                mv = _m._zero_of(e) if e.kind not in (K_STRUCT,) else e.cls._new_zero()  # type: ignore[union-attr]
-                if e.kind == K_BYTES:  # type: ignore[union-attr]
-                    mv = None
-            m = getattr(obj, f.name)
-            if m is None:
-                m = {}
-                object.__setattr__(obj, f.name, m)
-            m[mk] = mv
+            _proto_map_entry(obj, f, buf, pos, stop, end, fpath, depth)
             pos = stop
             continue
         if k == K_STRUCT:
@@ -707,6 +674,45 @@ def _proto_fill(obj: Any, cls: Any, buf: bytes, pos: int, end: int, path: str, d
             continue
         val, pos = _proto_read(f, wire, buf, pos, end, fpath, depth)
         object.__setattr__(obj, f.name, val)
+
+
+def _proto_map_entry(obj: Any, f: Any, buf: bytes, pos: int, stop: int, end: int, fpath: str,
+                     depth: int) -> None:
+    """One entry ``buf[pos:stop]`` of map field ``f`` into ``obj`` (the compiled twin's
+    _map_entry). gogo's generated Unmarshal (k8s.io/api core/v1 generated.pb.go, e.g.
+    ResourceRequirements.Limits) bounds the entry's key and value by the message's ``end``,
+    not the entry's, and the caller resumes at ``stop`` (iNdEx = postIndex); only an
+    unknown field's skip is held to the entry."""
+    e = f.elem
+    mk = ""
+    mv = None
+    have_v = False
+    while pos < stop:
+        ekey, pos = _read_varint(buf, pos, end, fpath)
+        enum, ewire = _go_field_number(ekey), ekey & 7
+        if enum == 1:  # read as the string key whatever the wire type, as gogo does
+            ln, pos = _read_varint(buf, pos, end, fpath)
+            if pos + ln > end:
+                raise _length_error(ln, fpath, pos)
+            mk = buf[pos:pos + ln].decode("utf-8", "surrogateescape")
+            pos += ln
+        elif enum == 2:
+            # gogo's map entry reads the value by its type, whatever the wire type says.
+            mv, pos = _proto_read(e, e.wire, buf, pos, end, f"{fpath}[{mk}]", depth)  # type: ignore[arg-type]
+            have_v = True
+        else:
+            pos = _skip(buf, ewire, pos, end, fpath)
+            if pos > stop:
+                raise DecodeError("unexpected EOF", field_path=fpath, offset=stop)
+    if not have_v:
+        mv = _m._zero_of(e) if e.kind not in (K_STRUCT,) else e.cls._new_zero()  # type: ignore[union-attr]
+        if e.kind == K_BYTES:  # type: ignore[union-attr]
+            mv = None
+    m = getattr(obj, f.name)
+    if m is None:
+        m = {}
+        object.__setattr__(obj, f.name, m)
+    m[mk] = mv
 
 
 def _proto_read(t: Any, wire: int, buf: bytes, pos: int, end: int, path: str, depth: int) -> tuple[Any, int]:

@@ -1942,19 +1942,52 @@ cdef inline int _put_borrowed(object obj, const FieldC* fc, PyObject* value, bin
     return set_field(obj, <FieldRow>fc.row, <object>value, False)
 
 
+cdef const FieldC* _field_of_tag(_Reader r, Table t, Py_ssize_t* ppos, Py_ssize_t end, const PathSeg* path,
+                                 PathSeg* fseg, FieldC* scratch, unsigned int* pwire) except? NULL:
+    """The field of the tag at ``ppos`` that _fill's one-byte table does not answer (a
+    multi-byte tag, an unknown field, a wire type to check), with gogo's checks in its
+    order; NULL after skipping an unknown field. ``ppos`` moves past the tag (and the
+    skipped field); ``pwire`` gets the tag's wire type."""
+    cdef Py_ssize_t tag_pos = ppos[0]
+    cdef uint64_t key = 0
+    cdef unsigned int wire
+    cdef int32_t fnum32
+    cdef const FieldC* fc
+    _read(r, ppos, end, &key, path)
+    wire = <unsigned int>(key & 7)
+    pwire[0] = wire
+    # gogo's fieldNum := int32(wire >> 3); the rare cases share one unlikely branch.
+    fnum32 = <int32_t>(<uint32_t>((key >> 3) & 0xFFFFFFFFULL))
+    fc = t.field_c(<uint64_t><uint32_t>fnum32, scratch)
+    if fc == NULL or wire == 4 or fnum32 <= 0:
+        if wire == 4:
+            # Checked before anything else, as every generated Unmarshal does.
+            raise _end_group_error(t.cls.__name__, _path(path), tag_pos)
+        if fnum32 <= 0:
+            raise _illegal_tag_error(t.cls.__name__, key, _path(path), tag_pos)
+        _skip(r, wire, ppos, end, path)
+        return NULL
+    # gogo's generated case for the field checks the wire type first (a repeated scalar
+    # takes its packed form, wire type 2, too).
+    if wire != <unsigned int>fc.wire and not (fc.kind == K_LIST and not fc.wrapped
+                                              and wire == <unsigned int>fc.elem_wire):
+        fseg.text = fc.json
+        raise _wrong_wire_error(wire, (<FieldRow>fc.row).info.go_field(),
+                                _path(path if fc.inline_ else fseg), tag_pos)
+    return fc
+
+
 cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
                const PathSeg* path, int depth, bint owned) except -1:
     """Fill ``obj`` from ``buf[pos:end]``; ``owned``: obj was created by this call."""
     cdef bint direct
-    cdef uint64_t key = 0, v = 0
+    cdef uint64_t v = 0
     cdef Py_ssize_t tag_pos, stop
     cdef unsigned int wire
     cdef TypeRow e
     cdef PathSeg fseg, eseg
     cdef const PathSeg* fpath
     cdef int k
-    cdef uint64_t num
-    cdef int32_t fnum32
     cdef const FieldC* fc
     cdef FieldC scratch
     cdef Py_ssize_t n, taglen
@@ -1980,27 +2013,9 @@ cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
             wire = tag & 7
             pos += 1
         else:
-            _read(r, &pos, end, &key, path)
-            wire = <unsigned int>(key & 7)
-            # gogo's fieldNum := int32(wire >> 3); the rare cases share one unlikely branch.
-            fnum32 = <int32_t>(<uint32_t>((key >> 3) & 0xFFFFFFFFULL))
-            num = <uint64_t><uint32_t>fnum32
-            fc = t.field_c(num, &scratch)
-            if fc == NULL or wire == 4 or fnum32 <= 0:
-                if wire == 4:
-                    # Checked before anything else, as every generated Unmarshal does.
-                    raise _end_group_error(t.cls.__name__, _path(path), tag_pos)
-                if fnum32 <= 0:
-                    raise _illegal_tag_error(t.cls.__name__, key, _path(path), tag_pos)
-                _skip(r, wire, &pos, end, path)
-                continue
-            # gogo's generated case for the field checks the wire type first (a repeated
-            # scalar takes its packed form, wire type 2, too).
-            if wire != <unsigned int>fc.wire and not (fc.kind == K_LIST and not fc.wrapped
-                                                      and wire == <unsigned int>fc.elem_wire):
-                fseg.text = fc.json
-                raise _wrong_wire_error(wire, (<FieldRow>fc.row).info.go_field(),
-                                        _path(path if fc.inline_ else &fseg), tag_pos)
+            fc = _field_of_tag(r, t, &pos, end, path, &fseg, &scratch, &wire)
+            if fc == NULL:
+                continue  # an unknown field, skipped
         # An embedded (inline) struct adds no name to the path.
         if fc.inline_:
             fpath = path

@@ -405,7 +405,12 @@ def watch_events(
             index += 1
             continue
         try:
-            event, _ = event_decoder.decode(frame, None, WatchEvent())
+            got = WatchEvent()
+            event, _ = event_decoder.decode(frame, None, got)
+            if event is not got:
+                # A frame with its own apiVersion and kind decodes as that kind, as Go's
+                # UseOrCreateObject picks it; client-go rest/watch/decoder.go then refuses it.
+                raise DecodeError("unable to decode to metav1.Event")
             raw = event.object.raw
             if not raw:
                 raise DecodeError("watch event has no object")

@@ -44,3 +44,18 @@ PLAN_OVERRIDE = 2   # overrides[f](src, dst, scope), or leave dst.f alone when i
 #: Real API objects nest a few tens of levels; pure-Python conversion functions use a handful
 #: of interpreter frames per level, so this stays well inside Python's recursion limit.
 MAX_CONVERSION_DEPTH = 100
+
+#: How deeply the encoders nest structs (JSON, YAML, protobuf and the JSON tree of a typed
+#: object; CBOR keeps fxamacker's nested-level count, also 10000). The compiled encoders
+#: recurse in C, where a deep chain would overflow the thread's stack long before Python's
+#: recursion limit (raised by an application) stops it, so the bound is fixed here instead.
+#: Go's encoders have none: goroutine stacks grow to 1 GB. 10000 matches encoding/json's
+#: maxNestingDepth on the decoding side (scanner.go); the compiled writers use under
+#: 0.7 KB of C stack per level, so 10000 levels fit a default 8 MiB thread stack.
+MAX_ENCODE_DEPTH = 10000
+
+
+def encode_depth_message(prefix: str) -> str:
+    """The text of the EncodeError an encoder raises past :data:`MAX_ENCODE_DEPTH`
+    (``prefix``: ``json``, ``proto``)."""
+    return f"{prefix}: exceeded max nesting depth {MAX_ENCODE_DEPTH} while encoding"

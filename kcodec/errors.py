@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from kcodec.gofmt import quote as _q
+
 # schema.APIVersionInternal; spelled here because errors sits below schema.
 _API_VERSION_INTERNAL = "__internal"
 
@@ -110,17 +112,19 @@ class NotRegisteredError(KCodecError):
     def _message(self) -> str:
         name = self.scheme_name
         if self.type is not None and self.target is not None:
-            return f'{type_name(self.type)} is not suitable for converting to "{_target(self.target)}" in scheme "{name}"'
+            return f'{type_name(self.type)} is not suitable for converting to {_q(_target(self.target))} in scheme {_q(name)}'
         if self.type is not None:
-            return f'no kind is registered for the type {type_name(self.type)} in scheme "{name}"'
+            return f'no kind is registered for the type {type_name(self.type)} in scheme {_q(name)}'
         gvk = self.gvk
+        # Every %q of runtime/error.go's notRegisteredErr.Error() is strconv.Quote: a kind
+        # or version with control characters prints escaped ("literal\ntext\n").
         if self.target is not None:
-            return f'"{gvk.group_version()}" is not suitable for converting to "{_target(self.target)}" in scheme "{name}"'
+            return f'{_q(str(gvk.group_version()))} is not suitable for converting to {_q(_target(self.target))} in scheme {_q(name)}'
         if not gvk.kind:
-            return f'no version "{gvk.group_version()}" has been registered in scheme "{name}"'
+            return f'no version {_q(str(gvk.group_version()))} has been registered in scheme {_q(name)}'
         if gvk.version == _API_VERSION_INTERNAL:
-            return f'no kind "{gvk.kind}" is registered for the internal version of group "{gvk.group}" in scheme "{name}"'
-        return f'no kind "{gvk.kind}" is registered for version "{gvk.group_version()}" in scheme "{name}"'
+            return f'no kind {_q(gvk.kind)} is registered for the internal version of group {_q(gvk.group)} in scheme {_q(name)}'
+        return f'no kind {_q(gvk.kind)} is registered for version {_q(str(gvk.group_version()))} in scheme {_q(name)}'
 
 
 class ApplyConflictError(KCodecError):

@@ -159,6 +159,11 @@ class CustomValue(abc.ABC):
     def _is_zero(self) -> bool:
         """Go's IsZero, for omitzero."""
 
+    def _invalid_reason(self) -> str | None:
+        """Why this value cannot be encoded (a slot set past its checks, with
+        ``object.__setattr__``), or None; EncodeError texts name the field with it."""
+        return None
+
     def deep_copy(self) -> Any:
         return self
 

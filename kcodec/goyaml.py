@@ -33,12 +33,15 @@ import yaml as _pyyaml
 from kcodec.errors import DecodeError, EncodeError
 from kcodec.gofmt import format_g, quote as _go_quote
 from kcodec.gojson import dumps as _gojson_dumps, format_float
+from kcodec.gojson import escape_string as _json_quoted
+from kcodec.gojson import loads as _gojson_loads
 
 __all__ = [
     "yaml_to_tree",
     "yaml_to_json",
     "yaml_to_value",
     "tree_to_yaml",
+    "json_to_yaml_value",
     "format_strict_errors",
     "YAMLError",
 ]
@@ -346,8 +349,11 @@ def _go_sharp_v(v: Any) -> str:
 
 
 def _go_type_name(v: Any) -> str:
+    """``%s`` of ``reflect.TypeOf(v)``, as sigs.k8s.io/yaml's convertToJSONableObject
+    prints an unsupported key's type (yaml.go)."""
     if v is None:
-        return "<nil>"
+        # reflect.TypeOf(nil) is a nil reflect.Type: fmt's %s of a nil value.
+        return "%!s(<nil>)"
     if isinstance(v, int) and not isinstance(v, bool) and v > _INT64_MAX:
         return "uint64"
     return {bool: "bool", int: "int", float: "float64", str: "string"}.get(type(v), type(v).__name__)
@@ -813,6 +819,49 @@ def yaml_to_json(data: bytes, *, strict: bool = False) -> tuple[bytes, list[str]
 
 
 # ---------------------------------------------------------------------------------------------
+# JSON text -> the value go-yaml makes of it (sigs.k8s.io/yaml JSONToYAML's first step)
+
+# What sends json.Marshal's text through the go-yaml reader instead of the JSON parser:
+# integer literals of 19+ digits (go-yaml keeps uint64, the JSON parser makes float64s of
+# values past int64), characters go-yaml's reader refuses (readerc.go: DEL, C1 controls
+# but NEL, U+FFFE/U+FFFF), NEL itself (a YAML 1.1 line break that json.Marshal writes raw:
+# go-yaml folds it to a space in a double-quoted scalar, and a key cannot hold it), and
+# escapes a raw JSON value may hold that go-yaml's scanner lacks (scannerc.go: ``\/``) or
+# refuses (a surrogate ``\uD800``). False positives only cost the slower exact reader.
+_GOYAML_READ_RE = re.compile(rb"[0-9]{19}|\x7f|\xc2[\x80-\x9f]|\xef\xbf[\xbe\xbf]|\\/|\\u[dD][89a-fA-F]")
+
+
+def json_to_yaml_value(data: bytes) -> Any:
+    """The value go-yaml v2's Unmarshal makes of the JSON text ``data`` (json.Marshal's
+    output), which sigs.k8s.io/yaml's JSONToYAML then marshals (Go: sigs.k8s.io/yaml/yaml.go).
+
+    Equal to the JSON parse for the texts json.Marshal writes from typed objects; where
+    go-yaml reads the text differently (an integer past int64 stays a uint64) or fails
+    (``yaml: control characters are not allowed``, ``yaml: invalid trailing UTF-8 octet``,
+    ``yaml: found unknown escape character``...), so does this, with EncodeError and
+    go-yaml's text: Go's yaml.Marshal returns that error instead of writing.
+    """
+    suspect = _GOYAML_READ_RE.search(data) is not None
+    if not suspect and not data.isascii():
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            suspect = True
+    if not suspect:
+        try:
+            return _gojson_loads(data)
+        except DecodeError:
+            # Nesting past encoding/json's 10000 levels: go-yaml has its own limit and text
+            # (scannerc.go, "exceeded max depth of 10000"), which the exact reader gives.
+            pass
+    try:
+        value, _ = yaml_to_value(data, json_numbers=False)
+    except DecodeError as err:
+        raise EncodeError(str(err)) from None
+    return value
+
+
+# ---------------------------------------------------------------------------------------------
 # Tree -> YAML (go-yaml v2 Marshal of the JSON-decoded value; emitterc.go for output rules)
 
 _BEST_WIDTH = 80
@@ -1227,6 +1276,12 @@ def _simple_key_text(k: str) -> str | None:
     A simple key is emitted with line folding disabled right after an indent, so its text
     does not depend on the emitter state and can be cached.
     """
+    if len(k) > 170 and len(_json_quoted(k)) > 1024:
+        # JSONToYAML reads json.Marshal's text with go-yaml first: a flow mapping key whose
+        # ':' comes more than 1024 characters after its start is no simple key
+        # (scannerc.go, yaml_simple_key_is_valid), and the parser then misses the ','
+        # (parserc.go, yaml_parser_parse_flow_mapping_key).
+        raise EncodeError("yaml: did not find expected ',' or '}'")
     text = _KEY_CACHE.get(k)
     if text is not None or k in _KEY_CACHE:
         return text

@@ -64,6 +64,8 @@ __all__ = [
     "is_protobuf_struct",
     "go_type_name",
     "invalid_value_error",
+    "ENCODE_FAULTS",
+    "unencodable_reason",
 ]
 
 T = TypeVar("T")
@@ -125,13 +127,26 @@ def to_tree(obj: Any) -> dict[str, Any]:
         _compile(cls)
     try:
         return speedups.struct_to_tree(obj)
-    except _ENCODE_FAULTS as exc:
+    except ENCODE_FAULTS as exc:
         raise invalid_value_error(obj, exc) from exc
 
 
 #: What a kernel raises when an object holds a value of the wrong Python type (possible only
 #: past the constructors' checks: object.__setattr__, or a list or dict mutated in place).
-_ENCODE_FAULTS = (TypeError, AttributeError, OverflowError)
+ENCODE_FAULTS = (TypeError, AttributeError, OverflowError, UnicodeEncodeError)
+
+
+def unencodable_reason(s: str) -> str | None:
+    """Why the encoders that write a string's UTF-8 bytes (protobuf, CBOR) cannot write
+    ``s``, or None. Strings decoded from invalid UTF-8 hold their bytes as surrogate
+    escapes (U+DC80-U+DCFF) and are written back as those bytes; any other surrogate has
+    no UTF-8 form and no Go string holds it. JSON and YAML write U+FFFD for it, as Go's
+    encoding/json does for invalid UTF-8."""
+    try:
+        s.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError as exc:
+        return f"string holds U+{ord(s[exc.start]):04X}, a lone surrogate, which UTF-8 cannot encode"
+    return None
 
 
 def _invalid_in(obj: Any, path: str, depth: int) -> tuple[str, str] | None:
@@ -157,6 +172,12 @@ def _invalid_value(t: TypeInfo, value: Any, where: str, depth: int) -> tuple[str
             return None
     elif t.kind == K_CUSTOM and not isinstance(value, t.cls):
         return where, str(_type_error(where, t, value)).split(": ", 1)[1]
+    elif t.kind == K_CUSTOM:
+        reason = value._invalid_reason()
+        return None if reason is None else (where, reason)
+    elif t.kind == K_STR and isinstance(value, str):
+        reason = unencodable_reason(value)
+        return None if reason is None else (where, reason)
     elif t.kind == K_LIST and isinstance(value, (list, tuple)):
         for i, v in enumerate(value):
             found = _invalid_value(t.elem, v, f"{where}[{i}]", depth + 1)  # type: ignore[arg-type]
@@ -167,6 +188,9 @@ def _invalid_value(t: TypeInfo, value: Any, where: str, depth: int) -> tuple[str
         for k, v in value.items():
             if not isinstance(k, str):
                 return where, f"map key {k!r} is not a str"
+            reason = unencodable_reason(k)
+            if reason is not None:
+                return where, f"map key: {reason}"
             found = _invalid_value(t.elem, v, f"{where}[{k}]", depth + 1)  # type: ignore[arg-type]
             if found is not None:
                 return found
@@ -232,7 +256,7 @@ def to_proto(obj: Any, *, prefix: bytes | None = None, suffix: bytes = b"") -> b
         if prefix is None:
             return speedups.struct_to_proto(obj)
         return speedups.struct_to_proto(obj, prefix, suffix)
-    except _ENCODE_FAULTS as exc:
+    except ENCODE_FAULTS as exc:
         raise invalid_value_error(obj, exc) from exc
 
 

@@ -1,4 +1,4 @@
-"""Pure-Python protobuf wire kernels (the twins of ``kcodec._speedups.pbwire``).
+"""Pure-Python protobuf wire kernels (the twins of ``kcodec/_speedups/_wire.pyx``, named as a kernel set by ``kcodec._native.wire``).
 
 Everything here is flat and bytes-in/bytes-out so the Cython twin can mirror it line for
 line: varints, a bounds-checked field iterator, the ``runtime.Unknown`` message and the

@@ -657,3 +657,253 @@ def test_custom_value_errors_carry_no_location_in_text(codecs, value: bytes, tex
         codecs["json"].decode(doc)
     assert str(info.value) == text
     assert info.value.field_path == "metadata.creationTimestamp"
+
+
+# ---------------------------------------------------------------------------------------
+# gogo map entries: k8s.io/api core/v1 generated.pb.go, ResourceRequirements.Unmarshal
+# (Limits, a map<string, Quantity>). Inside an entry, every length and varint is checked
+# against l, the message's end (``if postStringIndexmapkey > l``), not against the entry's
+# postIndex; after the entry loop ``iNdEx = postIndex`` resumes at the entry's end, and only
+# an unknown field's skip is held to the entry (``if (iNdEx + skippy) > postIndex``).
+
+
+@pytest.mark.parametrize("body, limits", [
+    # Entry [2:5] = 0a 05 63: the key's length 5 runs 2 bytes past the entry into the
+    # message; the bytes after the entry are then read again as the message's own fields
+    # (70 75: unknown field 14, varint; 78 00: unknown field 15, varint), skipped.
+    (bytes.fromhex("0a030a056370757800"), {"cpux\x00": "0"}),
+    # The same, then a well-formed entry mem: 1.
+    (bytes.fromhex("0a030a0563707578000a0a0a036d656d12030a0131"), {"cpux\x00": "0", "mem": "1"}),
+    # A value whose length (2) runs past its entry: read from the message (78 00, a
+    # Quantity body holding only unknown field 15), then read again as the message's own.
+    (bytes.fromhex("0a070a036370751202" "7800"), {"cpu": "0"}),
+])
+def test_gogo_map_entry_reads_past_its_entry(body: bytes, limits: dict) -> None:
+    from kcodec.api.core.v1 import ResourceRequirements
+    from kcodec.model import from_proto
+
+    got = from_proto(ResourceRequirements, body)
+    assert {k: str(v) for k, v in got.limits.items()} == limits
+
+
+@pytest.mark.parametrize("body", [
+    bytes.fromhex("0a030a0563707578"),        # the key runs past the message's end
+    bytes.fromhex("0a030a0563"),
+    bytes.fromhex("0a0370060a0563707578"),    # unknown field 14 in the entry, skipped past it
+])
+def test_gogo_map_entry_bounded_by_the_message(body: bytes) -> None:
+    from kcodec.api.core.v1 import ResourceRequirements
+    from kcodec.model import from_proto
+
+    with pytest.raises(DecodeError, match="^unexpected EOF$"):
+        from_proto(ResourceRequirements, body)
+
+
+# ---------------------------------------------------------------------------------------
+# YAML output: sigs.k8s.io/yaml Marshal = json.Marshal, then JSONToYAML (yaml.go), which
+# reads that JSON text with go-yaml v2 (go.yaml.in/yaml/v2 v2.4.2, as go-yaml/yaml v2:
+# readerc.go, scannerc.go, parserc.go) and writes the value with its emitter (emitterc.go).
+
+
+def _cm(data: dict):
+    from kcodec.api.core.v1 import ConfigMap
+    from kcodec.api.meta.v1 import ObjectMeta
+
+    return ConfigMap(metadata=ObjectMeta(name="a"), data=data)
+
+
+@pytest.mark.parametrize("value, written", [
+    # emitterc.go yaml_emitter_analyze_scalar: U+00A0 and U+2028/U+2029 are printable
+    # (is_printable tests the lead byte), U+2028/U+2029 are breaks (multiline, no plain),
+    # so single quotes with the raw characters; a break in single quotes is followed by
+    # the indent (yaml_emitter_write_single_quoted_scalar).
+    (" \u00a0\u2028\u2029", "' \u00a0\u2028\u2029'"),
+    ("\u00a0", "\u00a0"),
+    ("a\u2028b", "'a\u2028    b'"),  # the scalar's indent: its mapping's (2) + 2
+    ("x\u2029", "'x\u2029'"),
+    # NEL: json.Marshal writes it raw and go-yaml's reader takes it for a line break, which
+    # a double-quoted scalar folds into a space (scannerc.go yaml_parser_scan_flow_scalar)
+    # before the emitter sees the string: Go writes ' \u00a0\u2028\u2029' for this one.
+    ("\x85\u00a0\u2028\u2029", "' \u00a0\u2028\u2029'"),
+    ("a\x85b", "a b"),
+    ("\x85", "' '"),
+])
+def test_yaml_quotes_unicode_breaks_as_go_yaml(value: str, written: str) -> None:
+    import kcodec
+
+    out = kcodec.dump(_cm({"k": value}), "yaml").decode("utf-8")
+    assert f"\n  k: {written}\n" in out
+    # A key with a break is no simple key (yaml_emitter_check_simple_key): "? key".
+    if any(c in value for c in "\u2028\u2029") and "\x85" not in value and "    " not in written:
+        out = kcodec.dump(_cm({value: "v"}), "yaml").decode("utf-8")
+        assert f"\n  ? {written}\n  : v\n" in out
+
+
+def test_yaml_output_with_nel_in_a_key() -> None:
+    # The key's NEL ends its line in go-yaml's reading of json.Marshal's text, so the flow
+    # mapping misses its ',' (parserc.go yaml_parser_parse_flow_mapping_key).
+    import kcodec
+    from kcodec.errors import EncodeError
+
+    with pytest.raises(EncodeError, match=r"^yaml: line 1: did not find expected ',' or '}'$"):
+        kcodec.dump(_cm({"a\x85b": "v"}), "yaml")
+
+
+@pytest.mark.parametrize("value, text", [
+    # readerc.go yaml_parser_update_buffer: json.Marshal writes these raw, go-yaml refuses them.
+    ("x\x7fy", "yaml: control characters are not allowed"),
+    ("\x80", "yaml: control characters are not allowed"),
+    ("\ufffe", "yaml: control characters are not allowed"),
+    ("\uffff", "yaml: control characters are not allowed"),
+])
+def test_yaml_output_fails_where_go_yaml_reads_no_json(value: str, text: str) -> None:
+    import kcodec
+    from kcodec.errors import EncodeError
+
+    with pytest.raises(EncodeError) as info:
+        kcodec.dump(_cm({"k": value}), "yaml")
+    assert str(info.value) == text
+    # JSON has no such rule.
+    assert kcodec.load(kcodec.dump(_cm({"k": value}), "json")).data == {"k": value}
+
+
+@pytest.mark.parametrize("item, text", [
+    # Raw JSON (a v1 List's RawExtension items) reaches go-yaml as json.Marshal's compact
+    # copy of the bytes: invalid UTF-8 (readerc.go) and escapes go-yaml's double-quoted
+    # scanner lacks or refuses (scannerc.go yaml_parser_scan_flow_scalar).
+    (b'{"a":"\xff"}', "yaml: invalid leading UTF-8 octet"),
+    (b'{"a":"\xc3("}', "yaml: invalid trailing UTF-8 octet"),
+    (b'{"a":"x\\/y"}', "yaml: found unknown escape character"),
+    (b'{"a":"\\ud83d\\ude00"}', "yaml: found invalid Unicode character escape code"),
+])
+def test_yaml_output_of_raw_items_go_yaml_cannot_read(item: bytes, text: str) -> None:
+    import kcodec
+    from kcodec.errors import EncodeError
+
+    doc = b'{"apiVersion":"v1","kind":"List","items":[' + item + b"]}"
+    with pytest.raises(EncodeError) as info:
+        kcodec.dump(kcodec.load(doc), "yaml")
+    assert str(info.value) == text
+
+
+@pytest.mark.parametrize("n, ok", [(1022, True), (1023, False)])
+def test_yaml_output_with_a_key_past_1024_characters(n: int, ok: bool) -> None:
+    # scannerc.go yaml_simple_key_is_valid: the ':' of a key more than 1024 characters
+    # after its start (the opening quote of json.Marshal's "k...k") ends the simple key;
+    # parserc.go yaml_parser_parse_flow_mapping_key then misses the ','. Escapes count as
+    # written: json.Marshal writes '<' as \u003c (6 characters).
+    import kcodec
+    from kcodec.errors import EncodeError
+
+    for key in ("k" * n, "<" * ((n - 4) // 6) + "k" * (n - 6 * ((n - 4) // 6))):
+        if ok:
+            assert kcodec.dump(_cm({key: "v"}), "yaml").startswith(b"apiVersion: v1\ndata:\n  ? ")
+        else:
+            with pytest.raises(EncodeError, match=r"^yaml: did not find expected ',' or '}'$"):
+                kcodec.dump(_cm({key: "v"}), "yaml")
+
+
+def test_yaml_output_keeps_integers_past_int64() -> None:
+    # go-yaml resolves 12345678901234567890 (past int64, within uint64) to a uint64 and
+    # writes it back as such; past uint64 a float64, written with FormatFloat 'g'.
+    import kcodec
+
+    doc = (b'{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"ConfigMap",'
+           b'"metadata":{"name":"a"},"big":12345678901234567890,"bigger":123456789012345678901,'
+           b'"max":18446744073709551615,"neg":-9223372036854775808}]}')
+    out = kcodec.dump(kcodec.load(doc), "yaml")
+    assert b"  big: 12345678901234567890\n" in out
+    assert b"  bigger: 1.2345678901234568e+20\n" in out
+    assert b"  max: 18446744073709551615\n" in out
+    assert b"  neg: -9223372036854775808\n" in out
+
+
+# ---------------------------------------------------------------------------------------
+# encoding/json's error precedence (decode.go, as sigs.k8s.io/json forks it): a type
+# mismatch is saved (d.saveError keeps the first) and decoding goes on; an Unmarshaler's
+# error (literalStore returns it) ends the decode and wins over the saved one.
+
+_QUANTITY_TEXT = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
+
+
+@pytest.mark.parametrize("doc, text", [
+    # A wrong-typed metadata.name, then an invalid quantity: the quantity's error
+    # (k8s.io/apimachinery pkg/api/resource quantity.go ErrFormatWrong).
+    (b'{"apiVersion":"v1","kind":"Pod","metadata":{"name":5},"spec":{"containers":[{"name":"a",'
+     b'"resources":{"limits":{"cpu":"bad"}}}]}}', _QUANTITY_TEXT),
+    # The same across list elements.
+    (b'{"apiVersion":"v1","kind":"Pod","spec":{"containers":[{"name":1},{"name":"b",'
+     b'"resources":{"limits":{"cpu":"bad"}}}]}}', _QUANTITY_TEXT),
+    # metav1.Time's UnmarshalJSON (time.Parse's text) after a mismatch.
+    (b'{"apiVersion":"v1","kind":"Pod","metadata":{"name":5,"creationTimestamp":"bad"}}',
+     'parsing time "bad" as "2006-01-02T15:04:05Z07:00": cannot parse "bad" as "2006"'),
+    # Two mismatches: the first is kept.
+    (b'{"apiVersion":"v1","kind":"Pod","metadata":{"name":5,"labels":{"a":1}}}',
+     "json: cannot unmarshal number into Go struct field ObjectMeta.metadata.name of type string"),
+    # An Unmarshaler error before a mismatch ends the decode before it.
+    (b'{"apiVersion":"v1","kind":"Pod","metadata":{"creationTimestamp":"bad","name":5}}',
+     'parsing time "bad" as "2006-01-02T15:04:05Z07:00": cannot parse "bad" as "2006"'),
+    # A bad base64 string is saved like a mismatch (literalStore: d.saveError).
+    (b'{"apiVersion":"v1","kind":"ConfigMap","binaryData":{"b":"!!"},"metadata":{"creationTimestamp":"bad"}}',
+     'parsing time "bad" as "2006-01-02T15:04:05Z07:00": cannot parse "bad" as "2006"'),
+])
+def test_json_unmarshaler_errors_outrank_saved_type_errors(doc: bytes, text: str) -> None:
+    import kcodec
+
+    with pytest.raises(DecodeError) as info:
+        kcodec.load(doc)
+    assert str(info.value) == text
+
+
+def test_yaml_documents_keep_json_error_precedence() -> None:
+    # sigs.k8s.io/yaml Unmarshal: YAMLToJSON, then the same JSON decoder.
+    import kcodec
+
+    doc = b"apiVersion: v1\nkind: Pod\nmetadata:\n  name: 5\nspec:\n  containers:\n  - name: a\n    resources:\n      limits:\n        cpu: bad\n"
+    with pytest.raises(DecodeError) as info:
+        kcodec.load(doc)
+    assert str(info.value) == _QUANTITY_TEXT
+
+
+@pytest.mark.parametrize("doc, text", [
+    # decode.go literalStore: strconv.ParseInt fails on the literal, saved with its text.
+    (b'{"apiVersion":"apps/v1","kind":"Deployment","spec":{"replicas":1e400}}',
+     "json: cannot unmarshal number 1e400 into Go struct field DeploymentSpec.spec.replicas of type int32"),
+    # strconv.ParseFloat overflows for a float64 field.
+    (b'{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","spec":{"versions":'
+     b'[{"schema":{"openAPIV3Schema":{"maximum":1e400}}}]}}',
+     "json: cannot unmarshal number 1e400 into Go struct field "
+     "JSONSchemaProps.spec.versions.schema.openAPIV3Schema.maximum of type float64"),
+    (b'{"apiVersion":"apps/v1","kind":"Deployment","spec":{"replicas":-1e400}}',
+     "json: cannot unmarshal number -1e400 into Go struct field DeploymentSpec.spec.replicas of type int32"),
+])
+def test_json_number_past_float64_names_its_field(doc: bytes, text: str) -> None:
+    import kcodec
+
+    with pytest.raises(DecodeError) as info:
+        kcodec.load(doc)
+    assert str(info.value) == text
+
+
+def test_not_registered_kind_is_quoted_as_go_quotes() -> None:
+    # k8s.io/apimachinery pkg/runtime/error.go notRegisteredErr.Error(): %q is strconv.Quote.
+    from kcodec.api import scheme
+    from kcodec.errors import NotRegisteredError
+    from kcodec.schema import GroupVersionKind
+
+    with pytest.raises(NotRegisteredError) as info:
+        scheme.new(GroupVersionKind("", "v1", "literal\ntext\n"))
+    assert str(info.value) == 'no kind "literal\\ntext\\n" is registered for version "v1" in scheme "kcodec.api.scheme"'
+    with pytest.raises(NotRegisteredError) as info:
+        scheme.new(GroupVersionKind("", "v1", 'a"\x01\u00e9'))
+    assert str(info.value) == 'no kind "a\\"\\x01\u00e9" is registered for version "v1" in scheme "kcodec.api.scheme"'
+
+
+def test_yaml_null_map_key_text() -> None:
+    # sigs.k8s.io/yaml yaml.go convertToJSONableObject: "unsupported map key of type: %s,
+    # key: %+#v, value: %+#v" with reflect.TypeOf(nil), a nil reflect.Type: "%!s(<nil>)".
+    import kcodec
+
+    with pytest.raises(DecodeError) as info:
+        kcodec.load(b"apiVersion: v1\nkind: ConfigMap\ndata:\n  ~: a\n")
+    assert str(info.value) == 'unsupported map key of type: %!s(<nil>), key: <nil>, value: "a"'

@@ -24,11 +24,11 @@ PACKAGE = ROOT / "kcodec"
 #: Layers from the bottom up: (name, module prefixes). A module takes the layer of the
 #: longest prefix that names it or one of its parent packages.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("errors", ("kcodec._kinds", "kcodec.errors")),
+    # gofmt (strconv.Quote, Go's number formats) imports nothing from kcodec: errors quote with it.
+    ("errors", ("kcodec._kinds", "kcodec.errors", "kcodec.gofmt")),
     ("schema", ("kcodec.schema",)),
     ("field tables", ("kcodec.fieldtable",)),
-    ("Go text and wire rules", ("kcodec.gofmt", "kcodec.gojson", "kcodec.goyaml", "kcodec.wire",
-                                "kcodec.yamlutil")),
+    ("Go text and wire rules", ("kcodec.gojson", "kcodec.goyaml", "kcodec.wire", "kcodec.yamlutil")),
     ("kernels", ("kcodec._native", "kcodec._speedups", "kcodec._native.yamlblock", "kcodec._speedups._yaml")),
     ("speedups switch", ("kcodec.speedups",)),
     ("model", ("kcodec.model", "kcodec.types")),

@@ -645,7 +645,11 @@ def test_nil_and_empty_through_each_format(fmt):
 
 # ------------------------------------------------------------------ hypothesis round trips
 
-_text = st.text(max_size=12)
+# Strings Go's YAML output keeps: sigs.k8s.io/yaml reads json.Marshal's text with go-yaml,
+# whose reader refuses DEL, the C1 controls and U+FFFE/U+FFFF, and reads NEL as a line
+# break (readerc.go, scannerc.go; tests/test_go_behaviour.py has those cases).
+_text = st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x7f\ufffe\uffff" + "".join(
+    chr(c) for c in range(0x80, 0xA0))), max_size=12)
 _i32 = st.integers(INT32_MIN, INT32_MAX)
 _i64 = st.integers(INT64_MIN, INT64_MAX)
 _floats = st.floats(allow_nan=False, allow_infinity=False)

@@ -1,7 +1,9 @@
 """Pure-Python kernels: the twins of the Cython kernels in ``kcodec._speedups``.
 
 Each name in ``__all__`` exists in both packages with the same signature and behaviour;
-:mod:`kcodec.speedups` binds one set or the other.
+:mod:`kcodec.speedups` binds one set or the other. The twins pair file to file: the
+kernels of ``kcodec/_speedups/_X.pyx`` are those of ``kcodec/_native/X.py`` (``_yaml.pyx``:
+``yamlblock.py``), as tests/test_parity.py checks, signatures included.
 """
 from kcodec._native.cbor import (
     cbor_encode,
@@ -11,30 +13,22 @@ from kcodec._native.cbor import (
     cbor_loads,
     cbor_type_meta,
 )
-from kcodec._native.codec import (
-    fill_from_proto,
-    fill_from_tree,
-    json_encode,
-    json_fill,
-    json_fill_vouched,
-    struct_to_proto,
-    struct_to_tree,
-)
+from kcodec._native.codec import fill_from_proto, fill_from_tree, struct_to_proto, struct_to_tree
 from kcodec._native.convert import bind_conversion, convert_fields, deep_copy, new_zero
-from kcodec._native.gvk import interpret_gvk
-from kcodec._native.scan import json_container_scan
-from kcodec._native.yamlblock import yaml_block_tree, yaml_encode_tree
-from kcodec.wire import (
+from kcodec._native.json import json_container_scan, json_encode, json_fill, json_fill_vouched
+from kcodec._native.wire import (
     decode_signed_varint,
     decode_varint,
     encode_varint,
     envelope_decode,
     envelope_encode,
     envelope_span,
+    interpret_gvk,
     iter_fields,
     marshal_unknown,
     unmarshal_unknown,
 )
+from kcodec._native.yamlblock import yaml_block_tree, yaml_encode_tree
 
 __all__ = [
     "fill_from_proto",

@@ -143,6 +143,10 @@ def _key_order(k: bytes) -> tuple[int, bytes]:
 
 
 def _sorted_keys(d: dict[str, Any]) -> list[tuple[bytes, str]]:
+    for k in d:
+        if not isinstance(k, str):
+            # Go's unstructured maps are map[string]interface{}: no other key exists there.
+            raise EncodeError(f"cbor: unsupported type: map key {k!r} of type {type(k).__name__}")
     keys = [(_str_bytes(k), k) for k in d]
     # Bytewise order of the encoded keys: for definite-length strings, length first.
     keys.sort(key=lambda p: (len(p[0]), p[0]))
@@ -705,22 +709,66 @@ class _Dec:
     def skip_item(self) -> None:
         self.pos = cbor_item_end(self.data, self.pos, len(self.data))
 
+    def custom_value(self, t: Any, path: str, depth: int) -> Any:
+        """A custom value (Quantity, Time, RawExtension...) from the item at ``pos``;
+        None for null under a pointer."""
+        if t.pointer:
+            p0 = self.pos
+            self.skip_tags()
+            if self.data[self.pos] == 0xF6:
+                self.pos += 1
+                return None
+            self.pos = p0
+        if not self.transcode and "raw" in getattr(t.cls, "__slots__", ()):
+            return self.raw_value(t.cls)
+        return _custom(t.cls, self.any(depth), path)
+
+    def map_value(self, t: Any, n: int, old: Any, path: str, spath: str, depth: int) -> Any:
+        """The ``n`` pairs (-1: up to a break) of a map into map field ``t``, merged into
+        ``old``; keys are byte or text strings, each once (fxamacker's duplicate check)."""
+        e = t.elem
+        out_map: dict[str, Any] = {}
+        i = 0
+        while i != n and not self.at_break(n):
+            self.skip_tags()
+            kmajor, kai, kval = self.head()
+            if kmajor == 2:
+                key = self.string_bytes(kmajor, kai, kval).decode("utf-8", "surrogateescape")
+            elif kmajor == 3:
+                key = _utf8(self.string_bytes(kmajor, kai, kval))
+            else:
+                raise DecodeError(f"cbor: cannot unmarshal {_TYPE_NAMES[kmajor]} into Go value of type string "
+                                  f"(map key of {path})")
+            if key in out_map:
+                raise DecodeError(f"cbor: found duplicate map key {_go_quote(key)} at map element index {i}")
+            out_map[key] = self.value(e, None, f"{path}[{key}]", f"{spath}[{key}]", depth + 1)
+            i += 1
+        if old is not None:
+            old.update(out_map)
+            return old
+        return out_map
+
+    @staticmethod
+    def bytes_value(b: bytes, later: int, path: str) -> bytes:
+        """A byte string into a []byte field: as it is under an expected-encoding tag, else
+        base64 text Go decodes (ByteStringExpectedBase64)."""
+        if later:
+            return b
+        # fxamacker/cbor's ByteStringExpectedFormatError around encoding/base64's
+        # CorruptInputError; the place is data, not text.
+        try:
+            return _go_b64decode(b)
+        except DecodeError as exc:
+            raise DecodeError(f"cbor: failed to decode base64 from byte string: {exc}",
+                              field_path=path or None, offset=exc.offset) from None
+
     def value(self, t: Any, old: Any, path: str, spath: str, depth: int) -> Any:
         data = self.data
         k = t.kind
         if k == K_ANY:
             return self.any(depth)
         if k == K_CUSTOM:
-            if t.pointer:
-                p0 = self.pos
-                self.skip_tags()
-                if data[self.pos] == 0xF6:
-                    self.pos += 1
-                    return None
-                self.pos = p0
-            if not self.transcode and "raw" in getattr(t.cls, "__slots__", ()):
-                return self.raw_value(t.cls)
-            return _custom(t.cls, self.any(depth), path)
+            return self.custom_value(t, path, depth)
         later = self.skip_tags()
         ib = data[self.pos]
         if ib == 0xF6:
@@ -777,41 +825,11 @@ class _Dec:
         if k == K_MAP:
             if major != 5:
                 raise _type_error(major, t, path)
-            e = t.elem
-            out_map: dict[str, Any] = {}
-            i = 0
-            while i != val and not self.at_break(val):
-                self.skip_tags()
-                kmajor, kai, kval = self.head()
-                if kmajor == 2:
-                    key = self.string_bytes(kmajor, kai, kval).decode("utf-8", "surrogateescape")
-                elif kmajor == 3:
-                    key = _utf8(self.string_bytes(kmajor, kai, kval))
-                else:
-                    raise DecodeError(f"cbor: cannot unmarshal {_TYPE_NAMES[kmajor]} into Go value of type string "
-                                      f"(map key of {path})")
-                if key in out_map:
-                    raise DecodeError(f"cbor: found duplicate map key {_go_quote(key)} at map element index {i}")
-                out_map[key] = self.value(e, None, f"{path}[{key}]", f"{spath}[{key}]", depth + 1)
-                i += 1
-            if old is not None:
-                old.update(out_map)
-                return old
-            return out_map
+            return self.map_value(t, val, old, path, spath, depth)
         if k == K_BYTES:
             if major != 2:
                 raise _type_error(major, t, path)
-            b = self.string_bytes(major, ai, val)
-            if later:
-                return b
-            # Untagged byte string into []byte: Go expects base64 text (ByteStringExpectedBase64).
-            # fxamacker/cbor's ByteStringExpectedFormatError around encoding/base64's
-            # CorruptInputError; the place is data, not text.
-            try:
-                return _go_b64decode(b)
-            except DecodeError as exc:
-                raise DecodeError(f"cbor: failed to decode base64 from byte string: {exc}",
-                                  field_path=path or None, offset=exc.offset) from None
+            return self.bytes_value(self.string_bytes(major, ai, val), later, path)
         if k == K_FLOAT:
             if major == 7 and ai >= 25:
                 if ai == 25:

@@ -1,7 +1,8 @@
 """Pure-Python codec kernels: typed structs <-> JSON trees and protobuf bytes.
 
 They walk the field tables that :mod:`kcodec.model` compiles; the Cython twins in
-``kcodec._speedups`` walk the same tables. Entry points (``__all__``) are bound by
+``kcodec/_speedups/_codec.pyx`` walk the same tables (the JSON text kernels built on these
+walkers are in :mod:`kcodec._native.json`). Entry points (``__all__``) are bound by
 :mod:`kcodec.speedups`; everything else here is private.
 """
 from __future__ import annotations
@@ -37,11 +38,13 @@ from kcodec._kinds import (
     K_MAP,
     K_STR,
     K_STRUCT,
+    MAX_ENCODE_DEPTH,
     WT_BYTES,
     WT_FIXED64,
     WT_VARINT,
+    encode_depth_message,
 )
-from kcodec.errors import DecodeError, EncodeError, json_kind
+from kcodec.errors import DecodeError, EncodeError
 from kcodec.wire import end_group_error as _end_group_error
 from kcodec.wire import go_field_number as _go_field_number
 from kcodec.wire import illegal_tag_error as _illegal_tag_error
@@ -51,16 +54,20 @@ from kcodec.wire import read_varint as _read_varint
 from kcodec.wire import skip_field as _skip
 from kcodec.wire import varint as _varint
 
-__all__ = ["struct_to_tree", "fill_from_tree", "struct_to_proto", "fill_from_proto", "json_fill",
-           "json_fill_vouched", "json_encode"]
+_JSON_DEPTH_TEXT = encode_depth_message("json")
+_PROTO_DEPTH_TEXT = encode_depth_message("proto")
 
-def _struct_into(obj: Any, fields: tuple[Any, ...], out: dict[str, Any]) -> None:
+__all__ = ["struct_to_tree", "fill_from_tree", "struct_to_proto", "fill_from_proto"]
+
+def _struct_into(obj: Any, fields: tuple[Any, ...], out: dict[str, Any], depth: int = 1) -> None:
+    if depth > MAX_ENCODE_DEPTH:
+        raise EncodeError(_JSON_DEPTH_TEXT)
     for f in fields:
         v = getattr(obj, f.name)
         if f.inline and f.kind == K_STRUCT:
             if v is not None:
                 sub: dict[str, Any] = {}
-                _struct_into(v, _m.fields_of(type(v)), sub)
+                _struct_into(v, _m.fields_of(type(v)), sub, depth + 1)
                 for key, val in sub.items():
                     out.setdefault(key, val)
             continue
@@ -79,18 +86,18 @@ def _struct_into(obj: Any, fields: tuple[Any, ...], out: dict[str, Any]) -> None
                 continue
         if f.omitzero and not f.pointer and _m._is_zero_value(f, v):
             continue
-        out[f.json] = _value_tree(f, v)
+        out[f.json] = _value_tree(f, v, depth)
 
 
-def _value_tree(t: Any, v: Any) -> Any:
+def _value_tree(t: Any, v: Any, depth: int = 0) -> Any:
     if v is None:
         return None
     k = t.kind
     if k <= K_FLOAT:
-        return v
+        return _scalar(k, v)
     if k == K_STRUCT:
         sub: dict[str, Any] = {}
-        _struct_into(v, _m.fields_of(type(v)), sub)
+        _struct_into(v, _m.fields_of(type(v)), sub, depth + 1)
         return sub
     if k == K_CUSTOM:
         return v._to_tree()
@@ -99,14 +106,77 @@ def _value_tree(t: Any, v: Any) -> Any:
     if k == K_LIST:
         e = t.elem
         if e.kind <= K_FLOAT:  # type: ignore[union-attr]
-            return list(v)
-        return [_value_tree(e, x) for x in v]  # type: ignore[arg-type]
+            return [_scalar(e.kind, x) for x in v]  # type: ignore[union-attr]
+        return [_value_tree(e, x, depth) for x in v]  # type: ignore[arg-type]
     if k == K_MAP:
         e = t.elem
         if e.kind <= K_FLOAT:  # type: ignore[union-attr]
-            return {key: v[key] for key in sorted(v)}
-        return {key: _value_tree(e, v[key]) for key in sorted(v)}  # type: ignore[arg-type]
+            return {key: _scalar(e.kind, v[key]) for key in sorted(v)}  # type: ignore[union-attr]
+        return {key: _value_tree(e, v[key], depth) for key in sorted(v)}  # type: ignore[arg-type]
     return v  # K_ANY: already a tree
+
+
+_SCALAR_TYPES = {K_STR: (str,), K_INT32: (int,), K_INT64: (int,), K_BOOL: (bool,), K_FLOAT: (float, int)}
+
+
+def _scalar(k: int, v: Any) -> Any:
+    """``v`` when it is a value of scalar kind ``k`` as the checked setters keep it, else
+    TypeError (past ``object.__setattr__``; the caller's EncodeError names the field)."""
+    if isinstance(v, _SCALAR_TYPES[k]) and (k == K_BOOL or type(v) is not bool):
+        return v
+    raise TypeError(f"cannot encode a {type(v).__name__} value as kind {k}")
+
+
+# encoding/json's error precedence (decode.go): a type mismatch (UnmarshalTypeError) or a
+# bad base64 string is saved (d.saveError, the first one kept) and decoding goes on; an
+# error from an Unmarshaler (Quantity, Time, IntOrString...) is returned at once and wins
+# over the saved one. The walkers raise at the first error of either kind; when that is
+# a saved kind, json_fill walks the tree again with this set, passing over saved kinds,
+# to find an Unmarshaler error later in the document.
+_PASS_OVER_SAVED: ContextVar[bool] = ContextVar("kcodec_pass_over_saved", default=False)
+
+
+def _saved_by_go(exc: BaseException) -> bool:
+    return not getattr(exc, "go_aborts", False) and (
+        getattr(exc, "go_type_error", None) is not None or getattr(exc, "go_saved", False))
+
+
+def _passed_over(exc: BaseException) -> bool:
+    return _PASS_OVER_SAVED.get() and _saved_by_go(exc)
+
+
+def _aborting_error(cls: Any, tree: dict[str, Any], path: str) -> DecodeError | None:
+    """The first Unmarshaler error in ``tree`` decoded into a fresh ``cls``, passing over
+    type mismatches as encoding/json does, or None."""
+    token = _PASS_OVER_SAVED.set(True)
+    try:
+        _fill(cls._new_zero(), cls, tree, None, path, "")
+    except DecodeError as exc:
+        return exc
+    finally:
+        _PASS_OVER_SAVED.reset(token)
+    return None
+
+
+def _isinf(v: float) -> bool:
+    return v == _INF or v == -_INF
+
+
+_INF = float("inf")
+
+
+class _Float64Row:
+    """A field row standing for Go's float64 (the type an interface{} number decodes to)."""
+
+    kind = K_FLOAT
+    pointer = False
+
+    @staticmethod
+    def go_name() -> str:
+        return "float64"
+
+
+_FLOAT64_ROW = _Float64Row()
 
 
 def _json_type(v: Any) -> str:
@@ -245,19 +315,23 @@ def _fill(obj: Any, cls: Any, tree: dict[str, Any], strict: list[str] | None, pa
         k = f.kind
         # A repeated key: Go decodes each value into the same field, in order.
         for v in (v if type(v) is _Repeated else (v,)):
-            if k == K_STR:
-                if type(v) is str:
-                    object.__setattr__(target, f.name, v)
-                elif v is None:
-                    # Go: null clears a pointer but leaves a string value as it was (merge).
-                    if f.pointer:
-                        object.__setattr__(target, f.name, None)
+            try:
+                if k == K_STR:
+                    if type(v) is str:
+                        object.__setattr__(target, f.name, v)
+                    elif v is None:
+                        # Go: null clears a pointer but leaves a string value as it was (merge).
+                        if f.pointer:
+                            object.__setattr__(target, f.name, None)
+                    else:
+                        raise _type_error(v, f, fpath, gname, fstack, spath + key)
                 else:
-                    raise _type_error(v, f, fpath, gname, fstack, spath + key)
-            else:
-                object.__setattr__(target, f.name,
-                                   _decode_value(f, v, getattr(target, f.name), strict, fpath, spath + key,
-                                                 gname, fstack))
+                    object.__setattr__(target, f.name,
+                                       _decode_value(f, v, getattr(target, f.name), strict, fpath, spath + key,
+                                                     gname, fstack))
+            except DecodeError as exc:
+                if not _passed_over(exc):
+                    raise
 
 
 def _decode_value(t: Any, v: Any, old: Any, strict: list[str] | None, path: str, spath: str,
@@ -302,68 +376,11 @@ def _decode_value(t: Any, v: Any, old: Any, strict: list[str] | None, path: str,
         _fill(sub, cls, v, strict, path, spath + ".", gstack)
         return sub
     if k == K_LIST:
-        if type(v) is not list:
-            raise _type_error(v, t, path, gname, gstack, spath)
-        e = t.elem
-        ek = e.kind  # type: ignore[union-attr]
-        if ek == K_STR:
-            for x in v:
-                if type(x) is not str:
-                    break
-            else:
-                return v
-        # Go decodes element i into the slice's element i when there is one (a repeated
-        # key, or a decode into an existing object, merges element by element).
-        n_old = len(old) if type(old) is list else 0
-        out = []
-        for i, x in enumerate(v):
-            out.append(_decode_value(e, x, old[i] if i < n_old else None, strict,  # type: ignore[index]
-                                     f"{path}[{i}]", f"{spath}[{i}]", gname, gstack))  # type: ignore[arg-type]
-        return out
+        return _decode_list(t, v, old, strict, path, spath, gname, gstack)
     if k == K_MAP:
-        if not isinstance(v, dict):
-            raise _type_error(v, t, path, gname, gstack, spath)
-        e = t.elem
-        if e.kind == K_STR:  # type: ignore[union-attr]
-            for x in v.values():
-                if type(x) is not str:
-                    break
-            else:
-                out_map = dict(v)
-                if old is not None:
-                    old.update(out_map)
-                    return old
-                return out_map
-        out_map = {}
-        for key, x in v.items():
-            # Each value of a repeated key is decoded into a fresh element: the last stays.
-            for y in (x if type(x) is _Repeated else (x,)):
-                out_map[key] = _decode_value(e, y, None, strict, f"{path}[{key}]", f"{spath}[{key}]",  # type: ignore[arg-type]
-                                             gname, gstack)
-        if old is not None:
-            old.update(out_map)
-            return old
-        return out_map
+        return _decode_map(t, v, old, strict, path, spath, gname, gstack)
     if k == K_CUSTOM:
-        if isinstance(v, (dict, list)) and t.cls.__dict__.get("_KC_RAW_JSON"):
-            src = _RAW_SOURCE.get()
-            if src is not None:
-                span = src[1].get(id(v))
-                if span is not None:
-                    v = RawJSON(src[0][span[0]:span[1]])
-        try:
-            return t.cls._from_tree(v, path)
-        except DecodeError as exc:
-            if getattr(exc, "go_type_error", None) is None or not (gname or gstack):
-                exc.field_path = spath
-                raise
-            # An UnmarshalJSON's own type error takes the outer decoder's context, as
-            # encoding/json's addErrorContext gives it.
-            what, name = exc.go_type_error  # type: ignore[attr-defined]
-            out = DecodeError(f"json: cannot unmarshal {what} into Go struct field {gname}.{gstack} of type {name}",
-                              field_path=spath)
-            out.go_type_error = exc.go_type_error  # type: ignore[attr-defined]
-            raise out from None
+        return _decode_custom(t, v, path, spath, gname, gstack)
     if k == K_BYTES:
         if type(v) is not str:
             raise _type_error(v, t, path, gname, gstack, spath)
@@ -371,13 +388,105 @@ def _decode_value(t: Any, v: Any, old: Any, strict: list[str] | None, path: str,
             return _gojson.b64decode(v)
         except DecodeError as exc:
             exc.field_path = spath
+            exc.go_saved = True  # type: ignore[attr-defined]  # decode.go: d.saveError(err)
             raise
     if k == K_FLOAT:
-        if type(v) in (int, float, _JSONNumber):
+        if type(v) in (int, float, _JSONNumber) and not (type(v) is _JSONNumber and _isinf(v)):
             return float(v)
         raise _type_error(v, t, path, gname, gstack, spath)
-    # K_ANY: Go's interface{} holds a float64, not the literal the tree kept.
+    # K_ANY: Go's interface{} holds a float64, not the literal the tree kept; a literal
+    # past float64's range fails as strconv.ParseFloat does (decode.go convertNumber).
+    if type(v) is _JSONNumber and _isinf(v):
+        err = _type_error(v, _FLOAT64_ROW, path, gname, gstack, spath)
+        raise err
     return _plain_numbers(v)
+
+
+def _decode_list(t: Any, v: Any, old: Any, strict: list[str] | None, path: str, spath: str, gname: str,
+                 gstack: str) -> Any:
+    """A JSON array into list field ``t`` (merging into ``old`` element by element)."""
+    if type(v) is not list:
+        raise _type_error(v, t, path, gname, gstack, spath)
+    e = t.elem
+    ek = e.kind  # type: ignore[union-attr]
+    if ek == K_STR:
+        for x in v:
+            if type(x) is not str:
+                break
+        else:
+            return v
+    # Go decodes element i into the slice's element i when there is one (a repeated
+    # key, or a decode into an existing object, merges element by element).
+    n_old = len(old) if type(old) is list else 0
+    out = []
+    for i, x in enumerate(v):
+        try:
+            out.append(_decode_value(e, x, old[i] if i < n_old else None, strict,  # type: ignore[index]
+                                     f"{path}[{i}]", f"{spath}[{i}]", gname, gstack))  # type: ignore[arg-type]
+        except DecodeError as exc:
+            if not _passed_over(exc):
+                raise
+            out.append(_m._zero_of(e) if e.kind != K_STRUCT else None)  # type: ignore[union-attr]
+    return out
+
+
+def _decode_map(t: Any, v: Any, old: Any, strict: list[str] | None, path: str, spath: str, gname: str,
+                 gstack: str) -> Any:
+    """A JSON object into map field ``t`` (merged into ``old``)."""
+    if not isinstance(v, dict):
+        raise _type_error(v, t, path, gname, gstack, spath)
+    e = t.elem
+    if e.kind == K_STR:  # type: ignore[union-attr]
+        for x in v.values():
+            if type(x) is not str:
+                break
+        else:
+            out_map = dict(v)
+            if old is not None:
+                old.update(out_map)
+                return old
+            return out_map
+    out_map = {}
+    for key, x in v.items():
+        # Each value of a repeated key is decoded into a fresh element: the last stays.
+        for y in (x if type(x) is _Repeated else (x,)):
+            try:
+                out_map[key] = _decode_value(e, y, None, strict, f"{path}[{key}]", f"{spath}[{key}]",  # type: ignore[arg-type]
+                                             gname, gstack)
+            except DecodeError as exc:
+                if not _passed_over(exc):
+                    raise
+    if old is not None:
+        old.update(out_map)
+        return old
+    return out_map
+
+
+def _decode_custom(t: Any, v: Any, path: str, spath: str, gname: str, gstack: str) -> Any:
+    """A custom value (Quantity, Time, RawExtension...) through its ``_from_tree``."""
+    if isinstance(v, (dict, list)) and t.cls.__dict__.get("_KC_RAW_JSON"):
+        src = _RAW_SOURCE.get()
+        if src is not None:
+            span = src[1].get(id(v))
+            if span is not None:
+                v = RawJSON(src[0][span[0]:span[1]])
+    try:
+        return t.cls._from_tree(v, path)
+    except DecodeError as exc:
+        # An UnmarshalJSON's error ends the decode at once (decode.go literalStore
+        # returns it), ahead of any type mismatch saved before.
+        exc.go_aborts = True  # type: ignore[attr-defined]
+        if getattr(exc, "go_type_error", None) is None or not (gname or gstack):
+            exc.field_path = spath
+            raise
+        # An UnmarshalJSON's own type error takes the outer decoder's context, as
+        # encoding/json's addErrorContext gives it.
+        what, name = exc.go_type_error  # type: ignore[attr-defined]
+        out = DecodeError(f"json: cannot unmarshal {what} into Go struct field {gname}.{gstack} of type {name}",
+                          field_path=spath)
+        out.go_type_error = exc.go_type_error  # type: ignore[attr-defined]
+        out.go_aborts = True  # type: ignore[attr-defined]
+        raise out from None
 
 
 def _plain_numbers(v: Any) -> Any:
@@ -413,7 +522,9 @@ def _key(number: int, wire: int) -> bytes:
     return _varint((number << 3) | wire)
 
 
-def _proto_struct(obj: Any, cls: Any, out: bytearray) -> None:
+def _proto_struct(obj: Any, cls: Any, out: bytearray, depth: int = 1) -> None:
+    if depth > MAX_ENCODE_DEPTH:
+        raise EncodeError(_PROTO_DEPTH_TEXT)
     if not cls.__dict__.get("__kc_compiled__"):
         _m._compile(cls)
     for f in cls.__kc_pb__:
@@ -426,7 +537,7 @@ def _proto_struct(obj: Any, cls: Any, out: bytearray) -> None:
             key = _key(f.number, e.wire if e.kind in (K_BOOL, K_INT32, K_INT64, K_FLOAT) else WT_BYTES)  # type: ignore[union-attr]
             for x in v:
                 out += key
-                _proto_value(e, x, out)  # type: ignore[arg-type]
+                _proto_value(e, x, out, depth)  # type: ignore[arg-type]
             continue
         if k == K_MAP:
             if not v:
@@ -441,16 +552,16 @@ def _proto_struct(obj: Any, cls: Any, out: bytearray) -> None:
                 mv = v[mk]
                 if mv is not None or e.kind not in (K_BYTES,):  # type: ignore[union-attr]
                     entry += _key(2, e.wire)  # type: ignore[union-attr]
-                    _proto_value(e, mv, entry)  # type: ignore[arg-type]
+                    _proto_value(e, mv, entry, depth)  # type: ignore[arg-type]
                 out += key
                 out += _varint(len(entry))
                 out += entry
             continue
         out += _key(f.number, f.wire)
-        _proto_value(f, v, out)
+        _proto_value(f, v, out, depth)
 
 
-def _proto_value(t: Any, v: Any, out: bytearray) -> None:
+def _proto_value(t: Any, v: Any, out: bytearray, depth: int = 0) -> None:
     """Append the payload of one value (varint, fixed64 or length + bytes)."""
     k = t.kind
     if k == K_STR:
@@ -464,7 +575,7 @@ def _proto_value(t: Any, v: Any, out: bytearray) -> None:
     elif k == K_STRUCT:
         sub = bytearray()
         if v is not None:
-            _proto_struct(v, type(v), sub)
+            _proto_struct(v, type(v), sub, depth + 1)
         out += _varint(len(sub))
         out += sub
     elif k == K_CUSTOM:
@@ -481,7 +592,7 @@ def _proto_value(t: Any, v: Any, out: bytearray) -> None:
         key = _key(1, e.wire if e.kind in (K_BOOL, K_INT32, K_INT64, K_FLOAT) else WT_BYTES)  # type: ignore[union-attr]
         for x in v or ():
             sub += key
-            _proto_value(e, x, sub)  # type: ignore[arg-type]
+            _proto_value(e, x, sub, depth)  # type: ignore[arg-type]
         out += _varint(len(sub))
         out += sub
     elif k == K_FLOAT:
@@ -544,34 +655,8 @@ def _proto_fill(obj: Any, cls: Any, buf: bytes, pos: int, end: int, path: str, d
             stop = pos + n
             if stop > end:
                 raise _length_error(n, fpath, pos)
-            e = f.elem
-            mk = ""
-            mv = None
-            have_v = False
-            while pos < stop:
-                ekey, pos = _read_varint(buf, pos, stop, fpath)
-                enum, ewire = ekey >> 3, ekey & 7
-                if enum == 1:  # read as the string key whatever the wire type, as gogo does
-                    ln, pos = _read_varint(buf, pos, stop, fpath)
-                    if pos + ln > stop:
-                        raise _length_error(ln, fpath, pos)
-                    mk = buf[pos:pos + ln].decode("utf-8", "surrogateescape")
-                    pos += ln
-                elif enum == 2:
-                    # gogo's map entry reads the value by its type, whatever the wire type says.
-                    mv, pos = _proto_read(e, e.wire, buf, pos, stop, f"{fpath}[{mk}]", depth)  # type: ignore[arg-type]
-                    have_v = True
-                else:
-                    pos = _skip(buf, ewire, pos, stop, fpath)
-            if not have_v:
-                mv = _m._zero_of(e) if e.kind not in (K_STRUCT,) else e.cls._new_zero()  # type: ignore[union-attr]
-                if e.kind == K_BYTES:  # type: ignore[union-attr]
-                    mv = None
-            m = getattr(obj, f.name)
-            if m is None:
-                m = {}
-                object.__setattr__(obj, f.name, m)
-            m[mk] = mv
+            _proto_map_entry(obj, f, buf, pos, stop, end, fpath, depth)
+            pos = stop
             continue
         if k == K_STRUCT:
             n, pos = _read_varint(buf, pos, end, fpath)
@@ -589,6 +674,45 @@ def _proto_fill(obj: Any, cls: Any, buf: bytes, pos: int, end: int, path: str, d
             continue
         val, pos = _proto_read(f, wire, buf, pos, end, fpath, depth)
         object.__setattr__(obj, f.name, val)
+
+
+def _proto_map_entry(obj: Any, f: Any, buf: bytes, pos: int, stop: int, end: int, fpath: str,
+                     depth: int) -> None:
+    """One entry ``buf[pos:stop]`` of map field ``f`` into ``obj`` (the compiled twin's
+    _map_entry). gogo's generated Unmarshal (k8s.io/api core/v1 generated.pb.go, e.g.
+    ResourceRequirements.Limits) bounds the entry's key and value by the message's ``end``,
+    not the entry's, and the caller resumes at ``stop`` (iNdEx = postIndex); only an
+    unknown field's skip is held to the entry."""
+    e = f.elem
+    mk = ""
+    mv = None
+    have_v = False
+    while pos < stop:
+        ekey, pos = _read_varint(buf, pos, end, fpath)
+        enum, ewire = _go_field_number(ekey), ekey & 7
+        if enum == 1:  # read as the string key whatever the wire type, as gogo does
+            ln, pos = _read_varint(buf, pos, end, fpath)
+            if pos + ln > end:
+                raise _length_error(ln, fpath, pos)
+            mk = buf[pos:pos + ln].decode("utf-8", "surrogateescape")
+            pos += ln
+        elif enum == 2:
+            # gogo's map entry reads the value by its type, whatever the wire type says.
+            mv, pos = _proto_read(e, e.wire, buf, pos, end, f"{fpath}[{mk}]", depth)  # type: ignore[arg-type]
+            have_v = True
+        else:
+            pos = _skip(buf, ewire, pos, end, fpath)
+            if pos > stop:
+                raise DecodeError("unexpected EOF", field_path=fpath, offset=stop)
+    if not have_v:
+        mv = _m._zero_of(e) if e.kind not in (K_STRUCT,) else e.cls._new_zero()  # type: ignore[union-attr]
+        if e.kind == K_BYTES:  # type: ignore[union-attr]
+            mv = None
+    m = getattr(obj, f.name)
+    if m is None:
+        m = {}
+        object.__setattr__(obj, f.name, m)
+    m[mk] = mv
 
 
 def _proto_read(t: Any, wire: int, buf: bytes, pos: int, end: int, path: str, depth: int) -> tuple[Any, int]:
@@ -645,7 +769,10 @@ def _proto_read(t: Any, wire: int, buf: bytes, pos: int, end: int, path: str, de
 def struct_to_tree(obj: Any) -> dict[str, Any]:
     """Typed struct -> JSON tree (its class is compiled)."""
     out: dict[str, Any] = {}
-    _struct_into(obj, type(obj).__kc_fields__, out)
+    try:
+        _struct_into(obj, type(obj).__kc_fields__, out)
+    except RecursionError:
+        raise EncodeError(_JSON_DEPTH_TEXT) from None
     return out
 
 
@@ -660,7 +787,10 @@ def struct_to_proto(obj: Any, prefix: bytes | None = None, suffix: bytes = b"") 
     With ``prefix``, the body is framed as ``prefix + uvarint(len(body)) + body + suffix``
     (how the envelope is written without copying a large body into it)."""
     out = bytearray()
-    _proto_struct(obj, type(obj), out)
+    try:
+        _proto_struct(obj, type(obj), out)
+    except RecursionError:
+        raise EncodeError(_PROTO_DEPTH_TEXT) from None
     if prefix is None:
         return bytes(out)
     return b"".join((prefix, _varint(len(out)), out, suffix))
@@ -676,57 +806,3 @@ def fill_from_proto(obj: Any, cls: Any, buf: bytes, path: str, start: int = 0, e
     if start or stop != n:
         buf = buf[start:stop]
     _proto_fill(obj, cls, buf, 0, len(buf), path, 0)
-
-
-def json_fill(obj: Any, cls: Any, data: bytes, strict: list[str] | None, path: str) -> None:
-    """Parse JSON ``data`` and fill ``obj`` (compiled ``cls``) from it, Go-style (merge).
-
-    ``null`` leaves ``obj`` untouched; a non-object is a type error. The compiled twin
-    parses the bytes straight into the object without building a tree.
-    """
-
-    # Go reads a number's own text where the target cares (Quantity, integer fields), and
-    # some values' whole text (RawExtension, FieldsV1): the exact parser records where each
-    # object and array was written.
-    spans: dict[int, tuple[int, int]] = {}
-    tree = _gojson.loads(data, strict=strict is not None, literals=True, spans=spans)
-    if tree is None:
-        return
-    if not isinstance(tree, dict):
-        raise DecodeError(f"json: cannot unmarshal {json_kind(tree)} into Go value of type {_m.go_type_name(cls)}")
-    token = _RAW_SOURCE.set((_gojson._to_bytes(data), spans))
-    try:
-        _fill(obj, cls, tree, strict, path, "")
-    finally:
-        _RAW_SOURCE.reset(token)
-
-
-def json_fill_vouched(obj: Any, cls: Any, data: bytes, start: int = 0, end: int | None = None) -> int:
-    """Fill a fresh ``obj`` from ``data[start:end]`` for a decode that guessed ``cls``; see
-    the compiled twin for the contract (2 vouched, 1 filled, 0 discard).
-
-    This twin fills with :func:`json_fill` and answers 1 at best: its parser builds a tree
-    first and keeps no record of how the top-level keys were written, so the caller reads
-    the kind with the MetaFactory, as the two-pass decode would. Any error is
-    left for the caller's general path to raise with Go's text.
-    """
-    stop = len(data) if end is None else end
-    if start < 0 or stop < start or stop > len(data):
-        raise ValueError(f"json_fill_vouched: span [{start}:{stop}] outside {len(data)} bytes")
-    if start or stop != len(data):
-        data = data[start:stop]
-    try:
-        json_fill(obj, cls, data, None, cls.__name__)
-    except Exception:  # noqa: BLE001 - the general path re-raises it in Go's order
-        return 0
-    return 1
-
-
-def json_encode(obj: Any, pretty: bool, newline: bool = False) -> bytes:
-    """Typed struct -> Go's JSON bytes (compact or pretty), plus ``\\n`` when ``newline``
-    (Go's Encoder ends compact output with one; asking here spares copying the output)."""
-
-    out: dict[str, Any] = {}
-    _struct_into(obj, type(obj).__kc_fields__, out)
-    data = _gojson.dumps(out, pretty=pretty)
-    return data + b"\n" if newline else data

@@ -32,6 +32,7 @@ from libc.string cimport memcpy, memmove, memcmp
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.math cimport INFINITY, NAN, ldexp, frexp, signbit
 from cpython.object cimport PyObject
+from kcodec._speedups._bytebuf cimport bytebuf_free, bytebuf_grow, bytebuf_new, bytebuf_take
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE, PyBytes_FromStringAndSize
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 from cpython.long cimport PyLong_FromUnsignedLongLong, PyLong_FromLongLong, PyLong_FromVoidPtr
@@ -164,35 +165,18 @@ cdef class _Writer:
         return 0
 
     def __cinit__(self, Py_ssize_t size):
-        if size < 256:
-            size = 256
-        o = PyBytes_FromStringAndSize(NULL, size)
-        Py_INCREF(o)
-        self.out = <PyObject*>o
-        self.buf = <unsigned char*>PyBytes_AS_STRING(o)
-        self.cap = size
+        bytebuf_new(&self.out, <char**>&self.buf, &self.cap, size if size > 256 else 256)
         self.n = 0
         self.custom = {}
         self.keep = []
 
     def __dealloc__(self):
-        cdef PyObject* o = self.out
         free(self.ids)
         self.ids = NULL
-        self.out = NULL
-        if o != NULL:
-            Py_XDECREF_(o)
+        bytebuf_free(&self.out)
 
     cdef int grow(self, Py_ssize_t extra) except -1:
-        cdef Py_ssize_t need = self.n + extra
-        cdef Py_ssize_t cap = self.cap
-        if need <= cap:
-            return 0
-        cap = need if cap * 2 < need else cap * 2
-        _PyBytes_Resize(&self.out, cap)
-        self.buf = <unsigned char*>PyBytes_AS_STRING(<object>self.out)
-        self.cap = cap
-        return 0
+        return bytebuf_grow(&self.out, <char**>&self.buf, &self.cap, self.n + extra)
 
     cdef inline int put_byte(self, unsigned char b) except -1:
         if self.n + 1 > self.cap:
@@ -242,12 +226,7 @@ cdef class _Writer:
         return 0
 
     cdef bytes result(self):
-        cdef PyObject* o = self.out
-        self.out = NULL
-        _PyBytes_Resize(&o, self.n)
-        r = <bytes>o
-        Py_XDECREF_(o)
-        return r
+        return <bytes>bytebuf_take(&self.out, self.n)
 
 
 cdef extern from "Python.h":
@@ -812,7 +791,8 @@ cdef int _put_tree_map(_Writer w, dict d, int depth) except -1:
     cdef Py_ssize_t n = len(d), i, j, pos = 0
     cdef PyObject* k
     cdef PyObject* val
-    cdef _KeyRef small[24]
+    # Kept small: this frame is on the C stack once per nesting level (10000 deep).
+    cdef _KeyRef small[8]
     cdef _KeyRef* refs = small
     cdef _KeyRef tmp
     cdef Py_ssize_t got = 0
@@ -832,7 +812,7 @@ cdef int _put_tree_map(_Writer w, dict d, int depth) except -1:
             w.put_raw(PyBytes_AS_STRING(kb), PyBytes_GET_SIZE(kb))
             _put_tree(w, d[key], depth + 1)
         return 0
-    if n > 24:
+    if n > 8:
         refs = <_KeyRef*>malloc(sizeof(_KeyRef) * n)
         if refs == NULL:
             raise MemoryError()
@@ -858,7 +838,7 @@ cdef int _put_tree_map(_Writer w, dict d, int depth) except -1:
                 refs[got - 1].data = <const unsigned char*>PyBytes_AS_STRING(kb)
                 refs[got - 1].size = PyBytes_GET_SIZE(kb)
         n = got
-        if n <= 24:
+        if n <= 8:
             for i in range(1, n):
                 tmp = refs[i]
                 j = i - 1
@@ -919,19 +899,116 @@ cdef inline bint _finite(double d) noexcept:
     return d == d and d - d == 0.0
 
 
+cdef inline int _head_arg(const unsigned char* p, Py_ssize_t* pos, Py_ssize_t end, unsigned char ai,
+                          uint64_t* val) noexcept:
+    """The argument of a head with additional information ``ai`` (below 28) whose initial
+    byte was read: ``ai`` itself, or the 1/2/4/8 big-endian bytes at ``pos``, which moves
+    past them. -1 when those bytes run past ``end`` (nothing read), else 0."""
+    cdef int i, n
+    cdef uint64_t v = 0
+    if ai < 24:
+        val[0] = ai
+        return 0
+    n = 1 << (ai - 24)
+    if n > end - pos[0]:
+        return -1
+    for i in range(n):
+        v = (v << 8) | p[pos[0] + i]
+    pos[0] += n
+    val[0] = v
+    return 0
+
+
+cdef Py_ssize_t _skip_chunks(const unsigned char* p, Py_ssize_t pos, Py_ssize_t end, unsigned char major) except -2:
+    """Past the chunks and the break of an indefinite-length byte or text string (major
+    ``major``) whose head ended at ``pos``; -1 when the buffer ends first. fxamacker's
+    wellformedIndefiniteString: each chunk a definite string of the same major type."""
+    cdef unsigned char cmaj, cai
+    cdef uint64_t cval
+    while True:
+        if pos >= end:
+            return -1
+        if p[pos] == 0xFF:
+            return pos + 1
+        cmaj = p[pos] >> 5
+        cai = p[pos] & 0x1F
+        pos += 1
+        if cmaj != major:
+            raise DecodeError(f"cbor: wrong element type {_pure._TYPE_NAMES[cmaj]} "
+                              f"for indefinite-length {_pure._TYPE_NAMES[major]}")
+        if cai == 31:
+            raise DecodeError(f"cbor: indefinite-length {_pure._TYPE_NAMES[major]} chunk is not definite-length")
+        if cai > 27:
+            raise DecodeError(f"cbor: invalid additional information {cai} for type {_pure._TYPE_NAMES[cmaj]}")
+        if _head_arg(p, &pos, end, cai, &cval) < 0:
+            return -1
+        if cval > <uint64_t>(end - pos):
+            return -1
+        pos += <Py_ssize_t>cval
+
+
+cdef int _check_primitive(unsigned char ai, uint64_t val) except -1:
+    """Go's limits on a major type 7 item with argument ``val``: simple values other than
+    false/true/null are refused, and so are NaN and the infinities."""
+    cdef uint32_t f32
+    cdef uint64_t f64
+    cdef float fv
+    cdef double dv
+    if ai <= 24:
+        if val < 20 or val > 22:
+            raise DecodeError("cbor: data item of cbor type primitives is not accepted by protocol: "
+                              f"simple value {val} is not recognized")
+        return 0
+    if ai == 25:
+        dv = _half(<uint16_t>val)
+    elif ai == 26:
+        f32 = <uint32_t>val
+        memcpy(&fv, &f32, 4)
+        dv = fv
+    else:
+        f64 = val
+        memcpy(&dv, &f64, 8)
+    if not _finite(dv):
+        _pure._check_float(dv)
+    return 0
+
+
+cdef enum:
+    FRAME_EOF = -2
+
+
+cdef inline int64_t _frame_items(unsigned char major, unsigned char ai, uint64_t val, Py_ssize_t room) except -3:
+    """The items a container head opens (a tag: its one content; ``ai`` 31: -1, the
+    indefinite length; an array ``val``, a map ``2 * val``; 0 for an empty one), with Go's
+    limits, or FRAME_EOF when the ``room`` left cannot hold that many (each takes a byte)."""
+    cdef uint64_t n
+    if major == 6:
+        if val == 2 or val == 3:
+            raise DecodeError("cbor: bignum tags are forbidden")
+        return 1
+    if ai == 31:
+        return -1
+    if major == 4:
+        if val > MAX_ARRAY_ELEMENTS:
+            raise DecodeError(f"cbor: exceeded max number of elements {MAX_ARRAY_ELEMENTS} for CBOR array")
+        n = val
+    else:
+        if val > MAX_MAP_PAIRS:
+            raise DecodeError(f"cbor: exceeded max number of key-value pairs {MAX_MAP_PAIRS} for CBOR map")
+        n = val * 2
+    if n > <uint64_t>room:
+        return FRAME_EOF
+    return <int64_t>n
+
+
 cdef Py_ssize_t _item_end(const unsigned char* p, Py_ssize_t pos, Py_ssize_t end, int base=0) except -2:
     """End of the well-formed data item at ``pos``, found ``base`` levels deep; -1 for
     "unexpected EOF" (the caller raises); DecodeError for anything else."""
     cdef Frame* stack = NULL
     cdef Py_ssize_t depth = 0
-    cdef unsigned char ib, major, ai, cmaj, cai
-    cdef uint64_t val, cval, n
-    cdef uint32_t f32
-    cdef uint64_t f64
-    cdef float fv
-    cdef double dv
-    cdef int i
-    cdef Frame* top
+    cdef unsigned char ib, major, ai
+    cdef uint64_t val
+    cdef int64_t left
     cdef Frame* grown
     cdef Py_ssize_t cap = 32
     if pos >= end:
@@ -960,16 +1037,9 @@ cdef Py_ssize_t _item_end(const unsigned char* p, Py_ssize_t pos, Py_ssize_t end
             major = ib >> 5
             ai = ib & 0x1F
             pos += 1
-            if ai < 24:
-                val = ai
-            elif ai <= 27:
-                n = 1 << (ai - 24)
-                if <Py_ssize_t>n > end - pos:
+            if ai <= 27:
+                if _head_arg(p, &pos, end, ai, &val) < 0:
                     return -1
-                val = 0
-                for i in range(<int>n):
-                    val = (val << 8) | p[pos + i]
-                pos += <Py_ssize_t>n
                 if ai == 24 and major == 7 and val < 32:
                     raise DecodeError(f"cbor: invalid simple value {val} for type primitives")
             elif ai == 31:
@@ -984,35 +1054,9 @@ cdef Py_ssize_t _item_end(const unsigned char* p, Py_ssize_t pos, Py_ssize_t end
                 pass
             elif major <= 3:
                 if ai == 31:
-                    while True:
-                        if pos >= end:
-                            return -1
-                        if p[pos] == 0xFF:
-                            pos += 1
-                            break
-                        cmaj = p[pos] >> 5
-                        cai = p[pos] & 0x1F
-                        pos += 1
-                        if cmaj != major:
-                            raise DecodeError(f"cbor: wrong element type {_pure._TYPE_NAMES[cmaj]} "
-                                              f"for indefinite-length {_pure._TYPE_NAMES[major]}")
-                        if cai == 31:
-                            raise DecodeError(f"cbor: indefinite-length {_pure._TYPE_NAMES[major]} chunk is not definite-length")
-                        if cai < 24:
-                            cval = cai
-                        elif cai <= 27:
-                            n = 1 << (cai - 24)
-                            if <Py_ssize_t>n > end - pos:
-                                return -1
-                            cval = 0
-                            for i in range(<int>n):
-                                cval = (cval << 8) | p[pos + i]
-                            pos += <Py_ssize_t>n
-                        else:
-                            raise DecodeError(f"cbor: invalid additional information {cai} for type {_pure._TYPE_NAMES[cmaj]}")
-                        if cval > <uint64_t>(end - pos):
-                            return -1
-                        pos += <Py_ssize_t>cval
+                    pos = _skip_chunks(p, pos, end, major)
+                    if pos < 0:
+                        return -1
                 else:
                     if val > <uint64_t>(end - pos):
                         return -1
@@ -1020,59 +1064,23 @@ cdef Py_ssize_t _item_end(const unsigned char* p, Py_ssize_t pos, Py_ssize_t end
             elif major <= 6:
                 if depth + base >= MAX_NESTED_LEVELS:
                     raise DecodeError(f"cbor: exceeded max nested level {MAX_NESTED_LEVELS}")
-                if depth == cap:
-                    grown = <Frame*>realloc(stack, sizeof(Frame) * cap * 2)
-                    if grown == NULL:
-                        raise MemoryError()
-                    stack = grown
-                    cap *= 2
-                if major == 6:
-                    if val == 2 or val == 3:
-                        raise DecodeError("cbor: bignum tags are forbidden")
-                    stack[depth].left = 1
-                    stack[depth].major = 6
-                    stack[depth].count = 0
-                    depth += 1
-                    continue
-                if ai == 31:
-                    stack[depth].left = -1
-                    stack[depth].major = major
-                    stack[depth].count = 0
-                    depth += 1
-                    continue
-                if major == 4:
-                    if val > MAX_ARRAY_ELEMENTS:
-                        raise DecodeError(f"cbor: exceeded max number of elements {MAX_ARRAY_ELEMENTS} for CBOR array")
-                    n = val
-                else:
-                    if val > MAX_MAP_PAIRS:
-                        raise DecodeError(f"cbor: exceeded max number of key-value pairs {MAX_MAP_PAIRS} for CBOR map")
-                    n = val * 2
-                if n > <uint64_t>(end - pos):
+                left = _frame_items(major, ai, val, end - pos)
+                if left == FRAME_EOF:
                     return -1
-                if n:
-                    stack[depth].left = <int64_t>n
+                if left:
+                    if depth == cap:
+                        grown = <Frame*>realloc(stack, sizeof(Frame) * cap * 2)
+                        if grown == NULL:
+                            raise MemoryError()
+                        stack = grown
+                        cap *= 2
+                    stack[depth].left = left
                     stack[depth].major = major
                     stack[depth].count = 0
                     depth += 1
                     continue
-            else:
-                if ai <= 24:
-                    if val < 20 or val > 22:
-                        raise DecodeError("cbor: data item of cbor type primitives is not accepted by protocol: "
-                                          f"simple value {val} is not recognized")
-                else:
-                    if ai == 25:
-                        dv = _half(<uint16_t>val)
-                    elif ai == 26:
-                        f32 = <uint32_t>val
-                        memcpy(&fv, &f32, 4)
-                        dv = fv
-                    else:
-                        f64 = val
-                        memcpy(&dv, &f64, 8)
-                    if not _finite(dv):
-                        _pure._check_float(dv)
+            elif ai > 24 or val < 20 or val > 22:  # false, true and null need no check
+                _check_primitive(ai, val)
             if not _done(stack, &depth):
                 return pos
     finally:
@@ -1137,20 +1145,31 @@ cdef class _Reader:
 
 
 cdef inline int _head(_Reader r, unsigned char* major, uint64_t* val) except -1:
-    """Read a definite head (well-formedness was checked): ai 31 and tags fall back."""
+    """Read a definite head: ai 31, the reserved 28-30, tags and a head cut short by the
+    buffer's end fall back (to the full scan, which raises Go's error for them).
+
+    cbor_type_meta calls this before anything checked the item, so every byte it reads
+    is bounded by ``r.end`` here."""
     cdef const unsigned char* p = r.p
-    cdef unsigned char ib = p[r.pos]
-    cdef unsigned char ai = ib & 0x1F
+    cdef unsigned char ib
+    cdef unsigned char ai
     cdef uint64_t v
     cdef int i, n
+    if r.pos >= r.end:
+        raise _Fallback()
+    ib = p[r.pos]
+    ai = ib & 0x1F
     major[0] = ib >> 5
-    r.pos += 1
     if ai < 24:
+        r.pos += 1
         val[0] = ai
         return 0
-    if ai == 31 or major[0] == 6:
+    if ai > 27 or major[0] == 6:
         raise _Fallback()
     n = 1 << (ai - 24)
+    if n >= r.end - r.pos:
+        raise _Fallback()
+    r.pos += 1
     v = 0
     for i in range(n):
         v = (v << 8) | p[r.pos + i]
@@ -1576,7 +1595,7 @@ cdef bint _is_utf8(const unsigned char* s, Py_ssize_t n) except -1:
 cdef str _type_meta_string(_Reader r):
     cdef unsigned char major
     cdef uint64_t n
-    if r.p[r.pos] == 0xF6:
+    if r.pos < r.end and r.p[r.pos] == 0xF6:
         r.pos += 1
         return ""
     _head(r, &major, &n)

@@ -40,10 +40,11 @@ from cpython.dict cimport PyDict_GetItem, PyDict_SetItem
 from cpython.float cimport PyFloat_FromDouble
 from cpython.mem cimport PyMem_Calloc, PyMem_Free
 
+from kcodec._speedups._bytebuf cimport bytebuf_free, bytebuf_grow, bytebuf_new, bytebuf_take
 from kcodec._speedups._varint cimport VARINT_EOF, VARINT_OK, read_uvarint, uvarint_size
 from kcodec._speedups._tables cimport (
     kc_same_bytes,
-    Table, TypeRow, FieldRow, FieldC, table_of, kc_list_new_untracked, untrack, get_field, set_field, is_zero_value, gc_pause, gc_resume,
+    Table, TypeRow, FieldRow, FieldC, table_of, check_scalar, kc_list_new_untracked, untrack, get_field, set_field, is_zero_value, gc_pause, gc_resume,
     StrCache, strcache_init, strcache_ascii, strcache_clear, new_time,
     K_STR, K_BOOL, K_INT32, K_INT64, K_FLOAT, K_BYTES, K_STRUCT, K_CUSTOM, K_LIST, K_MAP, K_ANY,
     WT_VARINT, WT_FIXED64, WT_BYTES,
@@ -52,6 +53,7 @@ from kcodec._speedups._tables cimport (
 import binascii as _binascii
 import struct as _st
 
+from kcodec import _kinds
 from kcodec import fieldtable as _m
 from kcodec.fieldtable import JSONNumber as _JSONNumber
 from kcodec._native import codec as _pure
@@ -106,6 +108,9 @@ cdef object _go_b64decode = _gojson_b64decode
 cdef object _pack = _st.pack
 cdef object _unpack_from = _st.unpack_from
 cdef object _zero_of = _m._zero_of
+cdef int MAX_ENCODE_DEPTH = _kinds.MAX_ENCODE_DEPTH
+cdef str _JSON_DEPTH_TEXT = _kinds.encode_depth_message("json")
+cdef str _PROTO_DEPTH_TEXT = _kinds.encode_depth_message("proto")
 
 # The pure module may still be initialising when this one is imported (importing
 # kcodec._native first imports the model, which imports the kernels): its functions are
@@ -133,6 +138,7 @@ cdef class _IdCache:
     address cannot be reused by another object while the cache lives."""
     cdef PyObject** keys
     cdef PyObject** vals
+    cdef int depth  # structs entered by struct_to_tree (see _struct_into)
 
     def __dealloc__(self):
         cdef Py_ssize_t i
@@ -196,6 +202,7 @@ cdef object _tree_value(_IdCache c, TypeRow t, object v):
         return None
     k = t.kind
     if k <= K_FLOAT:
+        check_scalar(k, v)
         return v
     if k == K_STRUCT:
         sub = {}
@@ -208,11 +215,15 @@ cdef object _tree_value(_IdCache c, TypeRow t, object v):
     if k == K_LIST:
         e = t.elem
         if e.kind <= K_FLOAT:
+            for x in v:
+                check_scalar(e.kind, x)
             return list(v)
         return [_tree_value(c, e, x) for x in v]
     if k == K_MAP:
         e = t.elem
         if e.kind <= K_FLOAT:
+            for x in v.values():
+                check_scalar(e.kind, x)
             return {key: v[key] for key in sorted(v)}
         return {key: _tree_value(c, e, v[key]) for key in sorted(v)}
     return v
@@ -228,13 +239,18 @@ cdef inline Table _table_for(TypeRow t, object v):
 
 
 cdef int _struct_into(_IdCache c, object obj, Table t, dict out) except -1:
-    # C recursion is charged to Python's recursion limit: a deep object raises
-    # RecursionError as the pure walker does, instead of exhausting the C stack.
+    # C recursion is charged to Python's recursion limit, as the pure walker's frames are
+    # (struct_to_tree turns RecursionError into EncodeError), and bounded by
+    # MAX_ENCODE_DEPTH whatever that limit is: the C stack is not.
+    c.depth += 1
+    if c.depth > MAX_ENCODE_DEPTH:
+        raise EncodeError(_JSON_DEPTH_TEXT)
     Py_EnterRecursiveCall(" while converting a struct to a JSON tree")
     try:
         return _struct_into_body(c, obj, t, out)
     finally:
         Py_LeaveRecursiveCall()
+        c.depth -= 1
 
 
 cdef int _struct_into_body(_IdCache c, object obj, Table t, dict out) except -1:
@@ -276,6 +292,8 @@ def struct_to_tree(obj):
     gc_pause()
     try:
         _struct_into(_IdCache(), obj, t, out)
+    except RecursionError:
+        raise EncodeError(_JSON_DEPTH_TEXT) from None
     finally:
         gc_resume()
     return out
@@ -493,18 +511,14 @@ cdef class _Writer:
 
     def __cinit__(self):
         self.depth = 0
-        self.max_depth = Py_GetRecursionLimit()
-        o = PyBytes_FromStringAndSize(NULL, 4096)
-        Py_INCREF(o)
-        self.out = <PyObject*>o
-        self.buf = <unsigned char*>PyBytes_AS_STRING(o)
-        self.cap = 4096
+        # Not Python's recursion limit: this writer recurses in C (see MAX_ENCODE_DEPTH).
+        self.max_depth = MAX_ENCODE_DEPTH
+        bytebuf_new(&self.out, <char**>&self.buf, &self.cap, 4096)
         self.n = 0
         self.bodies = _IdCache()
 
     def __dealloc__(self):
-        Py_XDECREF(self.out)
-        self.out = NULL
+        bytebuf_free(&self.out)
 
     cdef object custom_body(self, TypeRow t, object v):
         """``v._proto_body()``, once per immutable value object."""
@@ -519,17 +533,7 @@ cdef class _Writer:
         return body
 
     cdef int grow(self, Py_ssize_t extra) except -1:
-        cdef Py_ssize_t need = self.n + extra
-        cdef Py_ssize_t cap = self.cap
-        if need <= cap:
-            return 0
-        # Doubling, except that a first sizing from a hint takes exactly what it asks for:
-        # see _json.pyx (json_encode) on why large buffers should not be over-asked.
-        cap = need if cap * 2 < need else cap * 2
-        _PyBytes_Resize(&self.out, cap)
-        self.buf = <unsigned char*>PyBytes_AS_STRING(<object>self.out)
-        self.cap = cap
-        return 0
+        return bytebuf_grow(&self.out, <char**>&self.buf, &self.cap, self.n + extra)
 
     cdef inline int put_byte(self, unsigned char b) except -1:
         if self.n + 1 > self.cap:
@@ -641,12 +645,7 @@ cdef class _Writer:
         return 0
 
     cdef bytes result(self):
-        cdef PyObject* o = self.out
-        self.out = NULL
-        _PyBytes_Resize(&o, self.n)
-        r = <bytes>o
-        Py_XDECREF(o)
-        return r
+        return <bytes>bytebuf_take(&self.out, self.n)
 
 
 cdef int _put_str(_Writer w, object v) except -1:
@@ -679,12 +678,12 @@ cdef inline int _put_fkey(_Writer w, const FieldC* fc) except -1:
 
 
 cdef inline int _put_struct(_Writer w, object obj, Table t) except -1:
-    # Nesting is bounded by Python's recursion limit, as the pure walker's is, by a count
-    # on the writer (Py_EnterRecursiveCall per struct was a twentieth of an encode). An
-    # error abandons the writer, so the count needs no unwinding.
+    # Nesting is bounded by MAX_ENCODE_DEPTH, counted on the writer (Py_EnterRecursiveCall
+    # per struct was a twentieth of an encode, and Python's limit can be raised past what
+    # the C stack holds). An error abandons the writer, so the count needs no unwinding.
     w.depth += 1
     if w.depth > w.max_depth:
-        raise RecursionError("maximum recursion depth exceeded while encoding a struct as protobuf")
+        raise EncodeError(_PROTO_DEPTH_TEXT)
     _put_struct_body(w, obj, t)
     w.depth -= 1
     return 0
@@ -704,7 +703,7 @@ cdef inline int _put_struct_body_at(_Writer w, object obj, PyObject* t) except -
     """_put_struct with a borrowed table (see _row_table)."""
     w.depth += 1
     if w.depth > w.max_depth:
-        raise RecursionError("maximum recursion depth exceeded while encoding a struct as protobuf")
+        raise EncodeError(_PROTO_DEPTH_TEXT)
     _put_struct_body(w, obj, <Table>t)
     w.depth -= 1
     return 0
@@ -1943,19 +1942,52 @@ cdef inline int _put_borrowed(object obj, const FieldC* fc, PyObject* value, bin
     return set_field(obj, <FieldRow>fc.row, <object>value, False)
 
 
+cdef const FieldC* _field_of_tag(_Reader r, Table t, Py_ssize_t* ppos, Py_ssize_t end, const PathSeg* path,
+                                 PathSeg* fseg, FieldC* scratch, unsigned int* pwire) except? NULL:
+    """The field of the tag at ``ppos`` that _fill's one-byte table does not answer (a
+    multi-byte tag, an unknown field, a wire type to check), with gogo's checks in its
+    order; NULL after skipping an unknown field. ``ppos`` moves past the tag (and the
+    skipped field); ``pwire`` gets the tag's wire type."""
+    cdef Py_ssize_t tag_pos = ppos[0]
+    cdef uint64_t key = 0
+    cdef unsigned int wire
+    cdef int32_t fnum32
+    cdef const FieldC* fc
+    _read(r, ppos, end, &key, path)
+    wire = <unsigned int>(key & 7)
+    pwire[0] = wire
+    # gogo's fieldNum := int32(wire >> 3); the rare cases share one unlikely branch.
+    fnum32 = <int32_t>(<uint32_t>((key >> 3) & 0xFFFFFFFFULL))
+    fc = t.field_c(<uint64_t><uint32_t>fnum32, scratch)
+    if fc == NULL or wire == 4 or fnum32 <= 0:
+        if wire == 4:
+            # Checked before anything else, as every generated Unmarshal does.
+            raise _end_group_error(t.cls.__name__, _path(path), tag_pos)
+        if fnum32 <= 0:
+            raise _illegal_tag_error(t.cls.__name__, key, _path(path), tag_pos)
+        _skip(r, wire, ppos, end, path)
+        return NULL
+    # gogo's generated case for the field checks the wire type first (a repeated scalar
+    # takes its packed form, wire type 2, too).
+    if wire != <unsigned int>fc.wire and not (fc.kind == K_LIST and not fc.wrapped
+                                              and wire == <unsigned int>fc.elem_wire):
+        fseg.text = fc.json
+        raise _wrong_wire_error(wire, (<FieldRow>fc.row).info.go_field(),
+                                _path(path if fc.inline_ else fseg), tag_pos)
+    return fc
+
+
 cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
                const PathSeg* path, int depth, bint owned) except -1:
     """Fill ``obj`` from ``buf[pos:end]``; ``owned``: obj was created by this call."""
     cdef bint direct
-    cdef uint64_t key = 0, v = 0
+    cdef uint64_t v = 0
     cdef Py_ssize_t tag_pos, stop
     cdef unsigned int wire
     cdef TypeRow e
     cdef PathSeg fseg, eseg
     cdef const PathSeg* fpath
     cdef int k
-    cdef uint64_t num
-    cdef int32_t fnum32
     cdef const FieldC* fc
     cdef FieldC scratch
     cdef Py_ssize_t n, taglen
@@ -1981,27 +2013,9 @@ cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
             wire = tag & 7
             pos += 1
         else:
-            _read(r, &pos, end, &key, path)
-            wire = <unsigned int>(key & 7)
-            # gogo's fieldNum := int32(wire >> 3); the rare cases share one unlikely branch.
-            fnum32 = <int32_t>(<uint32_t>((key >> 3) & 0xFFFFFFFFULL))
-            num = <uint64_t><uint32_t>fnum32
-            fc = t.field_c(num, &scratch)
-            if fc == NULL or wire == 4 or fnum32 <= 0:
-                if wire == 4:
-                    # Checked before anything else, as every generated Unmarshal does.
-                    raise _end_group_error(t.cls.__name__, _path(path), tag_pos)
-                if fnum32 <= 0:
-                    raise _illegal_tag_error(t.cls.__name__, key, _path(path), tag_pos)
-                _skip(r, wire, &pos, end, path)
-                continue
-            # gogo's generated case for the field checks the wire type first (a repeated
-            # scalar takes its packed form, wire type 2, too).
-            if wire != <unsigned int>fc.wire and not (fc.kind == K_LIST and not fc.wrapped
-                                                      and wire == <unsigned int>fc.elem_wire):
-                fseg.text = fc.json
-                raise _wrong_wire_error(wire, (<FieldRow>fc.row).info.go_field(),
-                                        _path(path if fc.inline_ else &fseg), tag_pos)
+            fc = _field_of_tag(r, t, &pos, end, path, &fseg, &scratch, &wire)
+            if fc == NULL:
+                continue  # an unknown field, skipped
         # An embedded (inline) struct adds no name to the path.
         if fc.inline_:
             fpath = path
@@ -2064,7 +2078,7 @@ cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
         elif k == K_MAP:
             if not _kc_len1(r.p, &pos, end, &stop):
                 _read_len(r, &pos, end, &stop, fpath)
-            _map_entry(r, obj, <FieldRow>fc.row, direct, owned, pos, stop, fpath, depth)
+            _map_entry(r, obj, <FieldRow>fc.row, direct, owned, pos, stop, end, fpath, depth)
             pos = stop
             continue
         elif k == K_STRUCT:
@@ -2087,12 +2101,18 @@ cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
 
 
 cdef int _map_entry(_Reader r, object obj, FieldRow f, bint direct, bint owned, Py_ssize_t pos,
-                    Py_ssize_t stop, const PathSeg* fpath, int depth) except -1:
-    """One entry of map field ``f`` into ``obj``; ``owned``: obj was built by this decode."""
+                    Py_ssize_t stop, Py_ssize_t end, const PathSeg* fpath, int depth) except -1:
+    """One entry ``[pos:stop]`` of map field ``f`` into ``obj``; ``owned``: obj was built by
+    this decode. As gogo's generated Unmarshal (k8s.io/api core/v1 generated.pb.go, e.g.
+    ResourceRequirements.Limits), the entry's key and value are bounded by the enclosing
+    message's end ``end``, not by the entry's: a key that overruns its entry is read, and
+    the caller resumes at ``stop`` (Go's ``iNdEx = postIndex``). Only an unknown field's
+    skip is held to the entry."""
     cdef TypeRow e = f.elem
     cdef uint64_t ekey = 0, ln = 0
     cdef bint have_v = False
     cdef unsigned int ewire
+    cdef int32_t fnum
     cdef PathSeg vseg
     cdef PyObject* hit
     mk = ""
@@ -2101,22 +2121,26 @@ cdef int _map_entry(_Reader r, object obj, FieldRow f, bint direct, bint owned, 
     vseg.kind = 3
     vseg.index = 0
     while pos < stop:
-        _read(r, &pos, stop, &ekey, fpath)
+        _read(r, &pos, end, &ekey, fpath)
         ewire = <unsigned int>(ekey & 7)
-        if (ekey >> 3) == 1:  # read as the string key whatever the wire type, as gogo does
-            _read(r, &pos, stop, &ln, fpath)
-            if ln > <uint64_t>(stop - pos):
+        # gogo: fieldNum := int32(wire >> 3)
+        fnum = <int32_t>(<uint32_t>((ekey >> 3) & 0xFFFFFFFFULL))
+        if fnum == 1:  # read as the string key whatever the wire type, as gogo does
+            _read(r, &pos, end, &ln, fpath)
+            if ln > <uint64_t>(end - pos):
                 raise _pure_length_error(ln, _path(fpath), pos)
             hit = _kc_str_hit(r.strs.tab, r.strs.mask, r.p, r.size, pos, <Py_ssize_t>ln)
             mk = <object>hit if hit != NULL else _str(r, pos, <Py_ssize_t>ln)
             pos += <Py_ssize_t>ln
-        elif (ekey >> 3) == 2:
+        elif fnum == 2:
             vseg.text = <PyObject*>mk
             # gogo's map entry reads the value by its type, whatever the wire type says.
-            mv = _pread(r, e, <unsigned int>e.wire, &pos, stop, &vseg, depth)
+            mv = _pread(r, e, <unsigned int>e.wire, &pos, end, &vseg, depth)
             have_v = True
         else:
-            _skip(r, ewire, &pos, stop, fpath)
+            _skip(r, ewire, &pos, end, fpath)
+            if pos > stop:
+                raise DecodeError("unexpected EOF", field_path=_path(fpath), offset=stop)
     if not have_v:
         if e.kind == K_STRUCT:
             mv = e.struct_table().new_zero_untracked()

@@ -1,4 +1,4 @@
-"""Type stub of the compiled JSON kernels (twins of kcodec._native.codec.json_fill/json_encode)."""
+"""Type stub of the compiled JSON kernels (twins of kcodec._native.json)."""
 from typing import Any
 
 __all__ = ["json_fill", "json_fill_vouched", "json_encode"]

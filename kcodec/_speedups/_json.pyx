@@ -1,7 +1,8 @@
 # cython: language_level=3
 """Compiled JSON kernels: bytes straight into typed objects, typed objects straight to bytes.
 
-Twins of ``kcodec._native.codec.json_fill`` and ``json_encode``. They walk the compiled
+Twins of ``kcodec._native.json`` (``json_fill``, ``json_fill_vouched``, ``json_encode``,
+``json_container_scan``). They walk the compiled
 field tables of :mod:`kcodec._speedups._tables` and never build the intermediate tree,
 except for the one value a ``CustomValue`` hook or an untyped (``K_ANY``) field needs.
 
@@ -25,12 +26,14 @@ from libc.string cimport memcmp, memcpy, memset
 from libc.stdlib cimport malloc, calloc, free, realloc
 from libc.stdint cimport int64_t, uint32_t, uint64_t
 from libc.math cimport isinf, isnan
+from kcodec._speedups._bytebuf cimport bytebuf_free, bytebuf_grow, bytebuf_new, bytebuf_take
 from kcodec._speedups._jsonblock cimport kc_prefix_xor
+from kcodec import _kinds
 
 from kcodec._speedups._tables cimport (
     Table, TypeRow, FieldRow, table_of, get_field, set_field, is_zero_value,
     gc_pause, gc_resume, untrack, StrCache, strcache_init, strcache_ascii, strcache_clear,
-    new_time, kc_prefetch,
+    new_time, kc_prefetch, check_scalar,
 )
 
 __all__ = ["json_fill", "json_fill_vouched", "json_encode", "json_container_scan"]
@@ -143,10 +146,10 @@ cdef int _setup() except -1:
     global _StructMeta, _JSONNumber
     import binascii
     from kcodec import fieldtable as model
-    from kcodec._native import codec
+    from kcodec._native import codec, json as pure_json
     from kcodec import gojson as _gojson
-    _pure_json_fill = codec.json_fill
-    _pure_json_encode = codec.json_encode
+    _pure_json_fill = pure_json.json_fill
+    _pure_json_encode = pure_json.json_encode
     _pure_struct_to_tree = codec.struct_to_tree
     _b64decode = _gojson.b64decode
     _JSONNumber = model.JSONNumber
@@ -164,6 +167,9 @@ cdef int _setup() except -1:
 
 class _GiveUp(Exception):
     """The fast path met something only the pure twin handles exactly."""
+
+
+cdef int MAX_ENCODE_DEPTH = _kinds.MAX_ENCODE_DEPTH
 
 
 cdef int _give_up() except -1:
@@ -1424,7 +1430,7 @@ cdef bint _run_dec(_Dec dec, object obj, _JTab jt):
 def json_fill(obj, cls, data, strict, path):
     """Parse JSON ``data`` and fill ``obj`` (a compiled ``cls`` instance), Go-style (merge).
 
-    Same contract and results as ``kcodec._native.codec.json_fill``. The collector is
+    Same contract and results as ``kcodec._native.json.json_fill``. The collector is
     paused while the objects are built: a large list makes hundreds of thousands of
     containers, and allocation-triggered collections would walk them over and over (more
     than doubling the time); they are tracked and collected as usual afterwards.
@@ -1590,37 +1596,27 @@ cdef class _Enc:
     cdef int depth
     cdef dict custom_cache      # id -> (value, bytes) of immutable custom values
 
+    cdef inline int nest(self) except -1:
+        """One level deeper; past MAX_ENCODE_DEPTH (this writer recurses in C, whatever
+        Python's recursion limit) the pure twin takes over and raises its EncodeError."""
+        self.depth += 1
+        if self.depth > MAX_ENCODE_DEPTH:
+            _give_up()
+        return 0
+
     def __dealloc__(self):
-        if self.out != NULL:
-            Py_XDECREF(self.out)
-            self.out = NULL
+        bytebuf_free(&self.out)
 
     cdef int start(self, Py_ssize_t cap) except -1:
-        o = PyBytes_FromStringAndSize(NULL, cap)
-        Py_INCREF(o)
-        self.out = <PyObject*>o
-        self.buf = PyBytes_AS_STRING(o)
-        self.cap = cap
+        bytebuf_new(&self.out, &self.buf, &self.cap, cap)
         self.len = 0
         return 0
 
     cdef object finish(self):
-        cdef PyObject* o = self.out
-        self.out = NULL
-        _PyBytes_Resize(&o, self.len)
-        r = <object>o
-        Py_DECREF(r)
-        return r
+        return bytebuf_take(&self.out, self.len)
 
     cdef int grow(self, Py_ssize_t extra) except -1:
-        cdef Py_ssize_t need = self.len + extra
-        cdef Py_ssize_t cap = self.cap * 2
-        if cap < need:
-            cap = need + 4096
-        _PyBytes_Resize(&self.out, cap)
-        self.buf = PyBytes_AS_STRING(<object>self.out)
-        self.cap = cap
-        return 0
+        return bytebuf_grow(&self.out, &self.buf, &self.cap, self.len + extra)
 
     cdef inline int reserve(self, Py_ssize_t extra) except -1:
         if self.len + extra > self.cap:
@@ -1852,7 +1848,7 @@ cdef class _Enc:
             return self.put_ascii(_format_float(v))
         if PyDict_Check(v):
             self.put1(0x7B)
-            self.depth += 1
+            self.nest()
             for key, x in v.items():
                 if not PyUnicode_CheckExact(key):
                     _give_up()  # the pure writer's key coercions
@@ -1863,7 +1859,7 @@ cdef class _Enc:
             return self.close(0x7B, 0x7D, count)
         if isinstance(v, (list, tuple)):
             self.put1(0x5B)
-            self.depth += 1
+            self.nest()
             for x in v:
                 self.sep(&count)
                 self.put_tree(x)
@@ -2050,7 +2046,7 @@ cdef class _Enc:
         if jt.collide:
             return self.put_tree(_pure_struct_to_tree(obj))
         self.put1(0x7B)
-        self.depth += 1
+        self.nest()
         self.members(obj, jt, &count)
         return self.close(0x7B, 0x7D, count)
 
@@ -2065,13 +2061,14 @@ cdef class _Enc:
         if k == K_STR:
             if tp == &PyUnicode_Type:
                 return self.put_str(v)
+            check_scalar(k, v)
             return self.put_tree(v)
         if k == K_STRUCT:
             return self.put_struct(v, t.cls, owner, jslot)
         if k == K_LIST:
             e = t.elem
             self.put1(0x5B)
-            self.depth += 1
+            self.nest()
             if tp == &PyList_Type:
                 # Index the list (its size read anew each time, so a list changed by a custom
                 # value's encoder stays in bounds) to ask for the next item while this one
@@ -2092,11 +2089,12 @@ cdef class _Enc:
         if k == K_CUSTOM:
             return self.put_custom(t, v)
         if k <= K_FLOAT:
+            check_scalar(k, v)
             return self.put_tree(v)
         if k == K_MAP:
             e = t.elem
             self.put1(0x7B)
-            self.depth += 1
+            self.nest()
             for key in sorted(v):
                 if not PyUnicode_CheckExact(key):
                     _give_up()
@@ -2262,7 +2260,7 @@ cdef inline char* _esc_ascii(char* o, unsigned char c):
 def json_encode(obj, pretty, newline=False):
     """Typed struct -> Go's JSON bytes (compact or pretty), plus ``\\n`` when ``newline``.
 
-    Same output and errors as ``kcodec._native.codec.json_encode``: anything the direct
+    Same output and errors as ``kcodec._native.json.json_encode``: anything the direct
     writer does not handle natively (including every error) is left to the pure twin.
     """
     global _encode_handovers, _epoch
@@ -2403,7 +2401,7 @@ cdef extern from *:
 
 def json_container_scan(bytearray buf, Py_ssize_t pos, bytearray stack, bint in_str, bint string_only,
                         Py_ssize_t max_depth):
-    """Compiled twin of ``kcodec._native.scan.json_container_scan`` (same arguments, same
+    """Compiled twin of ``kcodec._native.json.json_container_scan`` (same arguments, same
     ``(status, pos, in_str)``, ``stack`` updated in place). The bracket stack is kept in a C
     buffer during the scan and written back once."""
     cdef const unsigned char* b = <const unsigned char*>PyByteArray_AS_STRING(buf)

@@ -389,6 +389,28 @@ cdef int generic_setattr(object obj, str name, object value) except -1
 cdef object new_time(object cls, long long sec, long long nsec)
 
 
+cdef inline int check_scalar(int k, object v) except -1:
+    """TypeError unless ``v`` is a value of scalar kind ``k`` as the checked setters keep
+    it (an int for an integer field...). Encoders meet anything else only past those
+    checks (``object.__setattr__``); the caller's EncodeError then names the field."""
+    cdef object tp = type(v)
+    if k == K_STR:
+        if tp is str or isinstance(v, str):
+            return 0
+    elif k == K_INT32 or k == K_INT64:
+        if tp is int or (isinstance(v, int) and tp is not bool):
+            return 0
+    elif k == K_BOOL:
+        if tp is bool:
+            return 0
+    elif k == K_FLOAT:
+        if tp is float or tp is int or (isinstance(v, (int, float)) and tp is not bool):
+            return 0
+    else:
+        return 0
+    raise TypeError(f"cannot encode a {type(v).__name__} value as kind {k}")
+
+
 cdef inline object slot_get(object obj, Py_ssize_t offset, str name):
     cdef PyObject* p
     if offset >= 0:

@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Compiled twins of ``kcodec.wire`` and ``kcodec._native.gvk.interpret_gvk``.
+"""Compiled twins of ``kcodec._native.wire``: ``kcodec.wire``'s kernels and ``interpret_gvk``.
 
 Every kernel reads the input through a ``const unsigned char*`` with explicit bounds
 checks. Successful results are computed here; whenever the C path meets something it does
@@ -20,7 +20,7 @@ from kcodec._speedups._varint cimport VARINT_OK, read_uvarint, uvarint_size
 from kcodec._speedups._jsonblock cimport kc_prefix_xor
 
 from kcodec import wire as _pure
-from kcodec._native import gvk as _pure_gvk
+from kcodec._native import wire as _pure_gvk
 
 __all__ = [
     "encode_varint",

@@ -890,9 +890,9 @@ def yaml_block_tree(data):
 # exact dict/list/tuple/str/int/float/bool/None, or nested deeper than ENCODE_DEPTH, is
 # written by the pure writer whole: same bytes, same errors.
 
-from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
-from cpython.bytes cimport PyBytes_FromStringAndSize
+from cpython.object cimport PyObject
+from kcodec._speedups._bytebuf cimport bytebuf_free, bytebuf_grow, bytebuf_new, bytebuf_take
 from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.unicode cimport PyUnicode_AsUTF8AndSize
 
@@ -910,6 +910,7 @@ cdef extern from "Python.h":
 
 
 cdef class _Out:
+    cdef PyObject* out  # the bytes object written (see _bytebuf.pxd)
     cdef char* buf
     cdef Py_ssize_t len
     cdef Py_ssize_t cap
@@ -920,10 +921,7 @@ cdef class _Out:
     cdef Py_ssize_t indent
 
     def __cinit__(self):
-        self.cap = 65536
-        self.buf = <char*>malloc(self.cap)
-        if self.buf == NULL:
-            raise MemoryError()
+        bytebuf_new(&self.out, &self.buf, &self.cap, 65536)
         self.len = 0
         self.column = 0
         self.whitespace = True
@@ -931,22 +929,12 @@ cdef class _Out:
         self.indent = -1
 
     def __dealloc__(self):
-        free(self.buf)
+        bytebuf_free(&self.out)
 
     cdef int reserve(self, Py_ssize_t k) except -1:
-        cdef Py_ssize_t cap
-        cdef char* nb
         if self.len + k <= self.cap:
             return 0
-        cap = self.cap * 2
-        while cap < self.len + k:
-            cap *= 2
-        nb = <char*>realloc(self.buf, cap)
-        if nb == NULL:
-            raise MemoryError()
-        self.buf = nb
-        self.cap = cap
-        return 0
+        return bytebuf_grow(&self.out, &self.buf, &self.cap, self.len + k)
 
     cdef inline int put(self, const char* p, Py_ssize_t k) except -1:
         self.reserve(k)
@@ -1182,4 +1170,4 @@ def yaml_encode_tree(tree):
     except _Whole:
         return tree_to_yaml(tree)
     o.write_indent()
-    return PyBytes_FromStringAndSize(o.buf, o.len)
+    return bytebuf_take(&o.out, o.len)

@@ -23,6 +23,7 @@ from kcodec.errors import (
 )
 from kcodec.fieldtable import StructBase as Struct
 from kcodec.fieldtable import fields_of
+from kcodec.model import ENCODE_FAULTS, invalid_value_error, unencodable_reason
 from kcodec.runtime.helpers import use_or_create_object
 from kcodec.runtime.scheme import is_unstructured
 from kcodec.schema import GroupVersionKind, parse_group_version
@@ -174,9 +175,16 @@ class Serializer:
         """``d9 d9 f7`` + Go's deterministic CBOR encoding of ``obj``."""
         if isinstance(obj, Struct):
             fields_of(type(obj))
-            out = speedups.cbor_encode(obj, SELF_DESCRIBED_CBOR)
+            try:
+                out = speedups.cbor_encode(obj, SELF_DESCRIBED_CBOR)
+            except ENCODE_FAULTS as exc:
+                raise invalid_value_error(obj, exc) from exc
         elif is_unstructured(obj):
-            out = speedups.cbor_encode_tree(obj.unstructured_content(), SELF_DESCRIBED_CBOR)
+            content = obj.unstructured_content()
+            try:
+                out = speedups.cbor_encode_tree(content, SELF_DESCRIBED_CBOR)
+            except UnicodeEncodeError as exc:
+                raise EncodeError(_tree_fault(content, "", exc)) from None
         else:
             raise EncodeError(f"cbor: unsupported type: {type(obj).__name__}")
         if stream is not None:
@@ -195,6 +203,26 @@ class Serializer:
     def framer(self) -> CBORSeqFramer:
         """The ``application/cbor-seq`` framer (data items back to back)."""
         return CBOR_SEQ_FRAMER
+
+
+def _tree_fault(tree: Any, path: str, cause: BaseException) -> str:
+    """The EncodeError text for an unstructured tree holding a string UTF-8 cannot encode:
+    the first such string or key, depth first, with its JSON path."""
+    stack: list[tuple[Any, str]] = [(tree, path)]
+    while stack:
+        node, where = stack.pop()
+        if isinstance(node, str):
+            reason = unencodable_reason(node)
+            if reason is not None:
+                return f"cbor: cannot encode {where or 'the object'}: {reason}"
+        elif isinstance(node, dict):
+            for key in reversed(list(node)):
+                if isinstance(key, str) and unencodable_reason(key) is not None:
+                    return f"cbor: cannot encode map key at {where or 'the top level'}: {unencodable_reason(key)}"
+                stack.append((node[key], f"{where}.{key}" if where else str(key)))
+        elif isinstance(node, (list, tuple)):
+            stack.extend((item, f"{where}[{i}]") for i, item in reversed(list(enumerate(node))))
+    return f"cbor: {cause}"
 
 
 def _fill_list(into: Any, content: dict[str, Any], data: bytes) -> None:

@@ -22,7 +22,7 @@ from kcodec.errors import (
 )
 from kcodec.gofmt import quote as _go_quote
 from kcodec.errors import json_kind as _json_kind
-from kcodec.model import RawJSON, Struct, TypeInfo, fields_of, invalid_value_error, to_tree
+from kcodec.model import ENCODE_FAULTS, RawJSON, Struct, TypeInfo, fields_of, invalid_value_error, to_tree
 from kcodec.runtime.helpers import use_or_create_object
 from kcodec.runtime.interfaces import MetaFactory, ObjectCreater, ObjectTyper
 from kcodec.runtime.scheme import is_unstructured
@@ -328,7 +328,7 @@ class Serializer:
             fields_of(type(obj))
             try:
                 out = speedups.json_encode(obj, pretty, not pretty)
-            except (TypeError, AttributeError, OverflowError) as exc:
+            except ENCODE_FAULTS as exc:
                 raise invalid_value_error(obj, exc) from exc
             if stream is not None:
                 stream.write(out)
@@ -337,7 +337,7 @@ class Serializer:
         sort = is_unstructured(obj)
         if yaml:
             compact = _gojson.dumps(tree, sort_keys=sort)
-            out = speedups.yaml_encode_tree(_gojson.loads(compact))
+            out = speedups.yaml_encode_tree(_goyaml.json_to_yaml_value(compact))
         elif pretty:
             out = _gojson.dumps(tree, pretty=True, sort_keys=sort)
         else:

@@ -9,7 +9,7 @@ from kcodec.errors import DecodeError
 from kcodec.schema import GroupVersionKind
 from kcodec import gojson as _gojson
 from kcodec.serializer.meta import DEFAULT_META_FACTORY, SimpleMetaFactory, interpret_gvk
-from kcodec._native.gvk import interpret_gvk as pure_interpret_gvk
+from kcodec._native.wire import interpret_gvk as pure_interpret_gvk
 
 PREFIX = "couldn't get version/kind; json parse error: "
 STRUCT = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }'
@@ -123,7 +123,7 @@ _keys = st.sampled_from(["kind", "Kind", "KIND", "apiVersion", "apiversion", "AP
 @given(st.lists(st.tuples(_keys, _values), max_size=6))
 def test_fast_path_matches_exact_path(members: list) -> None:
     data = ("{" + ",".join(f"{_gojson.escape_string(k)}:{_gojson.dumps(v).decode()}" for k, v in members) + "}").encode()
-    from kcodec._native import gvk as kernel
+    from kcodec._native import wire as kernel
 
     def outcome(fn):
         try:

@@ -269,6 +269,40 @@ def test_hostile_input_is_decode_error(data: bytes, message: str, s) -> None:
         s.decode(data)
 
 
+@pytest.mark.parametrize("data,message", [
+    # A head whose argument bytes (1/2/4/8, additional information 24-27) run past the
+    # buffer, the reserved 28-30, and the same as a map key's head: the GVK sniffer read
+    # them without a bound (an over-read AddressSanitizer reports; tools/fuzz_asan.py).
+    # Texts: fxamacker/cbor v2 decode.go (wellformed: io.ErrUnexpectedEOF,
+    # "invalid additional information"), as k8s.io/apimachinery runtime/serializer/cbor
+    # returns them through kcodec.load's "unable to determine group/version/kind".
+    (b"\xd9\xd9\xf7\x1b", "unexpected EOF"),
+    (b"\xd9\xd9\xf7\x1a\x00", "unexpected EOF"),
+    (b"\xd9\xd9\xf7\x19", "unexpected EOF"),
+    (b"\xd9\xd9\xf7\x18", "unexpected EOF"),
+    (b"\xd9\xd9\xf7\x9e", "cbor: invalid additional information 30 for type array"),
+    (b"\xd9\xd9\xf7\xbc", "cbor: invalid additional information 28 for type map"),
+    (b"\xd9\xd9\xf7\xa1\x7b\x00", "unexpected EOF"),
+    (b"\xd9\xd9\xf7\xa1\x5a\x00\x00", "unexpected EOF"),
+    (b"\xd9\xd9\xf7\xa1\x7d\x00\x00", "cbor: invalid additional information 29 for type UTF-8 text string"),
+    (b"\xd9\xd9\xf7\xa2\x44kind\x41a\x7b\x00", "unexpected EOF"),
+    (b"\xd9\xd9\xf7\xa1\x44kind", "unexpected EOF"),
+])
+def test_cut_heads_are_bounded_by_the_buffer(data: bytes, message: str, s) -> None:
+    import kcodec
+    from kcodec import speedups
+    from kcodec.errors import DecodeError
+
+    with pytest.raises(DecodeError, match=message):
+        kcodec.load(data)
+    with pytest.raises(DecodeError, match=message):
+        speedups.cbor_type_meta(data)
+    # The same bytes at the very end of a larger buffer, read as a span ending there.
+    padded = b"\x00" * 7 + data
+    with pytest.raises(DecodeError, match=message):
+        speedups.cbor_type_meta(padded, 7, len(padded))
+
+
 @pytest.mark.parametrize("depth,ok", [(9997, True), (9998, False)])
 def test_nesting_limit_counts_tag_and_top_map(depth: int, ok: bool, s) -> None:
     # d9d9f7 (level 1), the top map (level 2), ``depth`` arrays and an empty one (levels

@@ -159,6 +159,45 @@ def test_each_module_lists_what_it_provides() -> None:
             assert callable(getattr(mod, name))
 
 
+#: The one pure twin not named after its compiled module (kcodec/_native/__init__.py).
+_PURE_FILE = {"_yaml": "yamlblock"}
+
+
+def _compiled_kernel_modules() -> list[str]:
+    """The compiled modules that export kernels (``_arena``, ``_tables`` support the rest)."""
+    import importlib
+
+    names = []
+    for pyx in sorted((Path(__file__).resolve().parents[1] / "kcodec" / "_speedups").glob("_*.pyx")):
+        mod = importlib.import_module(f"kcodec._speedups.{pyx.stem}")
+        if set(getattr(mod, "__all__", ())) & set(pure.__all__):
+            names.append(pyx.stem)
+    return names
+
+
+def test_twins_pair_file_to_file() -> None:
+    """``kcodec/_speedups/_X.pyx`` and ``kcodec/_native/X.py`` export the same kernels, with
+    the same parameters (names, kinds, defaults), and every kernel lives in one such pair."""
+    import importlib
+    import inspect
+
+    modules = _compiled_kernel_modules()
+    assert set(modules) == {"_cbor", "_codec", "_convert", "_json", "_wire", "_yaml"}
+    seen: list[str] = []
+    for stem in modules:
+        cmod = importlib.import_module(f"kcodec._speedups.{stem}")
+        pmod = importlib.import_module(f"kcodec._native.{_PURE_FILE.get(stem, stem[1:])}")
+        kernels = set(pmod.__all__) & set(pure.__all__)
+        assert set(cmod.__all__) == kernels, (stem, set(cmod.__all__) ^ kernels)
+        for name in sorted(kernels):
+            got = [(p.name, p.kind, p.default) for p in inspect.signature(getattr(cmod, name)).parameters.values()]
+            want = [(p.name, p.kind, p.default) for p in inspect.signature(getattr(pmod, name)).parameters.values()]
+            assert got == want, f"{stem}.{name}{inspect.signature(getattr(cmod, name))} against the pure twin's {want}"
+            assert getattr(pure, name) is getattr(pmod, name)
+        seen.extend(kernels)
+    assert sorted(seen) == sorted(pure.__all__)
+
+
 # ------------------------------------------------------------------------------ varints
 
 
@@ -969,7 +1008,7 @@ class _BracedFields(FieldsV1):
 
 def _fields_with_raw(raw: Any) -> FieldsV1:
     fv = FieldsV1()
-    fv.raw = raw  # past __init__'s coercion to bytes
+    object.__setattr__(fv, "raw", raw)  # past the coercion to bytes of __init__ and assignment
     return fv
 
 

@@ -800,6 +800,17 @@ def _looks_cbor(raw: bytes) -> bool:
 _FIELDS_TEXT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
+def _fields_raw(raw: Any) -> bytes | None:
+    """FieldsV1.raw as kept: None, or bytes (str is encoded as UTF-8)."""
+    if raw is None or type(raw) is bytes:
+        return raw
+    if isinstance(raw, str):
+        return raw.encode("utf-8")
+    if isinstance(raw, (bytes, bytearray, memoryview)):
+        return bytes(raw)
+    raise TypeError(f"FieldsV1.raw must be bytes, str or None, not {type(raw).__name__}")
+
+
 class FieldsV1(CustomValue):
     """metav1.FieldsV1: managed-fields sets kept as raw JSON bytes.
 
@@ -816,13 +827,25 @@ class FieldsV1(CustomValue):
     #: ``_proto_body`` would, when ``raw`` is None or bytes; subclasses do not inherit it.
     _KC_PB_RAW_FIELD = True
 
+    raw: bytes | None
+
     def __init__(self, raw: bytes | str | None = None) -> None:
         """``raw`` JSON text (bytes or str) or None."""
-        if isinstance(raw, str):
-            raw = raw.encode("utf-8")
-        elif raw is not None:
-            raw = bytes(raw)
-        self.raw: bytes | None = raw
+        object.__setattr__(self, "raw", _fields_raw(raw))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # Assigned text is kept as bytes, as the constructor keeps it; the encoders would
+        # otherwise meet a str or an int where Go has []byte.
+        object.__setattr__(self, name, _fields_raw(value) if name == "raw" else value)
+
+    def _invalid_reason(self) -> str | None:
+        try:
+            raw = self.raw
+        except AttributeError:
+            return "FieldsV1.raw is not set"
+        if raw is None or type(raw) is bytes:
+            return None
+        return f"FieldsV1.raw holds {type(raw).__name__}, not bytes"
 
     def __str__(self) -> str:
         return (self.raw or b"").decode("utf-8", "replace")

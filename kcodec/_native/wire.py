@@ -1,14 +1,17 @@
-"""Pure-Python kernel of the JSON MetaFactory: read ``apiVersion`` and ``kind`` (Go: k8s.io/apimachinery/pkg/runtime/serializer/json/meta.go (SimpleMetaFactory)).
+"""Pure-Python protobuf wire kernels and the JSON MetaFactory: the twins of
+``kcodec/_speedups/_wire.pyx``, name for name.
 
-Go decodes the whole document into ``struct{APIVersion, Kind string}`` with the standard
+The varint, field and ``runtime.Unknown`` envelope kernels are :mod:`kcodec.wire`'s
+functions (the layers above use that module directly); this module names them as the
+kernel set. ``interpret_gvk`` reads ``apiVersion`` and ``kind`` as Go's JSON MetaFactory
+does (k8s.io/apimachinery/pkg/runtime/serializer/json/meta.go, SimpleMetaFactory): Go
+decodes the whole document into ``struct{APIVersion, Kind string}`` with the standard
 library rules: key match is case-insensitive (``bytes.EqualFold``), the last occurrence of
 a key wins, ``null`` leaves the value alone, any other non-string value is an error (the
 first one in document order is reported), and the whole text must be valid JSON.
-
-Pure Python throughout: :func:`kcodec.gojson.top_level_members` validates the whole text
-with Go's rules and error texts and hands back only the top-level members, so the values
-of other members are never built. The compiled twin is ``interpret_gvk`` in
-``kcodec/_speedups/_wire.pyx``.
+:func:`kcodec.gojson.top_level_members` validates the whole text with Go's rules and error
+texts and hands back only the top-level members, so the values of other members are
+never built.
 """
 from __future__ import annotations
 
@@ -17,8 +20,31 @@ from typing import Any
 from kcodec import gojson as _gojson
 from kcodec.errors import DecodeError
 from kcodec.schema import GroupVersionKind, parse_group_version
+from kcodec.wire import (
+    decode_signed_varint,
+    decode_varint,
+    encode_varint,
+    envelope_decode,
+    envelope_encode,
+    envelope_span,
+    iter_fields,
+    marshal_unknown,
+    unmarshal_unknown,
+)
 
-__all__ = ["interpret_gvk"]
+__all__ = [
+    "decode_signed_varint",
+    "decode_varint",
+    "encode_varint",
+    "envelope_decode",
+    "envelope_encode",
+    "envelope_span",
+    "iter_fields",
+    "marshal_unknown",
+    "unmarshal_unknown",
+    "interpret_gvk",
+]
+
 
 _PREFIX = "couldn't get version/kind; json parse error: "
 _GO_STRUCT = (

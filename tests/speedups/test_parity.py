@@ -168,7 +168,7 @@ def _compiled_kernel_modules() -> list[str]:
     import importlib
 
     names = []
-    for pyx in sorted((Path(__file__).resolve().parents[1] / "kcodec" / "_speedups").glob("_*.pyx")):
+    for pyx in sorted((Path(__file__).resolve().parents[2] / "kcodec" / "_speedups").glob("_*.pyx")):
         mod = importlib.import_module(f"kcodec._speedups.{pyx.stem}")
         if set(getattr(mod, "__all__", ())) & set(pure.__all__):
             names.append(pyx.stem)

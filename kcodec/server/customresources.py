@@ -51,6 +51,7 @@ class CRDStorage:
             def mark(existing: Any) -> Any:
                 if existing.metadata.deletion_timestamp is None:
                     existing.metadata.deletion_timestamp = Time.now()
+                    existing.metadata.deletion_grace_period_seconds = 0
                 if CLEANUP_FINALIZER not in (existing.metadata.finalizers or []):
                     existing.metadata.finalizers = list(existing.metadata.finalizers or []) + [CLEANUP_FINALIZER]
                 _set_condition(existing, ext.CustomResourceDefinitionCondition(
@@ -58,7 +59,12 @@ class CRDStorage:
                     message="CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon",
                     last_transition_time=Time.now()))
                 return existing
-            self.store.storage.guaranteed_update(self.store.key_func(ctx, name), mark)
+            # etcd.go returns the marked CRD: the finalizer controller may delete it at once, so
+            # this request must not go on to the store's delete (it would find it gone).
+            out = self.store.storage.guaranteed_update(self.store.key_func(ctx, name), mark)
+            if self.store.decorator is not None:
+                self.store.decorator(out)
+            return out, False
         return self.store.delete(ctx, name, delete_validation, options)
 
 

@@ -686,10 +686,12 @@ def test_a_cache_whose_watch_falls_behind_compaction_relists_and_ends_its_watche
         store.create(key("a"), pod("a"))
         assert w.next(5).type == "ADDED"
         # Hold the cache's storage watch while the storage moves on and compacts.
-        gate = threading.Event()
+        gate, held = threading.Event(), threading.Event()
         raw = c._raw
         real_next = raw.next_batch
-        raw.next_batch = lambda timeout: (gate.wait(), real_next(timeout))[1]
+        raw.next_batch = lambda timeout: (held.set(), gate.wait(), real_next(timeout))[2]
+        # the cache's thread may be inside a read begun before the patch: wait until it is held
+        assert held.wait(10)
         for i in range(3):
             store.guaranteed_update(key("a"), set_labels(n=str(i)))
         store.compact(store.current_revision())

@@ -80,7 +80,7 @@ cdef extern from "Python.h":
     double PyFloat_AS_DOUBLE(object f)
     int PyObject_IsTrue(object o) except -1
     int PyObject_Not(object o) except -1
-    int Py_EnterRecursiveCall(const char* where) except -1
+    int Py_EnterRecursiveCall(const char* where) noexcept
     int Py_GetRecursionLimit()
     void Py_LeaveRecursiveCall()
     int _PyBytes_Resize(PyObject** b, Py_ssize_t n) except -1
@@ -238,6 +238,14 @@ cdef inline Table _table_for(TypeRow t, object v):
     return table_of(type(v))
 
 
+cdef inline int _enter(const char* where) except -1:
+    """Py_EnterRecursiveCall, which fails with 1 (not -1) and RecursionError set; a failed
+    call has already given its level back, so the caller must not Py_LeaveRecursiveCall."""
+    if Py_EnterRecursiveCall(where):
+        return -1
+    return 0
+
+
 cdef int _struct_into(_IdCache c, object obj, Table t, dict out) except -1:
     # C recursion is charged to Python's recursion limit, as the pure walker's frames are
     # (struct_to_tree turns RecursionError into EncodeError), and bounded by
@@ -245,7 +253,7 @@ cdef int _struct_into(_IdCache c, object obj, Table t, dict out) except -1:
     c.depth += 1
     if c.depth > MAX_ENCODE_DEPTH:
         raise EncodeError(_JSON_DEPTH_TEXT)
-    Py_EnterRecursiveCall(" while converting a struct to a JSON tree")
+    _enter(" while converting a struct to a JSON tree")
     try:
         return _struct_into_body(c, obj, t, out)
     finally:
@@ -300,7 +308,7 @@ def struct_to_tree(obj):
 
 
 cdef int _fill_tree(object obj, Table t, object tree, object strict, str path, str spath) except -1:
-    Py_EnterRecursiveCall(" while filling a struct from a JSON tree")
+    _enter(" while filling a struct from a JSON tree")
     try:
         return _fill_tree_body(obj, t, tree, strict, path, spath)
     finally:

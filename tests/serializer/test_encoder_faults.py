@@ -262,3 +262,25 @@ def test_watch_frame_with_its_own_kind() -> None:
     with pytest.raises(DecodeError, match=r"^unable to decode to metav1\.Event$") as err:
         next(events)
     assert err.value.event == 1  # type: ignore[attr-defined]
+
+
+def _python_depth() -> int:
+    """How deep plain Python recursion goes from here before RecursionError."""
+    def down(n: int) -> int:
+        try:
+            return down(n + 1)
+        except RecursionError:
+            return n
+    return down(0)
+
+
+def test_a_recursion_error_in_the_kernels_gives_every_level_back(chains: dict[str, Any]) -> None:
+    # Py_EnterRecursiveCall fails with 1, not -1, and gives its level back itself: a kernel
+    # that took the failure for success and left the level again leaked recursion budget,
+    # after which deep comparisons elsewhere ran unbounded.
+    before = _python_depth()
+    for _ in range(3):
+        for fmt in FORMATS:
+            with pytest.raises(EncodeError):
+                kcodec.dump(chains["list"], fmt)  # type: ignore[arg-type]
+    assert abs(_python_depth() - before) <= 2

@@ -9,6 +9,7 @@ escape sequence: \\a``, ``invalid field selector: unescaped character in value: 
 """
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from kcodec.errors import KCodecError
@@ -111,25 +112,31 @@ def unescape_value(s: str) -> str:
     return "".join(out)
 
 
-class Selector:
-    """A field selector. Subclasses are Go's term types; use the module functions to build."""
+class Selector(ABC):
+    """A field selector (Go's ``fields.Selector`` interface). Subclasses are Go's term types;
+    use the module functions to build."""
 
     __slots__ = ()
 
+    @abstractmethod
     def matches(self, fields: Mapping[str, str]) -> bool:
-        raise NotImplementedError
+        """Whether the object's field set satisfies the selector."""
 
+    @abstractmethod
     def empty(self) -> bool:
-        raise NotImplementedError
+        """Whether the selector selects everything."""
 
+    @abstractmethod
     def requires_exact_match(self, field: str) -> tuple[str, bool]:
-        raise NotImplementedError
+        """``(value, True)`` when the selector requires ``field`` to equal ``value``."""
 
+    @abstractmethod
     def transform(self, fn: TransformFunc) -> Selector:
-        raise NotImplementedError
+        """The selector with every field and value passed through ``fn``."""
 
+    @abstractmethod
     def requirements(self) -> list[Requirement]:
-        raise NotImplementedError
+        """The selector's requirements, in order."""
 
     def deep_copy(self) -> Selector:
         return self  # every selector is immutable

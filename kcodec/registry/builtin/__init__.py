@@ -19,6 +19,7 @@ from typing import Any
 
 from kcodec.errors import ConfigError
 from kcodec.registry.builtin.componentstatus import ComponentStatusREST
+from kcodec.registry.builtin.endpoints import repack_subsets
 from kcodec.registry.builtin.namespaces import FinalizeREST, NamespaceFinalizeStrategy, NamespaceStore
 from kcodec.registry.builtin.resources import GROUP_ORDER, RESOURCES, ResourceInfo, resource_info
 from kcodec.registry.builtin.reviews import ReviewREST, always_allow
@@ -66,6 +67,7 @@ __all__ = [
     "DEFAULT_NODE_PORT_RANGE",
     "first_service_ip",
     "get_pod_qos",
+    "repack_subsets",
     "FIELD_SELECTABLE",
     "RETURN_DELETED_OBJECT",
 ]

@@ -4,7 +4,8 @@ Most strategies differ only in a few table facts (:class:`~.resources.ResourceIn
 scope, whether status is reset on the main resource and kept apart on ``/status``,
 whether spec changes bump ``metadata.generation``, the name rule. :class:`BuiltinStrategy`
 does those from the table, plus the per-kind hooks of :data:`PREPARE_FOR_CREATE` and
-:data:`PREPARE_FOR_UPDATE` (Pods' phase Pending and qosClass, Services' defaults...).
+:data:`PREPARE_FOR_UPDATE` (Pods' phase Pending and qosClass, Services' defaults...) and
+:data:`CANONICALIZE` (Endpoints' repacked subsets).
 
 Validation: ``kcodec.api.<package>.validation.validate_<snake_kind>`` (and ``_update``,
 ``_status_update``) when that function exists, otherwise the metadata validation of the
@@ -29,6 +30,7 @@ __all__ = [
     "get_pod_qos",
     "PREPARE_FOR_CREATE",
     "PREPARE_FOR_UPDATE",
+    "CANONICALIZE",
 ]
 
 _PACKAGES = {
@@ -103,6 +105,7 @@ class BuiltinStrategy(rest.Strategy):
         self.namespaced = info.namespaced
         self._create_hook = PREPARE_FOR_CREATE.get((info.group, info.kind))
         self._update_hook = PREPARE_FOR_UPDATE.get((info.group, info.kind))
+        self._canonicalize_hook = CANONICALIZE.get((info.group, info.kind))
         if info.graceful:
             self.check_graceful_delete = self._check_graceful_delete  # type: ignore[method-assign]
 
@@ -138,6 +141,10 @@ class BuiltinStrategy(rest.Strategy):
 
     def warnings_on_create(self, ctx: Context, obj: Any) -> list[str]:
         return _pod_warnings(self.info, obj, None)
+
+    def canonicalize(self, obj: Any) -> None:
+        if self._canonicalize_hook is not None:
+            self._canonicalize_hook(obj)
 
     def warnings_on_update(self, ctx: Context, obj: Any, old: Any) -> list[str]:
         return _pod_warnings(self.info, obj, old)
@@ -460,6 +467,18 @@ PREPARE_FOR_UPDATE: dict[tuple[str, str], Callable[[Context, Any, Any], None]] =
     ("apiextensions.k8s.io", "CustomResourceDefinition"): _crd_prepare_for_update,
     ("", "Namespace"): _namespace_prepare_for_update,
     ("certificates.k8s.io", "CertificateSigningRequest"): _csr_prepare_for_update,
+}
+
+def _endpoints_canonicalize(endpoints: Any) -> None:
+    """k/k endpointsStrategy.Canonicalize: endpoints.RepackSubsets on create and update."""
+    from kcodec.registry.builtin.endpoints import canonicalize_endpoints
+
+    canonicalize_endpoints(endpoints)
+
+
+#: Kinds whose strategies normalize the object after validation (``Canonicalize``).
+CANONICALIZE: dict[tuple[str, str], Callable[[Any], None]] = {
+    ("", "Endpoints"): _endpoints_canonicalize,
 }
 
 STATUS_UPDATE: dict[tuple[str, str], Callable[[Context, Any, Any], None]] = {

@@ -53,6 +53,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="storage versions per group, e.g. apps/v1,extensions=apps/v1beta2")
     p.add_argument("--watch-cache-sizes", default="", metavar="RESOURCE[.GROUP]#SIZE,...",
                    help="watch cache sizes per resource (0 turns the cache off for it)")
+    p.add_argument("--event-ttl", default="1h0m0s", metavar="DURATION",
+                   help="amount of time to retain events, a Go duration such as 30m or 2h (default: 1h0m0s)")
     p.add_argument("--controllers", default="", metavar="LIST|none",
                    help="control-plane loops to run, comma-separated, or none "
                    "(default: system-namespaces)")
@@ -78,7 +80,20 @@ def options_from_args(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     sizes = [s.strip() for s in args.watch_cache_sizes.split(",") if s.strip()]
     return ServerOptions(storage=args.storage, bind=args.bind, port=args.port, kubeconfig=args.kubeconfig,
                          tls=args.tls, token=args.token, encryption_provider_config=args.encryption_provider_config,
-                         storage_versions=args.storage_versions, watch_cache_sizes=sizes, controllers=controllers)
+                         storage_versions=args.storage_versions, watch_cache_sizes=sizes, controllers=controllers,
+                         event_ttl=_event_ttl(args.event_ttl))
+
+
+def _event_ttl(text: str) -> float:
+    """``--event-ttl``: a Go duration, in seconds; pflag's error text when it is not one."""
+    from kcodec.api.meta.v1 import Duration
+    from kcodec.errors import ConfigError, KCodecError
+
+    try:
+        nanoseconds = Duration.parse(text).nanoseconds
+    except KCodecError as err:
+        raise ConfigError(f'invalid argument "{text}" for "--event-ttl" flag: {err}') from None
+    return nanoseconds / 1e9
 
 
 async def _serve(options) -> int:  # type: ignore[no-untyped-def]

@@ -41,6 +41,8 @@ class ServerOptions:
     watch_cache: bool = True
     etcd_prefix: str = "/registry"
     cbor: bool = False
+    #: Seconds an Event is kept after its last write (``--event-ttl``, kube-apiserver's 1h).
+    event_ttl: float = 3600.0
 
 
 @dataclass

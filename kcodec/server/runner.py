@@ -112,8 +112,8 @@ class ServerRunner:
             # TokenReviews answer as the server authenticates its own requests
             return GenericAPIServer.authenticate_token(token, candidate)
 
-        infos = build(self._getter) if self.api_group_infos is not None else build(self._getter,
-                                                                                      authenticator=authenticate)
+        infos = build(self._getter) if self.api_group_infos is not None else build(
+            self._getter, authenticator=authenticate, event_ttl=self.options.event_ttl)
         return GenericAPIServer(infos, token=token, cbor=self.options.cbor)
 
     def _ssl_context(self) -> ssl.SSLContext:

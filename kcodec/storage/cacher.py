@@ -1182,9 +1182,9 @@ class Cacher:
         # Go's delegator deep-copies: the storage hands the suggestion to try_update.
         return obj.deep_copy() if obj is not None else None
 
-    def create(self, key: str, obj: Any) -> Any:
+    def create(self, key: str, obj: Any, *, ttl: int = 0) -> Any:
         """Create through the storage (:meth:`Store.create`)."""
-        return self.storage.create(key, obj)
+        return self.storage.create(key, obj, ttl=ttl)
 
     def delete(self, key: str, *, preconditions: Preconditions | None = None,
                validate_deletion: Callable[[Any], None] | None = None,
@@ -1195,11 +1195,12 @@ class Cacher:
 
     def guaranteed_update(self, key: str, try_update: Callable[[Any], Any], *,
                           preconditions: Preconditions | None = None, ignore_not_found: bool = False,
-                          cached_existing_object: Any = None) -> Any:
+                          cached_existing_object: Any = None,
+                          ttl_func: Callable[[Any], int] | None = None) -> Any:
         """Update through the storage, suggesting the cached object (Go's delegator)."""
         return self.storage.guaranteed_update(key, try_update, preconditions=preconditions,
                                               ignore_not_found=ignore_not_found,
-                                              cached_existing_object=self._cached_copy(key))
+                                              cached_existing_object=self._cached_copy(key), ttl_func=ttl_func)
 
     def count(self, key_prefix: str) -> int:
         """How many keys there are under ``key_prefix`` (from the storage, as Go's Stats)."""

@@ -75,6 +75,44 @@ def _kv(kv: Any) -> KeyValue:
     return KeyValue(kv.key, kv.value, kv.create_revision, kv.mod_revision, kv.version)
 
 
+# Which of a member's stubs (KV, Watch, Maintenance, Lease) serves a method.
+_STUB_OF = {"Status": 2, "LeaseGrant": 3}
+
+
+class _LeaseManager:
+    """apiserver's ``etcd3/lease_manager.go``: writes asking for a lease of about the same
+    length share one, as granting one per write would load etcd (every Event of a busy
+    cluster carries the same ``--event-ttl``). A lease is granted for the TTL plus a reuse
+    window (5% of the TTL, at most 60 s) and reused while a write's expiry falls inside that
+    window, for at most 1000 writes."""
+
+    REUSE_DURATION_SECONDS = 60
+    REUSE_DURATION_PERCENT = 0.05
+    MAX_OBJECT_COUNT = 1000
+
+    def __init__(self, grant: Any) -> None:
+        self._grant = grant  # ttl seconds -> lease ID
+        self._lock = threading.Lock()
+        self._prev_id = 0
+        self._prev_expiry = 0.0
+        self._attached = 0
+
+    def get_lease(self, ttl: int) -> int:
+        now = time.monotonic()
+        with self._lock:
+            reuse = min(int(self.REUSE_DURATION_PERCENT * ttl), self.REUSE_DURATION_SECONDS)
+            valid = now + ttl < self._prev_expiry
+            sufficient = now + ttl + reuse > self._prev_expiry
+            self._attached += 1
+            if valid and sufficient and self._attached <= self.MAX_OBJECT_COUNT:
+                return self._prev_id
+            ttl += reuse
+            self._prev_id = self._grant(ttl)
+            self._prev_expiry = now + ttl
+            self._attached = 1
+            return self._prev_id
+
+
 # gRPC failures after which etcd cannot have applied a write: the connection never came
 # up, or etcd refused before proposing (no leader). Anything else may have been applied.
 _NOT_SENT = ("failed to connect", "connection refused", "no leader", "not capable", "DNS resolution")
@@ -102,11 +140,12 @@ class Etcd3KV:
         self.request_timeout = request_timeout
         self._tls_files = (ca_file, cert_file, key_file)
         self._channels: dict[int, Any] = {}
-        self._stubs: dict[int, tuple[Any, Any, Any]] = {}
+        self._stubs: dict[int, tuple[Any, Any, Any, Any]] = {}
         self._active = 0
         self._lock = threading.Lock()
         self._closed = False
         self._watches: set[_EtcdWatch] = set()
+        self._leases = _LeaseManager(self._grant_lease)
         grpc, self._pb, self._grpc_stubs, self._kvpb = _rpc()
         self._grpc = grpc
 
@@ -115,7 +154,7 @@ class Etcd3KV:
 
     # ------------------------------------------------------------------ connections
 
-    def _stub(self, index: int) -> tuple[Any, Any, Any]:
+    def _stub(self, index: int) -> tuple[Any, Any, Any, Any]:
         with self._lock:
             if self._closed:
                 raise KCodecError("the etcd store is closed")
@@ -134,7 +173,7 @@ class Etcd3KV:
                     channel = self._grpc.insecure_channel(target, options=options)
                 self._channels[index] = channel
                 stubs = (self._grpc_stubs.KVStub(channel), self._grpc_stubs.WatchStub(channel),
-                         self._grpc_stubs.MaintenanceStub(channel))
+                         self._grpc_stubs.MaintenanceStub(channel), self._grpc_stubs.LeaseStub(channel))
                 self._stubs[index] = stubs
             return stubs
 
@@ -160,7 +199,7 @@ class Etcd3KV:
         refused: set[int] = set()
         while True:
             index = self._active
-            stub = self._stub(index)[0 if method != "Status" else 2]
+            stub = self._stub(index)[_STUB_OF.get(method, 0)]
             left = deadline - time.monotonic()
             try:
                 return getattr(stub, method)(request, timeout=max(min(left, self.request_timeout), 0.05))
@@ -223,9 +262,15 @@ class Etcd3KV:
         kvs = resp.responses[0].response_range.kvs
         return TxnResult(False, resp.header.revision, _kv(kvs[0]) if kvs else None)
 
-    def optimistic_put(self, key: bytes, value: bytes, expected_mod_revision: int) -> TxnResult:
+    def _grant_lease(self, ttl: int) -> int:
+        # A grant that may have been applied twice only leaves an unused lease to expire.
+        return self._call("LeaseGrant", self._pb.LeaseGrantRequest(TTL=ttl), mutation=False).ID
+
+    def optimistic_put(self, key: bytes, value: bytes, expected_mod_revision: int, ttl: int = 0) -> TxnResult:
         pb = self._pb
-        return self._txn(key, expected_mod_revision, pb.RequestOp(request_put=pb.PutRequest(key=key, value=value)))
+        lease = self._leases.get_lease(ttl) if ttl > 0 else 0
+        return self._txn(key, expected_mod_revision,
+                         pb.RequestOp(request_put=pb.PutRequest(key=key, value=value, lease=lease)))
 
     def optimistic_delete(self, key: bytes, expected_mod_revision: int) -> TxnResult:
         pb = self._pb

@@ -148,19 +148,21 @@ class StorageInterface(Protocol):
     raises ``KeyExistsError`` for an existing key; ``get`` raises ``KeyNotFoundError``
     (or returns ``None`` with ``ignore_not_found``); ``guaranteed_update`` calls
     ``try_update(current) -> new`` until its write wins the optimistic-concurrency race
-    and writes nothing when the bytes do not change; ``preconditions`` (UID and/or
+    and writes nothing when the bytes do not change; ``create``'s ``ttl`` and
+    ``guaranteed_update``'s ``ttl_func(new)`` give the key a lease of that many seconds
+    (Go's TTLs; 0: none); ``preconditions`` (UID and/or
     resourceVersion) raise ``InvalidObjectError`` when they fail; ``get_list`` returns the
     kind's list at one revision, paged by ``limit`` and Go's continue tokens; ``watch``
     reports changes after ``resource_version`` in revision order. Implemented by
     :class:`kcodec.storage.Store` (errors in :mod:`kcodec.storage.errors`).
     """
 
-    def create(self, key: str, obj: Any, /) -> Any: ...
+    def create(self, key: str, obj: Any, /, *, ttl: int = 0) -> Any: ...
 
     def get(self, key: str, ignore_not_found: bool = False) -> Any: ...
 
     def guaranteed_update(self, key: str, try_update: Callable[[Any], Any], *, preconditions: Any = None,
-                          ignore_not_found: bool = False) -> Any: ...
+                          ignore_not_found: bool = False, ttl_func: Callable[[Any], int] | None = None) -> Any: ...
 
     def delete(self, key: str, *, preconditions: Any = None) -> Any: ...
 
@@ -197,14 +199,19 @@ class RawWatch(Protocol):
 
 @runtime_checkable
 class KV(Protocol):
-    """The operations :class:`kcodec.storage.Store` needs from a backend."""
+    """The operations :class:`kcodec.storage.Store` needs from a backend.
+
+    ``optimistic_put(..., ttl)``: ``ttl`` > 0 attaches the key to a lease of that many
+    seconds (etcd's leases: when it runs out the key is deleted at a new revision and
+    watchers see the delete); 0 writes it without one, dropping any lease it had.
+    """
 
     def get(self, key: bytes) -> tuple[KeyValue | None, int]: ...
 
     def range(self, key: bytes, range_end: bytes, *, revision: int = 0, limit: int = 0,
               count_only: bool = False) -> RangeResult: ...
 
-    def optimistic_put(self, key: bytes, value: bytes, expected_mod_revision: int) -> TxnResult: ...
+    def optimistic_put(self, key: bytes, value: bytes, expected_mod_revision: int, ttl: int = 0) -> TxnResult: ...
 
     def optimistic_delete(self, key: bytes, expected_mod_revision: int) -> TxnResult: ...
 

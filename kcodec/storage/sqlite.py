@@ -14,6 +14,15 @@ do not scan the log. Several threads and several processes may use one file:
 
 A watch polls the log (at most every ``poll_interval`` seconds; writers in the same process
 wake it at once) and reports rows after its revision in order.
+
+Leases (etcd's, which kube-apiserver attaches to Events for ``--event-ttl``): a write with a
+``ttl`` records the key's expiry time (wall clock, shared by every process on the file) in a
+third table. A key whose time has come is deleted like any other delete (a log row at a new
+revision, so watchers see DELETED with the last value) before anything can observe it:
+every write transaction removes the due keys first; reads of the current state (get, range,
+count, current revision) remove them before reading; and running watches check at least every
+``poll_interval``, so a watch cache hears of an expiry as it would from etcd's lessor. Each
+expired key gets its own revision (etcd revokes a lease's keys in one revision).
 """
 from __future__ import annotations
 
@@ -57,7 +66,12 @@ CREATE TABLE IF NOT EXISTS kcodec_kv (
     version INTEGER NOT NULL,
     value BLOB NOT NULL
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS kcodec_lease (key BLOB PRIMARY KEY, expires REAL NOT NULL) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS kcodec_lease_expires ON kcodec_lease (expires);
 """
+
+_DUE = "SELECT 1 FROM kcodec_lease WHERE expires <= ? LIMIT 1"
+_DUE_MARK = object()
 
 # Writers in this process wake this process's watchers on the same file at once.
 _wakeups: dict[str, threading.Condition] = {}
@@ -91,6 +105,7 @@ class SQLiteKV:
         self._closed = False
         # Commits through this KV (PRAGMA data_version does not count a connection's own).
         self.write_seq = 0
+        self._next_lease_check = 0.0
         self._wakeup = _wakeup_for(os.path.abspath(self.path))
         conn = self._conn()
         # journal_mode is a property of the file: the first opener sets it for everyone.
@@ -152,12 +167,15 @@ class SQLiteKV:
         finally:
             conn.execute("COMMIT")
 
-    def _write_txn(self, fn, schema: bool = False):
+    def _write_txn(self, fn, schema: bool = False, expire: bool = True):
         conn = self._conn()
         # IMMEDIATE takes the write lock up front: two writers never both read a revision
         # and then race to bump it (a deferred upgrade would fail with SQLITE_BUSY mid-way).
         self._retry(lambda: conn.execute("BEGIN IMMEDIATE"))
         try:
+            if expire and not schema:
+                # A key whose lease ran out is gone before this write looks at anything.
+                self._expire(conn, time.time())
             result = fn(conn)
         except BaseException:
             conn.execute("ROLLBACK")
@@ -173,10 +191,62 @@ class SQLiteKV:
     def _meta(conn: sqlite3.Connection, name: str) -> int:
         return conn.execute("SELECT value FROM kcodec_meta WHERE name = ?", (name,)).fetchone()[0]
 
+    # ------------------------------------------------------------------ leases
+
+    def _expire(self, conn: sqlite3.Connection, now: float) -> int:
+        """Delete (in the caller's write transaction) every key whose lease expired by
+        ``now``, each at a revision of its own, as a delete of the key; returns how many."""
+        due = conn.execute("SELECT key FROM kcodec_lease WHERE expires <= ? ORDER BY expires, key",
+                           (now,)).fetchall()
+        if not due:
+            return 0
+        rev = self._meta(conn, "revision")
+        for (key,) in due:
+            row = conn.execute("SELECT create_rev, mod_rev, version, value FROM kcodec_kv WHERE key = ?",
+                               (key,)).fetchone()
+            conn.execute("DELETE FROM kcodec_lease WHERE key = ?", (key,))
+            if row is None:
+                continue
+            rev += 1
+            conn.execute("INSERT INTO kcodec_log (rev, key, deleted, create_rev, version, value, prev_rev, prev_value) "
+                         "VALUES (?, ?, 1, ?, ?, x'', ?, ?)", (rev, key, row[0], row[2], row[1], row[3]))
+            conn.execute("DELETE FROM kcodec_kv WHERE key = ?", (key,))
+        conn.execute("UPDATE kcodec_meta SET value = ? WHERE name = 'revision'", (rev,))
+        return len(due)
+
+    def expire_due(self) -> int:
+        """Delete the keys whose lease has run out (watchers see DELETED); how many.
+
+        Reads and writes do this themselves; a watch calls it while it waits."""
+        now = time.time()
+        if self._read_txn(lambda c: c.execute(_DUE, (now,)).fetchone()) is None:
+            return 0
+        return self._write_txn(lambda c: self._expire(c, time.time()), expire=False)
+
+    def lease_expiry(self, key: bytes) -> float | None:
+        """When the key's lease runs out (seconds since the epoch), ``None`` without one."""
+        row = self._read_txn(lambda c: c.execute("SELECT expires FROM kcodec_lease WHERE key = ?",
+                                                 (key,)).fetchone())
+        return row[0] if row else None
+
+    def _read_live(self, fn):
+        """A read of the current state: due keys are deleted first (a write), then read."""
+        now = time.time()
+
+        def read(conn: sqlite3.Connection):
+            if conn.execute(_DUE, (now,)).fetchone() is not None:
+                return _DUE_MARK
+            return fn(conn)
+        result = self._read_txn(read)
+        if result is _DUE_MARK:
+            self._write_txn(lambda c: None)
+            result = self._read_txn(fn)
+        return result
+
     # ------------------------------------------------------------------ reads
 
     def current_revision(self) -> int:
-        return self._read_txn(lambda c: self._meta(c, "revision"))
+        return self._read_live(lambda c: self._meta(c, "revision"))
 
     def get(self, key: bytes) -> tuple[KeyValue | None, int]:
         def read(conn: sqlite3.Connection):
@@ -184,7 +254,7 @@ class SQLiteKV:
                                (key,)).fetchone()
             rev = self._meta(conn, "revision")
             return (KeyValue(key, row[3], row[0], row[1], row[2]) if row else None), rev
-        return self._read_txn(read)
+        return self._read_live(read)
 
     def range(self, key: bytes, range_end: bytes, *, revision: int = 0, limit: int = 0,
               count_only: bool = False) -> RangeResult:
@@ -213,11 +283,14 @@ class SQLiteKV:
                 sql += f" LIMIT {int(limit)}"
             kvs = [KeyValue(r[0], r[4], r[1], r[2], r[3]) for r in conn.execute(sql, qargs)]
             return RangeResult(kvs, count, count > len(kvs), current)
-        return self._read_txn(read)
+        return self._read_live(read)
 
     # ------------------------------------------------------------------ writes
 
-    def optimistic_put(self, key: bytes, value: bytes, expected_mod_revision: int) -> TxnResult:
+    def optimistic_put(self, key: bytes, value: bytes, expected_mod_revision: int, ttl: int = 0) -> TxnResult:
+        """Put ``value`` at ``key`` when its mod revision is ``expected_mod_revision`` (0:
+        absent). ``ttl`` > 0 gives the key a lease of that many seconds; without one a
+        lease the key had is dropped (etcd's put without a lease)."""
         def write(conn: sqlite3.Connection) -> TxnResult:
             row = conn.execute("SELECT create_rev, mod_rev, version, value FROM kcodec_kv WHERE key = ?",
                                (key,)).fetchone()
@@ -233,6 +306,11 @@ class SQLiteKV:
             conn.execute("INSERT OR REPLACE INTO kcodec_kv (key, create_rev, mod_rev, version, value) "
                          "VALUES (?, ?, ?, ?, ?)", (key, create_rev, new, version, value))
             conn.execute("UPDATE kcodec_meta SET value = ? WHERE name = 'revision'", (new,))
+            if ttl > 0:
+                conn.execute("INSERT OR REPLACE INTO kcodec_lease (key, expires) VALUES (?, ?)",
+                             (key, time.time() + ttl))
+            else:
+                conn.execute("DELETE FROM kcodec_lease WHERE key = ?", (key,))
             return TxnResult(True, new)
         return self._write_txn(write)
 
@@ -247,6 +325,7 @@ class SQLiteKV:
             conn.execute("INSERT INTO kcodec_log (rev, key, deleted, create_rev, version, value, prev_rev, prev_value) "
                          "VALUES (?, ?, 1, ?, ?, x'', ?, ?)", (new, key, row[0], row[2], row[1], row[3]))
             conn.execute("DELETE FROM kcodec_kv WHERE key = ?", (key,))
+            conn.execute("DELETE FROM kcodec_lease WHERE key = ?", (key,))
             conn.execute("UPDATE kcodec_meta SET value = ? WHERE name = 'revision'", (new,))
             return TxnResult(True, new)
         return self._write_txn(write)
@@ -279,6 +358,18 @@ class SQLiteKV:
         self._write_txn(write)
 
     # ------------------------------------------------------------------ watch
+
+    def _expire_while_watching(self) -> None:
+        # Nobody may read while a watch waits: the watches of this KV take turns looking
+        # for due leases, at most once per poll interval between them.
+        now = time.monotonic()
+        if now < self._next_lease_check:
+            return
+        self._next_lease_check = now + self.poll_interval
+        try:
+            self.expire_due()
+        except sqlite3.Error:
+            pass  # busy or closing: the next look (or the next read) expires them
 
     def compact_revision(self) -> int:
         """The revision the log was last compacted at (0: never)."""
@@ -365,6 +456,7 @@ class _SQLiteWatch:
     def next_batch(self, timeout: float | None) -> list[RawEvent]:
         deadline = None if timeout is None else time.monotonic() + timeout
         while not self.closed:
+            self.kv._expire_while_watching()
             if self._changed():
                 events = self._poll()
                 if events:

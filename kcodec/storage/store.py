@@ -305,10 +305,11 @@ class Store:
         data, _ = self._from_storage(kv.value, prepared, kv.mod_revision)
         return self._decode(data, prepared, kv.mod_revision)
 
-    def create(self, key: str, obj: Any) -> Any:
+    def create(self, key: str, obj: Any, *, ttl: int = 0) -> Any:
         """Store ``obj`` at ``key`` unless the key exists; returns the stored object.
 
-        Raises :class:`KeyExistsError` when it does, and
+        ``ttl`` > 0: the key is deleted after that many seconds (an etcd lease; Go's
+        ``Create(..., ttl)``). Raises :class:`KeyExistsError` when the key exists, and
         :class:`~kcodec.storage.errors.ResourceVersionSetOnCreateError` when ``obj``
         already carries a resourceVersion.
         """
@@ -323,7 +324,7 @@ class Store:
                 raise ResourceVersionSetOnCreateError()
         data = self._encode(_prepare_for_storage(obj))
         value = self._to_storage(data, prepared)
-        result = self.kv.optimistic_put(prepared.encode("utf-8"), value, 0)
+        result = self.kv.optimistic_put(prepared.encode("utf-8"), value, 0, ttl)
         if not result.succeeded:
             raise KeyExistsError(prepared, 0)
         return self._decode(data, prepared, result.revision)
@@ -373,15 +374,19 @@ class Store:
 
     def guaranteed_update(self, key: str, try_update: Callable[[Any], Any], *,
                           preconditions: Preconditions | None = None, ignore_not_found: bool = False,
-                          cached_existing_object: Any = None) -> Any:
+                          cached_existing_object: Any = None,
+                          ttl_func: Callable[[Any], int] | None = None) -> Any:
         """Read, ``try_update(current) -> new``, write if the key did not change meanwhile;
         on a lost race, retry with the fresh state. Returns the stored object.
 
         ``try_update`` gets a freshly decoded object it may modify (``new_func()`` or
         ``None`` for a missing key when ``ignore_not_found``) and may raise to stop. When
         the new object encodes to the stored bytes nothing is written and the current
-        object is returned. Raises :class:`KeyNotFoundError`, or
-        :class:`InvalidObjectError` for failed ``preconditions``.
+        object is returned. ``ttl_func(new)`` gives the lease in seconds the write gets
+        (Go's update func returns it with the object); without one, or 0, the key is
+        written without a lease and loses one it had, as Go's etcd3 store writes it.
+        Raises :class:`KeyNotFoundError`, or :class:`InvalidObjectError` for failed
+        ``preconditions``.
         """
         prepared = self.prepare_key(key)
         bkey = prepared.encode("utf-8")
@@ -427,7 +432,8 @@ class Store:
                 if not state.stale:
                     return self._decode(state.data, prepared, state.rev)
             value = self._to_storage(data, prepared)
-            result = self.kv.optimistic_put(bkey, value, state.rev)
+            ttl = int(ttl_func(new_obj) or 0) if ttl_func is not None else 0
+            result = self.kv.optimistic_put(bkey, value, state.rev, ttl)
             if not result.succeeded:
                 state = self._state(result.current, prepared, ignore_not_found)
                 is_current = True

@@ -70,7 +70,15 @@ __all__ = [
     "repack_subsets",
     "FIELD_SELECTABLE",
     "RETURN_DELETED_OBJECT",
+    "DEFAULT_EVENT_TTL",
 ]
+
+#: kube-apiserver's ``--event-ttl`` default (1h): how long Events are kept, in seconds.
+DEFAULT_EVENT_TTL = 3600.0
+
+# The stores of Events, which kube-apiserver gives a TTL (k/k pkg/registry/core/event/storage
+# TTLFunc; events.k8s.io serves the same storage, pkg/registry/events/rest).
+_EVENT_RESOURCES = frozenset({("", "events"), ("events.k8s.io", "events")})
 
 
 @dataclass
@@ -210,14 +218,28 @@ class _ExternalRESTOptionsGetter:
         return inner.get_rest_options(resource, example)
 
 
+def _event_ttl_func(event_ttl: float) -> Any:
+    # uint64(EventTTL.Seconds()): whole seconds, whatever the object or its current TTL.
+    seconds = max(int(event_ttl), 0)
+
+    def ttl_func(obj: Any, existing: int, update: bool) -> int:
+        return seconds
+
+    return ttl_func
+
+
 def new_store(info: ResourceInfo, rest_options_getter: Any, *, service_cidr: str = DEFAULT_SERVICE_CIDR,
               node_port_range: tuple[int, int] = DEFAULT_NODE_PORT_RANGE, ipaddress_store: Store | None = None,
-              **kwargs: Any) -> Store:
+              event_ttl: float = DEFAULT_EVENT_TTL, **kwargs: Any) -> Store:
     """The generic Store of one built-in resource, completed with ``rest_options_getter``.
 
     The Services store allocates from ``service_cidr`` and ``node_port_range``, recording
     addresses through ``ipaddress_store`` (by default a new IPAddress store on the getter).
+    The Events stores (core and events.k8s.io) keep each Event ``event_ttl`` seconds after
+    its last write (kube-apiserver's ``--event-ttl``; 0 keeps them).
     """
+    if (info.group, info.resource) in _EVENT_RESOURCES and "ttl_func" not in kwargs:
+        kwargs["ttl_func"] = _event_ttl_func(event_ttl)
     scheme, mem_version = _schemes(info.group)
     gvk = GroupVersionKind(info.group, mem_version, info.kind)
     list_gvk = GroupVersionKind(info.group, mem_version, info.kind + "List")
@@ -274,7 +296,7 @@ def _new(scheme: Any, gvk: GroupVersionKind) -> Any:
 def api_group_infos(rest_options_getter: Any, *, service_cidr: str = DEFAULT_SERVICE_CIDR,
                     node_port_range: tuple[int, int] = DEFAULT_NODE_PORT_RANGE,
                     authorizer: Any = None, authenticator: Any = None, token_issuer: TokenIssuer | None = None,
-                    groups: Any = None) -> list[APIGroupInfo]:
+                    groups: Any = None, event_ttl: float = DEFAULT_EVENT_TTL) -> list[APIGroupInfo]:
     """One :class:`APIGroupInfo` per group kube-apiserver 1.36 serves, in discovery order.
 
     ``service_cidr`` / ``node_port_range`` configure Service allocation; ``authorizer``
@@ -284,6 +306,7 @@ def api_group_infos(rest_options_getter: Any, *, service_cidr: str = DEFAULT_SER
     ``token_issuer`` signs ``serviceaccounts/token`` requests (a new
     :class:`~kcodec.registry.builtin.serviceaccounts.TokenIssuer` when None; pass one to
     authenticate its tokens in the server too). ``groups`` limits the groups built.
+    ``event_ttl``: seconds an Event is kept after its last write (``--event-ttl``, 1h).
     """
     authorizer = authorizer or always_allow
     token_issuer = token_issuer if token_issuer is not None else TokenIssuer()
@@ -305,7 +328,7 @@ def api_group_infos(rest_options_getter: Any, *, service_cidr: str = DEFAULT_SER
             continue
         if (info.group, info.resource) == ("", "services"):
             continue  # built last, on the IPAddress store of this group set
-        stores[(info.group, info.resource)] = new_store(info, rest_options_getter)
+        stores[(info.group, info.resource)] = new_store(info, rest_options_getter, event_ttl=event_ttl)
     if groups is None or "" in groups:
         stores[("", "services")] = new_store(
             _info("", "services"), rest_options_getter, service_cidr=service_cidr,

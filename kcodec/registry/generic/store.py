@@ -270,7 +270,9 @@ class Store:
     (or ``attr_func`` for the default one), ``decorator(obj)``, ``after_create(obj,
     options)``, ``after_update``, ``after_delete``, ``begin_create(ctx, obj, options) ->
     finish(ctx, success)``, ``begin_update(ctx, obj, old, options) -> finish``,
-    ``table_convertor``, ``return_deleted_object``, ``should_delete_during_update``.
+    ``table_convertor``, ``return_deleted_object``, ``should_delete_during_update``,
+    ``ttl_func(obj, existing_ttl, update) -> seconds`` (Go's ``TTLFunc``: the lease the
+    stored object gets on create and update, e.g. Events' ``--event-ttl``; 0: none).
     Discovery facts: ``singular_qualified_resource``, ``short_names``, ``categories``,
     ``kind`` (the GroupVersionKind served).
     """
@@ -293,6 +295,7 @@ class Store:
                  return_deleted_object: bool = False,
                  should_delete_during_update: Callable[..., bool] | None = None,
                  table_convertor: Any = None, reset_fields_strategy: Any = None,
+                 ttl_func: Callable[[Any, int, bool], int] | None = None,
                  short_names: tuple[str, ...] | list[str] = (), categories: tuple[str, ...] | list[str] = (),
                  kind: Any = None, storage: Any = None) -> None:
         self.new_func = new_func
@@ -317,6 +320,7 @@ class Store:
         self.return_deleted_object = return_deleted_object
         self.should_delete_during_update_func = should_delete_during_update
         self.table_convertor = table_convertor
+        self.ttl_func = ttl_func
         self._short_names = list(short_names)
         self._categories = list(categories)
         self.kind = kind
@@ -575,6 +579,13 @@ class Store:
             raise result
         return self._create(ctx, obj, create_validation, options)
 
+    def calculate_ttl(self, obj: Any, default_ttl: int, update: bool) -> int:
+        """Go's ``calculateTTL``: ``default_ttl`` (never below 0) through ``ttl_func``."""
+        ttl = max(int(default_ttl), 0)
+        if self.ttl_func is not None:
+            ttl = int(self.ttl_func(obj, ttl, update))
+        return ttl
+
     def _create(self, ctx: Context, obj: Any, create_validation: Any, options: Any) -> Any:
         m = accessor(obj)
         rest.fill_object_meta_system_fields(m)
@@ -589,13 +600,14 @@ class Store:
             name = self.object_name_func(obj)
             key = self.key_func(ctx, name)
             qualified_resource = self.qualified_resource_from_context(ctx)
+            ttl = self.calculate_ttl(obj, 0, False)
             try:
                 if _is_dry_run(options):
                     if self.storage.get(key, ignore_not_found=True) is not None:
                         raise storage_errors.KeyExistsError(key, 0)
                     out = obj.deep_copy()
                 else:
-                    out = self.storage.create(key, obj)
+                    out = self.storage.create(key, obj, ttl=ttl)
             except Exception as exc:
                 err: Any = apierrors.interpret_create_error(exc, qualified_resource, name)
                 err = rest.check_generated_name_error(ctx, self.create_strategy, err, obj)
@@ -636,7 +648,7 @@ class Store:
             storage_pre.resource_version = pre.resource_version
         has_pre = storage_pre.uid is not None or storage_pre.resource_version is not None
         ignore_not_found = self.update_strategy.allow_create_on_update() or force_allow_create
-        state: dict[str, Any] = {"creating": False, "creating_obj": None, "delete_obj": None}
+        state: dict[str, Any] = {"creating": False, "creating_obj": None, "delete_obj": None, "ttl": 0}
         dry_run = _is_dry_run(options)
 
         def try_update(existing: Any) -> Any:
@@ -668,6 +680,7 @@ class Store:
                 finally:
                     if finish is not None:
                         finish(ctx, ok)
+                state["ttl"] = self.calculate_ttl(obj, 0, False)
                 return obj
             state["creating"], state["creating_obj"] = False, None
             if unconditional:
@@ -696,6 +709,8 @@ class Store:
             finally:
                 if finish is not None:
                     finish(ctx, ok)
+            # The etcd3 store reports no remaining TTL, so Go's default here is 0 too.
+            state["ttl"] = self.calculate_ttl(obj, 0, True)
             return obj
 
         try:
@@ -703,7 +718,8 @@ class Store:
                 out = self._dry_run_update(key, try_update, storage_pre if has_pre else None, ignore_not_found)
             else:
                 out = self.storage.guaranteed_update(key, try_update, preconditions=storage_pre if has_pre else None,
-                                                     ignore_not_found=ignore_not_found)
+                                                     ignore_not_found=ignore_not_found,
+                                                     ttl_func=lambda _obj: state["ttl"])
         except _EmptiedFinalizers:
             return self._delete_without_finalizers(ctx, name, key, state["delete_obj"],
                                                    storage_pre if has_pre else None, options)

@@ -4,9 +4,10 @@
 - ``namespace-lifecycle``: the NamespaceLifecycle admission plugin
   (k8s.io/apiserver pkg/admission/plugin/namespace/lifecycle): no objects in a missing or
   terminating namespace, and ``default``, ``kube-system``, ``kube-public`` may not be
-  deleted; plus the namespace storage's own rules (k/k pkg/registry/core/namespace/storage):
-  deleting a namespace marks it Terminating, ``/finalize`` edits ``spec.finalizers``, and
-  the namespace goes once both finalizer lists are empty.
+  deleted. The namespace storage's own rules (deleting a namespace marks it Terminating,
+  ``/finalize`` edits ``spec.finalizers``, the namespace goes once both finalizer lists are
+  empty) are the registry's (kcodec.registry.builtin.NamespaceStore, k/k
+  pkg/registry/core/namespace/storage), whatever controllers run.
 - ``namespace``: the namespace controller (k/k pkg/controller/namespace/deletion): a
   terminating namespace's contents are deleted, then its ``kubernetes`` finalizer, then it.
 - ``serviceaccount``: a ``default`` ServiceAccount in every active namespace (k/k
@@ -74,83 +75,10 @@ class _Delegate:
         return f"{type(self).__name__}({self.store!r})"
 
 
-class NamespaceStorage(_Delegate):
-    """Namespaces as k/k pkg/registry/core/namespace/storage/storage.go serves them."""
-
-    def __init__(self, store: Any, lifecycle: bool) -> None:
-        super().__init__(store)
-        self.lifecycle = lifecycle
-
-    def delete(self, ctx: Any, name: str, delete_validation: Any = None, options: Any = None) -> Any:
-        from kcodec.api.meta.v1 import Time
-
-        if self.lifecycle and name in IMMORTAL_NAMESPACES:
-            raise apierrors.new_forbidden(_NAMESPACES, name, "this namespace may not be deleted")
-        ns = self.store.get(ctx, name)
-        if ns.metadata.deletion_timestamp is None:
-            def mark(existing: Any) -> Any:
-                if existing.metadata.deletion_timestamp is None:
-                    existing.metadata.deletion_timestamp = Time.now()
-                existing.status.phase = "Terminating"
-                finalizers = list(existing.metadata.finalizers or [])
-                policy = getattr(options, "propagation_policy", None) if options is not None else None
-                if policy == "Orphan" and _ORPHAN not in finalizers:
-                    finalizers.append(_ORPHAN)
-                if policy == "Foreground" and _FOREGROUND not in finalizers:
-                    finalizers.append(_FOREGROUND)
-                existing.metadata.finalizers = finalizers or None
-                return existing
-            out = self.store.storage.guaranteed_update(self.store.key_func(ctx, name), mark)
-            return out, False
-        if ns.spec.finalizers:
-            return ns, False
-        return self.store.delete(ctx, name, delete_validation, options)
-
-
-class FinalizeREST:
-    """``namespaces/finalize``: an update of ``spec.finalizers`` only; a terminating namespace
-    whose finalizers are all gone is deleted (ShouldDeleteNamespaceDuringUpdate)."""
-
-    def __init__(self, store: Any) -> None:
-        self.store = store
-
-    def __repr__(self) -> str:
-        return f"FinalizeREST({self.store!r})"
-
-    def new(self) -> Any:
-        return self.store.new()
-
-    def namespace_scoped(self) -> bool:
-        return False
-
-    def get(self, ctx: Any, name: str, options: Any = None) -> Any:
-        return self.store.get(ctx, name, options)
-
-    def update(self, ctx: Any, name: str, obj_info: Any, create_validation: Any = None,
-               update_validation: Any = None, force_allow_create: bool = False, options: Any = None) -> Any:
-        # namespaceFinalizeStrategy: only spec.finalizers change (the main strategy keeps them).
-        def only_finalizers(old: Any) -> Any:
-            requested = obj_info.updated_object(ctx, old.deep_copy())
-            old.spec.finalizers = list(requested.spec.finalizers or []) or None
-            return old
-        from kcodec.storage.errors import KeyNotFoundError
-
-        try:
-            out = self.store.storage.guaranteed_update(self.store.key_func(ctx, name), only_finalizers)
-        except KeyNotFoundError:
-            raise apierrors.new_not_found(_NAMESPACES, name) from None
-        if out.metadata.deletion_timestamp is not None and not out.spec.finalizers \
-                and not out.metadata.finalizers:
-            try:
-                self.store.delete(ctx, name, None, None)
-            except apierrors.StatusError as exc:
-                if not apierrors.is_not_found(exc):
-                    raise
-        return out, False
-
-
 class LifecycleAdmission(_Delegate):
-    """NamespaceLifecycle's admission of creates and updates of a namespaced resource."""
+    """NamespaceLifecycle's admission: creates and updates of a namespaced resource, and
+    deletes of the namespaces that may not be deleted. What a namespace delete does
+    (Terminating first, /finalize) is the registry's NamespaceStore, not this."""
 
     def __init__(self, store: Any, resource: GroupResource, namespaces: Any) -> None:
         super().__init__(store)
@@ -159,8 +87,8 @@ class LifecycleAdmission(_Delegate):
 
     def _admit(self, ctx: Any, obj: Any, create: bool) -> None:
         namespace = ctx.namespace
-        if not namespace:
-            return
+        if not namespace or self.resource == _NAMESPACES:
+            return  # lifecycle.go allows all operations to namespaces (delete refuses the immortal ones)
         try:
             ns = self.namespaces.get(_ctx(), namespace)
         except apierrors.StatusError as exc:
@@ -190,6 +118,16 @@ class LifecycleAdmission(_Delegate):
     def update(self, ctx: Any, *args: Any, **kwargs: Any) -> Any:
         self._admit(ctx, None, False)
         return self.store.update(ctx, *args, **kwargs)
+
+    def delete(self, ctx: Any, name: str, *args: Any, **kwargs: Any) -> Any:
+        if self.resource == _NAMESPACES and name in IMMORTAL_NAMESPACES:
+            raise apierrors.new_forbidden(_NAMESPACES, name, "this namespace may not be deleted")
+        return self.store.delete(ctx, name, *args, **kwargs)
+
+
+def _unwrapped(storage: Any) -> Any:
+    """The registry storage behind an admission wrapper."""
+    return storage.store if isinstance(storage, LifecycleAdmission) else storage
 
 
 # ---------------------------------------------------------------------------- the manager
@@ -231,28 +169,34 @@ class ControllerManager:
 
     def _namespaces(self) -> Any:
         routes = self.server.routes.get(GroupVersion("", "v1"))
-        scope = routes.scopes["namespaces"][""]
-        return scope.storage.store if isinstance(scope.storage, NamespaceStorage) else scope.storage
+        return _unwrapped(routes.scopes["namespaces"][""].storage)
+
+    def _finalize(self) -> Any:
+        """The registry's ``namespaces/finalize`` storage."""
+        routes = self.server.routes.get(GroupVersion("", "v1"))
+        return routes.scopes["namespaces"]["finalize"].storage
 
     # -------------------------------------------------------------- lifecycle
 
     def install(self) -> None:
-        """Wrap the storages the admission and the namespace rules need (before serving)."""
+        """Put the admission in front of the storages (before serving). The namespace rules
+        themselves (Terminating, ``/finalize``) are the registry's NamespaceStore and
+        FinalizeREST, which the namespace controller drives."""
         routes = self.server.routes.get(GroupVersion("", "v1"))
         if routes is None or "namespaces" not in routes.scopes:
             return
         subs = routes.scopes["namespaces"]
-        lifecycle = "namespace-lifecycle" in self.enabled
-        if not isinstance(subs[""].storage, NamespaceStorage):
-            subs[""].storage = NamespaceStorage(subs[""].storage, lifecycle)
-        if "finalize" not in subs:
-            import copy
+        from kcodec.registry.builtin import NamespaceStore
 
-            scope = copy.copy(subs[""])
-            scope.storage = FinalizeREST(self._namespaces())
-            scope.subresource = "finalize"
-            subs["finalize"] = scope
-        if lifecycle:
+        if "namespace" in self.enabled and (not isinstance(self._namespaces(), NamespaceStore)
+                                             or "finalize" not in subs):
+            from kcodec.errors import ConfigError
+
+            raise ConfigError("the namespace controller needs the registry's namespaces storage "
+                              "(kcodec.registry.builtin.NamespaceStore) and its namespaces/finalize")
+        if "namespace-lifecycle" in self.enabled:
+            if not isinstance(subs[""].storage, LifecycleAdmission):
+                subs[""].storage = LifecycleAdmission(subs[""].storage, _NAMESPACES, self._namespaces())
             for gv_routes in self.server.routes.values():
                 for resource, scopes in gv_routes.scopes.items():
                     for scope in scopes.values():
@@ -378,7 +322,7 @@ class ControllerManager:
         for gr, scope in self._main_scopes().items():
             if not scope.namespaced:
                 continue
-            storage = scope.storage.store if isinstance(scope.storage, LifecycleAdmission) else scope.storage
+            storage = _unwrapped(scope.storage)
             count = _count(storage, name)
             if count == 0:
                 continue
@@ -390,13 +334,12 @@ class ControllerManager:
                     _log.debug("deleting %s in %s failed", gr, name, exc_info=True)
         if remaining:
             return False
-        finalize = FinalizeREST(self._namespaces())
-
         def drop(ctx: Any, _new: Any, old: Any) -> Any:
             old.spec.finalizers = [f for f in (old.spec.finalizers or []) if f != "kubernetes"] or None
             return old
         try:
-            finalize.update(_ctx(), name, DefaultUpdatedObjectInfo(None, drop))
+            # the registry's /finalize deletes the namespace when this empties the last list
+            self._finalize().update(_ctx(), name, DefaultUpdatedObjectInfo(None, drop))
         except apierrors.StatusError as exc:
             if not apierrors.is_not_found(exc):
                 raise
@@ -477,8 +420,7 @@ class _GarbageCollector:
 
     def _monitor(self, scope: Any) -> Any:
         """List one resource into the graph and watch it (graph_builder.go's monitors)."""
-        storage = scope.storage.store if isinstance(scope.storage, (LifecycleAdmission, NamespaceStorage)) \
-            else scope.storage
+        storage = _unwrapped(scope.storage)
         try:
             listed = storage.list(_ctx(), _informer_list())
         except apierrors.StatusError:
@@ -626,8 +568,6 @@ class _GarbageCollector:
             m.set_finalizers([f for f in (m.get_finalizers() or []) if f != finalizer] or None)
             return old
         storage = node.scope.storage
-        if isinstance(storage, NamespaceStorage):
-            storage = storage.store
         try:
             storage.update(_ctx(node.namespace), node.name, DefaultUpdatedObjectInfo(None, drop), None, None, False,
                            None)

@@ -116,3 +116,32 @@ def test_controllers_can_be_switched_off() -> None:
         assert kubectl(s, "get", "sa", "-n", ns, "-o", "name").stdout.strip() == ""
         # without lifecycle admission, a missing namespace is not checked
         assert kubectl(s, "create", "configmap", "c", "-n", "nowhere", ok=False).returncode == 0
+
+
+def test_namespace_delete_is_the_registrys(server) -> None:
+    """One implementation of the namespace rules: what kubectl reaches is the registry's
+    NamespaceStore (k/k namespace REST.Delete: UID and resourceVersion preconditions with
+    Go's Conflict texts, dry runs that change nothing) and its /finalize; the controllers only
+    put admission in front and drive /finalize."""
+    from kcodec.registry.builtin import FinalizeREST, NamespaceStore
+    from kcodec.schema import GroupVersion
+    from kcodec.server.controllers import LifecycleAdmission
+
+    scopes = server._runner.server.routes[GroupVersion("", "v1")].scopes["namespaces"]
+    assert isinstance(scopes[""].storage, LifecycleAdmission) and isinstance(scopes[""].storage.store, NamespaceStore)
+    assert isinstance(scopes["finalize"].storage, FinalizeREST)
+
+    ns = _name("pre")
+    kubectl(server, "create", "namespace", ns)
+    uid = json.loads(kubectl(server, "get", "namespace", ns, "-o", "json").stdout)["metadata"]["uid"]
+    conflict = kubectl(server, "delete", "--raw", f"/api/v1/namespaces/{ns}", "-f", "-", ok=False,
+                       stdin=json.dumps({"apiVersion": "v1", "kind": "DeleteOptions",
+                                         "preconditions": {"uid": "bogus"}}))
+    assert conflict.stderr.strip() == (
+        f'Error from server (Conflict): Operation cannot be fulfilled on namespaces "{ns}": '
+        f'Precondition failed: UID in precondition: bogus, UID in object meta: {uid}')
+    kubectl(server, "delete", "namespace", ns, "--dry-run=server", "--wait=false")
+    status = json.loads(kubectl(server, "get", "namespace", ns, "-o", "json").stdout)
+    assert status["status"]["phase"] == "Active" and "deletionTimestamp" not in status["metadata"]
+    kubectl(server, "delete", "namespace", ns, "--wait=false")
+    assert eventually(lambda: kubectl(server, "get", "namespace", ns, ok=False).returncode != 0)

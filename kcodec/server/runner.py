@@ -232,6 +232,10 @@ def _destroy_storages(server: Any) -> None:
                 if callable(destroy) and id(scope.storage) not in seen:
                     seen.add(id(scope.storage))
                     destroy()
+    for store in getattr(server, "owned_stores", ()):
+        if id(store) not in seen:
+            seen.add(id(store))
+            store.destroy()
 
 
 def _close_getter(getter: Any) -> None:

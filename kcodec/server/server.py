@@ -187,6 +187,8 @@ class GenericAPIServer:
         self.meta_infos = [i for i in infos if i.media_type != "application/cbor"] or infos
         installer = APIInstaller(self.scheme, codecs, infos, self.meta_infos, external_codecs=external)
         self.routes: dict[GroupVersion, GroupVersionRoutes] = installer.install(group_infos)
+        #: stores no route serves (backing a subresource of a group set without their group)
+        self.owned_stores: list[Any] = [s for gi in group_infos for s in getattr(gi, "owned_stores", ())]
         order: list[str] = []
         versions: dict[str, list[str]] = {}
         for gi in group_infos:

@@ -56,6 +56,18 @@ def storage(infos, group, name, version=None):
     return gi.versioned_resources_storage_map[v][name]
 
 
+def test_destroy_stops_the_stores_built_for_subresources(sqlite_getter):
+    # Without the policy group, pods/eviction still needs a PodDisruptionBudget store; only
+    # the core group's info holds it, so its destroy() must stop that store's watch cache too.
+    (core,) = api_group_infos(sqlite_getter, groups={""})
+    pdbs = core.versioned_resources_storage_map["v1"]["pods/eviction"].pdb_store
+    assert pdbs in core.owned_stores and pdbs.destroy_func is not None
+    core.destroy()
+    assert pdbs.destroy_func is None
+    assert all(getattr(s, "destroy_func", None) is None
+               for s in core.versioned_resources_storage_map["v1"].values() if hasattr(s, "destroy_func"))
+
+
 # ------------------------------------------------------------------------------ discovery
 
 def test_groups_versions_and_facts(infos):
@@ -283,8 +295,10 @@ def _service(name, type_="ClusterIP", cluster_ip="", node_port=0):
     return internal({"apiVersion": "v1", "kind": "Service", "metadata": {"name": name}, "spec": spec})
 
 
-def test_service_cluster_ips_and_node_ports(getter):
-    infos = {i.group: i for i in api_group_infos(getter, groups={"", "networking.k8s.io"})}
+def test_service_cluster_ips_and_node_ports(getter, request):
+    built = api_group_infos(getter, groups={"", "networking.k8s.io"})
+    request.addfinalizer(lambda: [i.destroy() for i in built])
+    infos = {i.group: i for i in built}
     services = storage(infos, "", "services")
     ipaddresses = storage(infos, "networking.k8s.io", "ipaddresses")
     kubernetes = services.create(NS, _service("kubernetes", cluster_ip=first_service_ip()))

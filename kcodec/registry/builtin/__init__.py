@@ -94,6 +94,9 @@ class APIGroupInfo:
     prioritized_versions: list[GroupVersion] = field(default_factory=list)
     versioned_resources_storage_map: dict[str, dict[str, Any]] = field(default_factory=dict)
     resources: dict[str, ResourceInfo] = field(default_factory=dict)
+    #: stores built only to back a subresource (the PodDisruptionBudgets of ``pods/eviction``
+    #: when ``policy`` is not served): nothing else holds them, so destroy() stops them here
+    owned_stores: list[Any] = field(default_factory=list)
 
     def __repr__(self) -> str:
         versions = ",".join(v.version for v in self.prioritized_versions)
@@ -102,15 +105,16 @@ class APIGroupInfo:
     def destroy(self) -> None:
         """Stop every storage's watch cache (Go's ``Destroy`` of each store)."""
         seen: set[int] = set()
-        for storages in self.versioned_resources_storage_map.values():
-            for storage in storages.values():
-                target = getattr(storage, "store", storage)
-                if id(target) in seen:
-                    continue
-                seen.add(id(target))
-                destroy = getattr(target, "destroy", None)
-                if destroy is not None:
-                    destroy()
+        targets = [storage for storages in self.versioned_resources_storage_map.values()
+                   for storage in storages.values()]
+        for storage in targets + self.owned_stores:
+            target = getattr(storage, "store", storage)
+            if id(target) in seen:
+                continue
+            seen.add(id(target))
+            destroy = getattr(target, "destroy", None)
+            if destroy is not None:
+                destroy()
 
 
 def _meta(path: str):
@@ -339,11 +343,18 @@ def api_group_infos(rest_options_getter: Any, *, service_cidr: str = DEFAULT_SER
             continue
         storages: dict[str, Any] = {}
         store: Any = stores.get((info.group, info.resource))
+
+        def backing(group: str, resource: str, owner: APIGroupInfo = group_info) -> Store:
+            found = stores.get((group, resource))
+            if found is None:
+                found = stores[(group, resource)] = new_store(_info(group, resource), rest_options_getter)
+                owner.owned_stores.append(found)
+            return found
         if info.virtual:
             if info.resource == "componentstatuses":
                 storages["componentstatuses"] = ComponentStatusREST.for_getter(rest_options_getter)
             elif info.resource == "bindings":
-                pods = stores.get(("", "pods")) or new_store(_info("", "pods"), rest_options_getter)
+                pods = backing("", "pods")
                 storages["bindings"] = BindingREST(pods)
             else:
                 storages[info.resource] = ReviewREST(info, authorizer=authorizer, authenticator=authenticator)
@@ -356,7 +367,7 @@ def api_group_infos(rest_options_getter: Any, *, service_cidr: str = DEFAULT_SER
             if (info.group, info.resource) == ("certificates.k8s.io", "certificatesigningrequests"):
                 storages[f"{info.resource}/approval"] = StatusREST(store, CSRApprovalStrategy(info, store.create_strategy.scheme))
             if (info.group, info.resource) == ("", "serviceaccounts"):
-                pods_for_tokens = stores.get(("", "pods")) or new_store(_info("", "pods"), rest_options_getter)
+                pods_for_tokens = backing("", "pods")
                 storages["serviceaccounts/token"] = TokenREST(store, token_issuer, pods_for_tokens)
             if (info.group, info.resource) == ("", "namespaces"):
                 storages["namespaces/finalize"] = FinalizeREST(store, NamespaceFinalizeStrategy(info))
@@ -364,8 +375,7 @@ def api_group_infos(rest_options_getter: Any, *, service_cidr: str = DEFAULT_SER
                 storages["pods/binding"] = BindingREST(store)
                 for sub in ("ephemeralcontainers", "resize"):
                     storages[f"pods/{sub}"] = StatusREST(store, PodSubresourceStrategy(info, sub, store.create_strategy.scheme))
-                pdbs = stores.get(("policy", "poddisruptionbudgets")) or new_store(
-                    _info("policy", "poddisruptionbudgets"), rest_options_getter)
+                pdbs = backing("policy", "poddisruptionbudgets")
                 storages["pods/eviction"] = EvictionREST(store, pdbs)
         for v in info.versions:
             group_info.versioned_resources_storage_map.setdefault(v, {}).update(storages)

@@ -298,11 +298,16 @@ class CustomResourceScaleREST:
     """``<plural>/scale`` of a CRD with a scale subresource (customresource/etcd.go ScaleREST):
     autoscaling/v1 Scale from specReplicasPath, statusReplicasPath and labelSelectorPath."""
 
-    def __init__(self, store: Any, scale: dict[str, Any]) -> None:
+    def __init__(self, store: Any, scale: dict[str, Any], parent_group_version: str = "",
+                 replicas_paths: dict[str, Any] | None = None) -> None:
         self.store = store
         self.spec_path = scale.get("specReplicasPath", "")
         self.status_path = scale.get("statusReplicasPath", "")
         self.selector_path = scale.get("labelSelectorPath") or ""
+        # etcd.go parentGV and customresource_handler.go replicasPathInCustomResource: each
+        # CRD version's specReplicasPath, None for a version without a scale subresource.
+        self.parent_group_version = parent_group_version
+        self.replicas_paths = replicas_paths or {}
 
     def __repr__(self) -> str:
         return f"CustomResourceScaleREST({self.store.default_qualified_resource})"
@@ -343,14 +348,19 @@ class CustomResourceScaleREST:
 
     def update(self, ctx: Context, name: str, obj_info: Any, create_validation: Any = None,
                update_validation: Any = None, force_allow_create: bool = False, options: Any = None) -> tuple[Any, bool]:
+        from kcodec.registry.builtin.subresources import ScaleManagedFields
+
         def transform(ctx2: Context, _new: Any, old: Any) -> Any:
+            managed_fields = ScaleManagedFields(old, self.parent_group_version, self.replicas_paths)
             old_scale = self._to_scale(old)
+            managed_fields.to_scale(old_scale)
             scale = obj_info.updated_object(ctx2, old_scale)
             if scale is None:
                 raise apierrors.new_bad_request("nil update passed to Scale")
             out = copy.deepcopy(old)
             _json_path_set(out.unstructured_content(), self.spec_path, int(scale.spec.replicas))
             accessor(out).set_resource_version(scale.metadata.resource_version or accessor(old).get_resource_version())
+            managed_fields.to_parent(scale, out)
             return out
         result, created = self.store.update(ctx, name, rest.DefaultUpdatedObjectInfo(None, transform), None, None,
                                             False, options)
@@ -441,6 +451,19 @@ def _cell(header_type: str, value: Any) -> Any:
     return None
 
 
+def _replicas_paths(tree: dict[str, Any]) -> dict[str, Any]:
+    """customresource_handler.go replicasPathInCustomResource: ``group/version`` to the
+    version's specReplicasPath as a field path (None without a scale subresource)."""
+    from kcodec.managedfields.scalehandler import replicas_path
+
+    group = tree["spec"]["group"]
+    out: dict[str, Any] = {}
+    for v in tree["spec"].get("versions") or []:
+        scale = (v.get("subresources") or {}).get("scale")
+        out[f"{group}/{v.get('name', '')}"] = replicas_path(scale.get("specReplicasPath", "")) if scale else None
+    return out
+
+
 def custom_resource_storages(crd: Any, version: str, rest_options: Any) -> dict[str, Any]:
     """``{plural: Store, plural/status: ..., plural/scale: ...}`` for one served version.
 
@@ -478,5 +501,5 @@ def custom_resource_storages(crd: Any, version: str, rest_options: Any) -> dict[
     if strategy.status_enabled:
         out[f"{plural}/status"] = StatusREST(store, CustomResourceStatusStrategy(crd, version, kind))
     if strategy.scale is not None:
-        out[f"{plural}/scale"] = CustomResourceScaleREST(store, strategy.scale)
+        out[f"{plural}/scale"] = CustomResourceScaleREST(store, strategy.scale, api_version, _replicas_paths(tree))
     return out

@@ -219,7 +219,9 @@ def _patch(scope: h.RequestScope, req: Request, info: Any) -> Response:
                     raise _invalid_patch(_go_map_text(patch_tree), _strict_text(found))
             out.kind, out.api_version = scope.kind.kind, str(gv)
             scope.scheme.default(out)
-            obj = scope.scheme.convert_to_version(out, scope.hub)
+            from kcodec.server.fieldmanager import hub_version
+
+            obj = scope.scheme.convert_to_version(out, hub_version(scope, out))
         from kcodec.server.fieldmanager import update_managed_fields
 
         obj = update_managed_fields(scope, current, obj, h.manager_or_user_agent(options.field_manager,

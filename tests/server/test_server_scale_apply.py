@@ -243,3 +243,26 @@ def test_custom_resource_scale_maps_to_its_replicas_path(server) -> None:
     assert set(owners) == {("kubectl", "Apply", ""), ("autoscaler", "Apply", "scale")}
     assert owners[("autoscaler", "Apply", "scale")]["fieldsV1"] == {"f:spec": {"f:size": {}}}
     assert get(server, "pool", name)["spec"] == {"size": 7, "flavor": "small"}
+
+
+def test_replication_controller_scale_put_records_its_manager(server) -> None:
+    # replicationcontroller/storage: the core mapping is v1 -> spec.replicas; a PUT of the
+    # Scale (update.go) is recorded like a patch
+    from kubernetes import client, config
+
+    core = client.CoreV1Api(config.new_client_from_config(server.kubeconfig))
+    name = f"rc-{uuid.uuid4().hex[:6]}"
+    kubectl(server, "apply", "--server-side", "-f", "-", stdin=(
+        f"apiVersion: v1\nkind: ReplicationController\nmetadata: {{name: {name}, namespace: default}}\n"
+        f"spec:\n  replicas: 1\n  selector: {{app: {name}}}\n  template:\n    metadata: {{labels: {{app: {name}}}}}\n"
+        f"    spec: {{containers: [{{name: c, image: nginx}}]}}\n"))
+    scale = core.read_namespaced_replication_controller_scale(name, "default")
+    assert scale.metadata.managed_fields is None
+    scale.spec.replicas = 4
+    out = core.replace_namespaced_replication_controller_scale(name, "default", scale, field_manager="rc-scaler")
+    assert out.spec.replicas == 4 and out.metadata.managed_fields is None
+    owners = by_manager(server, "rc", name)
+    assert owners[("rc-scaler", "Update", "scale")] == {
+        "apiVersion": "v1", "fieldsType": "FieldsV1", "fieldsV1": REPLICAS, "manager": "rc-scaler",
+        "operation": "Update", "subresource": "scale"}
+    assert "f:replicas" not in owners[("kubectl", "Apply", "")]["fieldsV1"]["f:spec"]

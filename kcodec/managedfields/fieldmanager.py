@@ -27,7 +27,7 @@ from kcodec.gojson import dumps as _go_dumps
 from kcodec.managedfields.fieldpath import FieldPathError, Set, VersionedSet, make_path, path_string
 from kcodec.managedfields.merge import Conflicts, ManagedFields, MissingVersionError, Updater
 from kcodec.managedfields.schema import Schema
-from kcodec.managedfields.typed import TypedValue, _equals
+from kcodec.managedfields.typed import TypedValue, _equals, copy_tree
 
 __all__ = ["FieldManager", "Managed", "decode_managed_fields", "encode_managed_fields",
            "build_manager_identifier", "conflict_message", "print_manager", "DEFAULT_MAX_UPDATE_MANAGERS",
@@ -120,7 +120,7 @@ def encode_managed_fields(managed: Managed) -> list[dict[str, Any]] | None:
         if vs.applied:
             entry["operation"] = "Apply"
         entry["fieldsType"] = "FieldsV1"
-        entry["fieldsV1"] = json.loads(vs.set.to_json())
+        entry["fieldsV1"] = vs.set.to_tree()
         t = managed.times.get(manager)
         if t:
             entry["time"] = t
@@ -404,8 +404,7 @@ class FieldManager:
         if obj is not None:
             managed.times[ident] = _now()
         else:
-            obj = _deepcopy(live)
-            _set_managed_fields(obj, None)
+            obj = _deepcopy(_without_managed_fields(live))  # its managedFields are set below
         self._strip(managed, ident)
         _set_managed_fields(obj, encode_managed_fields(managed))
         return obj
@@ -495,7 +494,7 @@ def _empty_on_error(entries: Any) -> Managed:
 
 
 def _deepcopy(tree: Any) -> Any:
-    return json.loads(json.dumps(tree))
+    return copy_tree(tree)
 
 
 __all__ += ["_equals"]

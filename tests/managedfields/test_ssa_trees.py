@@ -1,0 +1,67 @@
+"""The tree helpers the field manager's hot paths use instead of JSON round trips:
+``typed.copy_tree`` (json.loads(json.dumps(tree))) and ``fieldpath.Set.to_tree``
+(json.loads(Set.to_json())), checked against the round trips they replace on every Go-written
+fixture and on the trees the round trip treats specially."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import kcodec
+from kcodec.managedfields.fieldpath import Set
+from kcodec.managedfields.typed import copy_tree
+
+from conftest import fixtures_dir
+
+
+def _fixtures() -> list:
+    return sorted(p for p in fixtures_dir().glob("*.json"))
+
+
+def test_copy_tree_equals_the_json_round_trip_on_every_fixture() -> None:
+    for path in _fixtures():
+        tree = json.loads(path.read_bytes())
+        copy = copy_tree(tree)
+        assert copy == tree and json.dumps(copy) == json.dumps(json.loads(json.dumps(tree))), path.name
+        if isinstance(tree, dict) and tree:
+            assert copy is not tree
+
+
+def test_copy_tree_shares_no_container() -> None:
+    tree = {"a": [{"b": {"c": [1, 2.5, None, True, "x"]}}]}
+    copy = copy_tree(tree)
+    copy["a"][0]["b"]["c"].append(3)
+    assert tree == {"a": [{"b": {"c": [1, 2.5, None, True, "x"]}}]}
+
+
+@pytest.mark.parametrize("tree", [{"t": (1, 2)}, {1: "a", "b": {True: None}}, [float("nan"), -0.0, float("inf")]],
+                         ids=["tuple", "non-string keys", "special floats"])
+def test_copy_tree_takes_the_round_trip_for_what_json_rewrites(tree) -> None:
+    assert json.dumps(copy_tree(tree)) == json.dumps(json.loads(json.dumps(tree)))
+
+
+def test_copy_tree_of_a_cycle_raises_what_json_raises() -> None:
+    cycle: dict = {}
+    cycle["self"] = cycle
+    with pytest.raises(ValueError, match="Circular reference detected"):
+        copy_tree(cycle)
+
+
+def test_set_to_tree_is_the_parsed_fieldsv1_with_its_key_order() -> None:
+    sets = []
+    for path in _fixtures():
+        tree = json.loads(path.read_bytes())
+        if isinstance(tree, dict) and tree.get("kind") and tree.get("apiVersion"):
+            for entry in (tree.get("metadata") or {}).get("managedFields") or []:
+                if isinstance(entry.get("fieldsV1"), dict):
+                    sets.append(Set.from_tree(entry["fieldsV1"]))
+    config = json.loads((fixtures_dir() / "apps.v1.Deployment.json").read_bytes())
+    config.pop("status", None)
+    config["metadata"] = {k: config["metadata"][k] for k in ("name", "namespace", "labels", "annotations")
+                          if k in config["metadata"]}
+    deployment = kcodec.apply(None, config, "deployer")
+    sets += [Set.from_tree(e["fieldsV1"]) for e in deployment["metadata"]["managedFields"]]
+    sets.append(Set())
+    for s in sets:
+        assert json.dumps(s.to_tree()) == json.dumps(json.loads(s.to_json()))

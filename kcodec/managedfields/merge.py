@@ -159,6 +159,15 @@ class Updater:
         owned = self._filter(version)(config.to_field_set())
         managers[manager] = VersionedSet(owned, version, True)
         new = self._prune(new, managers, manager, last)
+        if live.validated and all(vs.api_version == version for vs in managers.values()) \
+                and _equals(live.value, new.value):
+            # An apply that changes nothing (a controller's steady re-apply): compare.go finds
+            # no difference between equal values, and its walk of a validated value has no
+            # errors to report, so _update would find no conflict and remove nothing; only
+            # the managers whose sets are empty go.
+            for m in [m for m, vs in managers.items() if vs.set.empty()]:
+                del managers[m]
+            return None, managers
         managers, _ = self._update(live, new, version, managers, manager, force)
         if _equals(live.value, new.value):
             return None, managers

@@ -1023,13 +1023,15 @@ def _remove(schema: Schema, type_ref: Any, v: Any, to_remove: Set, extract: bool
 class TypedValue:
     """A JSON tree with its schema and type (Go's ``typed.TypedValue``)."""
 
-    __slots__ = ("value", "schema", "type_ref", "_field_set")
+    __slots__ = ("value", "schema", "type_ref", "_field_set", "validated")
 
     def __init__(self, value: Any, schema: Schema, type_ref: Any) -> None:
         self.value = value
         self.schema = schema
         self.type_ref = type_ref
         self._field_set: Set | None = None
+        #: Whether :meth:`validate` passed (the value is not changed afterwards).
+        self.validated = False
 
     def __repr__(self) -> str:
         return f"TypedValue({self.type_ref!r})"
@@ -1043,6 +1045,7 @@ class TypedValue:
                                                     allow_duplicates=allow_duplicates)
         else:
             validate(self.schema, self.type_ref, self.value, allow_duplicates=allow_duplicates)
+        self.validated = True
         return self
 
     def to_field_set(self) -> Set:

@@ -212,8 +212,12 @@ class FieldManager:
     def _typed(self, tree: Any, allow_duplicates: bool = True, trusted: bool = False) -> TypedValue:
         tv = TypedValue(tree, self.schema, self.type_ref)
         # typeconverter.go ObjectToTyped validates every object, even Go structs, which fit
-        # their schema by construction; a tree written from a kcodec model is such an object.
-        return tv if trusted else tv.validate(allow_duplicates=allow_duplicates)
+        # their schema by construction; a tree written from a kcodec model is such an object,
+        # and counts as validated.
+        if trusted:
+            tv.validated = True
+            return tv
+        return tv.validate(allow_duplicates=allow_duplicates)
 
     # -------------------------------------------------------------- Update
 

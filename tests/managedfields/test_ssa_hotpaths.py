@@ -9,6 +9,7 @@ import json
 import pytest
 
 import kcodec
+from kcodec.api.apps.v1 import Deployment
 from kcodec.managedfields import FieldManager, model_schema
 from kcodec.managedfields.fieldpath import Set
 from kcodec.managedfields.typed import copy_tree
@@ -72,17 +73,34 @@ def _deployment_config() -> dict:
     return config
 
 
-def _without_times(obj: dict) -> list:
-    return [{k: v for k, v in e.items() if k != "time"} for e in obj["metadata"]["managedFields"]]
+def _apply_both_ways(live: dict, config: dict, manager: str) -> tuple:
+    """Updater.apply with a validated live value (the short path may be taken) and with the
+    same value not marked validated (the full compare walk always runs)."""
+    from kcodec.managedfields import TypedValue, Updater, decode_managed_fields
+    from kcodec.managedfields.fieldmanager import build_manager_identifier
+
+    schema = model_schema()
+    ref = schema.type_ref_for(Deployment)
+    ident = build_manager_identifier({"manager": manager, "operation": "Apply", "apiVersion": "apps/v1"})
+    out = []
+    for validated in (True, False):
+        tree = copy_tree(live)
+        entries = tree["metadata"].pop("managedFields", None)
+        live_t = TypedValue(tree, schema, ref).validate(allow_duplicates=True)
+        live_t.validated = validated
+        config_t = TypedValue(copy_tree(config), schema, ref).validate(keep_field_set=True)
+        new, managers = Updater().apply(live_t, config_t, "apps/v1", dict(decode_managed_fields(entries).fields),
+                                        ident, False)
+        out.append((None if new is None else new.value,
+                    {m: (vs.set.to_tree(), vs.api_version, vs.applied) for m, vs in managers.items()}))
+    return out[0], out[1]
 
 
 @pytest.mark.parametrize("other", [None, "replicas-owner", "empty-set"])
-def test_an_unchanged_apply_records_what_the_full_walk_records(other) -> None:
-    from kcodec.api.apps.v1 import Deployment
-
-    schema = model_schema()
-    fm = FieldManager(schema, schema.type_ref_for(Deployment), "apps/v1", "Deployment")
+@pytest.mark.parametrize("change", [False, True], ids=["unchanged", "changed"])
+def test_the_short_apply_path_records_what_the_full_walk_records(other, change) -> None:
     config = _deployment_config()
+    fm = FieldManager(model_schema(), model_schema().type_ref_for(Deployment), "apps/v1", "Deployment")
     live = fm.apply({"apiVersion": "apps/v1", "kind": "Deployment"}, config, "deployer")
     if other == "replicas-owner":
         live = fm.apply(live, {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {
@@ -90,10 +108,10 @@ def test_an_unchanged_apply_records_what_the_full_walk_records(other) -> None:
     elif other == "empty-set":
         live["metadata"]["managedFields"].append({"manager": "gone", "operation": "Update", "apiVersion": "apps/v1",
                                                   "fieldsType": "FieldsV1", "fieldsV1": {}})
-    # typed=False: live is validated, and the no-change path is taken; typed=True: live is
-    # trusted, not validated, and the full compare walk runs
-    fast = fm.apply(copy_tree(live), copy_tree(config), "deployer")
-    full = fm.apply(copy_tree(live), copy_tree(config), "deployer", typed=True)
-    assert _without_times(fast) == _without_times(full)
-    assert {k: v for k, v in fast.items() if k != "metadata"} == {k: v for k, v in live.items() if k != "metadata"}
-    assert "gone" not in [e["manager"] for e in fast["metadata"]["managedFields"]]
+    if change:
+        config["spec"]["template"]["spec"]["containers"][0]["image"] = "changed:1"
+        del config["spec"]["minReadySeconds"]
+    short, full = _apply_both_ways(live, config, "deployer")
+    assert short == full
+    assert all('"gone"' not in m for m in short[1])
+    assert (short[0] is None) == (not change)

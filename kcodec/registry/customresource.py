@@ -298,6 +298,9 @@ class CustomResourceScaleREST:
     """``<plural>/scale`` of a CRD with a scale subresource (customresource/etcd.go ScaleREST):
     autoscaling/v1 Scale from specReplicasPath, statusReplicasPath and labelSelectorPath."""
 
+    #: Served as a custom resource's subresource (its PATCH types: no strategic merge patch).
+    serves_custom_resource = True
+
     def __init__(self, store: Any, scale: dict[str, Any], parent_group_version: str = "",
                  replicas_paths: dict[str, Any] | None = None) -> None:
         self.store = store

@@ -135,7 +135,9 @@ def _patch(scope: h.RequestScope, req: Request, info: Any) -> Response:
     # installer.go's list (apply-patch+cbor with the CBOR feature gate); customresource_handler.go
     # takes no strategic merge patch for custom resources.
     cbor = any(i.media_type == "application/cbor" for i in scope.infos)
-    accepted = supported_patch_types(type(scope.storage.new()), cbor=cbor)
+    # customresource_handler.go serveScale passes the custom resource's list to /scale too
+    patched_cls = dict if getattr(scope.storage, "serves_custom_resource", False) else type(scope.storage.new())
+    accepted = supported_patch_types(patched_cls, cbor=cbor)
     if content_type not in accepted:
         raise unsupported_media_type_error(list(accepted))
     if content_type in APPLY_PATCH_TYPES:

@@ -239,6 +239,11 @@ def test_custom_resource_scale_maps_to_its_replicas_path(server) -> None:
         'Apply failed with 1 conflict: conflict with "kubectl" with subresource "scale" using autoscaling/v1: '
         ".spec.replicas")
     apply_scale(force=True)
+    # customresource_handler.go serveScale: a custom resource's patch types, no strategic merge patch
+    r = kubectl(server, "patch", "pool", name, "--subresource=scale", "--type=strategic", "-p",
+                '{"spec":{"replicas":8}}', ok=False)
+    assert ("the body of the request was in an unknown format - accepted media types include: "
+            "application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml") in r.stderr
     owners = by_manager(server, "pool", name)
     assert set(owners) == {("kubectl", "Apply", ""), ("autoscaler", "Apply", "scale")}
     assert owners[("autoscaler", "Apply", "scale")]["fieldsV1"] == {"f:spec": {"f:size": {}}}

@@ -294,6 +294,11 @@ def _json_path_set(content: dict[str, Any], path: str, value: Any) -> None:
     cur[parts[-1]] = value
 
 
+#: etcd.go invalidSpecReplicas: the smallest int32, the old Scale's replicas when the custom
+#: resource has none (an update must set them).
+_INVALID_SPEC_REPLICAS = -2147483648
+
+
 class CustomResourceScaleREST:
     """``<plural>/scale`` of a CRD with a scale subresource (customresource/etcd.go ScaleREST):
     autoscaling/v1 Scale from specReplicasPath, statusReplicasPath and labelSelectorPath."""
@@ -327,6 +332,10 @@ class CustomResourceScaleREST:
         return self.store.namespace_scoped()
 
     def _to_scale(self, obj: Any) -> Any:
+        return self._scale_and_found(obj)[0]
+
+    def _scale_and_found(self, obj: Any) -> tuple[Any, bool]:
+        """etcd.go scaleFromCustomResource: the Scale, and whether specReplicasPath holds an integer."""
         from kcodec.api.autoscaling import internal as autoscaling
 
         content = obj.unstructured_content()
@@ -339,15 +348,19 @@ class CustomResourceScaleREST:
         scale.metadata.creation_timestamp = m.get_creation_timestamp()
         spec = _json_path_get(content, self.spec_path)
         status = _json_path_get(content, self.status_path)
-        scale.spec.replicas = int(spec) if isinstance(spec, int) else 0
+        found = isinstance(spec, int) and not isinstance(spec, bool)
+        scale.spec.replicas = int(spec) if found else 0
         scale.status.replicas = int(status) if isinstance(status, int) else 0
         if self.selector_path:
             sel = _json_path_get(content, self.selector_path)
             scale.status.selector = sel if isinstance(sel, str) else ""
-        return scale
+        return scale, found
 
     def get(self, ctx: Context, name: str, options: Any = None) -> Any:
-        return self._to_scale(self.store.get(ctx, name, options))
+        scale, found = self._scale_and_found(self.store.get(ctx, name, options))
+        if not found:
+            raise apierrors.new_internal_error(f'the spec replicas field "{self.spec_path}" does not exist')
+        return scale
 
     def update(self, ctx: Context, name: str, obj_info: Any, create_validation: Any = None,
                update_validation: Any = None, force_allow_create: bool = False, options: Any = None) -> tuple[Any, bool]:
@@ -355,11 +368,15 @@ class CustomResourceScaleREST:
 
         def transform(ctx2: Context, _new: Any, old: Any) -> Any:
             managed_fields = ScaleManagedFields(old, self.parent_group_version, self.replicas_paths)
-            old_scale = self._to_scale(old)
+            old_scale, found = self._scale_and_found(old)
+            if not found:
+                old_scale.spec.replicas = _INVALID_SPEC_REPLICAS  # etcd.go: "not set before"
             managed_fields.to_scale(old_scale)
             scale = obj_info.updated_object(ctx2, old_scale)
             if scale is None:
                 raise apierrors.new_bad_request("nil update passed to Scale")
+            if scale.spec.replicas == _INVALID_SPEC_REPLICAS:
+                raise apierrors.new_bad_request(f'the spec replicas field "{self.spec_path}" cannot be empty')
             out = copy.deepcopy(old)
             _json_path_set(out.unstructured_content(), self.spec_path, int(scale.spec.replicas))
             accessor(out).set_resource_version(scale.metadata.resource_version or accessor(old).get_resource_version())

@@ -271,3 +271,32 @@ def test_replication_controller_scale_put_records_its_manager(server) -> None:
         "apiVersion": "v1", "fieldsType": "FieldsV1", "fieldsV1": REPLICAS, "manager": "rc-scaler",
         "operation": "Update", "subresource": "scale"}
     assert "f:replicas" not in owners[("kubectl", "Apply", "")]["fieldsV1"]["f:spec"]
+
+
+def test_custom_resource_without_replicas(server) -> None:
+    # customresource/etcd.go: a Scale read needs specReplicasPath (500 without it); an update
+    # must set the replicas (the old Scale carries invalidSpecReplicas); kubectl scale sets them
+    kubectl(server, "apply", "-f", "-", stdin=CRD)
+    kubectl(server, "wait", "--for=condition=Established", "crd/pools.scale.example.com", "--timeout=20s")
+    name = f"pool-{uuid.uuid4().hex[:6]}"
+    kubectl(server, "apply", "--server-side", "-f", "-", stdin=(
+        f"apiVersion: scale.example.com/v1\nkind: Pool\nmetadata: {{name: {name}, namespace: default}}\n"
+        "spec: {flavor: big}\n"))
+    url = f"/apis/scale.example.com/v1/namespaces/default/pools/{name}/scale"
+    r = kubectl(server, "get", "--raw", url, ok=False)
+    assert 'Internal error occurred: the spec replicas field ".spec.size" does not exist' in r.stderr
+    from kubernetes import client, config
+    from kubernetes.client.rest import ApiException
+
+    api = client.CustomObjectsApi(config.new_client_from_config(server.kubeconfig))
+    with pytest.raises(ApiException) as err:
+        api.patch_namespaced_custom_object_scale("scale.example.com", "v1", "default", "pools", name,
+                                                 {"metadata": {}}, _content_type="application/merge-patch+json")
+    status = json.loads(err.value.body)
+    assert (err.value.status, status["reason"], status["message"]) == (
+        400, "BadRequest", 'the spec replicas field ".spec.size" cannot be empty')
+    kubectl(server, "scale", "pool", name, "--replicas=2")
+    assert get(server, "pool", name)["spec"] == {"flavor": "big", "size": 2}
+    # nobody owned the replicas, so the Scale had no managedFields: skipnonapplied.go leaves
+    # an update of an untracked object untracked, and the workload's entries stay as they were
+    assert set(by_manager(server, "pool", name)) == {("kubectl", "Apply", "")}

@@ -19,7 +19,7 @@ from kcodec.managedfields.fieldmanager import FieldManager, conflict_message, pr
 from kcodec.managedfields.fieldpath import Set, path_string
 from kcodec.managedfields.merge import Conflicts, MissingVersionError
 from kcodec.managedfields.schema import DEDUCED, custom_resource_type, model_schema
-from kcodec.managedfields.typed import extract_items
+from kcodec.managedfields.typed import copy_tree, extract_items
 from kcodec.schema import GroupVersionKind, parse_group_version
 
 __all__ = ["apply", "extract"]
@@ -28,7 +28,7 @@ __all__ = ["apply", "extract"]
 def _as_tree(obj: Any, what: str) -> tuple[dict[str, Any], Any]:
     """(JSON tree, the class to give results back as, or None for plain trees)."""
     if isinstance(obj, dict):
-        return json.loads(json.dumps(obj)), None
+        return copy_tree(obj), None
     if isinstance(obj, (bytes, bytearray, str)):
         from kcodec.goyaml import yaml_to_tree
 
@@ -39,7 +39,7 @@ def _as_tree(obj: Any, what: str) -> tuple[dict[str, Any], Any]:
         return tree, None
     content = getattr(obj, "unstructured_content", None)
     if callable(content):
-        return json.loads(json.dumps(content())), type(obj)
+        return copy_tree(content()), type(obj)
     to_dict = getattr(obj, "to_dict", None)
     if callable(to_dict):
         tree = to_dict()

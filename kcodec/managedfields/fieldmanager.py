@@ -1,14 +1,18 @@
 """Managed fields on every write, as k8s.io/apimachinery ``pkg/util/managedfields/internal``
 builds kube-apiserver's field manager (``NewDefaultFieldManager``)::
 
-    FieldManager -> versionCheck -> skipNonApplied -> capManagers -> buildManagerInfo
-                 -> managedFieldsUpdater -> stripMeta -> structuredMerge
+    FieldManager -> versionCheck -> lastAppliedUpdater -> lastAppliedManager -> skipNonApplied
+                 -> capManagers -> buildManagerInfo -> managedFieldsUpdater -> stripMeta
+                 -> structuredMerge
 
 Each Go manager is one method step here, in that order, on JSON trees of one API version
 (the object's). ``metadata.managedFields`` is decoded into a :data:`ManagedFields` map keyed
 by manager identifiers (``managedfields.go`` BuildManagerIdentifier) and encoded back sorted
-as Go sorts it. The last-applied-configuration annotation managers (kubectl's client-side
-apply upgrade) are not part of this chain.
+as Go sorts it. The two last-applied steps upgrade objects written by kubectl's client-side
+apply: an apply by the manager ``kubectl`` may take over, without force, the fields the
+``kubectl.kubernetes.io/last-applied-configuration`` annotation still holds as live has them
+(lastappliedmanager.go), and keeps that annotation in step with what it applies
+(lastappliedupdater.go).
 """
 from __future__ import annotations
 
@@ -23,13 +27,19 @@ from kcodec.gojson import dumps as _go_dumps
 from kcodec.managedfields.fieldpath import FieldPathError, Set, VersionedSet, make_path, path_string
 from kcodec.managedfields.merge import Conflicts, ManagedFields, MissingVersionError, Updater
 from kcodec.managedfields.schema import Schema
-from kcodec.managedfields.typed import TypedValue, _equals
+from kcodec.managedfields.typed import TypedValue, _equals, copy_tree
 
 __all__ = ["FieldManager", "Managed", "decode_managed_fields", "encode_managed_fields",
            "build_manager_identifier", "conflict_message", "print_manager", "DEFAULT_MAX_UPDATE_MANAGERS",
-           "ManagedFieldsError"]
+           "ManagedFieldsError", "LAST_APPLIED_CONFIG_ANNOTATION"]
 
 DEFAULT_MAX_UPDATE_MANAGERS = 10
+#: k8s.io/api core/v1 LastAppliedConfigAnnotation: kubectl's client-side apply record.
+LAST_APPLIED_CONFIG_ANNOTATION = "kubectl.kubernetes.io/last-applied-configuration"
+#: The manager whose applies upgrade client-side apply (lastappliedmanager.go, lastappliedupdater.go).
+_KUBECTL = "kubectl"
+#: apimachinery validation TotalAnnotationSizeLimitB (SetLastApplied drops a too large annotation).
+_TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024
 _ANCIENT = "ancient-changes"
 _BEFORE_FIRST_APPLY = "before-first-apply"
 _CURRENT_OPERATION = "current-operation"
@@ -110,7 +120,7 @@ def encode_managed_fields(managed: Managed) -> list[dict[str, Any]] | None:
         if vs.applied:
             entry["operation"] = "Apply"
         entry["fieldsType"] = "FieldsV1"
-        entry["fieldsV1"] = json.loads(vs.set.to_json())
+        entry["fieldsV1"] = vs.set.to_tree()
         t = managed.times.get(manager)
         if t:
             entry["time"] = t
@@ -202,8 +212,12 @@ class FieldManager:
     def _typed(self, tree: Any, allow_duplicates: bool = True, trusted: bool = False) -> TypedValue:
         tv = TypedValue(tree, self.schema, self.type_ref)
         # typeconverter.go ObjectToTyped validates every object, even Go structs, which fit
-        # their schema by construction; a tree written from a kcodec model is such an object.
-        return tv if trusted else tv.validate(allow_duplicates=allow_duplicates)
+        # their schema by construction; a tree written from a kcodec model is such an object,
+        # and counts as validated.
+        if trusted:
+            tv.validated = True
+            return tv
+        return tv.validate(allow_duplicates=allow_duplicates)
 
     # -------------------------------------------------------------- Update
 
@@ -337,6 +351,53 @@ class FieldManager:
         gvk = (applied.get("apiVersion", ""), applied.get("kind", ""))
         if gvk != (self.api_version, self.kind):
             raise ManagedFieldsError(f"invalid object type: {_gvk_string(*gvk)}")
+        obj = self._last_applied_manager(live, applied, managed, manager, force, typed)
+        # lastappliedupdater.go: only kubectl's applies, only when the annotation is there
+        if manager == _KUBECTL and _last_applied(obj):
+            _set_last_applied(obj, _build_last_applied(applied))
+        return obj
+
+    def _last_applied_manager(self, live: dict[str, Any], applied: dict[str, Any], managed: Managed, manager: str,
+                              force: bool, typed: bool) -> dict[str, Any]:
+        try:
+            return self._skip_non_applied_apply(live, applied, Managed(dict(managed.fields), dict(managed.times)),
+                                                manager, force, typed)
+        except Conflicts as exc:
+            if manager != _KUBECTL:
+                raise
+            allowed = self._allowed_conflicts_from_last_applied(live, typed)
+            if allowed is None:
+                raise
+            remaining = [c for c in exc.conflicts if not allowed.has(c.path)]
+            if remaining:
+                raise Conflicts(remaining) from None
+        # every conflict is a field client-side apply set as live still has it: take it over
+        return self._skip_non_applied_apply(live, applied, managed, manager, True, typed)
+
+    def _allowed_conflicts_from_last_applied(self, live: dict[str, Any], typed: bool) -> Set | None:
+        """lastappliedmanager.go allowedConflictsFromLastApplied: the fields of the last-applied
+        configuration whose values live still has; None when there is no usable annotation."""
+        text = _last_applied(live)
+        if not text:
+            return None
+        try:
+            last = json.loads(text)
+        except ValueError:
+            return None
+        if not isinstance(last, dict) or last.get("apiVersion") != self.api_version:
+            return None
+        try:
+            live_t = self._typed(_without_managed_fields(live), allow_duplicates=False, trusted=typed)
+            last_t = TypedValue(last, self.schema, self.type_ref).validate(allow_duplicates=False,
+                                                                           keep_field_set=True)
+            fields = last_t.to_field_set()
+            cmp = last_t.compare(live_t)
+        except KCodecError:
+            return None
+        return fields.difference(cmp.modified).difference(cmp.added).difference(cmp.removed)
+
+    def _skip_non_applied_apply(self, live: dict[str, Any], applied: dict[str, Any], managed: Managed, manager: str,
+                                force: bool, typed: bool) -> dict[str, Any]:
         if not managed.fields:
             empty = {"apiVersion": self.api_version, "kind": self.kind}
             live = _deepcopy(live)
@@ -347,8 +408,7 @@ class FieldManager:
         if obj is not None:
             managed.times[ident] = _now()
         else:
-            obj = _deepcopy(live)
-            _set_managed_fields(obj, None)
+            obj = _deepcopy(_without_managed_fields(live))  # its managedFields are set below
         self._strip(managed, ident)
         _set_managed_fields(obj, encode_managed_fields(managed))
         return obj
@@ -376,6 +436,33 @@ def _pause_collector() -> bool:
     was_enabled = gc.isenabled()
     gc.disable()
     return was_enabled
+
+
+def _last_applied(obj: Mapping[str, Any]) -> str:
+    annotations = (obj.get("metadata") or {}).get("annotations") or {}
+    value = annotations.get(LAST_APPLIED_CONFIG_ANNOTATION) if isinstance(annotations, dict) else None
+    return value if isinstance(value, str) else ""
+
+
+def _build_last_applied(applied: Mapping[str, Any]) -> str:
+    """lastappliedupdater.go buildLastApplied: the applied configuration without the
+    annotation, as unstructured's JSON encoder writes it (keys sorted, a trailing newline)."""
+    meta = applied.get("metadata")
+    if isinstance(meta, dict) and isinstance(meta.get("annotations"), dict):
+        annotations = {k: v for k, v in meta["annotations"].items() if k != LAST_APPLIED_CONFIG_ANNOTATION}
+        applied = {**applied, "metadata": {**meta, "annotations": annotations}}
+    return _go_dumps(applied, sort_keys=True).decode("utf-8") + "\n"
+
+
+def _set_last_applied(obj: dict[str, Any], value: str) -> None:
+    """lastapplied.go SetLastApplied: a value that would take the annotations past their
+    total size limit is dropped (with the old one) rather than stored."""
+    meta = obj.setdefault("metadata", {})
+    annotations = dict(meta.get("annotations") or {})
+    annotations[LAST_APPLIED_CONFIG_ANNOTATION] = value
+    if sum(len(k.encode()) + len(v.encode()) for k, v in annotations.items()) > _TOTAL_ANNOTATION_SIZE_LIMIT:
+        del annotations[LAST_APPLIED_CONFIG_ANNOTATION]
+    meta["annotations"] = annotations
 
 
 def _gvk_string(api_version: str, kind: str) -> str:
@@ -411,7 +498,7 @@ def _empty_on_error(entries: Any) -> Managed:
 
 
 def _deepcopy(tree: Any) -> Any:
-    return json.loads(json.dumps(tree))
+    return copy_tree(tree)
 
 
 __all__ += ["_equals"]

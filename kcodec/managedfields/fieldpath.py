@@ -135,6 +135,15 @@ class PathElement:
             self._json = text
         return text
 
+    def key_text(self) -> str:
+        """:meth:`serialize`, cached as :meth:`json_key` is (a FieldsV1 tree's key)."""
+        text = _RAW_KEYS.get(self._key)
+        if text is None:
+            text = self.serialize()
+            if len(_RAW_KEYS) < _FIELDS_MAX:
+                _RAW_KEYS[self._key] = text
+        return text
+
     @classmethod
     def deserialize(cls, s: str) -> PathElement | None:
         """Go's ``DeserializePathElement``; ``None`` for an unknown prefix (skipped, as Go does)."""
@@ -177,6 +186,7 @@ _FIELDS_MAX = 8192
 # The same for the keys read from FieldsV1 (a managedFields entry is parsed on every write).
 _SERIALIZED: dict[str, PathElement] = {}
 _JSON_KEYS: dict[tuple[Any, ...], str] = {}
+_RAW_KEYS: dict[tuple[Any, ...], str] = {}
 
 
 def _parse_json(text: str) -> Any:
@@ -405,6 +415,21 @@ class Set:
                 out.append("{")
                 child._emit(pe in self.members, out)
                 out.append("}")
+
+    def to_tree(self) -> dict[str, Any]:
+        """:meth:`to_json` as a JSON tree (``json.loads(self.to_json())``, keys in the same
+        order), built without writing and reading the text."""
+        return self._tree(False)
+
+    def _tree(self, include_self: bool) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        members, children = self.members, self.children
+        if include_self and (members or children):
+            out["."] = {}
+        for pe in sorted(members | children.keys(), key=_ORDER):
+            child = children.get(pe)
+            out[pe.key_text()] = {} if child is None else child._tree(pe in members)
+        return out
 
     @classmethod
     def from_json(cls, data: bytes | str) -> Set:

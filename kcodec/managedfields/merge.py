@@ -159,10 +159,19 @@ class Updater:
         owned = self._filter(version)(config.to_field_set())
         managers[manager] = VersionedSet(owned, version, True)
         new = self._prune(new, managers, manager, last)
-        managers, _ = self._update(live, new, version, managers, manager, force)
-        if _equals(live.value, new.value):
-            return None, managers
-        return new, managers
+        same = _equals(live.value, new.value)
+        others = [vs for m, vs in managers.items() if m != manager]
+        if live.validated and (not others or (same and all(vs.api_version == version for vs in others))):
+            # _update's comparison only matters to the other managers (their conflicts and
+            # removals), and finds nothing between equal values: with no other manager (a
+            # create, a sole owner's re-apply) or no change (a controller's steady re-apply)
+            # it can only drop the managers whose sets are empty. The walk it skips has no
+            # errors to report on a validated live object and the merge of it.
+            for m in [m for m, vs in managers.items() if vs.set.empty()]:
+                del managers[m]
+        else:
+            managers, _ = self._update(live, new, version, managers, manager, force)
+        return (None if same else new), managers
 
     def _prune(self, merged: TypedValue, managers: ManagedFields, applying: str,
                last: VersionedSet | None) -> TypedValue:

@@ -10,7 +10,6 @@ merge itself runs on the served version's JSON tree through :class:`FieldManager
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -19,6 +18,7 @@ from kcodec.managedfields.fieldmanager import FieldManager
 from kcodec.managedfields.fieldpath import Set, make_path
 from kcodec.managedfields.merge import MissingVersionError
 from kcodec.managedfields.schema import DEDUCED, custom_resource_type, model_schema
+from kcodec.managedfields.typed import copy_tree
 
 __all__ = ["ObjectFieldManager"]
 
@@ -26,7 +26,7 @@ __all__ = ["ObjectFieldManager"]
 def _tree(obj: Any) -> dict[str, Any]:
     content = getattr(obj, "unstructured_content", None)
     if callable(content):
-        return json.loads(json.dumps(content()))
+        return copy_tree(content())
     return obj.to_dict()
 
 

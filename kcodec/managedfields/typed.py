@@ -9,6 +9,7 @@ shadowed variable).
 """
 from __future__ import annotations
 
+import json
 from typing import Any, NamedTuple
 
 from kcodec.errors import KCodecError
@@ -17,9 +18,42 @@ from kcodec.managedfields.fieldpath import Path, PathElement, Set, path_string
 from kcodec.managedfields.schema import ASSOCIATIVE, ATOMIC, Atom, ListType, MapType, Schema
 
 __all__ = ["TypedValue", "Comparison", "ValidationError", "validate", "to_field_set", "validate_to_field_set",
-           "merge", "compare", "remove_items", "extract_items"]
+           "merge", "compare", "remove_items", "extract_items", "copy_tree"]
 
 _ABSENT = object()  # Go's nil value.Value (a missing side), distinct from JSON null (None)
+
+
+class _NotPlain(Exception):
+    pass
+
+
+def copy_tree(tree: Any) -> Any:
+    """A deep copy of a JSON tree, equal to ``json.loads(json.dumps(tree))``: dicts with
+    string keys, lists and plain scalars are copied directly (twice as fast); a tree holding
+    anything else (tuples, non-string keys, subclasses of the scalar types) takes the JSON
+    round trip, which also gives its errors."""
+    try:
+        return _copy(tree)
+    except (_NotPlain, RecursionError):  # the round trip raises json's error for a cycle
+        return json.loads(json.dumps(tree))
+
+
+def _copy(v: Any) -> Any:
+    t = type(v)
+    if t is dict:
+        out = {}
+        for k, x in v.items():
+            if type(k) is not str:
+                raise _NotPlain
+            tx = type(x)
+            out[k] = x if tx is str or tx is int or tx is bool or x is None or tx is float else _copy(x)
+        return out
+    if t is list:
+        return [x if (tx := type(x)) is str or tx is int or tx is bool or x is None or tx is float else _copy(x)
+                for x in v]
+    if t is str or t is int or t is bool or v is None or t is float:
+        return v
+    raise _NotPlain
 
 
 class ValidationError(KCodecError):
@@ -989,13 +1023,15 @@ def _remove(schema: Schema, type_ref: Any, v: Any, to_remove: Set, extract: bool
 class TypedValue:
     """A JSON tree with its schema and type (Go's ``typed.TypedValue``)."""
 
-    __slots__ = ("value", "schema", "type_ref", "_field_set")
+    __slots__ = ("value", "schema", "type_ref", "_field_set", "validated")
 
     def __init__(self, value: Any, schema: Schema, type_ref: Any) -> None:
         self.value = value
         self.schema = schema
         self.type_ref = type_ref
         self._field_set: Set | None = None
+        #: Whether :meth:`validate` passed (the value is not changed afterwards).
+        self.validated = False
 
     def __repr__(self) -> str:
         return f"TypedValue({self.type_ref!r})"
@@ -1009,6 +1045,7 @@ class TypedValue:
                                                     allow_duplicates=allow_duplicates)
         else:
             validate(self.schema, self.type_ref, self.value, allow_duplicates=allow_duplicates)
+        self.validated = True
         return self
 
     def to_field_set(self) -> Set:

@@ -294,15 +294,28 @@ def _json_path_set(content: dict[str, Any], path: str, value: Any) -> None:
     cur[parts[-1]] = value
 
 
+#: etcd.go invalidSpecReplicas: the smallest int32, the old Scale's replicas when the custom
+#: resource has none (an update must set them).
+_INVALID_SPEC_REPLICAS = -2147483648
+
+
 class CustomResourceScaleREST:
     """``<plural>/scale`` of a CRD with a scale subresource (customresource/etcd.go ScaleREST):
     autoscaling/v1 Scale from specReplicasPath, statusReplicasPath and labelSelectorPath."""
 
-    def __init__(self, store: Any, scale: dict[str, Any]) -> None:
+    #: Served as a custom resource's subresource (its PATCH types: no strategic merge patch).
+    serves_custom_resource = True
+
+    def __init__(self, store: Any, scale: dict[str, Any], parent_group_version: str = "",
+                 replicas_paths: dict[str, Any] | None = None) -> None:
         self.store = store
         self.spec_path = scale.get("specReplicasPath", "")
         self.status_path = scale.get("statusReplicasPath", "")
         self.selector_path = scale.get("labelSelectorPath") or ""
+        # etcd.go parentGV and customresource_handler.go replicasPathInCustomResource: each
+        # CRD version's specReplicasPath, None for a version without a scale subresource.
+        self.parent_group_version = parent_group_version
+        self.replicas_paths = replicas_paths or {}
 
     def __repr__(self) -> str:
         return f"CustomResourceScaleREST({self.store.default_qualified_resource})"
@@ -319,6 +332,10 @@ class CustomResourceScaleREST:
         return self.store.namespace_scoped()
 
     def _to_scale(self, obj: Any) -> Any:
+        return self._scale_and_found(obj)[0]
+
+    def _scale_and_found(self, obj: Any) -> tuple[Any, bool]:
+        """etcd.go scaleFromCustomResource: the Scale, and whether specReplicasPath holds an integer."""
         from kcodec.api.autoscaling import internal as autoscaling
 
         content = obj.unstructured_content()
@@ -331,26 +348,39 @@ class CustomResourceScaleREST:
         scale.metadata.creation_timestamp = m.get_creation_timestamp()
         spec = _json_path_get(content, self.spec_path)
         status = _json_path_get(content, self.status_path)
-        scale.spec.replicas = int(spec) if isinstance(spec, int) else 0
+        found = isinstance(spec, int) and not isinstance(spec, bool)
+        scale.spec.replicas = int(spec) if found else 0
         scale.status.replicas = int(status) if isinstance(status, int) else 0
         if self.selector_path:
             sel = _json_path_get(content, self.selector_path)
             scale.status.selector = sel if isinstance(sel, str) else ""
-        return scale
+        return scale, found
 
     def get(self, ctx: Context, name: str, options: Any = None) -> Any:
-        return self._to_scale(self.store.get(ctx, name, options))
+        scale, found = self._scale_and_found(self.store.get(ctx, name, options))
+        if not found:
+            raise apierrors.new_internal_error(f'the spec replicas field "{self.spec_path}" does not exist')
+        return scale
 
     def update(self, ctx: Context, name: str, obj_info: Any, create_validation: Any = None,
                update_validation: Any = None, force_allow_create: bool = False, options: Any = None) -> tuple[Any, bool]:
+        from kcodec.registry.builtin.subresources import ScaleManagedFields
+
         def transform(ctx2: Context, _new: Any, old: Any) -> Any:
-            old_scale = self._to_scale(old)
+            managed_fields = ScaleManagedFields(old, self.parent_group_version, self.replicas_paths)
+            old_scale, found = self._scale_and_found(old)
+            if not found:
+                old_scale.spec.replicas = _INVALID_SPEC_REPLICAS  # etcd.go: "not set before"
+            managed_fields.to_scale(old_scale)
             scale = obj_info.updated_object(ctx2, old_scale)
             if scale is None:
                 raise apierrors.new_bad_request("nil update passed to Scale")
+            if scale.spec.replicas == _INVALID_SPEC_REPLICAS:
+                raise apierrors.new_bad_request(f'the spec replicas field "{self.spec_path}" cannot be empty')
             out = copy.deepcopy(old)
             _json_path_set(out.unstructured_content(), self.spec_path, int(scale.spec.replicas))
             accessor(out).set_resource_version(scale.metadata.resource_version or accessor(old).get_resource_version())
+            managed_fields.to_parent(scale, out)
             return out
         result, created = self.store.update(ctx, name, rest.DefaultUpdatedObjectInfo(None, transform), None, None,
                                             False, options)
@@ -441,6 +471,19 @@ def _cell(header_type: str, value: Any) -> Any:
     return None
 
 
+def _replicas_paths(tree: dict[str, Any]) -> dict[str, Any]:
+    """customresource_handler.go replicasPathInCustomResource: ``group/version`` to the
+    version's specReplicasPath as a field path (None without a scale subresource)."""
+    from kcodec.managedfields.scalehandler import replicas_path
+
+    group = tree["spec"]["group"]
+    out: dict[str, Any] = {}
+    for v in tree["spec"].get("versions") or []:
+        scale = (v.get("subresources") or {}).get("scale")
+        out[f"{group}/{v.get('name', '')}"] = replicas_path(scale.get("specReplicasPath", "")) if scale else None
+    return out
+
+
 def custom_resource_storages(crd: Any, version: str, rest_options: Any) -> dict[str, Any]:
     """``{plural: Store, plural/status: ..., plural/scale: ...}`` for one served version.
 
@@ -478,5 +521,5 @@ def custom_resource_storages(crd: Any, version: str, rest_options: Any) -> dict[
     if strategy.status_enabled:
         out[f"{plural}/status"] = StatusREST(store, CustomResourceStatusStrategy(crd, version, kind))
     if strategy.scale is not None:
-        out[f"{plural}/scale"] = CustomResourceScaleREST(store, strategy.scale)
+        out[f"{plural}/scale"] = CustomResourceScaleREST(store, strategy.scale, api_version, _replicas_paths(tree))
     return out

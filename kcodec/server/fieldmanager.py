@@ -7,6 +7,8 @@ One :class:`~kcodec.managedfields.ObjectFieldManager` per served scope, built on
 built-in kinds are typed by their model of the served version, custom resources by their
 CRD version's schema. A resource with a status subresource resets ``status`` on the main
 resource and everything but ``status`` on ``/status`` (the strategies' GetResetFields).
+``/scale`` runs on autoscaling/v1 Scale objects whose managedFields its REST storage moves
+from the workload and back (:mod:`kcodec.managedfields.scalehandler`).
 """
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from typing import Any
 
 from kcodec.api import errors as apierrors
 
-__all__ = ["field_manager", "update_managed_fields", "apply_patch", "APPLY_PATCH_TYPES"]
+__all__ = ["field_manager", "update_managed_fields", "apply_patch", "hub_version", "APPLY_PATCH_TYPES"]
 
 APPLY_PATCH_TYPES = ("application/apply-patch+yaml", "application/apply-patch+cbor")
 
@@ -75,7 +77,7 @@ def field_manager(scope: Any) -> Any:
 
 def update_managed_fields(scope: Any, live: Any, new: Any, manager: str) -> Any:
     """``UpdateNoErrors``: ``new`` with the managedFields of ``manager``'s write."""
-    if scope.subresource not in ("", "status"):
+    if scope.subresource not in ("", "status", "scale"):
         return new
     return field_manager(scope).update(live, new, manager)
 
@@ -101,13 +103,27 @@ def apply_patch(scope: Any, current: Any, patch: dict[str, Any], manager: str, f
     except ValidationError as exc:
         raise apierrors.new_bad_request(f"failed to create typed patch object ({_gvknn(patch, scope)}): {exc}") \
             from None
-    if hasattr(applied, "unstructured_content") or not hasattr(applied, "to_dict"):
-        return applied
-    if isinstance(applied, dict):
+    if isinstance(applied, dict):  # a custom resource's merged tree
         from kcodec.api.meta.unstructured import Unstructured
 
         return Unstructured(applied)
-    return scope.scheme.convert_to_version(applied, scope.hub)
+    if hasattr(applied, "unstructured_content") or not hasattr(applied, "to_dict"):
+        return applied
+    return scope.scheme.convert_to_version(applied, hub_version(scope, applied))
+
+
+def hub_version(scope: Any, obj: Any) -> Any:
+    """The version ``obj`` (external, typed) converts to for the registry: the scope's hub, or
+    for an internal hub the internal version of ``obj``'s own group (Go's
+    InternalGroupVersioner: a Scale under ``apps`` or a custom resource group is
+    autoscaling's internal Scale)."""
+    from kcodec.schema import GroupVersion
+
+    hub = scope.hub
+    if hub.version != "__internal":
+        return hub
+    kinds, _ = scope.scheme.object_kinds(obj)
+    return GroupVersion(kinds[0].group, "__internal")
 
 
 def _gvknn(patch: dict[str, Any], scope: Any) -> str:

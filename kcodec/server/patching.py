@@ -135,7 +135,9 @@ def _patch(scope: h.RequestScope, req: Request, info: Any) -> Response:
     # installer.go's list (apply-patch+cbor with the CBOR feature gate); customresource_handler.go
     # takes no strategic merge patch for custom resources.
     cbor = any(i.media_type == "application/cbor" for i in scope.infos)
-    accepted = supported_patch_types(type(scope.storage.new()), cbor=cbor)
+    # customresource_handler.go serveScale passes the custom resource's list to /scale too
+    patched_cls = dict if getattr(scope.storage, "serves_custom_resource", False) else type(scope.storage.new())
+    accepted = supported_patch_types(patched_cls, cbor=cbor)
     if content_type not in accepted:
         raise unsupported_media_type_error(list(accepted))
     if content_type in APPLY_PATCH_TYPES:
@@ -219,7 +221,9 @@ def _patch(scope: h.RequestScope, req: Request, info: Any) -> Response:
                     raise _invalid_patch(_go_map_text(patch_tree), _strict_text(found))
             out.kind, out.api_version = scope.kind.kind, str(gv)
             scope.scheme.default(out)
-            obj = scope.scheme.convert_to_version(out, scope.hub)
+            from kcodec.server.fieldmanager import hub_version
+
+            obj = scope.scheme.convert_to_version(out, hub_version(scope, out))
         from kcodec.server.fieldmanager import update_managed_fields
 
         obj = update_managed_fields(scope, current, obj, h.manager_or_user_agent(options.field_manager,

@@ -97,12 +97,14 @@ def test_server_side_apply_creates_owns_and_conflicts(server) -> None:
     assert cm["data"] == {"x": "3"}
 
 
-def test_client_side_apply_then_server_side_apply_conflicts(server) -> None:
+def test_client_side_apply_then_server_side_apply_by_another_manager_conflicts(server) -> None:
+    # lastappliedmanager.go takes client-side-applied fields over for the manager "kubectl" only
     name = _name()
     kubectl(server, "apply", "-f", "-", stdin=_cm(name, "1"))
     entries = managed(server, "cm", name)
     assert [e["manager"] for e in entries] == ["kubectl-client-side-apply"]
-    r = kubectl(server, "apply", "--server-side", "-f", "-", stdin=_cm(name, "2"), ok=False)
+    r = kubectl(server, "apply", "--server-side", "--field-manager", "other", "-f", "-", stdin=_cm(name, "2"),
+                ok=False)
     assert 'conflict with "kubectl-client-side-apply" using v1: .data.x' in r.stderr
 
 

@@ -16,7 +16,7 @@ from kcodec.registry._meta import accessor, now
 from kcodec.registry.request import Context
 from kcodec.schema import GroupKind, GroupResource, GroupVersionKind
 
-__all__ = ["StatusREST", "ScaleREST", "BindingREST", "EvictionREST", "scale_selector"]
+__all__ = ["StatusREST", "ScaleREST", "BindingREST", "EvictionREST", "scale_selector", "ScaleManagedFields"]
 
 
 class StatusREST:
@@ -69,14 +69,80 @@ def scale_selector(obj: Any) -> str:
         return ""
 
 
+def _entries(obj: Any) -> list[dict[str, Any]] | None:
+    """``metadata.managedFields`` of a typed or Unstructured object, as JSON trees."""
+    entries = obj.get_managed_fields() if hasattr(obj, "get_managed_fields") else obj.metadata.managed_fields
+    return None if entries is None else [e.to_dict() for e in entries]
+
+
+def _entry_models(entries: list[dict[str, Any]] | None) -> Any:
+    from kcodec.api.meta.v1 import ManagedFieldsEntry
+
+    return None if entries is None else [ManagedFieldsEntry.from_dict(e) for e in entries]
+
+
+class ScaleManagedFields:
+    """One Scale update's managed-fields handling (the ``managedFieldsHandler`` of Go's
+    ``scaleUpdatedObjectInfo.UpdatedObject``): :meth:`to_scale` gives the old Scale the
+    parent's entries that own the replicas, :meth:`to_parent` turns the new Scale's entries
+    back into the parent's. Entries that do not decode fail the update as Go's do (a 500)."""
+
+    __slots__ = ("handler",)
+
+    def __init__(self, parent: Any, group_version: str, mappings: dict[str, Any]) -> None:
+        from kcodec.managedfields.scalehandler import ScaleHandler
+
+        self.handler = ScaleHandler(_entries(parent), group_version, mappings)
+
+    def __repr__(self) -> str:
+        return f"ScaleManagedFields({self.handler!r})"
+
+    def to_scale(self, scale: Any) -> None:
+        """Set the old Scale's managedFields from the parent's."""
+        scale.metadata.managed_fields = _entry_models(self._run(self.handler.to_subresource))
+
+    def to_parent(self, scale: Any, parent: Any) -> None:
+        """Set the parent's managedFields from the new Scale's."""
+        entries = self._run(lambda: self.handler.to_parent(_entries(scale)))
+        if hasattr(parent, "set_managed_fields"):
+            parent.set_managed_fields(entries)
+        else:
+            parent.metadata.managed_fields = _entry_models(entries)
+
+    @staticmethod
+    def _run(fn: Any) -> Any:
+        from kcodec.managedfields.fieldmanager import ManagedFieldsError
+
+        try:
+            return fn()
+        except ManagedFieldsError as exc:
+            raise apierrors.new_internal_error(exc) from None
+
+
 class ScaleREST:
     """``<resource>/scale`` (autoscaling Scale) of Deployments, ReplicaSets, StatefulSets
     and ReplicationControllers: get the replicas, update them through the main store
-    (so the resource's strategy, conflicts and generation apply)."""
+    (so the resource's strategy, conflicts and generation apply). The workload's
+    managedFields are moved to the Scale and back around the update (Go's
+    ``replicasPathIn<Kind>`` mappings: the one served version owns ``spec.replicas``)."""
 
     def __init__(self, store: Any) -> None:
+        from kcodec.managedfields.fieldpath import make_path
+
         self.store = store
         self.qualified_resource = store.default_qualified_resource
+        group = self.qualified_resource.group
+        self.parent_group_version = f"{group}/v1" if group else "v1"
+        self.replicas_paths = {self.parent_group_version: make_path("spec", "replicas")}
+
+    def _group_version(self, ctx: Context) -> str:
+        # storage.go: the request's group/version when the mapping knows it
+        info = ctx.request_info
+        if info is not None and info.api_version:
+            gv = f"{info.api_group}/{info.api_version}" if info.api_group else info.api_version
+            if gv in self.replicas_paths:
+                return gv
+        return self.parent_group_version
 
     def __repr__(self) -> str:
         return f"ScaleREST({self.qualified_resource})"
@@ -122,10 +188,12 @@ class ScaleREST:
         def transform(c: Context, new: Any, old: Any) -> Any:
             if old is None or not accessor(old).get_resource_version():
                 raise apierrors.new_not_found(qualified, name)
+            managed_fields = ScaleManagedFields(old, self._group_version(c), self.replicas_paths)
             old_scale = self._to_scale(old)
+            managed_fields.to_scale(old_scale)
             scale = obj_info.updated_object(c, old_scale)
             if scale is None:
-                raise apierrors.new_bad_request(f"nil update passed to Scale")
+                raise apierrors.new_bad_request("nil update passed to Scale")
             from kcodec.api.autoscaling import internal as autoscaling
 
             if not isinstance(scale, autoscaling.Scale):
@@ -137,6 +205,7 @@ class ScaleREST:
             if scale.metadata.resource_version:
                 workload.metadata.resource_version = scale.metadata.resource_version
             workload.spec.replicas = int(scale.spec.replicas)
+            managed_fields.to_parent(scale, workload)
             return workload
 
         info = rest.DefaultUpdatedObjectInfo(None, transform)

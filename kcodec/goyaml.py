@@ -1409,3 +1409,76 @@ def tree_to_yaml(tree: Any) -> bytes:
             node(items[i], False)
     em.write_indent()
     return "".join(out).encode("utf-8")
+
+
+# ---------------------------------------------------------------------------------------------
+# Rules shared by the twins of the block-style YAML fast path (kcodec/_native/yaml.py and
+# kcodec/_speedups/_yaml.pyx): kept here, with the rules they apply, so that each twin
+# imports them from below and the compiled one needs no pure twin for an ordinary document.
+
+# Deeper documents are legal, but the libyaml route is the one that knows go-yaml's limit.
+BLOCK_MAX_DEPTH = 200
+# libyaml forgets a simple key more than 1024 characters before its ':'.
+BLOCK_MAX_KEY = 1000
+
+
+class BlockFallback(Exception):
+    """The document holds something the block fast path does not read; libyaml decides."""
+
+
+def block_resolve_plain(text: str) -> Any:
+    """The JSON-tree value of a plain scalar: go-yaml's resolve() and the JSON number trip."""
+    tag, v = _resolve_implicit("", text)
+    t = type(v)
+    if t is int or t is float:
+        if t is int and not _INT64_MIN <= v <= _INT64_MAX:
+            # go-yaml's uint64: yaml_to_json keeps its digits, which a tree's float cannot
+            raise BlockFallback
+        try:
+            return _json_number(v)
+        except YAMLError:
+            raise BlockFallback from None  # NaN/Inf: the libyaml route raises Go's text
+    return v
+
+
+def block_plain_key(text: str) -> str:
+    """A plain mapping key as the fast path keeps it; BlockFallback for a key that could
+    resolve to a non-string (or a merge key): goyaml's rules stringify those."""
+    if text[0] in _HINT_CHARS:
+        if _resolve_implicit("", text)[0] != _STR_TAG:
+            raise BlockFallback  # bool/int/float/null keys are stringified by rules kept in goyaml
+    elif text == "<<":
+        raise BlockFallback  # merge key
+    return text
+
+
+def _emitter_at(column: int, whitespace: bool, indention: bool, indent: int) -> _Emitter:
+    """An emitter in the state the compiled writer reached (see :func:`emit_scalar`)."""
+    em = _Emitter()
+    em.column = column
+    em.whitespace = whitespace
+    em.indention = indention
+    em.indent = indent
+    return em
+
+
+def emit_scalar(value: str, column: int, whitespace: bool, indention: bool,
+                indent: int) -> tuple[str, int, bool, bool]:
+    """A string value as ``tree_to_yaml`` writes it from this emitter state: (text, column,
+    whitespace, indention) after it. The compiled writer asks for every string whose form
+    depends on quoting or line folding, so those rules stay in ``kcodec.goyaml`` alone."""
+    em = _emitter_at(column, whitespace, indention, indent)
+    value = _clean_str(value)
+    em.scalar(value, _string_style(value, False), False)
+    return "".join(em.out), em.column, em.whitespace, em.indention
+
+
+def emit_complex_key(key: str, column: int, whitespace: bool, indention: bool,
+                     indent: int) -> tuple[str, int, bool, bool]:
+    """The explicit ``? key`` / ``:`` form ``tree_to_yaml`` uses for long or multi-line keys."""
+    em = _emitter_at(column, whitespace, indention, indent)
+    em.write_indicator("?", True, False, True)
+    em.scalar(key, _string_style(key, False), False)
+    em.write_indent()
+    em.write_indicator(":", True, False, True)
+    return "".join(em.out), em.column, em.whitespace, em.indention

@@ -56,7 +56,6 @@ import struct as _st
 from kcodec import _kinds
 from kcodec import fieldtable as _m
 from kcodec.fieldtable import JSONNumber as _JSONNumber
-from kcodec._native import codec as _pure
 from kcodec.errors import DecodeError, EncodeError
 from kcodec.gojson import b64decode as _gojson_b64decode
 from kcodec.wire import length_error as _pure_length_error
@@ -112,11 +111,23 @@ cdef int MAX_ENCODE_DEPTH = _kinds.MAX_ENCODE_DEPTH
 cdef str _JSON_DEPTH_TEXT = _kinds.encode_depth_message("json")
 cdef str _PROTO_DEPTH_TEXT = _kinds.encode_depth_message("proto")
 
-# The pure module may still be initialising when this one is imported (importing
-# kcodec._native first imports the model, which imports the kernels): its functions are
-# looked up when needed, never at import time.
+# The pure twin (kcodec._native.codec), imported on first need: it words the type errors
+# (with Go's context), writes integers beyond int64 and reads buffers that are not bytes,
+# none of which a well-formed object meets, so compiled mode never loads it for ordinary
+# encodes and decodes.
+cdef object _pure_mod = None
+
+
+cdef object _twin():
+    global _pure_mod
+    if _pure_mod is None:
+        from kcodec._native import codec
+        _pure_mod = codec
+    return _pure_mod
+
+
 cdef object _type_error(object v, object t, str path):
-    return _pure._type_error(v, t, path)
+    return _twin()._type_error(v, t, path)
 
 
 cdef enum:
@@ -473,7 +484,7 @@ def fill_from_tree(obj, cls, tree, strict, path):
         # Go's wording names the innermost struct and the JSON path without indexes; this
         # walker only carries the indexed path, from which the pure twin finds the rest.
         if getattr(exc, "go_type_error", None) is not None:
-            raise _pure.go_context_error(cls, path, exc) from None
+            raise _twin().go_context_error(cls, path, exc) from None
         # The indexed path below this object, as the pure walker keeps it.
         fp = exc.field_path
         if type(fp) is str and fp.startswith(path + "."):
@@ -675,7 +686,7 @@ cdef int _put_int(_Writer w, object v) except -1:
         if overflow == 0:
             return w.put_varint(<uint64_t>x)
     # Beyond int64 or not an int: the pure helper writes (or rejects) it.
-    b = _pure._varint(v)
+    b = _twin()._varint(v)
     return w.put_raw(PyBytes_AS_STRING(b), PyBytes_GET_SIZE(b))
 
 
@@ -2246,7 +2257,7 @@ def fill_from_proto(obj, cls, buf, path, Py_ssize_t start=0, Py_ssize_t end=-1):
     cdef PathSeg root
     cdef Py_ssize_t n, stop
     if type(buf) is not bytes or type(path) is not str:
-        return _pure.fill_from_proto(obj, cls, buf, path, start, end)
+        return _twin().fill_from_proto(obj, cls, buf, path, start, end)
     n = PyBytes_GET_SIZE(buf)
     stop = n if end < 0 else end
     if not (0 <= start <= stop <= n):

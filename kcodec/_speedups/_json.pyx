@@ -119,9 +119,6 @@ cdef dict _time_frac = {}
 cdef long long _ZERO_UNIX_SEC = -62135596800LL
 cdef long long _YEAR0_UNIX_SEC = -62167219200LL
 cdef long long _YEAR10000_UNIX_SEC = 253402300800LL
-cdef object _pure_json_fill
-cdef object _pure_json_encode
-cdef object _pure_struct_to_tree
 cdef object _b64decode
 cdef object _b2a_base64
 cdef object _JSONNumber
@@ -139,18 +136,41 @@ cdef str _JTAB = "__kc_jtab__"
 # once per call, not once per object.
 cdef unsigned long _epoch = 1
 
+# The pure twin (kcodec._native.json), imported on first need: it decides whatever the
+# direct reader and writer hand over (errors and their texts, shapes they do not take on),
+# so compiled mode never loads it for an ordinary document.
+cdef object _pure_mod = None
+
+
+cdef object _twin():
+    global _pure_mod
+    if _pure_mod is None:
+        from kcodec._native import json
+        _pure_mod = json
+    return _pure_mod
+
+
+cdef object _pure_json_fill(obj, cls, data, strict, path):
+    return _twin().json_fill(obj, cls, data, strict, path)
+
+
+cdef object _pure_json_encode(obj, pretty, newline):
+    return _twin().json_encode(obj, pretty, newline)
+
+
+cdef object _pure_struct_to_tree(obj):
+    # The tree walker the pure encoder writes from, for a class whose JSON names collide.
+    from kcodec._native.codec import struct_to_tree
+    return struct_to_tree(obj)
+
 
 cdef int _setup() except -1:
-    global _ready, _pure_json_fill, _pure_json_encode, _pure_struct_to_tree, _b64decode
+    global _ready, _b64decode
     global _b2a_base64, _format_float, _compact, _indent, _escape_string, _RawJSON, _Struct
     global _StructMeta, _JSONNumber
     import binascii
     from kcodec import fieldtable as model
-    from kcodec._native import codec, json as pure_json
     from kcodec import gojson as _gojson
-    _pure_json_fill = pure_json.json_fill
-    _pure_json_encode = pure_json.json_encode
-    _pure_struct_to_tree = codec.struct_to_tree
     _b64decode = _gojson.b64decode
     _JSONNumber = model.JSONNumber
     _b2a_base64 = binascii.b2a_base64

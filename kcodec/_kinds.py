@@ -45,6 +45,15 @@ PLAN_OVERRIDE = 2   # overrides[f](src, dst, scope), or leave dst.f alone when i
 #: of interpreter frames per level, so this stays well inside Python's recursion limit.
 MAX_CONVERSION_DEPTH = 100
 
+#: Deepest nesting ``deep_copy`` follows, in both kernel sets (structs and untyped lists/maps, counted together).
+#: Far beyond anything a decoder accepts (JSON/YAML stop at 10000): only a cyclic or absurd
+#: structure built in Python gets there, and it raises instead of allocating forever.
+MAX_COPY_DEPTH = 100_000
+
+#: Lists/maps nested inside one converted field value (ill-typed data only: a declared
+#: ``list[Struct]`` field holds one level).
+MAX_VALUE_NESTING = 32
+
 #: How deeply the encoders nest structs (JSON, YAML, protobuf and the JSON tree of a typed
 #: object; CBOR keeps fxamacker's nested-level count, also 10000). The compiled encoders
 #: recurse in C, where a deep chain would overflow the thread's stack long before Python's

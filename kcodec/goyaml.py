@@ -1307,11 +1307,10 @@ def tree_to_yaml(tree: Any) -> bytes:
     newline. Raises :class:`kcodec.errors.EncodeError` for NaN/Inf or unsupported values.
     """
     em = _Emitter()
-    out = em.out
-    append = out.append
     fast_plain = _FAST_PLAIN_RE.match
     hint_chars = _HINT_CHARS
-    # Frames: [is_map, items, index]
+    # Frames of the open blocks (see _open_block): [is_map, items, index]. Iterative, so
+    # nesting depth costs no Python frames.
     stack: list[list] = []
 
     def node(v: Any, mapping_ctx: bool) -> None:
@@ -1319,41 +1318,15 @@ def tree_to_yaml(tree: Any) -> bytes:
         if type(v) is str:
             if v and fast_plain(v) and v[0] not in hint_chars and not v.startswith("..."):
                 # Plain, space-free and unambiguous: written as is, never folded.
-                if not em.whitespace:
-                    append(" ")
-                    em.column += 1
-                append(v)
-                em.column += len(v)
-                em.whitespace = False
-                em.indention = False
+                _write_word(em, v)
                 return
             s = _clean_str(v)
             em.scalar(s, _string_style(s, False), False)
             return
-        if isinstance(v, dict):
-            if not v:
-                em.write_indicator("{", True, True, False)
-                em.write_indicator("}", False, False, False)
-                return
-            # yaml_emitter_emit_block_mapping_key(first): one level deeper (0 at the root).
-            em.indents.append(em.indent)
-            em.indent = 0 if em.indent < 0 else em.indent + 2
-            keys = _sorted_keys(v)
-            stack.append([True, [(k, v[k]) for k in keys], 0])
-            return
-        if isinstance(v, (list, tuple)):
-            if not v:
-                em.write_indicator("[", True, True, False)
-                em.write_indicator("]", False, False, False)
-                return
-            # A sequence that is a mapping value starts on the key's own indent.
-            indentless = mapping_ctx and not em.indention
-            em.indents.append(em.indent)
-            if em.indent < 0:
-                em.indent = 0
-            elif not indentless:
-                em.indent += 2
-            stack.append([False, v, 0])
+        if isinstance(v, (dict, list, tuple)):
+            frame = _open_block(em, v, mapping_ctx)
+            if frame is not None:
+                stack.append(frame)
             return
         if isinstance(v, str):
             node(str(v), mapping_ctx)
@@ -1365,13 +1338,7 @@ def tree_to_yaml(tree: Any) -> bytes:
                 raise EncodeError(f"json: unsupported type: {type(v).__name__}")
             node(nv, mapping_ctx)
             return
-        if not em.whitespace:
-            append(" ")
-            em.column += 1
-        append(text)
-        em.column += len(text)
-        em.whitespace = False
-        em.indention = False
+        _write_word(em, text)
 
     node(tree, False)
     while stack:
@@ -1386,26 +1353,143 @@ def tree_to_yaml(tree: Any) -> bytes:
         em.write_indent()
         if fr[0]:
             k, v = items[i]
-            if type(k) is not str:
-                if not isinstance(k, str):
-                    raise EncodeError(f"json: unsupported map key type {type(k).__name__}")
-                k = str(k)
-            k = _clean_str(k)
-            text = _simple_key_text(k)
-            if text is not None:
-                append(text)
-                em.column += len(text)
-                em.whitespace = False
-                em.indention = False
-            else:
-                # Long or multi-line keys use the explicit "? key" / ": value" form.
-                em.write_indicator("?", True, False, True)
-                em.scalar(k, _string_style(k, False), False)
-                em.write_indent()
-                em.write_indicator(":", True, False, True)
+            _write_key(em, k)
             node(v, True)
         else:
             em.write_indicator("-", True, False, True)
             node(items[i], False)
     em.write_indent()
-    return "".join(out).encode("utf-8")
+    return "".join(em.out).encode("utf-8")
+
+
+def _write_word(em: _Emitter, text: str) -> None:
+    """Write a scalar's final text, after a space unless one precedes (yaml_emitter_write_plain_scalar
+    for text that is never folded)."""
+    if not em.whitespace:
+        em.out.append(" ")
+        em.column += 1
+    em.out.append(text)
+    em.column += len(text)
+    em.whitespace = False
+    em.indention = False
+
+
+def _open_block(em: _Emitter, v: Any, mapping_ctx: bool) -> list | None:
+    """Start dict, list or tuple ``v`` for :func:`tree_to_yaml`: an empty one is written as
+    ``{}``/``[]`` now (None); a non-empty one opens a block and answers its frame
+    ``[is_map, items, 0]``. A mapping is one level deeper (0 at the root), as
+    yaml_emitter_emit_block_mapping_key on its first key; a sequence that is a mapping
+    value starts on the key's own indent."""
+    if isinstance(v, dict):
+        if not v:
+            em.write_indicator("{", True, True, False)
+            em.write_indicator("}", False, False, False)
+            return None
+        em.indents.append(em.indent)
+        em.indent = 0 if em.indent < 0 else em.indent + 2
+        return [True, [(k, v[k]) for k in _sorted_keys(v)], 0]
+    if not v:
+        em.write_indicator("[", True, True, False)
+        em.write_indicator("]", False, False, False)
+        return None
+    indentless = mapping_ctx and not em.indention
+    em.indents.append(em.indent)
+    if em.indent < 0:
+        em.indent = 0
+    elif not indentless:
+        em.indent += 2
+    return [False, v, 0]
+
+
+def _write_key(em: _Emitter, k: Any) -> None:
+    """A mapping key: ``key:`` when it can be a simple key, else the explicit ``? key`` /
+    ``:`` form go-yaml uses for long or multi-line keys."""
+    if type(k) is not str:
+        if not isinstance(k, str):
+            raise EncodeError(f"json: unsupported map key type {type(k).__name__}")
+        k = str(k)
+    k = _clean_str(k)
+    text = _simple_key_text(k)
+    if text is not None:
+        em.out.append(text)
+        em.column += len(text)
+        em.whitespace = False
+        em.indention = False
+        return
+    em.write_indicator("?", True, False, True)
+    em.scalar(k, _string_style(k, False), False)
+    em.write_indent()
+    em.write_indicator(":", True, False, True)
+
+
+# ---------------------------------------------------------------------------------------------
+# Rules shared by the twins of the block-style YAML fast path (kcodec/_native/yaml.py and
+# kcodec/_speedups/_yaml.pyx): kept here, with the rules they apply, so that each twin
+# imports them from below and the compiled one needs no pure twin for an ordinary document.
+
+# Deeper documents are legal, but the libyaml route is the one that knows go-yaml's limit.
+BLOCK_MAX_DEPTH = 200
+# libyaml forgets a simple key more than 1024 characters before its ':'.
+BLOCK_MAX_KEY = 1000
+
+
+class BlockFallback(Exception):
+    """The document holds something the block fast path does not read; libyaml decides."""
+
+
+def block_resolve_plain(text: str) -> Any:
+    """The JSON-tree value of a plain scalar: go-yaml's resolve() and the JSON number trip."""
+    tag, v = _resolve_implicit("", text)
+    t = type(v)
+    if t is int or t is float:
+        if t is int and not _INT64_MIN <= v <= _INT64_MAX:
+            # go-yaml's uint64: yaml_to_json keeps its digits, which a tree's float cannot
+            raise BlockFallback
+        try:
+            return _json_number(v)
+        except YAMLError:
+            raise BlockFallback from None  # NaN/Inf: the libyaml route raises Go's text
+    return v
+
+
+def block_plain_key(text: str) -> str:
+    """A plain mapping key as the fast path keeps it; BlockFallback for a key that could
+    resolve to a non-string (or a merge key): goyaml's rules stringify those."""
+    if text[0] in _HINT_CHARS:
+        if _resolve_implicit("", text)[0] != _STR_TAG:
+            raise BlockFallback  # bool/int/float/null keys are stringified by rules kept in goyaml
+    elif text == "<<":
+        raise BlockFallback  # merge key
+    return text
+
+
+def _emitter_at(column: int, whitespace: bool, indention: bool, indent: int) -> _Emitter:
+    """An emitter in the state the compiled writer reached (see :func:`emit_scalar`)."""
+    em = _Emitter()
+    em.column = column
+    em.whitespace = whitespace
+    em.indention = indention
+    em.indent = indent
+    return em
+
+
+def emit_scalar(value: str, column: int, whitespace: bool, indention: bool,
+                indent: int) -> tuple[str, int, bool, bool]:
+    """A string value as ``tree_to_yaml`` writes it from this emitter state: (text, column,
+    whitespace, indention) after it. The compiled writer asks for every string whose form
+    depends on quoting or line folding, so those rules stay in ``kcodec.goyaml`` alone."""
+    em = _emitter_at(column, whitespace, indention, indent)
+    value = _clean_str(value)
+    em.scalar(value, _string_style(value, False), False)
+    return "".join(em.out), em.column, em.whitespace, em.indention
+
+
+def emit_complex_key(key: str, column: int, whitespace: bool, indention: bool,
+                     indent: int) -> tuple[str, int, bool, bool]:
+    """The explicit ``? key`` / ``:`` form ``tree_to_yaml`` uses for long or multi-line keys."""
+    em = _emitter_at(column, whitespace, indention, indent)
+    em.write_indicator("?", True, False, True)
+    em.scalar(key, _string_style(key, False), False)
+    em.write_indent()
+    em.write_indicator(":", True, False, True)
+    return "".join(em.out), em.column, em.whitespace, em.indention

@@ -29,7 +29,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("schema", ("kcodec.schema",)),
     ("field tables", ("kcodec.fieldtable",)),
     ("Go text and wire rules", ("kcodec.gojson", "kcodec.goyaml", "kcodec.wire", "kcodec.yamlutil")),
-    ("kernels", ("kcodec._native", "kcodec._speedups", "kcodec._native.yamlblock", "kcodec._speedups._yaml")),
+    ("kernels", ("kcodec._native", "kcodec._speedups", "kcodec._native.yaml", "kcodec._speedups._yaml")),
     ("speedups switch", ("kcodec.speedups",)),
     ("model", ("kcodec.model", "kcodec.types")),
     ("conversion", ("kcodec.conversion",)),

@@ -633,22 +633,7 @@ def _proto_fill(obj: Any, cls: Any, buf: bytes, pos: int, end: int, path: str, d
         if wire != f.wire and not (k == K_LIST and not f.wrapped and wire == f.elem.wire):
             raise _wrong_wire_error(wire, f.go_field(), fpath, tag_pos)
         if k == K_LIST and not f.wrapped:
-            e = f.elem
-            lst = getattr(obj, f.name)
-            if lst is None:
-                lst = []
-                object.__setattr__(obj, f.name, lst)
-            if wire == WT_BYTES and e.wire != WT_BYTES:  # type: ignore[union-attr]
-                n, pos = _read_varint(buf, pos, end, fpath)
-                stop = pos + n
-                if stop > end:
-                    raise _length_error(n, fpath, pos)
-                while pos < stop:
-                    x, pos = _proto_read(e, wire=e.wire, buf=buf, pos=pos, end=stop, path=fpath, depth=depth)  # type: ignore[union-attr]
-                    lst.append(x)
-                continue
-            x, pos = _proto_read(e, wire, buf, pos, end, f"{fpath}[{len(lst)}]", depth)  # type: ignore[arg-type]
-            lst.append(x)
+            pos = _proto_fill_list(obj, f, wire, buf, pos, end, fpath, depth)
             continue
         if k == K_MAP:
             n, pos = _read_varint(buf, pos, end, fpath)
@@ -663,17 +648,46 @@ def _proto_fill(obj: Any, cls: Any, buf: bytes, pos: int, end: int, path: str, d
             stop = pos + n
             if stop > end:
                 raise _length_error(n, fpath, pos)
-            # A message field seen twice merges into the first, pointer or not (gogo's
-            # generated Unmarshal allocates only when the pointer is nil).
-            sub = getattr(obj, f.name)
-            if sub is None:
-                sub = f.cls._new_zero()
-                object.__setattr__(obj, f.name, sub)
-            _proto_fill(sub, f.cls, buf, pos, stop, fpath, depth + 1)
+            _proto_fill_message(obj, f, buf, pos, stop, fpath, depth)
             pos = stop
             continue
         val, pos = _proto_read(f, wire, buf, pos, end, fpath, depth)
         object.__setattr__(obj, f.name, val)
+
+
+def _proto_fill_list(obj: Any, f: Any, wire: int, buf: bytes, pos: int, end: int, fpath: str,
+                     depth: int) -> int:
+    """Repeated field ``f``: the element at ``pos`` (packed scalars: the one length-delimited
+    run) appended to the field's list in ``obj``; answers the position after it. (The
+    compiled twin's _fill_list also takes the rest of a run under the same tag at once.)"""
+    e = f.elem
+    lst = getattr(obj, f.name)
+    if lst is None:
+        lst = []
+        object.__setattr__(obj, f.name, lst)
+    if wire == WT_BYTES and e.wire != WT_BYTES:
+        n, pos = _read_varint(buf, pos, end, fpath)
+        stop = pos + n
+        if stop > end:
+            raise _length_error(n, fpath, pos)
+        while pos < stop:
+            x, pos = _proto_read(e, wire=e.wire, buf=buf, pos=pos, end=stop, path=fpath, depth=depth)
+            lst.append(x)
+        return pos
+    x, pos = _proto_read(e, wire, buf, pos, end, f"{fpath}[{len(lst)}]", depth)
+    lst.append(x)
+    return pos
+
+
+def _proto_fill_message(obj: Any, f: Any, buf: bytes, pos: int, stop: int, fpath: str, depth: int) -> None:
+    """The embedded message ``buf[pos:stop]`` of struct field ``f`` into ``obj``. A message
+    seen twice merges into the first, pointer or not (gogo's generated Unmarshal allocates
+    only when the pointer is nil)."""
+    sub = getattr(obj, f.name)
+    if sub is None:
+        sub = f.cls._new_zero()
+        object.__setattr__(obj, f.name, sub)
+    _proto_fill(sub, f.cls, buf, pos, stop, fpath, depth + 1)
 
 
 def _proto_map_entry(obj: Any, f: Any, buf: bytes, pos: int, stop: int, end: int, fpath: str,

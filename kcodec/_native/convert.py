@@ -13,8 +13,8 @@ from typing import Any
 
 from kcodec import fieldtable as _m
 from kcodec._kinds import (
-    K_ANY, K_BYTES, K_CUSTOM, K_LIST, K_MAP, K_STRUCT, MAX_CONVERSION_DEPTH, PLAN_CONVERT, PLAN_OVERRIDE,
-    PLAN_SHARE,
+    K_ANY, K_BYTES, K_CUSTOM, K_LIST, K_MAP, K_STRUCT, MAX_CONVERSION_DEPTH, MAX_COPY_DEPTH, MAX_VALUE_NESTING,
+    PLAN_CONVERT, PLAN_OVERRIDE, PLAN_SHARE,
 )
 from kcodec.errors import ConversionError, KCodecError, type_name
 
@@ -45,14 +45,6 @@ def bind_conversion(*, scope: Any, converter: Any, generated: Any, depth_error: 
     _conv.go_type_name = go_type_name
     _conv.registrations = registrations
 
-#: Deepest nesting ``deep_copy`` follows (structs and untyped lists/maps, counted together).
-#: Far beyond anything a decoder accepts (JSON/YAML stop at 10000): only a cyclic or absurd
-#: structure built in Python gets there, and it raises instead of allocating forever.
-MAX_COPY_DEPTH = 100_000
-
-#: Lists/maps nested inside one converted field value (ill-typed data only: a declared
-#: ``list[Struct]`` field holds one level).
-MAX_VALUE_NESTING = 32
 
 
 def convert_fields(plan: Any, src: Any, dst: Any, scope: Any, overrides: Any) -> None:

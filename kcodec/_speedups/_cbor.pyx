@@ -49,7 +49,8 @@ import base64 as _base64
 import binascii as _binascii
 
 from kcodec import fieldtable as _m
-from kcodec._native import cbor as _pure
+from kcodec.fieldtable import RawJSON as _RawJSON
+from kcodec.gojson import dumps as _gojson_dumps, loads as _gojson_loads
 from kcodec.errors import DecodeError, EncodeError
 # fxamacker/cbor prints a duplicate key with %#v: strconv.Quote's form.
 from kcodec.gofmt import quote as _gofmt_quote
@@ -85,11 +86,58 @@ cdef int MAX_NESTED_LEVELS = 10000
 cdef uint64_t MAX_ARRAY_ELEMENTS = 2147483647
 cdef uint64_t MAX_MAP_PAIRS = 2097152
 cdef object _object_setattr = object.__setattr__
-cdef object _put_float_pure = _pure._put_float
-cdef object _put_tree_pure = _pure._put_tree
-cdef bytes _SELF_DESCRIBED = _pure.SELF_DESCRIBED
-cdef object _custom_pure = _pure._custom
-cdef object _PureDec = _pure._Dec
+# fxamacker/cbor's cborType names (decode.go, cborType.String()), as the pure twin's
+# _TYPE_NAMES: error texts name the major type with them.
+cdef tuple _TYPE_NAMES = ("positive integer", "negative integer", "byte string", "UTF-8 text string",
+                          "array", "map", "tag", "primitives")
+# Tag 55799, self-described CBOR (the pure twin's SELF_DESCRIBED).
+cdef bytes _SELF_DESCRIBED = b"\xd9\xd9\xf7"
+
+# The pure twin (kcodec._native.cbor), imported on first need: it writes and reads the rare
+# shapes this module hands it (floats in typed fields, untyped values, tagged custom items,
+# map keys that are not ASCII) and words the errors, so compiled mode never loads it for
+# ordinary objects.
+cdef object _pure_mod = None
+
+
+cdef object _twin():
+    global _pure_mod
+    if _pure_mod is None:
+        from kcodec._native import cbor
+        _pure_mod = cbor
+    return _pure_mod
+
+
+cdef object _PureDec(object data, Py_ssize_t pos, object strict, object transcode):
+    """A decoder of the pure twin (its ``_Dec``) at ``pos``."""
+    return _twin()._Dec(data, pos, strict, transcode)
+
+
+cdef bytes _head_bytes(int major, uint64_t n):
+    """The pure twin's ``_head``: a CBOR head as bytes (for the key rows of a plan)."""
+    cdef int m = major << 5
+    if n < 24:
+        return bytes((m | <int>n,))
+    if n < 0x100:
+        return bytes((m | 24, <int>n))
+    if n < 0x10000:
+        return bytes((m | 25,)) + (<object>n).to_bytes(2, "big")
+    if n < 0x100000000:
+        return bytes((m | 26,)) + (<object>n).to_bytes(4, "big")
+    return bytes((m | 27,)) + (<object>n).to_bytes(8, "big")
+
+
+cdef object _custom_from_tree(object cls, object tree, str path):
+    """The pure twin's ``_custom`` at the top of a value: a scalar (a Quantity's or a Time's
+    text) is the class's JSON form as it is; a map or a list (FieldsV1) is re-encoded as
+    JSON first, as Go's transcodeRawTypes has encoding/json do (map keys sorted)."""
+    if type(tree) is dict or type(tree) is list:
+        try:
+            text = _gojson_dumps(tree, sort_keys=True)
+        except (ValueError, TypeError) as exc:
+            raise DecodeError(f"cbor: cannot transcode {path} to JSON: {exc}") from None
+        return cls._from_tree(_RawJSON(text), path)
+    return cls._from_tree(tree, path)
 cdef object _b64decode = _base64.b64decode
 
 
@@ -242,7 +290,7 @@ cdef int _put_str(_Writer w, object v) except -1:
     if type(v) is str:
         b = PyUnicode_AsEncodedString(v, "utf-8", "surrogateescape")
     else:
-        b = _pure._str_bytes(v)
+        b = _twin()._str_bytes(v)
     w.put_head(2, <uint64_t>PyBytes_GET_SIZE(b))
     return w.put_raw(PyBytes_AS_STRING(b), PyBytes_GET_SIZE(b))
 
@@ -256,7 +304,7 @@ cdef int _put_int(_Writer w, object v) except -1:
             if x >= 0:
                 return w.put_head(0, <uint64_t>x)
             return w.put_head(1, <uint64_t>(-1 - x))
-    return _put_py(w, _pure._put_int, v)
+    return _put_py(w, _twin()._put_int, v)
 
 
 cdef int _put_py(_Writer w, object fn, object v, int depth=0) except -1:
@@ -330,8 +378,9 @@ cdef _Plan _plan_slow(Table t, size_t h):
         return <_Plan>hit
     rows = []
     for key, chain in t.json.items():
-        kb = _pure._str_bytes(key)
-        rows.append((_pure._head(2, len(kb)) + kb, chain, kb))
+        # The pure twin's _str_bytes: invalid UTF-8 read into a str keeps its bytes.
+        kb = PyUnicode_AsEncodedString(key, "utf-8", "surrogateescape")
+        rows.append((_head_bytes(2, <uint64_t>len(kb)) + kb, chain, kb))
     rows.sort(key=lambda r: r[0])
     p = _Plan()
     p.rawkeys = tuple(r[2] for r in rows)
@@ -571,7 +620,7 @@ cdef int _put_value(_Writer w, TypeRow t, object v, int depth) except -1:
                 _put_str(w, (<tuple>item)[1])
                 _put_value(w, e, (<tuple>item)[2], depth + 1)
         else:
-            for kb, key in _pure._sorted_keys(v):
+            for kb, key in _twin()._sorted_keys(v):
                 w.put_head(2, <uint64_t>PyBytes_GET_SIZE(kb))
                 w.put_raw(PyBytes_AS_STRING(kb), PyBytes_GET_SIZE(kb))
                 _put_value(w, e, v[key], depth + 1)
@@ -585,7 +634,7 @@ cdef int _put_value(_Writer w, TypeRow t, object v, int depth) except -1:
         w.put_head(2, <uint64_t>PyBytes_GET_SIZE(v))
         return w.put_raw(PyBytes_AS_STRING(v), PyBytes_GET_SIZE(v))
     if k == K_FLOAT:
-        return _put_py(w, _put_float_pure, float(v))
+        return _put_py(w, _twin()._put_float, float(v))
     return _put_tree(w, v, depth)
 
 
@@ -784,7 +833,18 @@ cdef int _put_tree(_Writer w, object v, int depth) except -1:
         return w.put_head(1, <uint64_t>(-1 - x))
     if t is float:
         return _put_float_tree(w, PyFloat_AS_DOUBLE(v))
-    return _put_py(w, _put_tree_pure, v, depth)
+    if isinstance(v, _RawJSON):
+        # A json.Marshaler's output (FieldsV1, RawExtension) goes through Go's
+        # TranscodeFromJSON: parsed with int64-preserving numbers, then written as CBOR.
+        data = (<object>v).data
+        if not data.strip():
+            raise EncodeError("cbor: error transcoding JSON: unexpected end of JSON input")
+        try:
+            tree = _gojson_loads(data)
+        except DecodeError as exc:
+            raise EncodeError(f"cbor: error transcoding JSON: {exc}") from None
+        return _put_tree(w, tree, depth)
+    return _put_py(w, _twin()._put_tree, v, depth)
 
 
 cdef int _put_tree_map(_Writer w, dict d, int depth) except -1:
@@ -807,7 +867,7 @@ cdef int _put_tree_map(_Writer w, dict d, int depth) except -1:
             break
     if not simple:
         # Keys that are not plain str: the pure order (and its errors).
-        for kb, key in _pure._sorted_keys(d):
+        for kb, key in _twin()._sorted_keys(d):
             w.put_head(2, <uint64_t>PyBytes_GET_SIZE(kb))
             w.put_raw(PyBytes_AS_STRING(kb), PyBytes_GET_SIZE(kb))
             _put_tree(w, d[key], depth + 1)
@@ -934,12 +994,12 @@ cdef Py_ssize_t _skip_chunks(const unsigned char* p, Py_ssize_t pos, Py_ssize_t 
         cai = p[pos] & 0x1F
         pos += 1
         if cmaj != major:
-            raise DecodeError(f"cbor: wrong element type {_pure._TYPE_NAMES[cmaj]} "
-                              f"for indefinite-length {_pure._TYPE_NAMES[major]}")
+            raise DecodeError(f"cbor: wrong element type {_TYPE_NAMES[cmaj]} "
+                              f"for indefinite-length {_TYPE_NAMES[major]}")
         if cai == 31:
-            raise DecodeError(f"cbor: indefinite-length {_pure._TYPE_NAMES[major]} chunk is not definite-length")
+            raise DecodeError(f"cbor: indefinite-length {_TYPE_NAMES[major]} chunk is not definite-length")
         if cai > 27:
-            raise DecodeError(f"cbor: invalid additional information {cai} for type {_pure._TYPE_NAMES[cmaj]}")
+            raise DecodeError(f"cbor: invalid additional information {cai} for type {_TYPE_NAMES[cmaj]}")
         if _head_arg(p, &pos, end, cai, &cval) < 0:
             return -1
         if cval > <uint64_t>(end - pos):
@@ -969,7 +1029,7 @@ cdef int _check_primitive(unsigned char ai, uint64_t val) except -1:
         f64 = val
         memcpy(&dv, &f64, 8)
     if not _finite(dv):
-        _pure._check_float(dv)
+        _twin()._check_float(dv)
     return 0
 
 
@@ -1044,12 +1104,12 @@ cdef Py_ssize_t _item_end(const unsigned char* p, Py_ssize_t pos, Py_ssize_t end
                     raise DecodeError(f"cbor: invalid simple value {val} for type primitives")
             elif ai == 31:
                 if major == 0 or major == 1 or major == 6:
-                    raise DecodeError(f"cbor: invalid additional information 31 for type {_pure._TYPE_NAMES[major]}")
+                    raise DecodeError(f"cbor: invalid additional information 31 for type {_TYPE_NAMES[major]}")
                 if major == 7:
                     raise DecodeError('cbor: unexpected "break" code')
                 val = 0
             else:
-                raise DecodeError(f"cbor: invalid additional information {ai} for type {_pure._TYPE_NAMES[major]}")
+                raise DecodeError(f"cbor: invalid additional information {ai} for type {_TYPE_NAMES[major]}")
             if major <= 1:
                 pass
             elif major <= 3:
@@ -1450,7 +1510,7 @@ cdef object _custom(_Reader r, TypeRow t, Py_ssize_t start, int depth):
         # class's JSON form. Its errors name the field only in the pure walker: let it decide.
         r.pos = start
         try:
-            v = _custom_pure(t.cls, _tree_any(r), "")
+            v = _custom_from_tree(t.cls, _tree_any(r), "")
         except DecodeError:
             raise _Fallback()
     else:
@@ -1581,7 +1641,7 @@ def cbor_type_meta(data, Py_ssize_t start=0, Py_ssize_t end=-1):
         return api_version, kind
     except _Fallback:
         _check_whole(b, start, end)
-        return _pure._type_meta_checked(b, start, end)
+        return _twin()._type_meta_checked(b, start, end)
 
 
 cdef bint _is_utf8(const unsigned char* s, Py_ssize_t n) except -1:
@@ -1613,8 +1673,10 @@ cdef str _type_meta_string(_Reader r):
 # (integer overflow, invalid UTF-8, duplicate or non-string keys) in document order.
 
 
-cdef object _TYPE_NAMES = _pure._TYPE_NAMES
-cdef object _later_text = _pure._later_text
+cdef object _later_text(object b, object tag):
+    """A byte string under an expected-later-encoding tag (21, 22, 23) as the pure twin
+    writes it into a tree (rare: only untyped values carry such tags)."""
+    return _twin()._later_text(b, tag)
 cdef object _go_quote = _gofmt_quote
 
 
@@ -1769,7 +1831,7 @@ cdef object _tree_any(_Reader r):
         else:
             return None
         if not _finite(dv):
-            _pure._check_float(dv)
+            _twin()._check_float(dv)
         return PyFloat_FromDouble(dv)
     raise DecodeError("cbor: unexpected data item")
 

@@ -56,7 +56,6 @@ import struct as _st
 from kcodec import _kinds
 from kcodec import fieldtable as _m
 from kcodec.fieldtable import JSONNumber as _JSONNumber
-from kcodec._native import codec as _pure
 from kcodec.errors import DecodeError, EncodeError
 from kcodec.gojson import b64decode as _gojson_b64decode
 from kcodec.wire import length_error as _pure_length_error
@@ -112,11 +111,23 @@ cdef int MAX_ENCODE_DEPTH = _kinds.MAX_ENCODE_DEPTH
 cdef str _JSON_DEPTH_TEXT = _kinds.encode_depth_message("json")
 cdef str _PROTO_DEPTH_TEXT = _kinds.encode_depth_message("proto")
 
-# The pure module may still be initialising when this one is imported (importing
-# kcodec._native first imports the model, which imports the kernels): its functions are
-# looked up when needed, never at import time.
+# The pure twin (kcodec._native.codec), imported on first need: it words the type errors
+# (with Go's context), writes integers beyond int64 and reads buffers that are not bytes,
+# none of which a well-formed object meets, so compiled mode never loads it for ordinary
+# encodes and decodes.
+cdef object _pure_mod = None
+
+
+cdef object _twin():
+    global _pure_mod
+    if _pure_mod is None:
+        from kcodec._native import codec
+        _pure_mod = codec
+    return _pure_mod
+
+
 cdef object _type_error(object v, object t, str path):
-    return _pure._type_error(v, t, path)
+    return _twin()._type_error(v, t, path)
 
 
 cdef enum:
@@ -473,7 +484,7 @@ def fill_from_tree(obj, cls, tree, strict, path):
         # Go's wording names the innermost struct and the JSON path without indexes; this
         # walker only carries the indexed path, from which the pure twin finds the rest.
         if getattr(exc, "go_type_error", None) is not None:
-            raise _pure.go_context_error(cls, path, exc) from None
+            raise _twin().go_context_error(cls, path, exc) from None
         # The indexed path below this object, as the pure walker keeps it.
         fp = exc.field_path
         if type(fp) is str and fp.startswith(path + "."):
@@ -675,7 +686,7 @@ cdef int _put_int(_Writer w, object v) except -1:
         if overflow == 0:
             return w.put_varint(<uint64_t>x)
     # Beyond int64 or not an int: the pure helper writes (or rejects) it.
-    b = _pure._varint(v)
+    b = _twin()._varint(v)
     return w.put_raw(PyBytes_AS_STRING(b), PyBytes_GET_SIZE(b))
 
 
@@ -1992,16 +2003,12 @@ cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
     cdef uint64_t v = 0
     cdef Py_ssize_t tag_pos, stop
     cdef unsigned int wire
-    cdef TypeRow e
-    cdef PathSeg fseg, eseg
+    cdef PathSeg fseg
     cdef const PathSeg* fpath
     cdef int k
     cdef const FieldC* fc
     cdef FieldC scratch
-    cdef Py_ssize_t n, taglen
-    cdef bint packed
     cdef PyObject* p
-    cdef Table tab
     cdef unsigned char tag
     if depth > MAX_DEPTH:
         # kcodec's own bound (Go's generated code recurses without one); the place is data.
@@ -2010,7 +2017,6 @@ cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
     fseg.up = path
     fseg.kind = 1
     fseg.index = 0
-    eseg.kind = 2
     while pos < end:
         tag_pos = pos
         tag = r.p[pos]
@@ -2054,34 +2060,7 @@ cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
                     _put_slot(obj, fc, PyLong_FromLongLong(<int64_t>v), direct)
                 continue
         elif k == K_LIST and not fc.wrapped:
-            e = (<FieldRow>fc.row).elem
-            p = _kc_slot(<PyObject*>obj, fc.offset) if direct else NULL
-            lst = <object>p if p != NULL else get_field(obj, <FieldRow>fc.row, direct)
-            packed = wire == WT_BYTES and e.wire != WT_BYTES
-            if lst is None:
-                # Sized for the run of elements under this same tag that starts here (a
-                # repeated field is written as one run): no regrowth, no spare slots.
-                n = 1
-                if wire == WT_BYTES and not packed:
-                    n = _run_length(r.p, pos, end, r.p + tag_pos, pos - tag_pos)
-                lst = _new_list(n)
-                set_field(obj, <FieldRow>fc.row, lst, direct)
-            if packed:
-                if not _kc_len1(r.p, &pos, end, &stop):
-                    _read_len(r, &pos, end, &stop, fpath)
-                while pos < stop:
-                    _append(lst, _pread(r, e, e.wire, &pos, stop, fpath, depth))
-                continue
-            eseg.up = fpath
-            taglen = pos - tag_pos
-            while True:
-                eseg.index = len(lst)
-                _append(lst, _pread(r, e, wire, &pos, end, &eseg, depth))
-                # The next element of the run: the same tag bytes again.
-                if end - pos > taglen and kc_same_bytes(r.p + pos, r.p + tag_pos, taglen):
-                    pos += taglen
-                    continue
-                break
+            pos = _fill_list(r, obj, fc, direct, wire, tag_pos, pos, end, fpath, depth)
             continue
         elif k == K_MAP:
             if not _kc_len1(r.p, &pos, end, &stop):
@@ -2092,20 +2071,64 @@ cdef int _fill(_Reader r, object obj, Table t, Py_ssize_t pos, Py_ssize_t end,
         elif k == K_STRUCT:
             if not _kc_len1(r.p, &pos, end, &stop):
                 _read_len(r, &pos, end, &stop, fpath)
-            # A message seen twice merges into the first, pointer or not.
-            p = _kc_slot(<PyObject*>obj, fc.offset) if direct else NULL
-            sub = <object>p if p != NULL else get_field(obj, <FieldRow>fc.row, direct)
-            tab = (<FieldRow>fc.row).struct_table()
-            if sub is None:
-                sub = tab.new_zero_untracked()
-                _put_slot(obj, fc, sub, direct)
-                _fill(r, sub, tab, pos, stop, fpath, depth + 1, True)
-            else:
-                _fill(r, sub, tab, pos, stop, fpath, depth + 1, owned)
+            _fill_message(r, obj, fc, direct, owned, pos, stop, fpath, depth)
             pos = stop
             continue
         _put_slot(obj, fc, _pread(r, <FieldRow>fc.row, wire, &pos, end, fpath, depth), direct)
     return 0
+
+
+cdef inline Py_ssize_t _fill_list(_Reader r, object obj, const FieldC* fc, bint direct, unsigned int wire,
+                                  Py_ssize_t tag_pos, Py_ssize_t pos, Py_ssize_t end, const PathSeg* fpath,
+                                  int depth) except -1:
+    """Repeated field ``fc``: the element at ``pos`` (its tag began at ``tag_pos``) and the
+    rest of the run under the same tag appended to the field's list in ``obj`` (packed
+    scalars: the one length-delimited run); answers the position after them."""
+    cdef TypeRow e = (<FieldRow>fc.row).elem
+    cdef PyObject* p = _kc_slot(<PyObject*>obj, fc.offset) if direct else NULL
+    cdef bint packed = wire == WT_BYTES and e.wire != WT_BYTES
+    cdef Py_ssize_t n, stop, taglen
+    cdef PathSeg eseg
+    lst = <object>p if p != NULL else get_field(obj, <FieldRow>fc.row, direct)
+    if lst is None:
+        # Sized for the run of elements under this same tag that starts here (a repeated
+        # field is written as one run): no regrowth, no spare slots.
+        n = 1
+        if wire == WT_BYTES and not packed:
+            n = _run_length(r.p, pos, end, r.p + tag_pos, pos - tag_pos)
+        lst = _new_list(n)
+        set_field(obj, <FieldRow>fc.row, lst, direct)
+    if packed:
+        if not _kc_len1(r.p, &pos, end, &stop):
+            _read_len(r, &pos, end, &stop, fpath)
+        while pos < stop:
+            _append(lst, _pread(r, e, e.wire, &pos, stop, fpath, depth))
+        return pos
+    eseg.up = fpath
+    eseg.kind = 2
+    taglen = pos - tag_pos
+    while True:
+        eseg.index = len(lst)
+        _append(lst, _pread(r, e, wire, &pos, end, &eseg, depth))
+        # The next element of the run: the same tag bytes again.
+        if end - pos > taglen and kc_same_bytes(r.p + pos, r.p + tag_pos, taglen):
+            pos += taglen
+            continue
+        return pos
+
+
+cdef inline int _fill_message(_Reader r, object obj, const FieldC* fc, bint direct, bint owned,
+                              Py_ssize_t pos, Py_ssize_t stop, const PathSeg* fpath, int depth) except -1:
+    """The embedded message ``[pos:stop]`` of struct field ``fc`` into ``obj``. A message
+    seen twice merges into the first, pointer or not (gogo's generated Unmarshal)."""
+    cdef PyObject* p = _kc_slot(<PyObject*>obj, fc.offset) if direct else NULL
+    cdef Table tab = (<FieldRow>fc.row).struct_table()
+    sub = <object>p if p != NULL else get_field(obj, <FieldRow>fc.row, direct)
+    if sub is None:
+        sub = tab.new_zero_untracked()
+        _put_slot(obj, fc, sub, direct)
+        return _fill(r, sub, tab, pos, stop, fpath, depth + 1, True)
+    return _fill(r, sub, tab, pos, stop, fpath, depth + 1, owned)
 
 
 cdef int _map_entry(_Reader r, object obj, FieldRow f, bint direct, bint owned, Py_ssize_t pos,
@@ -2246,7 +2269,7 @@ def fill_from_proto(obj, cls, buf, path, Py_ssize_t start=0, Py_ssize_t end=-1):
     cdef PathSeg root
     cdef Py_ssize_t n, stop
     if type(buf) is not bytes or type(path) is not str:
-        return _pure.fill_from_proto(obj, cls, buf, path, start, end)
+        return _twin().fill_from_proto(obj, cls, buf, path, start, end)
     n = PyBytes_GET_SIZE(buf)
     stop = n if end < 0 else end
     if not (0 <= start <= stop <= n):

@@ -43,7 +43,6 @@ from kcodec._speedups._tables cimport (
 
 from kcodec import _kinds
 from kcodec import fieldtable as _model
-from kcodec._native import convert as _pure
 from kcodec.errors import ConversionError, KCodecError
 
 __all__ = ["convert_fields", "deep_copy", "new_zero"]
@@ -79,8 +78,8 @@ cdef enum:
 if (A_SHARE, A_CONVERT, A_OVERRIDE) != (_kinds.PLAN_SHARE, _kinds.PLAN_CONVERT, _kinds.PLAN_OVERRIDE):
     raise ImportError("kcodec._speedups._convert: plan actions differ from kcodec._kinds; rebuild")
 
-cdef Py_ssize_t MAX_COPY_DEPTH = _pure.MAX_COPY_DEPTH
-cdef Py_ssize_t MAX_VALUE_NESTING = _pure.MAX_VALUE_NESTING
+cdef Py_ssize_t MAX_COPY_DEPTH = _kinds.MAX_COPY_DEPTH
+cdef Py_ssize_t MAX_VALUE_NESTING = _kinds.MAX_VALUE_NESTING
 cdef Py_ssize_t MAX_CONVERSION_DEPTH = _kinds.MAX_CONVERSION_DEPTH
 
 # Handed over once by kcodec.conversion through kcodec.speedups.bind_conversion: this
@@ -92,6 +91,19 @@ cdef object _GeneratedConversion = None
 cdef object _depth_error = None
 cdef object _go_type_name = None
 cdef list _registrations = [0]
+
+# The pure twin (kcodec._native.convert), imported on first need: it words the errors of
+# nesting and depth limits, which no well-formed object reaches, so compiled mode never
+# loads it for ordinary conversions and copies.
+cdef object _pure_mod = None
+
+
+cdef object _twin():
+    global _pure_mod
+    if _pure_mod is None:
+        from kcodec._native import convert
+        _pure_mod = convert
+    return _pure_mod
 
 
 def bind_conversion(*, scope, converter, generated, depth_error, go_type_name, registrations=None):
@@ -363,7 +375,7 @@ cdef object _convert_value(object value, _Row r, _Ctx ctx, Py_ssize_t nest):
             r.not_cls = vt
     if isinstance(value, list):
         if nest >= MAX_VALUE_NESTING:
-            raise _pure._nesting_error(r)
+            raise _twin()._nesting_error(r)
         out = []
         for v in value:
             KCV_PREFETCH_W(<PyObject*>v)
@@ -373,7 +385,7 @@ cdef object _convert_value(object value, _Row r, _Ctx ctx, Py_ssize_t nest):
         return out
     if isinstance(value, dict):
         if nest >= MAX_VALUE_NESTING:
-            raise _pure._nesting_error(r)
+            raise _twin()._nesting_error(r)
         d = {}
         for k, v in value.items():
             d[k] = _convert_value(v, r, ctx, nest + 1)
@@ -527,7 +539,7 @@ cdef object _blank(Table t, bint root):
 cdef object _push(object v, Py_ssize_t depth, list stack):
     cdef Table t
     if depth > MAX_COPY_DEPTH:
-        raise _pure._depth_error(v)
+        raise _twin()._depth_error(v)
     t = table_of(type(v))
     new = _blank(t, depth == 0)
     PyList_Append(stack, (v, new, t, depth))
@@ -812,13 +824,13 @@ cdef object _copy(TypeRow t, object v, Py_ssize_t depth, list stack):
 cdef object _any_node(object v, Py_ssize_t d, list work):
     if isinstance(v, dict):
         if d > MAX_COPY_DEPTH:
-            raise _pure._depth_error(v)
+            raise _twin()._depth_error(v)
         out = {}
         PyList_Append(work, (v, out, d))
         return out
     if isinstance(v, list):
         if d > MAX_COPY_DEPTH:
-            raise _pure._depth_error(v)
+            raise _twin()._depth_error(v)
         lst = [None] * len(v)
         PyList_Append(work, (v, lst, d))
         return lst

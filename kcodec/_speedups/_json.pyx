@@ -119,9 +119,6 @@ cdef dict _time_frac = {}
 cdef long long _ZERO_UNIX_SEC = -62135596800LL
 cdef long long _YEAR0_UNIX_SEC = -62167219200LL
 cdef long long _YEAR10000_UNIX_SEC = 253402300800LL
-cdef object _pure_json_fill
-cdef object _pure_json_encode
-cdef object _pure_struct_to_tree
 cdef object _b64decode
 cdef object _b2a_base64
 cdef object _JSONNumber
@@ -139,18 +136,41 @@ cdef str _JTAB = "__kc_jtab__"
 # once per call, not once per object.
 cdef unsigned long _epoch = 1
 
+# The pure twin (kcodec._native.json), imported on first need: it decides whatever the
+# direct reader and writer hand over (errors and their texts, shapes they do not take on),
+# so compiled mode never loads it for an ordinary document.
+cdef object _pure_mod = None
+
+
+cdef object _twin():
+    global _pure_mod
+    if _pure_mod is None:
+        from kcodec._native import json
+        _pure_mod = json
+    return _pure_mod
+
+
+cdef object _pure_json_fill(obj, cls, data, strict, path):
+    return _twin().json_fill(obj, cls, data, strict, path)
+
+
+cdef object _pure_json_encode(obj, pretty, newline):
+    return _twin().json_encode(obj, pretty, newline)
+
+
+cdef object _pure_struct_to_tree(obj):
+    # The tree walker the pure encoder writes from, for a class whose JSON names collide.
+    from kcodec._native.codec import struct_to_tree
+    return struct_to_tree(obj)
+
 
 cdef int _setup() except -1:
-    global _ready, _pure_json_fill, _pure_json_encode, _pure_struct_to_tree, _b64decode
+    global _ready, _b64decode
     global _b2a_base64, _format_float, _compact, _indent, _escape_string, _RawJSON, _Struct
     global _StructMeta, _JSONNumber
     import binascii
     from kcodec import fieldtable as model
-    from kcodec._native import codec, json as pure_json
     from kcodec import gojson as _gojson
-    _pure_json_fill = pure_json.json_fill
-    _pure_json_encode = pure_json.json_encode
-    _pure_struct_to_tree = codec.struct_to_tree
     _b64decode = _gojson.b64decode
     _JSONNumber = model.JSONNumber
     _b2a_base64 = binascii.b2a_base64
@@ -472,6 +492,21 @@ def _handovers():
 
 # ----------------------------------------------------------------------------------------
 # Decoder.
+
+cdef inline int _mark_seen(Py_ssize_t idx, uint64_t* small, unsigned char* big) except -1:
+    """Note that key ``idx`` of an object was met (in ``big`` when the table has over 64
+    keys, else in the bits of ``small``); a repeated key gives up: the pure twin keeps only
+    the last."""
+    if big != NULL:
+        if big[idx]:
+            _give_up()
+        big[idx] = 1
+    else:
+        if small[0] & ((<uint64_t>1) << idx):
+            _give_up()
+        small[0] |= (<uint64_t>1) << idx
+    return 0
+
 
 @cython.final
 cdef class _Dec:
@@ -1169,20 +1204,15 @@ cdef class _Dec:
 
     cdef int fill(self, object obj, _JTab jt) except -1:
         """Merge the JSON object at pos into struct ``obj`` (Go's decode-into semantics)."""
-        cdef const unsigned char* b = self.buf
-        cdef Py_ssize_t s, e, kl, idx, i, j, nk
+        cdef Py_ssize_t s, e, idx
+        cdef Py_ssize_t nk = jt.nkeys
         cdef int flags
         cdef unsigned char c
         cdef Py_ssize_t expect = 0
         cdef uint64_t seen_small = 0
         cdef unsigned char* seen_big = NULL
         cdef bint direct = jt.direct and type(obj) is jt.cls
-        cdef bint tdirect
-        cdef FieldRow f, hop
-        cdef Table htab
         cdef set seen_unknown = None
-        cdef PyObject* p
-        nk = jt.nkeys
         self.depth += 1
         if self.depth > MAX_DEPTH:
             _give_up()
@@ -1199,46 +1229,7 @@ cdef class _Dec:
             memset(seen_big, 0, nk)
         try:
             while True:
-                if self.peek() != 0x22:
-                    _give_up()
-                key = None
-                idx = -1
-                # Go writes keys in declaration order: when the text right after the quote
-                # is the next key of the table and a quote follows, that is the whole
-                # literal (table keys hold no quote, backslash or control byte), so the
-                # general scan is not needed.
-                i = expect if expect < nk else 0
-                kl = jt.klen[i] if nk else -1
-                s = self.pos + 1
-                if (jt.kplain and kl > 0 and s + kl < self.n and b[s + kl] == 0x22
-                        and _same(jt.kptr[i], <const char*>b + s, kl)):
-                    e = s + kl
-                    self.pos = e + 1
-                    flags = 0
-                    idx = i
-                    expect = i + 1
-                else:
-                    flags = self.scan_str(&s, &e)
-                if idx >= 0:
-                    pass
-                elif flags == 0:
-                    kl = e - s
-                    # Go writes keys in declaration order: try the one after the last match
-                    # first, then the rest in order.
-                    i = expect
-                    for j in range(nk):
-                        if i >= nk:
-                            i = 0
-                        if jt.klen[i] == kl and _same(jt.kptr[i], <const char*>b + s, kl):
-                            idx = i
-                            expect = i + 1
-                            break
-                        i += 1
-                else:
-                    key = self.make_str(s, e, flags)
-                    p = PyDict_GetItemWithError(jt.kindex, key)
-                    if p != NULL:
-                        idx = <Py_ssize_t>(<object>p)
+                idx = self.member_key(jt, &expect, &s, &e, &flags)
                 if self.depth == 1 and (idx < 0 or flags != 0):
                     self.top_odd = True
                 self.ws()
@@ -1247,57 +1238,10 @@ cdef class _Dec:
                 self.pos += 1
                 self.ws()
                 if idx < 0:
-                    if self.strict:
-                        if key is None:
-                            key = self.make_str(s, e, flags)
-                        # A repeated unknown key is also a duplicate: the pure twin
-                        # reports both, in its order.
-                        if seen_unknown is None:
-                            seen_unknown = set()
-                        if key in seen_unknown:
-                            _give_up()
-                        seen_unknown.add(key)
-                        self.unknown(key)
-                    self.skip()
+                    seen_unknown = self.unknown_member(s, e, flags, seen_unknown)
                 else:
-                    if seen_big != NULL:
-                        if seen_big[idx]:
-                            _give_up()  # repeated key: the pure twin keeps only the last
-                        seen_big[idx] = 1
-                    else:
-                        if seen_small & ((<uint64_t>1) << idx):
-                            _give_up()
-                        seen_small |= (<uint64_t>1) << idx
-                    f = <FieldRow>jt.kfield_p[idx]
-                    target = obj
-                    tdirect = direct
-                    if jt.kchain_p[idx] != NULL:
-                        for link in <tuple>jt.kchain_p[idx]:
-                            hop = <FieldRow>(<tuple>link)[0]
-                            htab = <Table>(<tuple>link)[1]
-                            sub = get_field(target, hop, tdirect)
-                            if sub is None:
-                                sub = hop.struct_table().new_zero_untracked()
-                                set_field(target, hop, sub, tdirect)
-                            target = sub
-                            tdirect = htab.direct and type(target) is htab.cls
-                    if f.kind == K_STR:
-                        # A struct's string field: null clears a pointer and leaves a value
-                        # as it was, whatever it holds (the pure _fill).
-                        c = self.peek()
-                        if c == 0x22:
-                            set_field(target, f, self.parse_str(), tdirect)
-                        elif c == 0x6E:
-                            self.literal(b"null", 4)
-                            if f.pointer:
-                                set_field(target, f, None, tdirect)
-                        else:
-                            _give_up()
-                    else:
-                        self.push(SEG_FIELD, jt.kstr_p[idx], 0)
-                        set_field(target, f, self.value(f, get_field(target, f, tdirect), jt, &jt.ksub[idx]),
-                                  tdirect)
-                        self.nseg -= 1
+                    _mark_seen(idx, &seen_small, seen_big)
+                    self.fill_member(obj, jt, idx, direct)
                 self.ws()
                 c = self.peek()
                 if c == 0x2C:
@@ -1312,6 +1256,104 @@ cdef class _Dec:
             if seen_big != NULL:
                 free(seen_big)
         self.depth -= 1
+        return 0
+
+    cdef inline Py_ssize_t member_key(self, _JTab jt, Py_ssize_t* expect, Py_ssize_t* ks,
+                                      Py_ssize_t* ke, int* kflags) except -2:
+        """Read the member key at pos (a string, or give up) and answer its index in ``jt``'s
+        keys, or -1 when it names no field; ``ks``/``ke``/``kflags`` locate its text (as
+        scan_str does). ``expect`` is the index after the last match, tried first: Go writes
+        keys in declaration order."""
+        cdef const unsigned char* b = self.buf
+        cdef Py_ssize_t nk = jt.nkeys
+        cdef Py_ssize_t i, j, kl, s, e
+        cdef int flags
+        cdef PyObject* p
+        if self.peek() != 0x22:
+            _give_up()
+        # When the text right after the quote is the expected key and a quote follows, that
+        # is the whole literal (table keys hold no quote, backslash or control byte), so the
+        # general scan is not needed.
+        i = expect[0] if expect[0] < nk else 0
+        kl = jt.klen[i] if nk else -1
+        s = self.pos + 1
+        if (jt.kplain and kl > 0 and s + kl < self.n and b[s + kl] == 0x22
+                and _same(jt.kptr[i], <const char*>b + s, kl)):
+            self.pos = s + kl + 1
+            ks[0], ke[0], kflags[0] = s, s + kl, 0
+            expect[0] = i + 1
+            return i
+        flags = self.scan_str(&s, &e)
+        ks[0], ke[0], kflags[0] = s, e, flags
+        if flags != 0:
+            # Escapes or non-ASCII bytes: the decoded key, looked up by value.
+            key = self.make_str(s, e, flags)
+            p = PyDict_GetItemWithError(jt.kindex, key)
+            return <Py_ssize_t>(<object>p) if p != NULL else -1
+        # The one after the last match first, then the rest in order.
+        kl = e - s
+        i = expect[0]
+        for j in range(nk):
+            if i >= nk:
+                i = 0
+            if jt.klen[i] == kl and _same(jt.kptr[i], <const char*>b + s, kl):
+                expect[0] = i + 1
+                return i
+            i += 1
+        return -1
+
+    cdef set unknown_member(self, Py_ssize_t s, Py_ssize_t e, int flags, set seen):
+        """Skip the value of a key (text at ``s``..``e``) that names no field; strict mode
+        records it. ``seen`` holds the unknown keys of this object so far (None until the
+        first): returned, as it grew."""
+        if self.strict:
+            key = self.make_str(s, e, flags)
+            # A repeated unknown key is also a duplicate: the pure twin reports both, in its
+            # order.
+            if seen is None:
+                seen = set()
+            if key in seen:
+                _give_up()
+            seen.add(key)
+            self.unknown(key)
+        self.skip()
+        return seen
+
+    cdef inline int fill_member(self, object obj, _JTab jt, Py_ssize_t idx, bint direct) except -1:
+        """Decode the value at pos into the field of key ``idx`` of ``jt``, through the inline
+        structs that lead to it (made zero where absent), as the pure _fill does."""
+        cdef FieldRow f = <FieldRow>jt.kfield_p[idx]
+        cdef FieldRow hop
+        cdef Table htab
+        cdef bint tdirect = direct
+        cdef unsigned char c
+        target = obj
+        if jt.kchain_p[idx] != NULL:
+            for link in <tuple>jt.kchain_p[idx]:
+                hop = <FieldRow>(<tuple>link)[0]
+                htab = <Table>(<tuple>link)[1]
+                sub = get_field(target, hop, tdirect)
+                if sub is None:
+                    sub = hop.struct_table().new_zero_untracked()
+                    set_field(target, hop, sub, tdirect)
+                target = sub
+                tdirect = htab.direct and type(target) is htab.cls
+        if f.kind == K_STR:
+            # A struct's string field: null clears a pointer and leaves a value as it was,
+            # whatever it holds (the pure _fill).
+            c = self.peek()
+            if c == 0x22:
+                set_field(target, f, self.parse_str(), tdirect)
+            elif c == 0x6E:
+                self.literal(b"null", 4)
+                if f.pointer:
+                    set_field(target, f, None, tdirect)
+            else:
+                _give_up()
+            return 0
+        self.push(SEG_FIELD, jt.kstr_p[idx], 0)
+        set_field(target, f, self.value(f, get_field(target, f, tdirect), jt, &jt.ksub[idx]), tdirect)
+        self.nseg -= 1
         return 0
 
     cdef int run(self, object obj, _JTab jt) except -1:

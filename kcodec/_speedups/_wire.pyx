@@ -20,7 +20,7 @@ from kcodec._speedups._varint cimport VARINT_OK, read_uvarint, uvarint_size
 from kcodec._speedups._jsonblock cimport kc_prefix_xor
 
 from kcodec import wire as _pure
-from kcodec._native import wire as _pure_gvk
+from kcodec.schema import GroupVersionKind, parse_group_version
 
 __all__ = [
     "encode_varint",
@@ -51,12 +51,24 @@ cdef object _pure_unmarshal_unknown = _pure.unmarshal_unknown
 cdef object _pure_envelope_encode = _pure.envelope_encode
 cdef object _pure_envelope_decode = _pure.envelope_decode
 cdef object _pure_envelope_span = _pure.envelope_span
-cdef object _pure_interpret_gvk = _pure_gvk.interpret_gvk
-cdef object _gvk_from_members = _pure_gvk._from_members
-cdef object _EMPTY_GVK = _pure_gvk._EMPTY
+cdef object _EMPTY_GVK = GroupVersionKind("", "", "")
+# The pure twin's interpret_gvk (kcodec._native.wire), imported on first need: it answers
+# the documents the scanners hand on (malformed JSON and its error texts, non-string
+# members, input that is not bytes), so compiled mode never loads it for a valid document.
+cdef object _twin_interpret_gvk = None
+
+
+cdef object _pure_interpret_gvk(object data):
+    global _twin_interpret_gvk
+    if _twin_interpret_gvk is None:
+        from kcodec._native.wire import interpret_gvk
+        _twin_interpret_gvk = interpret_gvk
+    return _twin_interpret_gvk(data)
+
+
 # (apiVersion, kind) -> GroupVersionKind (an immutable tuple) of the documents sniffed so
-# far: building it in Python (_from_members, parse_group_version) cost as much as scanning
-# a 2 kB document. Bounded: cleared when full.
+# far: building it in Python (parse_group_version) cost as much as scanning a 2 kB
+# document. Bounded: cleared when full.
 cdef dict _gvk_cache = {}
 
 cdef bytes _MAGIC = b"k8s\x00"
@@ -1204,8 +1216,12 @@ cdef object _scanned_gvk(bytes data, int level):
     cached = PyDict_GetItem(_gvk_cache, key)
     if cached != NULL:
         return <object>cached
-    # Errors (an apiVersion with two slashes) raise here and are not cached.
-    gvk = _gvk_from_members((("apiVersion", api_version), ("kind", kind)))
+    # Both members are strings here (the pure twin's _from_members with nothing to
+    # reject). Errors (an apiVersion with two slashes) raise here and are not cached.
+    if not api_version and not kind:
+        return _EMPTY_GVK
+    group, version = parse_group_version(api_version)
+    gvk = GroupVersionKind(group, version, kind)
     if len(_gvk_cache) >= 512:
         _gvk_cache.clear()
     _gvk_cache[key] = gvk

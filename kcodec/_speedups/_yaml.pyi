@@ -1,4 +1,4 @@
-"""Type stub of the compiled twin of the block-style YAML fast path of ``kcodec._native.yamlblock``."""
+"""Type stub of the compiled twin of the block-style YAML fast path of ``kcodec._native.yaml``."""
 from typing import Any
 
 __all__: list[str]

@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Compiled twins of the block-style YAML fast path of ``kcodec._native.yamlblock``.
+"""Compiled twins of the block-style YAML fast path of ``kcodec._native.yaml``.
 
 Why the reader exists: the YAML route (``goyaml.yaml_to_tree``) runs libyaml for events and
 then builds go-yaml's node graph and values in Python, to get anchors, merge keys, tags,
@@ -14,15 +14,15 @@ subset (the pure twin's docstring lists what), and the caller then takes the lib
 for the whole document. Deciding per document keeps one implementation of every rare
 construct and of every error text; the fast path never raises anything of its own and
 never returns a partial tree. Both twins give the same answer (tree or None) for every
-input, which tests/test_yaml_fastpath.py checks.
+input, which tests/speedups/test_yaml_fastpath.py checks.
 
 What stays in Python: scalar resolution beyond plain words, simple decimal integers and
-true/false/null goes through the pure twin's ``yaml_resolve_plain`` (go-yaml's resolve()
-with its YAML 1.1 numbers and timestamps is written once, in ``kcodec.goyaml``), and keys
-that could resolve to a non-string go through its ``_plain_key``.
+true/false/null goes through ``goyaml.block_resolve_plain`` (go-yaml's resolve() with its
+YAML 1.1 numbers and timestamps is written once, in ``kcodec.goyaml``), and keys that could
+resolve to a non-string go through ``goyaml.block_plain_key``; both twins share them.
 
 Every read is checked against the end of the buffer (``at``, or an explicit bound in each
-loop); nesting is bounded by ``MAX_DEPTH`` (C recursion); every scan moves forward, so
+loop); nesting is bounded by ``BLOCK_MAX_DEPTH`` (C recursion); every scan moves forward, so
 hostile input cannot crash, hang or make it allocate more than a few times its size.
 
 ``yaml_encode_tree`` is the writer's twin; why it exists is told above its code below.
@@ -33,13 +33,13 @@ from cpython.long cimport PyLong_FromLongLong
 from cpython.dict cimport PyDict_SetItem, PyDict_Contains
 from cpython.list cimport PyList_Append
 
-from kcodec._native import yamlblock as _pure
-from kcodec._native.yamlblock import _Fallback, _plain_key, yaml_resolve_plain
+from kcodec import goyaml as _goyaml
+from kcodec.goyaml import BlockFallback, block_plain_key, block_resolve_plain
 
 __all__ = ["yaml_block_tree", "yaml_encode_tree"]
 
-cdef int MAX_DEPTH = _pure.MAX_DEPTH
-cdef Py_ssize_t MAX_KEY = _pure.MAX_KEY
+cdef int BLOCK_MAX_DEPTH = _goyaml.BLOCK_MAX_DEPTH
+cdef Py_ssize_t BLOCK_MAX_KEY = _goyaml.BLOCK_MAX_KEY
 
 cdef enum:
     T_EOL = 0
@@ -208,7 +208,7 @@ cdef class _Dec:
             elif c == b'#':
                 ls = self.next_line(q)
             elif c == b'\t':
-                raise _Fallback
+                raise BlockFallback
             else:
                 self.ls = ls
                 self.ind = q - ls
@@ -226,9 +226,9 @@ cdef class _Dec:
             c = self.b[q]
             if c == b'#':
                 if q == p:
-                    raise _Fallback
+                    raise BlockFallback
             elif c != b'\n':
-                raise _Fallback
+                raise BlockFallback
             return self.next_sig(self.next_line(q))
         return self.next_sig(self.n)
 
@@ -245,7 +245,7 @@ cdef class _Dec:
         while p < self.n and self.b[p] == b' ':
             p += 1
         if self.at(p) == b'\t':
-            raise _Fallback
+            raise BlockFallback
         return p
 
     # -- scalars ---------------------------------------------------------------------------
@@ -255,11 +255,11 @@ cdef class _Dec:
         cdef unsigned char d
         cdef Py_ssize_t e
         if _not_plain_start(c):
-            raise _Fallback
+            raise BlockFallback
         if c == b'-' or c == b'?' or c == b':':
             d = self.at(p + 1)
             if d == 0 or d == b' ' or d == b'\n' or d == b'\t':
-                raise _Fallback
+                raise BlockFallback
         e = p + 1
         while e < self.n:
             c = self.b[e]
@@ -276,7 +276,7 @@ cdef class _Dec:
                     term[0] = T_COMMENT
                     return e
             elif c == b'\t':
-                raise _Fallback
+                raise BlockFallback
             e += 1
         term[0] = T_EOL
         return self.n
@@ -299,13 +299,13 @@ cdef class _Dec:
         cdef _Buf buf = self.buf
         while True:
             if i >= self.n:
-                raise _Fallback  # "found unexpected end of stream"
+                raise BlockFallback  # "found unexpected end of stream"
             if self.b[i - 1] == b'\n' and i + 2 < self.n and (
                     (self.b[i] == b'-' and self.b[i + 1] == b'-' and self.b[i + 2] == b'-')
                     or (self.b[i] == b'.' and self.b[i + 1] == b'.' and self.b[i + 2] == b'.')):
                 c = self.at(i + 3)
                 if c == 0 or c == b' ' or c == b'\t' or c == b'\n':
-                    raise _Fallback  # "found unexpected document indicator"
+                    raise BlockFallback  # "found unexpected document indicator"
             leading_blanks = False
             run = i
             while i < self.n:
@@ -337,7 +337,7 @@ cdef class _Dec:
                     continue
                 i += 1
             if i >= self.n:
-                raise _Fallback
+                raise BlockFallback
             if self.b[i] == quote:
                 self.end = i + 1
                 if not copied:
@@ -418,16 +418,16 @@ cdef class _Dec:
         elif e == b'U':
             width = 8
         else:
-            raise _Fallback  # \' \/ and unknown escapes: go-yaml's rules
+            raise BlockFallback  # \' \/ and unknown escapes: go-yaml's rules
         if width:
             v = 0
             for k in range(width):
                 h = _hexval(self.at(j + 2 + k))
                 if h < 0:
-                    raise _Fallback
+                    raise BlockFallback
                 v = (v << 4) | <unsigned int>h
             if (0xD800 <= v <= 0xDFFF) or v > 0x10FFFF:
-                raise _Fallback
+                raise BlockFallback
             buf.add_cp(v)
         return j + 2 + width
 
@@ -454,10 +454,10 @@ cdef class _Dec:
             if self.at(q) == b':':
                 c = self.at(q + 1)
                 if c == 0 or c == b' ' or c == b'\n':
-                    if q - p > MAX_KEY and self.key_chars(p, q) > MAX_KEY:
-                        raise _Fallback
+                    if q - p > BLOCK_MAX_KEY and self.key_chars(p, q) > BLOCK_MAX_KEY:
+                        raise BlockFallback
                     if memchr(self.b + p, 10, q - p) != NULL:
-                        raise _Fallback  # simple keys are one line
+                        raise BlockFallback  # simple keys are one line
                     self.end = q + 1
                     return text
             return None
@@ -466,15 +466,15 @@ cdef class _Dec:
         e = self.scan_plain(p, &term)
         if term != T_COLON:
             return None
-        if e - p > MAX_KEY and self.key_chars(p, e) > MAX_KEY:
-            raise _Fallback
+        if e - p > BLOCK_MAX_KEY and self.key_chars(p, e) > BLOCK_MAX_KEY:
+            raise BlockFallback
         self.end = e + 1
         q = e
         while q > p and self.b[q - 1] == b' ':
             q -= 1
         text = self.text(p, q)
         if _maybe_not_str(self.b + p, q - p) or (q - p == 2 and self.b[p] == b'<' and self.b[p + 1] == b'<'):
-            return _plain_key(text)
+            return block_plain_key(text)
         return text
 
     cdef Py_ssize_t block_breaks(self, Py_ssize_t i, Py_ssize_t indent, Py_ssize_t* col,
@@ -491,7 +491,7 @@ cdef class _Dec:
             if c > max_indent[0]:
                 max_indent[0] = c
             if self.at(j) == b'\t' and (indent == 0 or c < indent):
-                raise _Fallback
+                raise BlockFallback
             if j >= self.n or self.b[j] != b'\n':
                 col[0] = c
                 return i
@@ -523,12 +523,12 @@ cdef class _Dec:
             r += 1
         if r < self.n and self.b[r] != b'\n':
             if self.b[r] != b'#' or r == q:
-                raise _Fallback
+                raise BlockFallback
             r = self.next_line(r) - 1
             if r >= self.n - 1 and self.b[self.n - 1] != b'\n':
-                raise _Fallback
+                raise BlockFallback
         if r >= self.n:
-            raise _Fallback  # the header must end with a line break
+            raise BlockFallback  # the header must end with a line break
         buf.clear()
         indent = parent + increment if increment else 0
         i = self.block_breaks(r + 1, indent, &col, &trailing, &max_indent)
@@ -600,7 +600,7 @@ cdef class _Dec:
                 k += 1
             if k == e:
                 return PyLong_FromLongLong(-v if neg else v)
-        return yaml_resolve_plain(self.text(p, e))
+        return block_resolve_plain(self.text(p, e))
 
     cdef object scalar_value(self, Py_ssize_t p, Py_ssize_t owner):
         cdef unsigned char c = self.at(p)
@@ -622,14 +622,14 @@ cdef class _Dec:
             if self.at(p + 1) == b'}':
                 self.finish_line(p + 2)
                 return {}
-            raise _Fallback
+            raise BlockFallback
         if c == b'[':
             value = self.flow_sequence(p)
             self.finish_line(self.end)
             return value
         e = self.scan_plain(p, &term)
         if term == T_COLON:
-            raise _Fallback  # "mapping values are not allowed in this context"
+            raise BlockFallback  # "mapping values are not allowed in this context"
         if term == T_COMMENT:
             value = self.plain_value(p, e)
             self.next_sig(self.next_line(e))
@@ -660,7 +660,7 @@ cdef class _Dec:
                 i = j + 1
                 continue
             if c == b'\t':
-                raise _Fallback
+                raise BlockFallback
             if j - i <= owner or c == b'#':
                 break  # less indented, or a comment: the scalar ended on an earlier line
             f = j
@@ -672,12 +672,12 @@ cdef class _Dec:
                 if c == b':':
                     t = self.at(f + 1)
                     if t == 0 or t == b' ' or t == b'\n':
-                        raise _Fallback
+                        raise BlockFallback
                 elif c == b' ':
                     if self.at(f + 1) == b'#':
                         break
                 elif c == b'\t':
-                    raise _Fallback
+                    raise BlockFallback
                 f += 1
             if not folded:
                 folded = True
@@ -703,7 +703,7 @@ cdef class _Dec:
         if not folded:
             value = self.plain_value(p, e)
         else:
-            value = yaml_resolve_plain(buf.text())
+            value = block_resolve_plain(buf.text())
         self.next_sig(i)
         return value
 
@@ -727,27 +727,27 @@ cdef class _Dec:
                 text = self.scan_quoted(i, c == b'"')
                 e = self.end
                 if e > eol:
-                    raise _Fallback
+                    raise BlockFallback
                 PyList_Append(out, text)
             else:
                 if _not_plain_start(c) or c == b'?' or c == b':':
-                    raise _Fallback
+                    raise BlockFallback
                 if c == b'-':
                     if i + 1 >= eol:
-                        raise _Fallback
+                        raise BlockFallback
                     d = self.b[i + 1]
                     if d == b' ' or d == b',' or d == b']':
-                        raise _Fallback
+                        raise BlockFallback
                 e = i
                 while True:
                     if e >= eol:
-                        raise _Fallback
+                        raise BlockFallback
                     c = self.b[e]
                     if c == b',' or c == b']':
                         break
                     if (c == b':' or c == b'?' or c == b'[' or c == b'{' or c == b'}' or c == b'#'
                             or c == b'\t' or c == b'\n'):
-                        raise _Fallback
+                        raise BlockFallback
                     e += 1
                 PyList_Append(out, self.plain_value(i, e))
             e = self.flow_spaces(e, eol)
@@ -756,24 +756,24 @@ cdef class _Dec:
                 self.end = e + 1
                 return out
             if c != b',':
-                raise _Fallback
+                raise BlockFallback
             i = self.flow_spaces(e + 1, eol)
             c = self.b[i]
             if c == b']' or c == b',':
-                raise _Fallback  # trailing comma or empty item
+                raise BlockFallback  # trailing comma or empty item
 
     cdef Py_ssize_t flow_spaces(self, Py_ssize_t i, Py_ssize_t eol) except -1:
         while i < eol and self.b[i] == b' ':
             i += 1
         if i >= eol or self.b[i] == b'\t':
-            raise _Fallback
+            raise BlockFallback
         return i
 
     # -- collections -----------------------------------------------------------------------
 
     cdef object collection(self, Py_ssize_t ls, Py_ssize_t col, int depth):
-        if depth > MAX_DEPTH:
-            raise _Fallback
+        if depth > BLOCK_MAX_DEPTH:
+            raise BlockFallback
         if self.is_dash(ls + col):
             return self.sequence(ls + col, col, depth)
         return self.mapping(ls + col, col, depth)
@@ -784,18 +784,18 @@ cdef class _Dec:
         while True:
             key = self.scan_key(p)
             if key is None:
-                raise _Fallback
+                raise BlockFallback
             if PyDict_Contains(out, key):
-                raise _Fallback  # duplicates: strict mode's error text lives in goyaml
+                raise BlockFallback  # duplicates: strict mode's error text lives in goyaml
             value = self.after_indicator(self.end, col, depth, True)
             PyDict_SetItem(out, key, value)
             if self.ind < col:
                 return out
             if self.ind > col:
-                raise _Fallback
+                raise BlockFallback
             p = self.ls + col
             if self.is_dash(p):
-                raise _Fallback
+                raise BlockFallback
 
     cdef list sequence(self, Py_ssize_t p, Py_ssize_t col, int depth):
         cdef list out = []
@@ -804,7 +804,7 @@ cdef class _Dec:
             if self.ind < col:
                 return out
             if self.ind > col:
-                raise _Fallback
+                raise BlockFallback
             p = self.ls + col
             if not self.is_dash(p):
                 return out
@@ -818,21 +818,21 @@ cdef class _Dec:
             if self.ind > col:
                 return self.collection(self.ls, self.ind, depth + 1)
             if in_map and self.ind == col and self.is_dash(self.ls + col):
-                if depth + 1 > MAX_DEPTH:
-                    raise _Fallback
+                if depth + 1 > BLOCK_MAX_DEPTH:
+                    raise BlockFallback
                 return self.sequence(self.ls + col, col, depth + 1)
             return None
         if not in_map:
             if self.is_dash(p):
-                if depth + 1 > MAX_DEPTH:
-                    raise _Fallback
+                if depth + 1 > BLOCK_MAX_DEPTH:
+                    raise BlockFallback
                 return self.sequence(p, p - (q - 1 - col), depth + 1)
             if self.scan_key(p) is not None:
-                if depth + 1 > MAX_DEPTH:
-                    raise _Fallback
+                if depth + 1 > BLOCK_MAX_DEPTH:
+                    raise BlockFallback
                 return self.mapping(p, col + (p - q) + 1, depth + 1)
         elif self.is_dash(p):
-            raise _Fallback  # "block sequence entries are not allowed in this context"
+            raise BlockFallback  # "block sequence entries are not allowed in this context"
         return self.scalar_value(p, col)
 
 
@@ -873,7 +873,7 @@ def yaml_block_tree(data):
         if d.ls < n:
             return None
         return value
-    except _Fallback:
+    except BlockFallback:
         return None
 
 
@@ -896,8 +896,9 @@ from kcodec._speedups._bytebuf cimport bytebuf_free, bytebuf_grow, bytebuf_new, 
 from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.unicode cimport PyUnicode_AsUTF8AndSize
 
-from kcodec.goyaml import _clean_str, _scalar_text, _simple_key_text, _sorted_keys, tree_to_yaml
-from kcodec._native.yamlblock import emit_complex_key, emit_scalar
+from kcodec.goyaml import (
+    _clean_str, _scalar_text, _simple_key_text, _sorted_keys, emit_complex_key, emit_scalar, tree_to_yaml,
+)
 
 
 cdef int ENCODE_DEPTH = 1000

@@ -43,16 +43,107 @@ def _is_stopped(watcher: Any) -> bool:
     return False
 
 
+class _EventSource:
+    """A watcher's events as the event loop takes them: ``notify`` (any thread) wakes the
+    loop, which calls :meth:`drain`. A watcher offering ``set_notify`` calls it itself and is
+    drained with ``next(0)``; any other is read by a thread blocked in ``next(timeout)``."""
+
+    def __init__(self, watcher: Any, notify: Any) -> None:
+        self.watcher = watcher
+        #: The watch ended (stopped, or an error was queued): nothing follows what drain gave.
+        self.finished = False
+        self._notify = notify
+        self._pending: list[Any] = []
+        self._lock = threading.Lock()
+        self._done = threading.Event()
+        #: The reading thread, or None when the watcher notifies by itself.
+        self.reader: threading.Thread | None = None
+        set_notify = getattr(watcher, "set_notify", None)
+        if callable(set_notify):
+            set_notify(notify)
+        else:
+            self.reader = threading.Thread(target=self._pump, name="kcodec-watch", daemon=True)
+
+    def start(self) -> None:
+        """Start the reading thread, if there is one."""
+        if self.reader is not None:
+            self.reader.start()
+
+    def _pump(self) -> None:
+        watcher = self.watcher
+        try:
+            while not self._done.is_set():
+                try:
+                    ev = watcher.next(_POLL)
+                except Exception as err:  # noqa: BLE001 - delivered to the client as an ERROR event
+                    with self._lock:
+                        self._pending.append(_watch_error_event(err))
+                        self.finished = True
+                    self._notify()
+                    return
+                if ev is None:
+                    if _is_stopped(watcher):
+                        with self._lock:
+                            self.finished = True
+                        self._notify()
+                        return
+                    continue
+                with self._lock:
+                    self._pending.append(ev)
+                self._notify()
+        finally:
+            self._notify()
+
+    def drain(self) -> list[Any]:
+        """The events ready now (an error becomes a final ERROR event)."""
+        if self.reader is not None:
+            with self._lock:
+                out = list(self._pending)
+                self._pending.clear()
+            return out
+        out = []
+        while True:
+            try:
+                ev = self.watcher.next(0)
+            except Exception as err:  # noqa: BLE001 - delivered to the client as an ERROR event
+                out.append(_watch_error_event(err))
+                self.finished = True
+                return out
+            if ev is None:
+                if _is_stopped(self.watcher):
+                    self.finished = True
+                return out
+            out.append(ev)
+
+    def close(self) -> None:
+        """End the reading thread and stop the watcher."""
+        self._done.set()
+        try:
+            self.watcher.stop()
+        except Exception:  # noqa: BLE001 - stopping a watch that already failed
+            _log.debug("stopping a watcher failed", exc_info=True)
+
+
+async def _write_events(resp: web.StreamResponse, plan: WatchPlan, events: list[Any]) -> bool:
+    """Send ``events`` framed, in one chunk; False when one cannot be encoded (Go logs the
+    encode failure and ends the watch)."""
+    chunks = []
+    for ev in events:
+        try:
+            chunks.append(plan.encode(ev))
+        except Exception:  # noqa: BLE001 - Go logs the encode failure and ends the watch
+            _log.exception("failed to encode watch event")
+            return False
+    await resp.write(b"".join(chunks))
+    return True
+
+
 async def serve_watch(request: web.Request, plan: WatchPlan, executor: Any = None) -> web.StreamResponse:
     """Stream ``plan``'s events to the client until the watch ends, times out or the client goes."""
     loop = asyncio.get_running_loop()
-    watcher = plan.watcher
     resp = web.StreamResponse(status=200, headers={"Content-Type": plan.media_type})
     resp.enable_chunked_encoding()
     wake = asyncio.Event()
-    pending: list[Any] = []
-    done = threading.Event()
-    finished = [False]
 
     def notify() -> None:
         try:
@@ -60,78 +151,19 @@ async def serve_watch(request: web.Request, plan: WatchPlan, executor: Any = Non
         except RuntimeError:  # the loop closed while the watch was ending
             pass
 
-    set_notify = getattr(watcher, "set_notify", None)
-    reader: threading.Thread | None = None
-    lock = threading.Lock()
-    if callable(set_notify):
-        set_notify(notify)
-    else:
-        def pump() -> None:
-            try:
-                while not done.is_set():
-                    try:
-                        ev = watcher.next(_POLL)
-                    except Exception as err:  # noqa: BLE001 - delivered to the client as an ERROR event
-                        with lock:
-                            pending.append(_watch_error_event(err))
-                            finished[0] = True
-                        notify()
-                        return
-                    if ev is None:
-                        if _is_stopped(watcher):
-                            with lock:
-                                finished[0] = True
-                            notify()
-                            return
-                        continue
-                    with lock:
-                        pending.append(ev)
-                    notify()
-            finally:
-                notify()
-
-        reader = threading.Thread(target=pump, name="kcodec-watch", daemon=True)
-
-    def drain() -> list[Any]:
-        if reader is not None:
-            with lock:
-                out = list(pending)
-                pending.clear()
-            return out
-        out = []
-        while True:
-            try:
-                ev = watcher.next(0)
-            except Exception as err:  # noqa: BLE001 - delivered to the client as an ERROR event
-                out.append(_watch_error_event(err))
-                finished[0] = True
-                return out
-            if ev is None:
-                if _is_stopped(watcher):
-                    finished[0] = True
-                return out
-            out.append(ev)
-
+    source = _EventSource(plan.watcher, notify)
     deadline = loop.time() + plan.timeout if plan.timeout > 0 else None
     try:
         await resp.prepare(request)
-        if reader is not None:
-            reader.start()
+        source.start()
         while True:
             if deadline is not None and loop.time() >= deadline:
                 break
             wake.clear()
-            events = drain()
-            if events:
-                chunks = []
-                for ev in events:
-                    try:
-                        chunks.append(plan.encode(ev))
-                    except Exception:  # noqa: BLE001 - Go logs the encode failure and ends the watch
-                        _log.exception("failed to encode watch event")
-                        return resp
-                await resp.write(b"".join(chunks))
-            if finished[0]:
+            events = source.drain()
+            if events and not await _write_events(resp, plan, events):
+                return resp
+            if source.finished:
                 break
             if events:
                 continue
@@ -141,9 +173,8 @@ async def serve_watch(request: web.Request, plan: WatchPlan, executor: Any = Non
             # A watcher may offer set_notify without every source behind it calling it (a
             # registry watcher over a storage watch without the cache): wake up now and
             # then to look anyway.
-            step = _POLL if reader is None else None
-            if step is not None and (timeout is None or step < timeout):
-                timeout = step
+            if source.reader is None and (timeout is None or _POLL < timeout):
+                timeout = _POLL
             try:
                 await asyncio.wait_for(wake.wait(), timeout)
             except asyncio.TimeoutError:
@@ -153,9 +184,5 @@ async def serve_watch(request: web.Request, plan: WatchPlan, executor: Any = Non
     except ConnectionResetError:
         pass
     finally:
-        done.set()
-        try:
-            watcher.stop()
-        except Exception:  # noqa: BLE001 - stopping a watch that already failed
-            _log.debug("stopping a watcher failed", exc_info=True)
+        source.close()
     return resp

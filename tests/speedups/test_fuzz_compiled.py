@@ -228,11 +228,11 @@ YAML = sorted(FIXTURES.glob("*.yaml")) if FIXTURES.is_dir() else []
 @given(st.sampled_from(YAML or [None]), st.lists(_MUTATION, min_size=1, max_size=4))
 def test_fuzz_yaml_block_reader(path: Any, ops: list[tuple[str, float, bytes]]) -> None:
     from kcodec import goyaml
-    from kcodec._native import yamlblock
+    from kcodec._native import yaml as pure_yaml
 
     bad = mutate(path.read_bytes(), ops)
     # Never raises: a tree, or None for "take the libyaml route"; the same answer as the pure twin.
     tree = compiled.yaml_block_tree(bad)
-    assert tree == yamlblock.yaml_block_tree(bad)
+    assert tree == pure_yaml.yaml_block_tree(bad)
     if tree is not None:
         assert tree == goyaml.yaml_to_tree(bad)

@@ -159,10 +159,6 @@ def test_each_module_lists_what_it_provides() -> None:
             assert callable(getattr(mod, name))
 
 
-#: The one pure twin not named after its compiled module (kcodec/_native/__init__.py).
-_PURE_FILE = {"_yaml": "yamlblock"}
-
-
 def _compiled_kernel_modules() -> list[str]:
     """The compiled modules that export kernels (``_arena``, ``_tables`` support the rest)."""
     import importlib
@@ -186,7 +182,7 @@ def test_twins_pair_file_to_file() -> None:
     seen: list[str] = []
     for stem in modules:
         cmod = importlib.import_module(f"kcodec._speedups.{stem}")
-        pmod = importlib.import_module(f"kcodec._native.{_PURE_FILE.get(stem, stem[1:])}")
+        pmod = importlib.import_module(f"kcodec._native.{stem[1:]}")
         kernels = set(pmod.__all__) & set(pure.__all__)
         assert set(cmod.__all__) == kernels, (stem, set(cmod.__all__) ^ kernels)
         for name in sorted(kernels):

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from conftest import FIXTURES, SHARED
 from kcodec import gojson, goyaml, speedups
-from kcodec._native import yamlblock as pure
+from kcodec._native import yaml as pure
 from kcodec.errors import DecodeError
 from kcodec.yamlutil import YAMLReader
 

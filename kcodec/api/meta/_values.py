@@ -163,8 +163,9 @@ _MICRO_CHUNKS = _RFC3339_CHUNKS[:6] + (("", "frac6", ".000000"),) + _RFC3339_CHU
 def _go_parse(layout: str, chunks: tuple, value: str) -> tuple[int, int, int | None]:
     """Go time.Parse for a layout made of ``chunks``: (unix seconds, nanos, zone offset or None for Z)."""
     orig = value
-    year = month = day = -1
-    hour = minute = sec = nsec = 0
+    year = -1
+    clock = {"month": -1, "day": -1, "hour": 0, "minute": 0, "second": 0}
+    nsec = 0
     offset: int | None = None
     for index, (prefix, std, stdstr) in enumerate(chunks):
         if prefix:
@@ -173,99 +174,104 @@ def _go_parse(layout: str, chunks: tuple, value: str) -> tuple[int, int, int | N
             value = value[len(prefix):]
         hold = value
         range_err = ""
-        ok = True
         if std == "year":
-            if len(value) < 4 or not _isdigit(value, 0):
-                ok = False
-            else:
-                y = _atoi(value[:4])
-                if y is None:
-                    ok = False
-                else:
-                    year, value = y, value[4:]
-        elif std in ("month", "day", "minute", "second", "hour"):
-            got = _getnum(value, std != "hour")
-            if got is None:
-                ok = False
-            else:
-                n, value = got
-                if std == "month":
-                    month = n
-                    if n <= 0 or n > 12:
-                        range_err = "month"
-                elif std == "day":
-                    day = n
-                elif std == "hour":
-                    hour = n
-                    if n >= 24:
-                        range_err = "hour"
-                elif std == "minute":
-                    minute = n
-                    if n >= 60:
-                        range_err = "minute"
-                else:
-                    sec = n
-                    if n >= 60:
-                        range_err = "second"
-                    elif len(value) >= 2 and value[0] in ".," and _isdigit(value, 1):
-                        following = chunks[index + 1][1] if index + 1 < len(chunks) else ""
-                        if following != "frac6":
-                            # A fraction the layout does not mention is still accepted.
-                            n_end = 2
-                            while n_end < len(value) and _isdigit(value, n_end):
-                                n_end += 1
-                            try:
-                                nsec, range_err = _parse_nanoseconds(value, n_end)
-                            except ValueError:
-                                ok = False
-                            value = value[n_end:]
+            y = _atoi(value[:4]) if len(value) >= 4 and _isdigit(value, 0) else None
+            ok = y is not None
+            if y is not None:
+                year, value = y, value[4:]
         elif std == "frac6":
-            ndigit = 7
-            if len(value) < ndigit:
-                ok = False
-            else:
-                try:
-                    nsec, range_err = _parse_nanoseconds(value, ndigit)
-                except ValueError:
-                    ok = False
-                else:
-                    value = value[ndigit:]
-        else:  # "tz"
-            if value[:1] == "Z":
-                value = value[1:]
-                offset = None
-            elif len(value) < 6 or value[3] != ":":
-                ok = False
-            else:
-                sign, hh, mi, value = value[0], value[1:3], value[4:6], value[6:]
-                hr = _getnum(hh, True)
-                mn = _getnum(mi, True) if hr is not None else None
-                if hr is None or mn is None or hr[1] or mn[1]:
-                    ok = False
-                else:
-                    if hr[0] > 24:
-                        range_err = "time zone offset hour"
-                    if mn[0] > 60:
-                        range_err = "time zone offset minute"
-                    off = (hr[0] * 60 + mn[0]) * 60
-                    if sign == "+":
-                        offset = off
-                    elif sign == "-":
-                        offset = -off
-                    else:
-                        ok = False
+            ok, range_err, value, nsec = _parse_frac6(value)
+        elif std == "tz":
+            ok, range_err, value, offset = _parse_zone(value)
+        else:
+            following = chunks[index + 1][1] if index + 1 < len(chunks) else ""
+            ok, range_err, value, n, frac = _parse_clock_number(std, value, following == "frac6")
+            clock[std] = n
+            if frac is not None:
+                nsec = frac
         if range_err:
             raise _message(orig, f": {range_err} out of range")
         if not ok:
             raise _cannot(layout, orig, hold, stdstr)
     if value:
         raise _message(orig, f": extra text: {_time_quote(value)}")
+    month, day = clock["month"], clock["day"]
     if day < 1 or day > _days_in(month, year):
         raise _message(orig, ": day out of range")
-    unix = _days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60 + sec
+    unix = (_days_from_civil(year, month, day) * 86400 + clock["hour"] * 3600 + clock["minute"] * 60
+            + clock["second"])
     if offset is not None:
         unix -= offset
     return unix, nsec, offset
+
+
+def _parse_clock_number(std: str, value: str, frac_next: bool) -> tuple[bool, str, str, int, int | None]:
+    """A ``month``, ``day``, ``hour``, ``minute`` or ``second`` at the start of ``value``, as
+    Go's time.Parse reads stdZeroMonth, stdZeroDay, stdHour, stdZeroMinute, stdZeroSecond:
+    (ok, range error name or "", the rest, the number, nanoseconds of a fraction read after
+    the seconds or None). A fraction after the seconds is read here unless the layout's next
+    chunk is one (``frac_next``)."""
+    got = _getnum(value, std != "hour")
+    if got is None:
+        return False, "", value, -1, None
+    n, value = got
+    if std == "month":
+        return True, ("month" if n <= 0 or n > 12 else ""), value, n, None
+    if std == "hour" or std == "minute":
+        return True, (std if n >= (24 if std == "hour" else 60) else ""), value, n, None
+    if std == "day":
+        return True, "", value, n, None
+    if n >= 60:
+        return True, "second", value, n, None
+    if frac_next or not (len(value) >= 2 and value[0] in ".," and _isdigit(value, 1)):
+        return True, "", value, n, None
+    # A fraction the layout does not mention is still accepted.
+    n_end = 2
+    while n_end < len(value) and _isdigit(value, n_end):
+        n_end += 1
+    try:
+        nsec, range_err = _parse_nanoseconds(value, n_end)
+    except ValueError:
+        return False, "", value[n_end:], n, None
+    return True, range_err, value[n_end:], n, nsec
+
+
+def _parse_frac6(value: str) -> tuple[bool, str, str, int]:
+    """The ``.000000`` chunk (stdFracSecond0, six digits) at the start of ``value``: (ok,
+    range error name or "", the rest, nanoseconds)."""
+    ndigit = 7
+    if len(value) < ndigit:
+        return False, "", value, 0
+    try:
+        nsec, range_err = _parse_nanoseconds(value, ndigit)
+    except ValueError:
+        return False, "", value, 0
+    return True, range_err, value[ndigit:], nsec
+
+
+def _parse_zone(value: str) -> tuple[bool, str, str, int | None]:
+    """The ``Z07:00`` chunk (stdISO8601ColonTZ) at the start of ``value``: (ok, range error
+    name or "", the rest, offset in seconds east of UTC or None for Z)."""
+    if value[:1] == "Z":
+        return True, "", value[1:], None
+    if len(value) < 6 or value[3] != ":":
+        return False, "", value, None
+    sign, hh, mi, rest = value[0], value[1:3], value[4:6], value[6:]
+    hr = _getnum(hh, True)
+    mn = _getnum(mi, True) if hr is not None else None
+    if hr is None or mn is None or hr[1] or mn[1]:
+        return False, "", rest, None
+    range_err = ""
+    if hr[0] > 24:
+        range_err = "time zone offset hour"
+    if mn[0] > 60:
+        range_err = "time zone offset minute"
+    off = (hr[0] * 60 + mn[0]) * 60
+    if sign == "+":
+        return True, range_err, rest, off
+    if sign == "-":
+        return True, range_err, rest, -off
+    return False, range_err, rest, None
 
 
 # --------------------------------------------------------------------------------------

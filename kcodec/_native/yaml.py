@@ -22,31 +22,23 @@ from __future__ import annotations
 import re
 from typing import Any
 
+# The rules both twins apply (scalar resolution, the key and depth limits, the emitter the
+# compiled writer borrows) live in kcodec.goyaml, beside the libyaml route they mirror.
 from kcodec.goyaml import (
-    _HINT_CHARS,
-    _INT64_MAX,
-    _INT64_MIN,
-    _STR_TAG,
-    YAMLError,
-    _clean_str,
-    _Emitter,
-    _json_number,
-    _resolve_implicit,
-    _string_style,
+    BLOCK_MAX_DEPTH,
+    BLOCK_MAX_KEY,
+    BlockFallback,
+    block_plain_key,
+    block_resolve_plain,
     tree_to_yaml,
 )
 
-__all__ = ["yaml_block_tree", "yaml_encode_tree", "yaml_resolve_plain", "emit_scalar", "emit_complex_key"]
+__all__ = ["yaml_block_tree", "yaml_encode_tree"]
 
 # libyaml's reader refuses every other character ("control characters are not allowed");
 # \r, NEL, U+2028/2029 are YAML 1.1 line breaks and U+FEFF a byte order mark, which the
 # fast path leaves to libyaml rather than reproduce its handling of.
 _BAD_CHAR = re.compile("[^\t\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
-
-# Deeper documents are legal, but the libyaml route is the one that knows go-yaml's limit.
-MAX_DEPTH = 200
-# libyaml forgets a simple key more than 1024 characters before its ':'.
-MAX_KEY = 1000
 
 # Characters that cannot start a plain scalar in block context (libyaml scan_plain_scalar).
 _NOT_PLAIN_START = frozenset(",[]{}#&*!|>'\"%@`")
@@ -62,34 +54,6 @@ _FLOW_PLAIN_STOP = frozenset(":?[{}#\t\n")
 _PLAIN_END = re.compile(r"\n|:(?=[ \n]|\Z)| #|\t")
 
 _EOL, _COLON, _COMMENT = 0, 1, 2
-
-
-class _Fallback(Exception):
-    """The document holds something the fast path does not read; libyaml decides."""
-
-
-def yaml_resolve_plain(text: str) -> Any:
-    """The JSON-tree value of a plain scalar: go-yaml's resolve() and the JSON number trip."""
-    tag, v = _resolve_implicit("", text)
-    t = type(v)
-    if t is int or t is float:
-        if t is int and not _INT64_MIN <= v <= _INT64_MAX:
-            # go-yaml's uint64: yaml_to_json keeps its digits, which a tree's float cannot
-            raise _Fallback
-        try:
-            return _json_number(v)
-        except YAMLError:
-            raise _Fallback from None  # NaN/Inf: the libyaml route raises Go's text
-    return v
-
-
-def _plain_key(text: str) -> str:
-    if text[0] in _HINT_CHARS:
-        if _resolve_implicit("", text)[0] != _STR_TAG:
-            raise _Fallback  # bool/int/float/null keys are stringified by rules kept in goyaml
-    elif text == "<<":
-        raise _Fallback  # merge key
-    return text
 
 
 class _Parser:
@@ -121,7 +85,7 @@ class _Parser:
             elif c == "#":
                 ls = self.next_line(q)
             elif c == "\t":
-                raise _Fallback
+                raise BlockFallback
             else:
                 return ls, q - ls
         return n, -1
@@ -136,9 +100,9 @@ class _Parser:
             c = s[q]
             if c == "#":
                 if q == p:
-                    raise _Fallback
+                    raise BlockFallback
             elif c != "\n":
-                raise _Fallback
+                raise BlockFallback
         return self.next_sig(self.next_line(q) if q < n else n)
 
     def is_dash(self, p: int) -> bool:
@@ -150,7 +114,7 @@ class _Parser:
         while p < n and s[p] == " ":
             p += 1
         if p < n and s[p] == "\t":
-            raise _Fallback
+            raise BlockFallback
         return p
 
     # -- scalars -------------------------------------------------------------------------------
@@ -160,9 +124,9 @@ class _Parser:
         s, n = self.s, self.n
         c = s[p]
         if c in _NOT_PLAIN_START:
-            raise _Fallback
+            raise BlockFallback
         if c in "-?:" and (p + 1 >= n or s[p + 1] in " \n\t"):
-            raise _Fallback
+            raise BlockFallback
         m = _PLAIN_END.search(s, p + 1)
         if m is None:
             return n, _EOL
@@ -174,7 +138,7 @@ class _Parser:
             return e, _COLON
         if c == " ":
             return e, _COMMENT
-        raise _Fallback  # a tab
+        raise BlockFallback  # a tab
 
     def scan_double(self, p: int) -> tuple[str, int]:
         return self.scan_quoted(p, True)
@@ -192,10 +156,10 @@ class _Parser:
         i = p + 1
         while True:
             if i >= n:
-                raise _Fallback  # "found unexpected end of stream"
+                raise BlockFallback  # "found unexpected end of stream"
             if s[i - 1] == "\n" and (s.startswith("---", i) or s.startswith("...", i)) and (
                     i + 3 >= n or s[i + 3] in " \t\n"):
-                raise _Fallback  # "found unexpected document indicator"
+                raise BlockFallback  # "found unexpected document indicator"
             leading_blanks = False
             while i < n:
                 c = s[i]
@@ -217,7 +181,7 @@ class _Parser:
                 out.append(c)
                 i += 1
             if i >= n:
-                raise _Fallback
+                raise BlockFallback
             if s[i] == quote:
                 return "".join(out), i + 1
             whitespaces: list[str] = []
@@ -250,7 +214,7 @@ class _Parser:
         """The escape at ``s[j] == '\\'``, appended to ``out``; returns the position after it."""
         s, n = self.s, self.n
         if j + 1 >= n:
-            raise _Fallback
+            raise BlockFallback
         e = s[j + 1]
         simple = _DQ_ESCAPES.get(e)
         if simple is not None:
@@ -258,13 +222,13 @@ class _Parser:
             return j + 2
         width = _HEX_LEN.get(e)
         if width is None:
-            raise _Fallback  # \' \/ and unknown escapes: go-yaml's rules
+            raise BlockFallback  # \' \/ and unknown escapes: go-yaml's rules
         digits = s[j + 2:j + 2 + width]
         if len(digits) != width or not all(d in _HEX_DIGITS for d in digits):
-            raise _Fallback
+            raise BlockFallback
         v = int(digits, 16)
         if 0xD800 <= v <= 0xDFFF or v > 0x10FFFF:
-            raise _Fallback
+            raise BlockFallback
         out.append(chr(v))
         return j + 2 + width
 
@@ -278,8 +242,8 @@ class _Parser:
             while q < n and s[q] == " ":
                 q += 1
             if q < n and s[q] == ":" and (q + 1 >= n or s[q + 1] == " " or s[q + 1] == "\n"):
-                if q - p > MAX_KEY or s.find("\n", p, q) >= 0:
-                    raise _Fallback  # simple keys are one line of at most 1024 characters
+                if q - p > BLOCK_MAX_KEY or s.find("\n", p, q) >= 0:
+                    raise BlockFallback  # simple keys are one line of at most 1024 characters
                 return text, q + 1
             return None
         if c in _NOT_PLAIN_START:
@@ -287,9 +251,9 @@ class _Parser:
         e, term = self.scan_plain(p)
         if term != _COLON:
             return None
-        if e - p > MAX_KEY:
-            raise _Fallback
-        return _plain_key(s[p:e].rstrip(" ")), e + 1
+        if e - p > BLOCK_MAX_KEY:
+            raise BlockFallback
+        return block_plain_key(s[p:e].rstrip(" ")), e + 1
 
     def block_scalar(self, p: int, parent: int) -> tuple[str, int, int]:
         """libyaml's yaml_parser_scan_block_scalar from the indicator at ``p``; ``parent`` is
@@ -316,12 +280,12 @@ class _Parser:
             r += 1
         if r < n and s[r] != "\n":
             if s[r] != "#" or r == q:
-                raise _Fallback
+                raise BlockFallback
             r = s.find("\n", r)
             if r < 0:
                 r = n
         if r >= n:
-            raise _Fallback  # the header must end with a line break
+            raise BlockFallback  # the header must end with a line break
         i = r + 1  # start of the first content line
         indent = parent + increment if increment else 0
         out: list[str] = []
@@ -377,7 +341,7 @@ class _Parser:
             if col > max_indent:
                 max_indent = col
             if j < n and s[j] == "\t" and (indent == 0 or col < indent):
-                raise _Fallback
+                raise BlockFallback
             if j >= n or s[j] != "\n":
                 return i, col, breaks, max_indent
             breaks += 1
@@ -398,20 +362,20 @@ class _Parser:
         if c == "{":
             if p + 1 < n and s[p + 1] == "}":
                 return {}, *self.finish_line(p + 2)
-            raise _Fallback
+            raise BlockFallback
         if c == "[":
             value, e = self.flow_sequence(p)
             return value, *self.finish_line(e)
         e, term = self.scan_plain(p)
         if term == _COLON:
-            raise _Fallback  # "mapping values are not allowed in this context"
+            raise BlockFallback  # "mapping values are not allowed in this context"
         text = s[p:e].rstrip(" ")
         if term == _COMMENT:
-            return yaml_resolve_plain(text), *self.next_sig(self.next_line(e))
+            return block_resolve_plain(text), *self.next_sig(self.next_line(e))
         if e >= n:
-            return yaml_resolve_plain(text), n, -1
+            return block_resolve_plain(text), n, -1
         text, i = self.plain_lines(text, e + 1, owner)
-        return yaml_resolve_plain(text), *self.next_sig(i)
+        return block_resolve_plain(text), *self.next_sig(i)
 
     def plain_lines(self, text: str, i: int, owner: int) -> tuple[str, int]:
         """The continuation lines of a plain scalar whose first line ended before line start
@@ -433,12 +397,12 @@ class _Parser:
                 i = j + 1
                 continue
             if c == "\t":
-                raise _Fallback
+                raise BlockFallback
             if j - i <= owner or c == "#":
                 break  # less indented, or a comment: the scalar ended on an earlier line
             e, term = self.scan_plain_rest(j)
             if term == _COLON:
-                raise _Fallback
+                raise BlockFallback
             if pieces is None:
                 pieces = [text]
             pieces.append(" " if breaks == 0 else "\n" * breaks)
@@ -463,7 +427,7 @@ class _Parser:
             return e, _COLON
         if c == " ":
             return e, _COMMENT
-        raise _Fallback
+        raise BlockFallback
 
     def flow_sequence(self, p: int) -> tuple[list, int]:
         """A one-line flow sequence of scalars (``["sh", "-c"]``, ``[a, b]``) from the ``[`` at
@@ -483,31 +447,31 @@ class _Parser:
             if c == '"' or c == "'":
                 text, e = self.scan_quoted(i, c == '"')
                 if e > eol:
-                    raise _Fallback
+                    raise BlockFallback
                 out.append(text)
             else:
                 if c in _NOT_PLAIN_START or c == "?" or c == ":" or (
                         c == "-" and (i + 1 >= eol or s[i + 1] in " ,]")):
-                    raise _Fallback
+                    raise BlockFallback
                 e = i
                 while True:
                     if e >= eol:
-                        raise _Fallback
+                        raise BlockFallback
                     c = s[e]
                     if c == "," or c == "]":
                         break
                     if c in _FLOW_PLAIN_STOP:
-                        raise _Fallback
+                        raise BlockFallback
                     e += 1
-                out.append(yaml_resolve_plain(s[i:e].rstrip(" ")))
+                out.append(block_resolve_plain(s[i:e].rstrip(" ")))
             e = self.flow_spaces(e, eol)
             if s[e] == "]":
                 return out, e + 1
             if s[e] != ",":
-                raise _Fallback
+                raise BlockFallback
             i = self.flow_spaces(e + 1, eol)
             if s[i] == "]" or s[i] == ",":
-                raise _Fallback  # trailing comma or empty item
+                raise BlockFallback  # trailing comma or empty item
 
     def flow_spaces(self, i: int, eol: int) -> int:
         """Skip spaces inside a one-line flow sequence; the line may not end there."""
@@ -515,14 +479,14 @@ class _Parser:
         while i < eol and s[i] == " ":
             i += 1
         if i >= eol or s[i] == "\t":
-            raise _Fallback
+            raise BlockFallback
         return i
 
     # -- collections -------------------------------------------------------------------------
 
     def collection(self, ls: int, col: int, depth: int) -> tuple[Any, int, int]:
-        if depth > MAX_DEPTH:
-            raise _Fallback
+        if depth > BLOCK_MAX_DEPTH:
+            raise BlockFallback
         p = ls + col
         if self.is_dash(p):
             return self.sequence(p, col, depth)
@@ -533,19 +497,19 @@ class _Parser:
         while True:
             kv = self.scan_key(p)
             if kv is None:
-                raise _Fallback
+                raise BlockFallback
             key, q = kv
             if key in out:
-                raise _Fallback  # duplicates: strict mode's error text lives in goyaml
+                raise BlockFallback  # duplicates: strict mode's error text lives in goyaml
             value, ls, ind = self.after_indicator(q, col, depth, True)
             out[key] = value
             if ind < col:
                 return out, ls, ind
             if ind > col:
-                raise _Fallback
+                raise BlockFallback
             p = ls + col
             if self.is_dash(p):
-                raise _Fallback
+                raise BlockFallback
 
     def sequence(self, p: int, col: int, depth: int) -> tuple[list, int, int]:
         out: list = []
@@ -555,7 +519,7 @@ class _Parser:
             if ind < col:
                 return out, ls, ind
             if ind > col:
-                raise _Fallback
+                raise BlockFallback
             p = ls + col
             if not self.is_dash(p):
                 return out, ls, ind
@@ -569,22 +533,22 @@ class _Parser:
             if ind > col:
                 return self.collection(ls, ind, depth + 1)
             if in_map and ind == col and self.is_dash(ls + col):
-                if depth + 1 > MAX_DEPTH:
-                    raise _Fallback
+                if depth + 1 > BLOCK_MAX_DEPTH:
+                    raise BlockFallback
                 return self.sequence(ls + col, col, depth + 1)  # sequence at its key's indent
             return None, ls, ind
         if not in_map:
             # "- - x" and "- key: value" open a collection on the entry's own line.
             if self.is_dash(p):
-                if depth + 1 > MAX_DEPTH:
-                    raise _Fallback
+                if depth + 1 > BLOCK_MAX_DEPTH:
+                    raise BlockFallback
                 return self.sequence(p, p - (q - 1 - col), depth + 1)
             if self.scan_key(p) is not None:
-                if depth + 1 > MAX_DEPTH:
-                    raise _Fallback
+                if depth + 1 > BLOCK_MAX_DEPTH:
+                    raise BlockFallback
                 return self.mapping(p, col + (p - q) + 1, depth + 1)
         elif self.is_dash(p):
-            raise _Fallback  # "block sequence entries are not allowed in this context"
+            raise BlockFallback  # "block sequence entries are not allowed in this context"
         return self.scalar_value(p, col)
 
 
@@ -616,41 +580,10 @@ def yaml_block_tree(data: Any) -> Any:
         if ls < n:
             return None
         return value
-    except _Fallback:
+    except BlockFallback:
         return None
 
 
 def yaml_encode_tree(tree: Any) -> bytes:
     """go-yaml v2 Marshal of a JSON tree: the pure twin is the encoder itself."""
     return tree_to_yaml(tree)
-
-
-def _emitter(column: int, whitespace: bool, indention: bool, indent: int) -> _Emitter:
-    em = _Emitter()
-    em.column = column
-    em.whitespace = whitespace
-    em.indention = indention
-    em.indent = indent
-    return em
-
-
-def emit_scalar(value: str, column: int, whitespace: bool, indention: bool,
-                indent: int) -> tuple[str, int, bool, bool]:
-    """A string value as ``tree_to_yaml`` writes it from this emitter state: (text, column,
-    whitespace, indention) after it. The compiled writer asks for every string whose form
-    depends on quoting or line folding, so those rules stay in ``kcodec.goyaml`` alone."""
-    em = _emitter(column, whitespace, indention, indent)
-    value = _clean_str(value)
-    em.scalar(value, _string_style(value, False), False)
-    return "".join(em.out), em.column, em.whitespace, em.indention
-
-
-def emit_complex_key(key: str, column: int, whitespace: bool, indention: bool,
-                     indent: int) -> tuple[str, int, bool, bool]:
-    """The explicit ``? key`` / ``:`` form ``tree_to_yaml`` uses for long or multi-line keys."""
-    em = _emitter(column, whitespace, indention, indent)
-    em.write_indicator("?", True, False, True)
-    em.scalar(key, _string_style(key, False), False)
-    em.write_indent()
-    em.write_indicator(":", True, False, True)
-    return "".join(em.out), em.column, em.whitespace, em.indention

@@ -290,6 +290,9 @@ class _URL:
     def __repr__(self) -> str:
         return f"url({self.text!r})"
 
+    def __str__(self) -> str:
+        return self.text
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, _URL) and self.text == other.text
 
@@ -307,6 +310,9 @@ class _Quantity:
 
     def __repr__(self) -> str:
         return f"quantity({str(self.q)!r})"
+
+    def __str__(self) -> str:
+        return str(self.q)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, _Quantity) and self.q.cmp(other.q) == 0
@@ -326,6 +332,9 @@ class _IP:
     def __repr__(self) -> str:
         return f"ip({str(self.addr)!r})"
 
+    def __str__(self) -> str:
+        return str(self.addr)
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, _IP) and self.addr == other.addr
 
@@ -344,6 +353,9 @@ class _CIDR:
     def __repr__(self) -> str:
         return f"cidr({str(self.iface)!r})"
 
+    def __str__(self) -> str:
+        return str(self.iface)
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, _CIDR) and self.iface == other.iface
 
@@ -352,6 +364,19 @@ class _CIDR:
 
 
 _NO_OVERLOAD = "no such overload"
+
+
+class _Namespace:
+    """The ``ip`` in ``ip.isCanonical(s)``: cel-go resolves the qualified function name; celpy
+    sees a variable, bound to this."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "ip"
+
+
+_IP_NAMESPACE = _Namespace()
 
 
 def _overload() -> _EvalError:
@@ -447,8 +472,8 @@ def _quantity_sum(a: Any, b: Any, sign: int) -> _Quantity:
     m = x._m * 10 ** (x._e - e) + sign * y._m * 10 ** (y._e - e)
     text = str(m) + (f"e{e}" if e else "")
     q = Quantity(text)
-    fmt = x.format() or "DecimalSI"
-    if fmt != q.format():
+    fmt = x._format or "DecimalSI"
+    if fmt != q._format:
         q = Quantity._make(q._m, q._e, fmt, q._dec)
     return _Quantity(q)
 
@@ -802,21 +827,11 @@ def _lib() -> dict[str, Callable[..., Any]]:
             raise _overload()
         return default if o.v is None else o.v
 
-    builtin = _celpy.evaluation.base_functions
-
-    def string_(v: Any) -> Any:
-        if isinstance(v, _URL):
-            return ct.StringType(v.text)
-        if isinstance(v, _IP):
-            return ct.StringType(str(v.addr))
-        if isinstance(v, _CIDR):
-            return ct.StringType(str(v.iface))
-        if isinstance(v, _Quantity):
-            return ct.StringType(str(v.q))
-        return builtin["string"](v)
-
-    def contains(a: Any, b: Any) -> Any:
-        return builtin["contains"](a, b)
+    def is_canonical_call(target: Any, s: Any) -> Any:
+        # ``ip.isCanonical(s)``: ``ip`` is bound to _IP_NAMESPACE in every activation.
+        if target is not _IP_NAMESPACE:
+            raise _overload()
+        return is_canonical(s)
 
     def compare_to(q: Any, other: Any) -> Any:
         return ct.IntType(compare(q, other))
@@ -834,14 +849,14 @@ def _lib() -> dict[str, Callable[..., Any]]:
         "isLessThan": lambda q, o: ct.BoolType(compare(q, o) < 0),
         "compareTo": compare_to, "asInteger": as_integer, "isInteger": is_integer,
         "asApproximateFloat": as_float, "add": add, "sub": sub,
-        "ip": ip, "isIP": is_ip, "family": family, "ip.isCanonical": is_canonical,
+        "ip": ip, "isIP": is_ip, "family": family,
         "isUnspecified": ip_check("isUnspecified"), "isLoopback": ip_check("isLoopback"),
         "isLinkLocalMulticast": ip_check("isLinkLocalMulticast"),
         "isLinkLocalUnicast": ip_check("isLinkLocalUnicast"), "isGlobalUnicast": ip_check("isGlobalUnicast"),
         "cidr": cidr, "isCIDR": is_cidr, "containsIP": contains_ip, "containsCIDR": contains_cidr,
         "masked": masked, "prefixLength": prefix_length,
         "hasValue": has_value, "value": value, "orValue": or_value,
-        "string": string_, "contains": contains,
+        "isCanonical": is_canonical_call,
     }
 
 
@@ -958,7 +973,7 @@ class _Checker:
         self.src = src
         self.issues: list[str] = []
         self.uses_old_self = False
-        self.scopes: list[dict[str, Any]] = [{"self": (schema, is_resource), "oldSelf": (
+        self.scopes: list[dict[str, Any]] = [{"ip": None, "self": (schema, is_resource), "oldSelf": (
             None if optional_old_self else (schema, is_resource))}]
 
     def lookup(self, name: str) -> Any:
@@ -1485,7 +1500,7 @@ class Validator:
             optional = bool(rule.get("optionalOldSelf"))
             if cr.uses_old_self and old is None and not optional:
                 continue  # a transition rule needs an old value (CRDValidationRatcheting, on by default)
-            activation: dict[str, Any] = {"self": self_val}
+            activation: dict[str, Any] = {"self": self_val, "ip": _IP_NAMESPACE}
             if optional:
                 activation["oldSelf"] = _Optional(old_val if old is not None else None)
             elif old is not None:

@@ -15,6 +15,7 @@
 """
 from __future__ import annotations
 
+import json
 import logging
 import threading
 from typing import Any
@@ -84,6 +85,7 @@ class CustomResourceDefinitions:
         self.getter = rest_options_getter
         self._lock = threading.RLock()
         self._served: dict[str, tuple[str, dict[GroupVersion, tuple[set[str], set[str]]], list[Any]]] = {}
+        self._installed_specs: dict[str, str] = {}  # the spec each served CRD's routes were built from
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._watcher: Any = None
@@ -204,12 +206,18 @@ class CustomResourceDefinitions:
                 self._finalize(crd_obj)
             return
         conflict = self._conflict(crd)
+        if not conflict:
+            # Routes first, then Established: a client that saw Established must find them
+            # (Go's crdHandler serves a CRD as soon as its cached copy is Established).
+            # A status-only change (this reconciler's own condition update among them) keeps
+            # the routes: reinstalling would answer 404 to requests in between.
+            spec_key = json.dumps(crd["spec"], sort_keys=True)
+            with self._lock:
+                if name not in self._served or self._installed_specs.get(name) != spec_key:
+                    self._uninstall(name)
+                    self._install(crd)
+                    self._installed_specs[name] = spec_key
         self._update_status(name, crd, conflict)
-        if conflict:
-            return
-        with self._lock:
-            self._uninstall(name)
-            self._install(crd)
 
     def _update_status(self, name: str, crd: dict[str, Any], conflict: str) -> None:
         from kcodec.api.apiextensions import internal as ext
@@ -342,6 +350,7 @@ class CustomResourceDefinitions:
         self._refresh_discovery(group)
 
     def _uninstall(self, name: str, destroy: bool = True) -> None:
+        self._installed_specs.pop(name, None)
         entry = self._served.pop(name, None)
         if entry is None:
             return

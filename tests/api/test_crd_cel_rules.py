@@ -414,3 +414,23 @@ def test_formats_and_types() -> None:
     assert _errors(schema, _obj(spec={"d": "1h30m", "t": "2024-02-03", "b": "aGk=", "n": 2, "f": True})) == []
     assert _errors(schema, _obj(spec={"d": "1h30m", "t": "2024-02-03", "b": "aGk=", "n": 2, "f": False})) == [
         f"spec: Invalid value: failed rule: {rule}"]
+
+
+def test_ratcheting_follows_correlation() -> None:
+    # items of an atomic list have no correlated old value: they ratchet when the nearest
+    # correlated ancestor (the list) is unchanged (apiserver common.CorrelatedObject)
+    schema = _spec_rules({"rule": "true"}, props={
+        "tags": {"type": "array", "items": {"type": "string", "x-kubernetes-validations": [{"rule": "self != 'bad'"}]}},
+        "other": INT})
+    old = _obj(spec={"tags": ["bad"], "other": 1})
+    warnings: list[str] = []
+    assert _errors(schema, _obj(spec={"tags": ["bad"], "other": 2}), old, warnings) == []
+    assert warnings == ["spec.tags[0]: Invalid value: \"bad\": failed rule: self != 'bad'"]
+    assert _errors(schema, _obj(spec={"tags": ["bad", "x"], "other": 1}), old) == [
+        "spec.tags[0]: Invalid value: \"bad\": failed rule: self != 'bad'"]
+    # a new key of a map has nothing to ratchet against
+    schema = _spec_rules({"rule": "true"}, props={
+        "m": {"type": "object", "additionalProperties": {"type": "integer", "x-kubernetes-validations": [
+            {"rule": "self < 10"}]}}})
+    assert _errors(schema, _obj(spec={"m": {"a": 50, "b": 60}}), _obj(spec={"m": {"a": 50}})) == [
+        "spec.m[b]: Invalid value: 60: failed rule: self < 10"]

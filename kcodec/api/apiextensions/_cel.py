@@ -1058,8 +1058,8 @@ class _Checker:
             member, method = t.children[0], str(t.children[1])
             args = t.children[2].children if len(t.children) > 2 and t.children[2] is not None else []
             self.visit(member)
-            if method in _MACROS and len(args) == 2 and self._macro_var(args[0]) is not None:
-                var = self._macro_var(args[0])
+            var = self._macro_var(args[0]) if method in _MACROS and len(args) >= 2 else None
+            if var is not None:
                 elem = None
                 parent = self.typeof(member)
                 if parent is not None:
@@ -1070,7 +1070,8 @@ class _Checker:
                         elem = (_STRING, False)  # a map's macros range over its keys
                 self.scopes.append({var: elem})
                 try:
-                    self.visit(args[1])
+                    for a in args[1:]:
+                        self.visit(a)
                 finally:
                     self.scopes.pop()
                 return
@@ -1447,33 +1448,37 @@ class Validator:
         ``Validate`` with ``WithRatcheting``) at *path*. With *ratchet* (an update), an error of
         a rule without oldSelf on a value that equals its old value is a warning instead."""
         errs = ErrorList()
-        self._validate(path, obj, old, ratchet, errs, warnings if warnings is not None else [])
+        self._validate(path, obj, old, ratchet, False, errs, warnings if warnings is not None else [])
         return errs
 
-    def _validate(self, path: Path | None, obj: Any, old: Any, ratchet: bool, errs: ErrorList,
-                  warnings: list[str]) -> None:
+    def _validate(self, path: Path | None, obj: Any, old: Any, ratchet: bool, parent_equal: bool,
+                  errs: ErrorList, warnings: list[str]) -> None:
         if obj is None:
             return
-        self._expressions(path, obj, old, ratchet, errs, warnings)
+        # common.CorrelatedObject: a value with a correlated old value ratchets when it equals
+        # it; one without (items of set and atomic lists, new keys) when its nearest
+        # correlated ancestor is unchanged.
+        unchanged = _deep_equal(obj, old) if old is not None else parent_equal
+        self._expressions(path, obj, old, ratchet and unchanged, errs, warnings)
         for v in self.all_of:
-            v._validate(path, obj, old, ratchet, errs, warnings)
+            v._validate(path, obj, old, ratchet, parent_equal, errs, warnings)
         if isinstance(obj, list):
             if self.items is not None:
                 old_items = _map_list(self.schema, old if isinstance(old, list) else None)
                 for i, item in enumerate(obj):
-                    self.items._validate(_index(path, i), item, old_items(item), ratchet, errs, warnings)
+                    self.items._validate(_index(path, i), item, old_items(item), ratchet, unchanged, errs, warnings)
         elif isinstance(obj, Mapping):
             old_map = old if isinstance(old, Mapping) else {}
             if self.additional is not None:
                 for k, v in obj.items():
-                    self.additional._validate(_key(path, k), v, old_map.get(k), ratchet, errs, warnings)
+                    self.additional._validate(_key(path, k), v, old_map.get(k), ratchet, unchanged, errs, warnings)
             if self.properties:
                 for k, v in obj.items():
                     sub = self.properties.get(k)
                     if sub is not None:
-                        sub._validate(_child(path, k), v, old_map.get(k), ratchet, errs, warnings)
+                        sub._validate(_child(path, k), v, old_map.get(k), ratchet, unchanged, errs, warnings)
 
-    def _expressions(self, path: Path | None, obj: Any, old: Any, ratchet: bool, errs: ErrorList,
+    def _expressions(self, path: Path | None, obj: Any, old: Any, unchanged: bool, errs: ErrorList,
                      warnings: list[str]) -> None:
         if not self.compiled:
             return
@@ -1490,7 +1495,6 @@ class Validator:
                 old_val = _to_cel(old, self.schema, self.is_resource)
             except _EvalError:
                 old_val = None
-        unchanged = ratchet and old is not None and _deep_equal(obj, old)
         for rule, cr in zip(self.rules, self.compiled):
             if cr.error is not None:
                 errs.append(field.invalid(path, sts_type, f"rule compile error: {cr.error}"))
@@ -1508,11 +1512,11 @@ class Validator:
             result, err = _evaluate(cr.program, activation)
             if err is not None:
                 if err.startswith(_NO_OVERLOAD):
-                    detail = (f"'{_NO_OVERLOAD}': call arguments did not match a supported operator, function or "
-                              f"macro signature for rule: {_rule_error_string(rule)}")
+                    why = (f"'{_NO_OVERLOAD}': call arguments did not match a supported operator, function or "
+                           f"macro signature for rule: {_rule_error_string(rule)}")
                 else:
-                    detail = f"{err} evaluating rule: {_rule_error_string(rule)}"
-                errs.append(field.invalid(path, sts_type, detail))
+                    why = f"{err} evaluating rule: {_rule_error_string(rule)}"
+                errs.append(field.invalid(path, sts_type, why))
                 continue
             if isinstance(result, celpy.celtypes.BoolType) and bool(result):
                 continue
@@ -1522,9 +1526,7 @@ class Validator:
             fld = path
             if cr.field_path:
                 fld = _child(path, cr.field_path)
-            detail = None
-            if cr.message_program is not None:
-                detail = _message(cr.message_program, {k: v for k, v in activation.items()})
+            detail = _message(cr.message_program, activation) if cr.message_program is not None else None
             if detail is None:
                 detail = _rule_message_or_default(rule)
             value = field.OMIT_VALUE if sts_type in _OBJECT_OR_ARRAY else obj
@@ -1552,8 +1554,8 @@ def _map_list(schema: Mapping[str, Any], old: list[Any] | None) -> Callable[[Any
     if not old or schema.get("x-kubernetes-list-type") != "map":
         return lambda item: None
     keys = schema.get("x-kubernetes-list-map-keys") or []
-    items = schema.get("items") if isinstance(schema.get("items"), Mapping) else {}
-    props = items.get("properties") or {}
+    items = schema.get("items")
+    props = (items.get("properties") if isinstance(items, Mapping) else None) or {}
 
     def key_of(item: Any) -> Any:
         if not isinstance(item, Mapping):

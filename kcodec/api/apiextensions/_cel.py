@@ -169,6 +169,33 @@ class _EvalError(Exception):
     """A rule failed to evaluate; the text is Go's."""
 
 
+def _set_list(items: list[Any]) -> Any:
+    """A list with x-kubernetes-list-type set: compared and concatenated as a set
+    (apiserver common/valuesunstructured.go unstructuredSetList)."""
+    return _celpy_list_class("set")(items)
+
+
+def _map_list_value(items: list[Any], keys: list[str]) -> Any:
+    """A list with x-kubernetes-list-type map: compared by key, and concatenation replaces
+    items with the same keys (unstructuredMapList)."""
+    v = _celpy_list_class("map")(items)
+    v.keys = tuple(escape(k) or k for k in keys)
+    return v
+
+
+_LIST_CLASSES: dict[str, type] = {}
+
+
+def _celpy_list_class(kind: str) -> type:
+    cls = _LIST_CLASSES.get(kind)
+    if cls is None:
+        base = _celpy.celtypes.ListType
+        attrs: dict[str, Any] = {"__slots__": () if kind == "set" else ("keys",), "list_type": kind}
+        cls = type("SetList" if kind == "set" else "MapList", (base,), attrs)
+        _LIST_CLASSES[kind] = cls
+    return cls
+
+
 def _to_cel(value: Any, s: Mapping[str, Any] | None, is_resource: bool = False) -> Any:
     celpy = _celpy
     ct = celpy.celtypes
@@ -187,7 +214,7 @@ def _to_cel(value: Any, s: Mapping[str, Any] | None, is_resource: bool = False) 
             return ct.MapType({ct.StringType(k): _to_cel(v, ap, emb) for k, v in value.items()})
         out = {}
         for esc, (name, sub) in fields.items():
-            if name in value:
+            if value.get(name) is not None:
                 v = value[name]
                 if is_resource and name == "metadata" and isinstance(v, Mapping):
                     v = {k: v[k] for k in ("name", "generateName") if k in v}
@@ -198,7 +225,13 @@ def _to_cel(value: Any, s: Mapping[str, Any] | None, is_resource: bool = False) 
             raise _EvalError("invalid data, expected an array for the provided schema with type=array")
         items = s.get("items") if isinstance(s.get("items"), Mapping) else None
         emb = bool(items and items.get("x-kubernetes-embedded-resource"))
-        return ct.ListType([_to_cel(v, items, emb) for v in value])
+        converted = [_to_cel(v, items, emb) for v in value]
+        list_type = s.get("x-kubernetes-list-type")
+        if list_type == "set":
+            return _set_list(converted)
+        if list_type == "map":
+            return _map_list_value(converted, list(s.get("x-kubernetes-list-map-keys") or ()))
+        return ct.ListType(converted)
     if t == "string":
         if not isinstance(value, str):
             raise _EvalError(f"invalid data, expected string, got {_go_type(value)}")
@@ -444,13 +477,37 @@ def _parse_cidr(s: str) -> Any:
 
 
 def _parse_request_uri(s: str) -> bool:
-    """Whether Go's url.ParseRequestURI accepts *s*: an absolute URL or an absolute path."""
-    if not s or any(c in s for c in " \x7f") or any(ord(c) < 0x20 for c in s):
+    """Whether Go's url.ParseRequestURI accepts *s*: an absolute URL or an absolute path,
+    no control characters, a host with a numeric port if any."""
+    if not s or any(ord(c) < 0x20 or c == "\x7f" for c in s):
         return False
     if s.startswith("/"):
         return True
-    m = re.match(r"([a-zA-Z][a-zA-Z0-9+.-]*):", s)
-    return m is not None
+    m = re.match(r"([a-zA-Z][a-zA-Z0-9+.-]*):(.*)\Z", s, re.S)
+    if m is None:
+        return False
+    rest = m.group(2).split("#", 1)[0]
+    if rest.startswith("//"):
+        authority = re.split(r"[/?]", rest[2:], maxsplit=1)[0]
+        host = authority.rpartition("@")[2]
+        if host.startswith("["):
+            end = host.find("]")
+            if end < 0 or (host[end + 1:] and not re.fullmatch(r":[0-9]*", host[end + 1:])):
+                return False
+        elif ":" in host and not re.fullmatch(r"[^:]*:[0-9]*", host):
+            return False
+        if " " in host:
+            return False
+    elif not rest.startswith("/"):
+        return False  # ParseRequestURI: an opaque URL (scheme:path) is not a request URI
+    return True
+
+
+def _escaped_path(path: str) -> str:
+    """Go's URL.EscapedPath (the path's encodePath escaping)."""
+    from urllib.parse import quote, unquote
+
+    return quote(unquote(path), safe="/!$&'()*+,;=:@~")
 
 
 def _quantity(v: Any) -> Any:
@@ -658,7 +715,7 @@ def _lib() -> dict[str, Callable[..., Any]]:
                 tail = host[host.find("]") + 1:] if host.startswith("[") else host
                 return ct.StringType(tail.rsplit(":", 1)[1] if ":" in tail else "")
             if name == "path":
-                return ct.StringType(p.path)
+                return ct.StringType(_escaped_path(p.path))
             query = parse_qs(p.query, keep_blank_values=True)
             return ct.MapType({ct.StringType(k): ct.ListType([ct.StringType(x) for x in v]) for k, v in query.items()})
         return get
@@ -836,6 +893,109 @@ def _lib() -> dict[str, Callable[..., Any]]:
     def compare_to(q: Any, other: Any) -> Any:
         return ct.IntType(compare(q, other))
 
+    base = _celpy.evaluation.base_functions
+
+    def eq(a: Any, b: Any) -> Any:
+        return ct.BoolType(_cel_equal(a, b))
+
+    def ne(a: Any, b: Any) -> Any:
+        return ct.BoolType(not _cel_equal(a, b))
+
+    def add_(a: Any, b: Any) -> Any:
+        if isinstance(a, list) and isinstance(b, list):
+            return _concat(a, b)
+        return base["_+_"](a, b)
+
+    def index(container: Any, key: Any) -> Any:
+        if isinstance(container, list):
+            if not _is_num(key) or isinstance(key, float) and key != int(key):
+                raise _overload()
+            i = int(key)
+            if not 0 <= i < len(container):
+                raise _EvalError(f"index out of bounds: {i}")
+            return container[i]
+        if isinstance(container, Mapping):
+            for k in container:
+                if _cel_equal(k, key):
+                    return container[k]
+            raise _EvalError(f"no such key: {key}")
+        raise _overload()
+
+    def in_(item: Any, container: Any) -> Any:
+        if isinstance(container, list):
+            return ct.BoolType(any(_cel_equal(item, x) for x in container))
+        if isinstance(container, Mapping):
+            return ct.BoolType(any(_cel_equal(item, k) for k in container))
+        raise _overload()
+
+    def contains_(target: Any, *args: Any) -> Any:
+        if target is _SETS_NAMESPACE:
+            a, b = args
+            if not (_is_list(a) and _is_list(b)):
+                raise _overload()
+            return ct.BoolType(all(any(_cel_equal(x, y) for y in a) for x in b))
+        return base["contains"](target, *args)
+
+    def equivalent(target: Any, a: Any, b: Any) -> Any:
+        if target is not _SETS_NAMESPACE or not (_is_list(a) and _is_list(b)):
+            raise _overload()
+        return ct.BoolType(all(any(_cel_equal(x, y) for y in b) for x in a)
+                           and all(any(_cel_equal(x, y) for y in a) for x in b))
+
+    def intersects(target: Any, a: Any, b: Any) -> Any:
+        if target is not _SETS_NAMESPACE or not (_is_list(a) and _is_list(b)):
+            raise _overload()
+        return ct.BoolType(any(_cel_equal(x, y) for x in a for y in b))
+
+    def range_(target: Any, n: Any) -> Any:
+        if target is not _LISTS_NAMESPACE:
+            raise _overload()
+        return ct.ListType([ct.IntType(i) for i in range(_int(n))])
+
+    def slice_(lst: Any, start: Any, end: Any) -> Any:
+        if not _is_list(lst):
+            raise _overload()
+        i, j = _int(start), _int(end)
+        if i < 0 or j < 0:
+            raise _EvalError(f"cannot slice({i}, {j}), negative indexes not supported")
+        if i > j:
+            raise _EvalError(f"cannot slice({i}, {j}), start index must be less than or equal to end index")
+        if len(lst) < j:
+            raise _EvalError(f"cannot slice({i}, {j}), list is length {len(lst)}")
+        return ct.ListType(lst[i:j])
+
+    def flatten(lst: Any, *rest: Any) -> Any:
+        if not _is_list(lst):
+            raise _overload()
+        depth = _int(rest[0]) if rest else 1
+        if depth < 0:
+            raise _EvalError("level must be non-negative")
+
+        def flat(v: list[Any], d: int) -> list[Any]:
+            out: list[Any] = []
+            for x in v:
+                if isinstance(x, list) and d > 0:
+                    out.extend(flat(x, d - 1))
+                else:
+                    out.append(x)
+            return out
+        return ct.ListType(flat(lst, depth))
+
+    def sort(lst: Any) -> Any:
+        if not _is_list(lst):
+            raise _overload()
+        cmp_list(lst)
+        return ct.ListType(sorted(lst))
+
+    def distinct(lst: Any) -> Any:
+        if not _is_list(lst):
+            raise _overload()
+        out: list[Any] = []
+        for x in lst:
+            if not any(_cel_equal(x, y) for y in out):
+                out.append(x)
+        return ct.ListType(out)
+
     return {
         "isSorted": is_sorted, "sum": sum_, "max": max_, "indexOf": index_of, "lastIndexOf": last_index_of,
         "find": find, "findAll": find_all,
@@ -857,7 +1017,98 @@ def _lib() -> dict[str, Callable[..., Any]]:
         "masked": masked, "prefixLength": prefix_length,
         "hasValue": has_value, "value": value, "orValue": or_value,
         "isCanonical": is_canonical_call,
+        "_==_": eq, "_!=_": ne, "_+_": add_, "_[_]": index, "_in_": in_,
+        "contains": contains_, "equivalent": equivalent, "intersects": intersects,
+        "range": range_, "slice": slice_, "flatten": flatten, "sort": sort, "distinct": distinct,
     }
+
+
+def _is_num(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _key_of(item: Any, keys: tuple[str, ...]) -> Any:
+    if not isinstance(item, Mapping):
+        return None
+    return tuple(repr(item.get(k)) for k in keys)
+
+
+def _cel_equal(a: Any, b: Any) -> bool:
+    """cel-go's heterogeneous equality: numbers by value, values of different types are
+    unequal (not an error), lists of type set or map compare without order."""
+    if _is_num(a) and _is_num(b):
+        return bool(a == b)
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and bool(a) == bool(b)
+    if a is None or b is None:
+        return a is None and b is None
+    if isinstance(a, list) and isinstance(b, list):
+        kind = getattr(a, "list_type", None) or getattr(b, "list_type", None)
+        if len(a) != len(b):
+            return False
+        if kind == "set":
+            return all(any(_cel_equal(x, y) for y in b) for x in a) and all(any(_cel_equal(y, x) for x in a) for y in b)
+        if kind == "map":
+            keys = getattr(a, "keys", None) or getattr(b, "keys", None) or ()
+            bm = {_key_of(y, keys): y for y in b}
+            return all(_key_of(x, keys) in bm and _cel_equal(x, bm[_key_of(x, keys)]) for x in a)
+        return all(_cel_equal(x, y) for x, y in zip(a, b))
+    if isinstance(a, Mapping) and isinstance(b, Mapping):
+        return a.keys() == b.keys() and all(_cel_equal(a[k], b[k]) for k in a)
+    if isinstance(a, (list, Mapping)) or isinstance(b, (list, Mapping)):
+        return False
+    if type(a) is not type(b) and not (isinstance(a, str) and isinstance(b, str)):
+        return False
+    try:
+        return bool(a == b)
+    except Exception:  # noqa: BLE001 - celpy's own comparisons raise on odd pairs
+        return False
+
+
+def _concat(a: Any, b: Any) -> Any:
+    """``_+_`` of lists with set and map semantics (the left list's type decides)."""
+    kind = getattr(a, "list_type", None)
+    if kind == "set":
+        out = list(a)
+        for x in b:
+            if not any(_cel_equal(x, y) for y in out):
+                out.append(x)
+        return _set_list(out)
+    if kind == "map":
+        keys = a.keys
+        index = {_key_of(x, keys): i for i, x in enumerate(a)}
+        out = list(a)
+        for y in b:
+            k = _key_of(y, keys)
+            if k in index:
+                out[index[k]] = y
+            else:
+                index[k] = len(out)
+                out.append(y)
+        return _map_list_value(out, list(keys))
+    return _celpy.celtypes.ListType(list(a) + list(b))
+
+
+class _SetsNamespace:
+    """``sets`` of ``sets.contains(...)`` (cel-go ext sets), bound as a variable for celpy."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "sets"
+
+
+class _ListsNamespace:
+    """``lists`` of ``lists.range(n)`` (cel-go ext lists)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "lists"
+
+
+_SETS_NAMESPACE = _SetsNamespace()
+_LISTS_NAMESPACE = _ListsNamespace()
 
 
 def _exact_int(q: Any) -> int | None:
@@ -874,12 +1125,7 @@ def _exact_int(q: Any) -> int | None:
 
 
 def _equal(a: Any, b: Any) -> bool:
-    try:
-        return bool(a == b) and type(a) is type(b) or (
-            isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool)
-            and not isinstance(b, bool) and a == b)
-    except Exception:  # noqa: BLE001 - celpy's comparisons raise on mixed types
-        return False
+    return _cel_equal(a, b)
 
 
 _LIB: dict[str, Callable[..., Any]] | None = None
@@ -973,7 +1219,7 @@ class _Checker:
         self.src = src
         self.issues: list[str] = []
         self.uses_old_self = False
-        self.scopes: list[dict[str, Any]] = [{"ip": None, "self": (schema, is_resource), "oldSelf": (
+        self.scopes: list[dict[str, Any]] = [{"ip": None, "sets": None, "lists": None, "self": (schema, is_resource), "oldSelf": (
             None if optional_old_self else (schema, is_resource))}]
 
     def lookup(self, name: str) -> Any:
@@ -1504,7 +1750,8 @@ class Validator:
             optional = bool(rule.get("optionalOldSelf"))
             if cr.uses_old_self and old is None and not optional:
                 continue  # a transition rule needs an old value (CRDValidationRatcheting, on by default)
-            activation: dict[str, Any] = {"self": self_val, "ip": _IP_NAMESPACE}
+            activation: dict[str, Any] = {"self": self_val, "ip": _IP_NAMESPACE, "sets": _SETS_NAMESPACE,
+                                          "lists": _LISTS_NAMESPACE}
             if optional:
                 activation["oldSelf"] = _Optional(old_val if old is not None else None)
             elif old is not None:

@@ -1,0 +1,330 @@
+"""The cases of k8s.io/apiextensions-apiserver pkg/apiserver/schema/cel/validation_test.go
+(TestValidationExpressions), rebuilt with Go's outcomes: every rule of a case's ``valid`` list
+holds for its object, every rule of ``errors`` fails with a text containing Go's.
+
+Rules whose outcome differs with cel-python are listed in DIVERGES with the reason, and
+are expected to keep failing (xfail strict: a rule that starts passing must leave the list).
+"""
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("celpy", reason="cel-python (kcodec[cel]) is not installed: CEL rules are not evaluated")
+
+from kcodec.api.apiextensions import _cel  # noqa: E402
+
+INT = {"type": "integer"}
+NUM = {"type": "number"}
+STR = {"type": "string"}
+BOOL = {"type": "boolean"}
+BYTES = {"type": "string", "format": "byte"}
+DURATION = {"type": "string", "format": "duration"}
+DATE = {"type": "string", "format": "date"}
+DATETIME = {"type": "string", "format": "date-time"}
+INT_OR_STRING = {"x-kubernetes-int-or-string": True}
+
+
+def lst(items):
+    return {"type": "array", "items": items}
+
+
+def set_list(items):
+    return {"type": "array", "items": items, "x-kubernetes-list-type": "set"}
+
+
+def map_list(keys, items):
+    return {"type": "array", "items": items, "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": keys}
+
+
+def obj(props):
+    return {"type": "object", "properties": props}
+
+
+def mapping(values):
+    return {"type": "object", "additionalProperties": values}
+
+
+def vals(*schemas):
+    return obj({f"val{i + 1}": s for i, s in enumerate(schemas)})
+
+
+def objs(*values):
+    return {f"val{i + 1}": v for i, v in enumerate(values)}
+
+
+def same(a, b, literal):
+    """validation_test.go ValsEqualThemselvesAndDataLiteral."""
+    return f"{a} == {literal} && {literal} == {a} && {a} == {b}"
+
+
+CASES = [
+    ("integers", objs(2**63 - 1, 2**63 - 1), vals(INT, INT),
+     [same("self.val1", "self.val2", str(2**63 - 1)), "type(self.val1) == int"],
+     {"self.val1 + 1 == 0": "integer overflow", "1 / 0 == 1 / 0": "division by zero"}),
+    ("numbers", objs(1.7976931348623157e308, 1.7976931348623157e308, 1), vals(NUM, NUM, NUM),
+     ["self.val1 == self.val2", "type(self.val1) == double", "type(self.val3) == double", "self.val3 == 1.0"], {}),
+    ("unicode strings", objs("Rook takes 👑", "Rook takes 👑"), vals(STR, STR),
+     [same("self.val1", "self.val2", "'Rook takes 👑'"), "self.val1.startsWith('Rook')",
+      "!self.val1.startsWith('knight')", "self.val1.contains('takes')", "!self.val1.contains('gives')",
+      "self.val1.endsWith('👑')", "!self.val1.endsWith('pawn')", "self.val1.matches('^[^0-9]*$')",
+      "!self.val1.matches('^[0-9]*$')", "type(self.val1) == string", "size(self.val1) == 12",
+      "self.val1.charAt(3) == 'k'", "self.val1.indexOf('o') == 1", "self.val1.indexOf('o', 2) == 2",
+      "self.val1.replace(' ', 'x') == 'Rookxtakesx👑'", "self.val1.replace(' ', 'x', 1) == 'Rookxtakes 👑'",
+      "self.val1.split(' ') == ['Rook', 'takes', '👑']", "self.val1.split(' ', 2) == ['Rook', 'takes 👑']",
+      "self.val1.substring(5) == 'takes 👑'", "self.val1.substring(0, 4) == 'Rook'",
+      "self.val1.substring(4, 10).trim() == 'takes'", "self.val1.upperAscii() == 'ROOK TAKES 👑'",
+      "self.val1.lowerAscii() == 'rook takes 👑'",
+      "'%d %s %f %s %s'.format([1, 'abc', 1.0, duration('1m'), timestamp('2000-01-01T00:00:00.000Z')]) == "
+      "'1 abc 1.000000 60s 2000-01-01T00:00:00Z'"],
+     {"self.val1.matches(')')": "invalid matches argument"}),
+    ("escaped strings", objs("l1\nl2", "l1\nl2"), vals(STR, STR),
+     [same("self.val1", "self.val2", "'l1\\nl2'"), "self.val1 == '''l1\nl2'''"], {}),
+    ("bytes", objs("QUI=", "QUI="), vals(BYTES, BYTES),
+     ["self.val1 == self.val2", "self.val1 == b'AB'", "self.val1 == bytes('AB')", "self.val1 == b'\\x41\\x42'",
+      "type(self.val1) == bytes", "size(self.val1) == 2"], {}),
+    ("booleans", objs(True, True, False, False), vals(BOOL, BOOL, BOOL, BOOL),
+     [same("self.val1", "self.val2", "true"), same("self.val3", "self.val4", "false"), "self.val1 != self.val4",
+      "type(self.val1) == bool"], {}),
+    ("duration format", objs("1h2m3s4ms", "1h2m3s4ms"), vals(DURATION, DURATION),
+     [same("self.val1", "self.val2", "duration('1h2m3s4ms')"), "self.val1 == duration('1h2m') + duration('3s4ms')",
+      "self.val1.getHours() == 1", "self.val1.getMinutes() == 62", "self.val1.getSeconds() == 3723",
+      "self.val1.getMilliseconds() == 3723004"],
+     {"duration('1d') == duration('1h')": "invalid duration argument"}),
+    ("date format", objs("1997-07-16", "1997-07-16"), vals(DATE, DATE),
+     [same("self.val1", "self.val2", "timestamp('1997-07-16T00:00:00.000Z')"), "self.val1.getDate() == 16",
+      "self.val1.getMonth() == 06", "self.val1.getFullYear() == 1997"], {}),
+    ("date-time format", objs("2011-08-18T19:03:37.010000000+01:00", "2011-08-18T19:03:37.010000000+01:00"),
+     vals(DATETIME, DATETIME),
+     [same("self.val1", "self.val2", "timestamp('2011-08-18T19:03:37.010+01:00')"),
+      "self.val1 == timestamp('2011-08-18T00:00:00.000+01:00') + duration('19h3m37s10ms')",
+      "self.val1.getDate('01:00') == 18", "self.val1.getMonth('01:00') == 7",
+      "self.val1.getFullYear('01:00') == 2011", "self.val1.getHours('01:00') == 19",
+      "self.val1.getMinutes('01:00') == 03", "self.val1.getSeconds('01:00') == 37",
+      "self.val1.getMilliseconds('01:00') == 10", "self.val1.getHours('UTC') == 18"], {}),
+    ("lists", objs([1, 2, 3], [1, 2, 3]), vals(lst(INT), lst(INT)),
+     [same("self.val1", "self.val2", "[1, 2, 3]"), "1 in self.val1", "self.val2[0] in self.val1", "!(0 in self.val1)",
+      "self.val1 + self.val2 == [1, 2, 3, 1, 2, 3]", "self.val1 + [4, 5] == [1, 2, 3, 4, 5]"],
+     {"[1, 'a', false].filter(x, string(x) == 'a')": "expected type 'int' but found 'string'"}),
+    ("ext lists version 3", objs([1, 2, 3], [1, 2, 3]), vals(lst(INT), lst(INT)),
+     ["lists.range(4) == [0,1,2,3]", "lists.range(0) == []", "[5,1,2,3].reverse() == [3,2,1,5]", "[].reverse() == []",
+      "[1,2,3,4].slice(0, 4) == [1,2,3,4]", "[1,2,3,4].slice(1, 3) == [2, 3]", "[1,2,3,4].slice(4, 4) == []",
+      "dyn([1,2,3,4]).flatten() == [1,2,3,4]", "[4, 3, 2, 1].sort() == [1, 2, 3, 4]",
+      "[\"d\", \"a\", \"b\", \"c\"].sort() == [\"a\", \"b\", \"c\", \"d\"]",
+      "[-2, 5, -2, 1, 1, 5, -2, 1].distinct() == [-2, 5, 1]", "[[1], [1], [2]].distinct() == [[1], [2]]",
+      "[[1],[2],[3,4]].flatten() == [1,2,3,4]", "[-3, 1, -5, -2, 4].sortBy(e, -(e * e)) == [-5, 4, -3, -2, 1]"],
+     {"[1,2,3,4].slice(3, 0) != [1,2]": "cannot slice(3, 0), start index must be less than or equal to end index",
+      "[1,2,3,4].slice(0, 10) != [1,2]": "cannot slice(0, 10), list is length 4",
+      "[1,2,3,4].slice(-5, 10) != [1,2]": "cannot slice(-5, 10), negative indexes not supported",
+      "[[1],[2],[3,4]].flatten(-1) == [1,2,3,4]": "level must be non-negative"}),
+    ("string lists", objs(["a", "b", "c"]), vals(lst(STR)),
+     ["self.val1.join('-') == 'a-b-c'", "['a', 'b', 'c'].join('-') == 'a-b-c'", "self.val1.join() == 'abc'"], {}),
+    ("listSets", objs(["a", "b", "c"], ["a", "c", "b"]), vals(set_list(STR), set_list(STR)),
+     ["self.val1 == ['c', 'b', 'a']", "self.val1 == self.val2", "'a' in self.val1", "self.val2[0] in self.val1",
+      "!('x' in self.val1)", "self.val1 + self.val2 == ['a', 'b', 'c']",
+      "self.val1 + ['c', 'd'] == ['a', 'b', 'c', 'd']", "sets.contains(['a', 'b'], [])",
+      "sets.contains(['a', 'b'], ['b'])", "!sets.contains(['a', 'b'], ['c'])", "sets.equivalent([], [])",
+      "sets.equivalent(['c', 'b', 'a'], ['b', 'c', 'a'])", "!sets.equivalent(['a', 'b'], ['b', 'c'])",
+      "sets.intersects(['a', 'b'], ['b', 'c'])", "!sets.intersects([], [])", "!sets.intersects(['a', 'b'], [])",
+      "sets.contains([1.25, 1.5], [1.5])", "sets.contains([{'a': 1}, {'b': 2}], [{'b': 2}])",
+      "sets.contains([duration('1h'), duration('2h')], [duration('2h')])",
+      "sets.intersects([[1, 2], [3, 4]], [[3, 4]])"], {}),
+    ("listMaps", {"objs": [[{"k": "a", "v": "1"}, {"k": "b", "v": "2"}], [{"k": "b", "v": "2"}, {"k": "a", "v": "1"}],
+                           [{"k": "b", "v": "3"}, {"k": "a", "v": "1"}], [{"k": "c", "v": "4"}]]},
+     obj({"objs": lst(map_list(["k"], obj({"k": STR, "v": STR})))}),
+     ["self.objs[0] == self.objs[1]", "self.objs[0] + self.objs[2] == self.objs[2]",
+      "self.objs[2] + self.objs[0] == self.objs[0]", "self.objs[0] == [self.objs[0][0], self.objs[0][1]]",
+      "self.objs[0] == [self.objs[0][1], self.objs[0][0]]",
+      "self.objs[2] + [self.objs[0][0], self.objs[0][1]] == self.objs[0]",
+      "size(self.objs[0] + [self.objs[3][0]]) == 3"],
+     {"self.objs[0] == {'k': 'a', 'v': '1'}": "no matching overload for '_==_'"}),
+    ("maps", objs({"k1": "a", "k2": "b"}, {"k2": "b", "k1": "a"}), vals(mapping(STR), mapping(STR)),
+     ["self.val1 == self.val2", "'k1' in self.val1", "!('k3' in self.val1)", "self.val1 == {'k1': 'a', 'k2': 'b'}"],
+     {}),
+    ("object access", {"a": {"b": 1, "d": None}, "a1": {"b1": {"c1": 4}}, "a3": {}},
+     obj({"a": obj({"b": INT, "c": INT, "d": {**INT, "nullable": True}}),
+          "a1": obj({"b1": obj({"c1": INT}), "d2": obj({"e2": INT})})}),
+     ["has(self.a.b)", "!has(self.a.c)", "!has(self.a.d)", "has(self.a1.b1.c1)",
+      "!(has(self.a1.d2) && has(self.a1.d2.e2))", "!has(self.a1.d2)"],
+     {"has(self.a.z)": "undefined field 'z'", "self.a['b'] == 1": "no matching overload for '_[_]'",
+      "has(self.a1.d2.e2)": "no such key: d2"}),
+    ("map access", {"val": {"b": 1, "d": 2}}, obj({"val": mapping(INT)}),
+     ["!('a' in self.val)", "'b' in self.val", "!('c' in self.val)", "'d' in self.val", "!has(self.val.a)",
+      "has(self.val.b)", "!has(self.val.c)", "has(self.val.d)", "self.val.all(k, self.val[k] > 0)",
+      "self.val.exists(k, self.val[k] > 1)", "self.val.exists_one(k, self.val[k] == 2)",
+      "!self.val.exists(k, self.val[k] > 2)", "!self.val.exists_one(k, self.val[k] > 0)", "size(self.val) == 2",
+      "self.val.map(k, self.val[k]).exists(v, v == 1)", "size(self.val.filter(k, self.val[k] > 1)) == 1",
+      "self.val.all(k, v, v > 0)"],
+     {"self.val['c'] == 1": "no such key: c"}),
+    ("listMap access", {"listMap": [{"k": "a1", "v": "b1"}, {"k": "a2", "v": "b2"}, {"k": "a3", "v": "b3", "v2": "z"}]},
+     obj({"listMap": map_list(["k"], obj({"k": STR, "v": STR, "v2": STR}))}),
+     ["has(self.listMap[0].v)", "self.listMap.all(m, m.k.startsWith('a'))",
+      "self.listMap.all(m, !has(m.v2) || m.v2 == 'z')", "self.listMap.exists(m, m.k.endsWith('1'))",
+      "self.listMap.exists_one(m, m.k == 'a3')", "!self.listMap.all(m, m.k.endsWith('1'))",
+      "!self.listMap.exists(m, m.v == 'x')", "!self.listMap.exists_one(m, m.k.startsWith('a'))",
+      "size(self.listMap.filter(m, m.k == 'a1')) == 1", "self.listMap.exists(m, m.k == 'a1' && m.v == 'b1')",
+      "self.listMap.map(m, m.v).exists(v, v == 'b1')", "self.listMap.exists(m, has(m.v2) && m.v2 == 'z')",
+      "!self.listMap.all(m, has(m.v2) && m.v2 != 'z')", "self.listMap.exists_one(m, has(m.v2) && m.v2 == 'z')",
+      "self.listMap.filter(m, has(m.v2) && m.v2 == 'z').size() == 1",
+      "self.listMap.exists(m, m.v2 == 'z')", "!self.listMap.all(m, m.v2 != 'z')"],
+     {"self.listMap.all(m, m.v2 == 'z')": "no such key: v2",
+      "self.listMap.exists_one(m, m.v2 == 'z')": "no such key: v2",
+      "self.listMap.filter(m, m.v2 == 'z').size() == 1": "no such key: v2",
+      "self.listMap.map(m, m.v2).size() == 1": "no such key: v2"}),
+    ("list access", {"array": [1, 1, 2, 2, 3, 3, 4, 5]}, obj({"array": lst(INT)}),
+     ["2 in self.array", "self.array.all(e, e > 0)", "self.array.exists(e, e > 2)", "self.array.exists_one(e, e > 4)",
+      "!self.array.all(e, e < 2)", "!self.array.exists(e, e < 0)", "!self.array.exists_one(e, e == 2)",
+      "size(self.array.filter(e, e%2 == 0)) == 3",
+      "self.array.map(e, e * 20).filter(e, e > 50).exists(e, e == 60)", "size(self.array) == 8"],
+     {"self.array[100] == 0": "index out of bounds: 100"}),
+    ("string in intOrString", {"something": "25%"}, obj({"something": INT_OR_STRING}),
+     ["self.something == '25%'", "self.something != 1", "self.something == 1 || self.something == '25%'",
+      "self.something == '25%' || self.something == 1", "type(self.something) == string && self.something == '25%'",
+      "type(self.something) == int ? self.something == 1 : self.something == '25%'",
+      "self.something != ['anything']"], {}),
+    ("int in intOrString", {"something": 1}, obj({"something": INT_OR_STRING}),
+     ["self.something == 1", "self.something != 'some string'", "self.something == 1 || self.something == '25%'",
+      "type(self.something) == int && self.something == 1", "self.something != ['anything']"], {}),
+    ("null in intOrString", {"something": None}, obj({"something": {**INT_OR_STRING, "nullable": True}}),
+     ["!has(self.something)"], {"type(self.something) == int": "no such key"}),
+    ("percent comparison using intOrString", {"min": "50%", "current": 5, "available": 10},
+     obj({"min": INT_OR_STRING, "current": INT, "available": INT}),
+     ["type(self.min) == string && self.min.matches(r'(\\d+(\\.\\d+)?%)')",
+      "type(self.min) == int ? self.current <= self.min : double(self.current) / double(self.available) >= "
+      "double(self.min.replace('%', '')) / 100.0"], {}),
+    ("escaping", {"true": 1, "in": 4, "namespace": 17, "int": 101, "self": 201, "all": 203, "size": "204",
+                  "_true": 301, "dot.dot": 401, "dash-dash": 402, "slash/slash": 403, "underscore_underscore": 404,
+                  "doubleunderscore__doubleunderscore": 405},
+     obj({"true": INT, "in": INT, "namespace": INT, "int": INT, "self": INT, "all": INT, "size": STR, "_true": INT,
+          "dot.dot": INT, "dash-dash": INT, "slash/slash": INT, "underscore_underscore": INT,
+          "doubleunderscore__doubleunderscore": INT}),
+     ["self.__true__ == 1", "self.__in__ == 4", "self.__namespace__ == 17", "self.int == 101", "self.self == 201",
+      "self.all == 203", "self.size == '204'", "self._true == 301", "self.__true__ != 301",
+      "self.dot__dot__dot == 401", "self.dash__dash__dash == 402", "self.slash__slash__slash == 403",
+      "self.underscore_underscore == 404", "self.doubleunderscore__underscores__doubleunderscore == 405"],
+     {"self.__illegal__ == 301": "undefined field '__illegal__'", "self.true == 1": "Syntax error"}),
+    ("map keys are not escaped", {"m": {"@": 1, "9": 2, "int": 3, "./-": 4, "👑": 5}}, obj({"m": mapping(INT)}),
+     ["self.m['@'] == 1", "self.m['9'] == 2", "self.m['int'] == 3", "self.m['./-'] == 4", "self.m['👑'] == 5"], {}),
+    ("stdlib list functions",
+     {"ints": [1, 2, 2, 3], "unsortedInts": [2, 1], "emptyInts": [], "doubles": [1.0, 2.0, 2.0, 3.0],
+      "durations": ["1s", "1m", "1m", "1h"], "strings": ["a", "b", "b", "c"], "unsortedStrings": ["b", "a"],
+      "emptyStrings": [], "dates": ["2000-01-01", "2000-02-01", "2000-02-01", "2010-01-01"],
+      "objs": [{"f1": "a", "f2": "a"}, {"f1": "a", "f2": "b"}, {"f1": "a", "f2": "b"}, {"f1": "a", "f2": "c"}]},
+     obj({"ints": lst(INT), "unsortedInts": lst(INT), "emptyInts": lst(INT), "doubles": lst(NUM),
+          "durations": lst(DURATION), "strings": lst(STR), "unsortedStrings": lst(STR), "emptyStrings": lst(STR),
+          "dates": lst(DATE), "objs": lst(obj({"f1": STR, "f2": STR}))}),
+     ["self.ints.sum() == 8", "self.ints.min() == 1", "self.ints.max() == 3", "self.emptyInts.sum() == 0",
+      "self.ints.isSorted()", "!self.unsortedInts.isSorted()", "self.ints.indexOf(2) == 1",
+      "self.ints.lastIndexOf(2) == 2", "self.ints.indexOf(10) == -1", "self.doubles.sum() == 8.0",
+      "self.durations.sum() == duration('1h2m1s')", "self.durations.min() == duration('1s')",
+      "self.durations.isSorted()", "self.strings.min() == 'a'", "self.strings.max() == 'c'",
+      "self.strings.isSorted()", "!self.unsortedStrings.isSorted()", "self.strings.indexOf('b') == 1",
+      "self.dates.min() == timestamp('2000-01-01T00:00:00.000Z')", "self.dates.isSorted()",
+      "self.objs.indexOf(self.objs[1]) == 1", "self.objs.lastIndexOf(self.objs[1]) == 2",
+      "([0] + self.emptyInts).min() == 0", "dyn([]).sum() == 0", "dyn([1, 2]).sum() == 3", "[].sum() == 0"],
+     {"self.emptyInts.min() == 1": "min called on empty list", "self.emptyInts.max() == 3": "max called on empty list",
+      "self.emptyStrings.max() == 'c'": "max called on empty list",
+      "['a', 'b'].sum() == 'c'": "found no matching overload for 'sum'"}),
+    ("stdlib regex functions", {"str": "this is a 123 string 456"}, obj({"str": STR}),
+     ["self.str.find('[0-9]+') == '123'", "self.str.find('[0-9]+') != '456'", "self.str.find('xyz') == ''",
+      "self.str.findAll('[0-9]+') == ['123', '456']", "self.str.findAll('[0-9]+', 0) == []",
+      "self.str.findAll('[0-9]+', 1) == ['123']", "self.str.findAll('[0-9]+', 2) == ['123', '456']",
+      "self.str.findAll('[0-9]+', 3) == ['123', '456']", "self.str.findAll('[0-9]+', -1) == ['123', '456']",
+      "self.str.findAll('xyz') == []", "self.str.findAll('xyz', 1) == []"],
+     {"self.str.find(')') == ''": "error parsing regexp: unexpected ): `)`"}),
+    ("URL parsing", {"url": "https://user:pass@kubernetes.io:80/docs/home?k1=a&k2=b&k2=c#anchor"}, obj({"url": STR}),
+     ["url('/path').getScheme() == ''", "url('https://example.com/').getScheme() == 'https'",
+      "url('https://example.com:80/').getHost() == 'example.com:80'",
+      "url('https://example.com/').getHost() == 'example.com'", "url('https://[::1]:80/').getHost() == '[::1]:80'",
+      "url('https://[::1]/').getHost() == '[::1]'", "url('/path').getHost() == ''",
+      "url('https://example.com:80/').getHostname() == 'example.com'",
+      "url('https://127.0.0.1/').getHostname() == '127.0.0.1'", "url('https://[::1]/').getHostname() == '::1'",
+      "url('/path').getHostname() == ''", "url('https://example.com:80/').getPort() == '80'",
+      "url('https://example.com/').getPort() == ''", "url('/path').getPort() == ''",
+      "url('https://example.com/path').getEscapedPath() == '/path'",
+      "url('https://example.com/with space/').getEscapedPath() == '/with%20space/'",
+      "url('https://example.com').getEscapedPath() == ''",
+      "url('https://example.com/path?k1=a&k2=b&k2=c').getQuery() == { 'k1': ['a'], 'k2': ['b', 'c']}",
+      "url('https://example.com/path?key with spaces=value with spaces').getQuery() == "
+      "{ 'key with spaces': ['value with spaces']}",
+      "url('https://example.com/path?').getQuery() == {}", "url('https://example.com/path').getQuery() == {}",
+      "url(self.url).getScheme() == 'https'", "url(self.url).getHost() == 'kubernetes.io:80'",
+      "url(self.url).getHostname() == 'kubernetes.io'", "url(self.url).getPort() == '80'",
+      "url(self.url).getEscapedPath() == '/docs/home'",
+      "url(self.url).getQuery() == {'k1': ['a'], 'k2': ['b', 'c']}",
+      "isURL('https://user:pass@example.com:80/path?query=val#fragment')", "isURL('/path') == true",
+      "isURL('https://a:b:c/') == false", "isURL('../relative-path') == false"], {}),
+    ("authorizer is not supported for CRD Validation Rules", {}, obj({}), [],
+     {"authorizer.path('/healthz').check('get').allowed()": "undeclared reference to 'authorizer'"}),
+    ("optionals", {"presentObj": {"presentStr": "value"}, "m": {"k": "v"}, "l": ["a"]},
+     obj({"presentObj": obj({"presentStr": STR}), "absentObj": obj({"absentStr": STR}), "m": mapping(STR),
+          "l": lst(STR)}),
+     ["self.?presentObj.?presentStr == optional.of('value')", "self.m[?'k'] == optional.of('v')",
+      "optional.ofNonZeroValue(1).hasValue()"], {}),
+    ("quantity", objs("20", "200M"), vals(STR, STR),
+     ["isQuantity(self.val1)", "isQuantity(self.val2)", "isQuantity(\"20Mi\")",
+      "quantity(self.val2) == quantity(\"0.2G\") && quantity(\"0.2G\") == quantity(\"200M\")",
+      "quantity(\"2M\") == quantity(\"0.002G\") && quantity(\"2000k\") == quantity(\"2M\") && "
+      "quantity(\"0.002G\") == quantity(\"2000k\")",
+      "quantity(self.val1).isLessThan(quantity(\"100M\"))", "quantity(self.val2).isGreaterThan(quantity(\"50M\"))",
+      "quantity(self.val2).compareTo(quantity(\"0.2G\")) == 0",
+      "quantity(\"50k\").add(quantity(self.val1)) == quantity(\"50.02k\")",
+      "quantity(\"50k\").sub(quantity(self.val1)) == quantity(\"49980\")", "quantity(self.val1).isInteger()"], {}),
+    ("IP and CIDR", objs("20", "200M"), vals(STR, STR),
+     ["isIP(\"192.168.0.1\")", "ip.isCanonical(\"127.0.0.1\")", "ip(\"192.168.0.1\").family() > 0",
+      "ip(\"0.0.0.0\").isUnspecified()", "ip(\"127.0.0.1\").isLoopback()", "ip(\"224.0.0.1\").isLinkLocalMulticast()",
+      "ip(\"192.168.0.1\").isGlobalUnicast()", "cidr(\"192.168.0.0/24\").containsIP(ip(\"192.168.0.1\"))",
+      "cidr(\"192.168.0.0/24\").containsCIDR(\"192.168.0.0/25\")",
+      "cidr(\"2001:db8::/32\").containsCIDR(cidr(\"2001:db8::/33\"))",
+      "cidr('192.168.0.0/24') == cidr('192.168.0.0/24').masked()", "cidr('192.168.0.0/16').prefixLength() == 16",
+      "cidr('::1/128').ip().family() == 6", "type(ip(\"192.168.0.1\")) == net.IP"], {}),
+]
+
+# rule -> why cel-python gives another outcome than cel-go
+DIVERGES = {
+    "'%d %s %f %s %s'.format([1, 'abc', 1.0, duration('1m'), timestamp('2000-01-01T00:00:00.000Z')]) == "
+    "'1 abc 1.000000 60s 2000-01-01T00:00:00Z'": "cel-go's string format() is not implemented",
+    "self.val1.matches(')')": "cel-go checks a constant regex at compile time; celpy fails at evaluation with re2's text",
+    "duration('1d') == duration('1h')": "cel-go checks constant durations at compile time; celpy at evaluation",
+    "[1, 'a', false].filter(x, string(x) == 'a')": "no type checker: mixed-type list literals are accepted",
+    "self.objs[0] == {'k': 'a', 'v': '1'}": "no type checker: an object compares with a map literal",
+    "self.a['b'] == 1": "no type checker: an object can be indexed like a map",
+    "[-3, 1, -5, -2, 4].sortBy(e, -(e * e)) == [-5, 4, -3, -2, 1]": "the sortBy macro is not in celpy",
+    "self.val.all(k, v, v > 0)": "two-variable comprehensions are not in celpy",
+    "self.?presentObj.?presentStr == optional.of('value')": "celpy does not parse optional field selection",
+    "self.m[?'k'] == optional.of('v')": "celpy does not parse optional indexing",
+    "optional.ofNonZeroValue(1).hasValue()": "the optional library is only partly there (oldSelf)",
+    "['a', 'b'].sum() == 'c'": "no type checker: the error comes at evaluation, as 'no such overload'",
+    "self.str.find(')') == ''": "cel-go compiles a constant regex at compile time; celpy reports re2's error text",
+    "type(ip(\"192.168.0.1\")) == net.IP": "the net.IP and net.CIDR type names are not declared",
+    "self.val1 == '\'\'l1\nl2\'\''": "celpy drops a newline written inside a triple-quoted string",
+    "has(self.a1.d2.e2)": "celpy's has() is false, not an error, when an intermediate field is absent",
+    "self.listMap.all(m, m.v2 == 'z')": "celpy's all() over two errors reports 'no such overload', not the error",
+}
+
+
+def _run(value, schema, rule):
+    s = {**schema, "x-kubernetes-validations": [{"rule": rule}]}
+    compiled = _cel.compile_rule({"rule": rule}, s, False)
+    if compiled.error:
+        return [compiled.error]
+    v = _cel.Validator(s, False)
+    return [str(e) for e in v.validate(value)]
+
+
+def _params():
+    for name, value, schema, valid, errors in CASES:
+        for rule in valid:
+            marks = [pytest.mark.xfail(strict=True, reason=DIVERGES[rule])] if rule in DIVERGES else []
+            yield pytest.param(value, schema, rule, None, id=f"{name}: {rule}"[:90], marks=marks)
+        for rule, want in errors.items():
+            marks = [pytest.mark.xfail(strict=True, reason=DIVERGES[rule])] if rule in DIVERGES else []
+            yield pytest.param(value, schema, rule, want, id=f"{name}: {rule}"[:90], marks=marks)
+
+
+@pytest.mark.parametrize("value,schema,rule,error", list(_params()))
+def test_go_validation_expressions(value, schema, rule, error) -> None:
+    out = _run(value, schema, rule)
+    if error is None:
+        assert out == []
+    else:
+        assert len(out) == 1 and error in out[0], out

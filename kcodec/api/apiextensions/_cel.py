@@ -1211,6 +1211,55 @@ def _line_col(src: str, offset: int) -> tuple[int, int]:
     return line, offset - start
 
 
+_GO_DURATION = re.compile(r"[-+]?(0|((\d+(\.\d*)?|\.\d+)(ns|us|\u00b5s|\u03bcs|ms|s|m|h))+)\Z")
+_RFC3339 = re.compile(r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})\Z")
+
+
+def _literal(t: Any) -> Any:
+    """The literal token an argument tree is, or None."""
+    from lark import Token
+
+    while not isinstance(t, Token) and len(t.children) == 1 and t.data != "literal":
+        t = t.children[0]
+    if not isinstance(t, Token) and t.data == "literal" and isinstance(t.children[0], Token):
+        return t.children[0]
+    return None
+
+
+def _first_token(t: Any) -> Any:
+    from lark import Token
+
+    if isinstance(t, Token):
+        return t
+    for c in t.children:
+        if c is not None:
+            tok = _first_token(c)
+            if tok is not None:
+                return tok
+    return None
+
+
+def _string_literal(tok: Any) -> str | None:
+    if tok is None or tok.type not in ("STRING_LIT", "MLSTRING_LIT"):
+        return None
+    return str(_celpy.evaluation.celstr(tok))
+
+
+def _valid_timestamp(text: str) -> bool:
+    """Go's time.Parse(time.RFC3339, ...) as cel-go's timestamp() applies it, 0001..9999."""
+    import datetime
+
+    m = _RFC3339.match(text)
+    if m is None:
+        return False
+    y, mo, d, h, mi, sec = (int(m.group(i)) for i in range(1, 7))
+    try:
+        datetime.datetime(y, mo, d, h, mi, sec)
+    except ValueError:
+        return False
+    return True
+
+
 class _Checker:
     """The part of cel-go's type checker that needs the schema: field selection on objects,
     undeclared identifiers, and the result type when it is plain."""
@@ -1300,9 +1349,36 @@ class _Checker:
                     line, col = _line_col(self.src, dot if dot >= 0 else tok.start_pos)
                     self.issues.append(_issue(self.src, line, col, f"undefined field '{tok}'"))
             return
+        if d == "member_index":
+            self.visit(t.children[0])
+            self.visit(t.children[1])
+            parent = self.typeof(t.children[0])
+            if parent is not None and _fields(parent[0], parent[1]) is not None:
+                tok = _first_token(t.children[1])
+                at = self.src.rfind("[", 0, tok.start_pos) if tok is not None else -1
+                line, col = _line_col(self.src, max(at, 0))
+                self.issues.append(_issue(self.src, line, col, "found no matching overload for '_[_]' applied to "
+                                                               "'(object, string)'"))
+            return
+        if d == "relation" and len(t.children) == 2 and getattr(t.children[0], "data", "") in ("relation_eq",
+                                                                                                  "relation_ne"):
+            left, right = t.children[0].children[0], t.children[1]
+            self.visit(left)
+            self.visit(right)
+            a, b = self._kind(left), self._kind(right)
+            if a is not None and b is not None and a != b and "null_type" not in (a, b):
+                op = "_==_" if t.children[0].data == "relation_eq" else "_!=_"
+                tok = _first_token(right)
+                at = self.src.rfind(op[1:3], 0, tok.start_pos) if tok is not None else -1
+                line, col = _line_col(self.src, max(at, 0))
+                self.issues.append(_issue(self.src, line, col, f"found no matching overload for '{op}' applied to "
+                                                               f"'({a}, {b})'"))
+            return
         if d == "member_dot_arg":
             member, method = t.children[0], str(t.children[1])
             args = t.children[2].children if len(t.children) > 2 and t.children[2] is not None else []
+            if method == "matches" and len(args) == 1:
+                self._constant_regex(args[0])
             self.visit(member)
             var = self._macro_var(args[0]) if method in _MACROS and len(args) >= 2 else None
             if var is not None:
@@ -1326,6 +1402,12 @@ class _Checker:
             return
         if d == "ident_arg":
             # a global call: has(), size(), ... ; the name itself is not a variable
+            name = str(t.children[0])
+            args = t.children[1].children if len(t.children) > 1 and t.children[1] is not None else []
+            if name == "matches" and len(args) == 2:
+                self._constant_regex(args[1])
+            elif name in ("duration", "timestamp") and len(args) == 1:
+                self._constant_time(name, args[0])
             for c in t.children[1:]:
                 if c is not None:
                     self.visit(c)
@@ -1335,6 +1417,53 @@ class _Checker:
         for c in t.children:
             if c is not None:
                 self.visit(c)
+
+    def _kind(self, t: Any) -> str | None:
+        """The CEL type name of an operand when it is certain: a schema value (an object with
+        declared fields is "object") or a plain literal; None otherwise."""
+        ty = self.typeof(t)
+        if ty is not None:
+            s, is_res = ty
+            if _is_dyn(s) or (s.get("type") == "string" and s.get("format") in ("duration", "date", "date-time",
+                                                                                   "byte")):
+                return None
+            if _fields(s, is_res) is not None:
+                return "object"
+            return {"boolean": "bool", "integer": "int", "number": "double", "string": "string", "array": "list",
+                    "object": "map"}.get(s.get("type") or "")
+        k = self.result_type(t)
+        return k if k in ("bool", "int", "uint", "double", "string", "bytes", "list", "map", "null_type") else None
+
+    def _constant_regex(self, arg: Any) -> None:
+        """cel-go compiles a constant matches() pattern when it checks the rule."""
+        tok = _literal(arg)
+        pattern = _string_literal(tok)
+        if pattern is None:
+            return
+        try:
+            _regex().compile(pattern)
+        except Exception:  # noqa: BLE001 - re2 and re raise different errors
+            self.issues.append(_issue(self.src, tok.line, tok.column - 1, "invalid matches argument"))
+
+    def _constant_time(self, name: str, arg: Any) -> None:
+        """cel-go validates constant duration() and timestamp() arguments when it checks."""
+        tok = _literal(arg)
+        if tok is None:
+            return
+        text = _string_literal(tok)
+        if name == "duration":
+            if text is not None and not _GO_DURATION.match(text):
+                self.issues.append(_issue(self.src, tok.line, tok.column - 1, "invalid duration argument"))
+            return
+        if text is not None:
+            ok = _valid_timestamp(text)
+        elif tok.type == "INT_LIT":
+            # seconds since the epoch, 0001-01-01 to 9999-12-31 (cel-go's timestamp range)
+            ok = -62135596800 <= int(str(tok), 0) <= 253402300799
+        else:
+            return
+        if not ok:
+            self.issues.append(_issue(self.src, tok.line, tok.column - 1, "invalid timestamp"))
 
     @staticmethod
     def _macro_var(arg: Any) -> str | None:

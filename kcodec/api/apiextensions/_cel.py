@@ -14,15 +14,21 @@ What cel-python cannot do as cel-go does, and what is done instead:
 
 - cel-go type-checks a rule against the schema when the CRD is written; celpy only parses.
   :func:`compile_rule` adds the checks users meet most: a field the schema does not declare
-  (``undefined field 'x'``), an unknown identifier (``undeclared reference to 'x'``) and a
-  rule whose result is plainly not a bool. Other type errors surface when a rule is
-  evaluated (``no such overload``), where Go would have refused the CRD.
+  (``undefined field 'x'``), an unknown identifier (``undeclared reference to 'x'``), ``==``
+  between values of certain different types, indexing an object, constant ``matches``,
+  ``duration`` and ``timestamp`` arguments, and a rule whose result is plainly not a bool.
+  Other type errors surface when a rule is evaluated (``no such overload``), where Go would
+  have refused the CRD.
 - Syntax errors carry celpy's position and the words ``Syntax error: unexpected input``,
   not ANTLR's ``mismatched input ... expecting ...``.
-- No cost estimation or runtime cost budget; the optional-value syntax ``a.?b`` and
-  ``optional.of`` do not parse (``oldSelf.hasValue()``, ``.value()``, ``.orValue()`` work).
-- Lists with ``x-kubernetes-list-type`` set or map compare in order.
-- ``min()`` on a list is celpy's own macro; an empty list fails with Go's text all the same.
+- celpy's interpreter is subclassed (:func:`_runner_class`) for cel-go's ``has()``,
+  ``all``/``exists`` error rules, the lists library's ``min()`` and cel-go's extra
+  comprehensions; operators are bound to cel-go's heterogeneous equality and the set/map
+  list semantics.
+- Missing: cost estimation and the runtime cost budget, the optional syntax ``a.?b`` /
+  ``m[?k]`` and ``optional.*`` (``oldSelf.hasValue()``, ``.value()``, ``.orValue()`` work),
+  string ``format()``, the ``format`` and ``semver`` libraries, the ``net.IP``/``net.CIDR``
+  type names, newlines inside triple-quoted literals (celpy drops them).
 """
 from __future__ import annotations
 
@@ -77,12 +83,150 @@ def _load() -> Any:
         # celpy.Environment raises the interpreter's recursion limit for good; rules are
         # short, so the process keeps the limit it had.
         limit = sys.getrecursionlimit()
+        _celpy = celpy
         try:
-            _env = celpy.Environment()
+            _env = celpy.Environment(runner_class=_runner_class())
         finally:
             sys.setrecursionlimit(limit)
-        _celpy = celpy
     return _celpy or None
+
+
+def _runner_class() -> type:
+    """celpy's interpreter with cel-go's semantics where celpy's differ: ``has()`` fails when
+    an intermediate field is missing, ``all``/``exists`` raise an error only when no element
+    decides the result, ``min()`` is the lists library's function, and the comprehensions
+    cel-go adds (two variables, ``existsOne``, ``transformList``/``Map``/``MapEntry``,
+    ``sortBy``, ``map`` with a filter)."""
+    celpy = _celpy
+    ev, ct = celpy.evaluation, celpy.celtypes
+    from lark import Tree
+
+    def var_name(arg: Any) -> str | None:
+        t = arg
+        while isinstance(t, Tree) and len(t.children) == 1 and t.data != "ident":
+            t = t.children[0]
+        if isinstance(t, Tree) and t.data == "ident":
+            return str(t.children[0])
+        return None
+
+    class Evaluator(ev.Evaluator):  # type: ignore[misc, name-defined]
+        def sub_evaluator(self, ast: Any) -> Any:
+            return Evaluator(ast, activation=self.activation)
+
+        def macro_has_eval(self, exprlist: Any) -> Any:
+            node = exprlist.children[0] if exprlist.children else None
+            while isinstance(node, Tree) and node.data != "member_dot" and len(node.children) == 1:
+                node = node.children[0]
+            if isinstance(node, Tree) and node.data == "member_dot":
+                target = self.visit(node.children[0])
+                if isinstance(target, ev.CELEvalError):
+                    return target
+                if isinstance(target, Mapping):
+                    return ct.BoolType(ct.StringType(str(node.children[1])) in target)
+                return ev.CELEvalError("invalid type for field selection.")
+            return super().macro_has_eval(exprlist)
+
+        def member_dot_arg(self, tree: Any) -> Any:
+            name = str(tree.children[1])
+            args = tree.children[2].children if len(tree.children) > 2 and tree.children[2] is not None else []
+            if name == "min" and not args:
+                target = self.visit(tree.children[0])
+                if isinstance(target, ev.CELEvalError):
+                    return target
+                return _functions()["min"](target)
+            if name not in _MACROS or len(args) < 2 or var_name(args[0]) is None:
+                return super().member_dot_arg(tree)
+            target = self.visit(tree.children[0])
+            if isinstance(target, ev.CELEvalError):
+                return target
+            two = name in ("transformList", "transformMap", "transformMapEntry") or (name in _TWO_VARS and len(args) == 3)
+            v1 = var_name(args[0])
+            v2 = var_name(args[1]) if two else None
+            if two and v2 is None:
+                return ev.CELEvalError(_NO_OVERLOAD)
+            exprs = [self.sub_evaluator(a) for a in args[2 if two else 1:]]
+            if isinstance(target, Mapping):
+                pairs = [(k, target[k]) for k in target]
+            elif isinstance(target, list):
+                pairs = [(ct.IntType(i), x) for i, x in enumerate(target)]
+            else:
+                return ev.CELEvalError(_NO_OVERLOAD)
+            is_list = isinstance(target, list)
+
+            def bind(pair: tuple[Any, Any]) -> dict[Any, Any]:
+                if two:
+                    return {v1: pair[0], v2: pair[1]}
+                return {v1: pair[1] if is_list else pair[0]}
+
+            def run(i: int, pair: tuple[Any, Any]) -> Any:
+                try:
+                    return exprs[i].evaluate(bind(pair))
+                except ev.CELEvalError as exc:
+                    return exc
+
+            if name in ("all", "exists"):
+                want = name == "exists"
+                error = None
+                for pair in pairs:
+                    r = run(0, pair)
+                    if isinstance(r, ct.BoolType):
+                        if bool(r) == want:
+                            return ct.BoolType(want)
+                    elif error is None:
+                        error = r if isinstance(r, ev.CELEvalError) else ev.CELEvalError(_NO_OVERLOAD)
+                return error if error is not None else ct.BoolType(not want)
+            if name in ("exists_one", "existsOne"):
+                count = 0
+                for pair in pairs:
+                    r = run(0, pair)
+                    if not isinstance(r, ct.BoolType):
+                        return r if isinstance(r, ev.CELEvalError) else ev.CELEvalError(_NO_OVERLOAD)
+                    count += bool(r)
+                return ct.BoolType(count == 1)
+            filtered = []
+            for pair in pairs:
+                if len(exprs) == 2 or name == "filter":
+                    keep = run(0, pair)
+                    if not isinstance(keep, ct.BoolType):
+                        return keep if isinstance(keep, ev.CELEvalError) else ev.CELEvalError(_NO_OVERLOAD)
+                    if not keep:
+                        continue
+                if name == "filter":
+                    filtered.append((pair, pair[1] if is_list else pair[0]))
+                    continue
+                out = run(len(exprs) - 1, pair)
+                if isinstance(out, ev.CELEvalError):
+                    return out
+                filtered.append((pair, out))
+            if name == "filter":
+                return ct.ListType([v for _, v in filtered])
+            if name in ("map", "transformList"):
+                return ct.ListType([v for _, v in filtered])
+            if name == "transformMap":
+                return ct.MapType({p[0]: v for p, v in filtered})
+            if name == "transformMapEntry":
+                merged: dict[Any, Any] = {}
+                for _, entry in filtered:
+                    if not isinstance(entry, Mapping):
+                        return ev.CELEvalError(_NO_OVERLOAD)
+                    for k, v in entry.items():
+                        if k in merged:
+                            return ev.CELEvalError(f"insert failed: key {k} already exists")
+                        merged[k] = v
+                return ct.MapType(merged)
+            # sortBy(e, key): the list in the order of its keys (stable)
+            keys = [v for _, v in filtered]
+            try:
+                order = sorted(range(len(keys)), key=lambda i: keys[i])
+            except TypeError:
+                return ev.CELEvalError(_NO_OVERLOAD)
+            return ct.ListType([target[i] for i in order])
+
+    class Runner(celpy.InterpretedRunner):  # type: ignore[misc, name-defined]
+        def evaluate(self, context: Any) -> Any:
+            return Evaluator(ast=self.ast, activation=self.new_activation()).evaluate(context)
+
+    return Runner
 
 
 def cel_available() -> bool:
@@ -561,6 +705,14 @@ def _lib() -> dict[str, Callable[..., Any]]:
             total = total + v
         return total
 
+    def min_(lst: Any) -> Any:
+        if not _is_list(lst):
+            raise _overload()
+        if not lst:
+            raise _EvalError("min called on empty list")
+        cmp_list(lst)
+        return min(lst)
+
     def max_(lst: Any) -> Any:
         if not _is_list(lst):
             raise _overload()
@@ -997,7 +1149,7 @@ def _lib() -> dict[str, Callable[..., Any]]:
         return ct.ListType(out)
 
     return {
-        "isSorted": is_sorted, "sum": sum_, "max": max_, "indexOf": index_of, "lastIndexOf": last_index_of,
+        "isSorted": is_sorted, "sum": sum_, "min": min_, "max": max_, "indexOf": index_of, "lastIndexOf": last_index_of,
         "find": find, "findAll": find_all,
         "charAt": char_at, "lowerAscii": lower_ascii, "upperAscii": upper_ascii, "replace": replace,
         "split": split, "substring": substring, "trim": trim, "join": join, "reverse": reverse,
@@ -1158,7 +1310,11 @@ def _wrap_errors(lib: dict[str, Callable[..., Any]]) -> dict[str, Callable[..., 
 
 # -- compilation ----------------------------------------------------------------------------
 
-_MACROS = frozenset({"all", "exists", "exists_one", "map", "filter"})
+_MACROS = frozenset({"all", "exists", "exists_one", "existsOne", "map", "filter", "transformList", "transformMap",
+                     "transformMapEntry", "sortBy"})
+# macros whose three-argument form binds two variables (cel-go ext two-variable comprehensions)
+_TWO_VARS = frozenset({"all", "exists", "existsOne", "exists_one", "transformList", "transformMap",
+                       "transformMapEntry"})
 _TYPE_NAMES = frozenset({"int", "uint", "double", "bool", "string", "bytes", "list", "map", "null_type", "type",
                          "duration", "timestamp", "optional_type"})
 _GLOBAL_FUNCS = frozenset({"has", "size", "int", "uint", "double", "bool", "string", "bytes", "duration",
@@ -1382,17 +1538,27 @@ class _Checker:
             self.visit(member)
             var = self._macro_var(args[0]) if method in _MACROS and len(args) >= 2 else None
             if var is not None:
-                elem = None
+                two = method in ("transformList", "transformMap", "transformMapEntry") or (
+                    method in _TWO_VARS and len(args) == 3)
+                var2 = self._macro_var(args[1]) if two else None
+                first = second = None
                 parent = self.typeof(member)
                 if parent is not None:
                     s, _ = parent
                     if s.get("type") == "array" and isinstance(s.get("items"), Mapping):
-                        elem = (s["items"], bool(s["items"].get("x-kubernetes-embedded-resource")))
+                        first = second = (s["items"], bool(s["items"].get("x-kubernetes-embedded-resource")))
+                        if two:
+                            first = ({"type": "integer"}, False)
                     elif _fields(s, False) is None and s.get("type") == "object":
-                        elem = (_STRING, False)  # a map's macros range over its keys
-                self.scopes.append({var: elem})
+                        first = (_STRING, False)  # a map's macros range over its keys
+                        ap = _additional(s)
+                        second = (ap, bool(ap.get("x-kubernetes-embedded-resource"))) if ap is not None else None
+                scope = {var: first}
+                if var2 is not None:
+                    scope[var2] = second
+                self.scopes.append(scope)
                 try:
-                    for a in args[1:]:
+                    for a in args[2 if var2 is not None else 1:]:
                         self.visit(a)
                 finally:
                     self.scopes.pop()
@@ -1954,7 +2120,6 @@ _GO_ERRORS = (
     (re.compile(r"no such member in mapping: '(.*)'"), r"no such key: \1"),
     (re.compile(r"modulus or divide by zero"), "division by zero"),
     (re.compile(r"return error for overflow"), "integer overflow"),
-    (re.compile(r"Attempt to reduce an empty sequence.*"), "min called on empty list"),
     (re.compile(r"found no matching overload.*"), _NO_OVERLOAD),
 )
 

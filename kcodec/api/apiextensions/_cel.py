@@ -240,6 +240,8 @@ _RESERVED = frozenset({
     "true", "false", "null", "in", "as", "break", "const", "continue", "else", "for", "function", "if",
     "import", "let", "loop", "package", "namespace", "return", "var", "void", "while",
 })
+# reserved words the lexer reads as literals or operators: never a field name after '.'
+_LEXER_KEYWORDS = frozenset({"true", "false", "null", "in"})
 _IDENT_CHARS = re.compile(r"[a-zA-Z0-9_./-]*\Z")
 _EXPAND = re.compile(r"__|[-./]")
 _EXPANSIONS = {"__": "__underscores__", ".": "__dot__", "-": "__dash__", "/": "__slash__"}
@@ -276,20 +278,49 @@ def _is_dyn(s: Mapping[str, Any]) -> bool:
     return not s.get("type")
 
 
+def _with_type_and_object_meta(s: Mapping[str, Any]) -> Mapping[str, Any]:
+    """model.WithTypeAndObjectMeta: a resource's schema with apiVersion and kind strings and a
+    metadata of name and generateName only, unless it declares all of those already."""
+    props = s.get("properties") or {}
+    meta = props.get("metadata") or {}
+    meta_props = meta.get("properties") or {}
+    if ((props.get("kind") or {}).get("type") == "string" and (props.get("apiVersion") or {}).get("type") == "string"
+            and meta.get("type") == "object" and (meta_props.get("name") or {}).get("type") == "string"
+            and (meta_props.get("generateName") or {}).get("type") == "string"):
+        return s
+    return {**s, "type": s.get("type") or "object",
+            "properties": {**props, "kind": _STRING, "apiVersion": _STRING, "metadata": _META_SCHEMA}}
+
+
+def _has_decl_type(s: Any) -> bool:
+    """Whether model.SchemaDeclType gives *s* a CEL type: a value of no type is one only when
+    it is int-or-string; lists and maps need typed items. Properties without one cannot be
+    selected (they are left out of their object's type)."""
+    if not isinstance(s, Mapping):
+        return False
+    t = s.get("type")
+    if not t:
+        return bool(s.get("x-kubernetes-int-or-string"))
+    if t == "array":
+        return _has_decl_type(s.get("items"))
+    if t == "object" and not s.get("properties") and _additional(s) is not None:
+        return _has_decl_type(_additional(s))
+    return True
+
+
 def _fields(s: Mapping[str, Any], is_resource: bool) -> dict[str, tuple[str, Mapping[str, Any]]] | None:
     """CEL field name -> (property, schema) of an object type; None for a map or dyn."""
+    if is_resource:
+        s = _with_type_and_object_meta(s)
     if _is_dyn(s) or s.get("type") != "object" or (_additional(s) is not None and not s.get("properties")):
         return None
     out: dict[str, tuple[str, Mapping[str, Any]]] = {}
     for name, sub in (s.get("properties") or {}).items():
         esc = escape(name)
-        if esc is not None and isinstance(sub, Mapping):
+        if esc is not None and _has_decl_type(sub):
             out[esc] = (name, sub)
-    if is_resource:
-        # model.WithTypeAndObjectMeta: apiVersion, kind and metadata.name/generateName only.
-        out["apiVersion"] = ("apiVersion", _STRING)
-        out["kind"] = ("kind", _STRING)
-        out["metadata"] = ("metadata", _META_SCHEMA)
+            if name in _RESERVED and name not in _LEXER_KEYWORDS:
+                out[name] = (name, sub)  # cel-go also selects a reserved word unescaped after a '.'
     return out
 
 
@@ -357,12 +388,16 @@ def _to_cel(value: Any, s: Mapping[str, Any] | None, is_resource: bool = False) 
             emb = bool(ap and ap.get("x-kubernetes-embedded-resource"))
             return ct.MapType({ct.StringType(k): _to_cel(v, ap, emb) for k, v in value.items()})
         out = {}
+        declared = set()
         for esc, (name, sub) in fields.items():
+            declared.add(name)
             if value.get(name) is not None:
-                v = value[name]
-                if is_resource and name == "metadata" and isinstance(v, Mapping):
-                    v = {k: v[k] for k in ("name", "generateName") if k in v}
-                out[ct.StringType(esc)] = _to_cel(v, sub, bool(sub.get("x-kubernetes-embedded-resource")))
+                out[ct.StringType(esc)] = _to_cel(value[name], sub, bool(sub.get("x-kubernetes-embedded-resource")))
+        # Fields the type does not declare cannot be selected (the compile checks refuse
+        # them) but are part of the value, as in Go's unstructured objects: equality sees them.
+        for name, v in value.items():
+            if name not in declared and name not in out and not (is_resource and name == "metadata"):
+                out[ct.StringType(name)] = _json_to_cel(v)
         return ct.MapType(out)
     if t == "array":
         if not isinstance(value, list):
@@ -1522,13 +1557,14 @@ class _Checker:
             self.visit(left)
             self.visit(right)
             a, b = self._kind(left), self._kind(right)
-            if a is not None and b is not None and a != b and "null_type" not in (a, b):
+            # null compares with objects (cel-go's message types), not with other typed values
+            if a is not None and b is not None and a != b and not ({a, b} == {"object", "null_type"}):
                 op = "_==_" if t.children[0].data == "relation_eq" else "_!=_"
                 tok = _first_token(right)
                 at = self.src.rfind(op[1:3], 0, tok.start_pos) if tok is not None else -1
                 line, col = _line_col(self.src, max(at, 0))
                 self.issues.append(_issue(self.src, line, col, f"found no matching overload for '{op}' applied to "
-                                                               f"'({a}, {b})'"))
+                                                               f"'({a}, {b.replace('null_type', 'null')})'"))
             return
         if d == "member_dot_arg":
             member, method = t.children[0], str(t.children[1])

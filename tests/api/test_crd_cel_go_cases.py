@@ -12,6 +12,7 @@ import pytest
 pytest.importorskip("celpy", reason="cel-python (kcodec[cel]) is not installed: CEL rules are not evaluated")
 
 from kcodec.api.apiextensions import _cel  # noqa: E402
+from kcodec.validation.field import Path  # noqa: E402
 
 INT = {"type": "integer"}
 NUM = {"type": "number"}
@@ -432,3 +433,78 @@ def test_go_validation_expressions(value, schema, rule, error) -> None:
         assert out == []
     else:
         assert len(out) == 1 and error in out[0], out
+
+
+# validation_test.go TestValidateFieldPath: fieldPath -> the path it names, or Go's error
+FIELD_PATH_SCHEMA = obj({
+    "foo": mapping(obj({"subAdd": NUM})), "white space": NUM, "'foo'bar": NUM,
+    "a": obj({"foo's": NUM, "test\a": NUM, "bb[b": NUM, "bbb": obj({"c": NUM, "34": NUM}),
+              "bbb.c": obj({"a-b.3'4": NUM})}),
+    "list": lst(obj({"a": NUM, "a-b.3'4": NUM}))})
+
+
+@pytest.mark.parametrize("field_path,want", [
+    (".a", "a"), ("['\\'foo\\'bar']", "'foo'bar"), (".\\'foo\\'bar", "does not refer to a valid field"),
+    (". a", "does not refer to a valid field"), (".white space", "white space"), ("['white space']", "white space"),
+    (".a.bb[b", "does not refer to a valid field"), (".a['bbb.c']", "a.bbb.c"),
+    (".a['bbb.c'", "unexpected end of JSON path"), (".", "unexpected end of JSON path"),
+    (".foo.subAdd", "foo[subAdd]"), (".foo['subAdd']", "foo[subAdd]"), (".a.foo's", "a.foo's"),
+    (".a['foo\\'s']", "a.foo's"), (".a['test\\a']", "a.test\a"), (".a.foo", "does not refer to a valid field"),
+    (".a.bbb[0]", "expected single quoted string but got 0"), (".a.bbb.34", "a.bbb.34"),
+    (".a.bbb['34']", "a.bbb.34"), (".list", "list"), (".list[0]", "expected single quoted string but got 0"),
+    (".list. a", "does not refer to a valid field"), (".list['a']", "does not refer to a valid field"),
+    ("a", "expected [ or . but got: a"), (".c", "does not refer to a valid field"),
+    (".a..b", "does not refer to a valid field"), (".list.a-b.34", "does not refer to a valid field"),
+])
+def test_go_valid_field_path(field_path, want) -> None:
+    try:
+        got = str(_cel.valid_field_path(field_path, FIELD_PATH_SCHEMA)[0])
+    except ValueError as exc:
+        got = str(exc)
+    assert got == want
+
+
+# validation_test.go TestMessageExpression (the cases without cost budgets) and TestReasonAndFldPath
+@pytest.mark.parametrize("message,expression,want", [
+    ("", '"static string"', "root: Invalid value: static string"),
+    ("invisible", '"this is messageExpression"', "root: Invalid value: this is messageExpression"),
+    ("", "true", "root: Invalid value: failed rule: false"),
+    ("", '"str1 " + self.str', "root: Invalid value: str1 a string"),
+    ("message not messageExpression", '"str1 " + ["a", "b", "c", "d"][4]',
+     "root: Invalid value: message not messageExpression"),
+    ("", '"str1 " + ["a", "b", "c", "d"][4]', "root: Invalid value: failed rule: false"),
+    ("message not messageExpression", '"str with \\na newline"', "root: Invalid value: message not messageExpression"),
+    ("message not messageExpression", '"' + "a" * 5121 + '"', "root: Invalid value: message not messageExpression"),
+    ("message not messageExpression", 'string("")', "root: Invalid value: message not messageExpression"),
+    ("message not messageExpression", 'string("     ")', "root: Invalid value: message not messageExpression"),
+])
+def test_go_message_expression(message, expression, want) -> None:
+    rule = {"rule": "false", "messageExpression": expression, **({"message": message} if message else {})}
+    schema = {**obj({"str": STR}), "x-kubernetes-validations": [rule]}
+    errs = _cel.Validator(schema, False).validate({"str": "a string"}, None, Path("root"))
+    assert [str(e) for e in errs] == [want]
+
+
+def test_go_reason_and_field_path() -> None:
+    def schema(reason, field_path):
+        rule = {"rule": "self.m == 2", **({"reason": reason} if reason else {}),
+                **({"fieldPath": field_path} if field_path else {})}
+        return {**obj({"f": {**obj({"m": INT}), "x-kubernetes-validations": [rule]}}),
+                "x-kubernetes-validations": [{"rule": "1 == 1"}]}
+
+    def errs(s):
+        return [(e.type.value, e.field) for e in _cel.Validator(s, False).validate({"f": {"m": 1}}, None,
+                                                                                   Path("root"))]
+
+    assert errs(schema("FieldValueForbidden", "")) == [("FieldValueForbidden", "root.f")]
+    assert errs(schema(None, "")) == [("FieldValueInvalid", "root.f")]
+    assert errs(schema("FieldValueForbidden", ".m")) == [("FieldValueForbidden", "root.f.m")]
+    # multiple rules with custom reason and field path
+    s = {**obj({"field1": STR, "field2": STR, "field3": STR}), "x-kubernetes-validations": [
+        {"rule": "self.field2 != 'value2'", "reason": "FieldValueDuplicate", "fieldPath": ".field2"},
+        {"rule": "self.field3 != 'value3'", "reason": "FieldValueRequired", "fieldPath": ".field3"},
+        {"rule": "self.field1 != 'value1'", "reason": "FieldValueForbidden", "fieldPath": ".field1"}]}
+    assert [(e.type.value, e.field) for e in _cel.Validator(s, False).validate(
+        {"field1": "value1", "field2": "value2", "field3": "value3"}, None, Path("root"))] == [
+        ("FieldValueDuplicate", "root.field2"), ("FieldValueRequired", "root.field3"),
+        ("FieldValueForbidden", "root.field1")]

@@ -508,3 +508,38 @@ def test_go_reason_and_field_path() -> None:
         {"field1": "value1", "field2": "value2", "field3": "value3"}, None, Path("root"))] == [
         ("FieldValueDuplicate", "root.field2"), ("FieldValueRequired", "root.field3"),
         ("FieldValueForbidden", "root.field1")]
+
+
+def _with_rule(schema, rule):
+    return {**schema, "x-kubernetes-validations": [{"rule": rule}]}
+
+
+# validation_test.go TestValidationExpressionsAtSchemaLevels: a rule that does not compile is
+# reported where it is (rule compile error), wherever the schema node is
+@pytest.mark.parametrize("schema,value", [
+    (obj({"f": lst(_with_rule(INT, "self == 'abc'"))}), {"f": [1]}),
+    (obj({"f": _with_rule(lst(_with_rule(INT, "self == 'abc'")), "1 == 1")}), {"f": [1]}),
+    (obj({"f": mapping(_with_rule(INT, "self == 'abc'"))}), {"f": {"k": 1}}),
+    (obj({"f": _with_rule(mapping(_with_rule(INT, "self == 'abc'")), "1 == 1")}), {"f": {"k": 1}}),
+    (obj({"f": _with_rule(obj({"m": INT}), "self.m == 'abc'")}), {"f": {"m": 1}}),
+    (_with_rule(obj({"f": _with_rule(obj({"m": INT}), "self.m == 'abc'")}), "1 == 1"), {"f": {"m": 1}}),
+])
+def test_go_rule_errors_at_schema_levels(schema, value) -> None:
+    errs = [str(e) for e in _cel.Validator(schema, True).validate(value, None, Path("root"))]
+    assert len(errs) == 1 and "rule compile error: compilation failed: " in errs[0] and \
+        "found no matching overload for '_==_' applied to '(int, string)'" in errs[0]
+
+
+def test_go_all_of_rules() -> None:
+    schema = {**obj({"key": STR, "key2": STR}), "allOf": [
+        {"x-kubernetes-validations": [{"rule": "self.key == 'value' && self.key2 == 'value2'",
+                                       "message": "key must be 'value' and key2 must be 'value2'"}]},
+        {"x-kubernetes-validations": [{"rule": "self.key != self.key2", "message": "key must not be equal to key2"}]}]}
+    errs = [str(e) for e in _cel.Validator(schema, True).validate({"key": "value", "key2": "value"}, None, Path("root"))]
+    assert errs == ["root: Invalid value: key must be 'value' and key2 must be 'value2'",
+                    "root: Invalid value: key must not be equal to key2"]
+    # allOf.items: the rules apply to the node's items
+    schema = {**lst(STR), "allOf": [{"items": {"x-kubernetes-validations": [
+        {"rule": "self.size() == 5", "message": "len must be 5"}]}}]}
+    errs = [str(e) for e in _cel.Validator(schema, False).validate(["12345", "1234"], None, Path("root"))]
+    assert errs == ['root[1]: Invalid value: "1234": len must be 5']

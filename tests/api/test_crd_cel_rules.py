@@ -434,3 +434,12 @@ def test_ratcheting_follows_correlation() -> None:
             {"rule": "self < 10"}]}}})
     assert _errors(schema, _obj(spec={"m": {"a": 50, "b": 60}}), _obj(spec={"m": {"a": 50}})) == [
         "spec.m[b]: Invalid value: 60: failed rule: self < 10"]
+
+
+def test_crd_side_all_of_rules_compile_against_their_node() -> None:
+    schema = {"type": "object", "properties": {"key": STR}, "allOf": [
+        {"x-kubernetes-validations": [{"rule": "self.key == 'v'"}, {"rule": "self.nope == 'v'"}]}]}
+    errs = [str(e) for e in _cel.validate_schema_rules(schema, Path("spec", "validation", "openAPIV3Schema"))]
+    assert len(errs) == 1 and errs[0].startswith(
+        "spec.validation.openAPIV3Schema.allOf[0].x-kubernetes-validations[1].rule: Invalid value: ")
+    assert errs[0].endswith("undefined field 'nope'\n | self.nope == 'v'\n | ....^")

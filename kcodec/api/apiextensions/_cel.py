@@ -1888,11 +1888,14 @@ def valid_field_path(json_path: str, schema: Mapping[str, Any]) -> tuple[Path | 
 # -- the CRD's side: rules checked when a CRD is written ------------------------------------
 
 def validate_schema_rules(schema: Mapping[str, Any], path: Path, *, is_root: bool = True,
-                          uncorrelatable: Path | None = None, is_resource: bool | None = None) -> ErrorList:
+                          uncorrelatable: Path | None = None, is_resource: bool | None = None,
+                          node: Mapping[str, Any] | None = None) -> ErrorList:
     """The x-kubernetes-validations checks of apiextensions ``ValidateCustomResourceDefinitionOpenAPISchema``
     over a JSON schema tree whose place in the CRD is *path* (``spec.validation.openAPIV3Schema``):
     rule, message, messageExpression, reason and fieldPath, then compilation (when the
-    CEL library is installed) with Go's field paths and detail texts."""
+    CEL library is installed) with Go's field paths and detail texts. Rules directly under
+    ``allOf`` are compiled against *node*, the schema the allOf belongs to, as Go's
+    validator compiles them."""
     from kcodec.api.apiextensions import internal
 
     errs = ErrorList()
@@ -1936,7 +1939,7 @@ def validate_schema_rules(schema: Mapping[str, Any], path: Path, *, is_root: boo
                                           message_expression=rule.get("messageExpression") or "",
                                           reason=rule.get("reason"), field_path=rule.get("fieldPath") or "",
                                           optional_old_self=rule.get("optionalOldSelf"))
-            cr = compile_rule(rule, schema, is_resource)
+            cr = compile_rule(rule, node if node is not None else schema, is_resource)
             if cr.error is not None:
                 errs.append(field.invalid(p.child("rule"), bad, cr.error))
             if cr.message_error is not None:
@@ -1968,7 +1971,8 @@ def validate_schema_rules(schema: Mapping[str, Any], path: Path, *, is_root: boo
         errs.extend(validate_schema_rules(items, path.child("items"), is_root=False, uncorrelatable=sub_unc))
     for i, sub in enumerate(schema.get("allOf") or ()):
         errs.extend(validate_schema_rules(sub, path.child("allOf").index(i), is_root=False,
-                                          uncorrelatable=uncorrelatable, is_resource=is_resource))
+                                          uncorrelatable=uncorrelatable, is_resource=is_resource,
+                                          node=node if node is not None else schema))
     return errs
 
 

@@ -8,7 +8,8 @@ Go: k8s.io/apiextensions-apiserver ``pkg/apiserver/schema/cel/validation.go`` (t
 (how JSON values become CEL values: objects, maps, lists, int-or-string, ``format`` strings
 as durations, timestamps and bytes), apiserver ``pkg/cel/escaping.go`` (property names), and
 the Kubernetes CEL libraries of apiserver ``pkg/cel/library`` (lists, regex, urls, quantity,
-ip, cidr) with cel-go's ``ext`` strings functions.
+ip, cidr, format) with cel-go's ``ext`` strings (``format`` included), lists and sets
+functions.
 
 What cel-python cannot do as cel-go does, and what is done instead:
 
@@ -26,9 +27,9 @@ What cel-python cannot do as cel-go does, and what is done instead:
   comprehensions; operators are bound to cel-go's heterogeneous equality and the set/map
   list semantics.
 - Missing: cost estimation and the runtime cost budget, the optional syntax ``a.?b`` /
-  ``m[?k]`` and ``optional.*`` (``oldSelf.hasValue()``, ``.value()``, ``.orValue()`` work),
-  string ``format()``, the ``format`` and ``semver`` libraries, the ``net.IP``/``net.CIDR``
-  type names, newlines inside triple-quoted literals (celpy drops them).
+  ``m[?k]`` and ``optMap`` (``optional.of/none/ofNonZeroValue``, ``hasValue``, ``value``,
+  ``or``, ``orValue`` work), the ``semver`` library, the ``net.IP``/``net.CIDR`` type
+  names, newlines inside triple-quoted literals (celpy drops them).
 """
 from __future__ import annotations
 
@@ -473,21 +474,84 @@ def _json_to_cel(value: Any) -> Any:
 # -- library types --------------------------------------------------------------------------
 
 class _Optional:
-    """cel-go's optional value, the type of ``oldSelf`` in a rule with optionalOldSelf."""
+    """cel-go's optional value (``optional.of(x)``, ``optional.none()``): the type of
+    ``oldSelf`` in a rule with optionalOldSelf, and of the format library's results."""
 
-    __slots__ = ("v",)
+    __slots__ = ("v", "present")
 
-    def __init__(self, v: Any) -> None:
+    def __init__(self, v: Any, present: bool = True) -> None:
         self.v = v
+        self.present = present
 
     def __repr__(self) -> str:
-        return "optional.none()" if self.v is None else f"optional.of({self.v!r})"
+        return f"optional.of({self.v!r})" if self.present else "optional.none()"
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Optional) and self.v == other.v
+        if not isinstance(other, _Optional) or self.present != other.present:
+            return False
+        return not self.present or _cel_equal(self.v, other.v)
 
     def __hash__(self) -> int:
-        return hash(("optional", self.v))
+        return hash(("optional", self.present))
+
+
+_NONE = _Optional(None, False)
+
+
+class _Format:
+    """apiserver pkg/cel/format.go: a named string format (``format.dns1123Label()``)."""
+
+    __slots__ = ("name", "check")
+
+    def __init__(self, name: str, check: Callable[[str], list[str]]) -> None:
+        self.name = name
+        self.check = check
+
+    def __repr__(self) -> str:
+        return f"format.{self.name}()"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Format) and self.name == other.name
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+
+def _formats() -> dict[str, _Format]:
+    """library/format.go ConstantFormats, with kcodec's ports of apimachinery's validators."""
+    from kcodec.validation import names
+
+    def regex_check(pattern: str, message: str) -> Callable[[str], list[str]]:
+        compiled = re.compile(pattern)
+        return lambda s: [] if compiled.match(s) else [message]
+
+    def byte_check(s: str) -> list[str]:
+        try:
+            base64.b64decode(s, validate=True)
+        except (binascii.Error, ValueError):
+            return ["invalid base64"]
+        return []
+
+    def uri_check(s: str) -> list[str]:
+        return [] if _parse_request_uri(s) else [f"parse {s!r}: invalid URI for request"]
+
+    return {
+        "dns1123Label": _Format("dns1123Label", lambda s: names.name_is_dns_label(s, False)),
+        "dns1123Subdomain": _Format("dns1123Subdomain", lambda s: names.name_is_dns_subdomain(s, False)),
+        "dns1035Label": _Format("dns1035Label", lambda s: names.name_is_dns1035_label(s, False)),
+        "qualifiedName": _Format("qualifiedName", names.is_qualified_name),
+        "dns1123LabelPrefix": _Format("dns1123LabelPrefix", lambda s: names.name_is_dns_label(s, True)),
+        "dns1123SubdomainPrefix": _Format("dns1123SubdomainPrefix", lambda s: names.name_is_dns_subdomain(s, True)),
+        "dns1035LabelPrefix": _Format("dns1035LabelPrefix", lambda s: names.name_is_dns1035_label(s, True)),
+        "labelValue": _Format("labelValue", names.is_valid_label_value),
+        "uri": _Format("uri", uri_check),
+        # go-openapi strfmt's patterns
+        "uuid": _Format("uuid", regex_check(r"(?i)[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}\Z",
+                                            "does not match the UUID format")),
+        "byte": _Format("byte", byte_check),
+        "date": _Format("date", regex_check(r"\d{4}-\d{2}-\d{2}\Z", "invalid date")),
+        "datetime": _Format("datetime", lambda s: [] if _RFC3339.match(s) else ["invalid datetime"]),
+    }
 
 
 class _URL:
@@ -1057,19 +1121,71 @@ def _lib() -> dict[str, Callable[..., Any]]:
     def has_value(o: Any) -> Any:
         if not isinstance(o, _Optional):
             raise _overload()
-        return ct.BoolType(o.v is not None)
+        return ct.BoolType(o.present)
 
     def value(o: Any) -> Any:
         if not isinstance(o, _Optional):
             raise _overload()
-        if o.v is None:
+        if not o.present:
             raise _EvalError("optional.none() dereference")
         return o.v
 
     def or_value(o: Any, default: Any) -> Any:
         if not isinstance(o, _Optional):
             raise _overload()
-        return default if o.v is None else o.v
+        return o.v if o.present else default
+
+    def or_(o: Any, other: Any) -> Any:
+        if not isinstance(o, _Optional) or not isinstance(other, _Optional):
+            raise _overload()
+        return o if o.present else other
+
+    def none(ns: Any) -> Any:
+        if ns is not _OPTIONAL_NAMESPACE:
+            raise _overload()
+        return _NONE
+
+    def of(ns: Any, v: Any) -> Any:
+        if ns is not _OPTIONAL_NAMESPACE:
+            raise _overload()
+        return _Optional(v)
+
+    def of_non_zero_value(ns: Any, v: Any) -> Any:
+        if ns is not _OPTIONAL_NAMESPACE:
+            raise _overload()
+        zero = v is None or (_is_num(v) and float(v) == 0.0) or (
+            isinstance(v, (str, bytes, list, Mapping)) and len(v) == 0) or (isinstance(v, bool) and not v)
+        if not zero and isinstance(v, ct.DurationType):
+            zero = v.total_seconds() == 0
+        if not zero and isinstance(v, ct.TimestampType):
+            zero = v == ct.TimestampType("0001-01-01T00:00:00Z")
+        return _NONE if zero else _Optional(v)
+
+    formats = _formats()
+
+    def format_named(ns: Any, name: Any) -> Any:
+        if ns is not _FORMAT_NAMESPACE or not _is_str(name):
+            raise _overload()
+        f = formats.get(str(name))
+        return _Optional(f) if f is not None else _NONE
+
+    def validate(f: Any, text: Any) -> Any:
+        if not isinstance(f, _Format) or not _is_str(text):
+            raise _overload()
+        problems = f.check(str(text))
+        return _Optional(ct.ListType([ct.StringType(p) for p in problems])) if problems else _NONE
+
+    def format_constant(name: str) -> Callable[[Any], Any]:
+        def get(ns: Any) -> Any:
+            if ns is not _FORMAT_NAMESPACE:
+                raise _overload()
+            return formats[name]
+        return get
+
+    def string_format(target: Any, args: Any) -> Any:
+        if not (_is_str(target) and _is_list(args)):
+            raise _overload()
+        return ct.StringType(_string_format(str(target), list(args)))
 
     def is_canonical_call(target: Any, s: Any) -> Any:
         # ``ip.isCanonical(s)``: ``ip`` is bound to _IP_NAMESPACE in every activation.
@@ -1202,7 +1318,10 @@ def _lib() -> dict[str, Callable[..., Any]]:
         "isLinkLocalUnicast": ip_check("isLinkLocalUnicast"), "isGlobalUnicast": ip_check("isGlobalUnicast"),
         "cidr": cidr, "isCIDR": is_cidr, "containsIP": contains_ip, "containsCIDR": contains_cidr,
         "masked": masked, "prefixLength": prefix_length,
-        "hasValue": has_value, "value": value, "orValue": or_value,
+        "hasValue": has_value, "value": value, "orValue": or_value, "or": or_,
+        "none": none, "of": of, "ofNonZeroValue": of_non_zero_value, "named": format_named,
+        "validate": validate, "format": string_format,
+        **{name: format_constant(name) for name in formats},
         "isCanonical": is_canonical_call,
         "_==_": eq, "_!=_": ne, "_+_": add_, "_[_]": index, "_in_": in_,
         "contains": contains_, "equivalent": equivalent, "intersects": intersects,
@@ -1224,7 +1343,10 @@ def _cel_equal(a: Any, b: Any) -> bool:
     """cel-go's heterogeneous equality: numbers by value, values of different types are
     unequal (not an error), lists of type set or map compare without order."""
     if _is_num(a) and _is_num(b):
-        return bool(a == b)
+        # celpy's numeric types refuse to compare across types; cel-go compares values
+        if isinstance(a, float) or isinstance(b, float):
+            return float(a) == float(b)
+        return int(a) == int(b)
     if isinstance(a, bool) or isinstance(b, bool):
         return isinstance(a, bool) and isinstance(b, bool) and bool(a) == bool(b)
     if a is None or b is None:
@@ -1244,6 +1366,8 @@ def _cel_equal(a: Any, b: Any) -> bool:
         return a.keys() == b.keys() and all(_cel_equal(a[k], b[k]) for k in a)
     if isinstance(a, (list, Mapping)) or isinstance(b, (list, Mapping)):
         return False
+    if isinstance(a, _Optional) or isinstance(b, _Optional):
+        return a == b
     if type(a) is not type(b) and not (isinstance(a, str) and isinstance(b, str)):
         return False
     try:
@@ -1294,8 +1418,113 @@ class _ListsNamespace:
         return "lists"
 
 
+class _OptionalNamespace:
+    """``optional`` of ``optional.of(x)``, ``optional.none()``."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "optional"
+
+
+class _FormatNamespace:
+    """``format`` of ``format.dns1123Label()``, ``format.named(n)`` (library/format.go)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "format"
+
+
+_OPTIONAL_NAMESPACE = _OptionalNamespace()
+_FORMAT_NAMESPACE = _FormatNamespace()
 _SETS_NAMESPACE = _SetsNamespace()
 _LISTS_NAMESPACE = _ListsNamespace()
+
+
+_SUPERSCRIPTS = str.maketrans("0123456789-", "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079\u207b")
+
+
+def _format_value(v: Any, quote: bool = False) -> str:
+    """cel-go ext strings' %s of a value."""
+    ct = _celpy.celtypes
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, ct.DurationType):
+        secs = v.total_seconds()
+        return (f"{secs:.9f}".rstrip("0").rstrip(".") if secs != int(secs) else str(int(secs))) + "s"
+    if isinstance(v, ct.TimestampType):
+        return v.strftime("%Y-%m-%dT%H:%M:%S") + (f".{v.microsecond:06d}".rstrip("0") if v.microsecond else "") + "Z"
+    if isinstance(v, str):
+        return '"' + v + '"' if quote else str(v)
+    if isinstance(v, bytes):
+        return v.decode("utf-8", "replace")
+    if isinstance(v, float):
+        from kcodec.gofmt import format_g
+
+        return format_g(v)
+    if isinstance(v, list):
+        return "[" + ", ".join(_format_value(x, True) for x in v) + "]"
+    if isinstance(v, Mapping):
+        items = sorted(((_format_value(k, True), _format_value(x, True)) for k, x in v.items()))
+        return "{" + ", ".join(f"{k}: {x}" for k, x in items) + "}"
+    return str(v)
+
+
+def _string_format(template: str, args: list[Any]) -> str:
+    """cel-go ext strings' ``format``: %s %d %f %e %b %o %x %X with an optional precision."""
+    out, i, n = [], 0, 0
+    while i < len(template):
+        c = template[i]
+        if c != "%":
+            out.append(c)
+            i += 1
+            continue
+        if template[i + 1:i + 2] == "%":
+            out.append("%")
+            i += 2
+            continue
+        m = re.match(r"%(?:\.(\d+))?([sdfeboxX])", template[i:])
+        if m is None:
+            raise _EvalError(f"could not parse formatting clause: unrecognized formatting clause \"{template[i + 1:i + 2]}\"")
+        if n >= len(args):
+            raise _EvalError(f"index {n} out of range")
+        v, precision, verb = args[n], m.group(1), m.group(2)
+        n += 1
+        i += m.end()
+        if verb == "s":
+            out.append(_format_value(v))
+        elif verb == "d":
+            if not _is_num(v) or isinstance(v, float):
+                raise _EvalError("error during formatting: decimal clause can only be used on integers")
+            out.append(str(int(v)))
+        elif verb in "fe":
+            if not _is_num(v):
+                raise _EvalError(f"error during formatting: {'fixed-point' if verb == 'f' else 'scientific'} clause "
+                                 f"can only be used on doubles")
+            p = int(precision) if precision is not None else 6
+            if verb == "f":
+                out.append(f"{float(v):.{p}f}")
+            else:
+                mantissa, exp = f"{float(v):.{p}e}".split("e")
+                e = int(exp)
+                out.append(f"{mantissa}\u00d710" + ("-" if e < 0 else "").translate(_SUPERSCRIPTS)
+                           + f"{abs(e):02d}".translate(_SUPERSCRIPTS))
+        else:
+            if isinstance(v, (str, bytes)) and verb in "xX":
+                data = v.encode() if isinstance(v, str) else bytes(v)
+                text = data.hex()
+            elif _is_num(v) and not isinstance(v, float):
+                text = format(int(v), {"b": "b", "o": "o", "x": "x", "X": "X"}[verb])
+            else:
+                raise _EvalError("error during formatting: only integers, byte buffers, and strings can be "
+                                 "formatted as hex" if verb in "xX" else "error during formatting: only integers "
+                                 "can be formatted as binary" if verb == "b" else
+                                 "error during formatting: octal clause can only be used on integers")
+            out.append(text.upper() if verb == "X" else text)
+    return "".join(out)
 
 
 def _exact_int(q: Any) -> int | None:
@@ -1459,7 +1688,8 @@ class _Checker:
         self.src = src
         self.issues: list[str] = []
         self.uses_old_self = False
-        self.scopes: list[dict[str, Any]] = [{"ip": None, "sets": None, "lists": None, "self": (schema, is_resource), "oldSelf": (
+        self.scopes: list[dict[str, Any]] = [{"ip": None, "sets": None, "lists": None, "optional": None,
+                                              "format": None, "self": (schema, is_resource), "oldSelf": (
             None if optional_old_self else (schema, is_resource))}]
 
     def lookup(self, name: str) -> Any:
@@ -2086,9 +2316,10 @@ class Validator:
             if cr.uses_old_self and old is None and not optional:
                 continue  # a transition rule needs an old value (CRDValidationRatcheting, on by default)
             activation: dict[str, Any] = {"self": self_val, "ip": _IP_NAMESPACE, "sets": _SETS_NAMESPACE,
-                                          "lists": _LISTS_NAMESPACE}
+                                          "lists": _LISTS_NAMESPACE, "optional": _OPTIONAL_NAMESPACE,
+                                          "format": _FORMAT_NAMESPACE}
             if optional:
-                activation["oldSelf"] = _Optional(old_val if old is not None else None)
+                activation["oldSelf"] = _Optional(old_val) if old is not None else _NONE
             elif old is not None:
                 activation["oldSelf"] = old_val
             result, err = _evaluate(cr.program, activation)

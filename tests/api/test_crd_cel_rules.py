@@ -443,3 +443,17 @@ def test_crd_side_all_of_rules_compile_against_their_node() -> None:
     assert len(errs) == 1 and errs[0].startswith(
         "spec.validation.openAPIV3Schema.allOf[0].x-kubernetes-validations[1].rule: Invalid value: ")
     assert errs[0].endswith("undefined field 'nope'\n | self.nope == 'v'\n | ....^")
+
+
+def test_crd_side_ordering_checks() -> None:
+    # cel-go: ordering needs one orderable type, or numbers of any kinds (CrossTypeNumericComparisons)
+    base = Path("spec", "validation", "openAPIV3Schema")
+    props = {"a": INT, "b": STR, "n": {"type": "number"}, "l": {"type": "array", "items": INT}}
+    assert _cel.validate_schema_rules(_spec_rules({"rule": "self.a < self.n && self.b >= 'x'"}, props=props),
+                                      base).to_aggregate() is None
+    errs = [str(e) for e in _cel.validate_schema_rules(_spec_rules({"rule": "self.a > 'x'"}, props=props), base)]
+    assert len(errs) == 1 and errs[0].endswith(
+        "compilation failed: ERROR: <input>:1:8: found no matching overload for '_>_' applied to '(int, string)'\n"
+        " | self.a > 'x'\n | .......^")
+    errs = [str(e) for e in _cel.validate_schema_rules(_spec_rules({"rule": "self.l < [1]"}, props=props), base)]
+    assert len(errs) == 1 and "found no matching overload for '_<_' applied to '(list, list)'" in errs[0]

@@ -165,6 +165,26 @@ def test_rule_that_does_not_compile_refuses_the_crd(clients) -> None:
         ext.read_custom_resource_definition(f"{kind.lower()}s.{GROUP}")
     assert err.value.status == 404
 
+    # an update that brings a rule that does not compile is refused as well (versions differ:
+    # the path goes through spec.versions)
+    kind = _kind("Updated")
+    crd = _crd(kind, {"type": "object", "properties": {"spec": {"type": "object", "properties": {
+        "a": {"type": "integer"}}}}})
+    crd["spec"]["versions"].append({**crd["spec"]["versions"][0], "name": "v1", "storage": False,
+                                    "schema": {"openAPIV3Schema": {"type": "object"}}})
+    ext.create_custom_resource_definition(crd)
+    _established(ext, f"{kind.lower()}s.{GROUP}")
+    stored = ext.api_client.sanitize_for_serialization(ext.read_custom_resource_definition(f"{kind.lower()}s.{GROUP}"))
+    stored["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["x-kubernetes-validations"] = [
+        {"rule": "self.b == 1"}]
+    with pytest.raises(ApiException) as err:
+        ext.replace_custom_resource_definition(f"{kind.lower()}s.{GROUP}", stored)
+    status = _status(err.value)
+    assert err.value.status == 422 and status["details"]["causes"][0]["field"] == (
+        "spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule")
+    assert status["message"].endswith("compilation failed: ERROR: <input>:1:5: undefined field 'b'\n | self.b == 1\n"
+                                      " | ....^")
+
 
 def test_kubectl_sees_go_texts(server, clients) -> None:
     pytest.importorskip("celpy", reason="cel-python (kcodec[cel]) is not installed: CEL rules are not evaluated")

@@ -1631,6 +1631,10 @@ def _line_col(src: str, offset: int) -> tuple[int, int]:
     return line, offset - start
 
 
+_RELATION_OPS = {"relation_eq": "_==_", "relation_ne": "_!=_", "relation_lt": "_<_", "relation_le": "_<=_",
+                 "relation_gt": "_>_", "relation_ge": "_>=_"}
+_ORDERED = frozenset({"int", "uint", "double", "string", "bytes", "bool"})
+_NUMERIC = frozenset({"int", "uint", "double"})
 _GO_DURATION = re.compile(r"[-+]?(0|((\d+(\.\d*)?|\.\d+)(ns|us|\u00b5s|\u03bcs|ms|s|m|h))+)\Z")
 _RFC3339 = re.compile(r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})\Z")
 
@@ -1781,17 +1785,22 @@ class _Checker:
                 self.issues.append(_issue(self.src, line, col, "found no matching overload for '_[_]' applied to "
                                                                "'(object, string)'"))
             return
-        if d == "relation" and len(t.children) == 2 and getattr(t.children[0], "data", "") in ("relation_eq",
-                                                                                                  "relation_ne"):
+        if d == "relation" and len(t.children) == 2 and getattr(t.children[0], "data", "") in _RELATION_OPS:
             left, right = t.children[0].children[0], t.children[1]
             self.visit(left)
             self.visit(right)
             a, b = self._kind(left), self._kind(right)
-            # null compares with objects (cel-go's message types), not with other typed values
-            if a is not None and b is not None and a != b and not ({a, b} == {"object", "null_type"}):
-                op = "_==_" if t.children[0].data == "relation_eq" else "_!=_"
+            op = _RELATION_OPS[t.children[0].data]
+            if op in ("_==_", "_!=_"):
+                # null compares with objects (cel-go's message types), not with other typed values
+                bad = a is not None and b is not None and a != b and not ({a, b} == {"object", "null_type"})
+            else:
+                # ordering: the same orderable type, or numbers across types (CrossTypeNumericComparisons)
+                bad = a is not None and b is not None and not (
+                    (a == b and a in _ORDERED) or (a in _NUMERIC and b in _NUMERIC))
+            if bad:
                 tok = _first_token(right)
-                at = self.src.rfind(op[1:3], 0, tok.start_pos) if tok is not None else -1
+                at = self.src.rfind(op.strip("_"), 0, tok.start_pos) if tok is not None else -1
                 line, col = _line_col(self.src, max(at, 0))
                 self.issues.append(_issue(self.src, line, col, f"found no matching overload for '{op}' applied to "
                                                                f"'({a}, {b.replace('null_type', 'null')})'"))

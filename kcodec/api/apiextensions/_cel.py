@@ -1803,7 +1803,7 @@ class _Checker:
                 at = self.src.rfind(op.strip("_"), 0, tok.start_pos) if tok is not None else -1
                 line, col = _line_col(self.src, max(at, 0))
                 self.issues.append(_issue(self.src, line, col, f"found no matching overload for '{op}' applied to "
-                                                               f"'({a}, {b.replace('null_type', 'null')})'"))
+                                                               f"'({a}, {str(b).replace('null_type', 'null')})'"))
             return
         if d == "member_dot_arg":
             member, method = t.children[0], str(t.children[1])

@@ -457,3 +457,16 @@ def test_crd_side_ordering_checks() -> None:
         " | self.a > 'x'\n | .......^")
     errs = [str(e) for e in _cel.validate_schema_rules(_spec_rules({"rule": "self.l < [1]"}, props=props), base)]
     assert len(errs) == 1 and "found no matching overload for '_<_' applied to '(list, list)'" in errs[0]
+
+
+def test_root_level_items_and_keys_paths() -> None:
+    # Go: (*field.Path)(nil).Index(0) is "[0]", .Key("k") is "[k]"
+    items = {"type": "array", "items": {"type": "integer", "x-kubernetes-validations": [{"rule": "self < 3"}]}}
+    assert [str(e) for e in _cel.Validator(items, False).validate([1, 5])] == [
+        "[1]: Invalid value: 5: failed rule: self < 3"]
+    values = {"type": "object", "additionalProperties": {
+        "type": "object", "properties": {"a": INT}, "x-kubernetes-validations": [{"rule": "self.a < 3"}]}}
+    assert [str(e) for e in _cel.Validator(values, False).validate({"k": {"a": 5}})] == [
+        "[k]: Invalid value: failed rule: self.a < 3"]
+    assert str(_cel.valid_field_path("['x'].a", {"type": "object", "additionalProperties": {
+        "type": "object", "properties": {"a": INT}}})[0]) == "[x].a"

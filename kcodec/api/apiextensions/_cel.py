@@ -2078,7 +2078,7 @@ def valid_field_path(json_path: str, schema: Mapping[str, Any]) -> tuple[Path | 
     def append(name: str, named: bool) -> None:
         nonlocal path, s
         if not named:
-            path = path.key(name) if path is not None else Path("").key(name)
+            path = _key(path, name)
             s = _additional(s)
         else:
             path = path.child(name) if path is not None else Path(name)
@@ -2363,12 +2363,14 @@ def _child(path: Path | None, name: str) -> Path:
     return path.child(name) if path is not None else Path(name)
 
 
+# Go's (*Path)(nil).Index(i) prints "[i]"; kcodec's Path has no nil, and Path("") prints
+# its empty name as "[]", so a subscript at the root is a one-element path named "[i]".
 def _index(path: Path | None, i: int) -> Path:
-    return path.index(i) if path is not None else Path("").index(i)
+    return path.index(i) if path is not None else Path(f"[{int(i)}]")
 
 
 def _key(path: Path | None, k: str) -> Path:
-    return path.key(k) if path is not None else Path("").key(k)
+    return path.key(k) if path is not None else Path(f"[{k}]")
 
 
 def _map_list(schema: Mapping[str, Any], old: list[Any] | None) -> Callable[[Any], Any]:

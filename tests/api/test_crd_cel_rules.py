@@ -470,3 +470,12 @@ def test_root_level_items_and_keys_paths() -> None:
         "[k]: Invalid value: failed rule: self.a < 3"]
     assert str(_cel.valid_field_path("['x'].a", {"type": "object", "additionalProperties": {
         "type": "object", "properties": {"a": INT}}})[0]) == "[x].a"
+
+
+def test_bad_data_fails_only_the_rules_that_read_it() -> None:
+    # valuesunstructured.go: a value that does not fit its format is an error value
+    schema = _spec_rules({"rule": "self.a < 3"}, {"rule": "self.t > timestamp('2000-01-01T00:00:00Z')"},
+                         props={"a": INT, "t": {"type": "string", "format": "date-time"}})
+    assert _errors(schema, _obj(spec={"a": 1, "t": "not a time"})) == [
+        'spec: Invalid value: "object": Invalid date-time formatted string not a time evaluating rule: '
+        "self.t > timestamp('2000-01-01T00:00:00Z')"]

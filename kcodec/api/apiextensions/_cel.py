@@ -372,6 +372,15 @@ def _celpy_list_class(kind: str) -> type:
     return cls
 
 
+def _member(value: Any, s: Mapping[str, Any] | None, is_resource: bool) -> Any:
+    """A field, item or map value: data that does not fit its schema is an error value, which
+    fails only the rules that read it (valuesunstructured.go returns types.Err there)."""
+    try:
+        return _to_cel(value, s, is_resource)
+    except _EvalError as exc:
+        return _celpy.evaluation.CELEvalError(str(exc))
+
+
 def _to_cel(value: Any, s: Mapping[str, Any] | None, is_resource: bool = False) -> Any:
     celpy = _celpy
     ct = celpy.celtypes
@@ -387,13 +396,13 @@ def _to_cel(value: Any, s: Mapping[str, Any] | None, is_resource: bool = False) 
         if fields is None:
             ap = _additional(s)
             emb = bool(ap and ap.get("x-kubernetes-embedded-resource"))
-            return ct.MapType({ct.StringType(k): _to_cel(v, ap, emb) for k, v in value.items()})
+            return ct.MapType({ct.StringType(k): _member(v, ap, emb) for k, v in value.items()})
         out = {}
         declared = set()
         for esc, (name, sub) in fields.items():
             declared.add(name)
             if value.get(name) is not None:
-                out[ct.StringType(esc)] = _to_cel(value[name], sub, bool(sub.get("x-kubernetes-embedded-resource")))
+                out[ct.StringType(esc)] = _member(value[name], sub, bool(sub.get("x-kubernetes-embedded-resource")))
         # Fields the type does not declare cannot be selected (the compile checks refuse
         # them) but are part of the value, as in Go's unstructured objects: equality sees them.
         for name, v in value.items():
@@ -405,7 +414,7 @@ def _to_cel(value: Any, s: Mapping[str, Any] | None, is_resource: bool = False) 
             raise _EvalError("invalid data, expected an array for the provided schema with type=array")
         items = s.get("items") if isinstance(s.get("items"), Mapping) else None
         emb = bool(items and items.get("x-kubernetes-embedded-resource"))
-        converted = [_to_cel(v, items, emb) for v in value]
+        converted = [_member(v, items, emb) for v in value]
         list_type = s.get("x-kubernetes-list-type")
         if list_type == "set":
             return _set_list(converted)

@@ -123,7 +123,12 @@ def _runner_class() -> type:
                 if isinstance(target, ev.CELEvalError):
                     return target
                 if isinstance(target, Mapping):
-                    return ct.BoolType(ct.StringType(str(node.children[1])) in target)
+                    key = ct.StringType(str(node.children[1]))
+                    if key not in target:
+                        return ct.BoolType(False)
+                    if isinstance(target[key], ev.CELEvalError):
+                        return target[key]  # data that did not fit its schema
+                    return ct.BoolType(True)
                 return ev.CELEvalError("invalid type for field selection.")
             return super().macro_has_eval(exprlist)
 
@@ -385,7 +390,13 @@ def _to_cel(value: Any, s: Mapping[str, Any] | None, is_resource: bool = False) 
     celpy = _celpy
     ct = celpy.celtypes
     if value is None:
+        if s is not None and not s.get("nullable") and not _is_dyn(s):
+            raise _EvalError("invalid data, got null for schema with nullable=false")
         return None
+    if s is not None and s.get("x-kubernetes-int-or-string") and not s.get("type"):
+        if isinstance(value, bool) or not isinstance(value, (int, str)):
+            raise _EvalError("invalid data, expected XIntOrString value to be either a string or integer")
+        return ct.IntType(value) if isinstance(value, int) else ct.StringType(value)
     if s is None or _is_dyn(s):
         return _json_to_cel(value)
     t = s.get("type")

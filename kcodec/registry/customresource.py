@@ -254,7 +254,7 @@ class CustomResourceStrategy(rest.Strategy):
 
     def _cel_validator(self) -> Any:
         """The CEL validator of the schema's x-kubernetes-validations (compiled on first use),
-        or None (no rules, or no CEL library: logged once per CRD version)."""
+        or None (no rules, or no CEL library: logged once per strategy)."""
         if self._cel is _UNSET:
             from kcodec.api.apiextensions import _cel
 

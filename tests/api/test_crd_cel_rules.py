@@ -479,3 +479,21 @@ def test_bad_data_fails_only_the_rules_that_read_it() -> None:
     assert _errors(schema, _obj(spec={"a": 1, "t": "not a time"})) == [
         'spec: Invalid value: "object": Invalid date-time formatted string not a time evaluating rule: '
         "self.t > timestamp('2000-01-01T00:00:00Z')"]
+
+
+def test_cost_limits_stop_expensive_rules(monkeypatch) -> None:
+    # validation.go: a rule over its per-call limit stops all rules with Go's text; the object's
+    # whole budget likewise (the limits are lowered here to keep the test fast)
+    monkeypatch.setattr(_cel, "PER_CALL_LIMIT", 2000)
+    monkeypatch.setattr(_cel, "RUNTIME_COST_BUDGET", 5000)
+    rule = "self.l.all(a, self.l.all(b, a == b || a != b))"
+    schema = _spec_rules({"rule": rule}, {"rule": "self.l.size() > 100"},
+                         props={"l": {"type": "array", "items": INT}})
+    assert _errors(schema, _obj(spec={"l": list(range(100))})) == [
+        "spec: Invalid value: \"object\": 'operation cancelled: actual cost limit exceeded': no further validation "
+        f"rules will be run due to call cost exceeds limit for rule: {rule}"]
+    cheap = _spec_rules(*[{"rule": f"self.l.all(a, a >= {i})"} for i in range(-40, 0)],
+                        props={"l": {"type": "array", "items": INT}})
+    out = _errors(cheap, _obj(spec={"l": list(range(10))}))
+    assert out == ["spec: Invalid value: \"object\": validation failed due to running out of cost budget, "
+                   "no further validation rules will be run"]

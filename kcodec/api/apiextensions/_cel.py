@@ -26,7 +26,10 @@ What cel-python cannot do as cel-go does, and what is done instead:
   ``all``/``exists`` error rules, the lists library's ``min()`` and cel-go's extra
   comprehensions; operators are bound to cel-go's heterogeneous equality and the set/map
   list semantics.
-- Missing: cost estimation and the runtime cost budget, the optional syntax ``a.?b`` /
+- Cost: Go's runtime limits (a rule's PerCallLimit, an object's RuntimeCELCostBudget) with
+  Go's texts, counted in evaluated expression nodes (:data:`PER_CALL_LIMIT`); no static cost
+  estimation when a CRD is written.
+- Missing: the optional syntax ``a.?b`` /
   ``m[?k]`` and ``optMap`` (``optional.of/none/ofNonZeroValue``, ``hasValue``, ``value``,
   ``or``, ``orValue`` work), the ``semver`` library, the ``net.IP``/``net.CIDR`` type
   names, newlines inside triple-quoted literals (celpy drops them).
@@ -92,6 +95,29 @@ def _load() -> Any:
     return _celpy or None
 
 
+#: apiserver pkg/apis/cel config.go: the cost one rule may spend (PerCallLimit) and the cost
+#: all rules of one object may spend (RuntimeCELCostBudget). kcodec counts one unit per
+#: evaluated expression node, which is close to cel-go's unit for the common operations
+#: (cel-go also charges strings and lists by length).
+PER_CALL_LIMIT = 1_000_000
+RUNTIME_COST_BUDGET = 10_000_000
+_COST_EXCEEDED = "operation cancelled: actual cost limit exceeded"
+
+
+class _Cost:
+    """The cost an evaluation has spent, shared by the evaluators of its comprehensions."""
+
+    __slots__ = ("used", "limit")
+
+    def __init__(self, limit: int) -> None:
+        self.used = 0
+        self.limit = limit
+
+
+class _CostExceeded(Exception):
+    """Raised through celpy's interpreter when an evaluation spends more than its limit."""
+
+
 def _runner_class() -> type:
     """celpy's interpreter with cel-go's semantics where celpy's differ: ``has()`` fails when
     an intermediate field is missing, ``all``/``exists`` raise an error only when no element
@@ -111,8 +137,20 @@ def _runner_class() -> type:
         return None
 
     class Evaluator(ev.Evaluator):  # type: ignore[misc, name-defined]
+        cost: _Cost | None = None
+
+        def _visit_tree(self, tree: Any) -> Any:
+            cost = self.cost
+            if cost is not None:
+                cost.used += 1
+                if cost.used > cost.limit:
+                    raise _CostExceeded(_COST_EXCEEDED)
+            return super()._visit_tree(tree)
+
         def sub_evaluator(self, ast: Any) -> Any:
-            return Evaluator(ast, activation=self.activation)
+            sub = Evaluator(ast, activation=self.activation)
+            sub.cost = self.cost
+            return sub
 
         def macro_has_eval(self, exprlist: Any) -> Any:
             node = exprlist.children[0] if exprlist.children else None
@@ -229,8 +267,10 @@ def _runner_class() -> type:
             return ct.ListType([target[i] for i in order])
 
     class Runner(celpy.InterpretedRunner):  # type: ignore[misc, name-defined]
-        def evaluate(self, context: Any) -> Any:
-            return Evaluator(ast=self.ast, activation=self.new_activation()).evaluate(context)
+        def evaluate(self, context: Any, cost: _Cost | None = None) -> Any:
+            e = Evaluator(ast=self.ast, activation=self.new_activation())
+            e.cost = cost
+            return e.evaluate(context)
 
     return Runner
 
@@ -2288,38 +2328,42 @@ class Validator:
         ``Validate`` with ``WithRatcheting``) at *path*. With *ratchet* (an update), an error of
         a rule without oldSelf on a value that equals its old value is a warning instead."""
         errs = ErrorList()
-        self._validate(path, obj, old, ratchet, False, errs, warnings if warnings is not None else [])
+        budget = [RUNTIME_COST_BUDGET]
+        self._validate(path, obj, old, ratchet, False, errs, warnings if warnings is not None else [], budget)
         return errs
 
     def _validate(self, path: Path | None, obj: Any, old: Any, ratchet: bool, parent_equal: bool,
-                  errs: ErrorList, warnings: list[str]) -> None:
-        if obj is None:
+                  errs: ErrorList, warnings: list[str], budget: list[int]) -> None:
+        if obj is None or budget[0] < 0:
             return
         # common.CorrelatedObject: a value with a correlated old value ratchets when it equals
         # it; one without (items of set and atomic lists, new keys) when its nearest
         # correlated ancestor is unchanged.
         unchanged = _deep_equal(obj, old) if old is not None else parent_equal
-        self._expressions(path, obj, old, ratchet and unchanged, errs, warnings)
+        self._expressions(path, obj, old, ratchet and unchanged, errs, warnings, budget)
         for v in self.all_of:
-            v._validate(path, obj, old, ratchet, parent_equal, errs, warnings)
+            v._validate(path, obj, old, ratchet, parent_equal, errs, warnings, budget)
         if isinstance(obj, list):
             if self.items is not None:
                 old_items = _map_list(self.schema, old if isinstance(old, list) else None)
                 for i, item in enumerate(obj):
-                    self.items._validate(_index(path, i), item, old_items(item), ratchet, unchanged, errs, warnings)
+                    self.items._validate(_index(path, i), item, old_items(item), ratchet, unchanged, errs, warnings,
+                                         budget)
         elif isinstance(obj, Mapping):
             old_map = old if isinstance(old, Mapping) else {}
             if self.additional is not None:
                 for k, v in obj.items():
-                    self.additional._validate(_key(path, k), v, old_map.get(k), ratchet, unchanged, errs, warnings)
+                    self.additional._validate(_key(path, k), v, old_map.get(k), ratchet, unchanged, errs, warnings,
+                                              budget)
             if self.properties:
                 for k, v in obj.items():
                     sub = self.properties.get(k)
                     if sub is not None:
-                        sub._validate(_child(path, k), v, old_map.get(k), ratchet, unchanged, errs, warnings)
+                        sub._validate(_child(path, k), v, old_map.get(k), ratchet, unchanged, errs, warnings,
+                                      budget)
 
     def _expressions(self, path: Path | None, obj: Any, old: Any, unchanged: bool, errs: ErrorList,
-                     warnings: list[str]) -> None:
+                     warnings: list[str], budget: list[int]) -> None:
         if not self.compiled:
             return
         celpy = _celpy
@@ -2351,7 +2395,24 @@ class Validator:
                 activation["oldSelf"] = _Optional(old_val) if old is not None else _NONE
             elif old is not None:
                 activation["oldSelf"] = old_val
-            result, err = _evaluate(cr.program, activation)
+            if budget[0] <= 0:
+                errs.append(field.invalid(path, sts_type, "validation failed due to running out of cost budget, "
+                                                          "no further validation rules will be run"))
+                budget[0] = -1
+                return
+            cost = _Cost(min(PER_CALL_LIMIT, budget[0]))
+            result, err = _evaluate(cr.program, activation, cost)
+            budget[0] -= cost.used
+            if err == _COST_EXCEEDED:
+                if cost.limit < PER_CALL_LIMIT:
+                    errs.append(field.invalid(path, sts_type, "validation failed due to running out of cost budget, "
+                                                              "no further validation rules will be run"))
+                else:
+                    errs.append(field.invalid(path, sts_type, f"'{err}': no further validation rules will be run "
+                                                              f"due to call cost exceeds limit for rule: "
+                                                              f"{_rule_error_string(rule)}"))
+                budget[0] = -1
+                return
             if err is not None:
                 if err.startswith(_NO_OVERLOAD):
                     why = (f"'{_NO_OVERLOAD}': call arguments did not match a supported operator, function or "
@@ -2368,7 +2429,7 @@ class Validator:
             fld = path
             if cr.field_path:
                 fld = _child(path, cr.field_path)
-            detail = _message(cr.message_program, activation) if cr.message_program is not None else None
+            detail = _message(cr.message_program, activation, budget) if cr.message_program is not None else None
             if detail is None:
                 detail = _rule_message_or_default(rule)
             value = field.OMIT_VALUE if sts_type in _OBJECT_OR_ARRAY else obj
@@ -2434,10 +2495,12 @@ def _go_error_text(exc: Any) -> str:
     return text
 
 
-def _evaluate(program: Any, activation: dict[str, Any]) -> tuple[Any, str | None]:
+def _evaluate(program: Any, activation: dict[str, Any], cost: _Cost | None = None) -> tuple[Any, str | None]:
     ev = _celpy.evaluation
     try:
-        result = program.evaluate(activation)
+        result = program.evaluate(activation, cost)
+    except _CostExceeded:
+        return None, _COST_EXCEEDED
     except ev.CELEvalError as exc:
         return None, _go_error_text(exc)
     except (ev.CELUnsupportedError, RecursionError, ValueError, TypeError, ArithmeticError) as exc:
@@ -2447,9 +2510,11 @@ def _evaluate(program: Any, activation: dict[str, Any]) -> tuple[Any, str | None
     return result, None
 
 
-def _message(program: Any, activation: dict[str, Any]) -> str | None:
+def _message(program: Any, activation: dict[str, Any], budget: list[int]) -> str | None:
     """evalMessageExpression: the trimmed message, or None to fall back to the rule's message."""
-    result, err = _evaluate(program, activation)
+    cost = _Cost(min(PER_CALL_LIMIT, max(budget[0], 0)))
+    result, err = _evaluate(program, activation, cost)
+    budget[0] -= cost.used
     if err is not None or not isinstance(result, str):
         return None
     msg = result.strip()

@@ -497,3 +497,13 @@ def test_cost_limits_stop_expensive_rules(monkeypatch) -> None:
     out = _errors(cheap, _obj(spec={"l": list(range(10))}))
     assert out == ["spec: Invalid value: \"object\": validation failed due to running out of cost budget, "
                    "no further validation rules will be run"]
+
+
+def test_deeply_nested_unknown_data_is_an_error_not_a_crash() -> None:
+    deep: object = "x"
+    for _ in range(5000):
+        deep = {"a": deep}
+    schema = _spec_rules({"rule": "has(self.u)"}, props={"u": {"type": "object",
+                                                               "x-kubernetes-preserve-unknown-fields": True}})
+    out = _errors(schema, _obj(spec={"u": deep}), _obj(spec={"u": deep}))
+    assert out == ['spec: Invalid value: "object": invalid data, nested too deeply evaluating rule: has(self.u)']

@@ -2339,7 +2339,10 @@ class Validator:
         # common.CorrelatedObject: a value with a correlated old value ratchets when it equals
         # it; one without (items of set and atomic lists, new keys) when its nearest
         # correlated ancestor is unchanged.
-        unchanged = _deep_equal(obj, old) if old is not None else parent_equal
+        try:
+            unchanged = _deep_equal(obj, old) if old is not None else parent_equal
+        except RecursionError:
+            unchanged = False
         self._expressions(path, obj, old, ratchet and unchanged, errs, warnings, budget)
         for v in self.all_of:
             v._validate(path, obj, old, ratchet, parent_equal, errs, warnings, budget)
@@ -2370,14 +2373,15 @@ class Validator:
         sts_type = self.schema.get("type") or ""
         try:
             self_val = _to_cel(obj, self.schema, self.is_resource)
-        except _EvalError as exc:
-            errs.append(field.invalid(path, sts_type, f"{exc} evaluating rule: {_rule_error_string(self.rules[0])}"))
+        except (_EvalError, RecursionError) as exc:
+            why = str(exc) if isinstance(exc, _EvalError) else "invalid data, nested too deeply"
+            errs.append(field.invalid(path, sts_type, f"{why} evaluating rule: {_rule_error_string(self.rules[0])}"))
             return
         old_val = None
         if old is not None:
             try:
                 old_val = _to_cel(old, self.schema, self.is_resource)
-            except _EvalError:
+            except (_EvalError, RecursionError):
                 old_val = None
         for rule, cr in zip(self.rules, self.compiled):
             if cr.error is not None:

@@ -1752,6 +1752,7 @@ class _Checker:
         self.src = src
         self.issues: list[str] = []
         self.uses_old_self = False
+        self.exempt: set[int] = set()
         self.scopes: list[dict[str, Any]] = [{"ip": None, "sets": None, "lists": None, "optional": None,
                                               "format": None, "self": (schema, is_resource), "oldSelf": (
             None if optional_old_self else (schema, is_resource))}]
@@ -1865,11 +1866,37 @@ class _Checker:
                 self.issues.append(_issue(self.src, line, col, f"found no matching overload for '{op}' applied to "
                                                                f"'({a}, {str(b).replace('null_type', 'null')})'"))
             return
+        if d in ("list_lit", "map_lit") and t.children and t.children[0] is not None:
+            # cel-go's HomogeneousAggregateLiterals: a literal's elements (a map's keys, and its
+            # values) have one type
+            items = list(t.children[0].children)
+            groups = [items] if d == "list_lit" else [items[0::2], items[1::2]]
+            for group in groups:
+                first = None
+                for item in group:
+                    kind = self._kind(item)
+                    if kind is None or kind == "null_type":
+                        continue
+                    if first is None:
+                        first = kind
+                    elif kind != first and id(t) not in self.exempt:
+                        line, col = self._position(_first_token(item))
+                        self.issues.append(_issue(self.src, line, col, f"expected type '{first}' but found '{kind}'"))
+            for c in items:
+                self.visit(c)
+            return
         if d == "member_dot_arg":
             member, method = t.children[0], str(t.children[1])
             args = t.children[2].children if len(t.children) > 2 and t.children[2] is not None else []
             if method == "matches" and len(args) == 1:
                 self._constant_regex(args[0])
+            if method == "format":
+                # cel-go exempts the arguments of string format() from homogeneous literals
+                for a in args:
+                    node = a
+                    while not isinstance(node, Token) and len(node.children) == 1 and node.data != "list_lit":
+                        node = node.children[0]
+                    self.exempt.add(id(node))
             self.visit(member)
             var = self._macro_var(args[0]) if method in _MACROS and len(args) >= 2 else None
             if var is not None:
@@ -1918,6 +1945,16 @@ class _Checker:
         for c in t.children:
             if c is not None:
                 self.visit(c)
+
+    def _position(self, tok: Any) -> tuple[int, int]:
+        """(line, 0-based column) of a token; celpy builds some literal tokens (true, false,
+        null) without a position, which are then looked for in the source."""
+        if tok is None:
+            return 1, 0
+        if getattr(tok, "start_pos", None) is not None:
+            return _line_col(self.src, tok.start_pos)
+        at = self.src.find(str(tok))
+        return _line_col(self.src, max(at, 0))
 
     def _kind(self, t: Any) -> str | None:
         """The CEL type name of an operand when it is certain: a schema value (an object with

@@ -1872,16 +1872,17 @@ class _Checker:
             items = list(t.children[0].children)
             groups = [items] if d == "list_lit" else [items[0::2], items[1::2]]
             for group in groups:
-                first = None
+                first_kind: str | None = None
                 for item in group:
                     kind = self._kind(item)
                     if kind is None or kind == "null_type":
                         continue
-                    if first is None:
-                        first = kind
-                    elif kind != first and id(t) not in self.exempt:
+                    if first_kind is None:
+                        first_kind = kind
+                    elif kind != first_kind and id(t) not in self.exempt:
                         line, col = self._position(_first_token(item))
-                        self.issues.append(_issue(self.src, line, col, f"expected type '{first}' but found '{kind}'"))
+                        self.issues.append(_issue(self.src, line, col,
+                                                  f"expected type '{first_kind}' but found '{kind}'"))
             for c in items:
                 self.visit(c)
             return

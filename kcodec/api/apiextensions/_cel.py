@@ -15,9 +15,10 @@ What cel-python cannot do as cel-go does, and what is done instead:
 
 - cel-go type-checks a rule against the schema when the CRD is written; celpy only parses.
   :func:`compile_rule` adds the checks users meet most: a field the schema does not declare
-  (``undefined field 'x'``), an unknown identifier (``undeclared reference to 'x'``), ``==``
-  between values of certain different types, indexing an object, constant ``matches``,
-  ``duration`` and ``timestamp`` arguments, and a rule whose result is plainly not a bool.
+  (``undefined field 'x'``), an unknown identifier (``undeclared reference to 'x'``),
+  comparisons between values of certain different types, indexing an object, mixed-type
+  literals, the lists library's overloads, constant ``matches``, ``duration`` and
+  ``timestamp`` arguments, and a rule whose result is plainly not a bool.
   Other type errors surface when a rule is evaluated (``no such overload``), where Go would
   have refused the CRD.
 - Syntax errors carry celpy's position and the words ``Syntax error: unexpected input``,
@@ -1891,6 +1892,8 @@ class _Checker:
             args = t.children[2].children if len(t.children) > 2 and t.children[2] is not None else []
             if method == "matches" and len(args) == 1:
                 self._constant_regex(args[0])
+            if method in ("sum", "min", "max", "isSorted") and not args:
+                self._list_function(method, member)
             if method == "format":
                 # cel-go exempts the arguments of string format() from homogeneous literals
                 for a in args:
@@ -1946,6 +1949,47 @@ class _Checker:
         for c in t.children:
             if c is not None:
                 self.visit(c)
+
+    def _type_name(self, t: Any) -> str | None:
+        """cel-go's name of an operand's type where it is certain (literals, typed fields)."""
+        from lark import Token
+
+        node = t
+        while not isinstance(node, Token) and len(node.children) == 1 and node.data not in (
+                "list_lit", "map_lit", "literal", "member_dot", "member_index", "ident"):
+            node = node.children[0]
+        if not isinstance(node, Token) and node.data == "list_lit":
+            items = list(node.children[0].children) if node.children and node.children[0] is not None else []
+            return f"list({self._type_name(items[0]) or 'dyn'})" if items else None
+        if not isinstance(node, Token) and node.data == "map_lit":
+            items = list(node.children[0].children) if node.children and node.children[0] is not None else []
+            if not items:
+                return None
+            return f"map({self._type_name(items[0]) or 'dyn'}, {self._type_name(items[1]) or 'dyn'})"
+        ty = self.typeof(t)
+        if ty is not None and ty[0].get("type") == "array" and isinstance(ty[0].get("items"), Mapping):
+            items_schema = ty[0]["items"]
+            kind = {"boolean": "bool", "integer": "int", "number": "double", "string": "string"}.get(
+                items_schema.get("type") or "")
+            if kind == "string" and items_schema.get("format") in ("duration", "date", "date-time", "byte"):
+                kind = None
+            return f"list({kind})" if kind else None
+        return self._kind(t)
+
+    def _list_function(self, method: str, target: Any) -> None:
+        """lists.go's overloads: sum of numbers (or durations), min/max/isSorted of comparable
+        elements."""
+        name = self._type_name(target)
+        if name is None or not name.startswith("list("):
+            return
+        elem = name[5:-1]
+        allowed = ("int", "uint", "double") if method == "sum" else ("int", "uint", "double", "string", "bytes", "bool")
+        if elem.split("(")[0] in allowed or elem == "dyn":
+            return
+        tok = _first_token(target)
+        line, col = self._position(tok)
+        self.issues.append(_issue(self.src, line, col,
+                                  f"found no matching overload for '{method}' applied to '{name}.()'"))
 
     def _position(self, tok: Any) -> tuple[int, int]:
         """(line, 0-based column) of a token; celpy builds some literal tokens (true, false,

@@ -32,8 +32,8 @@ What cel-python cannot do as cel-go does, and what is done instead:
   estimation when a CRD is written.
 - Missing: the optional syntax ``a.?b`` /
   ``m[?k]`` and ``optMap`` (``optional.of/none/ofNonZeroValue``, ``hasValue``, ``value``,
-  ``or``, ``orValue`` work), the ``semver`` library, the ``net.IP``/``net.CIDR`` type
-  names, newlines inside triple-quoted literals (celpy drops them).
+  ``or``, ``orValue`` work), the ``semver`` library, newlines inside triple-quoted
+  literals (celpy drops them).
 """
 from __future__ import annotations
 
@@ -1498,6 +1498,13 @@ class _FormatNamespace:
 
 
 _OPTIONAL_NAMESPACE = _OptionalNamespace()
+
+
+def _net_types() -> Any:
+    """``net.IP`` and ``net.CIDR``, the type names ``type(ip(s))`` and ``type(cidr(s))`` compare
+    with (apiserver pkg/cel/ip.go, cidr.go): a map celpy selects from."""
+    ct = _celpy.celtypes
+    return ct.MapType({ct.StringType("IP"): _IP, ct.StringType("CIDR"): _CIDR})
 _FORMAT_NAMESPACE = _FormatNamespace()
 _SETS_NAMESPACE = _SetsNamespace()
 _LISTS_NAMESPACE = _ListsNamespace()
@@ -1755,7 +1762,7 @@ class _Checker:
         self.uses_old_self = False
         self.exempt: set[int] = set()
         self.scopes: list[dict[str, Any]] = [{"ip": None, "sets": None, "lists": None, "optional": None,
-                                              "format": None, "self": (schema, is_resource), "oldSelf": (
+                                              "format": None, "net": None, "self": (schema, is_resource), "oldSelf": (
             None if optional_old_self else (schema, is_resource))}]
 
     def lookup(self, name: str) -> Any:
@@ -2476,7 +2483,7 @@ class Validator:
                 continue  # a transition rule needs an old value (CRDValidationRatcheting, on by default)
             activation: dict[str, Any] = {"self": self_val, "ip": _IP_NAMESPACE, "sets": _SETS_NAMESPACE,
                                           "lists": _LISTS_NAMESPACE, "optional": _OPTIONAL_NAMESPACE,
-                                          "format": _FORMAT_NAMESPACE}
+                                          "format": _FORMAT_NAMESPACE, "net": _net_types()}
             if optional:
                 activation["oldSelf"] = _Optional(old_val) if old is not None else _NONE
             elif old is not None:

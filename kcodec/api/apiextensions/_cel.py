@@ -30,10 +30,10 @@ What cel-python cannot do as cel-go does, and what is done instead:
 - Cost: Go's runtime limits (a rule's PerCallLimit, an object's RuntimeCELCostBudget) with
   Go's texts, counted in evaluated expression nodes (:data:`PER_CALL_LIMIT`); no static cost
   estimation when a CRD is written.
-- Missing: the optional syntax ``a.?b`` /
-  ``m[?k]`` and ``optMap`` (``optional.of/none/ofNonZeroValue``, ``hasValue``, ``value``,
-  ``or``, ``orValue`` work), the ``semver`` library, newlines inside triple-quoted
-  literals (celpy drops them).
+- Missing: the optional syntax ``a.?b`` / ``m[?k]`` and ``optMap`` (``optional.of``,
+  ``optional.none``, ``optional.ofNonZeroValue``, ``hasValue``, ``value``, ``or``,
+  ``orValue`` work), the ``semver`` library, newlines inside triple-quoted literals (celpy
+  drops them), Go's regexp error texts (re2's are given).
 """
 from __future__ import annotations
 

@@ -140,13 +140,21 @@ def _runner_class() -> type:
     class Evaluator(ev.Evaluator):  # type: ignore[misc, name-defined]
         cost: _Cost | None = None
 
-        def _visit_tree(self, tree: Any) -> Any:
+        # Every node goes through visit(): celpy's visit_children is redone on it (lark's
+        # calls its private _visit_tree) so that the cost counts each evaluated node.
+        def visit(self, tree: Any) -> Any:
             cost = self.cost
             if cost is not None:
                 cost.used += 1
                 if cost.used > cost.limit:
                     raise _CostExceeded(_COST_EXCEEDED)
-            return super()._visit_tree(tree)
+            return super().visit(tree)
+
+        def visit_children(self, tree: Any) -> list[Any]:
+            self.level += 1
+            result = [self.visit(child) if isinstance(child, Tree) else child for child in tree.children]
+            self.level -= 1
+            return result
 
         def sub_evaluator(self, ast: Any) -> Any:
             sub = Evaluator(ast, activation=self.activation)

@@ -214,8 +214,7 @@ class CustomResourceDefinitions:
             spec_key = json.dumps(crd["spec"], sort_keys=True)
             with self._lock:
                 if name not in self._served or self._installed_specs.get(name) != spec_key:
-                    self._uninstall(name)
-                    self._install(crd)
+                    self._replace(name, crd)
                     self._installed_specs[name] = spec_key
         self._update_status(name, crd, conflict)
 
@@ -347,6 +346,31 @@ class CustomResourceDefinitions:
                 self.server.routes[gv] = gv_routes
             routes[gv] = (set(gv_routes.scopes), {r.name for r in gv_routes.api_resources})
         self._served[crd["metadata"]["name"]] = (group, routes, stores)
+        self._refresh_discovery(group)
+
+    def _replace(self, name: str, crd: dict[str, Any]) -> None:
+        """Serve *crd*'s current spec: the new routes are installed over the old ones (a
+        request in between finds one or the other, as Go's crdHandler swaps its storage map),
+        then what the old spec served and the new one does not is removed."""
+        old = self._served.pop(name, None)
+        self._install(crd)
+        if old is None:
+            return
+        group, old_routes, old_stores = old
+        new_routes = self._served[name][1]
+        for gv, (resources, names) in old_routes.items():
+            existing = self.server.routes.get(gv)
+            if existing is None:
+                continue
+            kept_resources, kept_names = new_routes.get(gv, (set(), set()))
+            for resource in resources - kept_resources:
+                existing.scopes.pop(resource, None)
+            existing.api_resources = [r for r in existing.api_resources
+                                      if r.name not in names or r.name in kept_names]
+            if not existing.scopes:
+                del self.server.routes[gv]
+        for store in old_stores:
+            store.destroy()
         self._refresh_discovery(group)
 
     def _uninstall(self, name: str, destroy: bool = True) -> None:

@@ -233,3 +233,44 @@ def test_without_cel_library_crd_is_stored_with_a_warning(clients, monkeypatch) 
     _established(ext, f"{kind.lower()}s.{GROUP}")
     body = {"apiVersion": f"{GROUP}/v1beta1", "kind": kind, "metadata": {"name": "n1"}, "spec": {"a": 5}}
     assert api.create_cluster_custom_object(GROUP, "v1beta1", kind.lower() + "s", body)["spec"] == {"a": 5}
+
+
+def test_ratcheting_over_http(clients) -> None:
+    """CRDValidationRatcheting (on by default since 1.30): a rule added to the CRD later does
+    not block updates that leave the failing value as it is; the client gets a Warning."""
+    pytest.importorskip("celpy", reason="cel-python (kcodec[cel]) is not installed: CEL rules are not evaluated")
+    from kubernetes.client.rest import ApiException
+
+    ext, api = clients
+    kind = _kind("Ratchet")
+    name = f"{kind.lower()}s.{GROUP}"
+    schema = {"type": "object", "properties": {"spec": {"type": "object", "properties": {
+        "replicas": {"type": "integer"}, "note": {"type": "string"}}}}}
+    ext.create_custom_resource_definition(_crd(kind, schema))
+    _established(ext, name)
+    args = (GROUP, "v1beta1", kind.lower() + "s")
+    cr = api.create_cluster_custom_object(*args, {"apiVersion": f"{GROUP}/v1beta1", "kind": kind,
+                                                  "metadata": {"name": "r1"}, "spec": {"replicas": 50}})
+    crd = ext.api_client.sanitize_for_serialization(ext.read_custom_resource_definition(name))
+    crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]["replicas"][
+        "x-kubernetes-validations"] = [{"rule": "self <= 10", "message": "at most 10 replicas"}]
+    ext.replace_custom_resource_definition(name, crd)
+    deadline = time.monotonic() + 10
+    while True:  # the served schema follows the CRD's update
+        try:
+            api.create_cluster_custom_object(*args, {"apiVersion": f"{GROUP}/v1beta1", "kind": kind,
+                                                     "metadata": {"name": "probe"}, "spec": {"replicas": 11}})
+        except ApiException as err:
+            assert _status(err)["message"] == f'{kind}.{GROUP} "probe" is invalid: spec.replicas: Invalid value: 11: at most 10 replicas'
+            break
+        api.delete_cluster_custom_object(*args, "probe")
+        assert time.monotonic() < deadline, "the rule was never applied"
+        time.sleep(0.05)
+    cr = api.get_cluster_custom_object(*args, "r1")
+    updated, code, headers = api.replace_cluster_custom_object_with_http_info(
+        *args, "r1", {**cr, "spec": {"replicas": 50, "note": "unrelated change"}})
+    assert code == 200 and updated["spec"]["note"] == "unrelated change"
+    assert headers.get("Warning") == '299 - "spec.replicas: Invalid value: 50: at most 10 replicas"'
+    with pytest.raises(ApiException) as err:
+        api.replace_cluster_custom_object(*args, "r1", {**updated, "spec": {"replicas": 51}})
+    assert _status(err.value)["message"] == f'{kind}.{GROUP} "r1" is invalid: spec.replicas: Invalid value: 51: at most 10 replicas'

@@ -39,7 +39,7 @@ def _schema_tree(props: Any) -> dict[str, Any] | None:
 
 def validate_custom_resource_definition_rules(crd: Any) -> ErrorList:
     """The x-kubernetes-validations errors of an internal CRD's schemas."""
-    from kcodec.api.apiextensions import _cel
+    from kcodec.api.apiextensions import cel as _cel
 
     errs = ErrorList()
     spec = crd.spec

@@ -26,10 +26,8 @@ from kcodec.api.apiextensions.cel.model import _STRING, _additional, _fields, _i
 
 __all__ = ["CompiledRule", "compile_rule"]
 
-
 _TYPE_NAMES = frozenset({"int", "uint", "double", "bool", "string", "bytes", "list", "map", "null_type", "type",
                          "duration", "timestamp", "optional_type"})
-
 
 _BOOL_METHODS = frozenset({"startsWith", "endsWith", "contains", "matches", "all", "exists", "exists_one",
                            "isSorted", "isURL", "isQuantity", "isGreaterThan", "isLessThan", "isInteger",
@@ -81,12 +79,9 @@ def _line_col(src: str, offset: int) -> tuple[int, int]:
 _RELATION_OPS = {"relation_eq": "_==_", "relation_ne": "_!=_", "relation_lt": "_<_", "relation_le": "_<=_",
                  "relation_gt": "_>_", "relation_ge": "_>=_"}
 
-
 _ORDERED = frozenset({"int", "uint", "double", "string", "bytes", "bool"})
 
-
 _NUMERIC = frozenset({"int", "uint", "double"})
-
 
 _GO_DURATION = re.compile(r"[-+]?(0|((\d+(\.\d*)?|\.\d+)(ns|us|\u00b5s|\u03bcs|ms|s|m|h))+)\Z")
 

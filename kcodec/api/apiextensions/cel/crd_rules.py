@@ -17,7 +17,6 @@ from kcodec.validation.field import ErrorList, Path
 
 __all__ = ["validate_schema_rules"]
 
-
 # Go: apiextensions types.go, the reasons a rule may give.
 SUPPORTED_REASONS = ("FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired")
 

@@ -5,22 +5,17 @@ import re
 
 __all__ = ["escape"]
 
-
 _RESERVED = frozenset({
     "true", "false", "null", "in", "as", "break", "const", "continue", "else", "for", "function", "if",
     "import", "let", "loop", "package", "namespace", "return", "var", "void", "while",
 })
 
-
 # reserved words the lexer reads as literals or operators: never a field name after '.'
 _LEXER_KEYWORDS = frozenset({"true", "false", "null", "in"})
 
-
 _IDENT_CHARS = re.compile(r"[a-zA-Z0-9_./-]*\Z")
 
-
 _EXPAND = re.compile(r"__|[-./]")
-
 
 _EXPANSIONS = {"__": "__underscores__", ".": "__dot__", "-": "__dash__", "/": "__slash__"}
 

@@ -13,7 +13,6 @@ from kcodec.validation.field import Path
 
 __all__ = ["valid_field_path"]
 
-
 _ESCAPES = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v", "'": "'", "\\": "\\"}
 
 
@@ -110,8 +109,6 @@ def _child(path: Path | None, name: str) -> Path:
 
 # Go's (*Path)(nil).Index(i) prints "[i]"; kcodec's Path has no nil, and Path("") prints
 # its empty name as "[]", so a subscript at the root is a one-element path named "[i]".
-
-
 def _index(path: Path | None, i: int) -> Path:
     return path.index(i) if path is not None else Path(f"[{int(i)}]")
 

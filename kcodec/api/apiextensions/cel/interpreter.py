@@ -20,19 +20,15 @@ from kcodec.api.apiextensions.cel.values import _NO_OVERLOAD
 
 __all__ = ["cel_available", "CEL_UNAVAILABLE_WARNING"]
 
-
 #: The warning the server gives when it stores a CRD with rules it cannot evaluate.
 CEL_UNAVAILABLE_WARNING = (
     "x-kubernetes-validations rules are not evaluated: the CEL library is not installed "
     "(pip install 'kcodec[cel]')")
 
-
 _COST_EXCEEDED = "operation cancelled: actual cost limit exceeded"
-
 
 _MACROS = frozenset({"all", "exists", "exists_one", "existsOne", "map", "filter", "transformList", "transformMap",
                      "transformMapEntry", "sortBy"})
-
 
 # macros whose three-argument form binds two variables (cel-go ext two-variable comprehensions)
 _TWO_VARS = frozenset({"all", "exists", "existsOne", "exists_one", "transformList", "transformMap",

@@ -27,7 +27,6 @@ from kcodec.api.apiextensions.cel.values import (
 
 __all__: list[str] = []
 
-
 # Go's time.RFC3339 layout as text (format.go's datetime, cel-go's timestamp()).
 _RFC3339 = re.compile(r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})\Z")
 
@@ -651,7 +650,7 @@ def format_library() -> dict[str, Callable[..., Any]]:
 
 
 def strings_library() -> dict[str, Callable[..., Any]]:
-    """cel-go ext/strings.go: the string functions (``format`` included); ``indexOf``,
+    """cel-go ext/strings.go: the string functions; ``indexOf``,
     ``lastIndexOf`` and ``reverse`` are the string overloads."""
     ct = loader.celpy.celtypes
 
@@ -739,16 +738,23 @@ def strings_library() -> dict[str, Callable[..., Any]]:
             raise _overload()
         return ct.StringType(s[::-1])
 
+    return {
+        "charAt": char_at, "indexOf": index_of_string, "lastIndexOf": last_index_of_string,
+        "lowerAscii": lower_ascii, "upperAscii": upper_ascii, "replace": replace, "split": split,
+        "substring": substring, "trim": trim, "join": join, "reverse": reverse_string,
+    }
+
+
+def formatting_library() -> dict[str, Callable[..., Any]]:
+    """cel-go ext/formatting.go: the strings extension's ``format`` (``"%s".format([x])``)."""
+    ct = loader.celpy.celtypes
+
     def string_format(target: Any, args: Any) -> Any:
         if not (_is_str(target) and _is_list(args)):
             raise _overload()
         return ct.StringType(_string_format(str(target), list(args)))
 
-    return {
-        "charAt": char_at, "indexOf": index_of_string, "lastIndexOf": last_index_of_string,
-        "lowerAscii": lower_ascii, "upperAscii": upper_ascii, "replace": replace, "split": split,
-        "substring": substring, "trim": trim, "join": join, "reverse": reverse_string, "format": string_format,
-    }
+    return {"format": string_format}
 
 
 def ext_lists_library() -> dict[str, Callable[..., Any]]:
@@ -957,6 +963,7 @@ def _overloads(first: Callable[..., Any], second: Callable[..., Any]) -> Callabl
 
 
 def _compose(*libraries: dict[str, Callable[..., Any]]) -> dict[str, Callable[..., Any]]:
+    """One table of the libraries' functions; a name defined twice keeps both overloads."""
     out: dict[str, Callable[..., Any]] = {}
     for library in libraries:
         for name, fn in library.items():
@@ -967,9 +974,9 @@ def _compose(*libraries: dict[str, Callable[..., Any]]) -> dict[str, Callable[..
 def _lib() -> dict[str, Callable[..., Any]]:
     """The functions of apiserver pkg/cel/library and cel-go's ext strings, by name; each
     checks its receiver's type as cel-go's overloads do."""
-    return _compose(lists_library(), regex_library(), strings_library(), urls_library(), quantity_library(),
-                    ip_library(), cidr_library(), optional_library(), format_library(), standard_library(),
-                    sets_library(), ext_lists_library())
+    return _compose(lists_library(), regex_library(), urls_library(), quantity_library(), ip_library(),
+                    cidr_library(), format_library(), strings_library(), formatting_library(),
+                    ext_lists_library(), sets_library(), optional_library(), standard_library())
 
 
 _LIB: dict[str, Callable[..., Any]] | None = None

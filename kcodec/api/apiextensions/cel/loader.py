@@ -10,7 +10,6 @@ from typing import Any
 
 __all__ = ["import_celpy"]
 
-
 #: The celpy module once imported; None before the first attempt, False when it is not
 #: installed (so the attempt is made once).
 celpy: Any = None

@@ -11,9 +11,7 @@ from kcodec.api.apiextensions.cel.escaping import _LEXER_KEYWORDS, _RESERVED, es
 
 __all__ = ["has_validation_rules"]
 
-
 _META_SCHEMA = {"type": "object", "properties": {"name": {"type": "string"}, "generateName": {"type": "string"}}}
-
 
 _STRING = {"type": "string"}
 

@@ -180,8 +180,6 @@ def _net_types() -> Any:
 
 _FORMAT_NAMESPACE = _FormatNamespace()
 
-
 _SETS_NAMESPACE = _SetsNamespace()
-
 
 _LISTS_NAMESPACE = _ListsNamespace()

@@ -26,17 +26,10 @@ __all__ = ["Validator", "new_validator"]
 
 #: apiserver pkg/apis/cel config.go: the cost one rule may spend (PerCallLimit) and the cost
 #: all rules of one object may spend (RuntimeCELCostBudget). kcodec counts one unit per
-
-
 #: evaluated expression node, which is close to cel-go's unit for the common operations
 #: (cel-go also charges strings and lists by length).
-
-
 PER_CALL_LIMIT = 1_000_000
-
-
 RUNTIME_COST_BUDGET = 10_000_000
-
 
 _OBJECT_OR_ARRAY = ("object", "array")
 

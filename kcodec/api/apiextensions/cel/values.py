@@ -44,10 +44,10 @@ def _map_list_value(items: list[Any], keys: list[str]) -> Any:
     return v
 
 
+# The set and map list classes, made once celpy is loaded (they subclass its ListType).
 _LIST_CLASSES: dict[str, type] = {}
 
 
-# The set and map list classes, made once celpy is loaded (they subclass its ListType).
 def _celpy_list_class(kind: str) -> type:
     cls = _LIST_CLASSES.get(kind)
     if cls is None:
@@ -172,7 +172,6 @@ def _json_to_cel(value: Any) -> Any:
     return value
 
 
-# -- library types --------------------------------------------------------------------------
 class _Optional:
     """cel-go's optional value (``optional.of(x)``, ``optional.none()``): the type of
     ``oldSelf`` in a rule with optionalOldSelf, and of the format library's results."""

@@ -336,6 +336,34 @@ def test_escape() -> None:
     assert cel.escape("1a") is None and cel.escape("a:b") is None and cel.escape("") is None
 
 
+
+def test_importing_the_rules_package_leaves_cel_python_unloaded() -> None:
+    # kcodec works without the kcodec[cel] extra: celpy (and lark, re2) load on first use only
+    import subprocess
+    import sys
+
+    code = ("import sys, kcodec.api.apiextensions.cel, kcodec.api.apiextensions.validation, "
+            "kcodec.registry.customresource; print(sorted(m for m in sys.modules "
+            "if m.split('.')[0] in ('celpy', 'lark', 're2')))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "[]"
+
+
+def test_a_name_two_libraries_define_takes_the_overload_of_its_arguments() -> None:
+    # cel-go: indexOf/lastIndexOf are overloads of lists.go (lists) and ext strings (strings),
+    # reverse of ext strings and ext lists; the other library's errors never leak into one's
+    props = {"s": STR, "l": {"type": "array", "items": INT}}
+    obj = _obj(spec={"s": "abc", "l": [1, 2]})
+    assert _errors(_spec_rules({"rule": "self.s.reverse() == 'cba' && self.l.reverse() == [2, 1] && "
+                                        "self.s.indexOf('c', 1) == 2 && self.l.lastIndexOf(2) == 1"},
+                               props=props), obj) == []
+    assert _errors(_spec_rules({"rule": "self.s.indexOf('a', 9) == 0"}, props=props), obj) == [
+        'spec: Invalid value: "object": index out of range: 9 evaluating rule: self.s.indexOf(\'a\', 9) == 0']
+    assert _errors(_spec_rules({"rule": "self.l.indexOf(1, 0) == 0"}, props=props), obj) == [
+        "spec: Invalid value: \"object\": 'no such overload': call arguments did not match a supported operator, "
+        "function or macro signature for rule: self.l.indexOf(1, 0) == 0"]
+
 # -- libraries: standard macros and functions, strings ext, and k8s.io/apiserver pkg/cel/library ---
 LIBRARY = [
     # macros and standard functions

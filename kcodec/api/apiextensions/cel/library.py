@@ -1,7 +1,7 @@
 """The functions CRD validation rules may call, by name (Go: k8s.io/apiserver
 ``pkg/cel/library``: lists.go, regex.go, urls.go, quantity.go, ip.go, cidr.go, format.go;
-and cel-go's ``ext`` strings, lists and sets, its optional values and the standard
-operators). One function per Go library file returns that library's name -> function
+and cel-go's ``ext`` strings.go, formatting.go, lists.go and sets.go, its optional values
+and the standard operators). One function per Go library file returns that library's name -> function
 table; :func:`_lib` composes them. Each function checks its arguments' types as cel-go's
 overloads do and raises ``no such overload`` otherwise, so a name two libraries define
 (``indexOf`` of lists and of strings) tries each in turn, as cel-go picks an overload.
@@ -25,7 +25,9 @@ from kcodec.api.apiextensions.cel.values import (
     _NO_OVERLOAD, _NONE, _EvalError, _Optional, _cel_equal, _concat, _is_num, _overload,
 )
 
-__all__: list[str] = []
+__all__ = ["lists_library", "regex_library", "urls_library", "quantity_library", "ip_library",
+           "cidr_library", "format_library", "strings_library", "formatting_library", "ext_lists_library",
+           "sets_library", "optional_library", "standard_library"]
 
 # Go's time.RFC3339 layout as text (format.go's datetime, cel-go's timestamp()).
 _RFC3339 = re.compile(r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})\Z")
@@ -972,7 +974,7 @@ def _compose(*libraries: dict[str, Callable[..., Any]]) -> dict[str, Callable[..
 
 
 def _lib() -> dict[str, Callable[..., Any]]:
-    """The functions of apiserver pkg/cel/library and cel-go's ext strings, by name; each
+    """The functions of apiserver pkg/cel/library and cel-go's extensions, by name; each
     checks its receiver's type as cel-go's overloads do."""
     return _compose(lists_library(), regex_library(), urls_library(), quantity_library(), ip_library(),
                     cidr_library(), format_library(), strings_library(), formatting_library(),

@@ -3,12 +3,12 @@
 
 Starts ``python -m kcodec serve`` (SQLite, plain HTTP) with ``--items`` ConfigMaps in
 ``default``, attaches the sampling profiler py-spy (``pip install py-spy``; ``--gil``: the
-thread holding the GIL, without stopping the server) and sends, one operation at a time over one keep-alive
-connection: ``--requests`` GETs of one ConfigMap, as many creates, and ``--requests / 10``
-lists of all of them as JSON. The server runs Python code on one thread at a time, so the
-GIL holder's samples are where its CPU goes (work done without the GIL, SQLite's own C
-code and socket writes among it, is not counted). Each sample is put in the layer of its
-innermost frame that belongs to one (:func:`layer`):
+thread holding the GIL, without stopping the server) and sends, one operation at a time over
+one keep-alive connection: ``--requests`` GETs of one ConfigMap, ``--requests / 10`` lists of
+the ``--items`` ConfigMaps as JSON, then ``--requests`` creates. The server runs Python code
+on one thread at a time, so the GIL holder's samples are where its CPU goes (work done
+without the GIL, SQLite's own C code and socket writes among it, is not counted). Each
+sample is put in the layer of its innermost frame that belongs to one (:func:`layer`):
 
 - ``http``: aiohttp and asyncio (parsing the request, writing the response, the event loop);
 - ``server``: kcodec.server (routing, negotiation, request scopes, handlers, Status) with the
@@ -143,10 +143,11 @@ def main(argv: list[str] | None = None) -> int:
         for i in range(args.items):
             http.post(base, json=_configmap(f"cm-{i}")).raise_for_status()
         names = iter(range(10**9))
+        # the list before the creates, so that it holds the --items ConfigMaps only
         ops = {
             "get": (args.requests, lambda: http.get(base + "/cm-0")),
+            f"list of {args.items} (JSON)": (max(1, args.requests // 10), lambda: http.get(base)),
             "create": (args.requests, lambda: http.post(base, json=_configmap(f"new-{next(names)}"))),
-            "list (JSON)": (max(1, args.requests // 10), lambda: http.get(base)),
         }
         for name, (count, call) in ops.items():
             for _ in range(20):

@@ -25,6 +25,9 @@
   ConfigMap by one client, timed until a watcher (another connection) has seen the 200th
   MODIFIED event (``time_200_patches_watched``; kube-apiserver 1.36 with TLS, a token and
   etcd 3.4 on this kind of machine: 790-850 ms).
+- ``ServerStartUp``: seconds from a fresh interpreter to ready (``track_serve_ready``:
+  ``kcodec serve --storage sqlite::memory: --port 0`` to its URL line;
+  ``track_apiserver_ready``: ``APIServer().start()`` returned). Target: at most 0.5 s.
 
 The client runs in the benchmark process (``requests`` for one connection, aiohttp for
 many); the server is ``python -m kcodec serve`` from this checkout, ``KCODEC_PURE=1`` in
@@ -32,7 +35,7 @@ pure mode. ``backend`` is ``sqlite`` (``--storage sqlite:FILE``, plain HTTP) or
 ``etcd-tls`` (a one-member etcd 3.4 on loopback, ``--tls`` and a token, as the
 reference). The smoke test's tiny list size shrinks every count. Quick table without asv:
 
-    cd asv_bench && python -m benchmarks.bench_server_scale [--only apply,pods,watch,load] [--repeat 3]
+    cd asv_bench && python -m benchmarks.bench_server_scale [--only apply,pods,watch,load,start] [--repeat 3]
 """
 from __future__ import annotations
 
@@ -592,6 +595,63 @@ class ServerConfigMapsLoad:
         t.join()
 
 
+# -- start-up ---------------------------------------------------------------------------------
+
+
+def ready_after(mode: str, code: str | None = None) -> float:
+    """Seconds from starting a fresh interpreter to its URL line: ``kcodec serve --storage
+    sqlite::memory: --port 0`` by default, else the Python ``code`` (which prints one line
+    with ``listening`` once its server is ready, then waits for stdin to close)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(_docs.KCODEC_ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    env.pop("KCODEC_PURE", None)
+    if mode == "pure":
+        env["KCODEC_PURE"] = "1"
+    cmd = ([sys.executable, "-c", code] if code else
+           [sys.executable, "-m", "kcodec", "serve", "--storage", "sqlite::memory:", "--port", "0"])
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                            text=True)
+    try:
+        line = proc.stdout.readline()  # type: ignore[union-attr]
+        took = time.perf_counter() - t0
+    finally:
+        proc.terminate()
+        _out, err = proc.communicate(timeout=30)
+    if "listening" not in line:
+        raise RuntimeError(f"no URL line: {line!r} {err}")
+    return took
+
+
+_APISERVER = ("from kcodec.testing import APIServer\n"
+              "server = APIServer().start()\n"
+              "print('listening on', server.url, flush=True)\n"
+              "import sys\n"
+              "sys.stdin.read()\n"
+              "server.stop()\n")
+
+
+class ServerStartUp:
+    """Cold start to ready: ``kcodec serve`` (SQLite in memory) to its URL line, and
+    ``kcodec.testing.APIServer().start()`` in a fresh interpreter. Target: 0.5 s."""
+
+    params = [MODES]
+    param_names = ["mode"]
+    timeout = 300.0
+    repeat = (5, 10, 30.0)
+    unit = "seconds"
+
+    def setup(self, mode: str) -> None:
+        _docs.require_kcodec()
+        _docs.use_mode(mode)
+
+    def track_serve_ready(self, mode: str) -> float:
+        return ready_after(mode)
+
+    def track_apiserver_ready(self, mode: str) -> float:
+        return ready_after(mode, _APISERVER)
+
+
 # -- without asv -----------------------------------------------------------------------------
 
 
@@ -599,7 +659,8 @@ def _main(argv: list[str] | None = None) -> int:
     import argparse
 
     parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_server_scale", description=__doc__.split("\n")[0])
-    parser.add_argument("--only", default="apply,pods,watch,load", help="comma-separated: apply,pods,watch,load")
+    parser.add_argument("--only", default="apply,pods,watch,load,start",
+                        help="comma-separated: apply,pods,watch,load,start")
     parser.add_argument("--mode", default="compiled", choices=MODES)
     parser.add_argument("--backend", action="append", choices=["sqlite", "etcd-tls"],
                         help="backends of apply and load (default: both)")
@@ -632,6 +693,8 @@ def _main(argv: list[str] | None = None) -> int:
         cases.append(("watch", ServerWatchers, ()))
     if "load" in only:
         cases += [("load", ServerConfigMapsLoad, (b,)) for b in backends]
+    if "start" in only:
+        cases.append(("start", ServerStartUp, ()))
     for _, cls, extra in cases:
         inst = cls()
         params = (args.mode, *extra)
@@ -641,7 +704,7 @@ def _main(argv: list[str] | None = None) -> int:
                 fn = getattr(inst, method)
                 label = f"{cls.__name__}.{method} {' '.join(extra)}".strip()
                 if method.startswith("track_"):
-                    vals = [fn(*params) for _ in range(args.repeat)]
+                    vals = [fn(*params) for _ in range(args.repeat if cls is not ServerStartUp else 2 * args.repeat + 1)]
                     rows.append((label, fmt(statistics.median(vals)), load()))
                 else:
                     t = timed(lambda: fn(*params))

@@ -521,3 +521,28 @@ def test_node_and_pod_proxy_refuse_loopback(env, ns, bound):
     assert (code, st["message"]) == (400, "address not allowed")
     code, st = _status(_call(server, f"/api/v1/namespaces/{ns}/pods/a:b:c:d/proxy/"))
     assert (code, st["message"]) == (400, 'invalid pod request "a:b:c:d"')
+
+
+def test_openapi_connect_operations(env):
+    # installer.go: connect routes per ConnectMethods answering a string; pods/log a GET with
+    # PodLogOptions' fields as query parameters (AddObjectParams leaves sinceTime out)
+    doc = _ok(_call(env["server"], "/openapi/v2"))
+    exec_path = doc["paths"]["/api/v1/namespaces/{namespace}/pods/{name}/exec"]
+    assert sorted(k for k in exec_path if k != "parameters") == ["get", "post"]
+    assert exec_path["post"]["operationId"] == "connectCoreV1PostNamespacedPodExec"
+    assert exec_path["get"]["x-kubernetes-action"] == "connect"
+    assert exec_path["get"]["x-kubernetes-group-version-kind"] == {"group": "", "kind": "PodExecOptions",
+                                                                   "version": "v1"}
+    assert exec_path["get"]["responses"]["200"]["schema"] == {"type": "string"}
+    assert [p["name"] for p in exec_path["parameters"]] == ["command", "container", "name", "namespace", "stderr",
+                                                            "stdin", "stdout", "tty"]
+    log = doc["paths"]["/api/v1/namespaces/{namespace}/pods/{name}/log"]
+    assert log["get"]["operationId"] == "readCoreV1NamespacedPodLog"
+    assert log["get"]["produces"][0] == "text/plain"
+    names = [p["name"] for p in log["parameters"]]
+    assert "tailLines" in names and "follow" in names and "sinceTime" not in names
+    proxy = doc["paths"]["/api/v1/namespaces/{namespace}/services/{name}/proxy/{path}"]
+    assert sorted(k for k in proxy if k != "parameters") == ["delete", "get", "head", "options", "patch", "post",
+                                                             "put"]
+    assert proxy["head"]["operationId"] == "connectCoreV1HeadNamespacedServiceProxyWithPath"
+    assert "/api/v1/nodes/{name}/proxy" in doc["paths"]

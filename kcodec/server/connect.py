@@ -15,7 +15,11 @@ this module does the network side as kube-apiserver does it:
   the backend's answer comes back streamed; a transport error is the Responder's 500.
 - exec/attach/portforward: a request that is not an upgrade is answered 400 "Upgrade request
   required" (upgradeRequired); an upgrade whose kubelet cannot be dialed gets Go's
-  "error dialing backend: ..." 500 (upgradeaware.go dial).
+  "error dialing backend: ..." 500 (upgradeaware.go dial); otherwise the upgrade request goes
+  to the kubelet and, once it switches protocols, the two connections are joined byte for
+  byte (tryUpgrade). kube-apiserver 1.36 translates v5.channel.k8s.io websockets (kubectl's
+  default) to SPDY for the kubelet (StreamTranslatorHandler); kcodec does not speak SPDY and
+  relays them unchanged, so they work with a kubelet that accepts them directly.
 
 TLS to the kubelet: kube-apiserver without --kubelet-certificate-authority does not verify the
 kubelet's serving certificate (kubelet_client.go transportConfig sets TLS.Insecure when no CA is
@@ -186,18 +190,95 @@ def _is_upgrade(request: web.Request) -> bool:
     return any("upgrade" in part.strip().lower() for part in request.headers.getall("Connection", []))
 
 
-async def _dial_upgrade(req: Request, scope: RequestScope, loc: Location, timeout: float) -> Response:
+class _RelayParser:
+    """What aiohttp's protocol feeds the bytes of an upgraded connection to (the role its
+    WebSocketReader plays for WebSocketResponse): each chunk goes on to the backend."""
+
+    def __init__(self, writer: asyncio.StreamWriter) -> None:
+        self.writer = writer
+
+    def feed_data(self, data: bytes) -> tuple[bool, bytes]:
+        if not self.writer.is_closing():
+            self.writer.write(data)
+        return False, b""
+
+    def feed_eof(self) -> None:
+        if not self.writer.is_closing() and self.writer.can_write_eof():
+            self.writer.write_eof()
+
+
+def _upgrade_request_head(request: web.Request, loc: Location) -> bytes:
+    """The request as UpgradeAwareHandler sends it on: the location's path and query, the
+    client's headers (upgrade headers included) less its Authorization."""
+    target = loc.path + (f"?{loc.query}" if loc.query else "")
+    lines = [f"{request.method} {target} HTTP/1.1", f"Host: {loc.host}"]
+    for k, v in request.headers.items():
+        if k.lower() in ("host", "authorization", "content-length", "transfer-encoding"):
+            continue
+        lines.append(f"{k}: {v}")
+    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+
+
+async def _relay_upgrade(request: web.Request, req: Request, scope: RequestScope, loc: Location,
+                         timeout: float) -> Response | web.StreamResponse:
+    """Go's UpgradeAwareHandler.tryUpgrade: dial the kubelet, send the upgrade request, and on
+    101 Switching Protocols join the two connections byte for byte (websocket and SPDY alike;
+    kube-apiserver's translation of v5.channel.k8s.io websockets to SPDY is not done here)."""
     host, _, port = loc.host.rpartition(":")
     host = host.strip("[]")
     try:
-        _, writer = await asyncio.wait_for(asyncio.open_connection(
-            host, int(port), ssl=_ssl_context(loc.insecure_skip_verify) if loc.scheme == "https" else None),
-            timeout)
+        reader, writer = await asyncio.wait_for(asyncio.open_connection(
+            host, int(port), ssl=_ssl_context(loc.insecure_skip_verify) if loc.scheme == "https" else None,
+            server_hostname=host if loc.scheme == "https" else None), timeout)
     except (OSError, asyncio.TimeoutError, ssl.SSLError) as err:
         return scope.err(plain_error(f"error dialing backend: {_dial_error(err, loc.host)}"), req)
-    writer.close()
-    return scope.err(apierrors.new_service_unavailable(
-        "kcodec does not relay exec, attach and portforward streams to the kubelet"), req)
+    try:
+        writer.write(_upgrade_request_head(request, loc))
+        await writer.drain()
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout)
+    except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, asyncio.LimitOverrunError) as err:
+        writer.close()
+        return scope.err(plain_error(f"error proxying data from backend: {err or type(err).__name__}"), req)
+    status_line, *header_lines = head.decode("latin-1").split("\r\n")
+    parts = status_line.split(" ", 2)
+    code = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 502
+    headers = [tuple(h.split(":", 1)) for h in header_lines if ":" in h]
+    if code != 101:
+        # not switching protocols: the backend's answer goes back as it is
+        length = next((int(v.strip()) for k, v in headers if k.strip().lower() == "content-length"
+                       and v.strip().isdigit()), None)
+        try:
+            body = await asyncio.wait_for(reader.readexactly(length) if length is not None else reader.read(),
+                                          timeout)
+        except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError):
+            body = b""
+        writer.close()
+        out = web.Response(status=code, body=body)
+        for k, v in headers:
+            if k.strip().lower() not in _HOP_HEADERS and k.strip().lower() != "content-length":
+                out.headers.add(k.strip(), v.strip())
+        return out
+    resp = web.StreamResponse(status=101)
+    for k, v in headers:
+        resp.headers.add(k.strip(), v.strip())
+    await resp.prepare(request)
+    transport = request.transport
+    protocol = request.protocol
+    protocol.keep_alive(False)
+    protocol.set_parser(_RelayParser(writer))
+    try:
+        while transport is not None and not transport.is_closing():
+            chunk = await reader.read(65536)
+            if not chunk:
+                break
+            transport.write(chunk)
+    except (OSError, asyncio.IncompleteReadError):
+        pass
+    finally:
+        writer.close()
+        if transport is not None:
+            transport.close()
+    return resp
 
 
 async def serve_connect(request: web.Request, req: Request, info: Any, scope: RequestScope, executor: Any, *,
@@ -243,5 +324,5 @@ async def serve_connect(request: web.Request, req: Request, info: Any, scope: Re
     if isinstance(result, Response):
         return result
     if scope.subresource in ("exec", "attach", "portforward"):
-        return await _dial_upgrade(req, scope, result, dial_timeout)
+        return await _relay_upgrade(request, req, scope, result, dial_timeout)
     return await _proxy(request, req, scope, result, dial_timeout)

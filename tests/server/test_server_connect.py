@@ -25,7 +25,7 @@ import urllib.request
 import uuid
 
 import pytest
-from aiohttp import web
+from aiohttp import ClientSession, WSMsgType, web
 
 from kcodec.server.runner import self_signed_certificate
 from kcodec.testing import APIServer
@@ -86,8 +86,26 @@ def _kubelet_app(seen: list[str]) -> web.Application:
         await resp.write_eof()
         return resp
 
+    async def stream(request: web.Request) -> web.StreamResponse:
+        # the kubelet's streaming server: channel-prefixed websocket messages (v4.channel.k8s.io)
+        seen.append(request.path_qs)
+        ws = web.WebSocketResponse(protocols=("v4.channel.k8s.io",))
+        await ws.prepare(request)
+        what = "/".join(request.match_info.values())
+        await ws.send_bytes(b"\x01" + f"{what} {' '.join(request.query.getall('command', []))}\n".encode())
+        if request.query.get("input") == "1":
+            msg = await ws.receive()
+            if msg.type == WSMsgType.BINARY:
+                await ws.send_bytes(b"\x01" + msg.data[1:])
+        await ws.send_bytes(b"\x03" + json.dumps({"metadata": {}, "status": "Success"}).encode())
+        await ws.close()
+        return ws
+
     app = web.Application()
     app.router.add_get("/containerLogs/{ns}/{pod}/{container}", container_logs)
+    app.router.add_get("/exec/{ns}/{pod}/{container}", stream)
+    app.router.add_post("/exec/{ns}/{pod}/{container}", stream)
+    app.router.add_get("/attach/{ns}/{pod}/{container}", stream)
     return app
 
 
@@ -546,3 +564,57 @@ def test_openapi_connect_operations(env):
                                                              "put"]
     assert proxy["head"]["operationId"] == "connectCoreV1HeadNamespacedServiceProxyWithPath"
     assert "/api/v1/nodes/{name}/proxy" in doc["paths"]
+
+
+def test_exec_relayed_to_the_kubelet(env, ns, bound):
+    """An upgrade to the kubelet joined byte for byte (UpgradeAwareHandler.tryUpgrade): a
+    v4.channel.k8s.io websocket, bidirectional."""
+    server, seen = env["server"], env["seen"]
+    url = server.url.replace("http://", "ws://") + \
+        f"/api/v1/namespaces/{ns}/pods/web/exec?container=app&command=cat&command=-n&stdin=1&stdout=1"
+
+    async def run():
+        async with ClientSession() as session:
+            async with session.ws_connect(url, protocols=("v4.channel.k8s.io",)) as ws:
+                assert ws.protocol == "v4.channel.k8s.io"
+                first = await ws.receive(timeout=10)
+                await ws.send_bytes(b"\x00typed input")
+                echoed = await ws.receive(timeout=10)
+                status = await ws.receive(timeout=10)
+                return first.data, echoed.data, status.data
+    first, echoed, status = asyncio.run(run())
+    assert first == f"\x01{ns}/web/app cat -n\n".encode()
+    assert echoed == b"\x01typed input"
+    assert json.loads(status[1:])["status"] == "Success"
+    # streamParams: input/output flags and each command word
+    assert seen[-1] == f"/exec/{ns}/web/app?command=cat&command=-n&input=1&output=1"
+
+
+def test_python_client_exec_and_attach(env, ns, bound):
+    kubernetes = pytest.importorskip("kubernetes")
+    from kubernetes import client, config
+    from kubernetes.stream import stream
+
+    cfg = client.Configuration()
+    config.load_kube_config(config_file=env["server"].kubeconfig, client_configuration=cfg)
+    with client.ApiClient(cfg) as c:
+        core = kubernetes.client.CoreV1Api(c)
+        def run(fn, name, **kw):
+            # _preload_content=False so the websocket can be closed here (the preloading path
+            # leaves it open)
+            ws = stream(fn, name, ns, stderr=True, stdin=False, stdout=True, tty=False, _preload_content=False, **kw)
+            try:
+                ws.run_forever(timeout=10)
+                return ws.read_stdout(timeout=1)
+            finally:
+                ws.close()
+                ws.sock.shutdown()  # websocket-client keeps a socket the server closed first
+        assert run(core.connect_get_namespaced_pod_exec, "single", command=["echo", "hi"]) == \
+            f"{ns}/single/only echo hi\n"
+        assert run(core.connect_get_namespaced_pod_attach, "web", container="sidecar") == f"{ns}/web/sidecar \n"
+
+
+def test_upgrade_refused_by_the_kubelet_comes_back_as_is(env, ns, bound):
+    # tryUpgrade: a backend answer other than 101 Switching Protocols is written back unchanged
+    code, _, body = _upgrade(env["server"], f"/api/v1/namespaces/{ns}/pods/single/portforward?ports=8080")
+    assert (code, body) == (404, b"404: Not Found")

@@ -325,4 +325,13 @@ async def serve_connect(request: web.Request, req: Request, info: Any, scope: Re
         return result
     if scope.subresource in ("exec", "attach", "portforward"):
         return await _relay_upgrade(request, req, scope, result, dial_timeout)
+    if _is_upgrade(request):
+        # a proxied upgrade (a websocket to a service...) goes through tryUpgrade too
+        result.query = request.query_string
+        return await _relay_upgrade(request, req, scope, result, dial_timeout)
+    if not result.path:
+        # UpgradeAwareHandler: an empty location path is redirected to the request's path
+        # with a trailing slash (https://issue.k8s.io/4958)
+        query = f"?{request.query_string}" if request.query_string else ""
+        return Response(301, b"", "", headers={"Location": request.path + "/" + query})
     return await _proxy(request, req, scope, result, dial_timeout)

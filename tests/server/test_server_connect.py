@@ -117,7 +117,17 @@ def _echo_app() -> web.Application:
                                   "forwarded": request.headers.get("X-Forwarded-For")},
                                  headers={"X-Backend": "echo"})
 
+    async def ws_echo(request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        async for msg in ws:
+            if msg.type == WSMsgType.TEXT:
+                await ws.send_str(f"{request.query_string} {msg.data}")
+                await ws.close()
+        return ws
+
     app = web.Application()
+    app.router.add_get("/ws", ws_echo)
     app.router.add_route("*", "/{tail:.*}", echo)
     return app
 
@@ -194,13 +204,18 @@ def _call(server, path, method="GET", body=None, headers=None):
 
 def _upgrade(server, path, protocol="SPDY/3.1"):
     """A POST asking for a connection upgrade (urllib would replace the Connection header)."""
+    return _raw(server, "POST", path, {"Connection": "Upgrade", "Upgrade": protocol})
+
+
+def _raw(server, method, path, headers):
+    """One request with exactly these headers, redirects not followed."""
     import http.client
     from urllib.parse import urlsplit
 
     u = urlsplit(server.url)
     conn = http.client.HTTPConnection(u.hostname, u.port, timeout=30)
     try:
-        conn.request("POST", path, headers={"Connection": "Upgrade", "Upgrade": protocol})
+        conn.request(method, path, headers=headers)
         resp = conn.getresponse()
         return resp.status, resp.headers, resp.read()
     finally:
@@ -486,6 +501,18 @@ def test_service_proxy_to_endpoint(env, ns):
     # a port number is looked up among the service's ports
     code, _, body = _call(server, f"/api/v1/namespaces/{ns}/services/svc:80/proxy/post", "POST", b"payload")
     assert code == 200 and json.loads(body)["body"] == "payload" and json.loads(body)["method"] == "POST"
+    # an empty location path: redirected to the request's path with a slash
+    code, headers, _ = _raw(server, "GET", f"/api/v1/namespaces/{ns}/services/svc:http/proxy?q=1", {})
+    assert (code, headers["Location"]) == (301, f"/api/v1/namespaces/{ns}/services/svc:http/proxy/?q=1")
+    # an upgrade goes through as one (a websocket to the endpoint)
+    url = server.url.replace("http://", "ws://") + f"/api/v1/namespaces/{ns}/services/svc:http/proxy/ws?n=7"
+
+    async def ws_roundtrip():
+        async with ClientSession() as session:
+            async with session.ws_connect(url) as ws:
+                await ws.send_str("ping")
+                return (await ws.receive(timeout=10)).data
+    assert asyncio.run(ws_roundtrip()) == "n=7 ping"
     code, st = _status(_call(server, f"/api/v1/namespaces/{ns}/services/svc:81/proxy/"))
     assert (code, st["reason"], st["message"]) == (503, "ServiceUnavailable",
                                                    'no service port 81 found for service "svc"')

@@ -87,9 +87,10 @@ def _kubelet_app(seen: list[str]) -> web.Application:
         return resp
 
     async def stream(request: web.Request) -> web.StreamResponse:
-        # the kubelet's streaming server: channel-prefixed websocket messages (v4.channel.k8s.io)
+        # the kubelet's streaming server: channel-prefixed websocket messages (v4.channel.k8s.io,
+        # and v5, which adds only a close channel this stand-in never needs)
         seen.append(request.path_qs)
-        ws = web.WebSocketResponse(protocols=("v4.channel.k8s.io",))
+        ws = web.WebSocketResponse(protocols=("v5.channel.k8s.io", "v4.channel.k8s.io"))
         await ws.prepare(request)
         what = "/".join(request.match_info.values())
         await ws.send_bytes(b"\x01" + f"{what} {' '.join(request.query.getall('command', []))}\n".encode())
@@ -645,3 +646,17 @@ def test_upgrade_refused_by_the_kubelet_comes_back_as_is(env, ns, bound):
     # tryUpgrade: a backend answer other than 101 Switching Protocols is written back unchanged
     code, _, body = _upgrade(env["server"], f"/api/v1/namespaces/{ns}/pods/single/portforward?ports=8080")
     assert (code, body) == (404, b"404: Not Found")
+
+
+@pytest.mark.skipif(KUBECTL is None, reason="kubectl not on PATH")
+def test_kubectl_exec_through_the_relay(env, ns, bound):
+    """kubectl's v5.channel.k8s.io websocket relayed to a kubelet stand-in that accepts it
+    (kube-apiserver 1.36 would translate it to SPDY for a real kubelet)."""
+    server = env["server"]
+    p = subprocess.run([KUBECTL, "--kubeconfig", server.kubeconfig, "-n", ns, "exec", "single", "--", "echo", "hi"],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout == f"{ns}/single/only echo hi\n"
+    p = subprocess.run([KUBECTL, "--kubeconfig", server.kubeconfig, "-n", ns, "exec", "pending", "--", "true"],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode != 0 and "pod pending does not have a host assigned" in p.stderr

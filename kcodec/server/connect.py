@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import socket
 import ssl
 from typing import Any
 
@@ -72,6 +73,8 @@ def _dial_error(err: BaseException, host: str) -> str:
         return f"dial tcp {host}: i/o timeout"
     if code == errno.ECONNREFUSED or isinstance(os_err, ConnectionRefusedError):
         return f"dial tcp {host}: connect: connection refused"
+    if isinstance(os_err, socket.gaierror):
+        return f"dial tcp: lookup {host.rpartition(':')[0].strip('[]')}: no such host"
     if code == errno.EHOSTUNREACH:
         return f"dial tcp {host}: connect: no route to host"
     if code == errno.ENETUNREACH:
@@ -158,7 +161,8 @@ async def _proxy(request: web.Request, req: Request, scope: RequestScope, loc: L
     target = f"{loc.scheme or 'http'}://{loc.host}{loc.path}"
     if request.query_string:
         target += "?" + request.query_string
-    body = await request.read() if request.can_read_body else None
+    # the body is streamed on, not read whole (ReverseProxy copies it)
+    body = request.content if request.can_read_body else None
     session = ClientSession(timeout=ClientTimeout(total=None, sock_connect=timeout), auto_decompress=False)
     try:
         try:
@@ -203,8 +207,10 @@ class _RelayParser:
         return False, b""
 
     def feed_eof(self) -> None:
-        if not self.writer.is_closing() and self.writer.can_write_eof():
-            self.writer.write_eof()
+        # the client went away: the backend connection goes too, which ends the copy the
+        # other way (tryUpgrade closes both when either side is done)
+        if not self.writer.is_closing():
+            self.writer.close()
 
 
 def _upgrade_request_head(request: web.Request, loc: Location) -> bytes:

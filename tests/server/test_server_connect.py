@@ -127,7 +127,7 @@ def _echo_app() -> web.Application:
                 await ws.close()
         return ws
 
-    app = web.Application()
+    app = web.Application(client_max_size=16 * 1024 * 1024)
     app.router.add_get("/ws", ws_echo)
     app.router.add_route("*", "/{tail:.*}", echo)
     return app
@@ -660,3 +660,16 @@ def test_kubectl_exec_through_the_relay(env, ns, bound):
     p = subprocess.run([KUBECTL, "--kubeconfig", server.kubeconfig, "-n", ns, "exec", "pending", "--", "true"],
                        capture_output=True, text=True, timeout=60)
     assert p.returncode != 0 and "pod pending does not have a host assigned" in p.stderr
+
+
+def test_service_proxy_streams_large_bodies(env, ns):
+    # the request body is streamed to the endpoint, not read whole (no 1 MiB cap as aiohttp's read)
+    server, echo = env["server"], env["echo"]
+    _pod(server, ns, "backend", ["app"], pod_ip="127.0.0.1")
+    _service(server, ns, "big", [{"name": "http", "port": 80}])
+    _endpoints(server, ns, "big", "backend", echo.port)
+    payload = b"x" * (5 * 1024 * 1024)  # over the 3 MiB kube-apiserver allows API bodies
+    code, _, body = _call(server, f"/api/v1/namespaces/{ns}/services/big:http/proxy/upload", "PUT", payload)
+    assert code == 200
+    got = json.loads(body)
+    assert (got["method"], len(got["body"])) == ("PUT", len(payload))

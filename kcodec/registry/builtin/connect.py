@@ -200,7 +200,8 @@ def _visit_container_names(pod: Any) -> list[str]:
     spec = pod.spec
     names = [c.name for c in spec.init_containers or []]
     names += [c.name for c in spec.containers or []]
-    names += [c.name for c in spec.ephemeral_containers or []]
+    # an ephemeral container's name is in its EphemeralContainerCommon (Go visits it as a Container)
+    names += [c.ephemeral_container_common.name for c in spec.ephemeral_containers or []]
     return names
 
 
@@ -527,7 +528,10 @@ def _check_proxyable_hostname(hostname: str) -> None:
     try:
         infos = socket.getaddrinfo(hostname, None, proto=socket.IPPROTO_TCP)
     except (OSError, UnicodeError) as err:
-        raise apierrors.new_bad_request(f"lookup {hostname}: {getattr(err, 'strerror', None) or err}") from None
+        reason = "no such host" if isinstance(err, socket.gaierror) and err.errno in (
+            socket.EAI_NONAME, getattr(socket, "EAI_NODATA", socket.EAI_NONAME)) else \
+            (getattr(err, "strerror", None) or str(err))
+        raise apierrors.new_bad_request(f"lookup {hostname}: {reason}") from None
     if not infos:
         raise apierrors.new_bad_request("no addresses for hostname")
     for info in infos:

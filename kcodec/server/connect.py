@@ -129,17 +129,29 @@ async def _stream_log(request: web.Request, req: Request, scope: RequestScope, l
         out.content_type = loc.content_type or (resp.headers.get("Content-Type", "").split(";")[0].strip()
                                                 or "application/octet-stream")
         await out.prepare(request)
-        try:
-            async for chunk in resp.content.iter_any():
-                await out.write(chunk)
-        except (client_exceptions.ClientError, asyncio.TimeoutError, ConnectionResetError):
-            pass  # the backend went away mid-stream: the stream ends, as io.Copy's does
-        finally:
-            resp.release()
-        await out.write_eof()
+        await _copy_body(resp, out)
         return out
     finally:
         await session.close()
+
+
+async def _copy_body(resp: Any, out: web.StreamResponse) -> None:
+    """Copy the backend's body to the client as it comes (io.Copy). The backend going away
+    ends the stream; the client going away stops the copy and drops the backend."""
+    try:
+        async for chunk in resp.content.iter_any():
+            try:
+                await out.write(chunk)
+            except ConnectionResetError:
+                return
+    except (client_exceptions.ClientError, asyncio.TimeoutError):
+        pass
+    finally:
+        resp.release()
+    try:
+        await out.write_eof()
+    except ConnectionResetError:
+        pass
 
 
 def _forward_headers(request: web.Request) -> dict[str, str]:
@@ -176,14 +188,7 @@ async def _proxy(request: web.Request, req: Request, scope: RequestScope, loc: L
             if k.lower() not in _HOP_HEADERS and k.lower() != "content-length":
                 out.headers.add(k, v)
         await out.prepare(request)
-        try:
-            async for chunk in resp.content.iter_any():
-                await out.write(chunk)
-        except (client_exceptions.ClientError, asyncio.TimeoutError, ConnectionResetError):
-            pass
-        finally:
-            resp.release()
-        await out.write_eof()
+        await _copy_body(resp, out)
         return out
     finally:
         await session.close()

@@ -73,6 +73,17 @@ def _kubelet_app(seen: list[str]) -> web.Application:
             return web.Response(status=404, text="container not found")
         if container == "broken":
             return web.Response(status=500, text="kubelet failure")
+        if container == "endless":
+            # streams until the reader goes away, then records that it went
+            resp = web.StreamResponse()
+            await resp.prepare(request)
+            try:
+                while True:
+                    await resp.write(b"tick\n")
+                    await asyncio.sleep(0.02)
+            except ConnectionResetError:
+                seen.append("endless stream dropped")
+            return resp
         resp = web.StreamResponse()
         resp.content_type = "text/plain"
         await resp.prepare(request)
@@ -673,3 +684,25 @@ def test_service_proxy_streams_large_bodies(env, ns):
     assert code == 200
     got = json.loads(body)
     assert (got["method"], len(got["body"])) == ("PUT", len(payload))
+
+
+def test_follower_going_away_drops_the_kubelet_stream(env, ns):
+    import http.client
+    import time
+    from urllib.parse import urlsplit
+
+    server, seen = env["server"], env["seen"]
+    node = f"n-{ns}"
+    _node(server, node, env["kubelet"].port, [{"type": "InternalIP", "address": "127.0.0.1"}])
+    _pod(server, ns, "p", ["endless"], node=node)
+    u = urlsplit(server.url)
+    conn = http.client.HTTPConnection(u.hostname, u.port, timeout=30)
+    conn.request("GET", f"/api/v1/namespaces/{ns}/pods/p/log?follow=true")
+    resp = conn.getresponse()
+    assert resp.status == 200 and resp.read1(64).startswith(b"tick\n")
+    conn.sock.close()
+    conn.close()
+    deadline = time.monotonic() + 10
+    while "endless stream dropped" not in seen and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert "endless stream dropped" in seen

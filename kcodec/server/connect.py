@@ -34,6 +34,7 @@ import ssl
 from typing import Any
 
 from aiohttp import ClientSession, ClientTimeout, client_exceptions, web
+from yarl import URL
 
 from kcodec.api import errors as apierrors
 from kcodec.registry.builtin.connect import Location, decode_connect_options, plain_error
@@ -112,7 +113,9 @@ async def _stream_log(request: web.Request, req: Request, scope: RequestScope, l
     session = ClientSession(timeout=ClientTimeout(total=None, sock_connect=timeout))
     try:
         try:
-            resp = await session.get(url, ssl=_ssl_context(loc.insecure_skip_verify), allow_redirects=False)
+            # encoded=True: the query goes out as url.Values.Encode wrote it (yarl would unescape %3A)
+            resp = await session.get(URL(url, encoded=True), ssl=_ssl_context(loc.insecure_skip_verify),
+                                     allow_redirects=False)
         except (client_exceptions.ClientError, asyncio.TimeoutError, OSError) as err:
             # url.Error: `Get "URL": <transport error>`
             return scope.err(plain_error(f'Get "{url}": {_transport_error(err, loc)}'), req)

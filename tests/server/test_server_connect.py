@@ -67,7 +67,7 @@ class _Backend:
 
 def _kubelet_app(seen: list[str]) -> web.Application:
     async def container_logs(request: web.Request) -> web.StreamResponse:
-        seen.append(request.path_qs)
+        seen.append(request.raw_path)
         ns, pod, container = (request.match_info[k] for k in ("ns", "pod", "container"))
         if container == "gone":
             return web.Response(status=404, text="container not found")
@@ -433,6 +433,15 @@ def test_kubectl_logs(env, ns, bound):
     p = kubectl("logs", "-f", "single")
     assert p.returncode == 0, p.stderr
     assert p.stdout.splitlines() == [f"line {i} of {ns}/single/only" for i in range(FOLLOW_LINES)]
+    # kubectl's flags become PodLogOptions, which LogLocation passes on to the kubelet
+    p = kubectl("logs", "web", "-c", "app", "--tail=2", "--since=1h", "--timestamps", "--limit-bytes=100",
+                "--previous")
+    assert p.returncode == 0, p.stderr
+    assert env["seen"][-1] == (f"/containerLogs/{ns}/web/app?limitBytes=100&previous=true&sinceSeconds=3600"
+                               "&tailLines=2&timestamps=true")
+    p = kubectl("logs", "web", "-c", "app", "--since-time=2024-05-06T07:08:09Z")
+    assert p.returncode == 0, p.stderr
+    assert env["seen"][-1] == f"/containerLogs/{ns}/web/app?sinceTime=2024-05-06T07%3A08%3A09Z"
     p = kubectl("logs", "web", "-c", "nope")
     assert p.returncode != 0
     assert "container nope is not valid for pod web" in p.stderr

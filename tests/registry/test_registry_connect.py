@@ -40,6 +40,7 @@ def test_split_scheme_name_port(id_, want):
     ("/x", "a//b/", "/x/a/b/"),
     ("", "a/../b", "b"),
     ("/", "/", "/"),
+    ("/x/", "", "/x/"),
 ])
 def test_join_preserve_trailing_slash(elem, more, want):
     assert join_preserve_trailing_slash(elem, more) == want

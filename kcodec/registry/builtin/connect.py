@@ -432,7 +432,7 @@ def join_preserve_trailing_slash(elem: str, more: str) -> str:
     joined = posixpath.normpath("/".join(parts))
     if joined.startswith("//"):
         joined = "/" + joined.lstrip("/")
-    if more.endswith("/") and not joined.endswith("/"):
+    if parts[-1].endswith("/") and not joined.endswith("/"):
         joined += "/"
     return joined
 

@@ -361,7 +361,7 @@ class GenericAPIServer:
         methods = storage.connect_methods() if callable(getattr(storage, "connect_methods", None)) else ["GET"]
         takes_path = callable(getattr(storage, "new_connect_options", None)) and storage.new_connect_options()[1]
         if (scope.namespaced and not info.namespace) or (not scope.namespaced and info.namespace) \
-                or (len(info.parts) > 3 and not takes_path):
+                or (len(info.parts) > 3 and not takes_path) or info.verb == "watch":
             return self._route_miss(req, info)
         if request.method not in methods:
             return self._service_error(req, 405)

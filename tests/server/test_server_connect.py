@@ -367,6 +367,11 @@ def test_log_errors(env, ns, bound):
     assert (code, body) == (204, b"")
     code, _, _ = _call(server, f"/api/v1/namespaces/{ns}/pods/single/log", "POST", b"")
     assert code == 405
+    # no such routes: a subpath, the deprecated /watch/ prefix, a missing namespace
+    for path in (f"/api/v1/namespaces/{ns}/pods/single/log/more", f"/api/v1/watch/namespaces/{ns}/pods/single/log",
+                 "/api/v1/pods/single/log"):
+        code, st = _status(_call(server, path))
+        assert (code, st["reason"]) == (404, "NotFound"), path
 
 
 def test_log_backend_failures(env, ns):

@@ -119,14 +119,16 @@ async def _stream_log(request: web.Request, req: Request, scope: RequestScope, l
         except (client_exceptions.ClientError, asyncio.TimeoutError, OSError) as err:
             # url.Error: `Get "URL": <transport error>`
             return scope.err(plain_error(f'Get "{url}": {_transport_error(err, loc)}'), req)
-        if 300 <= resp.status < 400 and resp.headers.get("Location"):
+        if resp.status in (301, 302, 303, 307, 308) and resp.headers.get("Location"):
+            # net/http follows these; PreventRedirects makes client.Do fail instead
             resp.release()
             return scope.err(plain_error(f'Get "{url}": redirects forbidden'), req)
+        failure = None
         if not 200 <= resp.status <= 206:
             body = await resp.content.read(MAX_ERROR_BODY)
             resp.release()
             failure = _check_response(resp.status, body, loc)
-            assert failure is not None
+        if failure is not None:
             return scope.err(failure, req)
         out = web.StreamResponse(status=200)
         out.content_type = loc.content_type or (resp.headers.get("Content-Type", "").split(";")[0].strip()

@@ -73,6 +73,8 @@ def _kubelet_app(seen: list[str]) -> web.Application:
             return web.Response(status=404, text="container not found")
         if container == "broken":
             return web.Response(status=500, text="kubelet failure")
+        if container == "moved":
+            raise web.HTTPFound("/elsewhere")
         if container == "endless":
             # streams until the reader goes away, then records that it went
             resp = web.StreamResponse()
@@ -379,11 +381,15 @@ def test_log_backend_failures(env, ns):
     port = env["kubelet"].port
     node = f"n-{ns}"
     _node(server, node, port, [{"type": "InternalIP", "address": "127.0.0.1"}])
-    _pod(server, ns, "p", ["gone", "broken"], node=node)
+    _pod(server, ns, "p", ["gone", "broken", "moved"], node=node)
     code, st = _status(_call(server, f"/api/v1/namespaces/{ns}/pods/p/log?container=broken"))
     assert (code, st["reason"], st["message"]) == (500, "InternalError", "Internal error occurred: kubelet failure")
     code, st = _status(_call(server, f"/api/v1/namespaces/{ns}/pods/p/log?container=gone"))
     assert (code, st["reason"]) == (404, "NotFound")
+    # PreventRedirects: a redirect is the client's error
+    code, st = _status(_call(server, f"/api/v1/namespaces/{ns}/pods/p/log?container=moved"))
+    assert (code, st["message"]) == (500, f'Get "https://127.0.0.1:{port}/containerLogs/{ns}/p/moved": '
+                                          "redirects forbidden")
     # a kubelet nobody listens on: the transport's error as a plain error (500, no reason)
     down = _free_port()
     _node(server, f"down-{ns}", down, [{"type": "InternalIP", "address": "127.0.0.1"}])

@@ -480,8 +480,12 @@ def test_exec_attach_portforward_before_dialing(env, ns, bound):
         assert code == 405
     code, st = _status(_upgrade(server, f"/api/v1/namespaces/{ns}/pods/pending/portforward?ports=80"))
     assert (code, st["message"]) == (400, "pod pending does not have a host assigned")
-    code, st = _status(_call(server, f"/api/v1/namespaces/{ns}/pods/single/portforward?ports=x", "POST"))
-    assert (code, st["message"]) == (400, 'strconv.ParseInt: parsing "x": invalid syntax')
+    # runtime.Convert_Slice_string_To_Slice_int32
+    code, st = _status(_call(server, f"/api/v1/namespaces/{ns}/pods/single/portforward?ports=80,x", "POST"))
+    assert (code, st["message"]) == (400, 'cannot convert to []int32: strconv.ParseUint: parsing "x": invalid syntax')
+    code, st = _status(_call(server, f"/api/v1/namespaces/{ns}/pods/single/portforward?ports=70000", "POST"))
+    assert (code, st["message"]) == (400, 'cannot convert to []int32: strconv.ParseUint: parsing "70000": '
+                                          "value out of range")
 
 
 def test_exec_kubelet_down(env, ns):

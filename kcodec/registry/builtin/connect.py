@@ -141,12 +141,6 @@ class NodeConnectionInfoGetter:
         return ConnectionInfo(self.scheme, host, str(port))
 
 
-def _go_bool(values: list[str]) -> bool:
-    from kcodec.conversion import string_slice_to_bool
-
-    return string_slice_to_bool(values)
-
-
 def decode_connect_options(query: dict[str, list[str]], into: Any) -> Any:
     """Query parameters into an internal options object as Go's ParameterCodec does with the
     generated url.Values conversions (first value; ``sinceTime`` as metav1.Time's
@@ -165,17 +159,17 @@ def decode_connect_options(query: dict[str, list[str]], into: Any) -> Any:
 
             external.since_time = Time.from_query_value(query["sinceTime"][0])
         if kind == "PodPortForwardOptions" and query.get("ports"):
+            # runtime.Convert_Slice_string_To_Slice_int32: strconv.ParseUint(v, 10, 16)
             ports = []
             for text in query["ports"]:
                 for part in text.split(","):
-                    try:
-                        n = int(part, 10) if part.strip() == part and part.lstrip("+-").isdigit() else None
-                    except ValueError:
-                        n = None
-                    if n is None or not -(1 << 31) <= n < (1 << 31):
-                        reason = "value out of range" if n is not None else "invalid syntax"
-                        raise ValueError(f'strconv.ParseInt: parsing "{part}": {reason}')
-                    ports.append(n)
+                    if not part.isascii() or not part.isdigit():
+                        raise ValueError(f'cannot convert to []int32: strconv.ParseUint: parsing "{part}": '
+                                         "invalid syntax")
+                    if int(part) > 0xFFFF:
+                        raise ValueError(f'cannot convert to []int32: strconv.ParseUint: parsing "{part}": '
+                                         "value out of range")
+                    ports.append(int(part))
             external.ports = ports
     except (KCodecError, ValueError) as err:
         # kcodec's query decoder names the parameter; Go's strconv text does not

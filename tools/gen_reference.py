@@ -71,6 +71,7 @@ MODULES = (
     "kcodec.registry.rest",
     "kcodec.registry.generic",
     "kcodec.registry.builtin",
+    "kcodec.registry.builtin.connect",
     "kcodec.patch",
     "kcodec.patch.errors",
     "kcodec.server.openapi",

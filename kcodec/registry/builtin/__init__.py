@@ -19,6 +19,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kcodec.errors import ConfigError
+from kcodec.registry.builtin.connect import (
+    AttachREST,
+    ExecREST,
+    LogREST,
+    NodeConnectionInfoGetter,
+    NodeProxyREST,
+    PodProxyREST,
+    PortForwardREST,
+    ServiceProxyREST,
+)
 from kcodec.registry.builtin.componentstatus import ComponentStatusREST
 from kcodec.registry.builtin.endpoints import repack_subsets
 from kcodec.registry.builtin.namespaces import FinalizeREST, NamespaceFinalizeStrategy, NamespaceStore
@@ -389,6 +399,16 @@ def api_group_infos(rest_options_getter: Any, *, service_cidr: str = DEFAULT_SER
                     storages[f"pods/{sub}"] = StatusREST(store, PodSubresourceStrategy(info, sub, store.create_strategy.scheme))
                 pdbs = backing("policy", "poddisruptionbudgets")
                 storages["pods/eviction"] = EvictionREST(store, pdbs)
+                kubelet_conn = NodeConnectionInfoGetter(backing("", "nodes"))
+                storages["pods/log"] = LogREST(store, kubelet_conn)
+                storages["pods/exec"] = ExecREST(store, kubelet_conn)
+                storages["pods/attach"] = AttachREST(store, kubelet_conn)
+                storages["pods/portforward"] = PortForwardREST(store, kubelet_conn)
+                storages["pods/proxy"] = PodProxyREST(store)
+            if (info.group, info.resource) == ("", "nodes"):
+                storages["nodes/proxy"] = NodeProxyREST(NodeConnectionInfoGetter(store))
+            if (info.group, info.resource) == ("", "services"):
+                storages["services/proxy"] = ServiceProxyREST(store, backing("", "endpoints"), backing("", "pods"))
         for v in info.versions:
             group_info.versioned_resources_storage_map.setdefault(v, {}).update(storages)
     order = {g: i for i, g in enumerate(GROUP_ORDER)}

@@ -498,15 +498,27 @@ def test_pod_ephemeral_containers_and_resize(infos):
 
 
 def test_csr_approval(infos):
+    import base64
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
     csrs = storage(infos, "certificates.k8s.io", "certificatesigningrequests")
+    request = x509.CertificateSigningRequestBuilder().subject_name(
+        x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "alice")])).sign(
+        ec.generate_private_key(ec.SECP256R1()), hashes.SHA256()).public_bytes(serialization.Encoding.PEM)
+    spec = {"request": base64.b64encode(request).decode(), "signerName": "example.com/signer",
+            "usages": ["digital signature"]}
+    bad = internal({"apiVersion": "certificates.k8s.io/v1", "kind": "CertificateSigningRequest",
+                    "metadata": {"name": "me"}, "spec": {**spec, "request": ""}})
+    with pytest.raises(apierrors.StatusError) as err:
+        csrs.create(Context(user=UserInfo(name="alice", groups=["dev"])), bad)
+    assert err.value.code == 422 and "spec.request: Invalid value: " in str(err.value)
     csr = internal({"apiVersion": "certificates.k8s.io/v1", "kind": "CertificateSigningRequest",
-                    "metadata": {"name": "me"},
-                    "spec": {"request": "", "signerName": "example.com/signer", "usages": ["digital signature"]}})
-    try:
-        created = csrs.create(Context(user=UserInfo(name="alice", groups=["dev"])), csr)
-    except apierrors.StatusError as exc:  # validation of the (empty) request, when present
-        assert exc.code == 422
-        return
+                    "metadata": {"name": "me"}, "spec": spec})
+    created = csrs.create(Context(user=UserInfo(name="alice", groups=["dev"])), csr)
     assert created.spec.username == "alice" and created.spec.groups == ["dev"]
     from kcodec.api.certificates import internal as certificates
 

@@ -43,6 +43,9 @@ KINDS = {
     "VolumeAttributesClass": ("storage", "volume_attributes_class"),
     "IPAddress": ("networking", "ip_address"), "Node": ("core", "node"),
 }
+#: certificates.k8s.io (pkg/apis/certificates/validation).
+KINDS.update({"CertificateSigningRequest": ("certificates", "certificate_signing_request"),
+              "ClusterTrustBundle": ("certificates", "cluster_trust_bundle")})
 
 
 def _fixtures():

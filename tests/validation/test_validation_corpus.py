@@ -50,7 +50,10 @@ CLUSTER_SCOPED = {"Namespace", "ClusterRole", "ClusterRoleBinding", "IngressClas
 #: certificates.k8s.io (pkg/apis/certificates/validation).
 KINDS.update({"CertificateSigningRequest": ("certificates", "certificate_signing_request"),
               "ClusterTrustBundle": ("certificates", "cluster_trust_bundle")})
-CLUSTER_SCOPED |= {"CertificateSigningRequest", "ClusterTrustBundle"}
+#: flowcontrol.apiserver.k8s.io (pkg/apis/flowcontrol/validation).
+KINDS.update({"FlowSchema": ("flowcontrol", "flow_schema"),
+              "PriorityLevelConfiguration": ("flowcontrol", "priority_level_configuration")})
+CLUSTER_SCOPED |= {"CertificateSigningRequest", "ClusterTrustBundle", "FlowSchema", "PriorityLevelConfiguration"}
 
 EXPECTED_INVALID = {
     # A template without labels: the defaulted selector is empty (ValidateNonEmptySelector).

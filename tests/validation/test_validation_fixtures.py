@@ -46,6 +46,9 @@ KINDS = {
 #: certificates.k8s.io (pkg/apis/certificates/validation).
 KINDS.update({"CertificateSigningRequest": ("certificates", "certificate_signing_request"),
               "ClusterTrustBundle": ("certificates", "cluster_trust_bundle")})
+#: flowcontrol.apiserver.k8s.io (pkg/apis/flowcontrol/validation).
+KINDS.update({"FlowSchema": ("flowcontrol", "flow_schema"),
+              "PriorityLevelConfiguration": ("flowcontrol", "priority_level_configuration")})
 
 
 def _fixtures():

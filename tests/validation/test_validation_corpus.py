@@ -53,7 +53,11 @@ KINDS.update({"CertificateSigningRequest": ("certificates", "certificate_signing
 #: flowcontrol.apiserver.k8s.io (pkg/apis/flowcontrol/validation).
 KINDS.update({"FlowSchema": ("flowcontrol", "flow_schema"),
               "PriorityLevelConfiguration": ("flowcontrol", "priority_level_configuration")})
-CLUSTER_SCOPED |= {"CertificateSigningRequest", "ClusterTrustBundle", "FlowSchema", "PriorityLevelConfiguration"}
+#: resource.k8s.io (pkg/apis/resource/validation).
+KINDS.update({"DeviceClass": ("resource", "device_class"), "ResourceClaim": ("resource", "resource_claim"),
+              "ResourceClaimTemplate": ("resource", "resource_claim_template")})
+CLUSTER_SCOPED |= {"CertificateSigningRequest", "ClusterTrustBundle", "FlowSchema", "PriorityLevelConfiguration",
+                   "DeviceClass"}
 
 EXPECTED_INVALID = {
     # A template without labels: the defaulted selector is empty (ValidateNonEmptySelector).

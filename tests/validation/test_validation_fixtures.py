@@ -49,6 +49,9 @@ KINDS.update({"CertificateSigningRequest": ("certificates", "certificate_signing
 #: flowcontrol.apiserver.k8s.io (pkg/apis/flowcontrol/validation).
 KINDS.update({"FlowSchema": ("flowcontrol", "flow_schema"),
               "PriorityLevelConfiguration": ("flowcontrol", "priority_level_configuration")})
+#: resource.k8s.io (pkg/apis/resource/validation).
+KINDS.update({"DeviceClass": ("resource", "device_class"), "ResourceClaim": ("resource", "resource_claim"),
+              "ResourceClaimTemplate": ("resource", "resource_claim_template")})
 
 
 def _fixtures():

@@ -405,6 +405,12 @@ def test_crd_and_resource_group_fixtures(sqlite_getter):
     info = resource_info("resource.k8s.io", "deviceclasses")
     _sanitize(dc, info)
     classes = new_store(info, sqlite_getter)
+    # The fixture's fuzzed extendedResourceName is no extended resource name: Go's
+    # validateDeviceClassSpec refuses it, and so does the registry.
+    with pytest.raises(apierrors.StatusError) as err:
+        classes.create(Context(), dc.deep_copy())
+    assert err.value.code == 422 and "spec.extendedResourceName: Invalid value" in str(err.value)
+    dc.spec.extended_resource_name = "example.com/gpu"
     out = classes.create(Context(), dc)
     assert type(out).__module__ == "kcodec.api.resource.internal" and out.metadata.generation == 1
     assert classes.get(Context(), "fixture") == out

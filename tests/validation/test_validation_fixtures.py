@@ -52,6 +52,9 @@ KINDS.update({"FlowSchema": ("flowcontrol", "flow_schema"),
 #: resource.k8s.io (pkg/apis/resource/validation).
 KINDS.update({"DeviceClass": ("resource", "device_class"), "ResourceClaim": ("resource", "resource_claim"),
               "ResourceClaimTemplate": ("resource", "resource_claim_template")})
+#: admission policies (pkg/apis/admissionregistration/validation).
+KINDS.update({"ValidatingAdmissionPolicy": ("admissionregistration", "validating_admission_policy"),
+              "ValidatingAdmissionPolicyBinding": ("admissionregistration", "validating_admission_policy_binding")})
 
 
 def _fixtures():

@@ -1,0 +1,154 @@
+"""ValidatingAdmissionPolicy and ValidatingAdmissionPolicyBinding validation on internal
+objects, cases rebuilt from k/k pkg/apis/admissionregistration/validation/validation_test.go
+(TestValidateValidatingAdmissionPolicy, TestValidateValidatingAdmissionPolicyBinding,
+TestValidateValidatingAdmissionPolicyUpdate, TestValidateValidatingAdmissionPolicyStatus);
+the CEL expressions are not compiled (kcodec has no CEL), only their presence is checked."""
+from __future__ import annotations
+
+import copy
+import json
+
+from kcodec import legacyscheme
+from kcodec.api.admissionregistration import validation as av
+from kcodec.registry.builtin import strategies
+
+
+def internal(doc: dict):
+    obj, _ = legacyscheme.codecs.universal_decoder().decode(json.dumps(doc).encode())
+    return obj
+
+
+def msgs(errs):
+    return [str(e) for e in errs]
+
+
+RULES = [{"operations": ["CREATE"], "apiGroups": ["a"], "apiVersions": ["a"], "resources": ["a"]}]
+SPEC = {"failurePolicy": "Fail", "matchConstraints": {"resourceRules": RULES},
+        "validations": [{"expression": "object.x < 100"}]}
+
+
+def policy(spec: dict, name: str = "config"):
+    return internal({"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicy",
+                     "metadata": {"name": name, "resourceVersion": "1"}, "spec": spec})
+
+
+def errs_of(**over) -> list[str]:
+    spec = copy.deepcopy(SPEC)
+    spec.update(over)
+    for k in [k for k, v in spec.items() if v is None]:
+        del spec[k]
+    return msgs(av.validate_validating_admission_policy(policy(spec)))
+
+
+def test_policy_required_fields():
+    assert errs_of() == []
+    assert errs_of(validations=None) == [
+        "spec.validations: Required value: validations or auditAnnotations must contain at least one item",
+        "spec.auditAnnotations: Required value: validations or auditAnnotations must contain at least one item"]
+    assert errs_of(matchConstraints=None) == ["spec.matchConstraints: Required value"]
+    assert errs_of(matchConstraints={}) == ["spec.matchConstraints.resourceRules: Required value"]
+    assert errs_of(failurePolicy="Other") == [
+        'spec.failurePolicy: Unsupported value: "Other": supported values: "Fail", "Ignore"']
+    assert errs_of(validations=[{"expression": " "}]) == [
+        "spec.validations[0].expression: Required value: expression is not specified"]
+    assert errs_of(validations=[{"expression": "true", "message": "a\nb", "reason": "Teapot"}]) == [
+        'spec.validations[0].message: Invalid value: "a\\nb": message must not contain line breaks',
+        'spec.validations[0].reason: Unsupported value: "Teapot": supported values: "Forbidden", "Invalid", '
+        '"RequestEntityTooLarge", "Unauthorized"']
+    assert errs_of(validations=[{"expression": "true", "message": "   ", "messageExpression": " "}]) == [
+        'spec.validations[0].messageExpression: Invalid value: " ": must be non-empty if specified',
+        'spec.validations[0].message: Invalid value: "   ": message must be non-empty if specified']
+
+
+def test_param_kind_variables_match_conditions():
+    assert errs_of(paramKind={"apiVersion": "example.com/v1", "kind": "ReplicaLimit"}) == []
+    assert errs_of(paramKind={"apiVersion": "a/b/c", "kind": "Replica_Limit"}) == [
+        'spec.paramKind.apiVersion: Invalid value: "a/b/c": unexpected GroupVersion string: a/b/c',
+        'spec.paramKind.kind: Invalid value: "Replica_Limit": may have mixed case, but should otherwise match: '
+        "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic "
+        "character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for "
+        "validation is '[a-z]([-a-z0-9]*[a-z0-9])?')"]
+    assert errs_of(paramKind={"apiVersion": "example.com/", "kind": ""}) == [
+        'spec.paramKind.apiVersion: Invalid value: "example.com/": version must be specified',
+        "spec.paramKind.kind: Required value"]
+    assert errs_of(variables=[{"name": "in", "expression": "1"}, {"name": "", "expression": ""}]) == [
+        'spec.variables[0].name: Invalid value: "in": name is not a valid CEL identifier',
+        "spec.variables[1].name: Required value: name is not specified",
+        "spec.variables[1].expression: Required value: expression is not specified"]
+    assert errs_of(matchConditions=[{"name": "a", "expression": "true"}, {"name": "a", "expression": ""}]) == [
+        "spec.matchConditions[1].expression: Required value",
+        'spec.matchConditions[1].name: Duplicate value: "a"']
+
+
+def test_audit_annotations():
+    assert errs_of(validations=None, auditAnnotations=[{"key": "good", "valueExpression": "'x'"}]) == []
+    assert errs_of(validations=None, auditAnnotations=[{"key": "a", "valueExpression": "'x'"},
+                                                       {"key": "a", "valueExpression": " "}]) == [
+        "spec.auditAnnotations[1].valueExpression: Required value: valueExpression is not specified",
+        'spec.auditAnnotations[1].key: Duplicate value: "a"']
+    long = "'" + "x" * 5200 + "'"
+    assert errs_of(validations=None, auditAnnotations=[{"key": "a", "valueExpression": long}]) == [
+        "spec.auditAnnotations[0].valueExpression: Required value: must not exceed 5120 bytes in length"]
+
+
+def test_match_resources():
+    mc = {"resourceRules": [{"resourceNames": ["a", "a", "b/c"], **RULES[0]}], "matchPolicy": "Sometimes",
+          "namespaceSelector": {"matchLabels": {"a": "-"}}}
+    errs = errs_of(matchConstraints=mc)
+    assert errs[0] == 'spec.matchConstraints.matchPolicy: Unsupported value: "Sometimes": supported values: ' \
+                      '"Equivalent", "Exact"'
+    assert errs[1].startswith('spec.matchConstraints.namespaceSelector.matchLabels: Invalid value: "-": ')
+    assert errs[2:] == [
+        'spec.matchConstraints.resourceRules[0].resourceNames[1]: Duplicate value: "a"',
+        "spec.matchConstraints.resourceRules[0].resourceNames[2]: Invalid value: \"b/c\": may not contain '/'"]
+
+
+def test_policy_update_and_status():
+    bad_mc = [{"name": "", "expression": "true"}]
+    old = policy({**SPEC, "matchConditions": bad_mc})
+    assert msgs(av.validate_validating_admission_policy_update(policy({**SPEC, "matchConditions": bad_mc}), old)) == []
+    assert msgs(av.validate_validating_admission_policy_update(
+        policy({**SPEC, "matchConditions": bad_mc + [{"name": "b", "expression": "true"}]}), old)) == [
+        "spec.matchConditions[0].name: Required value"]
+    st = internal({"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicy",
+                   "metadata": {"name": "config", "resourceVersion": "1"}, "spec": SPEC,
+                   "status": {"typeChecking": {"expressionWarnings": [{"fieldRef": "spec.validations[0]",
+                                                                       "warning": ""}]}}})
+    assert msgs(av.validate_validating_admission_policy_status_update(st, st)) == [
+        "status.typeChecking.expressionWarnings[0].warning: Required value"]
+
+
+def binding(spec: dict):
+    return internal({"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicyBinding",
+                     "metadata": {"name": "config", "resourceVersion": "1"}, "spec": spec})
+
+
+def test_bindings():
+    good = {"policyName": "xyzlimit-scale.example.com", "validationActions": ["Deny"],
+            "paramRef": {"name": "xyzlimit-scale-setting.example.com", "parameterNotFoundAction": "Deny"}}
+    assert msgs(av.validate_validating_admission_policy_binding(binding(good))) == []
+    assert msgs(av.validate_validating_admission_policy_binding(binding({"policyName": ""}))) == [
+        "spec.policyName: Required value",
+        "spec.validationActions: Required value: at least one validation action is required"]
+    assert msgs(av.validate_validating_admission_policy_binding(binding({
+        **good, "validationActions": ["Deny", "Warn", "Deny", "Nope"]}))) == [
+        'spec.validationActions[2]: Duplicate value: "Deny"',
+        'spec.validationActions[3]: Unsupported value: "Nope": supported values: "Audit", "Deny", "Warn"',
+        'spec.validationActions: Invalid value: ["Deny","Warn","Deny","Nope"]: must not contain both Deny and Warn '
+        "(repeating the same validation failure information in the API response and headers serves no purpose)"]
+    assert msgs(av.validate_validating_admission_policy_binding(binding({
+        **good, "paramRef": {"name": "a", "selector": {}, "parameterNotFoundAction": "Maybe"}}))) == [
+        "spec.paramRef.name: Forbidden: name and selector are mutually exclusive",
+        "spec.paramRef.selector: Forbidden: name and selector are mutually exclusive",
+        'spec.paramRef.parameterNotFoundAction: Unsupported value: "Maybe": supported values: "Deny", "Allow"']
+    # (v1 defaulting sets parameterNotFoundAction to Deny)
+    assert msgs(av.validate_validating_admission_policy_binding(binding({**good, "paramRef": {}}))) == [
+        "spec.paramRef: Required value: one of name or selector must be specified"]
+
+
+def test_strategies_find_the_validators():
+    g = "admissionregistration.k8s.io"
+    assert strategies.validation_function(g, "ValidatingAdmissionPolicy", "_status_update") is (
+        av.validate_validating_admission_policy_status_update)
+    assert strategies.validation_function(g, "ValidatingAdmissionPolicyBinding", "_update") is (
+        av.validate_validating_admission_policy_binding_update)

@@ -55,12 +55,13 @@ KINDS.update({"FlowSchema": ("flowcontrol", "flow_schema"),
               "PriorityLevelConfiguration": ("flowcontrol", "priority_level_configuration")})
 #: resource.k8s.io (pkg/apis/resource/validation).
 KINDS.update({"DeviceClass": ("resource", "device_class"), "ResourceClaim": ("resource", "resource_claim"),
-              "ResourceClaimTemplate": ("resource", "resource_claim_template")})
+              "ResourceClaimTemplate": ("resource", "resource_claim_template"),
+              "ResourceSlice": ("resource", "resource_slice")})
 #: admission policies (pkg/apis/admissionregistration/validation).
 KINDS.update({"ValidatingAdmissionPolicy": ("admissionregistration", "validating_admission_policy"),
               "ValidatingAdmissionPolicyBinding": ("admissionregistration", "validating_admission_policy_binding")})
 CLUSTER_SCOPED |= {"CertificateSigningRequest", "ClusterTrustBundle", "FlowSchema", "PriorityLevelConfiguration",
-                   "DeviceClass", "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding"}
+                   "DeviceClass", "ResourceSlice", "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding"}
 
 EXPECTED_INVALID = {
     # A template without labels: the defaulted selector is empty (ValidateNonEmptySelector).

@@ -51,7 +51,8 @@ KINDS.update({"FlowSchema": ("flowcontrol", "flow_schema"),
               "PriorityLevelConfiguration": ("flowcontrol", "priority_level_configuration")})
 #: resource.k8s.io (pkg/apis/resource/validation).
 KINDS.update({"DeviceClass": ("resource", "device_class"), "ResourceClaim": ("resource", "resource_claim"),
-              "ResourceClaimTemplate": ("resource", "resource_claim_template")})
+              "ResourceClaimTemplate": ("resource", "resource_claim_template"),
+              "ResourceSlice": ("resource", "resource_slice")})
 #: admission policies (pkg/apis/admissionregistration/validation).
 KINDS.update({"ValidatingAdmissionPolicy": ("admissionregistration", "validating_admission_policy"),
               "ValidatingAdmissionPolicyBinding": ("admissionregistration", "validating_admission_policy_binding")})

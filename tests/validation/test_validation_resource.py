@@ -177,3 +177,90 @@ def test_strategies_find_the_validators():
     assert strategies.validation_function(g, "ResourceClaim", "_status_update") is rv.validate_resource_claim_status_update
     assert strategies.validation_function(g, "DeviceClass", "_update") is rv.validate_device_class_update
     assert strategies.validation_function(g, "ResourceClaimTemplate") is rv.validate_resource_claim_template
+
+
+def rslice(spec: dict, name: str = "slice"):
+    return internal({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice",
+                     "metadata": {"name": name, "resourceVersion": "1"}, "spec": spec})
+
+
+SLICE = {"driver": "dra.example.com", "nodeName": "worker-1",
+         "pool": {"name": "worker-1", "generation": 1, "resourceSliceCount": 1},
+         "devices": [{"name": "gpu-0", "attributes": {"model": {"string": "a100"}, "dra.example.com/v": {
+             "version": "1.2.3"}}, "capacity": {"memory": {"value": "40Gi"}}}]}
+
+
+def slice_errs(**over) -> list[str]:
+    spec = copy.deepcopy(SLICE)
+    spec.update(over)
+    for k in [k for k, v in spec.items() if v is None]:
+        del spec[k]
+    return msgs(rv.validate_resource_slice(rslice(spec)))
+
+
+def test_resource_slice_spec():
+    """validation_resourceslice_test.go: node selection, pool, driver, counter sets."""
+    assert slice_errs() == []
+    assert slice_errs(nodeName=None) == [
+        "spec: Required value: exactly one of `nodeName`, `nodeSelector`, `allNodes`, `perDeviceNodeSelection` is "
+        "required"]
+    assert slice_errs(allNodes=True) == [
+        'spec: Invalid value: "{`nodeName`, `allNodes`}": exactly one of `nodeName`, `nodeSelector`, `allNodes`, '
+        "`perDeviceNodeSelection` is required, but multiple fields are set"]
+    assert slice_errs(nodeName="", allNodes=True) == [
+        'spec.nodeName: Invalid value: "": must be either unset or set to a non-empty string']
+    assert slice_errs(pool={"name": "", "generation": -1, "resourceSliceCount": 0}, driver="Not_A_Driver")[:3] == [
+        'spec.driver: Invalid value: "Not_A_Driver": a lowercase RFC 1123 subdomain must consist of lower case '
+        "alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. "
+        "'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*"
+        "[a-z0-9])?)*')",
+        "spec.pool.name: Required value",
+        "spec.pool.resourceSliceCount: Invalid value: 0: must be greater than zero"]
+    assert slice_errs(sharedCounters=[{"name": "gpu-0-counters", "counters": {"memory": {"value": "1Gi"}}}]) == [
+        'spec: Invalid value: "": only one of `sharedCounters` or `devices` is allowed']
+    assert slice_errs(devices=None, sharedCounters=[{"name": "Bad", "counters": {}}]) == [
+        f'spec.sharedCounters[0].name: Invalid value: "Bad": {DNS_LABEL_MSG}',
+        "spec.sharedCounters[0].counters: Required value"]
+
+
+def test_resource_slice_devices():
+    dev = SLICE["devices"][0]
+    assert slice_errs(devices=[dev, dev]) == ['spec.devices[1]: Duplicate value: "gpu-0"']
+    errs = slice_errs(devices=[{"name": "d", "attributes": {
+        "empty": {}, "two": {"int": 1, "bool": True}, "v": {"version": "1.0"}, "1bad": {"int": 1}}}])
+    # Go prints the two-valued attribute with its String(); only the path and text are compared
+    assert errs[2].startswith("spec.devices[0].attributes[two]: Invalid value: ")
+    assert errs[2].endswith(": exactly one value must be specified")
+    del errs[2]
+    assert errs == [
+        "spec.devices[0].attributes[1bad]: Invalid value: \"1bad\": a valid C identifier must start with alphabetic "
+        "character or '_', followed by a string of alphanumeric characters or '_' (e.g. 'my_name',  or 'MY_NAME',  "
+        "or 'MyName', regex used for validation is '[A-Za-z_][A-Za-z0-9_]*')",
+        'spec.devices[0].attributes[empty]: Invalid value: "": exactly one value must be specified',
+        'spec.devices[0].attributes[v].version: Invalid value: "1.0": must be a string compatible with semver.org '
+        "spec 2.0.0"]
+    assert slice_errs(devices=[{"name": "d", "capacity": {"mem": {"value": "1", "requestPolicy": {}}},
+                                "taints": [{"key": "k", "effect": "Sometimes"}], "nodeName": "n"}]) == [
+        "spec.devices[0].capacity[mem].requestPolicy: Forbidden: allowMultipleAllocations must be true",
+        'spec.devices[0].taints[0].effect: Unsupported value: "Sometimes": supported values: "NoExecute", '
+        '"NoSchedule", "None"',
+        "spec.devices[0]: Invalid value: null: `nodeName`, `nodeSelector` and `allNodes` can only be set if "
+        "`perDeviceNodeSelection` is set to true in the ResourceSlice spec"]
+    assert slice_errs(nodeName=None, perDeviceNodeSelection=True, devices=[{"name": "d"}, {"name": "e",
+                                                                                           "allNodes": True}]) == [
+        "spec.devices[0]: Required value: exactly one of `nodeName`, `nodeSelector`, or `allNodes` is required when "
+        "`perDeviceNodeSelection` is set to true in the ResourceSlice spec"]
+    assert slice_errs(devices=[{"name": "d", "bindingConditions": ["ready", "ready"]}]) == [
+        'spec.devices[0].bindingConditions[1]: Duplicate value: "ready"',
+        "spec.devices[0].bindingFailureConditions: Invalid value: null: bindingFailureConditions are required to use "
+        "bindingConditions"]
+
+
+def test_resource_slice_update():
+    old = rslice(SLICE)
+    moved = copy.deepcopy(SLICE)
+    moved["nodeName"] = "worker-2"
+    moved["pool"]["generation"] = 2
+    assert msgs(rv.validate_resource_slice_update(rslice(moved), old)) == [
+        'spec.nodeName: Invalid value: "worker-2": field is immutable']
+    assert strategies.validation_function("resource.k8s.io", "ResourceSlice", "_update") is rv.validate_resource_slice_update

@@ -1,16 +1,19 @@
 """Validation of the resource.k8s.io group's internal objects (Go: k8s.io/kubernetes
 pkg/apis/resource/validation/validation.go): DeviceClass, ResourceClaim (create, update,
-``/status``) and ResourceClaimTemplate.
+``/status``), ResourceClaimTemplate and ResourceSlice.
 
 Device requests (``exactly`` or ``firstAvailable``), selectors, allocation modes, tolerations,
 constraints, opaque configuration and request references are checked with Go's paths and
 texts. CEL selector expressions are checked for presence and length only: kcodec has no CEL
 compiler, so Go's compile errors and cost limit are not reproduced. Capacity requests
-(DRAConsumableCapacity) are not validated.
+(DRAConsumableCapacity) and the request policies of multi-allocatable device capacities
+are not validated; list-valued device attributes (``ints``, ``bools``, ``strings``, ``versions``) count as
+the attribute's one value but their elements are not checked.
 """
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Callable, Iterable
 
 from kcodec.validation import field as fld
@@ -34,6 +37,8 @@ __all__ = [
     "validate_resource_claim_template",
     "validate_resource_claim_template_update",
     "validate_resource_claim_update",
+    "validate_resource_slice",
+    "validate_resource_slice_update",
 ]
 
 #: pkg/apis/resource types.go.
@@ -509,4 +514,282 @@ def validate_resource_claim_template_update(new: Any, old: Any) -> ErrorList:
     """Go: ``ValidateResourceClaimTemplateUpdate``: the spec is immutable."""
     errs = om.validate_object_meta_update(new.metadata, old.metadata, Path("metadata"))
     errs.extend(om.validate_immutable_field(new.spec, old.spec, Path("spec")))
+    return errs
+
+
+# ------------------------------------------------------------------ ResourceSlice
+
+#: pkg/apis/resource types.go.
+RESOURCE_SLICE_MAX_DEVICES = 128
+RESOURCE_SLICE_MAX_DEVICES_WITH_TAINTS_OR_CONSUMES_COUNTERS = 64
+RESOURCE_SLICE_MAX_COUNTER_SETS = 8
+RESOURCE_SLICE_MAX_COUNTERS_PER_COUNTER_SET = 32
+RESOURCE_SLICE_MAX_DEVICE_COUNTER_CONSUMPTIONS_PER_DEVICE = 2
+RESOURCE_SLICE_MAX_COUNTERS_PER_DEVICE_COUNTER_CONSUMPTION = 32
+RESOURCE_SLICE_MAX_ATTRIBUTES_AND_CAPACITIES_PER_DEVICE = 32
+DEVICE_ATTRIBUTE_MAX_VALUE_LENGTH = 64
+DEVICE_TAINTS_MAX_LENGTH = 16
+BINDING_CONDITIONS_MAX_SIZE = 4
+_ATTRIBUTE_KEY_MAX_LENGTH = 63 + 1 + DEVICE_MAX_ID_LENGTH
+
+_NUM = r"(0|[1-9]\d*)"
+_PRE = r"(0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)"
+_BUILD = r"[0-9a-zA-Z-]+"
+#: validation.go ``semverRe`` (semver.org 2.0.0).
+_SEMVER = re.compile(_NUM + r"\." + _NUM + r"\." + _NUM + r"(-" + _PRE + r"(\." + _PRE + r")*)?"
+                     + r"(\+" + _BUILD + r"(\." + _BUILD + r")*)?", re.ASCII)
+
+
+def _truncate(key: str, max_len: int) -> str:
+    """Go ``truncateIfTooLong``: long map keys shortened in the middle for field paths."""
+    max_len = max(max_len, 16)
+    if len(key) <= max_len:
+        return key
+    remaining = max_len - 3
+    return key[:(remaining + 1) // 2] + "..." + key[len(key) - remaining // 2:]
+
+
+def _validate_map(m: dict[str, Any] | None, max_size: int, key_len: int, validate_key: Validator,
+                  validate_item: Validator, path: Path) -> ErrorList:
+    """Go ``validateMap`` (keys in sorted order: Go's map order is random)."""
+    m = m or {}
+    if max_size >= 0 and len(m) > max_size:
+        return ErrorList([fld.too_many(path, len(m), max_size)])
+    errs = ErrorList()
+    for key in sorted(m):
+        kp = path.key(_truncate(key, key_len))
+        errs.extend(validate_key(key, kp))
+        errs.extend(validate_item(m[key], kp))
+    return errs
+
+
+def _node_name(name: str, path: Path) -> ErrorList:
+    return ErrorList(fld.invalid(path, name, m) for m in names.name_is_dns_subdomain(name, False))
+
+
+def _attribute(a: Any, path: Path) -> ErrorList:
+    """Go ``validateDeviceAttribute``: exactly one value."""
+    errs = ErrorList()
+    n = 0
+    if a.bool_value is not None:
+        n += 1
+    if a.int_value is not None:
+        n += 1
+    if a.string_value is not None:
+        n += 1
+        if names.go_len(a.string_value) > DEVICE_ATTRIBUTE_MAX_VALUE_LENGTH:
+            errs.append(fld.too_long(path.child("string"), "", DEVICE_ATTRIBUTE_MAX_VALUE_LENGTH))
+    if a.version_value is not None:
+        n += 1
+        vp = path.child("version")
+        if _SEMVER.fullmatch(a.version_value) is None:
+            errs.append(fld.invalid(vp, a.version_value, "must be a string compatible with semver.org spec 2.0.0"))
+        if names.go_len(a.version_value) > DEVICE_ATTRIBUTE_MAX_VALUE_LENGTH:
+            errs.append(fld.too_long(vp, "", DEVICE_ATTRIBUTE_MAX_VALUE_LENGTH))
+    n += sum(1 for v in (a.int_values, a.bool_values, a.string_values, getattr(a, "version_values", None))
+             if v is not None)
+    if n == 0:
+        errs.append(fld.invalid(path, "", "exactly one value must be specified"))
+    elif n > 1:
+        errs.append(fld.invalid(path, a, "exactly one value must be specified"))
+    return errs
+
+
+def _taint(t: Any, path: Path) -> ErrorList:
+    """Go ``validateDeviceTaint`` for a new taint."""
+    errs = om.validate_label_name(t.key or "", path.child("key"))
+    if t.value:
+        errs.extend(_label_value(t.value, path.child("value")))
+    if not t.effect:
+        errs.append(fld.required(path.child("effect"), ""))
+    elif t.effect not in _TAINT_EFFECTS:
+        errs.append(fld.not_supported(path.child("effect"), t.effect, _TAINT_EFFECTS))
+    return errs
+
+
+def _no_check(value: Any, path: Path) -> ErrorList:
+    return ErrorList()
+
+
+def _counter_consumption(c: Any, path: Path) -> ErrorList:
+    """Go ``validateDeviceCounterConsumption``."""
+    errs = ErrorList()
+    if not c.counter_set:
+        errs.append(fld.required(path.child("counterSet"), ""))
+    else:
+        errs.extend(_dns1123_label(c.counter_set, path.child("counterSet")))
+    if not c.counters:
+        errs.append(fld.required(path.child("counters"), ""))
+    else:
+        errs.extend(_validate_map(c.counters, RESOURCE_SLICE_MAX_COUNTERS_PER_DEVICE_COUNTER_CONSUMPTION, 63,
+                                  _dns1123_label, _no_check, path.child("counters")))
+    return errs
+
+
+def _binding_parameters(conds: list[str] | None, failures: list[str] | None, path: Path) -> ErrorList:
+    """Go ``validateDeviceBindingParameters``."""
+    raw_conds, raw_failures = conds, failures  # Go prints a nil list as null
+    conds, failures = list(conds or ()), list(failures or ())
+    cp, fp = path.child("bindingConditions"), path.child("bindingFailureConditions")
+    errs = _validate_slice(conds, BINDING_CONDITIONS_MAX_SIZE, om.validate_label_name, cp)
+    errs.extend(_validate_slice(failures, BINDING_CONDITIONS_MAX_SIZE, om.validate_label_name, fp))
+    seen: set[str] = set()
+    for i, c in enumerate(conds):
+        if c in seen:
+            errs.append(fld.duplicate(cp.index(i), c))
+        seen.add(c)
+    seen_f: set[str] = set()
+    for i, c in enumerate(failures):
+        if c in seen_f:
+            errs.append(fld.duplicate(fp.index(i), c))
+        seen_f.add(c)
+        if c in seen:
+            errs.append(fld.invalid(fp.index(i), c, "bindingFailureConditions must not overlap with bindingConditions"))
+    if not conds and failures:
+        errs.append(fld.invalid(cp, raw_conds, "bindingConditions are required to use bindingFailureConditions"))
+    if not failures and conds:
+        errs.append(fld.invalid(fp, raw_failures, "bindingFailureConditions are required to use bindingConditions"))
+    return errs
+
+
+def _device(d: Any, old: Any | None, path: Path, per_device: bool | None) -> ErrorList:
+    """Go ``validateDevice``."""
+    errs = _dns1123_label(d.name or "", path.child("name"))
+    n = len(d.attributes or {}) + len(d.capacity or {})
+    if n > RESOURCE_SLICE_MAX_ATTRIBUTES_AND_CAPACITIES_PER_DEVICE:
+        errs.append(fld.invalid(path, n, "the total number of attributes and capacities must not exceed "
+                                         f"{RESOURCE_SLICE_MAX_ATTRIBUTES_AND_CAPACITIES_PER_DEVICE}"))
+    errs.extend(_validate_map(d.attributes, -1, _ATTRIBUTE_KEY_MAX_LENGTH, _qualified_name, _attribute,
+                              path.child("attributes")))
+    multi = bool(d.allow_multiple_allocations)
+
+    def capacity(c: Any, p: Path) -> ErrorList:
+        if c.request_policy is not None and not multi:
+            return ErrorList([fld.forbidden(p.child("requestPolicy"), "allowMultipleAllocations must be true")])
+        return ErrorList()
+
+    errs.extend(_validate_map(d.capacity, -1, _ATTRIBUTE_KEY_MAX_LENGTH, _qualified_name, capacity,
+                              path.child("capacity")))
+    if old is None or (old.taints or []) != (d.taints or []):
+        errs.extend(_validate_slice(d.taints, DEVICE_TAINTS_MAX_LENGTH, _taint, path.child("taints")))
+    errs.extend(_validate_set(d.consumes_counters, RESOURCE_SLICE_MAX_DEVICE_COUNTER_CONSUMPTIONS_PER_DEVICE,
+                              _counter_consumption, lambda c: c.counter_set, path.child("consumesCounters")))
+    if per_device:
+        set_fields = []
+        if d.node_name is not None:
+            if d.node_name:
+                set_fields.append("`nodeName`")
+                errs.extend(_node_name(d.node_name, path.child("nodeName")))
+            else:
+                errs.append(fld.invalid(path.child("nodeName"), d.node_name, "must not be empty"))
+        if d.node_selector is not None:
+            from kcodec.api.core import validation as core
+
+            set_fields.append("`nodeSelector`")
+            errs.extend(core.validate_node_selector(d.node_selector, path.child("nodeSelector")))
+        if d.all_nodes is not None:
+            if d.all_nodes:
+                set_fields.append("`allNodes`")
+            else:
+                errs.append(fld.invalid(path.child("allNodes"), d.all_nodes, "must be either unset or set to true"))
+        why = ("exactly one of `nodeName`, `nodeSelector`, or `allNodes` is required when `perDeviceNodeSelection` "
+               "is set to true in the ResourceSlice spec")
+        if not set_fields:
+            errs.append(fld.required(path, why))
+        elif len(set_fields) > 1:
+            errs.append(fld.invalid(path, "{" + ", ".join(set_fields) + "}", why))
+    elif d.node_name is not None or d.node_selector is not None or d.all_nodes is not None:
+        errs.append(fld.invalid(path, None, "`nodeName`, `nodeSelector` and `allNodes` can only be set if "
+                                            "`perDeviceNodeSelection` is set to true in the ResourceSlice spec"))
+    errs.extend(_binding_parameters(d.binding_conditions, d.binding_failure_conditions, path))
+    return errs
+
+
+def _counter_set(cs: Any, path: Path) -> ErrorList:
+    """Go ``validateCounterSet``."""
+    errs = ErrorList()
+    if not cs.name:
+        errs.append(fld.required(path.child("name"), ""))
+    else:
+        errs.extend(_dns1123_label(cs.name, path.child("name")))
+    if not cs.counters:
+        errs.append(fld.required(path.child("counters"), ""))
+    else:
+        errs.extend(_validate_map(cs.counters, RESOURCE_SLICE_MAX_COUNTERS_PER_COUNTER_SET, 63, _dns1123_label,
+                                  _no_check, path.child("counters")))
+    return errs
+
+
+def _resource_slice_spec(spec: Any, old: Any | None, path: Path) -> ErrorList:
+    """Go ``validateResourceSliceSpec``."""
+    from kcodec.api.core import validation as core
+    from kcodec.api.resource import internal
+
+    pool = spec.pool or internal.ResourcePool()
+    errs = _driver_name(spec.driver or "", path.child("driver"))
+    pp = path.child("pool")
+    errs.extend(_pool_name(pool.name or "", pp.child("name")))
+    if pool.resource_slice_count <= 0:
+        errs.append(fld.invalid(pp.child("resourceSliceCount"), int(pool.resource_slice_count),
+                                "must be greater than zero"))
+    if pool.generation < 0:
+        errs.append(fld.invalid(pp.child("generation"), int(pool.generation), "must be greater than or equal to zero"))
+    if old is not None:
+        errs.extend(om.validate_immutable_field(pool.name, (old.pool or internal.ResourcePool()).name,
+                                                pp.child("name")))
+        errs.extend(om.validate_immutable_field(spec.driver, old.driver, path.child("driver")))
+        errs.extend(om.validate_immutable_field(spec.node_name, old.node_name, path.child("nodeName")))
+    set_fields = []
+    if spec.node_name is not None:
+        if spec.node_name:
+            set_fields.append("`nodeName`")
+            errs.extend(_node_name(spec.node_name, path.child("nodeName")))
+        else:
+            errs.append(fld.invalid(path.child("nodeName"), spec.node_name,
+                                    "must be either unset or set to a non-empty string"))
+    if spec.node_selector is not None:
+        set_fields.append("`nodeSelector`")
+        errs.extend(core.validate_node_selector(spec.node_selector, path.child("nodeSelector")))
+        terms = list(spec.node_selector.node_selector_terms or ())
+        if len(terms) != 1:
+            errs.append(fld.invalid(path.child("nodeSelector", "nodeSelectorTerms"), terms,
+                                    "must have exactly one node selector term"))
+    for attr, name in (("all_nodes", "allNodes"), ("per_device_node_selection", "perDeviceNodeSelection")):
+        value = getattr(spec, attr)
+        if value is not None:
+            if value:
+                set_fields.append(f"`{name}`")
+            else:
+                errs.append(fld.invalid(path.child(name), value, "must be either unset or set to true"))
+    one_of = "exactly one of `nodeName`, `nodeSelector`, `allNodes`, `perDeviceNodeSelection` is required"
+    if not set_fields:
+        errs.append(fld.required(path, one_of))
+    elif len(set_fields) > 1:
+        errs.append(fld.invalid(path, "{" + ", ".join(set_fields) + "}", one_of + ", but multiple fields are set"))
+    if spec.shared_counters is not None and spec.devices is not None:
+        errs.append(fld.invalid(path, "", "only one of `sharedCounters` or `devices` is allowed"))
+    devices = list(spec.devices or ())
+    max_devices = RESOURCE_SLICE_MAX_DEVICES
+    if any(d.taints or d.consumes_counters for d in devices):
+        max_devices = RESOURCE_SLICE_MAX_DEVICES_WITH_TAINTS_OR_CONSUMES_COUNTERS
+    old_devices = {d.name: d for d in ((old.devices if old is not None else None) or ())}
+    errs.extend(_validate_set(devices, max_devices,
+                              lambda d, p: _device(d, old_devices.get(d.name), p, spec.per_device_node_selection),
+                              lambda d: d.name, path.child("devices")))
+    errs.extend(_validate_set(spec.shared_counters, RESOURCE_SLICE_MAX_COUNTER_SETS, _counter_set, lambda c: c.name,
+                              path.child("sharedCounters")))
+    return errs
+
+
+def validate_resource_slice(rs: Any) -> ErrorList:
+    """Go: ``ValidateResourceSlice``."""
+    errs = om.validate_object_meta(rs.metadata, False, names.name_is_dns_subdomain, Path("metadata"))
+    errs.extend(_resource_slice_spec(rs.spec, None, Path("spec")))
+    return errs
+
+
+def validate_resource_slice_update(new: Any, old: Any) -> ErrorList:
+    """Go: ``ValidateResourceSliceUpdate``: pool name, driver and node name are immutable."""
+    errs = om.validate_object_meta_update(new.metadata, old.metadata, Path("metadata"))
+    errs.extend(_resource_slice_spec(new.spec, old.spec, Path("spec")))
     return errs

@@ -264,3 +264,45 @@ def test_resource_slice_update():
     assert msgs(rv.validate_resource_slice_update(rslice(moved), old)) == [
         'spec.nodeName: Invalid value: "worker-2": field is immutable']
     assert strategies.validation_function("resource.k8s.io", "ResourceSlice", "_update") is rv.validate_resource_slice_update
+
+
+def test_claim_device_status():
+    """validation_resourceclaim_test.go TestValidateClaimStatusUpdate: device statuses name
+    allocated devices, carry at most 8 conditions, JSON-object data, canonical IPs."""
+    result = {"request": "req-0", "driver": "dra.example.com", "pool": "pool", "device": "gpu-0"}
+
+    def status_claim(devices: list) -> object:
+        return internal({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+                         "metadata": {"name": "claim", "namespace": "kube-system", "resourceVersion": "1"},
+                         "spec": {"devices": GOOD},
+                         "status": {"allocation": {"devices": {"results": [result]}}, "devices": devices}})
+
+    old = status_claim([])
+    good = {"driver": "dra.example.com", "pool": "pool", "device": "gpu-0", "data": {"a": 1},
+            "networkData": {"interfaceName": "eth0", "ips": ["10.9.8.0/24", "2001:db8::1/64"]}}
+    assert msgs(rv.validate_resource_claim_status_update(status_claim([good]), old)) == []
+    cond = {"type": "Ready", "status": "True", "reason": "Ok", "lastTransitionTime": "2026-01-01T00:00:00Z"}
+    bad = {"driver": "dra.example.com", "pool": "pool", "device": "gpu-0", "data": [1],
+           "conditions": [dict(cond, type=f"T{i}") for i in range(9)],
+           "networkData": {"ips": ["10.9.8.7", "010.9.8.7/24", "2001:DB8::1/64"]}}
+    assert msgs(rv.validate_resource_claim_status_update(status_claim([bad]), old)) == [
+        "status.devices[0].conditions: Too many: 9: must have at most 8 items",
+        'status.devices[0].data: Invalid value: "<value omitted>": must be a valid JSON object',
+        'status.devices[0].networkData.ips[0]: Invalid value: "10.9.8.7": must be a valid address in CIDR form, '
+        "(e.g. 10.9.8.7/24 or 2001:db8::1/64)",
+        'status.devices[0].networkData.ips[1]: Invalid value: "010.9.8.7/24": must be in canonical form '
+        '("10.9.8.7/24")',
+        'status.devices[0].networkData.ips[2]: Invalid value: "2001:DB8::1/64": must be in canonical form '
+        '("2001:db8::1/64")']
+    other = dict(good, device="gpu-1")
+    errs = msgs(rv.validate_resource_claim_status_update(status_claim([good, good, other]), old))
+    assert errs[0].startswith("status.devices[2]: Invalid value: ")
+    assert errs[0].endswith(": must be an allocated device in the claim")
+    assert errs[1].startswith("status.devices[1]: Duplicate value: ")
+    shared = dict(result, shareID="NOT-A-UUID")
+    alloc = internal({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+                      "metadata": {"name": "claim", "namespace": "kube-system", "resourceVersion": "1"},
+                      "spec": {"devices": GOOD}, "status": {"allocation": {"devices": {"results": [shared]}}}})
+    assert msgs(rv.validate_resource_claim_status_update(alloc, claim(GOOD))) == [
+        'status.allocation.devices.results[0].shareID: Invalid value: "NOT-A-UUID": error validating uid: '
+        "invalid UUID length: 10"]

@@ -415,6 +415,9 @@ def _allocation_result(allocation: Any, path: Path, request_names: _RequestNames
             e.extend(_driver_name(r.driver or "", p.child("driver")))
             e.extend(_pool_name(r.pool or "", p.child("pool")))
             e.extend(_dns1123_label(r.device or "", p.child("device")))
+            e.extend(_binding_parameters(r.binding_conditions, r.binding_failure_conditions, p))
+            if r.share_id is not None:
+                e.extend(_uid(r.share_id, p.child("shareID")))
             return e
 
         def config(c: Any, p: Path) -> ErrorList:
@@ -438,8 +441,7 @@ def _allocation_result(allocation: Any, path: Path, request_names: _RequestNames
 def validate_resource_claim_status_update(new: Any, old: Any) -> ErrorList:
     """Go: ``ValidateResourceClaimStatusUpdate``: consumers (unique by uid, at most 256,
     only while allocated, none added while the claim is being deleted) and the allocation
-    (new results validated, a set allocation immutable). Device status entries are not
-    checked."""
+    (new results validated, a set allocation immutable) and the drivers' device statuses."""
     from kcodec.api.resource import internal
 
     errs = om.validate_object_meta_update(new.metadata, old.metadata, Path("metadata"))
@@ -456,12 +458,109 @@ def validate_resource_claim_status_update(new: Any, old: Any) -> ErrorList:
             if any((r.api_group, r.resource, r.name, r.uid) not in old_keys for r in status.reserved_for):
                 errs.append(fld.forbidden(sp.child("reservedFor"), "new entries may not be added while "
                                                                    "`deallocationRequested` or `deletionTimestamp` are set"))
+    allocated = set()
+    if status.allocation is not None and status.allocation.devices is not None:
+        allocated = {(r.driver, r.pool, r.device, r.share_id) for r in status.allocation.devices.results or ()}
+    errs.extend(_validate_set(status.devices, -1, lambda d, p: _device_status(d, p, allocated),
+                              lambda d: (d.driver, d.pool, d.device, d.share_id), sp.child("devices")))
     if old_status.allocation is not None and status.allocation is not None:
         errs.extend(om.validate_immutable_field(status.allocation, old_status.allocation, sp.child("allocation")))
     elif status.allocation is not None:
         errs.extend(_allocation_result(status.allocation, sp.child("allocation"),
                                        _gather_request_names(new.spec.devices if new.spec is not None else None)))
     return errs
+
+
+#: pkg/apis/resource types.go.
+ALLOCATED_DEVICE_STATUS_MAX_CONDITIONS = 8
+ALLOCATED_DEVICE_STATUS_DATA_MAX_LENGTH = 10 * 1024
+NETWORK_DEVICE_DATA_MAX_IPS = 16
+NETWORK_DEVICE_DATA_INTERFACE_NAME_MAX_LENGTH = 256
+NETWORK_DEVICE_DATA_HARDWARE_ADDRESS_MAX_LENGTH = 128
+
+
+class _DeviceID:
+    """structured ``SharedDeviceID``: printed (Stringer) as ``driver/pool/device``, with
+    ``/shareID`` when shared."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, driver: str, pool: str, device: str, share_id: str | None) -> None:
+        self.text = f"{driver}/{pool}/{device}" + (f"/{share_id}" if share_id else "")
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def is_valid_interface_address(path: Path, value: str) -> ErrorList:
+    """apimachinery ``IsValidInterfaceAddress``: an address with its prefix length, in
+    canonical form."""
+    import ipaddress
+
+    addr, sep, bits = value.partition("/")
+    ip = names.parse_ip_sloppy(addr) if sep else None
+    width = 128 if ":" in addr else 32
+    if ip is None or not bits.isascii() or not bits.isdigit() or len(bits) > 3 or int(bits) > width:
+        return ErrorList([fld.invalid(path, value, "must be a valid address in CIDR form, (e.g. 10.9.8.7/24 or "
+                                                   "2001:db8::1/64)")])
+    mask = int(bits)
+    if isinstance(ip, ipaddress.IPv4Address) and mask > 32:
+        mask -= 96
+    canonical = f"{ip}/{mask}"
+    if value != canonical:
+        return ErrorList([fld.invalid(path, value, f"must be in canonical form ({_quote(canonical)})")])
+    return ErrorList()
+
+
+def _quote(s: str) -> str:
+    from kcodec import gofmt
+
+    return gofmt.quote(s)
+
+
+def _device_status(d: Any, path: Path, allocated: set[tuple[Any, ...]]) -> ErrorList:
+    """Go ``validateDeviceStatus``."""
+    errs = _driver_name(d.driver or "", path.child("driver"))
+    errs.extend(_pool_name(d.pool or "", path.child("pool")))
+    errs.extend(_dns1123_label(d.device or "", path.child("device")))
+    if d.share_id is not None:
+        errs.extend(_uid(d.share_id, path.child("shareID")))
+    if (d.driver, d.pool, d.device, d.share_id) not in allocated:
+        errs.append(fld.invalid(path, _DeviceID(d.driver, d.pool, d.device, d.share_id),
+                                "must be an allocated device in the claim"))
+    conditions = list(d.conditions or ())
+    if len(conditions) > ALLOCATED_DEVICE_STATUS_MAX_CONDITIONS:
+        errs.append(fld.too_many(path.child("conditions"), len(conditions), ALLOCATED_DEVICE_STATUS_MAX_CONDITIONS))
+    errs.extend(om.validate_conditions(conditions, path.child("conditions")))
+    if d.data is not None and getattr(d.data, "raw", None):
+        errs.extend(_raw_extension(d.data, path.child("data"), False, ALLOCATED_DEVICE_STATUS_DATA_MAX_LENGTH))
+    nd = d.network_data
+    if nd is not None:
+        np_ = path.child("networkData")
+        if names.go_len(nd.interface_name or "") > NETWORK_DEVICE_DATA_INTERFACE_NAME_MAX_LENGTH:
+            errs.append(fld.too_long(np_.child("interfaceName"), "", NETWORK_DEVICE_DATA_INTERFACE_NAME_MAX_LENGTH))
+        if names.go_len(nd.hardware_address or "") > NETWORK_DEVICE_DATA_HARDWARE_ADDRESS_MAX_LENGTH:
+            errs.append(fld.too_long(np_.child("hardwareAddress"), "", NETWORK_DEVICE_DATA_HARDWARE_ADDRESS_MAX_LENGTH))
+        errs.extend(_validate_set(nd.ips, NETWORK_DEVICE_DATA_MAX_IPS, lambda a, p: is_valid_interface_address(p, a),
+                                  lambda a: a, np_.child("ips")))
+    return errs
+
+
+def _uid(uid: str, path: Path) -> ErrorList:
+    """Go ``validateUID``: an RFC 4122 UUID in its lowercase 36-character form."""
+    import uuid
+
+    try:
+        uuid.UUID(uid)
+    except ValueError:
+        # github.com/google/uuid Validate's texts: the accepted lengths, then the format.
+        why = "invalid UUID format" if len(uid) in (32, 36, 38, 45) else f"invalid UUID length: {len(uid)}"
+        return ErrorList([fld.invalid(path, uid, f"error validating uid: {why}")])
+    if len(uid) != 36 or uid != uid.lower():
+        return ErrorList([fld.invalid(path, uid, "uid must be in RFC 4122 normalized form, "
+                                                 "`xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` with lowercase hexadecimal "
+                                                 "characters")])
+    return ErrorList()
 
 
 # ------------------------------------------------------------------ DeviceClass

@@ -152,3 +152,63 @@ def test_strategies_find_the_validators():
         av.validate_validating_admission_policy_status_update)
     assert strategies.validation_function(g, "ValidatingAdmissionPolicyBinding", "_update") is (
         av.validate_validating_admission_policy_binding_update)
+
+
+def mpolicy(spec: dict):
+    return internal({"apiVersion": "admissionregistration.k8s.io/v1", "kind": "MutatingAdmissionPolicy",
+                     "metadata": {"name": "sidecar", "resourceVersion": "1"}, "spec": spec})
+
+
+MSPEC = {"failurePolicy": "Fail", "reinvocationPolicy": "IfNeeded",
+         "matchConstraints": {"resourceRules": RULES},
+         "mutations": [{"patchType": "ApplyConfiguration",
+                        "applyConfiguration": {"expression": "Object{metadata: Object.metadata{labels: {'a': 'b'}}}"}}]}
+
+
+def merrs(**over) -> list[str]:
+    spec = copy.deepcopy(MSPEC)
+    spec.update(over)
+    for k in [k for k, v in spec.items() if v is None]:
+        del spec[k]
+    return msgs(av.validate_mutating_admission_policy(mpolicy(spec)))
+
+
+def test_mutating_policy():
+    """validation_test.go TestValidateMutatingAdmissionPolicy: the mutations union, the
+    reinvocation policy, DELETE refused in resource rules."""
+    assert merrs() == []
+    assert merrs(mutations=None, reinvocationPolicy=None) == [
+        "spec.mutations: Required value: mutations must contain at least one item",
+        "spec.reinvocationPolicy: Required value"]
+    assert merrs(reinvocationPolicy="Always") == [
+        'spec.reinvocationPolicy: Unsupported value: "Always": supported values: "IfNeeded", "Never"']
+    assert merrs(mutations=[{"patchType": "JSONPatch", "applyConfiguration": {"expression": "Object{}"}}]) == [
+        "spec.mutations[0].jsonPatch: Required value: must be specified when patchType is JSONPatch",
+        'spec.mutations[0].applyConfiguration: Invalid value: "{applyConfiguration}": must not be specified when '
+        "patchType is JSONPatch"]
+    assert merrs(mutations=[{"patchType": "ApplyConfiguration", "applyConfiguration": {"expression": " "},
+                             "jsonPatch": {"expression": "[]"}}, {"patchType": "Merge"}]) == [
+        "spec.mutations[0].applyConfiguration.expression: Required value",
+        'spec.mutations[0].jsonPatch: Invalid value: "{jsonPatch}": must not be specified when patchType is '
+        "ApplyConfiguration",
+        'spec.mutations[1].patchType: Unsupported value: "Merge": supported values: "ApplyConfiguration", '
+        '"JSONPatch"']
+    delete_rules = [dict(RULES[0], operations=["CREATE", "DELETE"])]
+    assert merrs(matchConstraints={"resourceRules": delete_rules}) == [
+        'spec.matchConstraints.resourceRules.operations: Unsupported value: "DELETE": supported values: "*", '
+        '"CONNECT", "CREATE", "UPDATE"']
+
+
+def test_mutating_policy_binding():
+    def mbinding(spec: dict):
+        return internal({"apiVersion": "admissionregistration.k8s.io/v1", "kind": "MutatingAdmissionPolicyBinding",
+                         "metadata": {"name": "b", "resourceVersion": "1"}, "spec": spec})
+
+    assert msgs(av.validate_mutating_admission_policy_binding(mbinding({"policyName": "sidecar"}))) == []
+    assert msgs(av.validate_mutating_admission_policy_binding(mbinding({"policyName": "Bad_Name"}))) == [
+        'spec.policyName: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain must consist of lower case '
+        "alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. "
+        "'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*"
+        "[a-z0-9])?)*')"]
+    assert strategies.validation_function("admissionregistration.k8s.io", "MutatingAdmissionPolicyBinding",
+                                          "_update") is av.validate_mutating_admission_policy_binding_update

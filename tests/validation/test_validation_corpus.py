@@ -59,9 +59,12 @@ KINDS.update({"DeviceClass": ("resource", "device_class"), "ResourceClaim": ("re
               "ResourceSlice": ("resource", "resource_slice")})
 #: admission policies (pkg/apis/admissionregistration/validation).
 KINDS.update({"ValidatingAdmissionPolicy": ("admissionregistration", "validating_admission_policy"),
-              "ValidatingAdmissionPolicyBinding": ("admissionregistration", "validating_admission_policy_binding")})
+              "ValidatingAdmissionPolicyBinding": ("admissionregistration", "validating_admission_policy_binding"),
+              "MutatingAdmissionPolicy": ("admissionregistration", "mutating_admission_policy"),
+              "MutatingAdmissionPolicyBinding": ("admissionregistration", "mutating_admission_policy_binding")})
 CLUSTER_SCOPED |= {"CertificateSigningRequest", "ClusterTrustBundle", "FlowSchema", "PriorityLevelConfiguration",
-                   "DeviceClass", "ResourceSlice", "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding"}
+                   "DeviceClass", "ResourceSlice", "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding",
+                   "MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding"}
 
 EXPECTED_INVALID = {
     # A template without labels: the defaulted selector is empty (ValidateNonEmptySelector).

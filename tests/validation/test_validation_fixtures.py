@@ -55,7 +55,9 @@ KINDS.update({"DeviceClass": ("resource", "device_class"), "ResourceClaim": ("re
               "ResourceSlice": ("resource", "resource_slice")})
 #: admission policies (pkg/apis/admissionregistration/validation).
 KINDS.update({"ValidatingAdmissionPolicy": ("admissionregistration", "validating_admission_policy"),
-              "ValidatingAdmissionPolicyBinding": ("admissionregistration", "validating_admission_policy_binding")})
+              "ValidatingAdmissionPolicyBinding": ("admissionregistration", "validating_admission_policy_binding"),
+              "MutatingAdmissionPolicy": ("admissionregistration", "mutating_admission_policy"),
+              "MutatingAdmissionPolicyBinding": ("admissionregistration", "mutating_admission_policy_binding")})
 
 
 def _fixtures():

@@ -85,6 +85,9 @@ def test_pem_decode_follows_go():
     block, _ = cv.pem_decode(b"-----BEGIN X-----\n!!\n-----END X-----\n" + body.encode())
     assert block is not None and block.bytes == b"\x00\x01\x02"
     assert cv.pem_decode(b"") == (None, b"")
+    # CRLF line endings and trailing blanks on the armor lines, as Go's getLine trims them
+    block, rest = cv.pem_decode(b"-----BEGIN X-----  \r\nAA\r\nEC\r\n-----END X-----\t\r\nnext")
+    assert block == cv.PemBlock("X", {}, b"\x00\x01\x02") and rest == b"next"
 
 
 def test_csr_create(keys):

@@ -72,7 +72,8 @@ _PEM_EOL = b"-----"
 
 
 def _get_line(data: bytes) -> tuple[bytes, bytes]:
-    """Go pem ``getLine``: the first line without its trailing spaces, tabs and CR, and the rest."""
+    """Go pem ``getLine``: the first line without its line ending (LF or CRLF) and trailing
+    spaces and tabs, and the rest."""
     i = data.find(b"\n")
     if i < 0:
         line, rest = data, b""
@@ -80,7 +81,7 @@ def _get_line(data: bytes) -> tuple[bytes, bytes]:
         line, rest = data[:i], data[i + 1:]
         if line.endswith(b"\r"):
             line = line[:-1]
-    return line.rstrip(b" \t\r"), rest
+    return line.rstrip(b" \t"), rest
 
 
 def pem_decode(data: bytes) -> tuple[PemBlock | None, bytes]:

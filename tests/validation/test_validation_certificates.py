@@ -127,6 +127,14 @@ def test_csr_signature_checked(keys):
     assert len(errs) == 1 and errs[0].endswith(": x509: ECDSA verification failure")
 
 
+def test_csr_with_a_dsa_key_is_unverifiable():
+    """Go's x509 CheckSignature answers ErrUnsupportedAlgorithm for DSA."""
+    from cryptography.hazmat.primitives.asymmetric import dsa
+
+    errs = msgs(cv.validate_certificate_signing_request(csr(csr_pem(dsa.generate_private_key(1024)))))
+    assert len(errs) == 1 and errs[0].endswith(": x509: cannot verify signature: algorithm unimplemented")
+
+
 def test_signer_name():
     p = cv.Path("signerName")
     assert msgs(cv.validate_signer_name(p, "example.com/valid-name")) == []

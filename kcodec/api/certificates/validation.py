@@ -147,19 +147,27 @@ def parse_csr(pem_bytes: bytes | None) -> Any:
     """Go ``certificates.ParseCSR`` then ``CheckSignature``: the parsed request
     (a ``cryptography`` CertificateSigningRequest); raises ValueError with Go's text."""
     from cryptography import x509
-    from cryptography.hazmat.primitives.asymmetric import ec, ed25519, rsa
+    from cryptography.hazmat.primitives.asymmetric import dsa, ec, ed25519, rsa
 
     block, _ = pem_decode(pem_bytes or b"")
     if block is None or block.type != "CERTIFICATE REQUEST":
         raise ValueError("PEM block type must be CERTIFICATE REQUEST")
+    from cryptography.exceptions import UnsupportedAlgorithm
+
     try:
         csr = x509.load_der_x509_csr(block.bytes)
-        key = csr.public_key()
     except (ValueError, TypeError) as exc:
         raise ValueError(f"x509: malformed certificate request ({exc})") from None
-    except Exception as exc:  # cryptography raises UnsupportedAlgorithm for unknown keys
-        raise ValueError(f"x509: cannot verify signature: {exc}") from None
-    if not csr.is_signature_valid:
+    try:
+        key = csr.public_key()
+        if isinstance(key, dsa.DSAPublicKey):  # Go's x509 no longer verifies DSA signatures
+            raise UnsupportedAlgorithm("DSA")
+        valid = csr.is_signature_valid
+    except (UnsupportedAlgorithm, ValueError, TypeError):
+        # Go parses requests with keys or signatures it cannot check, then CheckSignature
+        # answers x509.ErrUnsupportedAlgorithm.
+        raise ValueError("x509: cannot verify signature: algorithm unimplemented") from None
+    if not valid:
         # Go x509 checkSignature's texts per key type.
         if isinstance(key, rsa.RSAPublicKey):
             raise ValueError("crypto/rsa: verification error")

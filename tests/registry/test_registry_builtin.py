@@ -25,6 +25,7 @@ from kcodec.registry.builtin import (
     new_store,
     resource_info,
 )
+from kcodec.registry.builtin.strategies import validation_function
 from kcodec.registry.request import Context, UserInfo
 from kcodec.schema import GroupVersion
 from kcodec.types import Quantity
@@ -137,6 +138,8 @@ def test_every_fixture_kind_through_the_registry(getter):
             out = store.create(ctx, obj)
         except apierrors.StatusError as exc:
             assert exc.code == 422, (info.resource, str(exc))
+            # only a kind's spec validation refuses the fixtures' placeholder values
+            assert validation_function(info.group, info.kind) is not None, (info.resource, str(exc))
             refused += 1
             continue
         created += 1
@@ -159,7 +162,7 @@ def test_every_fixture_kind_through_the_registry(getter):
         store.delete(ctx, "fixture", options=DeleteOptions(grace_period_seconds=0))
     # the fixtures hold placeholder values ("nameValue"...): kinds with spec validation refuse
     # them (more as kcodec.api.*.validation grows); the others are created
-    assert created >= 10 and created + refused >= 50, (created, refused)
+    assert created >= 5 and created + refused >= 50, (created, refused)
 
 
 # ------------------------------------------------------------------------------ pods

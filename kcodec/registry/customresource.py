@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
+import logging
 from typing import Any
 
 from kcodec.api import errors as apierrors
@@ -18,6 +19,9 @@ from kcodec.registry import rest
 from kcodec.registry._meta import accessor
 from kcodec.registry.request import Context
 from kcodec.schema import GroupResource, GroupVersionKind
+
+_log = logging.getLogger(__name__)
+_UNSET: Any = object()
 
 __all__ = ["CustomResourceTableConvertor", "CustomResourceStrategy", "CustomResourceStatusStrategy", "CustomResourceScaleREST",
            "custom_resource_storages", "crd_version", "UnstructuredStorageCodec", "CustomResourceConverter"]
@@ -189,6 +193,7 @@ class CustomResourceStrategy(rest.Strategy):
         self.status_enabled = "status" in subresources
         self.scale = subresources.get("scale")
         self.preserve_unknown = bool(tree.get("spec", {}).get("preserveUnknownFields"))
+        self._cel: Any = _UNSET
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.kind})"
@@ -226,7 +231,7 @@ class CustomResourceStrategy(rest.Strategy):
         if json.dumps(a, sort_keys=True) != json.dumps(b, sort_keys=True):
             accessor(obj).set_generation(accessor(old).get_generation() + 1)
 
-    def _validate_content(self, obj: Any) -> Any:
+    def _validate_content(self, obj: Any, old: Any = None, ctx: Context | None = None, prior: Any = ()) -> Any:
         from kcodec.api.apiextensions import validate_custom_resource, validate_list_sets_and_maps
         from kcodec.validation import field
 
@@ -240,17 +245,57 @@ class CustomResourceStrategy(rest.Strategy):
                                       f"must be {self.kind.group_version()}"))
         if self.schema:
             errs.extend(validate_custom_resource(content, self.schema))
-            errs.extend(validate_list_sets_and_maps(None, self.schema, content))
+            old_content = old.unstructured_content() if old is not None else None
+            # strategy.go ValidateUpdate: list-type errors ratchet (only checked when the old object had none)
+            if old_content is None or not validate_list_sets_and_maps(None, self.schema, old_content):
+                errs.extend(validate_list_sets_and_maps(None, self.schema, content))
+            errs.extend(self._validate_rules(content, old_content, [*prior, *errs], ctx))
         return errs
+
+    def _cel_validator(self) -> Any:
+        """The CEL validator of the schema's x-kubernetes-validations (compiled on first use),
+        or None (no rules, or no CEL library: logged once per strategy)."""
+        if self._cel is _UNSET:
+            from kcodec.api.apiextensions import cel
+
+            self._cel = None
+            if cel.has_validation_rules(self.schema):
+                if cel.cel_available():
+                    self._cel = cel.new_validator(self.schema, True)
+                else:
+                    _log.warning("%s: %s", self.kind, cel.CEL_UNAVAILABLE_WARNING)
+        return self._cel
+
+    def _validate_rules(self, content: dict[str, Any], old_content: dict[str, Any] | None, errs: Any,
+                        ctx: Context | None) -> Any:
+        """x-kubernetes-validations (strategy.go): skipped with one error when the schema
+        validation already found a blocking error (hasBlockingErr)."""
+        from kcodec.validation import field
+
+        validator = self._cel_validator()
+        if validator is None:
+            return field.ErrorList()
+        blocking = (field.ErrorType.NOT_SUPPORTED, field.ErrorType.REQUIRED, field.ErrorType.TOO_LONG,
+                    field.ErrorType.TOO_MANY, field.ErrorType.TYPE_INVALID)
+        if any(e.type in blocking for e in errs):
+            return field.ErrorList([field.invalid(None, None, "some validation rules were not checked because the "
+                                                              "object was invalid; correct the existing errors to "
+                                                              "complete validation")])
+        warnings: list[str] = []
+        out = validator.validate(content, old_content, None, ratchet=old_content is not None, warnings=warnings)
+        if ctx is not None:
+            for w in warnings:
+                ctx.add_warning(w)
+        return out
 
     def validate(self, ctx: Context, obj: Any) -> Any:
         errs = self.validate_object_meta(obj)
-        errs.extend(self._validate_content(obj))
+        errs.extend(self._validate_content(obj, None, ctx, errs))
         return errs
 
     def validate_update(self, ctx: Context, obj: Any, old: Any) -> Any:
         errs = self.validate_object_meta_update(obj, old)
-        errs.extend(self._validate_content(obj))
+        errs.extend(self._validate_content(obj, old, ctx, errs))
         return errs
 
 

@@ -15,6 +15,7 @@
 """
 from __future__ import annotations
 
+import json
 import logging
 import threading
 from typing import Any
@@ -84,6 +85,7 @@ class CustomResourceDefinitions:
         self.getter = rest_options_getter
         self._lock = threading.RLock()
         self._served: dict[str, tuple[str, dict[GroupVersion, tuple[set[str], set[str]]], list[Any]]] = {}
+        self._installed_specs: dict[str, str] = {}  # the spec each served CRD's routes were built from
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._watcher: Any = None
@@ -204,12 +206,17 @@ class CustomResourceDefinitions:
                 self._finalize(crd_obj)
             return
         conflict = self._conflict(crd)
+        if not conflict:
+            # Routes first, then Established: a client that saw Established must find them
+            # (Go's crdHandler serves a CRD as soon as its cached copy is Established).
+            # A status-only change (this reconciler's own condition update among them) keeps
+            # the routes: reinstalling would answer 404 to requests in between.
+            spec_key = json.dumps(crd["spec"], sort_keys=True)
+            with self._lock:
+                if name not in self._served or self._installed_specs.get(name) != spec_key:
+                    self._replace(name, crd)
+                    self._installed_specs[name] = spec_key
         self._update_status(name, crd, conflict)
-        if conflict:
-            return
-        with self._lock:
-            self._uninstall(name)
-            self._install(crd)
 
     def _update_status(self, name: str, crd: dict[str, Any], conflict: str) -> None:
         from kcodec.api.apiextensions import internal as ext
@@ -341,7 +348,33 @@ class CustomResourceDefinitions:
         self._served[crd["metadata"]["name"]] = (group, routes, stores)
         self._refresh_discovery(group)
 
+    def _replace(self, name: str, crd: dict[str, Any]) -> None:
+        """Serve *crd*'s current spec: the new routes are installed over the old ones (a
+        request in between finds one or the other, as Go's crdHandler swaps its storage map),
+        then what the old spec served and the new one does not is removed."""
+        old = self._served.pop(name, None)
+        self._install(crd)
+        if old is None:
+            return
+        group, old_routes, old_stores = old
+        new_routes = self._served[name][1]
+        for gv, (resources, names) in old_routes.items():
+            existing = self.server.routes.get(gv)
+            if existing is None:
+                continue
+            kept_resources, kept_names = new_routes.get(gv, (set(), set()))
+            for resource in resources - kept_resources:
+                existing.scopes.pop(resource, None)
+            existing.api_resources = [r for r in existing.api_resources
+                                      if r.name not in names or r.name in kept_names]
+            if not existing.scopes:
+                del self.server.routes[gv]
+        for store in old_stores:
+            store.destroy()
+        self._refresh_discovery(group)
+
     def _uninstall(self, name: str, destroy: bool = True) -> None:
+        self._installed_specs.pop(name, None)
         entry = self._served.pop(name, None)
         if entry is None:
             return

@@ -122,16 +122,58 @@ def patch_resource(scope: h.RequestScope, req: Request, info: Any) -> Response:
 
 
 def _patch(scope: h.RequestScope, req: Request, info: Any) -> Response:
-    from kcodec import patch as patchlib
     from kcodec.registry.rest import DefaultUpdatedObjectInfo
+    from kcodec.server.fieldmanager import APPLY_PATCH_TYPES, update_managed_fields
+
+    content_type = _patch_content_type(scope, req)
+    if content_type in APPLY_PATCH_TYPES:
+        return _apply(scope, req, info, content_type)
+    namespace = info.namespace if scope.namespaced else ""
+    name = info.name
+    media = h._negotiate_output(scope, req)
+    options = _patch_options(req)
+    directive = options.field_validation or "Warn"
+    strict = directive in ("Warn", "Strict")
+    ops, patch_tree, applied = _decode_patch(content_type, req.body, strict)
+    json_info = scope.infos[0]
+    gv = scope.kind.group_version()
+    encoder = scope.codecs.encoder_for_version(json_info.serializer, gv)
+    decode_serializer = json_info.strict_serializer if strict else json_info.serializer
+    decoder = scope.codecs.decoder_to_version(decode_serializer, scope.hub)
+    ctx = h._context(scope, req, info, namespace)
+    warnings: list[str] = []
+    manager = h.manager_or_user_agent(options.field_manager, req.user_agent)
+
+    def apply(_ctx: Any, _new: Any, current: Any) -> Any:
+        if not _uid(current):
+            raise apierrors.new_not_found(scope.group_resource, name)
+        if content_type == STRATEGIC_MERGE_PATCH:
+            obj = _strategic_patched(scope, current, patch_tree, strict, directive, applied, warnings)
+        else:
+            current_tree = gojson.loads(encoder.encode(current))
+            obj = _decode_patched(scope, decoder, gojson.dumps(_json_patched(content_type, current_tree, ops, patch_tree)),
+                                  directive, applied, warnings)
+        obj = update_managed_fields(scope, current, obj, manager)
+        h._ensure_namespace(h._expected_namespace(namespace, scope), obj)
+        h._check_name(obj, name, namespace)
+        return obj
+
+    update_options = metav1.UpdateOptions(kind="UpdateOptions", api_version="meta.k8s.io/v1",
+                                          dry_run=options.dry_run, field_validation=options.field_validation,
+                                          field_manager=manager)
+    result, created = scope.storage.update(ctx, name, DefaultUpdatedObjectInfo(None, apply), None, None, False,
+                                           update_options)
+    return h._finish(scope, req, ctx, 201 if created else 200, media, result, warnings)
+
+
+def _patch_content_type(scope: h.RequestScope, req: Request) -> str:
+    """The request's patch type without parameters, or Go's 415 listing the accepted ones."""
+    from kcodec.patch import supported_patch_types
 
     content_type = req.header("Content-Type")
     idx = content_type.find(";")
     if idx > 0:
         content_type = content_type[:idx]
-    from kcodec.patch import supported_patch_types
-    from kcodec.server.fieldmanager import APPLY_PATCH_TYPES
-
     # installer.go's list (apply-patch+cbor with the CBOR feature gate); customresource_handler.go
     # takes no strategic merge patch for custom resources.
     cbor = any(i.media_type == "application/cbor" for i in scope.infos)
@@ -140,11 +182,11 @@ def _patch(scope: h.RequestScope, req: Request, info: Any) -> Response:
     accepted = supported_patch_types(patched_cls, cbor=cbor)
     if content_type not in accepted:
         raise unsupported_media_type_error(list(accepted))
-    if content_type in APPLY_PATCH_TYPES:
-        return _apply(scope, req, info, content_type)
-    namespace = info.namespace if scope.namespaced else ""
-    name = info.name
-    media = h._negotiate_output(scope, req)
+    return content_type
+
+
+def _patch_options(req: Request) -> Any:
+    """The PatchOptions of a non-apply patch, validated as patch.go does (force is apply's alone)."""
     options = h._decode_query(req, metav1.PatchOptions())
     errs: list[Any] = []
     if options.force is not None:
@@ -153,25 +195,22 @@ def _patch(scope: h.RequestScope, req: Request, info: Any) -> Response:
         + h._validate_field_validation(options.field_validation)
     if errs:
         raise h._invalid_options("PatchOptions", errs)
-    body = req.body
+    return options
+
+
+def _decode_patch(content_type: str, body: bytes, strict: bool) -> tuple[Any, Any, list[str]]:
+    """``(json patch operations, merge/strategic patch tree, duplicate-field findings)`` of a body.
+
+    The body must be JSON whatever the patch type (patch.go's "invalid JSON patch" 400 first).
+    """
+    from kcodec import patch as patchlib
+
     try:
         gojson.loads(body)
     except (KCodecError, ValueError, RecursionError):
         raise apierrors.new_bad_request("invalid JSON patch") from None
-    directive = options.field_validation or "Warn"
-    strict = directive in ("Warn", "Strict")
-    json_info = scope.infos[0]
-    gv = scope.kind.group_version()
-    encoder = scope.codecs.encoder_for_version(json_info.serializer, gv)
-    decode_serializer = json_info.strict_serializer if strict else json_info.serializer
-    decoder = scope.codecs.decoder_to_version(decode_serializer, scope.hub)
-    ctx = h._context(scope, req, info, namespace)
-    warnings: list[str] = []
-    gr = scope.group_resource
-
+    patch_tree, applied = _loads_patch(body, strict)
     if content_type == JSON_PATCH:
-        _, applied = _loads_patch(body, strict)
-        applied = [f"json patch {e}" for e in applied]
         try:
             ops = patchlib.decode_json_patch(body)
             if len(ops) > MAX_JSON_PATCH_OPERATIONS:
@@ -179,68 +218,53 @@ def _patch(scope: h.RequestScope, req: Request, info: Any) -> Response:
                     f"The allowed maximum operations in a JSON patch is {MAX_JSON_PATCH_OPERATIONS}, got {len(ops)}")
         except patchlib.PatchError as err:
             raise _patch_error(err) from None
-    elif content_type == MERGE_PATCH:
-        patch_tree, applied = _loads_patch(body, strict)
-    else:
-        patch_tree, applied = _loads_patch(body, strict)
-        if not isinstance(patch_tree, dict):
-            raise apierrors.new_bad_request("json: cannot unmarshal " + _json_kind(patch_tree)
-                                            + " into Go value of type map[string]interface {}")
+        return ops, None, [f"json patch {e}" for e in applied]
+    if content_type != MERGE_PATCH and not isinstance(patch_tree, dict):
+        raise apierrors.new_bad_request("json: cannot unmarshal " + _json_kind(patch_tree)
+                                        + " into Go value of type map[string]interface {}")
+    return None, patch_tree, applied
 
-    def apply(_ctx: Any, _new: Any, current: Any) -> Any:
-        uid = _uid(current)
-        if not uid:
-            raise apierrors.new_not_found(gr, name)
-        if content_type in (JSON_PATCH, MERGE_PATCH):
-            current_tree = gojson.loads(encoder.encode(current))
-            try:
-                if content_type == JSON_PATCH:
-                    patched = patchlib.json_patch(current_tree, ops)
-                else:
-                    patched = patchlib.merge_patch(current_tree, patch_tree)
-            except (patchlib.PatchError, KCodecError, ValueError) as err:
-                raise _patch_error(err) from None
-            obj = _decode_patched(scope, decoder, gojson.dumps(patched), directive, applied, warnings)
+
+def _json_patched(content_type: str, current_tree: Any, ops: Any, patch_tree: Any) -> Any:
+    """The current object's JSON tree with a JSON patch or a merge patch applied."""
+    from kcodec import patch as patchlib
+
+    try:
+        if content_type == JSON_PATCH:
+            return patchlib.json_patch(current_tree, ops)
+        return patchlib.merge_patch(current_tree, patch_tree)
+    except (patchlib.PatchError, KCodecError, ValueError) as err:
+        raise _patch_error(err) from None
+
+
+def _strategic_patched(scope: h.RequestScope, current: Any, patch_tree: Any, strict: bool, directive: str,
+                       applied: list[str], warnings: list[str]) -> Any:
+    """A strategic merge patch applied to the current object in the URL's version (patch.go
+    smpPatcher), defaulted and converted to the hub version; strict findings warn or fail."""
+    from kcodec import patch as patchlib
+    from kcodec.server.fieldmanager import hub_version
+
+    gv = scope.kind.group_version()
+    versioned = scope.scheme.convert_to_version(current, gv)
+    cls = type(versioned)
+    try:
+        patched = patchlib.strategic_merge_patch(to_tree(versioned), patch_tree, cls)
+    except (patchlib.PatchError, KCodecError, ValueError) as err:
+        raise _patch_error(err) from None
+    strict_errs: list[str] | None = [] if strict else None
+    try:
+        out = from_tree(cls, patched, strict=strict_errs)
+    except (KCodecError, ValueError, TypeError) as err:
+        raise _invalid_patch(_go_map_text(patch_tree), err) from None
+    found = applied + list(strict_errs or ())
+    if found:
+        if directive == "Warn":
+            warnings.extend(h._strict_warnings(found))
         else:
-            versioned = scope.scheme.convert_to_version(current, gv)
-            cls = type(versioned)
-            try:
-                patched = patchlib.strategic_merge_patch(to_tree(versioned), patch_tree, cls)
-            except (patchlib.PatchError, KCodecError, ValueError) as err:
-                raise _patch_error(err) from None
-            strict_errs: list[str] | None = [] if strict else None
-            try:
-                out = from_tree(cls, patched, strict=strict_errs)
-            except (KCodecError, ValueError, TypeError) as err:
-                raise _invalid_patch(_go_map_text(patch_tree), err) from None
-            found = applied + list(strict_errs or ())
-            if found:
-                if directive == "Warn":
-                    warnings.extend(h._strict_warnings(found))
-                else:
-                    raise _invalid_patch(_go_map_text(patch_tree), _strict_text(found))
-            out.kind, out.api_version = scope.kind.kind, str(gv)
-            scope.scheme.default(out)
-            from kcodec.server.fieldmanager import hub_version
-
-            obj = scope.scheme.convert_to_version(out, hub_version(scope, out))
-        from kcodec.server.fieldmanager import update_managed_fields
-
-        obj = update_managed_fields(scope, current, obj, h.manager_or_user_agent(options.field_manager,
-                                                                                  req.user_agent))
-        if _uid(obj) and not uid:
-            raise apierrors.new_conflict(gr, name, f"uid mismatch: the provided object specified uid {new_meta.uid}, "
-                                         "and no existing object was found")
-        h._ensure_namespace(h._expected_namespace(namespace, scope), obj)
-        h._check_name(obj, name, namespace)
-        return obj
-
-    update_options = metav1.UpdateOptions(kind="UpdateOptions", api_version="meta.k8s.io/v1",
-                                          dry_run=options.dry_run, field_validation=options.field_validation,
-                                          field_manager=h.manager_or_user_agent(options.field_manager, req.user_agent))
-    result, created = scope.storage.update(ctx, name, DefaultUpdatedObjectInfo(None, apply), None, None, False,
-                                           update_options)
-    return h._finish(scope, req, ctx, 201 if created else 200, media, result, warnings)
+            raise _invalid_patch(_go_map_text(patch_tree), _strict_text(found))
+    out.kind, out.api_version = scope.kind.kind, str(gv)
+    scope.scheme.default(out)
+    return scope.scheme.convert_to_version(out, hub_version(scope, out))
 
 
 def _apply(scope: h.RequestScope, req: Request, info: Any, content_type: str) -> Response:

@@ -140,14 +140,14 @@ class BuiltinStrategy(rest.Strategy):
             self._update_hook(ctx, obj, old)
 
     def warnings_on_create(self, ctx: Context, obj: Any) -> list[str]:
-        return _pod_warnings(self.info, obj, None)
+        return _pod_warnings(self.info, obj, None) + _crd_warnings(self.info, obj)
 
     def canonicalize(self, obj: Any) -> None:
         if self._canonicalize_hook is not None:
             self._canonicalize_hook(obj)
 
     def warnings_on_update(self, ctx: Context, obj: Any, old: Any) -> list[str]:
-        return _pod_warnings(self.info, obj, old)
+        return _pod_warnings(self.info, obj, old) + _crd_warnings(self.info, obj)
 
     def validate(self, ctx: Context, obj: Any) -> Any:
         fn = validation_function(self.info.group, self.info.kind)
@@ -209,6 +209,39 @@ def _pod_warnings(info: ResourceInfo, obj: Any, old: Any) -> list[str]:
         if template is None:
             return []
     return warnings_for_pod_template(path, template)
+
+
+def _crd_warnings(info: ResourceInfo, crd: Any) -> list[str]:
+    """A CRD whose x-kubernetes-validations rules this server cannot evaluate (no CEL
+    library installed) is stored all the same; the client is told so (kcodec's own warning,
+    kube-apiserver always has CEL)."""
+    if (info.group, info.kind) != ("apiextensions.k8s.io", "CustomResourceDefinition"):
+        return []
+    from kcodec.api.apiextensions import cel
+
+    if cel.cel_available():
+        return []
+    spec = crd.spec
+    schemas = [spec.validation.open_apiv3_schema if spec.validation is not None else None]
+    schemas += [v.schema.open_apiv3_schema if v.schema is not None else None for v in spec.versions or ()]
+    if any(s is not None and _has_rules(s) for s in schemas):
+        return [cel.CEL_UNAVAILABLE_WARNING]
+    return []
+
+
+def _has_rules(props: Any) -> bool:
+    """Whether an internal JSONSchemaProps has x-kubernetes-validations anywhere below it."""
+    if props is None:
+        return False
+    if props.x_validations:
+        return True
+    subs = list((props.properties or {}).values()) + list(props.all_of or ())
+    if props.items is not None:
+        subs.append(props.items.schema)
+        subs.extend(props.items.json_schemas or ())
+    if props.additional_properties is not None:
+        subs.append(props.additional_properties.schema)
+    return any(_has_rules(s) for s in subs)
 
 
 class BuiltinStatusStrategy(BuiltinStrategy):

@@ -8,6 +8,8 @@ from __future__ import annotations
 import copy
 import json
 
+import pytest
+
 from kcodec import legacyscheme
 from kcodec.api.admissionregistration import validation as av
 from kcodec.registry.builtin import strategies
@@ -212,3 +214,20 @@ def test_mutating_policy_binding():
         "[a-z0-9])?)*')"]
     assert strategies.validation_function("admissionregistration.k8s.io", "MutatingAdmissionPolicyBinding",
                                           "_update") is av.validate_mutating_admission_policy_binding_update
+
+
+def test_cel_syntax_errors():
+    """Expressions that do not parse are refused as Go's compile refuses them
+    ("compilation failed: ERROR: <input>:line:col: ..."); the position is celpy's, and
+    cel-go's optional syntax is left to Go (kcodec.api._celsyntax)."""
+    pytest.importorskip("celpy")
+    errs = errs_of(validations=[{"expression": "object.spec.replicas <", "messageExpression": "'a' +"}],
+                   variables=[{"name": "v", "expression": "1 +* 2"}])
+    assert [e.split(": compilation failed: ")[0] for e in errs] == [
+        'spec.variables[0].expression: Invalid value: "1 +* 2"',
+        'spec.validations[0].expression: Invalid value: "object.spec.replicas <"',
+        "spec.validations[0].messageExpression: Invalid value: \"'a' +\""]
+    assert all("compilation failed: ERROR: <input>:1:" in e for e in errs)
+    assert errs_of(validations=[{"expression": "object.?spec.orValue(1) == 1"}]) == []
+    assert merrs(mutations=[{"patchType": "JSONPatch", "jsonPatch": {"expression": "[JSONPatch{op: 'add',"}}])[0] \
+        .startswith("spec.mutations[0].jsonPatch.expression: Invalid value: ")

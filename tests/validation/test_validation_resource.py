@@ -306,3 +306,16 @@ def test_claim_device_status():
     assert msgs(rv.validate_resource_claim_status_update(alloc, claim(GOOD))) == [
         'status.allocation.devices.results[0].shareID: Invalid value: "NOT-A-UUID": error validating uid: '
         "invalid UUID length: 10"]
+
+
+def test_selector_cel_syntax():
+    """A selector that does not parse is refused ("compilation failed: ..."); celpy's
+    position (kcodec.api._celsyntax)."""
+    import pytest
+
+    pytest.importorskip("celpy")
+    errs = errs_of({"requests": [{"name": "r", "exactly": {"deviceClassName": "c", "selectors": [
+        {"cel": {"expression": 'device.driver == "a" &&'}}]}}]})
+    assert len(errs) == 1
+    assert errs[0].startswith('spec.devices.requests[0].exactly.selectors[0].cel.expression: Invalid value: '
+                              '"device.driver == \\"a\\" &&": compilation failed: ERROR: <input>:1:')

@@ -4,8 +4,10 @@ pkg/util/webhook/validation.go for client configs): ValidatingWebhookConfigurati
 MutatingWebhookConfiguration; ValidatingAdmissionPolicy (create, update, ``/status``),
 ValidatingAdmissionPolicyBinding, MutatingAdmissionPolicy and MutatingAdmissionPolicyBinding.
 
-matchConditions, validations, variables and audit annotations are checked for names and non-empty expressions; their CEL is not
-compiled (kcodec has no CEL environment), so a CEL type or syntax error is not reported.
+matchConditions are checked for names and non-empty expressions; the policies'
+validations, message expressions, variables, audit annotations and mutations also for
+their CEL syntax (kcodec.api._celsyntax). Type errors in CEL (each kind's typed
+environment) are not reported.
 """
 from __future__ import annotations
 
@@ -325,6 +327,14 @@ _CEL_RESERVED = frozenset(("true", "false", "null", "in", "as", "break", "const"
 _CEL_IDENT = re.compile(r"[_a-zA-Z][_a-zA-Z0-9]*")
 
 
+def _cel_syntax(expression: str, path: Path) -> ErrorList:
+    """Go's compile of a policy expression, as far as its syntax (kcodec.api._celsyntax)."""
+    from kcodec.api._celsyntax import cel_syntax_error
+
+    why = cel_syntax_error(expression)
+    return ErrorList([fld.invalid(path, expression, why)]) if why is not None else ErrorList()
+
+
 def is_cel_identifier(name: str) -> bool:
     """Go ``isCELIdentifier``: CEL's IDENT production minus its reserved words."""
     return _CEL_IDENT.fullmatch(name) is not None and name not in _CEL_RESERVED
@@ -413,7 +423,7 @@ def _validate_match_resources(mc: Any, path: Path) -> ErrorList:
 
 
 def _validate_variable(v: Any, path: Path) -> ErrorList:
-    """Go ``validateVariable`` without compiling the expression."""
+    """Go ``validateVariable`` (the expression's syntax only)."""
     errs = ErrorList()
     if not (v.name or "").strip():
         errs.append(fld.required(path.child("name"), "name is not specified"))
@@ -421,16 +431,22 @@ def _validate_variable(v: Any, path: Path) -> ErrorList:
         errs.append(fld.invalid(path.child("name"), v.name, "name is not a valid CEL identifier"))
     if not (v.expression or "").strip():
         errs.append(fld.required(path.child("expression"), "expression is not specified"))
+    else:
+        errs.extend(_cel_syntax(v.expression, path.child("expression")))
     return errs
 
 
 def _validate_validation(v: Any, path: Path) -> ErrorList:
-    """Go ``validateValidation`` without compiling the expressions."""
+    """Go ``validateValidation`` (the expressions' syntax only)."""
     errs = ErrorList()
     if not (v.expression or "").strip():
         errs.append(fld.required(path.child("expression"), "expression is not specified"))
+    else:
+        errs.extend(_cel_syntax(v.expression, path.child("expression")))
     if v.message_expression and not v.message_expression.strip():
         errs.append(fld.invalid(path.child("messageExpression"), v.message_expression, "must be non-empty if specified"))
+    elif v.message_expression:
+        errs.extend(_cel_syntax(v.message_expression, path.child("messageExpression")))
     msg = v.message or ""
     if msg and not msg.strip():
         errs.append(fld.invalid(path.child("message"), msg, "message must be non-empty if specified"))
@@ -442,7 +458,7 @@ def _validate_validation(v: Any, path: Path) -> ErrorList:
 
 
 def _validate_audit_annotation(policy_name: str, a: Any, path: Path) -> ErrorList:
-    """Go ``validateAuditAnnotation`` without compiling the value expression."""
+    """Go ``validateAuditAnnotation`` (the value expression's syntax only)."""
     errs = ErrorList()
     kp = path.child("key")
     if policy_name:
@@ -456,6 +472,10 @@ def _validate_audit_annotation(policy_name: str, a: Any, path: Path) -> ErrorLis
         errs.append(fld.required(vp, "valueExpression is not specified"))
     elif len(value.encode()) > _MAX_AUDIT_ANNOTATION_VALUE_EXPRESSION_LENGTH:
         errs.append(fld.required(vp, f"must not exceed {_MAX_AUDIT_ANNOTATION_VALUE_EXPRESSION_LENGTH} bytes in length"))
+    else:
+        why = _cel_syntax(value, vp)
+        if why:  # Go compiles the trimmed text and reports the value as written
+            errs.append(fld.invalid(vp, a.value_expression, why[0].detail))
     return errs
 
 
@@ -620,7 +640,7 @@ def _validate_mutable_operations(mc: Any, path: Path) -> ErrorList:
 
 
 def _validate_mutation(m: Any, path: Path) -> ErrorList:
-    """Go ``validateMutation``: the patchType union (expressions checked for presence only)."""
+    """Go ``validateMutation``: the patchType union (expressions checked for presence and syntax)."""
     errs = ErrorList()
     ap, jp = path.child("applyConfiguration"), path.child("jsonPatch")
     if not m.patch_type:
@@ -630,6 +650,8 @@ def _validate_mutation(m: Any, path: Path) -> ErrorList:
             errs.append(fld.required(jp, "must be specified when patchType is JSONPatch"))
         elif not (m.json_patch.expression or "").strip():
             errs.append(fld.required(jp.child("expression"), ""))
+        else:
+            errs.extend(_cel_syntax(m.json_patch.expression, jp.child("expression")))
         if m.apply_configuration is not None:
             errs.append(fld.invalid(ap, "{applyConfiguration}", "must not be specified when patchType is JSONPatch"))
     elif m.patch_type == "ApplyConfiguration":
@@ -637,6 +659,8 @@ def _validate_mutation(m: Any, path: Path) -> ErrorList:
             errs.append(fld.required(ap, "must be specified when patchType is ApplyConfiguration"))
         elif not (m.apply_configuration.expression or "").strip():
             errs.append(fld.required(ap.child("expression"), ""))
+        else:
+            errs.extend(_cel_syntax(m.apply_configuration.expression, ap.child("expression")))
         if m.json_patch is not None:
             errs.append(fld.invalid(jp, "{jsonPatch}", "must not be specified when patchType is ApplyConfiguration"))
     else:

@@ -4,8 +4,8 @@ pkg/apis/resource/validation/validation.go): DeviceClass, ResourceClaim (create,
 
 Device requests (``exactly`` or ``firstAvailable``), selectors, allocation modes, tolerations,
 constraints, opaque configuration and request references are checked with Go's paths and
-texts. CEL selector expressions are checked for presence and length only: kcodec has no CEL
-compiler, so Go's compile errors and cost limit are not reproduced. Capacity requests
+texts. CEL selector expressions are checked for presence, length and syntax
+(:mod:`kcodec.api._celsyntax`); Go's type checks and cost limit are not reproduced. Capacity requests
 (DRAConsumableCapacity) and the request policies of multi-allocatable device capacities
 are not validated; list-valued device attributes (``ints``, ``bools``, ``strings``, ``versions``) count as
 the attribute's one value but their elements are not checked.
@@ -16,6 +16,7 @@ import json
 import re
 from typing import Any, Callable, Iterable
 
+from kcodec.api._celsyntax import cel_syntax_error
 from kcodec.validation import field as fld
 from kcodec.validation import names
 from kcodec.validation import objectmeta as om
@@ -239,6 +240,10 @@ def _selector(sel: Any, path: Path) -> ErrorList:
     elif not expr.strip():
         # Go's CEL compiler: ErrorTypeRequired "expression must not be empty".
         errs.append(fld.required(ep, "expression must not be empty"))
+    else:
+        why = cel_syntax_error(expr)
+        if why is not None:
+            errs.append(fld.invalid(ep, expr, why))
     return errs
 
 

@@ -7,16 +7,14 @@ through the SelfSubjectAccessReview's."""
 from __future__ import annotations
 
 import base64
-import shutil
-import subprocess
 import uuid
 from pathlib import Path
 
 import pytest
 
 from kcodec.testing import APIServer
+from _kubectl import KUBECTL, kubectl
 
-KUBECTL = shutil.which("kubectl")
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "files"
 
 
@@ -26,14 +24,6 @@ def server():
         pytest.skip("kubectl is not on PATH")
     with APIServer() as s:
         yield s
-
-
-def kubectl(server, *args: str, stdin: str | None = None, ok: bool = True) -> subprocess.CompletedProcess:
-    r = subprocess.run([KUBECTL, "--kubeconfig", server.kubeconfig, *args], input=stdin, capture_output=True,
-                       text=True, timeout=60)
-    if ok:
-        assert r.returncode == 0, f"kubectl {' '.join(args)}: {r.stderr}"
-    return r
 
 
 def test_invalid_flow_schema_is_refused(server):

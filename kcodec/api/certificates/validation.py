@@ -15,6 +15,7 @@ import base64
 import binascii
 from typing import Any, NamedTuple
 
+from kcodec.gofmt import quote as go_quote
 from kcodec.validation import field as fld
 from kcodec.validation import names
 from kcodec.validation import objectmeta as om
@@ -192,7 +193,7 @@ def _validate_certificate(pem_data: bytes | None) -> str | None:
         if block is None:
             break
         if block.type != "CERTIFICATE":
-            return f"only CERTIFICATE PEM blocks are allowed, found {_go_quote(block.type)}"
+            return f"only CERTIFICATE PEM blocks are allowed, found {go_quote(block.type)}"
         if block.headers:
             return "no PEM block headers are permitted"
         blocks += 1
@@ -204,12 +205,6 @@ def _validate_certificate(pem_data: bytes | None) -> str | None:
     if blocks == 0:
         return "must contain at least one CERTIFICATE PEM block"
     return None
-
-
-def _go_quote(s: str) -> str:
-    from kcodec import gofmt
-
-    return gofmt.quote(s)
 
 
 # ------------------------------------------------------------------------- signer names
@@ -239,14 +234,14 @@ def validate_signer_name(path: Path, signer_name: str) -> ErrorList:
     for lbl in domain_labels:
         bad = names.is_dns1123_label(lbl)
         if bad:
-            errs.extend(fld.invalid(path, segments[0], f"validating label {_go_quote(lbl)}: {m}") for m in bad)
+            errs.extend(fld.invalid(path, segments[0], f"validating label {go_quote(lbl)}: {m}") for m in bad)
             break
     if len(domain_labels) < 2:
         errs.append(fld.invalid(path, segments[0], "should be a domain with at least two segments separated by dots"))
     for lbl in segments[1].split("."):
         bad = names.is_dns1123_subdomain(lbl)
         if bad:
-            errs.extend(fld.invalid(path, segments[1], f"validating label {_go_quote(lbl)}: {m}") for m in bad)
+            errs.extend(fld.invalid(path, segments[1], f"validating label {go_quote(lbl)}: {m}") for m in bad)
             break
     max_len = 253 + (253 + 63 + 1) + 1
     if names.go_len(signer_name) > max_len:
@@ -375,16 +370,16 @@ def _validate_csr_update(new: Any, old: Any, opts: _Options) -> ErrorList:
     cp = Path("status", "conditions")
     for t in ("Approved", "Denied", "Failed"):
         if len(_find(new, t)) < len(_find(old, t)):
-            errs.append(fld.forbidden(cp, f"updates may not remove a condition of type {_go_quote(t)}"))
+            errs.append(fld.forbidden(cp, f"updates may not remove a condition of type {go_quote(t)}"))
     if not opts.allow_setting_approval_conditions:
         for t in ("Approved", "Denied"):
             olds, news = _find(old, t), _find(new, t)
             if len(news) < len(olds):
                 continue
             if len(news) > len(olds):
-                errs.append(fld.forbidden(cp, f"updates may not add a condition of type {_go_quote(t)}"))
+                errs.append(fld.forbidden(cp, f"updates may not add a condition of type {go_quote(t)}"))
             elif news != olds:
-                errs.append(fld.forbidden(cp, f"updates may not modify a condition of type {_go_quote(t)}"))
+                errs.append(fld.forbidden(cp, f"updates may not modify a condition of type {go_quote(t)}"))
     if _certificate(new) != _certificate(old):
         if not opts.allow_setting_certificate:
             errs.append(fld.forbidden(Path("status", "certificate"), "updates may not set certificate content"))

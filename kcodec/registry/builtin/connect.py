@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
+from kcodec.gofmt import quote as go_quote
 from kcodec.api import errors as apierrors
 from kcodec.registry.request import Context
 from kcodec.schema import GroupKind, GroupResource, GroupVersion
@@ -476,7 +477,7 @@ class PodProxyREST(_ProxyBase):
     def resource_location(self, ctx: Context, id_: str) -> Location:
         scheme, name, port, valid = split_scheme_name_port(id_)
         if not valid:
-            raise apierrors.new_bad_request(f"invalid pod request {_go_quote(id_)}")
+            raise apierrors.new_bad_request(f"invalid pod request {go_quote(id_)}")
         pod = _get_pod(self.store, ctx, name)
         if not port:
             for c in pod.spec.containers or []:
@@ -508,7 +509,7 @@ class NodeProxyREST(_ProxyBase):
     def resource_location(self, ctx: Context, id_: str) -> Location:
         scheme, name, port, valid = split_scheme_name_port(id_)
         if not valid:
-            raise apierrors.new_bad_request(f"invalid node request {_go_quote(id_)}")
+            raise apierrors.new_bad_request(f"invalid node request {go_quote(id_)}")
         info = self.kubelet_conn.get_connection_info(ctx, name)
         _check_proxyable_hostname(info.hostname)
         if not port or port == info.port:
@@ -564,7 +565,7 @@ class ServiceProxyREST(_ProxyBase):
     def resource_location(self, ctx: Context, id_: str) -> Location:
         scheme, name, port, valid = split_scheme_name_port(id_)
         if not valid:
-            raise apierrors.new_bad_request(f"invalid service request {_go_quote(id_)}")
+            raise apierrors.new_bad_request(f"invalid service request {go_quote(id_)}")
         if port.lstrip("+-").isdigit():
             number = int(port)
             svc = self.services.get(ctx, name, None)
@@ -573,11 +574,11 @@ class ServiceProxyREST(_ProxyBase):
                     port = sp.name
                     break
             else:
-                raise apierrors.new_service_unavailable(f"no service port {number} found for service {_go_quote(name)}")
+                raise apierrors.new_service_unavailable(f"no service port {number} found for service {go_quote(name)}")
         eps = self.endpoints.get(ctx, name, None)
         subsets = eps.subsets or []
         if not subsets:
-            raise apierrors.new_service_unavailable(f"no endpoints available for service {_go_quote(name)}")
+            raise apierrors.new_service_unavailable(f"no endpoints available for service {go_quote(name)}")
         seed = random.randrange(len(subsets))
         for i in range(len(subsets)):
             ss = subsets[(seed + i) % len(subsets)]
@@ -592,10 +593,4 @@ class ServiceProxyREST(_ProxyBase):
                     addr = addresses[(start + t) % len(addresses)]
                     if self._valid_address(ctx, addr):
                         return Location(scheme, join_host_port(addr.ip, str(sp.port)), insecure_skip_verify=True)
-        raise apierrors.new_service_unavailable(f"no endpoints available for service {_go_quote(id_)}")
-
-
-def _go_quote(s: str) -> str:
-    from kcodec.gofmt import quote as go_quote
-
-    return go_quote(s)
+        raise apierrors.new_service_unavailable(f"no endpoints available for service {go_quote(id_)}")

@@ -1,0 +1,429 @@
+"""CustomResourceDefinition validation (kcodec.api.apiextensions.validation) against Go.
+
+The cases are rebuilt from k8s.io/apiextensions-apiserver
+pkg/apis/apiextensions/validation/validation_test.go (TestValidateCustomResourceDefinition,
+TestValidateCustomResourceDefinitionUpdate: each case's name is kept) on the same internal
+objects; as there, each expected error is its type and field path, and the errors must be
+exactly these. Detail texts are validation.go's, pkg/apiserver/schema/validation.go's and
+defaulting/validation.go's. Real CRDs (every apiextensions.k8s.io/v1 CRD of ../shared/corpus)
+validate without errors.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path as FsPath
+
+import pytest
+import yaml
+
+from kcodec import legacyscheme
+from kcodec.api.apiextensions import internal as ext
+from kcodec.api.apiextensions import v1
+from kcodec.api.apiextensions.validation import (validate_custom_resource_definition,
+                                                 validate_custom_resource_definition_update, validate_structural)
+from kcodec.api.meta import v1 as metav1
+from kcodec.validation.field import Path
+
+CORPUS = FsPath(__file__).resolve().parents[2].parent / "shared" / "corpus" / "files"
+
+
+def _schema(tree):
+    """An internal JSONSchemaProps from the JSON tree of its v1 form."""
+    if tree is None:
+        return None
+    out = ext.JSONSchemaProps()
+    legacyscheme.scheme.convert(v1.JSONSchemaProps.from_dict(tree), out)
+    return out
+
+
+def _version(name, storage=False, served=True, schema=None, **kw):
+    v = ext.CustomResourceDefinitionVersion(name=name, served=served, storage=storage, **kw)
+    if schema is not None:
+        v.schema = ext.CustomResourceValidation(open_apiv3_schema=_schema(schema))
+    return v
+
+
+def _crd(name="plural.group.com", group="group.com", scope="Cluster", versions=None, validation=None,
+         conversion="None", preserve=False, stored=("version",), names=None, accepted=None, **spec):
+    """The base object of Go's cases: plural.group.com, Cluster scope, the plural/singular/
+    Plural/PluralList names, one served storage version "version", conversion None,
+    preserveUnknownFields false, an object schema at the top level."""
+    if versions is None:
+        versions = [_version("version", storage=True)]
+    n = ext.CustomResourceDefinitionNames(plural="plural", singular="singular", kind="Plural", list_kind="PluralList")
+    if names is not None:
+        n = ext.CustomResourceDefinitionNames(**names)
+    crd = ext.CustomResourceDefinition(metadata=metav1.ObjectMeta(name=name))
+    crd.spec = ext.CustomResourceDefinitionSpec(group=group, scope=scope, names=n, versions=versions,
+                                                preserve_unknown_fields=preserve, **spec)
+    if validation is not None:
+        crd.spec.validation = ext.CustomResourceValidation(open_apiv3_schema=_schema(validation))
+    if conversion is not None:
+        crd.spec.conversion = conversion if isinstance(conversion, ext.CustomResourceConversion) else \
+            ext.CustomResourceConversion(strategy=conversion)
+    crd.status = ext.CustomResourceDefinitionStatus(stored_versions=list(stored) if stored is not None else None)
+    if accepted is not None:
+        crd.status.accepted_names = ext.CustomResourceDefinitionNames(**accepted)
+    return crd
+
+
+OBJ = {"type": "object"}
+TWO = lambda: [_version("version", storage=True), _version("version2")]  # noqa: E731
+
+
+def _webhook(url=None, service=None, review=None):
+    cc = ext.WebhookClientConfig(url=url, service=service)
+    return ext.CustomResourceConversion(strategy="Webhook", webhook_client_config=cc, conversion_review_versions=review)
+
+
+def _matches(errs):
+    return sorted((e.type.description, e.field) for e in errs)
+
+
+INV, REQ, FORB, UNSUP, TYPE, DUP, MANY = ("Invalid value", "Required value", "Forbidden", "Unsupported value",
+                                          "Invalid value", "Duplicate value", "Too many")
+
+
+def _exp(*pairs):
+    return sorted(pairs)
+
+
+CREATE_CASES = {
+    "invalid types disallowed": (
+        lambda: _crd(validation={"type": "object", "properties": {"foo": {"type": "bogus"}}}),
+        _exp((UNSUP, "spec.validation.openAPIV3Schema.properties[foo].type"))),
+    "webhookconfig: invalid port 0": (
+        lambda: _crd(versions=TWO(), validation=OBJ, conversion=_webhook(
+            service=ext.ServiceReference(name="n", namespace="ns", port=0), review=["v1"])),
+        _exp((INV, "spec.conversion.webhookClientConfig.service.port"))),
+    "webhookconfig: invalid port 65536": (
+        lambda: _crd(versions=TWO(), validation=OBJ, conversion=_webhook(
+            service=ext.ServiceReference(name="n", namespace="ns", port=65536), review=["v1"])),
+        _exp((INV, "spec.conversion.webhookClientConfig.service.port"))),
+    "webhookconfig: both service and URL provided": (
+        lambda: _crd(versions=TWO(), validation=OBJ, conversion=_webhook(
+            url="https://example.com/webhook", service=ext.ServiceReference(name="n", namespace="ns", port=443),
+            review=["v1"])),
+        _exp((REQ, "spec.conversion.webhookClientConfig"))),
+    "webhookconfig: blank URL": (
+        lambda: _crd(versions=TWO(), validation=OBJ, conversion=_webhook(url="", review=["v1"])),
+        _exp((INV, "spec.conversion.webhookClientConfig.url"), (INV, "spec.conversion.webhookClientConfig.url"))),
+    "webhookconfig_should_not_be_set": (
+        lambda: _crd(versions=TWO(), validation=OBJ, conversion=ext.CustomResourceConversion(
+            strategy="None", webhook_client_config=ext.WebhookClientConfig(url="https://example.com/webhook"))),
+        _exp((FORB, "spec.conversion.webhookClientConfig"))),
+    "ConversionReviewVersions_should_not_be_set": (
+        lambda: _crd(versions=TWO(), validation=OBJ, conversion=ext.CustomResourceConversion(
+            strategy="None", conversion_review_versions=["v1beta1"])),
+        _exp((FORB, "spec.conversion.conversionReviewVersions"))),
+    "webhookconfig: invalid ConversionReviewVersion": (
+        lambda: _crd(versions=TWO(), validation=OBJ, conversion=_webhook(
+            url="https://example.com/webhook", review=["invalid-version"])),
+        _exp((INV, "spec.conversion.conversionReviewVersions"))),
+    "webhookconfig: invalid ConversionReviewVersion version string": (
+        lambda: _crd(versions=TWO(), validation=OBJ, conversion=_webhook(
+            url="https://example.com/webhook", review=["0v"])),
+        _exp((INV, "spec.conversion.conversionReviewVersions[0]"), (INV, "spec.conversion.conversionReviewVersions"))),
+    "webhookconfig: at least one valid ConversionReviewVersion": (
+        lambda: _crd(versions=TWO(), validation=OBJ, conversion=_webhook(
+            url="https://example.com/webhook", review=["invalid-version", "v1beta1"])),
+        []),
+    "webhookconfig: duplicate ConversionReviewVersion": (
+        lambda: _crd(versions=TWO(), validation=OBJ, conversion=_webhook(
+            url="https://example.com/webhook", review=["v1beta1", "v1beta1"])),
+        _exp((INV, "spec.conversion.conversionReviewVersions[1]"))),
+    "missing_webhookconfig": (
+        lambda: _crd(versions=TWO(), validation=OBJ, conversion=ext.CustomResourceConversion(strategy="Webhook")),
+        _exp((REQ, "spec.conversion.webhookClientConfig"), (REQ, "spec.conversion.conversionReviewVersions"))),
+    "invalid_conversion_strategy": (
+        lambda: _crd(versions=TWO(), validation=OBJ, conversion="non_existing_conversion"),
+        _exp((UNSUP, "spec.conversion.strategy"))),
+    "none conversion without preserveUnknownFields=false": (
+        lambda: _crd(versions=TWO(), validation=OBJ, preserve=None),
+        []),
+    "webhook conversion without preserveUnknownFields=false": (
+        lambda: _crd(versions=TWO(), validation=OBJ, preserve=None, conversion=_webhook(
+            url="https://example.com/webhook", review=["v1beta1"])),
+        _exp((INV, "spec.conversion.strategy"))),
+    "no_storage_version": (
+        lambda: _crd(versions=[_version("version"), _version("version2")], validation=OBJ),
+        _exp((INV, "spec.versions"))),
+    "multiple_storage_version": (
+        lambda: _crd(versions=[_version("version", storage=True), _version("version2", storage=True)], validation=OBJ),
+        _exp((INV, "spec.versions"), (INV, "status.storedVersions"))),
+    "missing_storage_version_in_stored_versions": (
+        lambda: _crd(versions=[_version("version"), _version("version2", storage=True)], validation=OBJ),
+        _exp((INV, "status.storedVersions"))),
+    "empty_stored_version": (
+        lambda: _crd(validation=OBJ, stored=()),
+        _exp((INV, "status.storedVersions"))),
+    "mismatched name": (
+        lambda: _crd(name="plural.not.group.com", scope="", versions=[], conversion=None, stored=None,
+                     names={"plural": "plural"}, validation=OBJ),
+        _exp((INV, "status.storedVersions"), (INV, "metadata.name"), (INV, "spec.versions"), (REQ, "spec.scope"),
+             (REQ, "spec.names.singular"), (REQ, "spec.names.kind"), (REQ, "spec.names.listKind"))),
+    "missing values": (
+        lambda: _crd(group="", scope="", versions=[], conversion=None, stored=None, preserve=None, names={}),
+        _exp((INV, "status.storedVersions"), (INV, "metadata.name"), (INV, "spec.versions"), (REQ, "spec.group"),
+             (REQ, "spec.scope"), (REQ, "spec.names.plural"), (REQ, "spec.names.singular"), (REQ, "spec.names.kind"),
+             (REQ, "spec.names.listKind"))),
+    "bad names 01": (
+        lambda: _crd(name="plural.group", group="group", version="ve()*rsion", scope="foo", versions=[],
+                     conversion=None, stored=None, validation=OBJ,
+                     names={"plural": "pl()*ural", "singular": "value()*a", "kind": "value()*a",
+                            "list_kind": "value()*a"},
+                     accepted={"plural": "pl()*ural", "singular": "value()*a", "kind": "value()*a",
+                               "list_kind": "value()*a"}),
+        _exp((INV, "status.storedVersions"), (INV, "metadata.name"), (INV, "spec.group"), (UNSUP, "spec.scope"),
+             (INV, "spec.names.plural"), (INV, "spec.names.singular"), (INV, "spec.names.kind"),
+             (INV, "spec.names.listKind"), (INV, "spec.names.listKind"), (INV, "status.acceptedNames.plural"),
+             (INV, "status.acceptedNames.singular"), (INV, "status.acceptedNames.kind"),
+             (INV, "status.acceptedNames.listKind"), (INV, "status.acceptedNames.listKind"), (INV, "spec.versions"),
+             (INV, "spec.version"))),
+    "bad names 02": (
+        lambda: _crd(name="plural.group", group="group.c(*&om", scope="", version="version",
+                     names={"plural": "plural", "singular": "singular", "kind": "matching", "list_kind": "matching"},
+                     accepted={"plural": "plural", "singular": "singular", "kind": "matching", "list_kind": "matching"},
+                     validation=OBJ),
+        _exp((INV, "metadata.name"), (INV, "spec.group"), (REQ, "spec.scope"), (INV, "spec.names.listKind"),
+             (INV, "status.acceptedNames.listKind"))),
+    "additionalProperties and properties forbidden": (
+        lambda: _crd(validation={"type": "object", "properties": {"foo": {
+            "type": "object", "properties": {"bar": OBJ}, "additionalProperties": False}}}),
+        _exp((FORB, "spec.validation.openAPIV3Schema.properties[foo].additionalProperties"))),
+    "additionalProperties without properties allowed (map[string]string)": (
+        lambda: _crd(validation={"type": "object", "properties": {"foo": {
+            "type": "object", "additionalProperties": {"type": "string"}}}}),
+        []),
+    "x-kubernetes-preserve-unknown-field: false": (
+        lambda: _crd(validation={"x-kubernetes-preserve-unknown-fields": False}),
+        _exp((INV, "spec.validation.openAPIV3Schema.x-kubernetes-preserve-unknown-fields"))),
+    "schema is required": (
+        lambda: _crd(versions=[_version("version", storage=True), _version("version2")]),
+        _exp((REQ, "spec.versions[0].schema.openAPIV3Schema"), (REQ, "spec.versions[1].schema.openAPIV3Schema"))),
+    "preserveUnknownFields: true": (
+        lambda: _crd(validation=OBJ, preserve=True),
+        _exp((INV, "spec.preserveUnknownFields"))),
+    "x-kubernetes-embedded-resource with pruning and empty properties": (
+        lambda: _crd(validation={"type": "object", "properties": {
+            "nil": {"type": "object", "x-kubernetes-embedded-resource": True},
+            "empty": {"type": "object", "x-kubernetes-embedded-resource": True, "properties": {}}}}),
+        _exp((REQ, "spec.validation.openAPIV3Schema.properties[nil].properties"),
+             (REQ, "spec.validation.openAPIV3Schema.properties[empty].properties"))),
+    "invalid defaults with enabled feature gate, structural schema": (
+        lambda: _crd(scope="Namespaced", validation={"type": "object", "properties": {
+            "a": {"type": "object", "properties": {"foo": {"type": "string"}}, "default": {"foo": "abc", "bar": 42}},
+            "b": {"type": "object", "properties": {"foo": {"type": "string"}}, "default": {"foo": "abc"}},
+            "c": {"type": "object", "properties": {"foo": {"type": "string"}}, "default": {"foo": 42}},
+            "d": {"type": "object", "properties": {"good": {"type": "string", "pattern": "a"},
+                                                   "bad": {"type": "string", "pattern": "b"}},
+                  "default": {"good": "a", "bad": "a"}},
+            "e": {"type": "object", "x-kubernetes-preserve-unknown-fields": True, "properties": {
+                "preserveUnknownFields": {"type": "object", "default": {"foo": "abc", "bar": 42}},
+                "nestedProperties": {"type": "object", "properties": {"foo": {"type": "string"}},
+                                     "default": {"foo": "abc", "bar": 42}}}},
+            "embedded-fine": {"type": "object", "x-kubernetes-embedded-resource": True,
+                              "properties": {"foo": {"type": "string"}},
+                              "default": {"foo": "abc", "apiVersion": "foo/v1", "kind": "v1",
+                                          "metadata": {"name": "foo"}}},
+            "embedded-preserve": {"type": "object", "x-kubernetes-embedded-resource": True,
+                                  "x-kubernetes-preserve-unknown-fields": True,
+                                  "properties": {"foo": {"type": "string"}},
+                                  "default": {"foo": "abc", "apiVersion": "foo/v1", "kind": "v1",
+                                              "metadata": {"name": "foo"}, "bar": 42}}}}),
+        _exp((INV, "spec.validation.openAPIV3Schema.properties[a].default"),
+             (TYPE, "spec.validation.openAPIV3Schema.properties[c].default.foo"),
+             (INV, "spec.validation.openAPIV3Schema.properties[d].default.bad"),
+             (INV, "spec.validation.openAPIV3Schema.properties[e].properties[preserveUnknownFields].default"),
+             (INV, "spec.validation.openAPIV3Schema.properties[e].properties[nestedProperties].default"))),
+    "additionalProperties at resource root": (
+        lambda: _crd(scope="Namespaced", validation={"type": "object", "properties": {
+            "embedded1": {"type": "object", "x-kubernetes-embedded-resource": True,
+                          "additionalProperties": {"type": "string"}},
+            "embedded2": {"type": "object", "x-kubernetes-embedded-resource": True,
+                          "x-kubernetes-preserve-unknown-fields": True, "additionalProperties": {"type": "string"}}}}),
+        _exp((FORB, "spec.validation.openAPIV3Schema.properties[embedded1].additionalProperties"),
+             (REQ, "spec.validation.openAPIV3Schema.properties[embedded1].properties"),
+             (FORB, "spec.validation.openAPIV3Schema.properties[embedded2].additionalProperties"))),
+    "top-level metadata default": (
+        lambda: _crd(versions=[_version("v1", storage=True)], stored=("v1",), validation={
+            "type": "object", "properties": {"metadata": {"type": "object", "default": {"name": "foo"}}}}),
+        _exp((FORB, "spec.validation.openAPIV3Schema.properties[metadata].default"))),
+    "selectableFields with jsonPaths that do not refer to a field in the schema are invalid": (
+        lambda: _crd(versions=[
+            _version("version", storage=True, schema={"type": "object", "properties": {"foo": {"type": "string"}},
+                                                      "required": ["foo"]},
+                     selectable_fields=[ext.SelectableField(json_path=".foo"), ext.SelectableField(json_path=".xyz")]),
+            _version("version2", schema={"type": "object", "properties": {"foo": {"type": "integer"}},
+                                         "required": ["foo"]},
+                     selectable_fields=[ext.SelectableField(json_path=p) for p in (".xyz", ".foo", ".abc")])]),
+        _exp((INV, "spec.versions[0].selectableFields[1].jsonPath"), (INV, "spec.versions[1].selectableFields[0].jsonPath"),
+             (INV, "spec.versions[1].selectableFields[2].jsonPath"))),
+    "selectableFields with duplicate jsonPaths are invalid": (
+        lambda: _crd(validation={"type": "object", "properties": {"foo": {"type": "string"}}},
+                     selectable_fields=[ext.SelectableField(json_path=".foo"), ext.SelectableField(json_path=".foo")]),
+        _exp((DUP, "spec.selectableFields[1].jsonPath"))),
+    "too many selectableFields are not allowed": (
+        lambda: _crd(validation={"type": "object", "properties": {f"f{i}": {"type": "string"} for i in range(9)}},
+                     selectable_fields=[ext.SelectableField(json_path=f".f{i}") for i in range(9)]),
+        _exp((MANY, "spec.selectableFields"))),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CREATE_CASES))
+def test_validate_custom_resource_definition_go_cases(name) -> None:
+    build, expected = CREATE_CASES[name]
+    assert _matches(validate_custom_resource_definition(build())) == expected
+
+
+def test_per_version_identical_values() -> None:
+    """Go case "per-version fields may not all be set to identical values (top-level field
+    should be used instead)": three errors at spec.versions (schema, subresources, columns),
+    built on internal objects directly (the v1 conversion would hoist identical schemas)."""
+    schema = {"type": "object", "properties": {"spec": {"type": "object"}, "status": {"type": "object"}}}
+    cols = [ext.CustomResourceColumnDefinition(name="Alpha", type="string", json_path=".spec.alpha")]
+    versions = [_version(n, storage=n == "version", schema=schema, subresources=ext.CustomResourceSubresources(),
+                         additional_printer_columns=list(cols)) for n in ("version", "version2")]
+    errs = validate_custom_resource_definition(_crd(versions=versions))
+    assert _matches(errs) == [(INV, "spec.versions")] * 3
+    assert sorted(e.detail for e in errs) == [
+        "per-version additionalPrinterColumns may not all be set to identical values (top-level "
+        "additionalPrinterColumns should be used instead)",
+        "per-version schemas may not all be set to identical values (top-level validation should be used instead)",
+        "per-version subresources may not all be set to identical values (top-level subresources should be used "
+        "instead)"]
+
+
+def test_go_texts() -> None:
+    """The detail texts of the most common refusals, as Go prints them."""
+    crd = _crd(name="x.group.com", versions=[_version("version"), _version("version2")], validation={
+        "type": "object", "properties": {"spec": {"properties": {"a": {"type": "string"}}}}})
+    texts = [str(e) for e in validate_custom_resource_definition(crd)]
+    assert 'metadata.name: Invalid value: "x.group.com": must be spec.names.plural+"."+spec.group' in texts
+    assert ("spec.validation.openAPIV3Schema.properties[spec].type: Required value: must not be empty for specified "
+            "object fields") in texts
+    assert any(t.startswith("spec.versions: Invalid value: ") and t.endswith(
+        ": must have exactly one version marked as storage version") for t in texts)
+    group = _crd(name="plural.group", group="group", validation=OBJ)
+    assert 'spec.group: Invalid value: "group": should be a domain with at least one dot' in [
+        str(e) for e in validate_custom_resource_definition(group)]
+
+
+def test_status_subresource_root_fields() -> None:
+    """validateCustomResourceDefinitionValidation: with the status subresource only the
+    listed fields may sit at the root (Go prints the field names' list)."""
+    crd = _crd(validation={"type": "object", "additionalProperties": {"type": "string"}},
+               subresources=ext.CustomResourceSubresources(status=ext.CustomResourceSubresourceStatus()))
+    errs = validate_custom_resource_definition(crd)
+    details = [(e.field, e.detail) for e in errs]
+    assert ("spec.validation.openAPIV3Schema", "only [Description Type Format Title Maximum ExclusiveMaximum Minimum "
+            "ExclusiveMinimum MaxLength MinLength Pattern MaxItems MinItems UniqueItems MultipleOf Required Items "
+            "Properties ExternalDocs Example XPreserveUnknownFields XValidations] fields are allowed at the root of "
+            "the schema if the status subresource is enabled") in details
+    assert ("spec.validation.openAPIV3Schema.additionalProperties", "must not be used at the root") in details
+
+
+def test_structural_schema_rules() -> None:
+    """pkg/apiserver/schema validation_test.go-style cases of ValidateStructural."""
+    assert _matches(validate_structural(Path("s"), {"type": "object", "properties": {
+        "a": {"type": "array"}, "b": {}, "c": {"x-kubernetes-int-or-string": True},
+        "d": {"x-kubernetes-preserve-unknown-fields": True}}})) == _exp(
+        (REQ, "s.properties[a].items"), (REQ, "s.properties[b].type"))
+    errs = validate_structural(Path("s"), {"type": "object", "properties": {"a": {"type": "string"}},
+                                           "anyOf": [{"type": "string", "properties": {"b": {}}}]})
+    assert _matches(errs) == _exp((FORB, "s.anyOf[0].type"), (REQ, "s.properties[b]"))
+    # the int-or-string pattern of anyOf types is allowed
+    assert not validate_structural(Path("s"), {"type": "object", "properties": {"p": {
+        "x-kubernetes-int-or-string": True, "anyOf": [{"type": "integer"}, {"type": "string"}]}}})
+    meta = validate_structural(Path("s"), {"type": "object", "properties": {
+        "metadata": {"type": "object", "properties": {"name": {"type": "string"}, "labels": {"type": "object"}}}}})
+    assert [str(e) for e in meta] == ["s.properties[metadata]: Forbidden: must not specify anything other than name "
+                                      "and generateName, but metadata is implicitly specified"]
+    assert not validate_structural(Path("s"), {"type": "object", "properties": {
+        "metadata": {"type": "object", "properties": {"name": {"type": "string", "maxLength": 5}}}}})
+
+
+UPDATE_CASES = {
+    "invalid types updates disallowed": (
+        lambda: _crd(validation={"type": "object", "properties": {"foo": {"type": "bogus"}}}),
+        lambda: _crd(validation={"type": "object", "properties": {"foo": {"type": "string"}}}),
+        _exp((UNSUP, "spec.validation.openAPIV3Schema.properties[foo].type"))),
+    "invalid types updates allowed if old object has invalid types": (
+        lambda: _crd(validation={"type": "object", "properties": {"foo": {"type": "bogus2"}}}),
+        lambda: _crd(validation={"type": "object", "properties": {"foo": {"type": "bogus"}}}),
+        []),
+    "structural to non-structural updates not allowed": (
+        lambda: _crd(validation={"type": "object", "properties": {"foo": {}}}),
+        lambda: _crd(validation={"type": "object", "properties": {"foo": {"type": "string"}}}),
+        _exp((REQ, "spec.validation.openAPIV3Schema.properties[foo].type"))),
+    "switch to preserveUnknownFields: true is forbidden": (
+        lambda: _crd(validation=OBJ, preserve=True),
+        lambda: _crd(validation=OBJ),
+        _exp((INV, "spec.preserveUnknownFields"))),
+    "keep preserveUnknownFields: true is allowed": (
+        lambda: _crd(validation=OBJ, preserve=True),
+        lambda: _crd(validation=OBJ, preserve=True),
+        []),
+    "reject non-atomic items in lists of type set if not pre-existing": (
+        lambda: _crd(validation={"type": "object", "properties": {"set": {
+            "type": "array", "x-kubernetes-list-type": "set", "items": {"type": "object"}}}}),
+        lambda: _crd(validation=OBJ),
+        _exp((INV, "spec.validation.openAPIV3Schema.properties[set].items.x-kubernetes-map-type"))),
+    "non-atomic items in lists of type set allowed if pre-existing": (
+        lambda: _crd(validation={"type": "object", "properties": {"set": {
+            "type": "array", "x-kubernetes-list-type": "set", "items": {"type": "object"}}}}),
+        lambda: _crd(validation={"type": "object", "properties": {"set": {
+            "type": "array", "x-kubernetes-list-type": "set", "items": {"type": "object"}}}}),
+        []),
+}
+
+
+@pytest.mark.parametrize("name", sorted(UPDATE_CASES))
+def test_validate_custom_resource_definition_update_go_cases(name) -> None:
+    new, old, expected = UPDATE_CASES[name]
+    n, o = new(), old()
+    n.metadata.resource_version = o.metadata.resource_version = "1"
+    assert _matches(validate_custom_resource_definition_update(n, o)) == expected
+
+
+def test_update_immutable_names() -> None:
+    """validateCustomResourceDefinitionSpecUpdate: group and plural are always immutable;
+    scope and kind once the CRD is Established (Go cases "changes", "changes-established")."""
+    old = _crd(validation=OBJ)
+    old.metadata.resource_version = "1"
+    new = _crd(validation=OBJ, scope="Namespaced", names={"plural": "plural", "singular": "singular",
+                                                          "kind": "Plural2", "list_kind": "PluralList"})
+    new.metadata.resource_version = "1"
+    assert _matches(validate_custom_resource_definition_update(new, old)) == []
+    old.status.conditions = [ext.CustomResourceDefinitionCondition(type="Established", status="True")]
+    assert _matches(validate_custom_resource_definition_update(new, old)) == _exp(
+        (INV, "spec.scope"), (INV, "spec.names.kind"))
+    moved = _crd(name="plural.group2.com", group="group2.com", validation=OBJ)
+    moved.metadata.name = "plural.group.com"
+    moved.metadata.resource_version = "1"
+    assert (INV, "spec.group") in _matches(validate_custom_resource_definition_update(moved, old))
+
+
+def _corpus_crds():
+    for path in sorted(CORPUS.rglob("*.y*ml")):
+        text = path.read_text(errors="replace")
+        if "kind: CustomResourceDefinition" not in text:
+            continue
+        for doc in yaml.safe_load_all(text):
+            if isinstance(doc, dict) and doc.get("kind") == "CustomResourceDefinition" and \
+                    doc.get("apiVersion") == "apiextensions.k8s.io/v1":
+                yield f"{path.name}:{doc['metadata']['name']}", doc
+
+
+def test_corpus_v1_crds_are_valid() -> None:
+    """Every apiextensions.k8s.io/v1 CRD of the corpus, decoded and defaulted as the server
+    decodes it, with the storedVersions PrepareForCreate records, validates (the v1beta1
+    ones use preserveUnknownFields and non-structural schemas, which Go refuses too)."""
+    decoder = legacyscheme.codecs.universal_decoder()
+    seen = 0
+    for name, doc in _corpus_crds():
+        crd, _ = decoder.decode(json.dumps(doc, default=str).encode())
+        crd.status.stored_versions = [v.name for v in crd.spec.versions if v.storage]
+        assert [str(e) for e in validate_custom_resource_definition(crd)] == [], name
+        seen += 1
+    assert seen >= 5

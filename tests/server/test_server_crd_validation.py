@@ -1,0 +1,134 @@
+"""CRD validation over HTTP: ``kubectl apply`` of invalid CustomResourceDefinitions gets
+kube-apiserver's 422 Invalid Status with apiextensions-apiserver's field paths and texts
+(pkg/apis/apiextensions/validation/validation.go, pkg/apiserver/schema/validation.go), and
+nothing is stored; a valid CRD is then accepted under the same name.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import urllib.error
+import urllib.request
+
+import pytest
+
+from kcodec.testing import APIServer
+
+KUBECTL = shutil.which("kubectl")
+
+BAD_CRD = """
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: gadgets.wrong.example.com
+spec:
+  group: valid.example.com
+  scope: Namespaced
+  names: {plural: gadgets, singular: gadget, kind: Gadget}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            properties:
+              size: {type: integer}
+  - name: v2
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema: {type: object}
+"""
+
+GOOD_CRD = """
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: gadgets.valid.example.com
+spec:
+  group: valid.example.com
+  scope: Namespaced
+  names: {plural: gadgets, singular: gadget, kind: Gadget}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size: {type: integer, default: 1}
+"""
+
+
+@pytest.fixture(scope="module")
+def server():
+    with APIServer() as s:
+        yield s
+
+
+def _kubectl(server, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    if KUBECTL is None:
+        pytest.skip("kubectl is not on PATH")
+    return subprocess.run([KUBECTL, "--kubeconfig", server.kubeconfig, *args], input=stdin, capture_output=True,
+                          text=True, timeout=60)
+
+
+def test_kubectl_apply_of_an_invalid_crd_gets_go_422(server) -> None:
+    r = _kubectl(server, "apply", "-f", "-", stdin=BAD_CRD)
+    assert r.returncode == 1
+    # kubectl prints a 422 Status with several causes as one "* cause" line each
+    assert r.stderr.startswith('The CustomResourceDefinition "gadgets.wrong.example.com" is invalid: \n'), r.stderr
+    lines = [line for line in r.stderr.splitlines() if line.startswith("* ")]
+    assert '* metadata.name: Invalid value: "gadgets.wrong.example.com": must be spec.names.plural+"."+spec.group' \
+        in lines
+    # two storage versions: PrepareForCreate recorded the first one, the second is missing
+    assert '* status.storedVersions: Invalid value: ["v1"]: must have the storage version v2' in lines
+    assert ("* spec.versions[0].schema.openAPIV3Schema.properties[spec].type: Required value: must not be empty "
+            "for specified object fields") in lines
+    assert any(line.startswith("* spec.versions: Invalid value: ") and line.endswith(
+        "must have exactly one version marked as storage version") for line in lines)
+    missing = _kubectl(server, "get", "crd", "gadgets.wrong.example.com")
+    assert missing.returncode == 1 and "NotFound" in missing.stderr
+
+
+def test_invalid_crd_status_over_http(server) -> None:
+    """The Status itself: code 422, reason Invalid, details with the kind, group and causes."""
+    import yaml
+
+    body = yaml.safe_load(GOOD_CRD)
+    body["spec"]["conversion"] = {"strategy": "Webhook", "webhook": {
+        "clientConfig": {"url": "http://hook.example.com/convert"}, "conversionReviewVersions": ["v3"]}}
+    req = urllib.request.Request(server.url + "/apis/apiextensions.k8s.io/v1/customresourcedefinitions",
+                                 data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    with pytest.raises(urllib.error.HTTPError) as info:
+        urllib.request.urlopen(req, timeout=30)
+    assert info.value.code == 422
+    status = json.loads(info.value.read())
+    assert status["reason"] == "Invalid" and status["code"] == 422
+    assert status["details"]["group"] == "apiextensions.k8s.io"
+    assert status["details"]["kind"] == "CustomResourceDefinition"
+    causes = {(c["field"], c["message"]) for c in status["details"]["causes"]}
+    assert ("spec.conversion.webhookClientConfig.url",
+            "Invalid value: \"http\": 'https' is the only allowed URL scheme; desired format: https://host[/path]") \
+        in causes
+    assert ("spec.conversion.conversionReviewVersions",
+            'Invalid value: ["v3"]: must include at least one of v1, v1beta1') in causes
+
+
+def test_valid_crd_is_accepted(server) -> None:
+    r = _kubectl(server, "apply", "-f", "-", stdin=GOOD_CRD)
+    assert r.returncode == 0, r.stderr
+    r = _kubectl(server, "get", "crd", "gadgets.valid.example.com", "-o", "json")
+    crd = json.loads(r.stdout)
+    assert crd["metadata"]["generation"] == 1
+    assert crd["status"]["storedVersions"] == ["v1"]
+    _kubectl(server, "delete", "crd", "gadgets.valid.example.com")

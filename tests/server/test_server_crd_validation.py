@@ -132,3 +132,32 @@ def test_valid_crd_is_accepted(server) -> None:
     assert crd["metadata"]["generation"] == 1
     assert crd["status"]["storedVersions"] == ["v1"]
     _kubectl(server, "delete", "crd", "gadgets.valid.example.com")
+
+
+def test_status_update_keeps_the_metadata_sent(server) -> None:
+    """apiextensions statusStrategy.PrepareForUpdate: spec from the stored object, metadata
+    as sent (ResetObjectMetaForStatus(new, new)), status validated by
+    ValidateUpdateCustomResourceDefinitionStatus (acceptedNames)."""
+    assert _kubectl(server, "apply", "-f", "-", stdin=GOOD_CRD).returncode == 0
+    try:
+        assert _kubectl(server, "wait", "--for=condition=Established", "crd/gadgets.valid.example.com",
+                        "--timeout=20s").returncode == 0
+        base = server.url + "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.valid.example.com"
+        crd = json.loads(urllib.request.urlopen(base, timeout=30).read())
+        crd["metadata"].setdefault("labels", {})["via"] = "status"
+        crd["spec"]["scope"] = "Cluster"
+        req = urllib.request.Request(base + "/status", data=json.dumps(crd).encode(), method="PUT",
+                                     headers={"Content-Type": "application/json"})
+        out = json.loads(urllib.request.urlopen(req, timeout=30).read())
+        assert out["metadata"]["labels"]["via"] == "status"
+        assert out["spec"]["scope"] == "Namespaced"
+        out["status"]["acceptedNames"]["kind"] = "Bad_Kind"
+        req = urllib.request.Request(base + "/status", data=json.dumps(out).encode(), method="PUT",
+                                     headers={"Content-Type": "application/json"})
+        with pytest.raises(urllib.error.HTTPError) as info:
+            urllib.request.urlopen(req, timeout=30)
+        assert info.value.code == 422
+        status = json.loads(info.value.read())
+        assert status["details"]["causes"][0]["field"] == "status.acceptedNames.kind"
+    finally:
+        _kubectl(server, "delete", "crd", "gadgets.valid.example.com")

@@ -65,6 +65,7 @@ spec:
             type: object
             properties:
               size: {type: integer, default: 1}
+              zone: {type: string, format: zone-name}
 """
 
 
@@ -127,6 +128,7 @@ def test_invalid_crd_status_over_http(server) -> None:
 def test_valid_crd_is_accepted(server) -> None:
     r = _kubectl(server, "apply", "-f", "-", stdin=GOOD_CRD)
     assert r.returncode == 0, r.stderr
+    assert 'Warning: unrecognized format "zone-name"' in r.stderr
     r = _kubectl(server, "get", "crd", "gadgets.valid.example.com", "-o", "json")
     crd = json.loads(r.stdout)
     assert crd["metadata"]["generation"] == 1

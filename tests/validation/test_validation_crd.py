@@ -427,3 +427,24 @@ def test_corpus_v1_crds_are_valid() -> None:
         assert [str(e) for e in validate_custom_resource_definition(crd)] == [], name
         seen += 1
     assert seen >= 5
+
+
+def test_strategy_warnings() -> None:
+    """registry/customresourcedefinition strategy.go WarningsOnCreate / WarningsOnUpdate:
+    unrecognized formats (formats.go GetUnrecognizedFormats; on update only new ones) and
+    sets of non-scalar items."""
+    from kcodec.api.apiextensions.validation import warnings_for_custom_resource_definition as warnings
+
+    schema = {"type": "object", "properties": {
+        "a": {"type": "string", "format": "k8s-short-name"}, "b": {"type": "string", "format": "bogus"},
+        "c": {"type": "integer", "format": "int32"}, "d": {"type": "number", "format": "int32"},
+        "e": {"type": "string", "format": "date-time"},
+        "s": {"type": "array", "x-kubernetes-list-type": "set", "items": {"type": "object",
+                                                                          "x-kubernetes-map-type": "atomic"}}}}
+    crd = _crd(validation=schema)
+    assert warnings(crd) == ['unrecognized format "bogus"', 'unrecognized format "int32"',
+                             'x-kubernetes-list-type: set for items of type "object" is not supported by server-side '
+                             "apply or CEL validation rules"]
+    assert warnings(crd, _crd(validation=schema)) == []
+    newer = _crd(validation={**schema, "properties": {**schema["properties"], "f": {"type": "string", "format": "x"}}})
+    assert warnings(newer, crd) == ['unrecognized format "x"']

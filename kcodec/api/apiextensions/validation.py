@@ -41,6 +41,7 @@ __all__ = [
     "validate_custom_resource_definition_stored_versions",
     "validate_custom_resource_definition_names",
     "validate_structural",
+    "warnings_for_custom_resource_definition",
 ]
 
 _PRINTER_COLUMN_TYPES = ["boolean", "date", "integer", "number", "string"]
@@ -1144,6 +1145,82 @@ def _preserve_unknown_fields(new: Any, old: Any) -> ErrorList:
                                         "cannot set to true, set x-kubernetes-preserve-unknown-fields to true in "
                                         "spec.versions[*].schema instead")])
     return ErrorList()
+
+
+# --------------------------------------------------------------------------- warnings
+
+
+def _walk(s: Any) -> Any:
+    """The schemas of a tree in Go's SchemaHas order (pre-order; properties sorted)."""
+    if not isinstance(s, Mapping):
+        return
+    yield s
+    items = s.get("items")
+    for sub in (items if isinstance(items, list) else [items]):
+        yield from _walk(sub)
+    for key in ("allOf", "anyOf", "oneOf"):
+        for sub in s.get(key) or ():
+            yield from _walk(sub)
+    yield from _walk(s.get("not"))
+    for k in sorted(s.get("properties") or {}):
+        yield from _walk(s["properties"][k])
+    yield from _walk(s.get("additionalProperties"))
+    for k in sorted(s.get("patternProperties") or {}):
+        yield from _walk(s["patternProperties"][k])
+    yield from _walk(s.get("additionalItems"))
+    for key in ("definitions", "dependencies"):
+        for k in sorted(s.get(key) or {}):
+            yield from _walk(s[key][k])
+
+
+def _unrecognized_formats(spec: Any) -> list[str]:
+    """Go getUnrecognizedFormatsInCRD (apiserver validation/formats.go GetUnrecognizedFormats
+    at the default compatibility version, which knows k8s-short-name and k8s-long-name)."""
+    from kcodec.api.apiextensions._validation import SUPPORTED_FORMATS
+
+    supported = {f.replace("-", "") for f in SUPPORTED_FORMATS}
+    out = []
+    for tree in _spec_schemas(spec):
+        for node in _walk(tree):
+            fmt, typ = node.get("format") or "", node.get("type") or ""
+            if not fmt:
+                continue
+            if typ in ("", "string"):
+                bad = fmt.replace("-", "") not in supported
+            elif typ == "integer":
+                bad = fmt not in ("int32", "int64")
+            elif typ == "number":
+                bad = fmt not in ("float", "double")
+            else:
+                bad = True
+            if bad:
+                out.append(fmt)
+    return out
+
+
+def _list_type_set_warnings(spec: Any) -> set[str]:
+    out = set()
+    for tree in _spec_schemas(spec):
+        for node in _walk(tree):
+            item = _items(node)
+            if node.get("x-kubernetes-list-type") == "set" and item is not None and item.get("type") in ("object", "array"):
+                out.add(f'x-kubernetes-list-type: set for items of type "{item["type"]}" is not supported by '
+                        "server-side apply or CEL validation rules")
+    return out
+
+
+def warnings_for_custom_resource_definition(crd: Any, old: Any = None) -> list[str]:
+    """Go's CRD strategy WarningsOnCreate / WarningsOnUpdate: unrecognized formats (on update
+    only the newly introduced ones) and x-kubernetes-list-type set over non-scalar items."""
+    formats = _unrecognized_formats(crd.spec)
+    if old is not None:
+        known = set(_unrecognized_formats(old.spec))
+        formats = [f for f in formats if f not in known]
+    out = [f'unrecognized format "{f}"' for f in formats]
+    sets = _list_type_set_warnings(crd.spec)
+    if old is not None:
+        sets -= _list_type_set_warnings(old.spec)
+    return out + sorted(sets)
 
 
 # --------------------------------------------------------------------------- entry points

@@ -448,3 +448,14 @@ def test_strategy_warnings() -> None:
     assert warnings(crd, _crd(validation=schema)) == []
     newer = _crd(validation={**schema, "properties": {**schema["properties"], "f": {"type": "string", "format": "x"}}})
     assert warnings(newer, crd) == ['unrecognized format "x"']
+
+
+def test_defaults_run_the_schema_rules() -> None:
+    """defaulting/validation.go: a default that passes the schema is checked against the
+    x-kubernetes-validations of its node (CEL, kcodec[cel])."""
+    pytest.importorskip("celpy", reason="cel-python (kcodec[cel]) is not installed")
+    crd = _crd(validation={"type": "object", "properties": {"spec": {
+        "type": "object", "properties": {"n": {"type": "integer"}}, "default": {"n": 1},
+        "x-kubernetes-validations": [{"rule": "self.n > 2", "message": "n must be more than 2"}]}}})
+    assert [str(e) for e in validate_custom_resource_definition(crd)] == [
+        "spec.validation.openAPIV3Schema.properties[spec].default: Invalid value: n must be more than 2"]

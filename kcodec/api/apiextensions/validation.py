@@ -450,6 +450,22 @@ def _prune(x: Any, s: Mapping[str, Any] | None, embedded: bool) -> None:
             _prune(v, item, bool(item and item.get("x-kubernetes-embedded-resource")))
 
 
+def _default_rule_errors(s: Mapping[str, Any], value: Any, path: Path, root: bool) -> ErrorList:
+    """The x-kubernetes-validations of a node run on its default (Go: the default as self and
+    oldSelf, then, when that passes, without oldSelf as ratcheting's second pass)."""
+    from kcodec.api.apiextensions import _cel
+
+    if not _cel.has_validation_rules(s) or not _cel.cel_available():
+        return ErrorList()
+    validator = _cel.new_validator(s, root)
+    if validator is None:
+        return ErrorList()
+    errs = validator.validate(value, copy.deepcopy(value), path)
+    if not errs:
+        errs = validator.validate(value, None, path)
+    return errs
+
+
 def _validate_defaults(s: Mapping[str, Any] | None, path: Path, root: bool, inside_meta: bool,
                        require_pruned: bool, errs: ErrorList) -> None:
     """Go defaulting ``ValidateDefaults``: each default must survive pruning and pass its
@@ -469,7 +485,10 @@ def _validate_defaults(s: Mapping[str, Any] | None, path: Path, root: bool, insi
             if pruned != value:
                 errs.append(field.invalid(path.child("default"), value, "must not have unknown fields"))
         node = {k: v for k, v in s.items() if k != "default"}
-        errs.extend(validate_custom_resource(value, node, path.child("default")))
+        value_errs = validate_custom_resource(value, node, path.child("default"))
+        errs.extend(value_errs)
+        if not value_errs:
+            errs.extend(_default_rule_errors(node, value, path.child("default"), root))
     items = _items(s)
     if items is not None:
         _validate_defaults(items, path.child("items"), False, inside_meta, require_pruned, errs)

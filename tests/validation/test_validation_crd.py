@@ -459,3 +459,59 @@ def test_defaults_run_the_schema_rules() -> None:
         "x-kubernetes-validations": [{"rule": "self.n > 2", "message": "n must be more than 2"}]}}})
     assert [str(e) for e in validate_custom_resource_definition(crd)] == [
         "spec.validation.openAPIV3Schema.properties[spec].default: Invalid value: n must be more than 2"]
+
+
+def _ca_crd(ca_bundle, established):
+    crd = _crd(versions=TWO(), validation=OBJ, conversion=_webhook(url="https://example.com/webhook",
+                                                                   review=["v1"]))
+    crd.spec.conversion.webhook_client_config.ca_bundle = ca_bundle
+    crd.metadata.resource_version = "42"
+    if established:
+        crd.status.conditions = [ext.CustomResourceDefinitionCondition(type="Established", status="True")]
+    return crd
+
+
+def _example_cert() -> bytes:
+    from kcodec.server.runner import self_signed_certificate
+
+    return self_signed_certificate("example.com")[0]
+
+
+def test_ca_bundle_ratcheting() -> None:
+    """Go cases "webhookconfig: invalid CABundle should be allowed on Create", "... existing
+    invalid CABundle update should pass", "... existing valid CABundle should be able to
+    transition to invalid pre-serving", "... update to invalid CABundle should fail if
+    existing is valid" (webhook.ValidateCABundle, allowInvalidCABundle)."""
+    bad, good = b"Cg==", _example_cert()
+    assert _matches(validate_custom_resource_definition(_ca_crd(bad, False))) == []
+    assert _matches(validate_custom_resource_definition_update(_ca_crd(bad, True), _ca_crd(bad, True))) == []
+    assert _matches(validate_custom_resource_definition_update(_ca_crd(bad, False), _ca_crd(good, False))) == []
+    errs = validate_custom_resource_definition_update(_ca_crd(bad, True), _ca_crd(good, True))
+    assert _matches(errs) == [(INV, "spec.conversion.webhookClientConfig.caBundle")]
+    assert errs[0].detail == "data does not contain any valid RSA or ECDSA certificates"
+    assert _matches(validate_custom_resource_definition_update(_ca_crd(good, True), _ca_crd(good, True))) == []
+
+
+def test_api_approval_of_protected_groups() -> None:
+    """validateAPIApproval (apihelpers.GetAPIApprovalState): *.k8s.io and *.kubernetes.io
+    groups need the api-approved.kubernetes.io annotation, a URL or "unapproved..."."""
+    def crd(annotation):
+        c = _crd(name="plural.example.k8s.io", group="example.k8s.io", validation=OBJ)
+        if annotation is not None:
+            c.metadata.annotations = {"api-approved.kubernetes.io": annotation}
+        return c
+
+    missing = validate_custom_resource_definition(crd(None))
+    assert [str(e) for e in missing] == [
+        'metadata.annotations[api-approved.kubernetes.io]: Required value: protected groups must have approval '
+        'annotation "api-approved.kubernetes.io", see https://github.com/kubernetes/enhancements/pull/1111']
+    assert _matches(validate_custom_resource_definition(crd("garbage"))) == [
+        (INV, "metadata.annotations[api-approved.kubernetes.io]")]
+    assert not validate_custom_resource_definition(crd("https://github.com/kubernetes/kubernetes/pull/78458"))
+    assert not validate_custom_resource_definition(crd("unapproved, experimental-only"))
+    # an update that keeps the old state is not re-checked
+    old = crd("garbage")
+    old.metadata.resource_version = new_rv = "1"
+    new = crd("garbage")
+    new.metadata.resource_version = new_rv
+    assert not validate_custom_resource_definition_update(new, old)

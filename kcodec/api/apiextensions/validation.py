@@ -18,8 +18,7 @@ group and plural (and, once Established, scope and kind) immutable.
 Schemas are walked as the JSON tree of their v1 form (the keys are Go's JSON names, which
 are also the field path's names); Go walks properties in map order, here they are sorted.
 Not reproduced: the CEL cost estimates (see ``_cel``), the metadata coercion of defaults
-inside embedded resources' ``metadata`` (schemaobjectmeta.Coerce), and the CA bundle's PEM
-parse (``webhook.ValidateCABundle``) that Go only applies to an Established CRD's update.
+inside embedded resources' ``metadata`` (schemaobjectmeta.Coerce).
 """
 from __future__ import annotations
 
@@ -239,7 +238,7 @@ def _is_int_or_string_any_of(s: Mapping[str, Any]) -> bool:
 
 
 def _is_int_or_string_all_of(s: Mapping[str, Any]) -> bool:
-    all_of = s.get("allOf") or ()
+    all_of: list[Any] = list(s.get("allOf") or ())
     return bool(all_of) and isinstance(all_of[0], Mapping) and _is_int_or_string_any_of(all_of[0])
 
 
@@ -965,7 +964,29 @@ def _conversion_review_versions(versions: list[str], require_recognized: bool, p
     return errs
 
 
-def _conversion(conv: Any, require_recognized: bool, path: Path) -> ErrorList:
+def _validate_ca_bundle(path: Path, ca_bundle: bytes) -> ErrorList:
+    """apiserver ``webhook.ValidateCABundle``: client-go cert.ParseCertsPEM must find a certificate."""
+    import base64
+    import re
+
+    from cryptography import x509
+
+    blocks = re.findall(rb"-----BEGIN ([^-\r\n]+)-----\r?\n(.*?)-----END \1-----", ca_bundle, re.S)
+    found = False
+    for kind, body in blocks:
+        if kind != b"CERTIFICATE" or b":" in body.split(b"\n", 1)[0]:
+            continue  # only CERTIFICATE blocks without headers
+        try:
+            x509.load_der_x509_certificate(base64.b64decode(b"".join(body.split()), validate=True))
+        except ValueError:
+            return ErrorList([field.invalid(path, ca_bundle, "x509: malformed certificate")])
+        found = True
+    if not found:
+        return ErrorList([field.invalid(path, ca_bundle, "data does not contain any valid RSA or ECDSA certificates")])
+    return ErrorList()
+
+
+def _conversion(conv: Any, require_recognized: bool, path: Path, allow_invalid_ca_bundle: bool = True) -> ErrorList:
     """Go ``validateCustomResourceConversion``."""
     from kcodec.api.admissionregistration.validation import validate_webhook_service, validate_webhook_url
 
@@ -988,6 +1009,8 @@ def _conversion(conv: Any, require_recognized: bool, path: Path) -> ErrorList:
             svc = cc.service
             errs.extend(validate_webhook_service(path.child("webhookClientConfig", "service"), svc.namespace, svc.name,
                                                  svc.path, svc.port) or ())
+        if cc is not None and cc.ca_bundle and not allow_invalid_ca_bundle:
+            errs.extend(_validate_ca_bundle(path.child("webhookClientConfig", "caBundle"), bytes(cc.ca_bundle)))
         errs.extend(_conversion_review_versions(list(conv.conversion_review_versions or ()), require_recognized,
                                                 path.child("conversionReviewVersions")))
     else:
@@ -1090,7 +1113,8 @@ def _validate_spec(spec: Any, opts: _Options, path: Path) -> ErrorList:
             spec.preserve_unknown_fields is None or spec.preserve_unknown_fields):
         errs.append(field.invalid(path.child("conversion", "strategy"), spec.conversion.strategy,
                                   "must be None if spec.preserveUnknownFields is true"))
-    errs.extend(_conversion(spec.conversion, opts.require_recognized_conversion_review_version, path.child("conversion")))
+    errs.extend(_conversion(spec.conversion, opts.require_recognized_conversion_review_version, path.child("conversion"),
+                            opts.allow_invalid_ca_bundle))
     return errs
 
 
@@ -1294,6 +1318,17 @@ def _non_atomic_set(n: Mapping[str, Any]) -> bool:
     return False
 
 
+def _allow_invalid_ca_bundle(old: Any) -> bool:
+    """Go ``allowInvalidCABundle``: an invalid caBundle stays allowed before the CRD is
+    Established, or when the stored one is invalid already."""
+    if not _established(old):
+        return True
+    conv = old.spec.conversion
+    if conv is None or conv.webhook_client_config is None or not conv.webhook_client_config.ca_bundle:
+        return False
+    return bool(_validate_ca_bundle(Path("caBundle"), bytes(conv.webhook_client_config.ca_bundle)))
+
+
 def _update_options(new: Any, old: Any) -> _Options:
     """The validationOptions of Go ``ValidateCustomResourceDefinitionUpdate``: what the old
     object already broke is not required of the new one."""
@@ -1322,7 +1357,7 @@ def _update_options(new: Any, old: Any) -> _Options:
         require_atomic_set_type=not any(_schema_has(t, _non_atomic_set) for t in trees),
         require_map_list_keys_map_set_validation=not any(
             _schema_has(t, lambda n: bool(_map_list_keys_map_set(n, Path("")))) for t in trees),
-        allow_invalid_ca_bundle=True,
+        allow_invalid_ca_bundle=_allow_invalid_ca_bundle(old),
         allow_too_many_selectable_fields=too_many,
     )
 

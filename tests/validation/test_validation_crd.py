@@ -515,3 +515,102 @@ def test_api_approval_of_protected_groups() -> None:
     new = crd("garbage")
     new.metadata.resource_version = new_rv
     assert not validate_custom_resource_definition_update(new, old)
+
+
+def _emb(props=None, default=None, preserve=False):
+    s = {"type": "object", "x-kubernetes-embedded-resource": True,
+         "properties": props if props is not None else {"something": {"type": "string"}}}
+    if preserve:
+        s["x-kubernetes-preserve-unknown-fields"] = True
+    if default is not None:
+        s["default"] = default
+    return s
+
+
+def _meta_props(name=None, labels=None, annotations=None):
+    props = {}
+    if name is not None:
+        props["name"] = name
+    if labels is not None:
+        props["labels"] = {"type": "object", "additionalProperties": {"type": "string"}, **labels}
+    if annotations is not None:
+        props["annotations"] = {"type": "object", "additionalProperties": {"type": "string"}, **annotations}
+    return {"type": "object", "properties": props}
+
+
+def test_embedded_metadata_defaults() -> None:
+    """A subset of Go's case "embedded metadata defaults" (defaulting/validation.go with
+    objectmeta.Coerce and objectmeta.Validate): defaults inside an embedded resource's
+    apiVersion, kind and metadata are checked in the object they build; object defaults
+    must carry valid TypeMeta and ObjectMeta; unknown fields are refused outside metadata."""
+    s = {"type": "string"}
+    schema = {"type": "object", "properties": {
+        "allowed-in-object-defaults": _emb({
+            "apiVersion": {**s, "default": "v1"}, "kind": {**s, "default": "Pod"},
+            "metadata": _meta_props(name={**s, "default": "foo"})}),
+        "allowed-object-defaults": _emb(default={"apiVersion": "v1", "kind": "Pod",
+                                                 "metadata": {"name": "foo", "unknown": 42}}),
+        "unknown-field-object-defaults": _emb(default={"apiVersion": "v1", "kind": "Pod",
+                                                       "metadata": {"name": "foo", "unknown": 42}, "unknown": 42}),
+        "x-preserve-unknown-fields-unknown-field-object-defaults": _emb(
+            preserve=True, default={"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "foo"}, "unknown": 42}),
+        "wrongly-typed-in-object-defaults": _emb({
+            "apiVersion": {**s, "default": 42}, "kind": {**s, "default": 42},
+            "metadata": _meta_props(name={**s, "default": 42}, annotations={"default": 42})}),
+        "wrongly-typed-object-defaults-apiVersion": _emb(default={"apiVersion": 42}),
+        "wrongly-typed-object-defaults-name": _emb(default={"metadata": {"name": 42}}),
+        "wrongly-typed-object-defaults-labels": _emb(default={"metadata": {"labels": {"foo": 42}}}),
+        "wrongly-typed-object-defaults-metadata": _emb(default={"metadata": 42}),
+        "wrongly-typed-spanning-object-defaults-kind": {
+            "type": "object", "properties": {"embedded": _emb()}, "default": {"embedded": {"kind": 42}}},
+        "invalid-in-object-defaults": _emb({
+            "kind": {**s, "default": "%"},
+            "metadata": _meta_props(name={**s, "default": "%"}, labels={"default": {"foo": "x y"}})}),
+        "invalid-object-defaults-kind": _emb(default={"apiVersion": "foo/v1", "kind": "%"}),
+        "invalid-object-defaults-name": _emb(default={"apiVersion": "foo/v1", "kind": "Foo",
+                                                      "metadata": {"name": "%"}}),
+        "invalid-object-defaults-labels": _emb(default={"apiVersion": "foo/v1", "kind": "Foo",
+                                                        "metadata": {"labels": {"foo": "x y"}}}),
+        "in-object-defaults-with-invalid-constraints": _emb({
+            "apiVersion": {**s, "default": "bar/v1", "enum": ["foo/v1"]},
+            "kind": {**s, "default": "Bar", "enum": ["Foo"]},
+            "metadata": _meta_props(name={**s, "default": "bar", "enum": ["foo"]},
+                                    labels={"additionalProperties": {**s, "enum": ["foo"]},
+                                            "default": {"foo": "bar"}})}),
+        "object-defaults-with-missing-typemeta": _emb(
+            {"apiVersion": {**s, "enum": ["foo/v1"]}, "kind": {**s, "enum": ["Foo"]}},
+            default={"metadata": {"name": "bar"}}),
+    }}
+    crd = _crd(scope="Namespaced", versions=[_version("v1", storage=True)], stored=("v1",), validation=schema)
+    p = "spec.validation.openAPIV3Schema.properties"
+    assert _matches(validate_custom_resource_definition(crd)) == _exp(
+        (INV, f"{p}[unknown-field-object-defaults].default"),
+        (INV, f"{p}[wrongly-typed-in-object-defaults].properties[kind].default"),
+        (INV, f"{p}[wrongly-typed-in-object-defaults].properties[apiVersion].default"),
+        (INV, f"{p}[wrongly-typed-in-object-defaults].properties[metadata].properties[name].default"),
+        (INV, f"{p}[wrongly-typed-in-object-defaults].properties[metadata].properties[annotations].default"),
+        (INV, f"{p}[wrongly-typed-object-defaults-apiVersion].default.apiVersion"),
+        (INV, f"{p}[wrongly-typed-object-defaults-name].default.metadata"),
+        (INV, f"{p}[wrongly-typed-object-defaults-labels].default.metadata"),
+        (INV, f"{p}[wrongly-typed-object-defaults-metadata].default.metadata"),
+        (INV, f"{p}[wrongly-typed-spanning-object-defaults-kind].default.embedded.kind"),
+        (INV, f"{p}[invalid-in-object-defaults].properties[metadata].properties[name].default"),
+        (INV, f"{p}[invalid-in-object-defaults].properties[metadata].properties[labels].default"),
+        (INV, f"{p}[invalid-in-object-defaults].properties[kind].default"),
+        (INV, f"{p}[invalid-object-defaults-kind].default.kind"),
+        (INV, f"{p}[invalid-object-defaults-name].default.metadata.name"),
+        (INV, f"{p}[invalid-object-defaults-labels].default.metadata.labels"),
+        (UNSUP, f"{p}[in-object-defaults-with-invalid-constraints].properties[apiVersion].default"),
+        (UNSUP, f"{p}[in-object-defaults-with-invalid-constraints].properties[kind].default"),
+        (UNSUP, f"{p}[in-object-defaults-with-invalid-constraints].properties[metadata].properties[name].default"),
+        (UNSUP, f"{p}[in-object-defaults-with-invalid-constraints].properties[metadata].properties[labels].default.foo"),
+        (REQ, f"{p}[object-defaults-with-missing-typemeta].default.apiVersion"),
+        (REQ, f"{p}[object-defaults-with-missing-typemeta].default.kind"))
+    texts = [str(e) for e in validate_custom_resource_definition(crd)]
+    assert (f"{p}[wrongly-typed-object-defaults-name].default.metadata: Invalid value: "
+            '{"name":42}: json: cannot unmarshal number into Go struct field ObjectMeta.name of type string') in texts
+    assert (f'{p}[invalid-in-object-defaults].properties[kind].default: Invalid value: "%": must result in valid '
+            'metadata: kind: Invalid value: "%": may have mixed case, but should otherwise match: a DNS-1035 label '
+            "must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end "
+            "with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is "
+            "'[a-z]([-a-z0-9]*[a-z0-9])?')") in texts

@@ -9,16 +9,16 @@ acceptedNames, ``status.storedVersions`` against ``spec.versions``, the API appr
 annotation of protected groups and ``spec.preserveUnknownFields``. Schemas get the OpenAPI
 checks of ``ValidateCustomResourceDefinitionOpenAPISchema``, the structural-schema rules of
 ``pkg/apiserver/schema`` (``NewStructural``, ``ValidateStructural``: invariants and
-completeness) and ``pkg/apiserver/schema/defaulting`` (``ValidateDefaults``: defaults pruned
-and validated against their schema), and the ``x-kubernetes-validations`` rules
+completeness) and ``pkg/apiserver/schema/defaulting`` (``ValidateDefaults``: defaults pruned,
+embedded resources' apiVersion, kind and metadata coerced and validated as
+``schema/objectmeta`` does, then the value validated against its schema and rules), and the ``x-kubernetes-validations`` rules
 (:mod:`kcodec.api.apiextensions._cel`, ``kcodec[cel]``). Updates relax what Go relaxes for
 an old object that already broke a rule (ratcheting through ``validationOptions``), keep
 group and plural (and, once Established, scope and kind) immutable.
 
 Schemas are walked as the JSON tree of their v1 form (the keys are Go's JSON names, which
 are also the field path's names); Go walks properties in map order, here they are sorted.
-Not reproduced: the CEL cost estimates (see ``_cel``), the metadata coercion of defaults
-inside embedded resources' ``metadata`` (schemaobjectmeta.Coerce).
+Not reproduced: the CEL cost estimates (see ``_cel``).
 """
 from __future__ import annotations
 
@@ -466,35 +466,173 @@ def _default_rule_errors(s: Mapping[str, Any], value: Any, path: Path, root: boo
 
 
 def _validate_defaults(s: Mapping[str, Any] | None, path: Path, root: bool, inside_meta: bool,
-                       require_pruned: bool, errs: ErrorList) -> None:
-    """Go defaulting ``ValidateDefaults``: each default must survive pruning and pass its
-    schema's validation."""
+                       require_pruned: bool, errs: ErrorList, root_schema: Mapping[str, Any] | None = None,
+                       meta_path: tuple[Any, ...] = ()) -> None:
+    """Go defaulting ``ValidateDefaults``: each default must survive pruning, give valid
+    embedded-resource metadata (a default inside ``metadata``, ``apiVersion`` or ``kind`` is
+    checked in the object it would build), and pass its node's schema and rules.
+    *meta_path* is the place below the nearest resource root (Go's SurroundingObjectFunc):
+    keys, and None for an array item."""
     from kcodec.api.apiextensions._validation import validate_custom_resource
 
     if not isinstance(s, Mapping):
         return
     embedded = root or bool(s.get("x-kubernetes-embedded-resource"))
     if embedded:
-        inside_meta = False
+        inside_meta, root_schema, meta_path = False, s, ()
     if "default" in s:
         value = s["default"]
-        if not inside_meta and require_pruned:
-            pruned = copy.deepcopy(value)
-            _prune(pruned, s, embedded)
-            if pruned != value:
-                errs.append(field.invalid(path.child("default"), value, "must not have unknown fields"))
+        dpath = path.child("default")
         node = {k: v for k, v in s.items() if k != "default"}
-        value_errs = validate_custom_resource(value, node, path.child("default"))
-        errs.extend(value_errs)
-        if not value_errs:
-            errs.extend(_default_rule_errors(node, value, path.child("default"), root))
+        if inside_meta:
+            obj = _surrounding_object(meta_path, copy.deepcopy(value))
+            err = _coerce_meta(None, obj, root_schema, True)
+            merrs = ErrorList() if err is not None else _validate_meta(None, obj, root_schema, True)
+            if err is not None:
+                errs.append(field.invalid(dpath, value, f"must result in valid metadata: {err}"))
+            elif merrs:
+                errs.append(field.invalid(dpath, value, f"must result in valid metadata: {merrs.to_aggregate()}"))
+            else:
+                value_errs = validate_custom_resource(value, node, dpath)
+                errs.extend(value_errs or _default_rule_errors(node, value, dpath, embedded))
+        else:
+            if require_pruned:
+                pruned = copy.deepcopy(value)
+                _prune(pruned, s, embedded)
+                if pruned != value:
+                    errs.append(field.invalid(dpath, value, "must not have unknown fields"))
+            err = _coerce_meta(dpath, value, s, embedded)
+            merrs = ErrorList() if err is not None else _validate_meta(dpath, value, s, embedded)
+            if err is not None:
+                errs.append(err)
+            elif merrs:
+                errs.extend(merrs)
+            else:
+                value_errs = validate_custom_resource(value, node, dpath)
+                errs.extend(value_errs or _default_rule_errors(node, value, dpath, embedded))
     items = _items(s)
     if items is not None:
-        _validate_defaults(items, path.child("items"), False, inside_meta, require_pruned, errs)
+        _validate_defaults(items, path.child("items"), False, inside_meta, require_pruned, errs, root_schema,
+                           meta_path + (None,))
     props = s.get("properties") or {}
     for k in sorted(props):
         _validate_defaults(props[k], path.child("properties").key(k), False,
-                           inside_meta or (embedded and k in _META_FIELDS), require_pruned, errs)
+                           inside_meta or (embedded and k in _META_FIELDS), require_pruned, errs, root_schema,
+                           meta_path + (k,))
+
+
+def _surrounding_object(meta_path: tuple[Any, ...], value: Any) -> Any:
+    """defaulting surroundingobject.go: the resource a default at *meta_path* builds, with
+    the TypeMeta validation/v1 Validation where the default does not set it."""
+    for step in reversed(meta_path):
+        value = [value] if step is None else {step: value}
+    if isinstance(value, dict):
+        value.setdefault("kind", "Validation")
+        value.setdefault("apiVersion", "validation/v1")
+    return value
+
+
+def _object_meta(x: Mapping[str, Any]) -> tuple[Any, str | None]:
+    """objectmeta.GetObjectMeta (no dropping): the ObjectMeta of x["metadata"] and Go's
+    json.Unmarshal error text."""
+    from kcodec.api.meta import v1 as metav1
+    from kcodec.errors import KCodecError
+    from kcodec.model import from_tree
+
+    try:
+        return from_tree(metav1.ObjectMeta, x["metadata"]), None
+    except KCodecError as exc:
+        return None, str(exc)
+
+
+def _coerce_meta(path: Path | None, x: Any, s: Mapping[str, Any] | None, resource_root: bool) -> Any:
+    """objectmeta.Coerce without dropping: the first field error of an embedded resource's
+    apiVersion, kind or metadata, None when there is none."""
+    if not isinstance(s, Mapping):
+        return None
+    embedded = resource_root or bool(s.get("x-kubernetes-embedded-resource"))
+    if isinstance(x, dict):
+        props = s.get("properties") or {}
+        has_ap, ap = _additional(s)
+        for k in sorted(x):
+            v = x[k]
+            if embedded and k in ("apiVersion", "kind") and not isinstance(v, str):
+                return field.invalid(_child(path, k), v, "must be a string")
+            if embedded and k == "metadata":
+                _, err = _object_meta(x)
+                if err is not None:
+                    return field.invalid(_child(path, "metadata"), v, err)
+            if k in props:
+                sub_err = _coerce_meta(_child(path, k), v, props[k], False)
+            elif has_ap:
+                sub_err = _coerce_meta(path.key(k) if path is not None else Path("").key(k), v, ap, False)
+            else:
+                sub_err = None
+            if sub_err is not None:
+                return sub_err
+    elif isinstance(x, list):
+        for i, v in enumerate(x):
+            sub_err = _coerce_meta(path.index(i) if path is not None else Path("").index(i), v, _items(s), False)
+            if sub_err is not None:
+                return sub_err
+    return None
+
+
+def _validate_meta(path: Path | None, x: Any, s: Mapping[str, Any] | None, resource_root: bool) -> ErrorList:
+    """objectmeta.Validate: the apiVersion, kind and metadata of every embedded resource."""
+    errs = ErrorList()
+    if not isinstance(s, Mapping):
+        return errs
+    embedded = resource_root or bool(s.get("x-kubernetes-embedded-resource"))
+    if isinstance(x, dict):
+        if embedded:
+            errs.extend(_validate_embedded_resource(path, x))
+        props = s.get("properties") or {}
+        has_ap, ap = _additional(s)
+        for k in sorted(x):
+            if k in props:
+                errs.extend(_validate_meta(_child(path, k), x[k], props[k], False))
+            elif has_ap:
+                errs.extend(_validate_meta(path.key(k) if path is not None else Path("").key(k), x[k], ap, False))
+    elif isinstance(x, list):
+        for i, v in enumerate(x):
+            errs.extend(_validate_meta(path.index(i) if path is not None else Path("").index(i), v, _items(s), False))
+    return errs
+
+
+def _validate_embedded_resource(path: Path | None, x: Mapping[str, Any]) -> ErrorList:
+    """objectmeta validateEmbeddedResource."""
+    errs = ErrorList()
+    for k in ("apiVersion", "kind"):
+        if k not in x:
+            errs.append(field.required(_child(path, k), ""))
+    if "apiVersion" in x:
+        v = x["apiVersion"]
+        if not isinstance(v, str):
+            errs.append(field.invalid(_child(path, "apiVersion"), v, "must be a string"))
+        elif not v:
+            errs.append(field.invalid(_child(path, "apiVersion"), v, "must not be empty"))
+        elif v != "/" and v.count("/") > 1:
+            errs.append(field.invalid(_child(path, "apiVersion"), v, f"unexpected GroupVersion string: {v}"))
+    if "kind" in x:
+        v = x["kind"]
+        if not isinstance(v, str):
+            errs.append(field.invalid(_child(path, "kind"), v, "must be a string"))
+        elif not v:
+            errs.append(field.invalid(_child(path, "kind"), v, "must not be empty"))
+        elif _dns1035(v.lower()):
+            errs.append(field.invalid(_child(path, "kind"), v,
+                                      "may have mixed case, but should otherwise match: " + _dns1035(v.lower())))
+    if "metadata" in x:
+        meta, err = _object_meta(x)
+        if err is not None:
+            errs.append(field.invalid(_child(path, "metadata"), x["metadata"], err))
+        else:
+            if not meta.name:
+                meta.name = "fakename"  # as Go: something to avoid the required-name error
+            errs.extend(om.validate_object_meta(meta, bool(meta.namespace), names.validate_path_segment_name,
+                                                _child(path, "metadata")))
+    return errs
 
 
 # --------------------------------------------------------------------------- OpenAPI schema checks

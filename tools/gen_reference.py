@@ -59,6 +59,7 @@ MODULES = (
     "kcodec.api.events.validation",
     "kcodec.api.discovery.validation",
     "kcodec.api.admissionregistration.validation",
+    "kcodec.api.apiextensions.validation",
     "kcodec.storage",
     "kcodec.storage.value",
     "kcodec.storage.sqlite",

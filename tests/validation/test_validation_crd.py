@@ -614,3 +614,16 @@ def test_embedded_metadata_defaults() -> None:
             "must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end "
             "with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is "
             "'[a-z]([-a-z0-9]*[a-z0-9])?')") in texts
+
+
+def test_update_version_deleted_while_stored() -> None:
+    """Go update case "version-deleted": a version still in status.storedVersions may not
+    leave spec.versions (ValidateCustomResourceDefinitionStoredVersions)."""
+    old = _crd(versions=TWO(), validation=OBJ, stored=("version", "version2"))
+    new = _crd(validation=OBJ, stored=("version", "version2"))
+    old.metadata.resource_version = new.metadata.resource_version = "1"
+    errs = validate_custom_resource_definition_update(new, old)
+    assert [str(e) for e in errs] == [
+        'status.storedVersions[1]: Invalid value: "version2": missing from spec.versions; version2 was previously a '
+        "storage version, and must remain in spec.versions until a storage migration ensures no data remains "
+        "persisted in version2 and removes version2 from status.storedVersions"]

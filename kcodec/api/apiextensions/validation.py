@@ -11,8 +11,8 @@ checks of ``ValidateCustomResourceDefinitionOpenAPISchema``, the structural-sche
 ``pkg/apiserver/schema`` (``NewStructural``, ``ValidateStructural``: invariants and
 completeness) and ``pkg/apiserver/schema/defaulting`` (``ValidateDefaults``: defaults pruned,
 embedded resources' apiVersion, kind and metadata coerced and validated as
-``schema/objectmeta`` does, then the value validated against its schema and rules), and the ``x-kubernetes-validations`` rules
-(:mod:`kcodec.api.apiextensions._cel`, ``kcodec[cel]``). Updates relax what Go relaxes for
+``schema/objectmeta`` does, then the value validated against its schema and rules), and the
+``x-kubernetes-validations`` rules (:mod:`kcodec.api.apiextensions._cel`, ``kcodec[cel]``). Updates relax what Go relaxes for
 an old object that already broke a rule (ratcheting through ``validationOptions``), keep
 group and plural (and, once Established, scope and kind) immutable.
 

@@ -627,3 +627,73 @@ def test_update_version_deleted_while_stored() -> None:
         'status.storedVersions[1]: Invalid value: "version2": missing from spec.versions; version2 was previously a '
         "storage version, and must remain in spec.versions until a storage migration ensures no data remains "
         "persisted in version2 and removes version2 from status.storedVersions"]
+
+
+def _zero_opts(**kw):
+    from kcodec.api.apiextensions.validation import _Options
+
+    base = dict(allow_defaults=False, require_recognized_conversion_review_version=False, require_open_api_schema=False,
+                require_valid_property_type=False, require_structural_schema=False, require_pruned_defaults=False,
+                require_atomic_set_type=False, require_map_list_keys_map_set_validation=False)
+    base.update(kw)
+    return _Options(**base)
+
+
+V = "spec.validation.openAPIV3Schema"
+VALIDATION_CASES = {
+    # name: (schema tree, status enabled, options, expected)
+    "empty with status": (None, True, {}, []),
+    "root type without status": ({"type": "string"}, False, {}, []),
+    "root type having invalid value, with status": ({"type": "string"}, True, {}, [(INV, f"{V}.type")]),
+    "non-allowed root field with status": (
+        {"anyOf": [{"description": "First schema"}, {"description": "Second schema"}]}, True, {}, [(INV, V)]),
+    "null type": ({"properties": {"null": {"type": "null"}}}, False, {}, [(FORB, f"{V}.properties[null].type")]),
+    "nullable at the root": ({"type": "object", "nullable": True}, False, {}, [(FORB, f"{V}.nullable")]),
+    "nullable without type": ({"properties": {"nullable": {"nullable": True}}}, False, {}, []),
+    "must be structural, but isn't": ({}, False, {"require_structural_schema": True}, [(REQ, f"{V}.type")]),
+    "must be structural": ({"type": "object"}, False, {"require_structural_schema": True}, []),
+    "require valid types, invalid null": (
+        {"type": "null"}, False, {"require_valid_property_type": True, "require_structural_schema": True},
+        _exp((UNSUP, f"{V}.type"), (FORB, f"{V}.type"), (INV, f"{V}.type"))),
+    "require valid types, invalid bogus": (
+        {"type": "bogus"}, False, {"require_valid_property_type": True, "require_structural_schema": True},
+        _exp((UNSUP, f"{V}.type"), (INV, f"{V}.type"))),
+    "invalid type with list type extension set": (
+        {"type": "object", "x-kubernetes-list-type": "set"}, False, {}, [(INV, f"{V}.type")]),
+    "unset type with list type extension set": ({"x-kubernetes-list-type": "set"}, False, {}, [(REQ, f"{V}.type")]),
+    "invalid list type extension": (
+        {"type": "array", "x-kubernetes-list-type": "invalid"}, False, {},
+        [(UNSUP, f"{V}.x-kubernetes-list-type")]),
+    "invalid list type extension with list map keys extension non-empty": (
+        {"type": "array", "x-kubernetes-list-type": "set", "x-kubernetes-list-map-keys": ["key"]}, False, {},
+        [(INV, f"{V}.x-kubernetes-list-type")]),
+    "unset list type extension with list map keys extension non-empty": (
+        {"x-kubernetes-list-map-keys": ["key"]}, False, {}, [(REQ, f"{V}.x-kubernetes-list-type")]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(VALIDATION_CASES))
+def test_validate_custom_resource_definition_validation_go_cases(name) -> None:
+    """TestValidateCustomResourceDefinitionValidation: one CustomResourceValidation with the
+    case's validationOptions (Go's zero options unless the case sets some)."""
+    from kcodec.api.apiextensions.validation import _validation
+
+    tree, status, opts, expected = VALIDATION_CASES[name]
+    value = ext.CustomResourceValidation(open_apiv3_schema=_schema(tree))
+    errs = _validation(value, status, _zero_opts(**opts), Path("spec", "validation"))
+    assert _matches(errs) == sorted(expected)
+
+
+def test_too_many_selectable_fields_ratcheting() -> None:
+    """Go update cases "ratcheting: top level schema: too many selectableFields are (not)
+    allowed if existing CRD has (different|same) selectableFields" (findTooManySelectableFieldsAllowed)."""
+    def crd(n):
+        c = _crd(validation={"type": "object", "properties": {f"f{i}": {"type": "string"} for i in range(10)}},
+                 selectable_fields=[ext.SelectableField(json_path=f".f{i}") for i in range(n)])
+        c.metadata.resource_version = "1"
+        return c
+
+    assert _matches(validate_custom_resource_definition_update(crd(9), crd(9))) == []
+    assert _matches(validate_custom_resource_definition_update(crd(10), crd(9))) == [(MANY, "spec.selectableFields")]
+    errs = validate_custom_resource_definition(crd(9))
+    assert [str(e) for e in errs] == ["spec.selectableFields: Too many: 9: must have at most 8 items"]

@@ -163,3 +163,20 @@ def test_status_update_keeps_the_metadata_sent(server) -> None:
         assert status["details"]["causes"][0]["field"] == "status.acceptedNames.kind"
     finally:
         _kubectl(server, "delete", "crd", "gadgets.valid.example.com")
+
+
+def test_established_crd_keeps_scope_and_kind(server) -> None:
+    """validateCustomResourceDefinitionSpecUpdate: once Established, scope and names.kind are
+    immutable; group and names.plural always are."""
+    assert _kubectl(server, "apply", "-f", "-", stdin=GOOD_CRD).returncode == 0
+    try:
+        assert _kubectl(server, "wait", "--for=condition=Established", "crd/gadgets.valid.example.com",
+                        "--timeout=20s").returncode == 0
+        changed = GOOD_CRD.replace("scope: Namespaced", "scope: Cluster").replace("kind: Gadget}", "kind: Widget}")
+        r = _kubectl(server, "apply", "-f", "-", stdin=changed)
+        assert r.returncode == 1
+        lines = [line for line in r.stderr.splitlines() if line.startswith("* ")]
+        assert lines == ['* spec.scope: Invalid value: "Cluster": field is immutable',
+                         '* spec.names.kind: Invalid value: "Widget": field is immutable'], r.stderr
+    finally:
+        _kubectl(server, "delete", "crd", "gadgets.valid.example.com")

@@ -719,3 +719,17 @@ def test_fuzzed_fixtures_are_refused_field_by_field(name) -> None:
                t.startswith("spec.versions[0].additionalPrinterColumns[0].type: Invalid value") for t in texts)
     old = legacyscheme.codecs.universal_decoder().decode(path.read_bytes())[0]
     assert validate_custom_resource_definition_update(crd, old)
+
+
+def test_rules_forbidden_under_value_validations() -> None:
+    """Go case "x-kubernetes-validations should be forbidden under oneOf/anyOf/allOf/not,
+    structural schema": four structural errors, and no rule is compiled (Go builds no CEL
+    context over a schema that is not structural)."""
+    rule = [{"rule": "should be forbidden"}]
+    crd = _crd(validation={"type": "object", "properties": {"a": {
+        "type": "object", "not": {"x-kubernetes-validations": rule}, "anyOf": [{"x-kubernetes-validations": rule}],
+        "allOf": [{"x-kubernetes-validations": rule}], "oneOf": [{"x-kubernetes-validations": rule}]}}})
+    a = "spec.validation.openAPIV3Schema.properties[a]"
+    assert _matches(validate_custom_resource_definition(crd)) == _exp(
+        (FORB, f"{a}.not.x-kubernetes-validations"), (FORB, f"{a}.allOf[0].x-kubernetes-validations"),
+        (FORB, f"{a}.anyOf[0].x-kubernetes-validations"), (FORB, f"{a}.oneOf[0].x-kubernetes-validations"))

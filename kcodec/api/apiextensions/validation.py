@@ -282,7 +282,7 @@ def _structural_invariants(s: Mapping[str, Any] | None, lvl: int, path: Path | N
     if ios and embedded:
         errs.append(field.invalid(_child(path, "x-kubernetes-embedded-resource"), True,
                                   "must be false if x-kubernetes-int-or-string is true"))
-    _value_validation(s, _is_int_or_string_any_of(s), _is_int_or_string_all_of(s), lvl, path, True, errs)
+    _value_validation(s, _is_int_or_string_any_of(s), _is_int_or_string_all_of(s), lvl, path, False, errs)
     check_metadata = lvl == _ROOT or embedded
     if embedded and typ != "object":
         if not typ:
@@ -838,6 +838,7 @@ def _validation(ctx_schema: Any, status_enabled: bool, opts: _Options, path: Pat
         errs.append(field.forbidden(path.child("openAPIV3Schema.nullable"), "nullable cannot be true at the root"))
     root = path.child("openAPIV3Schema")
     structural_init_errs = ErrorList()
+    compile_rules = False
     if opts.require_structural_schema:
         err = _new_structural_error(s)
         if err is not None:
@@ -847,22 +848,26 @@ def _validation(ctx_schema: Any, status_enabled: bool, opts: _Options, path: Pat
             if serrs:
                 errs.extend(serrs)
             else:
-                _validate_defaults(s, root, True, False, opts.require_pruned_defaults, errs)
+                derrs = ErrorList()
+                _validate_defaults(s, root, True, False, opts.require_pruned_defaults, derrs)
+                errs.extend(derrs)
+                compile_rules = not derrs
     ssv = _SpecValidator(allow_defaults=opts.allow_defaults, require_valid_property_type=opts.require_valid_property_type)
     _validate_openapi_schema(s, root, ssv, True, opts, errs)
-    errs.extend(_rules(s, root))
+    errs.extend(_rules(s, root, compile_rules))
     if not errs and structural_init_errs:
         errs.extend(structural_init_errs)
     return errs
 
 
-def _rules(tree: Mapping[str, Any], path: Path) -> ErrorList:
-    """The x-kubernetes-validations checks of one schema (:mod:`._cel`)."""
+def _rules(tree: Mapping[str, Any], path: Path, compile_rules: bool) -> ErrorList:
+    """The x-kubernetes-validations checks of one schema (:mod:`._cel`); rules are compiled
+    only over a valid structural schema (Go: RootCELContext only then)."""
     from kcodec.api.apiextensions import _cel
 
     if not _schema_has(tree, lambda n: bool(n.get("x-kubernetes-validations"))):
         return ErrorList()
-    return _cel.validate_schema_rules(tree, path)
+    return _cel.validate_schema_rules(tree, path, compile_rules=compile_rules)
 
 
 def validate_custom_resource_definition_rules(crd: Any) -> ErrorList:

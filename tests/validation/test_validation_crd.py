@@ -733,3 +733,40 @@ def test_rules_forbidden_under_value_validations() -> None:
     assert _matches(validate_custom_resource_definition(crd)) == _exp(
         (FORB, f"{a}.not.x-kubernetes-validations"), (FORB, f"{a}.allOf[0].x-kubernetes-validations"),
         (FORB, f"{a}.anyOf[0].x-kubernetes-validations"), (FORB, f"{a}.oneOf[0].x-kubernetes-validations"))
+
+
+def test_default_inside_additional_properties_of_metadata() -> None:
+    """Go case "default inside additionalSchema": no default under additionalProperties
+    inside an embedded resource's metadata."""
+    crd = _crd(scope="Namespaced", versions=[_version("v1", storage=True)], stored=("v1",), validation={
+        "type": "object", "properties": {"embedded": _emb({"metadata": {"type": "object", "properties": {
+            "annotations": {"type": "object", "additionalProperties": {"type": "string", "default": "abc"}}}}})}})
+    errs = validate_custom_resource_definition(crd)
+    assert [str(e) for e in errs] == [
+        "spec.validation.openAPIV3Schema.properties[embedded].properties[metadata].properties[annotations]"
+        ".additionalProperties.default: Forbidden: must not be set inside additionalProperties applying to object "
+        "metadata"]
+
+
+def test_contradicting_meta_field_types() -> None:
+    """Go case "contradicting meta field types" (validateStructuralInvariants and
+    validateStructuralMetadataInvariants)."""
+    def meta(t):
+        return {"type": t, "properties": {"name": {"type": "string", "pattern": "abc"},
+                                          "generateName": {"type": "string", "pattern": "abc"},
+                                          "generation": {"type": "integer", "minimum": 42}}}
+
+    bad = {"apiVersion": {"type": "number"}, "kind": {"type": "number"}, "metadata": meta("number")}
+    crd = _crd(scope="Namespaced", validation={"type": "object", "properties": {
+        **bad,
+        "valid": _emb({"apiVersion": {"type": "string"}, "kind": {"type": "string"}, "metadata": meta("object")}),
+        "invalid": _emb(dict(bad)),
+        "nested": _emb({"invalid": _emb(dict(bad))}),
+        "noEmbeddedObject": {"type": "object", "properties": {
+            "apiVersion": {"type": "number"}, "kind": {"type": "number"}, "metadata": {"type": "number"}}}}})
+    v = "spec.validation.openAPIV3Schema"
+    assert _matches(validate_custom_resource_definition(crd)) == _exp(
+        (FORB, f"{v}.properties[metadata]"),
+        *[(INV, f"{v}.{p}properties[{k}].type") for p in ("", "properties[invalid].",
+                                                         "properties[nested].properties[invalid].")
+          for k in ("apiVersion", "kind", "metadata")])

@@ -218,7 +218,8 @@ def _new_structural_error(s: Mapping[str, Any]) -> str | None:
                           ("dependencies", "dependencies"), ("additionalItems", "additionalItems"),
                           ("definitions", "definitions")):
             v = cur.get(key)
-            if key == "additionalItems" and key in cur and v is not None or key != "additionalItems" and v:
+            # additionalItems is a pointer in Go (any value counts), the others count when non-empty
+            if (v is not None) if key == "additionalItems" else bool(v):
                 return f"OpenAPIV3Schema '{what}' is not supported"
         if isinstance(cur.get("items"), list):
             return "OpenAPIV3Schema 'items' must be a schema, but is an array"
@@ -805,14 +806,14 @@ def _is_zero(v: Any) -> bool:
     return v is None or v is False or v == "" or (isinstance(v, (int, float)) and not isinstance(v, bool) and v == 0)
 
 
-def _validation(ctx_schema: Any, status_enabled: bool, opts: _Options, path: Path) -> ErrorList:
+def _validation(validation: Any, status_enabled: bool, opts: _Options, path: Path) -> ErrorList:
     """Go ``validateCustomResourceDefinitionValidation`` for one CustomResourceValidation."""
     from kcodec.fieldtable import fields_of
 
     errs = ErrorList()
-    if ctx_schema is None or ctx_schema.open_apiv3_schema is None:
+    if validation is None or validation.open_apiv3_schema is None:
         return errs
-    internal = ctx_schema.open_apiv3_schema
+    internal = validation.open_apiv3_schema
     s = _schema_tree(internal) or {}
     if status_enabled:
         for f in fields_of(type(internal)):

@@ -770,3 +770,18 @@ def test_contradicting_meta_field_types() -> None:
         *[(INV, f"{v}.{p}properties[{k}].type") for p in ("", "properties[invalid].",
                                                          "properties[nested].properties[invalid].")
           for k in ("apiVersion", "kind", "metadata")])
+
+
+@pytest.mark.parametrize("deprecated,warning,details", [
+    (False, "use v2", ["can only be set for deprecated versions"]),
+    (True, "", ["must not be an empty string"]),
+    (True, "x" * 257, ["must be <= 256 characters long"]),
+    (True, "é\tx", ["must only contain printable UTF-8 characters; non-printable character found at index 2"]),
+    (True, "use v2 instead", []),
+])
+def test_deprecation_warning(deprecated, warning, details) -> None:
+    """validateDeprecationWarning (byte lengths and byte indexes, as Go's)."""
+    crd = _crd(validation=OBJ, versions=[_version("version", storage=True, deprecated=deprecated,
+                                                  deprecation_warning=warning)])
+    errs = validate_custom_resource_definition(crd)
+    assert [(e.field, e.detail) for e in errs] == [("spec.versions[0].deprecationWarning", d) for d in details]

@@ -1037,11 +1037,9 @@ def _deprecation_warning(deprecated: bool, warning: str | None) -> list[str]:
         out.append("must not be an empty string")
     offset = 0
     for ch in warning:
-        cat = unicodedata.category(ch)
-        if cat == "Cc":
-            out.append(f"must only contain printable UTF-8 characters; control character found at index {offset}")
-            break
-        if cat[0] in "CZ" and ch != " ":
+        # Go's unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII
+        # space. It is tested first, so Go's "control character" branch is never reached.
+        if unicodedata.category(ch)[0] in "CZ" and ch != " ":
             out.append(f"must only contain printable UTF-8 characters; non-printable character found at index {offset}")
             break
         offset += len(ch.encode("utf-8", "surrogatepass"))

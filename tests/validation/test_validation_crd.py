@@ -785,3 +785,17 @@ def test_deprecation_warning(deprecated, warning, details) -> None:
                                                   deprecation_warning=warning)])
     errs = validate_custom_resource_definition(crd)
     assert [(e.field, e.detail) for e in errs] == [("spec.versions[0].deprecationWarning", d) for d in details]
+
+
+@pytest.mark.parametrize("pattern,message", [
+    ("(", "error parsing regexp: missing closing ): `(`"),
+    ("a**", "error parsing regexp: invalid nested repetition operator: `**`"),
+    ("[z-a]", "error parsing regexp: invalid character class range: `z-a`"),
+])
+def test_invalid_pattern(pattern, message) -> None:
+    """validateValueValidation: a pattern must compile as Go's regexp (RE2) compiles it."""
+    pytest.importorskip("re2", reason="google-re2 (with kcodec[cel]) gives RE2's parser")
+    crd = _crd(validation={"type": "object", "properties": {"s": {"type": "string", "pattern": pattern}}})
+    assert [str(e) for e in validate_custom_resource_definition(crd)] == [
+        f"spec.validation.openAPIV3Schema.properties[s].pattern: Invalid value: {json.dumps(pattern)}: must be a "
+        f"valid regular expression, but isn't: {message}"]

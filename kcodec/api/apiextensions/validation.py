@@ -197,8 +197,10 @@ def _go_regexp_error(pattern: str) -> str | None:
         except re.error as exc:
             return f"error parsing regexp: {exc}"
         return None
+    options = re2.Options()
+    options.log_errors = False  # the error is the client's, reported in the response; no server log line
     try:
-        re2.compile(pattern)
+        re2.compile(pattern, options)
     except Exception as exc:  # noqa: BLE001 - re2 raises its own error type
         msg = exc.args[0].decode("utf-8", "replace") if exc.args and isinstance(exc.args[0], bytes) else str(exc)
         code, _, arg = msg.partition(": ")

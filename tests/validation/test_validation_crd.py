@@ -799,3 +799,37 @@ def test_invalid_pattern(pattern, message) -> None:
     assert [str(e) for e in validate_custom_resource_definition(crd)] == [
         f"spec.validation.openAPIV3Schema.properties[s].pattern: Invalid value: {json.dumps(pattern)}: must be a "
         f"valid regular expression, but isn't: {message}"]
+
+
+def test_v115_era_metadata_defaults() -> None:
+    """Go case "v1.15 era tests for metadata defaults", per version."""
+    s = {"type": "string"}
+    v1_ = {"type": "object", "properties": {
+        "metadata": {"type": "object", "default": {"name": "foo"}},
+        "embedded": {"type": "object", "x-kubernetes-embedded-resource": True, "properties": {
+            "metadata": {"type": "object", "default": {"name": "foo", "unknown": 42}}}}}}
+    v2_ = {"type": "object", "properties": {
+        "metadata": {"type": "object", "properties": {"name": {**s, "default": "foo"}}},
+        "embedded": {"type": "object", "x-kubernetes-embedded-resource": True, "properties": {
+            "apiVersion": {**s, "default": "v1"}, "kind": {**s, "default": "Pod"},
+            "metadata": {"type": "object", "properties": {"name": {**s, "default": "foo"}}}}}}}
+    v3_ = {"type": "object", "properties": {
+        "embedded": {"type": "object", "x-kubernetes-embedded-resource": True, "properties": {
+            "apiVersion": {**s, "default": "v1"}, "kind": {**s, "default": "%"},
+            "metadata": {"type": "object", "default": {"labels": {"bar": "x y"}}}}}}}
+    v4_ = {"type": "object", "properties": {
+        "embedded": {"type": "object", "x-kubernetes-embedded-resource": True, "properties": {
+            "metadata": {"type": "object", "properties": {
+                "name": {**s, "default": 42},
+                "labels": {"type": "object", "properties": {"bar": {**s, "default": 42}}}}}}}}}
+    crd = _crd(scope="Namespaced", stored=("v1",), versions=[
+        _version("v1", storage=True, schema=v1_), _version("v2", schema=v2_), _version("v3", schema=v3_),
+        _version("v4", schema=v4_)])
+    v = "spec.versions[{}].schema.openAPIV3Schema"
+    assert _matches(validate_custom_resource_definition(crd)) == _exp(
+        (FORB, f"{v.format(0)}.properties[metadata].default"),
+        (FORB, f"{v.format(1)}.properties[metadata].properties[name].default"),
+        (INV, f"{v.format(2)}.properties[embedded].properties[metadata].default"),
+        (INV, f"{v.format(2)}.properties[embedded].properties[kind].default"),
+        (INV, f"{v.format(3)}.properties[embedded].properties[metadata].properties[labels].properties[bar].default"),
+        (INV, f"{v.format(3)}.properties[embedded].properties[metadata].properties[name].default"))

@@ -736,6 +736,10 @@ def _validate_spec(spec: Any, opts: _Options, path: Path) -> ErrorList:
             errs.append(field.invalid(path.child("selectableFields"), "", "may only be set when validations.schema is included"))
         else:
             tree = _schema_tree(spec.validation.open_apiv3_schema)
+            err = _new_structural_error(tree or {})
+            if err is not None:
+                # Go names this path so (fldPath.Child("schema.openAPIV3Schema")) at the top level too
+                errs.append(field.invalid(path.child("schema.openAPIV3Schema"), "", err))
             errs.extend(_selectable_fields(spec.selectable_fields, tree, path.child("selectableFields"), opts, ""))
     if spec.conversion is not None and spec.conversion.strategy != "None" and (
             spec.preserve_unknown_fields is None or spec.preserve_unknown_fields):

@@ -833,3 +833,12 @@ def test_v115_era_metadata_defaults() -> None:
         (INV, f"{v.format(2)}.properties[embedded].properties[kind].default"),
         (INV, f"{v.format(3)}.properties[embedded].properties[metadata].properties[labels].properties[bar].default"),
         (INV, f"{v.format(3)}.properties[embedded].properties[metadata].properties[name].default"))
+
+
+def test_selectable_field_below_schemaless_additional_properties() -> None:
+    """A path past `additionalProperties: true` names no schema: an invalid path (Go would
+    dereference a nil schema there), never a failure of the validation itself."""
+    crd = _crd(validation={"type": "object", "properties": {"m": {"type": "object", "additionalProperties": True}}},
+               selectable_fields=[ext.SelectableField(json_path=".m.x.y")])
+    assert [str(e) for e in validate_custom_resource_definition(crd)] == [
+        'spec.selectableFields[0].jsonPath: Invalid value: ".m.x.y": is an invalid path: does not refer to a valid field']

@@ -842,3 +842,52 @@ def test_selectable_field_below_schemaless_additional_properties() -> None:
                selectable_fields=[ext.SelectableField(json_path=".m.x.y")])
     assert [str(e) for e in validate_custom_resource_definition(crd)] == [
         'spec.selectableFields[0].jsonPath: Invalid value: ".m.x.y": is an invalid path: does not refer to a valid field']
+
+
+def _schema_strategy():
+    from hypothesis import strategies as st
+
+    scalars = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.sampled_from(["x", "%", "v1", "a/b/c", ""]))
+    values = st.recursive(scalars, lambda inner: st.one_of(
+        st.lists(inner, max_size=3),
+        st.dictionaries(st.sampled_from(["apiVersion", "kind", "metadata", "name", "labels", "a"]), inner, max_size=3)),
+        max_leaves=8)
+    flags = {k: st.booleans() for k in ("x-kubernetes-embedded-resource", "x-kubernetes-int-or-string",
+                                        "x-kubernetes-preserve-unknown-fields", "nullable", "uniqueItems")}
+    base = st.fixed_dictionaries({}, optional={
+        "type": st.sampled_from(["object", "array", "string", "integer", "number", "boolean", "null", "bogus"]),
+        "default": values, "enum": st.lists(values, min_size=1, max_size=2),
+        "x-kubernetes-list-type": st.sampled_from(["set", "map", "atomic", "x"]),
+        "x-kubernetes-list-map-keys": st.sampled_from([["a"], ["a", "a"], ["z"]]),
+        "x-kubernetes-map-type": st.sampled_from(["atomic", "granular", "x"]),
+        "pattern": st.sampled_from(["a+", "^x$", "(?i)b"]), "format": st.sampled_from(["date", "int32", "foo"]),
+        **flags})
+
+    def extend(inner):
+        names_ = st.sampled_from(["a", "b", "metadata", "kind", "apiVersion", "spec", "status"])
+        return st.tuples(base, st.fixed_dictionaries({}, optional={
+            "properties": st.dictionaries(names_, inner, max_size=3), "items": inner,
+            "additionalProperties": st.one_of(st.booleans(), inner), "allOf": st.lists(inner, min_size=1, max_size=2),
+            "anyOf": st.lists(inner, min_size=1, max_size=2), "not": inner})).map(lambda t: {**t[0], **t[1]})
+
+    return st.recursive(base, extend, max_leaves=10)
+
+
+def test_arbitrary_schemas_never_break_validation() -> None:
+    """Whatever schema a client sends (types, extensions, defaults and nesting in any
+    combination), CRD validation answers with field errors and warnings, on create and on
+    update, and never fails itself (bounded property test)."""
+    from hypothesis import HealthCheck, given, settings
+
+    from kcodec.api.apiextensions.validation import warnings_for_custom_resource_definition
+
+    @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(_schema_strategy(), _schema_strategy())
+    def check(tree, old_tree):
+        crd, old = _crd(validation=tree), _crd(validation=old_tree)
+        crd.metadata.resource_version = old.metadata.resource_version = "1"
+        assert isinstance(validate_custom_resource_definition(crd), list)
+        assert isinstance(validate_custom_resource_definition_update(crd, old), list)
+        assert isinstance(warnings_for_custom_resource_definition(crd, old), list)
+
+    check()

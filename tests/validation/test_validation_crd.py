@@ -891,3 +891,12 @@ def test_arbitrary_schemas_never_break_validation() -> None:
         assert isinstance(warnings_for_custom_resource_definition(crd, old), list)
 
     check()
+
+
+def test_rule_texts_are_checked_under_value_validations() -> None:
+    """ValidateCustomResourceDefinitionOpenAPISchema walks not/anyOf/oneOf too: an empty
+    rule there is reported besides the structural refusal."""
+    crd = _crd(validation={"type": "object", "properties": {"a": {
+        "type": "object", "anyOf": [{"x-kubernetes-validations": [{"rule": " "}]}]}}})
+    a = "spec.validation.openAPIV3Schema.properties[a].anyOf[0].x-kubernetes-validations"
+    assert _matches(validate_custom_resource_definition(crd)) == _exp((FORB, a), (REQ, f"{a}[0].rule"))

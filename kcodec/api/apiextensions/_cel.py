@@ -2374,6 +2374,15 @@ def validate_schema_rules(schema: Mapping[str, Any], path: Path, *, is_root: boo
         errs.extend(validate_schema_rules(sub, path.child("allOf").index(i), is_root=False,
                                           uncorrelatable=uncorrelatable, is_resource=is_resource,
                                           node=node if node is not None else schema, compile_rules=compile_rules))
+    # Go checks the rule texts under not, oneOf and anyOf too, compiling none (nil CEL context)
+    if isinstance(schema.get("not"), Mapping):
+        errs.extend(validate_schema_rules(schema["not"], path.child("not"), is_root=False,
+                                          uncorrelatable=uncorrelatable, compile_rules=False))
+    for key in ("oneOf", "anyOf"):
+        for i, sub in enumerate(schema.get(key) or ()):
+            if isinstance(sub, Mapping):
+                errs.extend(validate_schema_rules(sub, path.child(key).index(i), is_root=False,
+                                                  uncorrelatable=uncorrelatable, compile_rules=False))
     return errs
 
 

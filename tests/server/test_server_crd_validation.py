@@ -82,6 +82,26 @@ def _kubectl(server, *args: str, stdin: str | None = None) -> subprocess.Complet
                           text=True, timeout=60)
 
 
+def _request(url: str, method: str, body: dict | None = None) -> dict:
+    req = urllib.request.Request(url, data=json.dumps(body).encode() if body is not None else None, method=method,
+                                 headers={"Content-Type": "application/json"})
+    return json.loads(urllib.request.urlopen(req, timeout=30).read())
+
+
+def _update(base: str, target: str, change) -> dict:
+    """GET, change, PUT to *target*; again on a Conflict (the CRD controller writes status
+    concurrently, as clients of a real API server must expect)."""
+    for _ in range(20):
+        current = _request(base, "GET")
+        change(current)
+        try:
+            return _request(target, "PUT", current)
+        except urllib.error.HTTPError as err:
+            if err.code != 409:
+                raise
+    raise AssertionError("conflicts did not stop")
+
+
 def test_kubectl_apply_of_an_invalid_crd_gets_go_422(server) -> None:
     r = _kubectl(server, "apply", "-f", "-", stdin=BAD_CRD)
     assert r.returncode == 1
@@ -145,12 +165,11 @@ def test_status_update_keeps_the_metadata_sent(server) -> None:
         assert _kubectl(server, "wait", "--for=condition=Established", "crd/gadgets.valid.example.com",
                         "--timeout=20s").returncode == 0
         base = server.url + "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.valid.example.com"
-        crd = json.loads(urllib.request.urlopen(base, timeout=30).read())
-        crd["metadata"].setdefault("labels", {})["via"] = "status"
-        crd["spec"]["scope"] = "Cluster"
-        req = urllib.request.Request(base + "/status", data=json.dumps(crd).encode(), method="PUT",
-                                     headers={"Content-Type": "application/json"})
-        out = json.loads(urllib.request.urlopen(req, timeout=30).read())
+        def relabel(crd: dict) -> None:
+            crd["metadata"].setdefault("labels", {})["via"] = "status"
+            crd["spec"]["scope"] = "Cluster"
+
+        out = _update(base, base + "/status", relabel)
         assert out["metadata"]["labels"]["via"] == "status"
         assert out["spec"]["scope"] == "Namespaced"
         out["status"]["acceptedNames"]["kind"] = "Bad_Kind"
@@ -180,3 +199,51 @@ def test_established_crd_keeps_scope_and_kind(server) -> None:
                          '* spec.names.kind: Invalid value: "Widget": field is immutable'], r.stderr
     finally:
         _kubectl(server, "delete", "crd", "gadgets.valid.example.com")
+
+
+TWO_VERSIONS = """
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: gizmos.valid.example.com
+spec:
+  group: valid.example.com
+  scope: Namespaced
+  names: {plural: gizmos, singular: gizmo, kind: Gizmo}
+  versions:
+  - {name: v1, served: true, storage: V1STORAGE, schema: {openAPIV3Schema: {type: object}}}
+  - {name: v2, served: true, storage: V2STORAGE, schema: {openAPIV3Schema: {type: object}}}
+"""
+
+
+def test_storage_version_migration(server) -> None:
+    """storedVersions as apiextensions keeps them: PrepareForUpdate records each new storage
+    version, a version still stored may not leave spec.versions, and once a storage
+    migration has removed it from status.storedVersions (the /status subresource) it may."""
+    name = "gizmos.valid.example.com"
+    base = server.url + "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/" + name
+    crd = TWO_VERSIONS.replace("V1STORAGE", "true").replace("V2STORAGE", "false")
+    assert _kubectl(server, "apply", "-f", "-", stdin=crd).returncode == 0
+    try:
+        assert _kubectl(server, "wait", "--for=condition=Established", f"crd/{name}", "--timeout=20s").returncode == 0
+        swapped = TWO_VERSIONS.replace("V1STORAGE", "false").replace("V2STORAGE", "true")
+        assert _kubectl(server, "apply", "-f", "-", stdin=swapped).returncode == 0, "storage moves to v2"
+        assert _request(base, "GET")["status"]["storedVersions"] == ["v1", "v2"]
+        only_v2 = swapped.replace("  - {name: v1, served: true, storage: false, schema: {openAPIV3Schema: {type: object}}}\n",
+                                  "")
+        r = _kubectl(server, "apply", "-f", "-", stdin=only_v2)
+        assert r.returncode == 1
+        assert ('status.storedVersions[0]: Invalid value: "v1": missing from spec.versions; v1 was previously a '
+                "storage version, and must remain in spec.versions until a storage migration ensures no data remains "
+                "persisted in v1 and removes v1 from status.storedVersions") in r.stderr
+        # the main resource cannot drop a stored version: status is kept from the stored object
+        def drop_v1(crd: dict) -> None:
+            crd["status"]["storedVersions"] = ["v2"]
+
+        assert _update(base, base, drop_v1)["status"]["storedVersions"] == ["v1", "v2"]
+        # the migration's last step, through /status
+        assert _update(base, base + "/status", drop_v1)["status"]["storedVersions"] == ["v2"]
+        assert _kubectl(server, "apply", "-f", "-", stdin=only_v2).returncode == 0
+        assert [v["name"] for v in _request(base, "GET")["spec"]["versions"]] == ["v2"]
+    finally:
+        _kubectl(server, "delete", "crd", name)

@@ -137,14 +137,31 @@ class APIServer:
         self.stop()
 
 
-try:
+def _kube_apiserver_fixture() -> Any:
     import pytest
-except ImportError:  # pragma: no cover - the plugin needs pytest, the class does not
-    pytest = None  # type: ignore[assignment]
 
-if pytest is not None:
     @pytest.fixture
     def kube_apiserver() -> Iterator[APIServer]:
         """A kcodec API server on ``sqlite::memory:`` for one test (``.url``, ``.kubeconfig``)."""
         with APIServer() as server:
             yield server
+
+    return kube_apiserver
+
+
+def __getattr__(name: str) -> Any:
+    # The fixture is made on first access, so a script that only starts an APIServer does not
+    # import pytest (about 80 ms); pytest's plugin loader and ``from kcodec.testing import
+    # kube_apiserver`` reach it through here. Without pytest the name does not exist.
+    if name == "kube_apiserver":
+        try:
+            fixture = _kube_apiserver_fixture()
+        except ImportError:  # pragma: no cover - the plugin needs pytest, the class does not
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r} (pytest is not installed)") from None
+        globals()[name] = fixture
+        return fixture
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | {"kube_apiserver"})

@@ -44,11 +44,11 @@ class CRDValidationRules:
     def setup(self, mode: str) -> None:
         require_kcodec()
         use_mode(mode)
-        from kcodec.api.apiextensions import _cel
+        from kcodec.api.apiextensions import cel
 
-        if not _cel.cel_available():
+        if not cel.cel_available():
             raise NotImplementedError("cel-python is not installed")
-        self.validator = _cel.new_validator(SCHEMA, True)
+        self.validator = cel.new_validator(SCHEMA, True)
         if self.validator.validate(OBJECT):
             raise RuntimeError("the benchmark object must be valid")
 

@@ -256,14 +256,14 @@ class CustomResourceStrategy(rest.Strategy):
         """The CEL validator of the schema's x-kubernetes-validations (compiled on first use),
         or None (no rules, or no CEL library: logged once per strategy)."""
         if self._cel is _UNSET:
-            from kcodec.api.apiextensions import _cel
+            from kcodec.api.apiextensions import cel
 
             self._cel = None
-            if _cel.has_validation_rules(self.schema):
-                if _cel.cel_available():
-                    self._cel = _cel.new_validator(self.schema, True)
+            if cel.has_validation_rules(self.schema):
+                if cel.cel_available():
+                    self._cel = cel.new_validator(self.schema, True)
                 else:
-                    _log.warning("%s: %s", self.kind, _cel.CEL_UNAVAILABLE_WARNING)
+                    _log.warning("%s: %s", self.kind, cel.CEL_UNAVAILABLE_WARNING)
         return self._cel
 
     def _validate_rules(self, content: dict[str, Any], old_content: dict[str, Any] | None, errs: Any,

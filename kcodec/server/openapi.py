@@ -52,6 +52,9 @@ _PATCH_TYPES_BUILTIN = ("application/apply-patch+yaml", "application/json-patch+
 _PATCH_TYPES_CUSTOM = ("application/apply-patch+yaml", "application/json-patch+json",
                        "application/merge-patch+json")
 _MEDIA = ("application/json", "application/vnd.kubernetes.protobuf", "application/yaml")
+#: the options kinds of the Connecter subresources (exec, attach, portforward, the proxies)
+_CONNECT_KINDS = frozenset(("PodExecOptions", "PodAttachOptions", "PodPortForwardOptions", "PodProxyOptions",
+                            "NodeProxyOptions", "ServiceProxyOptions"))
 _WATCH_MEDIA = ("application/json", "application/json;stream=watch", "application/vnd.kubernetes.protobuf",
                 "application/vnd.kubernetes.protobuf;stream=watch", "application/yaml")
 
@@ -696,6 +699,10 @@ class OpenAPIService:
             obj_ref = self._kind_ref(b, kind_gvk)
             sub_t = _title(sub)
             sub_desc = (sub + " of ") if sub else ""
+            if sub and (r.kind in _CONNECT_KINDS or r.name == "pods/log"):
+                paths.update(self._connect_paths(b, r, kind, scope, item, name_param,
+                                                 ns_param if namespaced else None))
+                continue
             ops: dict[str, Any] = {}
             body_types = ("*/*",)
             if "get" in verbs:
@@ -775,6 +782,73 @@ class OpenAPIService:
                         f"watch individual changes to a list of {kind}{dep}.", "watchlist", kind_gvk, (), None, (),
                         watch_ref, [("200", "OK")], _WATCH_MEDIA), "parameters": wparams}
         return paths
+
+    def _connect_paths(self, b: _Builder, r: _Resource, kind: str, scope: str, item: str, name_param: Any,
+                       ns_param: Any) -> dict[str, Any]:
+        """A connect subresource's paths as installer.go registers them: pods/log a GET with its
+        options (produces text/plain), a Connecter one ``connect`` operation per HTTP method
+        answering a string, proxies also under ``/{path}``; query parameters are the options'
+        fields (AddObjectParams: struct-valued fields such as sinceTime are left out)."""
+        sub = r.name.partition("/")[2]
+        options_kind = "PodLogOptions" if r.name == "pods/log" else r.kind
+        cls = self._class(GroupVersionKind("", "v1", options_kind))
+        props = b.defs.get(b.ref(cls).rpartition("/")[2], {}).get("properties", {}) if cls is not None else {}
+        query = []
+        for name, prop in props.items():
+            if name in ("apiVersion", "kind") or "$ref" in prop or "allOf" in prop:
+                continue
+            typ = prop.get("type", "string")
+            if typ == "array":
+                typ = prop.get("items", {}).get("type", "string")
+            desc = prop.get("description", "")
+            if b.v3:
+                query.append({"description": desc, "in": "query", "name": name,
+                              "schema": {"type": typ, "uniqueItems": True}})
+            else:
+                query.append({"description": desc, "in": "query", "name": name, "type": typ, "uniqueItems": True})
+        string = {"type": "string"}
+
+        def responses(media: Sequence[str]) -> dict[str, Any]:
+            if b.v3:
+                ok = {"content": {m: {"schema": string} for m in media}, "description": "OK"}
+            else:
+                ok = {"description": "OK", "schema": string}
+            return {"200": ok, "401": {"description": "Unauthorized"}}
+
+        def op(method: str, op_name: str, path: str, desc: str, action: str, gvk_kind: str,
+               media: Sequence[str]) -> dict[str, Any]:
+            op_id, tags = operation_id_and_tags(op_name, path)
+            out: dict[str, Any] = {"description": desc, "operationId": op_id}
+            if not b.v3:
+                out.update({"consumes": ["*/*"], "produces": list(media), "schemes": ["https"]})
+            out["responses"] = responses(media)
+            out["tags"] = tags
+            out["x-kubernetes-action"] = action
+            out["x-kubernetes-group-version-kind"] = {"group": "", "kind": gvk_kind, "version": "v1"}
+            return out
+
+        def params(*extra: Any) -> list[Any]:
+            found = [name_param, *extra] + ([ns_param] if ns_param is not None else []) + query
+            return sorted(found, key=lambda p: p["name"])
+
+        sub_t = _title(sub)
+        if r.name == "pods/log":
+            media = ("text/plain", *_MEDIA)
+            pretty = b._param("pretty")
+            return {item: {"get": op("get", f"read{scope}{kind}{sub_t}", item, f"read {sub} of the specified {kind}",
+                                     "get", kind, media), "parameters": params(pretty)}}
+        methods = ["GET", "POST"] if sub in ("exec", "attach", "portforward") else \
+            ["DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT"]
+        out: dict[str, Any] = {}
+        forms = [(item, "", ())]
+        if sub == "proxy":
+            forms.append((item + "/{path}", "WithPath", (b._path_param("path", "path to the resource"),)))
+        for path, suffix, extra in forms:
+            ops = {m.lower(): op(m.lower(), f"connect{m.title()}{scope}{kind}{sub_t}{suffix}", path,
+                                 f"connect {m} requests to {sub} of {kind}", "connect", r.kind, ("*/*",))
+                   for m in methods}
+            out[path] = {**ops, "parameters": params(*extra)}
+        return out
 
     # -- documents ----------------------------------------------------------------------------
 

@@ -23,6 +23,7 @@ from aiohttp import web
 
 from kcodec.registry.request import RequestInfo
 from kcodec.schema import GroupVersion
+from kcodec.server.connect import is_connect_storage, serve_connect
 from kcodec.server.discovery import Discovery
 from kcodec.server.handlers import (
     MAX_REQUEST_BODY_BYTES,
@@ -345,9 +346,26 @@ class GenericAPIServer:
                 found = None
             return found if found is not None else self._route_miss(req, info)
         scope = self._scope(info)
+        if scope is not None and info.subresource and is_connect_storage(scope.storage):
+            return await self._connect(request, req, info, scope)
         if scope is None or len(info.parts) > 3:
             return self._route_miss(req, info)
         return await self._resource(request, req, info, scope)
+
+    async def _connect(self, request: web.Request, req: Request, info: RequestInfo,
+                       scope: RequestScope) -> Response | web.StreamResponse:
+        """A connect subresource (pods/log, exec, attach, portforward, the proxies): go-restful
+        routes them per HTTP method (ConnectMethods; GET for pods/log), the rest of the path
+        only for those that take a subpath."""
+        storage = scope.storage
+        methods = storage.connect_methods() if callable(getattr(storage, "connect_methods", None)) else ["GET"]
+        takes_path = callable(getattr(storage, "new_connect_options", None)) and storage.new_connect_options()[1]
+        if (scope.namespaced and not info.namespace) or (not scope.namespaced and info.namespace) \
+                or (len(info.parts) > 3 and not takes_path) or info.verb == "watch":
+            return self._route_miss(req, info)
+        if request.method not in methods:
+            return self._service_error(req, 405)
+        return await serve_connect(request, req, info, scope, self._executor)
 
     def _route_miss(self, req: Request, info: RequestInfo) -> Response:
         """A path no route serves. Inside a served group (a go-restful WebService: /api/v1,

@@ -13,7 +13,8 @@ do not scan the log. Several threads and several processes may use one file:
   only an operating-system crash can lose the last commits (as kine's default).
 
 A watch polls the log (at most every ``poll_interval`` seconds; writers in the same process
-wake it at once) and reports rows after its revision in order.
+wake it at once when the written key is in its range) and reports rows after its revision
+in order.
 
 Leases (etcd's, which kube-apiserver attaches to Events for ``--event-ttl``): a write with a
 ``ttl`` records the key's expiry time (wall clock, shared by every process on the file) in a
@@ -31,6 +32,7 @@ import random
 import sqlite3
 import threading
 import time
+import weakref
 from typing import Any
 
 from kcodec.storage.kv import (
@@ -73,17 +75,23 @@ CREATE INDEX IF NOT EXISTS kcodec_lease_expires ON kcodec_lease (expires);
 _DUE = "SELECT 1 FROM kcodec_lease WHERE expires <= ? LIMIT 1"
 _DUE_MARK = object()
 
-# Writers in this process wake this process's watchers on the same file at once.
-_wakeups: dict[str, threading.Condition] = {}
-_wakeups_lock = threading.Lock()
+# Writers in this process wake at once this process's watches on the same file whose range
+# holds a written key (every watch when the keys are not known, as for a compaction). The
+# others find the commit at their next poll (every poll_interval, as for other processes'
+# commits), so a watch misses nothing either way; waking only these matters in a server,
+# which holds one watch per resource (about 60): woken all at each write, their polls were
+# most of a create's time.
+# Weak: a watch dropped without close() must not stay registered.
+_watches: dict[str, weakref.WeakSet[_SQLiteWatch]] = {}
+_watches_lock = threading.Lock()
 
 
-def _wakeup_for(path: str) -> threading.Condition:
-    with _wakeups_lock:
-        cond = _wakeups.get(path)
-        if cond is None:
-            cond = _wakeups[path] = threading.Condition()
-        return cond
+def _watches_for(path: str) -> weakref.WeakSet[_SQLiteWatch]:
+    with _watches_lock:
+        found = _watches.get(path)
+        if found is None:
+            found = _watches[path] = weakref.WeakSet()
+        return found
 
 
 def _bounds(key: bytes, range_end: bytes) -> tuple[str, tuple[Any, ...]]:
@@ -106,7 +114,7 @@ class SQLiteKV:
         # Commits through this KV (PRAGMA data_version does not count a connection's own).
         self.write_seq = 0
         self._next_lease_check = 0.0
-        self._wakeup = _wakeup_for(os.path.abspath(self.path))
+        self._watches = _watches_for(os.path.abspath(self.path))
         conn = self._conn()
         # journal_mode is a property of the file: the first opener sets it for everyone.
         self._retry(lambda: conn.execute("PRAGMA journal_mode=WAL"))
@@ -167,24 +175,29 @@ class SQLiteKV:
         finally:
             conn.execute("COMMIT")
 
-    def _write_txn(self, fn, schema: bool = False, expire: bool = True):
+    def _write_txn(self, fn, schema: bool = False, key: bytes | None = None, expire: bool = True):
+        """Run ``fn`` in a write transaction, due leases expired first (unless ``expire`` is
+        false); then wake the watches of ``key`` (every watch when None or when a lease
+        expired, as the expired keys may be anywhere)."""
         conn = self._conn()
         # IMMEDIATE takes the write lock up front: two writers never both read a revision
         # and then race to bump it (a deferred upgrade would fail with SQLITE_BUSY mid-way).
         self._retry(lambda: conn.execute("BEGIN IMMEDIATE"))
         try:
-            if expire and not schema:
+            if expire and not schema and self._expire(conn, time.time()):
                 # A key whose lease ran out is gone before this write looks at anything.
-                self._expire(conn, time.time())
+                key = None
             result = fn(conn)
         except BaseException:
             conn.execute("ROLLBACK")
             raise
         self._retry(lambda: conn.execute("COMMIT"))
         if not schema:
-            with self._wakeup:
+            with _watches_lock:
                 self.write_seq += 1
-                self._wakeup.notify_all()
+                woken = [w for w in self._watches if key is None or w.holds(key)]
+            for w in woken:
+                w.wake()
         return result
 
     @staticmethod
@@ -312,7 +325,7 @@ class SQLiteKV:
             else:
                 conn.execute("DELETE FROM kcodec_lease WHERE key = ?", (key,))
             return TxnResult(True, new)
-        return self._write_txn(write)
+        return self._write_txn(write, key=key)
 
     def optimistic_delete(self, key: bytes, expected_mod_revision: int) -> TxnResult:
         def write(conn: sqlite3.Connection) -> TxnResult:
@@ -328,7 +341,7 @@ class SQLiteKV:
             conn.execute("DELETE FROM kcodec_lease WHERE key = ?", (key,))
             conn.execute("UPDATE kcodec_meta SET value = ? WHERE name = 'revision'", (new,))
             return TxnResult(True, new)
-        return self._write_txn(write)
+        return self._write_txn(write, key=key)
 
     def put_raw(self, key: bytes, value: bytes) -> int:
         """Write ``value`` at ``key`` unconditionally (tools and tests that plant raw data)."""
@@ -377,7 +390,11 @@ class SQLiteKV:
 
     def watch(self, key: bytes, range_end: bytes | None, start_revision: int) -> _SQLiteWatch:
         w = _SQLiteWatch(self, key, range_end, start_revision)
-        w.check_compacted()
+        try:
+            w.check_compacted()
+        except BaseException:
+            w.close()
+            raise
         return w
 
 
@@ -399,6 +416,23 @@ class _SQLiteWatch:
             self.where, self.args = "key = ?", (key,)
         else:
             self.where, self.args = _bounds(key, range_end)
+        self._key, self._range_end = key, range_end
+        self._wake = threading.Event()
+        with _watches_lock:
+            kv._watches.add(self)
+
+    def holds(self, key: bytes) -> bool:
+        """Whether ``key`` is in this watch's range (the Python twin of its WHERE clause)."""
+        try:
+            if self._range_end is None:
+                return key == self._key
+            return key >= self._key and (self._range_end == b"\x00" or key < self._range_end)
+        except TypeError:  # str against bytes: not comparable here, so wake it and let SQLite say
+            return True
+
+    def wake(self) -> None:
+        """Make a waiting :meth:`next_batch` look at the log now."""
+        self._wake.set()
 
     def check_compacted(self) -> None:
         compacted = self.kv._read_txn(lambda c: SQLiteKV._meta(c, "compact_revision"))
@@ -409,13 +443,13 @@ class _SQLiteWatch:
         """Progress comes with every poll: make the waiting :meth:`next_batch` poll now and
         return, so its caller reads :attr:`progress_revision` at once."""
         self._asked = True
-        with self.kv._wakeup:
-            self.kv._wakeup.notify_all()
+        self._wake.set()
 
     def close(self) -> None:
         self.closed = True
-        with self.kv._wakeup:
-            self.kv._wakeup.notify_all()
+        with _watches_lock:
+            self.kv._watches.discard(self)
+        self._wake.set()
 
     def _changed(self) -> bool:
         """Whether anything was committed since the last poll: SQLite's data_version moves
@@ -456,6 +490,8 @@ class _SQLiteWatch:
     def next_batch(self, timeout: float | None) -> list[RawEvent]:
         deadline = None if timeout is None else time.monotonic() + timeout
         while not self.closed:
+            # cleared before looking: a wake-up after the look (a commit after it) is kept
+            self._wake.clear()
             self.kv._expire_while_watching()
             if self._changed():
                 events = self._poll()
@@ -472,9 +508,7 @@ class _SQLiteWatch:
                 if left <= 0:
                     return []
                 wait = min(wait, left)
-            with self.kv._wakeup:
-                if not self.closed:
-                    self.kv._wakeup.wait(wait)
+            self._wake.wait(wait)
         return []
 
 

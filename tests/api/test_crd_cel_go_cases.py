@@ -11,7 +11,7 @@ import pytest
 
 pytest.importorskip("celpy", reason="cel-python (kcodec[cel]) is not installed: CEL rules are not evaluated")
 
-from kcodec.api.apiextensions import _cel  # noqa: E402
+from kcodec.api.apiextensions import cel  # noqa: E402
 from kcodec.validation.field import Path  # noqa: E402
 
 INT = {"type": "integer"}
@@ -462,10 +462,10 @@ DIVERGES = {
 
 def _run(value, schema, rule):
     s = {**schema, "x-kubernetes-validations": [{"rule": rule}]}
-    compiled = _cel.compile_rule({"rule": rule}, s, False)
+    compiled = cel.compile_rule({"rule": rule}, s, False)
     if compiled.error:
         return [compiled.error]
-    v = _cel.Validator(s, False)
+    v = cel.Validator(s, False)
     return [str(e) for e in v.validate(value)]
 
 
@@ -511,7 +511,7 @@ FIELD_PATH_SCHEMA = obj({
 ])
 def test_go_valid_field_path(field_path, want) -> None:
     try:
-        got = str(_cel.valid_field_path(field_path, FIELD_PATH_SCHEMA)[0])
+        got = str(cel.valid_field_path(field_path, FIELD_PATH_SCHEMA)[0])
     except ValueError as exc:
         got = str(exc)
     assert got == want
@@ -534,7 +534,7 @@ def test_go_valid_field_path(field_path, want) -> None:
 def test_go_message_expression(message, expression, want) -> None:
     rule = {"rule": "false", "messageExpression": expression, **({"message": message} if message else {})}
     schema = {**obj({"str": STR}), "x-kubernetes-validations": [rule]}
-    errs = _cel.Validator(schema, False).validate({"str": "a string"}, None, Path("root"))
+    errs = cel.Validator(schema, False).validate({"str": "a string"}, None, Path("root"))
     assert [str(e) for e in errs] == [want]
 
 
@@ -546,7 +546,7 @@ def test_go_reason_and_field_path() -> None:
                 "x-kubernetes-validations": [{"rule": "1 == 1"}]}
 
     def errs(s):
-        return [(e.type.value, e.field) for e in _cel.Validator(s, False).validate({"f": {"m": 1}}, None,
+        return [(e.type.value, e.field) for e in cel.Validator(s, False).validate({"f": {"m": 1}}, None,
                                                                                    Path("root"))]
 
     assert errs(schema("FieldValueForbidden", "")) == [("FieldValueForbidden", "root.f")]
@@ -557,7 +557,7 @@ def test_go_reason_and_field_path() -> None:
         {"rule": "self.field2 != 'value2'", "reason": "FieldValueDuplicate", "fieldPath": ".field2"},
         {"rule": "self.field3 != 'value3'", "reason": "FieldValueRequired", "fieldPath": ".field3"},
         {"rule": "self.field1 != 'value1'", "reason": "FieldValueForbidden", "fieldPath": ".field1"}]}
-    assert [(e.type.value, e.field) for e in _cel.Validator(s, False).validate(
+    assert [(e.type.value, e.field) for e in cel.Validator(s, False).validate(
         {"field1": "value1", "field2": "value2", "field3": "value3"}, None, Path("root"))] == [
         ("FieldValueDuplicate", "root.field2"), ("FieldValueRequired", "root.field3"),
         ("FieldValueForbidden", "root.field1")]
@@ -578,7 +578,7 @@ def _with_rule(schema, rule):
     (_with_rule(obj({"f": _with_rule(obj({"m": INT}), "self.m == 'abc'")}), "1 == 1"), {"f": {"m": 1}}),
 ])
 def test_go_rule_errors_at_schema_levels(schema, value) -> None:
-    errs = [str(e) for e in _cel.Validator(schema, True).validate(value, None, Path("root"))]
+    errs = [str(e) for e in cel.Validator(schema, True).validate(value, None, Path("root"))]
     assert len(errs) == 1 and "rule compile error: compilation failed: " in errs[0] and \
         "found no matching overload for '_==_' applied to '(int, string)'" in errs[0]
 
@@ -588,11 +588,11 @@ def test_go_all_of_rules() -> None:
         {"x-kubernetes-validations": [{"rule": "self.key == 'value' && self.key2 == 'value2'",
                                        "message": "key must be 'value' and key2 must be 'value2'"}]},
         {"x-kubernetes-validations": [{"rule": "self.key != self.key2", "message": "key must not be equal to key2"}]}]}
-    errs = [str(e) for e in _cel.Validator(schema, True).validate({"key": "value", "key2": "value"}, None, Path("root"))]
+    errs = [str(e) for e in cel.Validator(schema, True).validate({"key": "value", "key2": "value"}, None, Path("root"))]
     assert errs == ["root: Invalid value: key must be 'value' and key2 must be 'value2'",
                     "root: Invalid value: key must not be equal to key2"]
     # allOf.items: the rules apply to the node's items
     schema = {**lst(STR), "allOf": [{"items": {"x-kubernetes-validations": [
         {"rule": "self.size() == 5", "message": "len must be 5"}]}}]}
-    errs = [str(e) for e in _cel.Validator(schema, False).validate(["12345", "1234"], None, Path("root"))]
+    errs = [str(e) for e in cel.Validator(schema, False).validate(["12345", "1234"], None, Path("root"))]
     assert errs == ['root[1]: Invalid value: "1234": len must be 5']

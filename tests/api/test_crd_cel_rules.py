@@ -18,12 +18,12 @@ import pytest
 
 pytest.importorskip("celpy", reason="cel-python (kcodec[cel]) is not installed: CEL rules are not evaluated")
 
-from kcodec.api.apiextensions import _cel  # noqa: E402
+from kcodec.api.apiextensions import cel  # noqa: E402
 from kcodec.validation.field import Path  # noqa: E402
 
 
 def _errors(schema, obj, old=None, warnings=None):
-    v = _cel.new_validator(schema, True)
+    v = cel.new_validator(schema, True)
     errs = v.validate(obj, old, None, ratchet=old is not None, warnings=warnings)
     return [str(e) for e in errs]
 
@@ -93,7 +93,7 @@ DOCS = [
 @pytest.mark.parametrize("rule,props,good,bad", DOCS, ids=[d[0][:40] for d in DOCS])
 def test_documentation_rules(rule, props, good, bad) -> None:
     schema = _prop_schema(rule, props)
-    assert _cel.validate_schema_rules(schema, Path("spec", "validation", "openAPIV3Schema")).to_aggregate() is None
+    assert cel.validate_schema_rules(schema, Path("spec", "validation", "openAPIV3Schema")).to_aggregate() is None
     assert _errors(schema, _obj(spec=good)) == []
     assert _errors(schema, _obj(spec=bad)) == [f"spec: Invalid value: failed rule: {rule}"]
 
@@ -168,8 +168,8 @@ def test_go_integration_metadata_rules_compile() -> None:
             "spec": {"type": "object", "properties": {}}, "status": {"type": "object", "properties": {}}}}
 
     base = Path("spec", "validation", "openAPIV3Schema")
-    assert _cel.validate_schema_rules(schema("self.metadata.name.size() > 3"), base).to_aggregate() is None
-    err = _cel.validate_schema_rules(schema("self.metadata.labels.size() > 0"), base).to_aggregate()
+    assert cel.validate_schema_rules(schema("self.metadata.name.size() > 3"), base).to_aggregate() is None
+    err = cel.validate_schema_rules(schema("self.metadata.labels.size() > 0"), base).to_aggregate()
     assert err == (
         'spec.validation.openAPIV3Schema.x-kubernetes-validations[0].rule: Invalid value: '
         '{"Rule":"self.metadata.labels.size() \\u003e 0","Message":"","MessageExpression":"","Reason":null,'
@@ -198,7 +198,7 @@ def test_go_integration_invalid_transition_rule_and_default_map_keys() -> None:
     # structuralSchemaWithInvalidTransitionRule: oldSelf under the items of an atomic list
     schema = {"type": "object", "properties": {"spec": {"type": "object", "properties": {"list": {
         "type": "array", "items": {"type": "string", "x-kubernetes-validations": [{"rule": "self == oldSelf"}]}}}}}}
-    err = _cel.validate_schema_rules(schema, Path("spec", "validation", "openAPIV3Schema")).to_aggregate()
+    err = cel.validate_schema_rules(schema, Path("spec", "validation", "openAPIV3Schema")).to_aggregate()
     assert err == ('spec.validation.openAPIV3Schema.properties[spec].properties[list].items.x-kubernetes-validations[0]'
                    '.rule: Invalid value: "self == oldSelf": oldSelf cannot be used on the uncorrelatable portion of '
                    'the schema within spec.validation.openAPIV3Schema.properties[spec].properties[list]')
@@ -293,7 +293,7 @@ def test_crd_side_checks() -> None:
     base = Path("spec", "validation", "openAPIV3Schema")
 
     def errs(*rules, props=None):
-        return [str(e) for e in _cel.validate_schema_rules(_spec_rules(*rules, props=props), base)]
+        return [str(e) for e in cel.validate_schema_rules(_spec_rules(*rules, props=props), base)]
 
     p = "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0]"
     assert errs({"rule": " "}) == [f"{p}.rule: Required value: rule is not specified"]
@@ -329,12 +329,40 @@ def test_escaped_property_names_at_runtime() -> None:
 
 def test_escape() -> None:
     # apiserver pkg/cel/escaping_test.go
-    assert _cel.escape("foo-bar") == "foo__dash__bar"
-    assert _cel.escape("foo.bar/baz") == "foo__dot__bar__slash__baz"
-    assert _cel.escape("a__b") == "a__underscores__b"
-    assert _cel.escape("namespace") == "__namespace__"
-    assert _cel.escape("1a") is None and _cel.escape("a:b") is None and _cel.escape("") is None
+    assert cel.escape("foo-bar") == "foo__dash__bar"
+    assert cel.escape("foo.bar/baz") == "foo__dot__bar__slash__baz"
+    assert cel.escape("a__b") == "a__underscores__b"
+    assert cel.escape("namespace") == "__namespace__"
+    assert cel.escape("1a") is None and cel.escape("a:b") is None and cel.escape("") is None
 
+
+
+def test_importing_the_rules_package_leaves_cel_python_unloaded() -> None:
+    # kcodec works without the kcodec[cel] extra: celpy (and lark, re2) load on first use only
+    import subprocess
+    import sys
+
+    code = ("import sys, kcodec.api.apiextensions.cel, kcodec.api.apiextensions.validation, "
+            "kcodec.registry.customresource; print(sorted(m for m in sys.modules "
+            "if m.split('.')[0] in ('celpy', 'lark', 're2')))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "[]"
+
+
+def test_a_name_two_libraries_define_takes_the_overload_of_its_arguments() -> None:
+    # cel-go: indexOf/lastIndexOf are overloads of lists.go (lists) and ext strings (strings),
+    # reverse of ext strings and ext lists; the other library's errors never leak into one's
+    props = {"s": STR, "l": {"type": "array", "items": INT}}
+    obj = _obj(spec={"s": "abc", "l": [1, 2]})
+    assert _errors(_spec_rules({"rule": "self.s.reverse() == 'cba' && self.l.reverse() == [2, 1] && "
+                                        "self.s.indexOf('c', 1) == 2 && self.l.lastIndexOf(2) == 1"},
+                               props=props), obj) == []
+    assert _errors(_spec_rules({"rule": "self.s.indexOf('a', 9) == 0"}, props=props), obj) == [
+        'spec: Invalid value: "object": index out of range: 9 evaluating rule: self.s.indexOf(\'a\', 9) == 0']
+    assert _errors(_spec_rules({"rule": "self.l.indexOf(1, 0) == 0"}, props=props), obj) == [
+        "spec: Invalid value: \"object\": 'no such overload': call arguments did not match a supported operator, "
+        "function or macro signature for rule: self.l.indexOf(1, 0) == 0"]
 
 # -- libraries: standard macros and functions, strings ext, and k8s.io/apiserver pkg/cel/library ---
 LIBRARY = [
@@ -439,7 +467,7 @@ def test_ratcheting_follows_correlation() -> None:
 def test_crd_side_all_of_rules_compile_against_their_node() -> None:
     schema = {"type": "object", "properties": {"key": STR}, "allOf": [
         {"x-kubernetes-validations": [{"rule": "self.key == 'v'"}, {"rule": "self.nope == 'v'"}]}]}
-    errs = [str(e) for e in _cel.validate_schema_rules(schema, Path("spec", "validation", "openAPIV3Schema"))]
+    errs = [str(e) for e in cel.validate_schema_rules(schema, Path("spec", "validation", "openAPIV3Schema"))]
     assert len(errs) == 1 and errs[0].startswith(
         "spec.validation.openAPIV3Schema.allOf[0].x-kubernetes-validations[1].rule: Invalid value: ")
     assert errs[0].endswith("undefined field 'nope'\n | self.nope == 'v'\n | ....^")
@@ -449,26 +477,26 @@ def test_crd_side_ordering_checks() -> None:
     # cel-go: ordering needs one orderable type, or numbers of any kinds (CrossTypeNumericComparisons)
     base = Path("spec", "validation", "openAPIV3Schema")
     props = {"a": INT, "b": STR, "n": {"type": "number"}, "l": {"type": "array", "items": INT}}
-    assert _cel.validate_schema_rules(_spec_rules({"rule": "self.a < self.n && self.b >= 'x'"}, props=props),
+    assert cel.validate_schema_rules(_spec_rules({"rule": "self.a < self.n && self.b >= 'x'"}, props=props),
                                       base).to_aggregate() is None
-    errs = [str(e) for e in _cel.validate_schema_rules(_spec_rules({"rule": "self.a > 'x'"}, props=props), base)]
+    errs = [str(e) for e in cel.validate_schema_rules(_spec_rules({"rule": "self.a > 'x'"}, props=props), base)]
     assert len(errs) == 1 and errs[0].endswith(
         "compilation failed: ERROR: <input>:1:8: found no matching overload for '_>_' applied to '(int, string)'\n"
         " | self.a > 'x'\n | .......^")
-    errs = [str(e) for e in _cel.validate_schema_rules(_spec_rules({"rule": "self.l < [1]"}, props=props), base)]
+    errs = [str(e) for e in cel.validate_schema_rules(_spec_rules({"rule": "self.l < [1]"}, props=props), base)]
     assert len(errs) == 1 and "found no matching overload for '_<_' applied to '(list, list)'" in errs[0]
 
 
 def test_root_level_items_and_keys_paths() -> None:
     # Go: (*field.Path)(nil).Index(0) is "[0]", .Key("k") is "[k]"
     items = {"type": "array", "items": {"type": "integer", "x-kubernetes-validations": [{"rule": "self < 3"}]}}
-    assert [str(e) for e in _cel.Validator(items, False).validate([1, 5])] == [
+    assert [str(e) for e in cel.Validator(items, False).validate([1, 5])] == [
         "[1]: Invalid value: 5: failed rule: self < 3"]
     values = {"type": "object", "additionalProperties": {
         "type": "object", "properties": {"a": INT}, "x-kubernetes-validations": [{"rule": "self.a < 3"}]}}
-    assert [str(e) for e in _cel.Validator(values, False).validate({"k": {"a": 5}})] == [
+    assert [str(e) for e in cel.Validator(values, False).validate({"k": {"a": 5}})] == [
         "[k]: Invalid value: failed rule: self.a < 3"]
-    assert str(_cel.valid_field_path("['x'].a", {"type": "object", "additionalProperties": {
+    assert str(cel.valid_field_path("['x'].a", {"type": "object", "additionalProperties": {
         "type": "object", "properties": {"a": INT}}})[0]) == "[x].a"
 
 
@@ -484,8 +512,8 @@ def test_bad_data_fails_only_the_rules_that_read_it() -> None:
 def test_cost_limits_stop_expensive_rules(monkeypatch) -> None:
     # validation.go: a rule over its per-call limit stops all rules with Go's text; the object's
     # whole budget likewise (the limits are lowered here to keep the test fast)
-    monkeypatch.setattr(_cel, "PER_CALL_LIMIT", 2000)
-    monkeypatch.setattr(_cel, "RUNTIME_COST_BUDGET", 5000)
+    monkeypatch.setattr(cel.validation, "PER_CALL_LIMIT", 2000)
+    monkeypatch.setattr(cel.validation, "RUNTIME_COST_BUDGET", 5000)
     rule = "self.l.all(a, self.l.all(b, a == b || a != b))"
     schema = _spec_rules({"rule": rule}, {"rule": "self.l.size() > 100"},
                          props={"l": {"type": "array", "items": INT}})

@@ -11,31 +11,19 @@ with the fields it set), structured-merge-diff's conflict text as kubectl prints
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 import uuid
 
 import pytest
 
 from kcodec.testing import APIServer
+from _kubectl import kubectl
 
-KUBECTL = shutil.which("kubectl")
 
 
 @pytest.fixture(scope="module")
 def server():
     with APIServer() as s:
         yield s
-
-
-def kubectl(server, *args: str, stdin: str | None = None, ok: bool = True) -> subprocess.CompletedProcess:
-    if KUBECTL is None:
-        pytest.skip("kubectl is not on PATH")
-    r = subprocess.run([KUBECTL, "--kubeconfig", server.kubeconfig, *args], input=stdin, capture_output=True,
-                       text=True, timeout=60)
-    if ok:
-        assert r.returncode == 0, f"kubectl {' '.join(args)}: {r.stderr}"
-    return r
 
 
 def managed(server, *what: str) -> list[dict]:

@@ -218,10 +218,11 @@ def test_kubectl_sees_go_texts(server, clients) -> None:
 
 
 def test_without_cel_library_crd_is_stored_with_a_warning(clients, monkeypatch) -> None:
-    from kcodec.api.apiextensions import _cel
+    from kcodec.api.apiextensions import cel
+    from kcodec.api.apiextensions.cel import loader
 
     # the server runs in this process: make the library look absent
-    monkeypatch.setattr(_cel, "_celpy", False)
+    monkeypatch.setattr(loader, "celpy", False)
     ext, api = clients
     schema = {"type": "object", "properties": {"spec": {
         "type": "object", "properties": {"a": {"type": "integer"}},
@@ -229,7 +230,7 @@ def test_without_cel_library_crd_is_stored_with_a_warning(clients, monkeypatch) 
     kind = _kind("NoCel")
     _, code, headers = ext.create_custom_resource_definition_with_http_info(_crd(kind, schema))
     assert code == 201
-    assert headers.get("Warning") == f'299 - "{_cel.CEL_UNAVAILABLE_WARNING}"'
+    assert headers.get("Warning") == f'299 - "{cel.CEL_UNAVAILABLE_WARNING}"'
     _established(ext, f"{kind.lower()}s.{GROUP}")
     body = {"apiVersion": f"{GROUP}/v1beta1", "kind": kind, "metadata": {"name": "n1"}, "spec": {"a": 5}}
     assert api.create_cluster_custom_object(GROUP, "v1beta1", kind.lower() + "s", body)["spec"] == {"a": 5}

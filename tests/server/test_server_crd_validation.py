@@ -6,16 +6,14 @@ nothing is stored; a valid CRD is then accepted under the same name.
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import urllib.error
 import urllib.request
 
 import pytest
 
+from _kubectl import kubectl
 from kcodec.testing import APIServer
-
-KUBECTL = shutil.which("kubectl")
 
 BAD_CRD = """
 apiVersion: apiextensions.k8s.io/v1
@@ -76,10 +74,7 @@ def server():
 
 
 def _kubectl(server, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    if KUBECTL is None:
-        pytest.skip("kubectl is not on PATH")
-    return subprocess.run([KUBECTL, "--kubeconfig", server.kubeconfig, *args], input=stdin, capture_output=True,
-                          text=True, timeout=60)
+    return kubectl(server, *args, stdin=stdin, ok=False)
 
 
 def _request(url: str, method: str, body: dict | None = None) -> dict:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -23,8 +22,8 @@ import pytest
 
 from _etcd import etcd_endpoints, require_etcd  # noqa: F401  (session fixture)
 from kcodec.testing import APIServer
+from _kubectl import kubectl
 
-KUBECTL = shutil.which("kubectl")
 
 CRD = """
 apiVersion: apiextensions.k8s.io/v1
@@ -79,16 +78,6 @@ def server(request):
         endpoints = request.getfixturevalue("etcd_endpoints")
         with APIServer("etcd:" + ",".join(endpoints), etcd_prefix=f"/kcodec-{uuid.uuid4().hex[:8]}") as s:
             yield s
-
-
-def kubectl(server, *args: str, stdin: str | None = None, ok: bool = True) -> subprocess.CompletedProcess:
-    if KUBECTL is None:
-        pytest.skip("kubectl is not on PATH")
-    r = subprocess.run([KUBECTL, "--kubeconfig", server.kubeconfig, *args], input=stdin, capture_output=True,
-                       text=True, timeout=60)
-    if ok:
-        assert r.returncode == 0, f"kubectl {' '.join(args)}: {r.stderr}"
-    return r
 
 
 @pytest.fixture(scope="module")

@@ -13,15 +13,13 @@ owners in both directions with conflict.go's texts.
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 import uuid
 
 import pytest
 
 from kcodec.testing import APIServer
+from _kubectl import kubectl
 
-KUBECTL = shutil.which("kubectl")
 APPLY = "application/apply-patch+yaml"
 REPLICAS = {"f:spec": {"f:replicas": {}}}
 
@@ -30,16 +28,6 @@ REPLICAS = {"f:spec": {"f:replicas": {}}}
 def server():
     with APIServer() as s:
         yield s
-
-
-def kubectl(server, *args: str, stdin: str | None = None, ok: bool = True) -> subprocess.CompletedProcess:
-    if KUBECTL is None:
-        pytest.skip("kubectl is not on PATH")
-    r = subprocess.run([KUBECTL, "--kubeconfig", server.kubeconfig, *args], input=stdin, capture_output=True,
-                       text=True, timeout=60)
-    if ok:
-        assert r.returncode == 0, f"kubectl {' '.join(args)}: {r.stderr}"
-    return r
 
 
 def get(server, *what: str) -> dict:

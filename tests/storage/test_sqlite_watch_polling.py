@@ -62,3 +62,44 @@ def test_a_write_from_another_process_is_seen(tmp_path) -> None:
         w.close()
     finally:
         kv.close()
+
+
+def test_a_write_wakes_the_watches_of_its_key_only(tmp_path) -> None:
+    """A commit wakes at once the watches whose range holds the written key (a server has a
+    watch per resource: waking them all at each write was most of a create's time); the
+    others find it at their next poll. A compaction, whose keys are not known, wakes all."""
+    kv = SQLiteKV(tmp_path / "t.db", poll_interval=30.0)
+    try:
+        watches = {
+            "range": kv.watch(b"/r/", b"/r0", 1),
+            "key": kv.watch(b"/r/a", None, 1),
+            "everything": kv.watch(b"/", b"\x00", 1),
+            "other": kv.watch(b"/x/", b"/x0", 1),
+        }
+        woken: list[str] = []
+        for name, w in watches.items():
+            assert w.next_batch(0.01) == []
+            real = w.wake
+            w.wake = lambda name=name, real=real: (woken.append(name), real())  # type: ignore[method-assign]
+        rev = kv.put_raw(b"/r/a", b"1")
+        assert sorted(woken) == ["everything", "key", "range"]
+        t0 = time.monotonic()
+        assert [e.kv.mod_revision for e in watches["range"].next_batch(10)] == [rev]
+        assert time.monotonic() - t0 < 5  # woken, not the 30 s poll
+        woken.clear()
+        kv.optimistic_delete(b"/r/a", rev)
+        assert sorted(woken) == ["everything", "key", "range"]
+        woken.clear()
+        kv.put_raw(b"/x/b", b"2")
+        assert sorted(woken) == ["everything", "other"]
+        woken.clear()
+        kv.compact(kv.current_revision())
+        assert sorted(woken) == ["everything", "key", "other", "range"]
+        woken.clear()
+        watches["other"].close()
+        kv.put_raw(b"/x/c", b"3")
+        assert woken == ["everything"]
+        for w in watches.values():
+            w.close()
+    finally:
+        kv.close()

@@ -47,6 +47,25 @@ CLUSTER_SCOPED = {"Namespace", "ClusterRole", "ClusterRoleBinding", "IngressClas
                   "MutatingWebhookConfiguration"}
 
 #: Documents Go rejects as well: (file, kind) -> the first error kube-apiserver reports.
+#: certificates.k8s.io (pkg/apis/certificates/validation).
+KINDS.update({"CertificateSigningRequest": ("certificates", "certificate_signing_request"),
+              "ClusterTrustBundle": ("certificates", "cluster_trust_bundle")})
+#: flowcontrol.apiserver.k8s.io (pkg/apis/flowcontrol/validation).
+KINDS.update({"FlowSchema": ("flowcontrol", "flow_schema"),
+              "PriorityLevelConfiguration": ("flowcontrol", "priority_level_configuration")})
+#: resource.k8s.io (pkg/apis/resource/validation).
+KINDS.update({"DeviceClass": ("resource", "device_class"), "ResourceClaim": ("resource", "resource_claim"),
+              "ResourceClaimTemplate": ("resource", "resource_claim_template"),
+              "ResourceSlice": ("resource", "resource_slice")})
+#: admission policies (pkg/apis/admissionregistration/validation).
+KINDS.update({"ValidatingAdmissionPolicy": ("admissionregistration", "validating_admission_policy"),
+              "ValidatingAdmissionPolicyBinding": ("admissionregistration", "validating_admission_policy_binding"),
+              "MutatingAdmissionPolicy": ("admissionregistration", "mutating_admission_policy"),
+              "MutatingAdmissionPolicyBinding": ("admissionregistration", "mutating_admission_policy_binding")})
+CLUSTER_SCOPED |= {"CertificateSigningRequest", "ClusterTrustBundle", "FlowSchema", "PriorityLevelConfiguration",
+                   "DeviceClass", "ResourceSlice", "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding",
+                   "MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding"}
+
 EXPECTED_INVALID = {
     # A template without labels: the defaulted selector is empty (ValidateNonEmptySelector).
     ("kubernetes__examples/_archived__sysdig-cloud__sysdig-rc.yaml", "ReplicationController"):
@@ -93,6 +112,13 @@ for _rel in _PLACEHOLDER_INGRESSES:
 
 #: A 2017 APIService example with the removed ``priority`` field: groupPriorityMinimum and
 #: versionPriority stay 0, which kube-aggregator's ValidateAPIService rejects.
+#: v1beta1 CSRs without signerName: defaulted to kubernetes.io/legacy-unknown, which
+#: ValidateCertificateSigningRequestCreate refuses.
+for _rel in ("kubernetes-csi__csi-driver-host-path@f8270b3a/vendor__k8s.io__kubernetes__hack__testdata__csr.yml",
+             "kubernetes__kube-state-metrics@332c90f3/tests__manifests__csr.yaml"):
+    EXPECTED_INVALID[(_rel, "CertificateSigningRequest")] = (
+        'spec.signerName: Invalid value: "kubernetes.io/legacy-unknown": the legacy signerName is not allowed')
+
 EXPECTED_INVALID[("kubernetes-csi__csi-driver-host-path@f8270b3a/vendor__k8s.io__kubernetes__staging__src__k8s.io__"
                   "apiextensions-apiserver__artifacts__customresource-01__noxu-apiservice.yaml", "APIService")] = (
     "spec.groupPriorityMinimum: Invalid value: 0: must be positive and less than 20000")

@@ -43,6 +43,21 @@ KINDS = {
     "VolumeAttributesClass": ("storage", "volume_attributes_class"),
     "IPAddress": ("networking", "ip_address"), "Node": ("core", "node"),
 }
+#: certificates.k8s.io (pkg/apis/certificates/validation).
+KINDS.update({"CertificateSigningRequest": ("certificates", "certificate_signing_request"),
+              "ClusterTrustBundle": ("certificates", "cluster_trust_bundle")})
+#: flowcontrol.apiserver.k8s.io (pkg/apis/flowcontrol/validation).
+KINDS.update({"FlowSchema": ("flowcontrol", "flow_schema"),
+              "PriorityLevelConfiguration": ("flowcontrol", "priority_level_configuration")})
+#: resource.k8s.io (pkg/apis/resource/validation).
+KINDS.update({"DeviceClass": ("resource", "device_class"), "ResourceClaim": ("resource", "resource_claim"),
+              "ResourceClaimTemplate": ("resource", "resource_claim_template"),
+              "ResourceSlice": ("resource", "resource_slice")})
+#: admission policies (pkg/apis/admissionregistration/validation).
+KINDS.update({"ValidatingAdmissionPolicy": ("admissionregistration", "validating_admission_policy"),
+              "ValidatingAdmissionPolicyBinding": ("admissionregistration", "validating_admission_policy_binding"),
+              "MutatingAdmissionPolicy": ("admissionregistration", "mutating_admission_policy"),
+              "MutatingAdmissionPolicyBinding": ("admissionregistration", "mutating_admission_policy_binding")})
 
 
 def _fixtures():

@@ -357,11 +357,11 @@ def _prune(x: Any, s: Mapping[str, Any] | None, embedded: bool) -> None:
 def _default_rule_errors(s: Mapping[str, Any], value: Any, path: Path, root: bool) -> ErrorList:
     """The x-kubernetes-validations of a node run on its default (Go: the default as self and
     oldSelf, then, when that passes, without oldSelf as ratcheting's second pass)."""
-    from kcodec.api.apiextensions import _cel
+    from kcodec.api.apiextensions import cel
 
-    if not _cel.has_validation_rules(s) or not _cel.cel_available():
+    if not cel.has_validation_rules(s) or not cel.cel_available():
         return ErrorList()
-    validator = _cel.new_validator(s, root)
+    validator = cel.new_validator(s, root)
     if validator is None:
         return ErrorList()
     errs = validator.validate(value, copy.deepcopy(value), path)

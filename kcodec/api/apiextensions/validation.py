@@ -12,14 +12,14 @@ checks of ``ValidateCustomResourceDefinitionOpenAPISchema``, the structural-sche
 completeness) and ``pkg/apiserver/schema/defaulting`` (``ValidateDefaults``: defaults pruned,
 embedded resources' apiVersion, kind and metadata coerced and validated as
 ``schema/objectmeta`` does, then the value validated against its schema and rules), and the
-``x-kubernetes-validations`` rules (:mod:`kcodec.api.apiextensions._cel`, ``kcodec[cel]``). Updates relax what Go relaxes for
+``x-kubernetes-validations`` rules (:mod:`kcodec.api.apiextensions.cel`, ``kcodec[cel]``). Updates relax what Go relaxes for
 an old object that already broke a rule (ratcheting through ``validationOptions``), keep
 group and plural (and, once Established, scope and kind) immutable.
 
 Schemas are walked as the JSON tree of their v1 form (the keys are Go's JSON names, which
 are also the field path's names); Go walks properties in map order, here they are sorted.
 The structural-schema and defaults rules are :mod:`kcodec.api.apiextensions._structural`.
-Not reproduced: the CEL cost estimates (see ``_cel``).
+Not reproduced: the CEL cost estimates (see :mod:`kcodec.api.apiextensions.cel`).
 """
 from __future__ import annotations
 
@@ -132,7 +132,7 @@ def _has_extensions(s: Mapping[str, Any]) -> bool:
 def _validate_openapi_schema(s: Any, path: Path, ssv: _SpecValidator, is_root: bool, opts: _Options,
                              errs: ErrorList) -> None:
     """The schema checks of Go ``ValidateCustomResourceDefinitionOpenAPISchema`` (the
-    x-kubernetes-validations part is :func:`_cel.validate_schema_rules`)."""
+    x-kubernetes-validations part is :func:`cel.validate_schema_rules`)."""
     if not isinstance(s, Mapping):
         return
     errs.extend(_spec_standard(s, path, ssv))
@@ -352,18 +352,18 @@ def _validation(validation: Any, status_enabled: bool, opts: _Options, path: Pat
 
 
 def _rules(tree: Mapping[str, Any], path: Path, compile_rules: bool) -> ErrorList:
-    """The x-kubernetes-validations checks of one schema (:mod:`._cel`); rules are compiled
+    """The x-kubernetes-validations checks of one schema (:mod:`.cel`); rules are compiled
     only over a valid structural schema (Go: RootCELContext only then)."""
-    from kcodec.api.apiextensions import _cel
+    from kcodec.api.apiextensions import cel
 
     if not _schema_has(tree, lambda n: bool(n.get("x-kubernetes-validations"))):
         return ErrorList()
-    return _cel.validate_schema_rules(tree, path, compile_rules=compile_rules)
+    return cel.validate_schema_rules(tree, path, compile_rules=compile_rules)
 
 
 def validate_custom_resource_definition_rules(crd: Any) -> ErrorList:
     """The x-kubernetes-validations errors of an internal CRD's schemas."""
-    from kcodec.api.apiextensions import _cel
+    from kcodec.api.apiextensions import cel as _cel
 
     errs = ErrorList()
     spec = crd.spec
@@ -464,19 +464,19 @@ def validate_custom_resource_definition_subresources(sub: Any, path: Path) -> Er
 def _field_path_schema(json_path: str, s: Mapping[str, Any] | None) -> tuple[list[str], Mapping[str, Any] | None, str]:
     """cel.ValidFieldPath with WithFieldPathAllowArrayNotation(false): the path's names,
     the schema they reach, and Go's error text ('' when valid)."""
-    from kcodec.api.apiextensions import _cel
+    from kcodec.api.apiextensions.cel import fieldpath
 
-    tokens = _cel._field_path_tokens(json_path)
+    tokens = fieldpath._field_path_tokens(json_path)
     for i, tok in enumerate(tokens):
         if tok == "[":
             # Go's scanner stops at the first "[" (what comes before is still checked).
             try:
-                _cel.valid_field_path("".join(tokens[:i]), s or {})
+                fieldpath.valid_field_path("".join(tokens[:i]), s or {})
             except ValueError as exc:
                 return [], None, str(exc)
             return [], None, "array notation is not allowed"
     try:
-        path, found = _cel.valid_field_path(json_path, s or {})
+        path, found = fieldpath.valid_field_path(json_path, s or {})
     except ValueError as exc:
         return [], None, str(exc)
     parts = str(path).split(".") if path is not None else []

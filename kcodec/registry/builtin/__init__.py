@@ -14,10 +14,21 @@ legacy scheme had no internal version of, the storage version of
 from __future__ import annotations
 
 import copy
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
 from kcodec.errors import ConfigError
+from kcodec.registry.builtin.connect import (
+    AttachREST,
+    ExecREST,
+    LogREST,
+    NodeConnectionInfoGetter,
+    NodeProxyREST,
+    PodProxyREST,
+    PortForwardREST,
+    ServiceProxyREST,
+)
 from kcodec.registry.builtin.componentstatus import ComponentStatusREST
 from kcodec.registry.builtin.endpoints import repack_subsets
 from kcodec.registry.builtin.namespaces import FinalizeREST, NamespaceFinalizeStrategy, NamespaceStore
@@ -183,16 +194,26 @@ RETURN_DELETED_OBJECT: frozenset[tuple[str, str]] = frozenset({
 
 def _schemes(group: str) -> tuple[Any, str]:
     """The scheme holding the group's memory version and that version."""
+    scheme, version, _kinds = _memory_version(group)
+    return scheme, version
+
+
+@functools.lru_cache(maxsize=None)
+def _memory_version(group: str) -> tuple[Any, str, dict[str, type]]:
+    """:func:`_schemes` and the memory version's classes by kind, once per group: a
+    scheme's ``known_types`` walks every registered kind, and a server builds about 60
+    stores. Both schemes are process-wide and a group's registration does not change."""
     from kcodec import legacyscheme
 
-    if legacyscheme.scheme.known_types(GroupVersion(group, "__internal")):
-        return legacyscheme.scheme, "__internal"
+    kinds = legacyscheme.scheme.known_types(GroupVersion(group, "__internal"))
+    if kinds:
+        return legacyscheme.scheme, "__internal", kinds
     from kcodec import api
 
     versions = api.scheme.prioritized_versions_for_group(group)
     if not versions:
         raise ConfigError(f"group {group!r} is not registered in kcodec.api.scheme")
-    return api.scheme, versions[0].version
+    return api.scheme, versions[0].version, api.scheme.known_types(versions[0])
 
 
 class _ExternalRESTOptionsGetter:
@@ -244,7 +265,7 @@ def new_store(info: ResourceInfo, rest_options_getter: Any, *, service_cidr: str
     """
     if (info.group, info.resource) in _EVENT_RESOURCES and "ttl_func" not in kwargs:
         kwargs["ttl_func"] = _event_ttl_func(event_ttl)
-    scheme, mem_version = _schemes(info.group)
+    scheme, mem_version, kinds = _memory_version(info.group)
     gvk = GroupVersionKind(info.group, mem_version, info.kind)
     list_gvk = GroupVersionKind(info.group, mem_version, info.kind + "List")
     new_func = _new(scheme, gvk)
@@ -253,7 +274,8 @@ def new_store(info: ResourceInfo, rest_options_getter: Any, *, service_cidr: str
     cls = {("", "services"): ServiceStore, ("", "namespaces"): NamespaceStore}.get((info.group, info.resource), Store)
     fields = FIELD_SELECTABLE.get((info.group, info.resource))
     attr_func = attr_func_with_fields(info.namespaced, fields) if fields else None
-    store = cls(new_func=new_func, new_list_func=new_list_func, table_convertor=_table_convertor(new_func),
+    store = cls(new_func=new_func, new_list_func=new_list_func,
+                table_convertor=_table_convertor(kinds.get(info.kind) or type(new_func())),
                 default_qualified_resource=GroupResource(info.group, info.resource),
                 singular_qualified_resource=GroupResource(info.group, info.singular_name),
                 create_strategy=strategy, attr_func=attr_func, short_names=info.short_names,
@@ -277,14 +299,14 @@ def _info(group: str, resource: str) -> ResourceInfo:
     return info
 
 
-def _table_convertor(new_func: Any) -> Any:
+def _table_convertor(cls: type) -> Any:
     """Go's ``printerstorage.TableConvertor`` over ``printersinternal.AddHandlers`` when
-    kcodec.printers has a handler for the kind; None (the default Name/Created At table)
-    otherwise."""
+    kcodec.printers has a handler for the kind's class ``cls``; None (the default
+    Name/Created At table) otherwise."""
     from kcodec.printers import TableConvertor, default_table_generator
 
     generator = default_table_generator()
-    return TableConvertor(generator) if generator.handles(type(new_func())) else None
+    return TableConvertor(generator) if generator.handles(cls) else None
 
 
 def _new(scheme: Any, gvk: GroupVersionKind) -> Any:
@@ -377,6 +399,16 @@ def api_group_infos(rest_options_getter: Any, *, service_cidr: str = DEFAULT_SER
                     storages[f"pods/{sub}"] = StatusREST(store, PodSubresourceStrategy(info, sub, store.create_strategy.scheme))
                 pdbs = backing("policy", "poddisruptionbudgets")
                 storages["pods/eviction"] = EvictionREST(store, pdbs)
+                kubelet_conn = NodeConnectionInfoGetter(backing("", "nodes"))
+                storages["pods/log"] = LogREST(store, kubelet_conn)
+                storages["pods/exec"] = ExecREST(store, kubelet_conn)
+                storages["pods/attach"] = AttachREST(store, kubelet_conn)
+                storages["pods/portforward"] = PortForwardREST(store, kubelet_conn)
+                storages["pods/proxy"] = PodProxyREST(store)
+            if (info.group, info.resource) == ("", "nodes"):
+                storages["nodes/proxy"] = NodeProxyREST(NodeConnectionInfoGetter(store))
+            if (info.group, info.resource) == ("", "services"):
+                storages["services/proxy"] = ServiceProxyREST(store, backing("", "endpoints"), backing("", "pods"))
         for v in info.versions:
             group_info.versioned_resources_storage_map.setdefault(v, {}).update(storages)
     order = {g: i for i, g in enumerate(GROUP_ORDER)}

@@ -92,29 +92,37 @@ class ReviewREST:
         obj.status = authz.SubjectAccessReviewStatus(allowed=allowed, denied=False, reason=reason)
         return obj
 
-    def _require_attributes(self, obj: Any) -> None:
-        from kcodec.validation import field as f
+    def _validate(self, obj: Any) -> None:
+        """The kind's validation (k/k pkg/apis/authorization/validation), run by Go's review
+        REST storages before asking the authorizer; errors are 422 Invalid."""
+        from kcodec.api.authorization import validation as authzv
+        from kcodec.registry.builtin.strategies import snake_kind
 
-        spec = obj.spec
-        if spec.resource_attributes is None and spec.non_resource_attributes is None:
-            raise apierrors.new_invalid(GroupKind("authorization.k8s.io", self.info.kind), "", f.ErrorList([
-                f.invalid(f.Path("spec", "resourceAttributes"), None,
-                          "exactly one of nonResourceAttributes or resourceAttributes must be specified")]))
+        errs = getattr(authzv, "validate_" + snake_kind(self.info.kind))(obj)
+        if errs:
+            raise apierrors.new_invalid(GroupKind("authorization.k8s.io", self.info.kind), "", errs)
 
     def _SubjectAccessReview(self, ctx: Context, obj: Any) -> Any:
-        self._require_attributes(obj)
+        self._validate(obj)
+        return self._subject_access(ctx, obj)
+
+    def _subject_access(self, ctx: Context, obj: Any) -> Any:
         user = UserInfo(name=obj.spec.user, uid=obj.spec.uid, groups=list(obj.spec.groups or ()))
         return self._access(ctx, obj, user)
 
     def _LocalSubjectAccessReview(self, ctx: Context, obj: Any) -> Any:
-        self._require_attributes(obj)
+        if not obj.metadata.namespace:
+            # apiserver's create handler puts the request's namespace on the object
+            # (rest.EnsureObjectNamespaceMatchesRequestNamespace).
+            obj.metadata.namespace = ctx.namespace
         if obj.spec.resource_attributes is not None and obj.spec.resource_attributes.namespace != ctx.namespace:
             raise apierrors.new_bad_request(
                 f"spec.resourceAttributes.namespace must match namespace: {ctx.namespace}")
-        return self._SubjectAccessReview(ctx, obj)
+        self._validate(obj)
+        return self._subject_access(ctx, obj)
 
     def _SelfSubjectAccessReview(self, ctx: Context, obj: Any) -> Any:
-        self._require_attributes(obj)
+        self._validate(obj)
         return self._access(ctx, obj, self._user(ctx))
 
     def _SelfSubjectRulesReview(self, ctx: Context, obj: Any) -> Any:

@@ -218,17 +218,17 @@ def _crd_warnings(info: ResourceInfo, crd: Any, old: Any = None) -> list[str]:
     kube-apiserver always has CEL)."""
     if (info.group, info.kind) != ("apiextensions.k8s.io", "CustomResourceDefinition"):
         return []
-    from kcodec.api.apiextensions import _cel
+    from kcodec.api.apiextensions import cel
     from kcodec.api.apiextensions.validation import warnings_for_custom_resource_definition
 
     out = warnings_for_custom_resource_definition(crd, old)
-    if _cel.cel_available():
+    if cel.cel_available():
         return out
     spec = crd.spec
     schemas = [spec.validation.open_apiv3_schema if spec.validation is not None else None]
     schemas += [v.schema.open_apiv3_schema if v.schema is not None else None for v in spec.versions or ()]
     if any(s is not None and _has_rules(s) for s in schemas):
-        return out + [_cel.CEL_UNAVAILABLE_WARNING]
+        return out + [cel.CEL_UNAVAILABLE_WARNING]
     return out
 
 

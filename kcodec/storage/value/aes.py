@@ -12,21 +12,35 @@ The primitives come from ``cryptography`` (OpenSSL); only the framing is ours.
 """
 from __future__ import annotations
 
+import functools
 import os
 import struct
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
-from typing import Any, Union
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any, Union
 
-from cryptography.exceptions import InvalidTag
-from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
-from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-from cryptography.hazmat.primitives.kdf.hkdf import HKDFExpand
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from kcodec.errors import ConfigError, EncodeError, TransformError
 from kcodec.storage.value.transformer import PrefixTransformer, PrefixTransformers, as_key
+
+
+@functools.lru_cache(maxsize=None)
+def _crypto() -> SimpleNamespace:
+    """``cryptography``'s primitives, imported on first use: a server or a codec that
+    encrypts nothing does not pay for loading OpenSSL's bindings."""
+    from cryptography.exceptions import InvalidTag
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+    from cryptography.hazmat.primitives.kdf.hkdf import HKDFExpand
+
+    return SimpleNamespace(InvalidTag=InvalidTag, hashes=hashes, Cipher=Cipher, algorithms=algorithms, modes=modes,
+                           AESGCM=AESGCM, HKDFExpand=HKDFExpand)
+
 
 __all__ = [
     "GCMCipher",
@@ -74,7 +88,8 @@ class GCMCipher:
     """
 
     def __init__(self, key: bytes, *, name: str | None = None, counter_nonce: bool = False) -> None:
-        self._aead = AESGCM(_check_aes_key(key))
+        self._crypto = _crypto()
+        self._aead = self._crypto.AESGCM(_check_aes_key(key))
         self.name = name
         self._counter: int | None = 1_000_000_000 if counter_nonce else None
         self._lock = threading.Lock()
@@ -97,7 +112,7 @@ class GCMCipher:
             raise TransformError(_SHORT, key=_key_text(key), key_name=self.name)
         try:
             plain = self._aead.decrypt(bytes(data[:NONCE_SIZE]), bytes(data[NONCE_SIZE:]), as_key(key))
-        except InvalidTag:
+        except self._crypto.InvalidTag:
             raise TransformError("cipher: message authentication failed", key=_key_text(key),
                                  key_name=self.name) from None
         return plain, False
@@ -113,6 +128,7 @@ class CBCCipher:
     def __init__(self, key: bytes, *, name: str | None = None) -> None:
         self._key = _check_aes_key(key)
         self.name = name
+        self._crypto = _crypto()
 
     def __repr__(self) -> str:
         return f"CBCCipher(name={self.name!r})"
@@ -130,7 +146,8 @@ class CBCCipher:
             # Go indexes the last byte of an empty plaintext here and panics; no value can
             # be empty after padding, so this is the "not padded" error.
             raise self._fail("invalid PKCS7 data (empty or not padded)", key)
-        dec = Cipher(algorithms.AES(self._key), modes.CBC(iv)).decryptor()
+        c = self._crypto
+        dec = c.Cipher(c.algorithms.AES(self._key), c.modes.CBC(iv)).decryptor()
         result = dec.update(body) + dec.finalize()
         pad = result[-1]
         if pad == 0 or pad > len(result):
@@ -143,7 +160,8 @@ class CBCCipher:
         data = bytes(data)
         pad = BLOCK_SIZE - len(data) % BLOCK_SIZE
         iv = os.urandom(BLOCK_SIZE)
-        enc = Cipher(algorithms.AES(self._key), modes.CBC(iv)).encryptor()
+        c = self._crypto
+        enc = c.Cipher(c.algorithms.AES(self._key), c.modes.CBC(iv)).encryptor()
         return iv + enc.update(data + bytes([pad]) * pad) + enc.finalize()
 
 
@@ -160,6 +178,7 @@ class ExtendedNonceGCMCipher:
             raise ValueError(f"invalid seed length {len(seed)} used for key generation")
         self._seed = seed
         self.name = name
+        self._crypto = _crypto()
         # Reads of one object repeat; the derivation is cheap but not free.
         self._derived: dict[bytes, AESGCM] = {}
 
@@ -169,8 +188,9 @@ class ExtendedNonceGCMCipher:
     def _aead(self, info: bytes) -> AESGCM:
         aead = self._derived.get(info)
         if aead is None:
-            derived = HKDFExpand(algorithm=hashes.SHA256(), length=32, info=info).derive(self._seed)
-            aead = AESGCM(derived)
+            c = self._crypto
+            derived = c.HKDFExpand(algorithm=c.hashes.SHA256(), length=32, info=info).derive(self._seed)
+            aead = c.AESGCM(derived)
             if len(self._derived) >= 1024:
                 self._derived.clear()
             self._derived[info] = aead
@@ -183,16 +203,17 @@ class ExtendedNonceGCMCipher:
         nonce = bytes(data[INFO_SIZE:INFO_SIZE + NONCE_SIZE])
         try:
             plain = self._aead(info).decrypt(nonce, bytes(data[INFO_SIZE + NONCE_SIZE:]), as_key(key))
-        except InvalidTag:
+        except self._crypto.InvalidTag:
             raise TransformError("cipher: message authentication failed", key=_key_text(key),
                                  key_name=self.name) from None
         return plain, False
 
     def transform_to_storage(self, data: bytes, key: bytes) -> bytes:
         info = os.urandom(INFO_SIZE)
-        derived = HKDFExpand(algorithm=hashes.SHA256(), length=32, info=info).derive(self._seed)
+        c = self._crypto
+        derived = c.HKDFExpand(algorithm=c.hashes.SHA256(), length=32, info=info).derive(self._seed)
         nonce = os.urandom(NONCE_SIZE)
-        return info + nonce + AESGCM(derived).encrypt(nonce, bytes(data), as_key(key))
+        return info + nonce + c.AESGCM(derived).encrypt(nonce, bytes(data), as_key(key))
 
 
 def named_keys(keys: KeysLike, provider: str) -> list[tuple[str, bytes]]:

@@ -20,14 +20,14 @@ import re
 import threading
 import uuid
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cryptography.exceptions import InvalidTag
-from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from kcodec.storage.interfaces import DecryptRequest, EncryptResponse, KMSService, KMSv1Service, StatusResponse
 from kcodec.errors import EncodeError, KCodecError, TransformError
-from kcodec.storage.value.aes import MIN_SEED_SIZE, CBCCipher, ExtendedNonceGCMCipher, GCMCipher
+from kcodec.storage.value.aes import MIN_SEED_SIZE, CBCCipher, ExtendedNonceGCMCipher, GCMCipher, _crypto
 from kcodec.storage.value.transformer import PrefixTransformer, as_key, reduce_errors
 
 __all__ = [
@@ -281,7 +281,7 @@ class LocalKMS:
     def rotate(self, kek: bytes, key_id: str) -> None:
         """Make ``kek`` (16, 24 or 32 bytes) the current key, under ``key_id``."""
         with self._lock:
-            self._keks[key_id] = AESGCM(bytes(kek))
+            self._keks[key_id] = _crypto().AESGCM(bytes(kek))
             self.key_id = key_id
 
     def encrypt(self, uid: str, plaintext: bytes) -> EncryptResponse:
@@ -297,7 +297,7 @@ class LocalKMS:
         ct = bytes(request.ciphertext)
         try:
             return aead.decrypt(ct[:12], ct[12:], request.key_id.encode("utf-8"))
-        except (InvalidTag, ValueError):
+        except (_crypto().InvalidTag, ValueError):
             raise KCodecError(f"ciphertext does not decrypt under key id {request.key_id!r}") from None
 
     def status(self) -> StatusResponse:
@@ -489,7 +489,7 @@ class LocalKMSv1:
     """An in-process KMS v1 service: DEKs sealed with AES-GCM under one key encryption key."""
 
     def __init__(self, kek: bytes | None = None) -> None:
-        self._aead = AESGCM(bytes(kek) if kek is not None else os.urandom(32))
+        self._aead = _crypto().AESGCM(bytes(kek) if kek is not None else os.urandom(32))
 
     def __repr__(self) -> str:
         return "LocalKMSv1()"
@@ -502,7 +502,7 @@ class LocalKMSv1:
         data = bytes(data)
         try:
             return self._aead.decrypt(data[:12], data[12:], None)
-        except (InvalidTag, ValueError):
+        except (_crypto().InvalidTag, ValueError):
             raise KCodecError("ciphertext does not decrypt under this KMS key") from None
 
 

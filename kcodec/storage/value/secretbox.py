@@ -9,9 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import nacl.exceptions
-import nacl.secret
-
 from kcodec.errors import ConfigError, TransformError
 from kcodec.storage.value.aes import KeysLike, named_keys
 from kcodec.storage.value.transformer import PrefixTransformer, PrefixTransformers, as_key
@@ -23,6 +20,12 @@ NONCE_SIZE = 24
 OVERHEAD = 16
 
 
+def _crypto_error() -> type[Exception]:
+    import nacl.exceptions
+
+    return nacl.exceptions.CryptoError
+
+
 class SecretboxCipher:
     """One secretbox key (Go's ``secretbox.NewSecretboxTransformer``)."""
 
@@ -30,6 +33,9 @@ class SecretboxCipher:
         key = bytes(key)
         if len(key) != 32:
             raise ValueError(f"expected key size 32 for secretbox provider, got {len(key)}")
+        # PyNaCl on first use: a server that encrypts nothing does not load libsodium
+        import nacl.secret
+
         self._box = nacl.secret.SecretBox(key)
         self.name = name
 
@@ -43,7 +49,7 @@ class SecretboxCipher:
                                  key=as_key(key).decode("utf-8", "replace"), key_name=self.name)
         try:
             return self._box.decrypt(data[NONCE_SIZE:], data[:NONCE_SIZE]), False
-        except nacl.exceptions.CryptoError:
+        except _crypto_error():
             # Go's text for a box that does not open, odd as it reads.
             raise TransformError("output array was not large enough for encryption",
                                  key=as_key(key).decode("utf-8", "replace"), key_name=self.name) from None

@@ -63,6 +63,7 @@ MODULES = (
     "kcodec.api.flowcontrol.validation",
     "kcodec.api.resource.validation",
     "kcodec.api.authorization.validation",
+    "kcodec.api.apiextensions.validation",
     "kcodec.storage",
     "kcodec.storage.value",
     "kcodec.storage.sqlite",

@@ -34,6 +34,15 @@ EXPECTED_INVALID = (
     re.compile(r'Invalid value: "(__INGRESS_[A-Z_]+__|[^"]*<your domain>)"'),
     # fixed nodePorts that an earlier file's Service holds already (one node-port space per cluster)
     re.compile(r"nodePort: Invalid value: \d+: provided port is already allocated"),
+    # apiextensions.k8s.io/v1beta1 CRDs: that version defaults preserveUnknownFields to true,
+    # which apiextensions validation refuses (validatePreserveUnknownFields; 1.36 serves no v1beta1)
+    re.compile(r"spec\.preserveUnknownFields: Invalid value: true: cannot set to true"),
+    # a JSON patch of a CRD (prometheus-operator's conversion patch.json), not a CRD: no spec
+    re.compile(r'CustomResourceDefinition.apiextensions.k8s.io "alertmanagerconfigs.monitoring.coreos.com" is '
+               r"invalid: .*spec\.group: Required value"),
+    # certificates/v1 refuses the legacy signer (ValidateCertificateSigningRequestCreate)
+    re.compile(r'spec\.signerName: Invalid value: "kubernetes.io/legacy-unknown": the legacy signerName is not '
+               r"allowed via this API version"),
 )
 
 

@@ -327,12 +327,32 @@ class _ConversionWebhook:
                 pass
 
         self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/convert"
+        # apiextensions validation requires https for conversion webhooks (webhook.ValidateWebhookURL
+        # with forceHttps); the CRD's caBundle carries this self-signed certificate.
+        import base64
+        import ssl
+        import tempfile
+
+        from kcodec.server.runner import self_signed_certificate
+
+        cert, key = self_signed_certificate("127.0.0.1")
+        self._tmp = tempfile.TemporaryDirectory(prefix="kcodec-hook-")
+        cf, kf = os.path.join(self._tmp.name, "tls.crt"), os.path.join(self._tmp.name, "tls.key")
+        with open(cf, "wb") as f:
+            f.write(cert)
+        with open(kf, "wb") as f:
+            f.write(key)
+        ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        ctx.load_cert_chain(cf, kf)
+        self.httpd.socket = ctx.wrap_socket(self.httpd.socket, server_side=True)
+        self.ca_bundle = base64.b64encode(cert).decode()
+        self.url = f"https://127.0.0.1:{self.httpd.server_address[1]}/convert"
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
 
     def close(self) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()
+        self._tmp.cleanup()
 
 
 def test_conversion_webhook(server) -> None:
@@ -341,7 +361,7 @@ def test_conversion_webhook(server) -> None:
     hook = _ConversionWebhook()
     try:
         conversion = ("conversion: {strategy: Webhook, webhook: {conversionReviewVersions: [v1], "
-                      f"clientConfig: {{url: '{hook.url}'}}}}}}")
+                      f"clientConfig: {{url: '{hook.url}', caBundle: '{hook.ca_bundle}'}}}}}}")
         name = _kind_name("widget")
         kubectl(server, "apply", "-f", "-", stdin=_versions_crd(name, conversion))
         kubectl(server, "wait", "--for=condition=Established", f"crd/{name}s.conv.example.com", "--timeout=20s")

@@ -103,8 +103,10 @@ RESOURCES: tuple[ResourceInfo, ...] = (
     R("admissionregistration.k8s.io", "validatingwebhookconfigurations", "ValidatingWebhookConfiguration",
       namespaced=False, categories=_API_EXT, generation="webhooks"),
     # apiextensions.k8s.io/v1 (apiextensions-apiserver)
+    # The CRD status strategy calls ResetObjectMetaForStatus(new, new): metadata as sent (the
+    # finalizer controller removes its finalizer through UpdateStatus).
     R("apiextensions.k8s.io", "customresourcedefinitions", "CustomResourceDefinition", namespaced=False,
-      short_names=("crd", "crds"), categories=_API_EXT, status=True, status_meta="reset", generation="spec"),
+      short_names=("crd", "crds"), categories=_API_EXT, status=True, status_meta="", generation="spec"),
     # apiregistration.k8s.io/v1 (kube-aggregator)
     R("apiregistration.k8s.io", "apiservices", "APIService", namespaced=False, categories=_API_EXT,
       status=True, status_meta="reset"),

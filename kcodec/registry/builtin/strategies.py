@@ -147,7 +147,7 @@ class BuiltinStrategy(rest.Strategy):
             self._canonicalize_hook(obj)
 
     def warnings_on_update(self, ctx: Context, obj: Any, old: Any) -> list[str]:
-        return _pod_warnings(self.info, obj, old) + _crd_warnings(self.info, obj)
+        return _pod_warnings(self.info, obj, old) + _crd_warnings(self.info, obj, old)
 
     def validate(self, ctx: Context, obj: Any) -> Any:
         fn = validation_function(self.info.group, self.info.kind)
@@ -211,22 +211,25 @@ def _pod_warnings(info: ResourceInfo, obj: Any, old: Any) -> list[str]:
     return warnings_for_pod_template(path, template)
 
 
-def _crd_warnings(info: ResourceInfo, crd: Any) -> list[str]:
-    """A CRD whose x-kubernetes-validations rules this server cannot evaluate (no CEL
-    library installed) is stored all the same; the client is told so (kcodec's own warning,
+def _crd_warnings(info: ResourceInfo, crd: Any, old: Any = None) -> list[str]:
+    """The CRD strategy's warnings (unrecognized formats, sets of non-scalar items); and a
+    CRD whose x-kubernetes-validations rules this server cannot evaluate (no CEL library
+    installed) is stored all the same, the client told so (kcodec's own warning,
     kube-apiserver always has CEL)."""
     if (info.group, info.kind) != ("apiextensions.k8s.io", "CustomResourceDefinition"):
         return []
     from kcodec.api.apiextensions import cel
+    from kcodec.api.apiextensions.validation import warnings_for_custom_resource_definition
 
+    out = warnings_for_custom_resource_definition(crd, old)
     if cel.cel_available():
-        return []
+        return out
     spec = crd.spec
     schemas = [spec.validation.open_apiv3_schema if spec.validation is not None else None]
     schemas += [v.schema.open_apiv3_schema if v.schema is not None else None for v in spec.versions or ()]
     if any(s is not None and _has_rules(s) for s in schemas):
-        return [cel.CEL_UNAVAILABLE_WARNING]
-    return []
+        return out + [cel.CEL_UNAVAILABLE_WARNING]
+    return out
 
 
 def _has_rules(props: Any) -> bool:

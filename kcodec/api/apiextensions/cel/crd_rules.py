@@ -23,13 +23,14 @@ SUPPORTED_REASONS = ("FieldValueDuplicate", "FieldValueForbidden", "FieldValueIn
 
 def validate_schema_rules(schema: Mapping[str, Any], path: Path, *, is_root: bool = True,
                           uncorrelatable: Path | None = None, is_resource: bool | None = None,
-                          node: Mapping[str, Any] | None = None) -> ErrorList:
+                          node: Mapping[str, Any] | None = None, compile_rules: bool = True) -> ErrorList:
     """The x-kubernetes-validations checks of apiextensions ``ValidateCustomResourceDefinitionOpenAPISchema``
     over a JSON schema tree whose place in the CRD is *path* (``spec.validation.openAPIV3Schema``):
     rule, message, messageExpression, reason and fieldPath, then compilation (when the
     CEL library is installed) with Go's field paths and detail texts. Rules directly under
     ``allOf`` are compiled against *node*, the schema the allOf belongs to, as Go's
-    validator compiles them."""
+    validator compiles them. Without *compile_rules* only the rule texts are checked (Go
+    compiles nothing over a schema that is not structural: its CELSchemaContext is nil)."""
     from kcodec.api.apiextensions import internal
 
     errs = ErrorList()
@@ -66,7 +67,7 @@ def validate_schema_rules(schema: Mapping[str, Any], path: Path, *, is_root: boo
             except ValueError:
                 schema_errs.append(field.invalid(p.child("fieldPath"), fp, "must be a valid path"))
     errs.extend(schema_errs)
-    if rules and not schema_errs and cel_available():
+    if rules and not schema_errs and compile_rules and cel_available():
         for i, rule in enumerate(rules):
             p = path.child("x-kubernetes-validations").index(i)
             bad = internal.ValidationRule(rule=rule.get("rule") or "", message=rule.get("message") or "",
@@ -89,22 +90,32 @@ def validate_schema_rules(schema: Mapping[str, Any], path: Path, *, is_root: boo
     ap = _additional(schema)
     if ap is not None:
         errs.extend(validate_schema_rules(ap, path.child("additionalProperties"), is_root=False,
-                                          uncorrelatable=uncorrelatable))
+                                          uncorrelatable=uncorrelatable, compile_rules=compile_rules))
     props = schema.get("properties") or {}
     for name in sorted(props):
         sub_unc = uncorrelatable
         if schema.get("x-kubernetes-map-type") not in (None, "granular", "atomic") and sub_unc is None:
             sub_unc = path
         errs.extend(validate_schema_rules(props[name], path.child("properties").key(name), is_root=False,
-                                          uncorrelatable=sub_unc))
+                                          uncorrelatable=sub_unc, compile_rules=compile_rules))
     items = schema.get("items")
     if isinstance(items, Mapping):
         sub_unc = uncorrelatable
         if schema.get("x-kubernetes-list-type") != "map" and sub_unc is None:
             sub_unc = path
-        errs.extend(validate_schema_rules(items, path.child("items"), is_root=False, uncorrelatable=sub_unc))
+        errs.extend(validate_schema_rules(items, path.child("items"), is_root=False, uncorrelatable=sub_unc,
+                                          compile_rules=compile_rules))
     for i, sub in enumerate(schema.get("allOf") or ()):
         errs.extend(validate_schema_rules(sub, path.child("allOf").index(i), is_root=False,
                                           uncorrelatable=uncorrelatable, is_resource=is_resource,
-                                          node=node if node is not None else schema))
+                                          node=node if node is not None else schema, compile_rules=compile_rules))
+    # Go checks the rule texts under not, oneOf and anyOf too, compiling none (nil CEL context)
+    if isinstance(schema.get("not"), Mapping):
+        errs.extend(validate_schema_rules(schema["not"], path.child("not"), is_root=False,
+                                          uncorrelatable=uncorrelatable, compile_rules=False))
+    for key in ("oneOf", "anyOf"):
+        for i, sub in enumerate(schema.get(key) or ()):
+            if isinstance(sub, Mapping):
+                errs.extend(validate_schema_rules(sub, path.child(key).index(i), is_root=False,
+                                                  uncorrelatable=uncorrelatable, compile_rules=False))
     return errs

@@ -67,6 +67,9 @@ def valid_field_path(json_path: str, schema: Mapping[str, Any]) -> tuple[Path | 
             s = props[name]
 
     def named_here() -> bool:
+        if not isinstance(s, Mapping):
+            # below `additionalProperties: true` there is no schema (Go dereferences nil here)
+            raise ValueError("does not refer to a valid field")
         if s.get("properties") is not None:
             return True
         if s.get("additionalProperties") is not None:

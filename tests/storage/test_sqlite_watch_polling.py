@@ -103,3 +103,36 @@ def test_a_write_wakes_the_watches_of_its_key_only(tmp_path) -> None:
             w.close()
     finally:
         kv.close()
+
+
+def test_idle_watches_share_one_data_version_read(tmp_path) -> None:
+    """30 idle watches (a server holds about 60) read SQLite's data_version through one
+    connection at most every half poll interval between them, not each at every poll, and
+    each still sees a commit of another connection."""
+    import threading
+
+    kv = SQLiteKV(tmp_path / "s.db", poll_interval=0.01)
+    try:
+        watches = [kv.watch(b"/r/", b"/r0", 1) for _ in range(30)]
+        assert all(w.next_batch(0.02) == [] for w in watches)
+        pragmas: list[str] = []
+        assert kv._dv_conn is not None
+        kv._dv_conn.set_trace_callback(lambda sql: pragmas.append(sql) if "data_version" in sql else None)
+        threads = [threading.Thread(target=w.next_batch, args=(0.3,)) for w in watches]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(10)
+        # 30 watches polling every 10 ms for 0.3 s asked about 900 times on their own;
+        # shared, one read per 5 ms at most (and fewer when the machine is busy)
+        assert 0 < len(pragmas) <= 0.3 / 0.005 + 10
+        other = SQLiteKV(tmp_path / "s.db")
+        try:
+            rev = other.put_raw(b"/r/a", b"1")
+        finally:
+            other.close()
+        assert all([e.kv.mod_revision for e in w.next_batch(2)] == [rev] for w in watches)
+        for w in watches:
+            w.close()
+    finally:
+        kv.close()

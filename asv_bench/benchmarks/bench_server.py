@@ -138,3 +138,43 @@ class ServerConfigMaps:
     def time_list_table(self, mode: str, backend: str) -> None:
         r = self.http.get(self.base + "?labelSelector=app%3Dbench", headers={"Accept": _TABLE})
         assert r.status_code == 200
+
+
+def _main(argv: list[str] | None = None) -> int:
+    """Each ``ServerConfigMaps`` timing outside asv: medians of ``--repeat`` runs of
+    ``--number`` requests, after a warm-up, with the load average beside them."""
+    import argparse
+    import statistics
+
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_server", description=__doc__.split("\n")[0])
+    parser.add_argument("--mode", default="compiled", choices=MODES)
+    parser.add_argument("--backend", action="append", choices=["sqlite", "etcd-tls"],
+                        help="the backends to run (default: both)")
+    parser.add_argument("--repeat", type=int, default=7, help="runs per operation (default 7)")
+    parser.add_argument("--number", type=int, default=20, help="requests per run (default 20)")
+    args = parser.parse_args(argv)
+    ops = ("time_create", "time_get", "time_list_json", "time_list_protobuf", "time_list_table")
+    for backend in args.backend or ["sqlite", "etcd-tls"]:
+        bench = ServerConfigMaps()
+        bench.setup(args.mode, backend)
+        try:
+            for op in ops:
+                fn = getattr(bench, op)
+                for _ in range(5):
+                    fn(args.mode, backend)
+                runs = []
+                for _ in range(args.repeat):
+                    t0 = time.perf_counter()
+                    for _ in range(args.number):
+                        fn(args.mode, backend)
+                    runs.append((time.perf_counter() - t0) / args.number)
+                load = "%.2f" % os.getloadavg()[0]
+                print(f"{backend:9} {op[5:]:14} median {statistics.median(runs) * 1e3:6.2f} ms  "
+                      f"min {min(runs) * 1e3:6.2f} ms  (load {load})", flush=True)
+        finally:
+            bench.teardown(args.mode, backend)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(_main())

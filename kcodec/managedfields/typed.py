@@ -196,7 +196,8 @@ def _try_pe(schema: Schema, lt: ListType, child: Any) -> PathElement | None:
 
 def validate(schema: Schema, type_ref: Any, value: Any, *, allow_duplicates: bool = False) -> None:
     """validate.go: raise :class:`ValidationError` where ``value`` does not fit the schema."""
-    errs = _validate(schema, type_ref, value, allow_duplicates)
+    # the walk that also collects the field set, collecting nothing (no parent set)
+    errs = _validate_collect(schema, type_ref, value, allow_duplicates, None, None)
     if errs:
         raise ValidationError(errs)
 
@@ -207,73 +208,6 @@ def _resolve(schema: Schema, type_ref: Any) -> tuple[Atom | None, list[tuple[str
         name = type_ref if isinstance(type_ref, str) and type_ref else "inlined type"
         return None, _errorf(f"schema error: no type found matching: {name}")
     return atom, []
-
-
-def _validate(schema: Schema, type_ref: Any, v: Any, dups: bool) -> list[tuple[str, str]]:
-    # Error paths are prefixed on the way back up, and only when there are errors: a valid
-    # object (the common case) costs one call per value and no allocations.
-    atom = schema.resolve(type_ref)
-    if atom is None:
-        return _resolve(schema, type_ref)[1]
-    a = _deduce(atom, v)
-    m = a.map
-    if m is not None:
-        if v is None:
-            return []
-        if not isinstance(v, dict):
-            return _errorf(f"expected map, got {_go_v(v)}")
-        out: list[tuple[str, str]] = []
-        fields = m.fields
-        element_type = m.element_type
-        resolve = schema.resolve
-        for key, val in v.items():
-            field = fields.get(key)
-            if field is None:
-                if not element_type:
-                    out.append(("." + key, "field not declared in schema"))
-                    return out
-                tr = element_type
-            else:
-                tr = field.type
-            ok = _plain_scalar(resolve(tr))
-            if ok is not None and (val is None or val.__class__ in ok):
-                continue
-            sub = _validate(schema, tr, val, dups)
-            if sub:
-                out.extend(_prefixed(sub, "." + key))
-        return out
-    if a.scalar is not None:
-        return _validate_scalar(a.scalar, v, "")
-    if a.list is not None:
-        if v is None:
-            return []
-        if not isinstance(v, list):
-            return _errorf(f"expected list, got {_go_v(v)}")
-        out = []
-        lt = a.list
-        element_type = lt.element_type
-        if lt.relationship != ASSOCIATIVE:
-            for i, child in enumerate(v):
-                sub = _validate(schema, element_type, child, dups)
-                if sub:
-                    out.extend(_prefixed(sub, f"[{i}]"))
-            return out
-        seen: set[PathElement] = set()
-        for i, child in enumerate(v):
-            try:
-                pe = list_item_pe(schema, lt, child)
-            except KCodecError as exc:
-                out.extend(_errorf(f"element {i}: {exc}"))
-                return out
-            if pe in seen and not dups:
-                out.extend(_errorf(f"duplicate entries for key {pe}"))
-            seen.add(pe)
-            sub = _validate(schema, element_type, child, dups)
-            if sub:
-                out.extend(_prefixed(sub, str(pe)))
-        return out
-    name = f"named type: {type_ref}" if isinstance(type_ref, str) else "inlined"
-    return _errorf(f"schema error: invalid atom: {name}")
 
 
 def validate_to_field_set(schema: Schema, type_ref: Any, value: Any, *, allow_duplicates: bool = False) -> Set:
@@ -289,9 +223,11 @@ def validate_to_field_set(schema: Schema, type_ref: Any, value: Any, *, allow_du
 
 def _validate_collect(schema: Schema, type_ref: Any, v: Any, dups: bool, parent: Set | None,
                       pe: PathElement | None) -> list[tuple[str, str]]:
-    # _validate, also inserting into ``parent`` (under ``pe``) what _to_set inserts; ``parent``
-    # is None below an atomic value, which is validated but is one leaf of the set. Once there
-    # is an error the set is dropped, so only valid values need _to_set's exact rules.
+    # validate.go's walk, also inserting into ``parent`` (under ``pe``) what _to_set inserts;
+    # ``parent`` is None below an atomic value (validated, but one leaf of the set) and for a
+    # plain validate. Once there is an error the set is dropped, so only valid values need
+    # _to_set's exact rules. Error paths are prefixed on the way back up, and only when there
+    # are errors: a valid object costs one call per value.
     atom = schema.resolve(type_ref)
     if atom is None:
         return _resolve(schema, type_ref)[1]

@@ -408,13 +408,19 @@ class CustomResourceDefinitions:
             d.versions.pop(group, None)
         d._agg_cache.clear()
 
-    def _deleted(self, crd_obj: Any) -> None:
+    def _stop_serving(self, crd_obj: Any) -> tuple[dict[str, Any], str, Any]:
+        """Remove a CRD's routes (keeping its stores for the instances' deletion); returns
+        its v1 tree, its name and what was served for it (None when nothing was)."""
         crd = self._v1(crd_obj)
         name = crd["metadata"]["name"]
         with self._lock:
             entry = self._served.get(name)
             self._uninstall(name, destroy=False)
         self._accepted.pop(name, None)
+        return crd, name, entry
+
+    def _deleted(self, crd_obj: Any) -> None:
+        _, name, entry = self._stop_serving(crd_obj)
         if entry is not None:
             # finalizer/crd_finalizer.go deletes the instances in the background; the CRD
             # watch goes on meanwhile, so a CRD created again is served at once.
@@ -427,12 +433,7 @@ class CustomResourceDefinitions:
         from kcodec.registry.request import Context
         from kcodec.registry.rest import DefaultUpdatedObjectInfo
 
-        crd = self._v1(crd_obj)
-        name = crd["metadata"]["name"]
-        with self._lock:
-            entry = self._served.get(name)
-            self._uninstall(name, destroy=False)
-        self._accepted.pop(name, None)
+        crd, name, entry = self._stop_serving(crd_obj)
         stores = list(entry[2]) if entry is not None else self._instance_stores(crd)
         self._delete_instances(name, stores)
 

@@ -687,14 +687,19 @@ def _v_partitioned(id_attr: str, id_json: str) -> Callable[[Any, Path, PodValida
     return check
 
 
-def _v_csi(s: Any, p: Path, opts: PodValidationOptions) -> ErrorList:
+def validate_csi_driver_name(name: str, path: Path) -> ErrorList:
+    """Go: ``ValidateCSIDriverName`` (also used by the storage and resource.k8s.io validation)."""
     errs = ErrorList()
-    dp = p.child("driver")
-    if not s.driver:
-        errs.append(fld.required(dp, ""))
-    if names.go_len(s.driver) > 63:
-        errs.append(fld.too_long(dp, s.driver, 63))
-    errs.extend(fld.invalid(dp, s.driver, m) for m in names.is_dns1123_subdomain(s.driver.lower()))
+    if not name:
+        errs.append(fld.required(path, ""))
+    if names.go_len(name) > 63:
+        errs.append(fld.too_long(path, name, 63))
+    errs.extend(fld.invalid(path, name, m) for m in names.is_dns1123_subdomain(name.lower()))
+    return errs
+
+
+def _v_csi(s: Any, p: Path, opts: PodValidationOptions) -> ErrorList:
+    errs = validate_csi_driver_name(s.driver, p.child("driver"))
     ref = s.node_publish_secret_ref
     if ref is not None:
         if not ref.name:
@@ -2969,13 +2974,7 @@ def _validate_pv_secret_reference(ref: Any, path: Path) -> ErrorList:
 
 def _pv_csi(s: Any, p: Path, opts: PodValidationOptions) -> ErrorList:
     """Go: ``validateCSIPersistentVolumeSource`` (nodeStageSecretRef is not checked, as in Go)."""
-    errs = ErrorList()
-    dp = p.child("driver")
-    if not s.driver:
-        errs.append(fld.required(dp, ""))
-    if names.go_len(s.driver) > 63:
-        errs.append(fld.too_long(dp, s.driver, 63))
-    errs.extend(fld.invalid(dp, s.driver, m) for m in names.is_dns1123_subdomain(s.driver.lower()))
+    errs = validate_csi_driver_name(s.driver, p.child("driver"))
     if not s.volume_handle:
         errs.append(fld.required(p.child("volumeHandle"), ""))
     for attr, js in (("controller_publish_secret_ref", "controllerPublishSecretRef"),

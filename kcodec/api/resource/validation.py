@@ -17,6 +17,7 @@ import re
 from typing import Any, Callable, Iterable
 
 from kcodec.api._celsyntax import cel_syntax_error
+from kcodec.api.core.validation import validate_csi_driver_name
 from kcodec.validation import field as fld
 from kcodec.validation import names
 from kcodec.validation import objectmeta as om
@@ -72,17 +73,6 @@ def _dns1123_label(value: str, path: Path) -> ErrorList:
 def _dns1123_subdomain(value: str, path: Path) -> ErrorList:
     """Go core ``ValidateDNS1123Subdomain``."""
     return ErrorList(fld.invalid(path, value, m) for m in names.is_dns1123_subdomain(value))
-
-
-def _driver_name(name: str, path: Path) -> ErrorList:
-    """Go core ``ValidateCSIDriverName``."""
-    errs = ErrorList()
-    if not name:
-        errs.append(fld.required(path, ""))
-    if names.go_len(name) > 63:
-        errs.append(fld.too_long(path, "", 63))
-    errs.extend(fld.invalid(path, name, m) for m in names.is_dns1123_subdomain(name.lower()))
-    return errs
 
 
 def _pool_name(name: str, path: Path) -> ErrorList:
@@ -148,7 +138,7 @@ def _qualified_name(name: str, path: Path) -> ErrorList:
         if not parts[0]:
             errs.append(fld.invalid(path, "", "the domain must not be empty"))
         else:
-            errs.extend(_driver_name(parts[0], path))
+            errs.extend(validate_csi_driver_name(parts[0], path))
         if not parts[1]:
             errs.append(fld.invalid(path, "", "the name must not be empty"))
         else:
@@ -335,7 +325,7 @@ def _opaque(config: Any, path: Path, stored: bool) -> ErrorList:
         errs.append(fld.required(path.child("opaque"), ""))
         return errs
     op = path.child("opaque")
-    errs.extend(_driver_name(config.opaque.driver or "", op.child("driver")))
+    errs.extend(validate_csi_driver_name(config.opaque.driver or "", op.child("driver")))
     errs.extend(_raw_extension(config.opaque.parameters, op.child("parameters"), stored, OPAQUE_PARAMETERS_MAX_LENGTH))
     return errs
 
@@ -417,7 +407,7 @@ def _allocation_result(allocation: Any, path: Path, request_names: _RequestNames
     if devices is not None:
         def result(r: Any, p: Path) -> ErrorList:
             e = _request_name_ref(r.request or "", p.child("request"), request_names)
-            e.extend(_driver_name(r.driver or "", p.child("driver")))
+            e.extend(validate_csi_driver_name(r.driver or "", p.child("driver")))
             e.extend(_pool_name(r.pool or "", p.child("pool")))
             e.extend(_dns1123_label(r.device or "", p.child("device")))
             e.extend(_binding_parameters(r.binding_conditions, r.binding_failure_conditions, p))
@@ -525,7 +515,7 @@ def _quote(s: str) -> str:
 
 def _device_status(d: Any, path: Path, allocated: set[tuple[Any, ...]]) -> ErrorList:
     """Go ``validateDeviceStatus``."""
-    errs = _driver_name(d.driver or "", path.child("driver"))
+    errs = validate_csi_driver_name(d.driver or "", path.child("driver"))
     errs.extend(_pool_name(d.pool or "", path.child("pool")))
     errs.extend(_dns1123_label(d.device or "", path.child("device")))
     if d.share_id is not None:
@@ -830,7 +820,7 @@ def _resource_slice_spec(spec: Any, old: Any | None, path: Path) -> ErrorList:
     from kcodec.api.resource import internal
 
     pool = spec.pool or internal.ResourcePool()
-    errs = _driver_name(spec.driver or "", path.child("driver"))
+    errs = validate_csi_driver_name(spec.driver or "", path.child("driver"))
     pp = path.child("pool")
     errs.extend(_pool_name(pool.name or "", pp.child("name")))
     if pool.resource_slice_count <= 0:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kcodec.api.core.validation import validate_csi_driver_name
 from kcodec.validation import field as fld
 from kcodec.validation import names
 from kcodec.validation import objectmeta as om
@@ -142,17 +143,6 @@ _MAX_ATTACHED_VOLUME_METADATA_SIZE = 256 * (1 << 10)
 _MAX_VOLUME_ERROR_MESSAGE_SIZE = 1024
 
 
-def _csi_driver_name(name: str, path: Path) -> ErrorList:
-    """Go: core ``ValidateCSIDriverName``."""
-    errs = ErrorList()
-    if not name:
-        errs.append(fld.required(path, ""))
-    if names.go_len(name) > 63:
-        errs.append(fld.too_long(path, name, 63))
-    errs.extend(fld.invalid(path, name, m) for m in names.is_dns1123_subdomain(name.lower()))
-    return errs
-
-
 def _validate_csi_driver_spec(spec: Any, path: Path) -> ErrorList:
     errs = ErrorList()
     for attr, js in (("attach_required", "attachedRequired"), ("pod_info_on_mount", "podInfoOnMount"),
@@ -221,7 +211,7 @@ def validate_csi_node(obj: Any) -> ErrorList:
     seen: set[str] = set()
     for i, d in enumerate(obj.spec.drivers or []):
         ip = dp.index(i)
-        errs.extend(_csi_driver_name(d.name, ip.child("name")))
+        errs.extend(validate_csi_driver_name(d.name, ip.child("name")))
         if not d.node_id:
             errs.append(fld.required(ip.child("nodeID"), ""))
         if names.go_len(d.node_id or "") > _CSI_NODE_ID_MAX_LENGTH:
@@ -302,7 +292,7 @@ def validate_volume_attachment(va: Any) -> ErrorList:
         errs.extend(_validate_volume_error(st.attach_error, stp.child("attachError")))
         errs.extend(_validate_volume_error(st.detach_error, stp.child("detachError")))
     # ValidateVolumeAttachmentV1
-    errs.extend(_csi_driver_name(spec.attacher or "", Path("spec.attacher")))
+    errs.extend(validate_csi_driver_name(spec.attacher or "", Path("spec.attacher")))
     if src.persistent_volume_name is not None:
         pv = src.persistent_volume_name
         errs.extend(fld.invalid(Path("spec.source.persistentVolumeName"), pv, m)

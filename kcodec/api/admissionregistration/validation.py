@@ -479,8 +479,9 @@ def _validate_audit_annotation(policy_name: str, a: Any, path: Path) -> ErrorLis
     return errs
 
 
-def _validate_policy(p: Any, ignore_match_conditions: bool) -> ErrorList:
-    """Go ``validateValidatingAdmissionPolicy`` / ``validateValidatingAdmissionPolicySpec``."""
+def _validate_policy_head(p: Any) -> ErrorList:
+    """What Go's validating and mutating policy validations both check first, in this order:
+    metadata, failurePolicy, paramKind, matchConstraints (required, with resourceRules)."""
     errs = om.validate_object_meta(p.metadata, False, names.name_is_dns_subdomain, Path("metadata"))
     spec = p.spec
     sp = Path("spec")
@@ -490,12 +491,21 @@ def _validate_policy(p: Any, ignore_match_conditions: bool) -> ErrorList:
         errs.append(fld.not_supported(sp.child("failurePolicy"), spec.failure_policy, _FAILURE_POLICIES))
     if spec.param_kind is not None:
         errs.extend(_validate_param_kind(spec.param_kind, sp.child("paramKind")))
+    mp = sp.child("matchConstraints")
     if spec.match_constraints is None:
-        errs.append(fld.required(sp.child("matchConstraints"), ""))
+        errs.append(fld.required(mp, ""))
     else:
-        errs.extend(_validate_match_resources(spec.match_constraints, sp.child("matchConstraints")))
+        errs.extend(_validate_match_resources(spec.match_constraints, mp))
         if not spec.match_constraints.resource_rules:
-            errs.append(fld.required(sp.child("matchConstraints", "resourceRules"), ""))
+            errs.append(fld.required(mp.child("resourceRules"), ""))
+    return errs
+
+
+def _validate_policy(p: Any, ignore_match_conditions: bool) -> ErrorList:
+    """Go ``validateValidatingAdmissionPolicy`` / ``validateValidatingAdmissionPolicySpec``."""
+    errs = _validate_policy_head(p)
+    spec = p.spec
+    sp = Path("spec")
     if not ignore_match_conditions:
         errs.extend(_validate_match_conditions(list(spec.match_conditions or []), sp.child("matchConditions")))
     for i, v in enumerate(spec.variables or ()):
@@ -670,22 +680,11 @@ def _validate_mutation(m: Any, path: Path) -> ErrorList:
 
 def _validate_mutating_policy(p: Any, ignore_match_conditions: bool) -> ErrorList:
     """Go ``validateMutatingAdmissionPolicySpec``."""
-    errs = om.validate_object_meta(p.metadata, False, names.name_is_dns_subdomain, Path("metadata"))
+    errs = _validate_policy_head(p)
     spec = p.spec
     sp = Path("spec")
-    if spec.failure_policy is None:
-        errs.append(fld.required(sp.child("failurePolicy"), ""))
-    elif spec.failure_policy not in _FAILURE_POLICIES:
-        errs.append(fld.not_supported(sp.child("failurePolicy"), spec.failure_policy, _FAILURE_POLICIES))
-    if spec.param_kind is not None:
-        errs.extend(_validate_param_kind(spec.param_kind, sp.child("paramKind")))
-    mp = sp.child("matchConstraints")
-    if spec.match_constraints is None:
-        errs.append(fld.required(mp, ""))
-    else:
-        errs.extend(_validate_match_resources(spec.match_constraints, mp))
-        if not spec.match_constraints.resource_rules:
-            errs.append(fld.required(mp.child("resourceRules"), ""))
+    if spec.match_constraints is not None:
+        mp = sp.child("matchConstraints")
         errs.extend(_validate_mutable_operations(spec.match_constraints, mp.child("resourceRules", "operations")))
     if not ignore_match_conditions:
         errs.extend(_validate_match_conditions(list(spec.match_conditions or []), sp.child("matchConditions")))

@@ -20,7 +20,13 @@ if TYPE_CHECKING:
         cbor_loads,
         cbor_type_meta,
     )
-    from kcodec._native.codec import fill_from_proto, fill_from_tree, struct_to_proto, struct_to_tree
+    from kcodec._native.codec import (
+        expand_raw_tree,
+        fill_from_proto,
+        fill_from_tree,
+        struct_to_proto,
+        struct_to_tree,
+    )
     from kcodec._native.convert import bind_conversion, convert_fields, deep_copy, new_zero
     from kcodec._native.json import json_container_scan, json_encode, json_fill, json_fill_vouched
     from kcodec._native.wire import (
@@ -42,6 +48,7 @@ __all__ = [
     "fill_from_tree",
     "struct_to_proto",
     "struct_to_tree",
+    "expand_raw_tree",
     "decode_signed_varint",
     "decode_varint",
     "encode_varint",
@@ -73,7 +80,8 @@ __all__ = [
 _FILE = {
     **dict.fromkeys(("cbor_encode", "cbor_encode_tree", "cbor_fill", "cbor_item_end", "cbor_loads",
                      "cbor_type_meta"), "cbor"),
-    **dict.fromkeys(("fill_from_proto", "fill_from_tree", "struct_to_proto", "struct_to_tree"), "codec"),
+    **dict.fromkeys(("expand_raw_tree", "fill_from_proto", "fill_from_tree", "struct_to_proto", "struct_to_tree"),
+                    "codec"),
     **dict.fromkeys(("bind_conversion", "convert_fields", "deep_copy", "new_zero"), "convert"),
     **dict.fromkeys(("json_container_scan", "json_encode", "json_fill", "json_fill_vouched"), "json"),
     **dict.fromkeys(("decode_signed_varint", "decode_varint", "encode_varint", "envelope_decode",

@@ -57,7 +57,7 @@ from kcodec.wire import varint as _varint
 _JSON_DEPTH_TEXT = encode_depth_message("json")
 _PROTO_DEPTH_TEXT = encode_depth_message("proto")
 
-__all__ = ["struct_to_tree", "fill_from_tree", "struct_to_proto", "fill_from_proto"]
+__all__ = ["struct_to_tree", "fill_from_tree", "struct_to_proto", "fill_from_proto", "expand_raw_tree"]
 
 def _struct_into(obj: Any, fields: tuple[Any, ...], out: dict[str, Any], depth: int = 1) -> None:
     if depth > MAX_ENCODE_DEPTH:
@@ -788,6 +788,24 @@ def struct_to_tree(obj: Any) -> dict[str, Any]:
     except RecursionError:
         raise EncodeError(_JSON_DEPTH_TEXT) from None
     return out
+
+
+def expand_raw_tree(tree: Any) -> Any:
+    """A copy of the dicts and lists of JSON tree ``tree`` with every :class:`RawJSON` leaf
+    replaced by its parsed value (blank text: None): what ``Struct.to_dict`` returns, a tree
+    that shares nothing mutable with the object it came from."""
+    return _m.walk_tree(tree, _raw_leaf)
+
+
+def _raw_leaf(v: Any) -> Any:
+    if not isinstance(v, RawJSON):
+        return v
+    if not v.data.strip():
+        return None
+    try:
+        return _gojson.loads(v.data)
+    except DecodeError as exc:
+        raise EncodeError(f"json: error calling MarshalJSON for type RawJSON: {exc}") from None
 
 
 def fill_from_tree(obj: Any, cls: Any, tree: dict[str, Any], strict: list[str] | None, path: str) -> None:

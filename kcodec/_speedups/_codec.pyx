@@ -63,7 +63,7 @@ from kcodec.wire import end_group_error as _end_group_error
 from kcodec.wire import illegal_tag_error as _illegal_tag_error
 from kcodec.wire import wrong_wire_error as _wrong_wire_error
 
-__all__ = ["struct_to_tree", "fill_from_tree", "struct_to_proto", "fill_from_proto"]
+__all__ = ["struct_to_tree", "fill_from_tree", "struct_to_proto", "fill_from_proto", "expand_raw_tree"]
 
 cdef extern from "Python.h":
     void PyObject_GC_UnTrack(void* o)
@@ -316,6 +316,50 @@ def struct_to_tree(obj):
     finally:
         gc_resume()
     return out
+
+
+# Nesting below which expand_raw_tree recurses in C; deeper untyped values (JSON allows
+# 10000 levels) go to the pure twin's iterative walk, which has no recursion limit.
+cdef int _EXPAND_RECURSION = 200
+cdef object _RawJSON = _m.RawJSON
+
+
+def expand_raw_tree(tree):
+    """A copy of the dicts and lists of JSON tree ``tree`` with every RawJSON leaf replaced
+    by its parsed value (blank text: None)."""
+    # As in struct_to_tree: the collector need not scan the new dicts as they appear.
+    gc_pause()
+    try:
+        return _expand(tree, 0)
+    finally:
+        gc_resume()
+
+
+cdef object _expand(object v, int depth):
+    cdef type t = type(v)
+    cdef dict out
+    cdef list lst
+    cdef Py_ssize_t i, n
+    if t is str or t is int or t is bool or t is float or v is None:
+        return v
+    if depth >= _EXPAND_RECURSION and (isinstance(v, dict) or isinstance(v, list)):
+        return _twin().expand_raw_tree(v)
+    if t is dict:
+        out = {}
+        for k, x in (<dict>v).items():
+            out[k] = _expand(x, depth + 1)
+        return out
+    if t is list:
+        n = PyList_GET_SIZE(v)
+        lst = [None] * n
+        for i in range(n):
+            lst[i] = _expand(<object>PyList_GET_ITEM(v, i), depth + 1)
+        return lst
+    if isinstance(v, (dict, list)) or isinstance(v, _RawJSON):
+        # subclasses keep the walk's generic protocol (their own items()), and RawJSON's
+        # parse and error text live in the twin
+        return _twin().expand_raw_tree(v)
+    return v
 
 
 cdef int _fill_tree(object obj, Table t, object tree, object strict, str path, str spath) except -1:

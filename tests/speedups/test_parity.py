@@ -153,7 +153,8 @@ def test_each_module_lists_what_it_provides() -> None:
     assert set(_wire.__all__) == {
         "encode_varint", "decode_varint", "decode_signed_varint", "iter_fields", "marshal_unknown",
         "unmarshal_unknown", "envelope_encode", "envelope_decode", "envelope_span", "interpret_gvk"}
-    assert set(_codec.__all__) == {"struct_to_tree", "fill_from_tree", "struct_to_proto", "fill_from_proto"}
+    assert set(_codec.__all__) == {"struct_to_tree", "fill_from_tree", "struct_to_proto", "fill_from_proto",
+                                   "expand_raw_tree"}
     for mod in (_wire, _codec):
         for name in mod.__all__:
             assert callable(getattr(mod, name))
@@ -683,6 +684,46 @@ def test_random_objects_encode_decode_and_tree(obj: Kitchen) -> None:
                 res = outcome(kernels.fill_from_tree, target, Kitchen, model._expand_raw(tree[1]), s, "Kitchen")
                 objs.append((res, target, s))
             assert objs[0] == objs[1]
+
+
+def _nested(depth: int) -> Any:
+    tree: Any = {"leaf": model.RawJSON(b'{"deep": [1, 2.5]}')}
+    for i in range(depth):
+        tree = {"k": [tree, i]} if i % 2 else [tree]
+    return tree
+
+
+class _Labels(dict):  # a dict subclass: walked through its own items()
+    pass
+
+
+@pytest.mark.parametrize("tree", [
+    {"a": 1, "b": [True, None, 2.5, "s"], "c": {}},
+    {"raw": model.RawJSON(b'{"x": {"y": [1, "two"]}}'), "blank": model.RawJSON(b"  "), "n": None},
+    [model.RawJSON(b"12345678901234567890"), model.RawJSON(b'"text"')],
+    model.RawJSON(b"[1, 2]"),
+    {"bad": model.RawJSON(b"{not json")},
+    {"sub": _Labels(a=model.RawJSON(b"1")), "tuple": (1, 2)},
+    _nested(150),
+], ids=["plain", "raw", "raw-list", "raw-root", "raw-invalid", "subclass", "nested-150"])
+def test_expand_raw_tree_alike(tree: Any) -> None:
+    res = same("expand_raw_tree", tree)
+    if res[0] == "ok" and isinstance(tree, dict) and tree:
+        assert res[1] is not tree  # a copy: the model's untyped values are never shared
+
+
+def test_expand_raw_tree_deeper_than_the_recursion_limit() -> None:
+    # Beyond the compiled walk's C recursion the iterative walk takes over; compared as
+    # Go's JSON text, whose writer is iterative too (== on such trees overflows).
+    from kcodec import gojson
+
+    tree = _nested(5000)
+    a, b = pure.expand_raw_tree(tree), compiled.expand_raw_tree(tree)
+    assert gojson.dumps(a) == gojson.dumps(b)
+    leaf = b
+    while not (isinstance(leaf, dict) and "leaf" in leaf):
+        leaf = leaf[0] if isinstance(leaf, list) else leaf["k"]
+    assert leaf["leaf"] == {"deep": [1, 2.5]}
 
 
 def test_struct_without_protobuf_number_for_untyped_value_fails_alike() -> None:

@@ -177,6 +177,21 @@ class Updater:
                last: VersionedSet | None) -> TypedValue:
         if last is None or last.set.empty():
             return merged
+        applied = managers[applying]
+        if last.api_version == applied.api_version and \
+                all(vs.api_version == applied.api_version for vs in managers.values()) and \
+                last.set.difference(applied.set).empty():
+            # Nothing to prune when the manager applies (at least) every field it applied last
+            # time, at one version: a path of the last set, and each of its ancestors, is then
+            # in the new applied set (list items and map keys are members of a value's set,
+            # struct fields are made members by EnsureNamedFieldsAreMembers), so
+            # addBackOwnedItems never removes it and addBackDanglingItems removes nothing
+            # from the merged object (Go's update.go prune returns it unchanged).
+            return merged
+        return self._prune_walk(merged, managers, applying, last)
+
+    def _prune_walk(self, merged: TypedValue, managers: ManagedFields, applying: str,
+                    last: VersionedSet) -> TypedValue:
         converted = self._convert(merged, last.api_version)
         if converted is None:
             return merged

@@ -1,7 +1,8 @@
 """The field manager's hot paths against the slower code they stand for: ``typed.copy_tree``
 (json.loads(json.dumps(tree))) and ``fieldpath.Set.to_tree`` (json.loads(Set.to_json())) on
-every Go-written fixture and on the trees the round trip treats specially, and the Updater's
-no-change apply (which skips compare.go's walk) against the full walk."""
+every Go-written fixture and on the trees the round trip treats specially, the Updater's
+no-change apply (which skips compare.go's walk) against the full walk, and its prune (skipped
+when the manager still applies everything it applied) against update.go's three walks."""
 from __future__ import annotations
 
 import json
@@ -115,3 +116,61 @@ def test_the_short_apply_path_records_what_the_full_walk_records(other, change) 
     assert short == full
     assert all('"gone"' not in m for m in short[1])
     assert (short[0] is None) == (not change)
+
+
+def _prune_both_ways(live: dict, config: dict, managers_json: dict, manager: str, last_json: dict) -> tuple:
+    """Updater._prune (which skips the walk when the manager still applies all it applied)
+    and Updater._prune_walk (update.go prune's three walks) on the merge of ``config`` into
+    ``live``, with ``manager``'s last applied set ``last_json`` (FieldsV1)."""
+    from kcodec.managedfields import TypedValue, Updater
+    from kcodec.managedfields.fieldpath import VersionedSet
+
+    schema = model_schema()
+    ref = schema.type_ref_for(Deployment)
+    live_t = TypedValue(copy_tree(live), schema, ref).validate(allow_duplicates=True)
+    config_t = TypedValue(copy_tree(config), schema, ref).validate(keep_field_set=True)
+    merged = live_t.merge(config_t)
+    managers = {m: VersionedSet(Set.from_tree(t), "apps/v1", False) for m, t in managers_json.items()}
+    managers[manager] = VersionedSet(config_t.to_field_set(), "apps/v1", True)
+    last = VersionedSet(Set.from_tree(last_json), "apps/v1", True)
+    updater = Updater()
+    short = updater._prune(merged, dict(managers), manager, last)
+    return short.value, updater._prune_walk(merged, dict(managers), manager, last).value, short is merged
+
+
+_BASE = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"}}
+
+
+@pytest.mark.parametrize("case", [
+    # config applies x: {} while live holds fields below it that nobody owns
+    ({"spec": {"template": {"metadata": {"labels": {"app": "web", "stray": "1"}}}}},
+     {"spec": {"template": {"metadata": {"labels": {}}}}},
+     {"f:spec": {"f:template": {"f:metadata": {"f:labels": {}}}}}),
+    # list items and map keys kept, an unowned container field below an applied item
+    ({"spec": {"template": {"spec": {"containers": [{"name": "a", "image": "x", "tty": True}]}}},
+      "metadata": {"name": "web", "labels": {"k": "v", "other": "o"}}},
+     {"spec": {"template": {"spec": {"containers": [{"name": "a", "image": "y"}]}}}, "metadata": {"labels": {"k": "v"}}},
+     {"f:metadata": {"f:labels": {"f:k": {}}}, "f:spec": {"f:template": {"f:spec": {"f:containers": {
+         'k:{"name":"a"}': {".": {}, "f:name": {}, "f:image": {}}}}}}}),
+    # null applied where live has a map
+    ({"spec": {"strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": 1}}}},
+     {"spec": {"strategy": None}},
+     {"f:spec": {"f:strategy": {}}}),
+], ids=["empty-map-over-unowned", "items-and-keys", "null-over-map"])
+@pytest.mark.parametrize("others", [{}, {"hpa": {"f:spec": {"f:replicas": {}}}}], ids=["alone", "with-other"])
+def test_prune_skipped_only_where_the_walk_removes_nothing(case, others) -> None:
+    live_extra, config_extra, last = case
+    live = json.loads(json.dumps({**_BASE, **live_extra}))
+    live["metadata"] = {**_BASE["metadata"], **live_extra.get("metadata", {})}
+    config = json.loads(json.dumps({**_BASE, **config_extra}))
+    config["metadata"] = {**_BASE["metadata"], **config_extra.get("metadata", {})}
+    short, full, skipped = _prune_both_ways(live, config, others, "deployer", last)
+    assert skipped and short == full
+
+
+def test_prune_walk_runs_when_a_field_is_no_longer_applied() -> None:
+    live = {**_BASE, "spec": {"replicas": 3, "minReadySeconds": 5}}
+    config = {**_BASE, "spec": {"replicas": 3}}
+    short, full, skipped = _prune_both_ways(live, config, {}, "deployer",
+                                            {"f:spec": {"f:replicas": {}, "f:minReadySeconds": {}}})
+    assert not skipped and short == full and "minReadySeconds" not in short["spec"]

@@ -140,6 +140,10 @@ def operations(items: int) -> list[tuple[str, list[Case]]]:
             ("yaml.dump CSafeDumper", p.PeerYAML, "time_dump_pod", ()),
         ]),
         ("deep copy Pod", [(KCODEC, k.DeepCopy, "time_deep_copy_pod", ())]),
+        ("typed Pod -> dict (to_dict)", [
+            (KCODEC, k.DeepCopy, "time_to_dict_pod", ()),
+            ("json.loads of its JSON", p.PeerPlainDict, "time_loads", ("json", "pod")),
+        ]),
         ("decode Pod protobuf", [(KCODEC, k.PodCodec, "time_decode", ("protobuf",))]),
         ("encode Pod protobuf", [(KCODEC, k.PodCodec, "time_encode", ("protobuf",))]),
         (f"decode {lst} JSON", [

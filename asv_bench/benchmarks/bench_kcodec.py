@@ -97,6 +97,11 @@ class DeepCopy:
     def time_deep_copy_pod(self, docs: dict[str, Any], mode: str) -> None:
         self.obj.deep_copy()
 
+    def time_to_dict_pod(self, docs: dict[str, Any], mode: str) -> None:
+        """``to_dict()``: the JSON-compatible dict of the object (what apply and callers that
+        hand objects to dict-based code use)."""
+        self.obj.to_dict()
+
 
 class PodListCodec(Heavy):
     """Decode and encode of the PodList (compact JSON, protobuf, CBOR as Go writes it)."""

@@ -407,15 +407,57 @@ cdef object _copy_plain(object v, int depth):
     return _twin().copy_plain_tree(v)
 
 
-cdef int _fill_tree(object obj, Table t, object tree, object strict, str path, str spath) except -1:
+# Where a walk is, as a chain of C structs on the walk's stack (the protobuf and tree
+# decoders): the texts of paths (errors' field paths, strict mode's messages) are written
+# only when one is needed, not for every value (which cost a tree decode a third of its time).
+cdef struct PathSeg:
+    const PathSeg* up
+    PyObject* text   # kind 0: the root path; 1: a json name; 3: a map key (all borrowed)
+    Py_ssize_t index  # kind 2
+    int kind
+
+
+cdef str _tpath(const PathSeg* p, bint rooted):
+    """``rooted``: the indexed path from the root name (``Deployment.spec.containers[0]``),
+    else the strict path (``spec.containers[0]``: fields dot-joined, no root)."""
+    cdef list parts = []
+    cdef const PathSeg* q = p
+    cdef str root = ""
+    while q != NULL:
+        if q.kind == 0:
+            root = <str>q.text
+            break
+        parts.append(<size_t>q)
+        q = q.up
+    cdef list out = [root] if rooted else []
+    cdef Py_ssize_t i
+    for i in range(len(parts) - 1, -1, -1):
+        q = <const PathSeg*><size_t>parts[i]
+        if q.kind == 1:
+            if rooted or len(out):
+                out.append(".")
+            out.append(<str>q.text)
+        elif q.kind == 2:
+            out.append(f"[{q.index}]")
+        else:
+            out.append(f"[{<object>q.text}]")
+    return "".join(out)
+
+
+cdef str _strict_prefix(const PathSeg* p):
+    cdef str s = _tpath(p, False)
+    return s + "." if s else s
+
+
+cdef int _fill_tree(object obj, Table t, object tree, object strict, const PathSeg* p) except -1:
     _enter(" while filling a struct from a JSON tree")
     try:
-        return _fill_tree_body(obj, t, tree, strict, path, spath)
+        return _fill_tree_body(obj, t, tree, strict, p)
     finally:
         Py_LeaveRecursiveCall()
 
 
-cdef int _fill_tree_body(object obj, Table t, object tree, object strict, str path, str spath) except -1:
+cdef int _fill_tree_body(object obj, Table t, object tree, object strict, const PathSeg* at) except -1:
     cdef dict jmap = t.json
     cdef tuple chain
     cdef FieldRow f, inl
@@ -423,18 +465,21 @@ cdef int _fill_tree_body(object obj, Table t, object tree, object strict, str pa
     cdef PyObject* p
     cdef bint direct = t.owns(obj)
     cdef bint d
+    cdef PathSeg fp
+    fp.up = at
+    fp.kind = 1
     if strict is not None:
         dups = getattr(tree, "duplicates", None)
         if dups:
             for key in dups:
-                msg = f'duplicate field "{spath}{key}"'
+                msg = f'duplicate field "{_strict_prefix(at)}{key}"'
                 if msg not in strict:
                     strict.append(msg)
     for key, v in tree.items():
         p = PyDict_GetItem(jmap, key)
         if p == NULL:
             if strict is not None:
-                msg = f'unknown field "{spath}{key}"'
+                msg = f'unknown field "{_strict_prefix(at)}{key}"'
                 if msg not in strict:
                     strict.append(msg)
             continue
@@ -451,7 +496,7 @@ cdef int _fill_tree_body(object obj, Table t, object tree, object strict, str pa
         f = <FieldRow>chain[n - 1]
         # Slot offsets are the owning table's: usable on obj itself, not across inline hops.
         d = direct and n == 1
-        fpath = path + "." + key
+        fp.text = <PyObject*>key
         if f.kind == K_STR:
             if type(v) is str:
                 set_field(target, f, v, d)
@@ -460,24 +505,25 @@ cdef int _fill_tree_body(object obj, Table t, object tree, object strict, str pa
                 if f.pointer:
                     set_field(target, f, None, d)
             else:
-                raise _type_error(v, f.info, fpath)
+                raise _type_error(v, f.info, _tpath(&fp, True))
         else:
             old = get_field(target, f, d)
-            set_field(target, f, _decode_tree_value(f, v, old, strict, fpath, spath + key), d)
+            set_field(target, f, _decode_tree_value(f, v, old, strict, &fp), d)
     return 0
 
 
-cdef object _decode_tree_value(TypeRow t, object v, object old, object strict, str path, str spath):
+cdef object _decode_tree_value(TypeRow t, object v, object old, object strict, const PathSeg* p):
     cdef int k = t.kind
     cdef TypeRow e
     cdef Table tab
     cdef Py_ssize_t i
     cdef list out
+    cdef PathSeg ip
     if v is None:
         if t.pointer or k == K_LIST or k == K_MAP or k == K_BYTES or k == K_ANY:
             return None
         if k == K_CUSTOM:
-            return t.cls._from_tree(None, path)
+            return t.cls._from_tree(None, _tpath(p, True))
         if k == K_STRUCT:
             return old if old is not None else t.struct_table().new_zero()
         # null leaves an existing scalar value alone (merge)
@@ -485,7 +531,7 @@ cdef object _decode_tree_value(TypeRow t, object v, object old, object strict, s
     if k == K_STR:
         if type(v) is str:
             return v
-        raise _type_error(v, t.info, path)
+        raise _type_error(v, t.info, _tpath(p, True))
     if k == K_INT32 or k == K_INT64:
         if type(v) is int:
             if k == K_INT32:
@@ -493,21 +539,21 @@ cdef object _decode_tree_value(TypeRow t, object v, object old, object strict, s
                     return v
             elif -9223372036854775808 <= v <= 9223372036854775807:
                 return v
-        raise _type_error(v, t.info, path)
+        raise _type_error(v, t.info, _tpath(p, True))
     if k == K_BOOL:
         if v is True or v is False:
             return v
-        raise _type_error(v, t.info, path)
+        raise _type_error(v, t.info, _tpath(p, True))
     if k == K_STRUCT:
         if type(v) is not dict and not isinstance(v, dict):
-            raise _type_error(v, t.info, path)
+            raise _type_error(v, t.info, _tpath(p, True))
         tab = t.struct_table()
         sub = old if old is not None else tab.new_zero()
-        _fill_tree(sub, tab, v, strict, path, spath + ".")
+        _fill_tree(sub, tab, v, strict, p)
         return sub
     if k == K_LIST:
         if type(v) is not list:
-            raise _type_error(v, t.info, path)
+            raise _type_error(v, t.info, _tpath(p, True))
         e = t.elem
         if e.kind == K_STR:
             for x in <list>v:
@@ -516,12 +562,15 @@ cdef object _decode_tree_value(TypeRow t, object v, object old, object strict, s
             else:
                 return v
         out = []
+        ip.up = p
+        ip.kind = 2
         for i, x in enumerate(<list>v):
-            out.append(_decode_tree_value(e, x, None, strict, f"{path}[{i}]", f"{spath}[{i}]"))
+            ip.index = i
+            out.append(_decode_tree_value(e, x, None, strict, &ip))
         return out
     if k == K_MAP:
         if not isinstance(v, dict):
-            raise _type_error(v, t.info, path)
+            raise _type_error(v, t.info, _tpath(p, True))
         e = t.elem
         if e.kind == K_STR:
             for x in v.values():
@@ -534,13 +583,17 @@ cdef object _decode_tree_value(TypeRow t, object v, object old, object strict, s
                     return old
                 return out_map
         out_map = {}
+        ip.up = p
+        ip.kind = 3
         for key, x in v.items():
-            out_map[key] = _decode_tree_value(e, x, None, strict, f"{path}[{key}]", f"{spath}[{key}]")
+            ip.text = <PyObject*>key
+            out_map[key] = _decode_tree_value(e, x, None, strict, &ip)
         if old is not None:
             old.update(out_map)
             return old
         return out_map
     if k == K_CUSTOM:
+        path = _tpath(p, True)
         try:
             return t.cls._from_tree(v, path)
         except DecodeError as exc:
@@ -550,25 +603,30 @@ cdef object _decode_tree_value(TypeRow t, object v, object old, object strict, s
             raise
     if k == K_BYTES:
         if type(v) is not str:
-            raise _type_error(v, t.info, path)
+            raise _type_error(v, t.info, _tpath(p, True))
         try:
             return _go_b64decode(v)
         except DecodeError as exc:
-            exc.field_path = path
+            exc.field_path = _tpath(p, True)
             raise
     if k == K_FLOAT:
         if type(v) is int or type(v) is float or type(v) is _JSONNumber:
             return float(v)
-        raise _type_error(v, t.info, path)
+        raise _type_error(v, t.info, _tpath(p, True))
     return v
 
 
 def fill_from_tree(obj, cls, tree, strict, path):
     """Fill ``obj`` (an instance of compiled ``cls``) from a JSON object tree."""
     cdef Table t = table_of(cls)
+    cdef PathSeg root
+    root.up = NULL
+    root.kind = 0
+    root.text = <PyObject*>path
+    root.index = 0
     gc_pause()
     try:
-        _fill_tree(obj, t, tree, strict, path, "")
+        _fill_tree(obj, t, tree, strict, &root)
     except DecodeError as exc:
         # Go's wording names the innermost struct and the JSON path without indexes; this
         # walker only carries the indexed path, from which the pure twin finds the rest.
@@ -1494,13 +1552,6 @@ def struct_to_proto(obj, prefix=None, suffix=b""):
 
 
 # ----------------------------------------------------------------------------- protobuf in
-
-cdef struct PathSeg:
-    const PathSeg* up
-    PyObject* text   # kind 0: the root path; 1: a json name; 3: a map key (all borrowed str)
-    Py_ssize_t index  # kind 2
-    int kind
-
 
 cdef str _path(const PathSeg* s):
     parts = []

@@ -144,6 +144,10 @@ def operations(items: int) -> list[tuple[str, list[Case]]]:
             (KCODEC, k.DeepCopy, "time_to_dict_pod", ()),
             ("json.loads of its JSON", p.PeerPlainDict, "time_loads", ("json", "pod")),
         ]),
+        ("dict -> typed Pod (from_dict)", [
+            (KCODEC, k.DeepCopy, "time_from_dict_pod", ()),
+            ("lightkube Pod.from_dict", p.PeerLightkube, "time_from_dict", ("pod",)),
+        ]),
         ("decode Pod protobuf", [(KCODEC, k.PodCodec, "time_decode", ("protobuf",))]),
         ("encode Pod protobuf", [(KCODEC, k.PodCodec, "time_encode", ("protobuf",))]),
         (f"decode {lst} JSON", [

@@ -93,6 +93,7 @@ class DeepCopy:
         _docs.require_kcodec()
         _docs.use_mode(mode)
         self.obj, _ = _docs.serializer_for("protobuf").decode(_docs.document(docs, "pod_pb"))
+        self.tree = self.obj.to_dict()
 
     def time_deep_copy_pod(self, docs: dict[str, Any], mode: str) -> None:
         self.obj.deep_copy()
@@ -101,6 +102,10 @@ class DeepCopy:
         """``to_dict()``: the JSON-compatible dict of the object (what apply and callers that
         hand objects to dict-based code use)."""
         self.obj.to_dict()
+
+    def time_from_dict_pod(self, docs: dict[str, Any], mode: str) -> None:
+        """``from_dict()``: the typed object of a JSON-compatible dict (``kcodec.load(dict)``)."""
+        type(self.obj).from_dict(self.tree)
 
 
 class PodListCodec(Heavy):

@@ -45,7 +45,7 @@ from kcodec._speedups._varint cimport VARINT_EOF, VARINT_OK, read_uvarint, uvari
 from kcodec._speedups._tables cimport (
     kc_same_bytes,
     Table, TypeRow, FieldRow, FieldC, table_of, check_scalar, kc_list_new_untracked, untrack, get_field, set_field, is_zero_value, gc_pause, gc_resume,
-    StrCache, strcache_init, strcache_ascii, strcache_clear, new_time,
+    StrCache, strcache_init, strcache_ascii, strcache_clear, new_time, time_from_text,
     K_STR, K_BOOL, K_INT32, K_INT64, K_FLOAT, K_BYTES, K_STRUCT, K_CUSTOM, K_LIST, K_MAP, K_ANY,
     WT_VARINT, WT_FIXED64, WT_BYTES,
 )
@@ -593,6 +593,11 @@ cdef object _decode_tree_value(TypeRow t, object v, object old, object strict, c
             return old
         return out_map
     if k == K_CUSTOM:
+        if type(v) is str:
+            # metav1.Time/MicroTime in the canonical UTC text: the JSON decoder's C parser
+            r = time_from_text(t.cls, v)
+            if r is not None:
+                return r
         path = _tpath(p, True)
         try:
             return t.cls._from_tree(v, path)

@@ -33,7 +33,7 @@ from kcodec import _kinds
 from kcodec._speedups._tables cimport (
     Table, TypeRow, FieldRow, table_of, get_field, set_field, is_zero_value,
     gc_pause, gc_resume, untrack, StrCache, strcache_init, strcache_ascii, strcache_clear,
-    new_time, kc_prefetch, check_scalar,
+    new_time, kc_prefetch, check_scalar, time_frac_for, time_from_text,
 )
 
 __all__ = ["json_fill", "json_fill_vouched", "json_encode", "json_container_scan"]
@@ -111,10 +111,6 @@ cdef extern from "Python.h":
 # kcodec.model is still initialising (model -> speedups -> _speedups).
 cdef bint _ready = False
 
-# Custom value type -> fraction digits of the UTC RFC3339 text the encoder writes for it
-# itself (``_KC_JSON_TIME_FRAC``: metav1.Time 0, MicroTime 6), or -1. Formatting a time
-# in Python was a quarter of encoding a single Pod (8 times at about 2 us each).
-cdef dict _time_frac = {}
 # Go's zero time (0001-01-01T00:00:00Z) and the bounds of four-digit years, in Unix seconds.
 cdef long long _ZERO_UNIX_SEC = -62135596800LL
 cdef long long _YEAR0_UNIX_SEC = -62167219200LL
@@ -1015,7 +1011,7 @@ cdef class _Dec:
                 p = PyDict_GetItemWithError(cache, v)
                 if p != NULL:
                     return <object>p
-            r = _time_from_text(t.cls, v)
+            r = time_from_text(t.cls, v)
             if r is None:
                 r = t.cls._from_tree(v, self.fullpath())
             if PyDict_Size(cache) >= HOOK_CACHE_MAX:
@@ -1550,84 +1546,6 @@ def json_fill_vouched(obj, cls, data, Py_ssize_t start=0, end=None):
 # ----------------------------------------------------------------------------------------
 # Encoder.
 
-cdef inline int _two(const unsigned char* s, Py_ssize_t i) noexcept:
-    """The two decimal digits at ``s[i]``, or -1."""
-    if s[i] < 0x30 or s[i] > 0x39 or s[i + 1] < 0x30 or s[i + 1] > 0x39:
-        return -1
-    return (s[i] - 0x30) * 10 + (s[i + 1] - 0x30)
-
-
-cdef int _time_frac_for(object tp) except -2:
-    """Fraction digits of the canonical JSON text of custom type ``tp`` (see
-    ``_time_frac``), or -1 when the compiled code does not handle its times."""
-    cdef PyObject* p = PyDict_GetItemWithError(_time_frac, tp)
-    if p != NULL:
-        return <int><object>p
-    # Only where the class itself says so: a subclass may parse and format differently.
-    fv = tp.__dict__.get("_KC_JSON_TIME_FRAC")
-    frac = fv if type(fv) is int and 0 <= fv <= 9 else -1
-    _time_frac[tp] = frac
-    return frac
-
-
-cdef object _time_from_text(object cls, object v):
-    """``cls._from_tree(v, path)`` for the canonical UTC text the encoder writes
-    (``2006-01-02T15:04:05Z``, with exactly the type's fraction digits), or None.
-
-    Anything else - offsets, other fraction lengths, out-of-range fields, which Go either
-    parses differently or rejects with its own message - is left to the Python parser."""
-    cdef int frac = _time_frac_for(cls)
-    cdef Py_ssize_t n, i
-    cdef const unsigned char* s
-    cdef int y, mo, d, hh, mi, ss, hi, lo, mdays
-    cdef long long days, yy, era, yoe, doy, doe, nsec = 0
-    if frac < 0 or not PyUnicode_CheckExact(v) or not PyUnicode_IS_ASCII(v):
-        return None
-    n = PyUnicode_GET_LENGTH(v)
-    if n != 20 + (frac + 1 if frac else 0):
-        return None
-    s = <const unsigned char*>PyUnicode_DATA(v)
-    if s[4] != 0x2D or s[7] != 0x2D or s[10] != 0x54 or s[13] != 0x3A or s[16] != 0x3A \
-            or s[n - 1] != 0x5A:
-        return None
-    hi = _two(s, 0)
-    lo = _two(s, 2)
-    mo = _two(s, 5)
-    d = _two(s, 8)
-    hh = _two(s, 11)
-    mi = _two(s, 14)
-    ss = _two(s, 17)
-    if hi < 0 or lo < 0 or mo < 1 or mo > 12 or d < 1 or hh < 0 or hh > 23 or mi < 0 \
-            or mi > 59 or ss < 0 or ss > 59:
-        return None
-    y = hi * 100 + lo
-    if mo == 2:
-        mdays = 29 if (y % 4 == 0 and (y % 100 != 0 or y % 400 == 0)) else 28
-    elif mo == 4 or mo == 6 or mo == 9 or mo == 11:
-        mdays = 30
-    else:
-        mdays = 31
-    if d > mdays:
-        return None
-    if frac:
-        if s[19] != 0x2E:
-            return None
-        for i in range(20, 20 + frac):
-            if s[i] < 0x30 or s[i] > 0x39:
-                return None
-            nsec = nsec * 10 + (s[i] - 0x30)
-        for i in range(frac, 9):
-            nsec *= 10
-    # Proleptic Gregorian date to days since 1970-01-01 (Howard Hinnant's days_from_civil).
-    yy = y - 1 if mo <= 2 else y
-    era = (yy if yy >= 0 else yy - 399) // 400
-    yoe = yy - era * 400
-    doy = (153 * (mo - 3 if mo > 2 else mo + 9) + 2) // 5 + d - 1
-    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
-    days = era * 146097 + doe - 719468
-    return new_time(cls, days * 86400 + hh * 3600 + mi * 60 + ss, nsec)
-
-
 @cython.final
 cdef class _Enc:
     cdef PyObject* out          # bytes object used as the growing buffer (owned)
@@ -2057,7 +1975,7 @@ cdef class _Enc:
         cdef PyObject* p
         cdef Py_ssize_t start
         cdef int frac
-        frac = _time_frac_for(type(v))
+        frac = time_frac_for(type(v))
         if frac >= 0 and self.put_time(v, frac):
             return 0
         if not t.shareable:

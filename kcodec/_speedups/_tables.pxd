@@ -387,6 +387,8 @@ cdef void untrack(object container) noexcept
 cdef int gc_resume() except -1
 cdef int generic_setattr(object obj, str name, object value) except -1
 cdef object new_time(object cls, long long sec, long long nsec)
+cdef int time_frac_for(object tp) except -2
+cdef object time_from_text(object cls, object v)
 
 
 cdef inline int check_scalar(int k, object v) except -1:

@@ -901,9 +901,38 @@ def optional_library() -> dict[str, Callable[..., Any]]:
             zero = v == ct.TimestampType("0001-01-01T00:00:00Z")
         return _NONE if zero else _Optional(v)
 
+    # version 2 of cel-go's optional library (cel/library.go), which Kubernetes' environment
+    # has: cel.OptionalTypes() takes the latest version
+    def first(lst: Any) -> Any:
+        if not _is_list(lst):
+            raise _overload()
+        return _Optional(lst[0]) if lst else _NONE
+
+    def last(lst: Any) -> Any:
+        if not _is_list(lst):
+            raise _overload()
+        return _Optional(lst[-1]) if lst else _NONE
+
+    def unwrap_list(lst: Any) -> Any:
+        if not _is_list(lst):
+            raise _overload()
+        out = []
+        for v in lst:
+            if not isinstance(v, _Optional):
+                raise _EvalError(f"value {v} is not optional")
+            if v.present:
+                out.append(v.v)
+        return ct.ListType(out)
+
+    def unwrap(ns: Any, lst: Any) -> Any:
+        if ns is not _OPTIONAL_NAMESPACE:
+            raise _overload()
+        return unwrap_list(lst)
+
     return {
         "hasValue": has_value, "value": value, "orValue": or_value, "or": or_,
         "none": none, "of": of, "ofNonZeroValue": of_non_zero_value,
+        "first": first, "last": last, "unwrap": unwrap, "unwrapOpt": unwrap_list,
     }
 
 

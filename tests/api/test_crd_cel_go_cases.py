@@ -475,7 +475,6 @@ CASES = [
 
 # rule -> why cel-python gives another outcome than cel-go
 DIVERGES = {
-    "self.str.find(')') == ''": "cel-go compiles a constant regex at compile time; celpy reports re2's error text",
 }
 
 

@@ -21,7 +21,7 @@ from typing import Any
 from kcodec.api.apiextensions.cel import interpreter, loader, syntax
 from kcodec.api.apiextensions.cel.fieldpath import valid_field_path
 from kcodec.api.apiextensions.cel.interpreter import _MACROS, _TWO_VARS, CEL_UNAVAILABLE_WARNING
-from kcodec.api.apiextensions.cel.library import _RFC3339, _functions, _regex
+from kcodec.api.apiextensions.cel.library import _RFC3339, _functions, _regex, regex_error_text
 from kcodec.api.apiextensions.cel.model import _STRING, _additional, _fields, _is_dyn
 
 __all__ = ["CompiledRule", "compile_rule"]
@@ -140,6 +140,9 @@ class _Checker:
     def __init__(self, src: str, schema: Mapping[str, Any], is_resource: bool, optional_old_self: bool) -> None:
         self.src = src
         self.issues: list[str] = []
+        # the error cel-go's env.Program gives (its regex optimizations compile constant
+        # patterns of find/findAll then): compile_rule reports it after the checker's issues
+        self.program_error: str | None = None
         self.uses_old_self = False
         self.exempt: set[int] = set()
         self.scopes: list[dict[str, Any]] = [{"ip": None, "sets": None, "lists": None, "optional": None,
@@ -339,6 +342,8 @@ class _Checker:
         args = t.children[2].children if len(t.children) > 2 and t.children[2] is not None else []
         if method == "matches" and len(args) == 1:
             self._constant_regex(args[0])
+        if method in ("find", "findAll") and args:
+            self._constant_find_regex(args[0])
         if method in ("sum", "min", "max", "isSorted") and not args:
             self._list_function(method, member)
         if method == "format":
@@ -508,6 +513,17 @@ class _Checker:
         except Exception:  # noqa: BLE001 - re2 and re raise different errors
             self.issues.append(_issue(self.src, tok.line, tok.column - 1, "invalid matches argument"))
 
+    def _constant_find_regex(self, arg: Any) -> None:
+        """apiserver pkg/cel/library/regex.go FindRegexOptimization / FindAllRegexOptimization:
+        a constant pattern is compiled when the program is built; its error fails the rule."""
+        pattern = _string_literal(_literal(arg))
+        if pattern is None or self.program_error is not None:
+            return
+        try:
+            _regex().compile(pattern)
+        except Exception as exc:  # noqa: BLE001 - re2 and re raise different errors
+            self.program_error = regex_error_text(exc)
+
     def _constant_time(self, name: str, arg: Any) -> None:
         """cel-go validates constant duration() and timestamp() arguments when it checks."""
         tok = _literal(arg)
@@ -622,6 +638,9 @@ def compile_rule(rule: Mapping[str, Any], schema: Mapping[str, Any], is_resource
         return cr
     if checker.result_type(ast) not in (None, "bool"):
         cr.error = "cel expression must evaluate to a bool"
+        return cr
+    if checker.program_error is not None:
+        cr.error = "program instantiation failed: " + checker.program_error
         return cr
     cr.uses_old_self = checker.uses_old_self
     cr.program = interpreter.environment().program(ast, functions=_functions())

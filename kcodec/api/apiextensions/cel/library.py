@@ -56,11 +56,41 @@ def _regex() -> Any:
         return re
 
 
+# RE2's error codes (re2/regexp.cc CodeText) -> Go's regexp/syntax ErrorCode texts, which
+# name the same errors
+_RE2_TO_GO = {
+    "invalid escape sequence": "invalid escape sequence",
+    "invalid character class": "invalid character class",
+    "invalid character class range": "invalid character class range",
+    "missing ]": "missing closing ]",
+    "missing )": "missing closing )",
+    "unexpected )": "unexpected )",
+    "trailing \\": "trailing backslash at end of expression",
+    "no argument for repetition operator": "missing argument to repetition operator",
+    "invalid repetition size": "invalid repeat count",
+    "bad repetition operator": "invalid nested repetition operator",
+    "invalid perl operator": "invalid or unsupported Perl syntax",
+    "invalid UTF-8": "invalid UTF-8",
+    "invalid named capture group": "invalid named capture",
+}
+
+
+def regex_error_text(exc: BaseException) -> str:
+    """Go's ``*syntax.Error`` text (``error parsing regexp: <code>: `<expr>```) for the error
+    re2 (or Python's re) raised compiling a pattern."""
+    raw = exc.args[0] if exc.args else str(exc)
+    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)
+    code, sep, expr = text.partition(": ")
+    if code in _RE2_TO_GO:
+        return f"error parsing regexp: {_RE2_TO_GO[code]}: `{expr if sep else ''}`"
+    return f"error parsing regexp: {text}"
+
+
 def _compile_regex(pattern: str) -> Any:
     try:
         return _regex().compile(pattern)
     except Exception as exc:  # noqa: BLE001 - re2 and re raise different errors
-        raise _EvalError(f"Illegal regex: {exc}") from None
+        raise _EvalError(f"Illegal regex: {regex_error_text(exc)}") from None
 
 
 def _parse_ip(s: str) -> Any:

@@ -414,6 +414,8 @@ class _Checker:
             self._constant_regex(args[1])
         elif name in ("duration", "timestamp") and len(args) == 1:
             self._constant_time(name, args[0])
+        elif name in ("semver", "isSemver") and 1 <= len(args) <= 2:
+            self._semver_overload(t.children[0], name, args)
         for c in t.children[1:]:
             if c is not None:
                 self.visit(c)
@@ -524,6 +526,17 @@ class _Checker:
         except Exception as exc:  # noqa: BLE001 - re2 and re raise different errors
             self.program_error = regex_error_text(exc)
 
+    def _semver_overload(self, tok: Any, name: str, args: list[Any]) -> None:
+        """semverlib.go declares semver and isSemver on (string) and (string, bool): arguments
+        of another certain type have no overload (reported at the call's parenthesis)."""
+        kinds = [self._type_name(a) for a in args]
+        if None in kinds or kinds == ["string", "bool"][:len(kinds)]:
+            return
+        at = self.src.find("(", tok.end_pos)
+        line, col = _line_col(self.src, max(at, 0))
+        self.issues.append(_issue(self.src, line, col, f"found no matching overload for '{name}' applied to "
+                                                       f"'({', '.join(str(k) for k in kinds)})'"))
+
     def _constant_time(self, name: str, arg: Any) -> None:
         """cel-go validates constant duration() and timestamp() arguments when it checks."""
         tok = _literal(arg)
@@ -600,7 +613,7 @@ class _Checker:
             return None
         if d == "ident_arg":
             name = str(t.children[0])
-            if name in ("has", "matches", "isURL", "isQuantity", "isIP", "isCIDR"):
+            if name in ("has", "matches", "isURL", "isQuantity", "isIP", "isCIDR", "isSemver"):
                 return "bool"
             if name == "size":
                 return "int"

@@ -132,7 +132,11 @@ FORMS = [
     ("{?'a': self.obj.?s, ?'b': self.l[?9], 'c': 'd'} == {'a': 'x', 'c': 'd'}", None),
     ("{'a': {'x': 'y'}, ?'a': self.m.?none} == {}", None),  # a none entry removes the key, as evalMap does
     ("{?'a': dyn('v')} == {}", "cannot initialize optional entry 'a' from non-optional value v"),
-    # the transformation does not apply to ordinary syntax: a plain select still fails
+    # errors on both sides of && are an error value, which || then ignores (cel-go's
+    # commutative logic); celpy prints such errors' expressions, optional nodes included
+    ("!has(self.obj.n) || self.obj.?n.value() > 0 && self.l[?9].value() == 'a'", None),
+    ("true || (self.m.nokey.x == 'a' && self.m.nokey2.y == 'b')", None),
+    # ordinary syntax keeps its behaviour: a plain select on an absent field fails
     ("self.m.missing.k == 'v'", "no such key: missing"),
     ("self.l[5] == 'a'", "index out of bounds: 5"),
 ]

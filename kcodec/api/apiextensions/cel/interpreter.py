@@ -157,14 +157,14 @@ def _runner_class() -> type:
             target = self.visit(member_tree)
             if isinstance(target, _Optional):
                 return _qualify_if_present(target, ct.StringType(str(name)), True)
-            return super().member_dot(Tree(tree.data, [Evaluated(target), name], tree.meta))
+            return _own_tree(super().member_dot(Tree(tree.data, [Evaluated(target), name], tree.meta)), tree)
 
         def member_index(self, tree: Any) -> Any:
             member_tree, index_tree = tree.children
             target = self.visit(member_tree)
             if isinstance(target, _Optional):
                 return _qualify_if_present(target, self.visit(index_tree), False)
-            return super().member_index(Tree(tree.data, [Evaluated(target), index_tree], tree.meta))
+            return _own_tree(super().member_index(Tree(tree.data, [Evaluated(target), index_tree], tree.meta)), tree)
 
         def exprlist(self, tree: Any) -> Any:
             # a list literal with optional elements (cel-go interpretable.go evalList): an
@@ -272,6 +272,14 @@ def _runner_class() -> type:
             return e.evaluate(context)
 
     return Runner
+
+
+def _own_tree(result: Any, tree: Any) -> Any:
+    """An error celpy made for the stand-in tree points at the rule's own node (celpy prints
+    an error's tree as source text)."""
+    if isinstance(result, loader.celpy.evaluation.CELEvalError) and result.tree is not None:
+        result.tree = tree
+    return result
 
 
 def _opt_map(evaluator: Any, name: str, target: Any, args: list[Any]) -> Any:

@@ -93,7 +93,26 @@ def parser(tree_class: type) -> Any:
                 raise celparser.CELParseError(ex.args[0].splitlines()[0], *ex.args) from None
 
     _PARSER = OptionalSyntaxParser(tree_class)
+    _teach_dump_ast(celparser.DumpAST)
     return _PARSER
+
+
+def _teach_dump_ast(dump_ast: type) -> None:
+    """celpy prints an error's expression with its ``DumpAST`` visitor, which has a method per
+    node kind: the optional nodes get theirs (new names, so celpy's own trees are unaffected)."""
+    def member_dot_opt(self: Any, tree: Any) -> None:
+        self.stack.append(f"{self.stack.pop()}.?{tree.children[1].value}")
+
+    def member_index_opt(self: Any, tree: Any) -> None:
+        right = self.stack.pop()
+        self.stack.append(f"{self.stack.pop()}[?{right}]")
+
+    def opt_expr(self: Any, tree: Any) -> None:
+        self.stack.append(f"?{self.stack.pop()}")
+
+    for fn in (member_dot_opt, member_index_opt, opt_expr):
+        if not hasattr(dump_ast, fn.__name__):
+            setattr(dump_ast, fn.__name__, fn)
 
 
 # cel-go parser/unescape.go: the escapes of a cooked string; any other character, a newline

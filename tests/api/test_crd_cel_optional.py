@@ -169,6 +169,13 @@ COMPILE_ERRORS = [
     ("self.?obj.?s == 'x'", "found no matching overload for '_==_' applied to '(optional_type(string), string)'"),
     ("self.?obj", "cel expression must evaluate to a bool"),
     ("self.l[?0]", "cel expression must evaluate to a bool"),
+    # parser/macro.go MakeHas: has() takes a field selection, not an optional one (a call of
+    # _?._) or an index; parser/parser_test.go's `has(m)`
+    ("has(self.?obj)", "compilation failed: ERROR: <input>:1:9: invalid argument to has() macro\n"
+                       " | has(self.?obj)\n | ........^"),
+    ("has(self.l[?0])", "ERROR: <input>:1:11: invalid argument to has() macro"),
+    ("has(self.l[0])", "ERROR: <input>:1:11: invalid argument to has() macro"),
+    ("has(self)", "ERROR: <input>:1:5: invalid argument to has() macro"),
 ]
 
 

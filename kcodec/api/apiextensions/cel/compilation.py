@@ -140,6 +140,9 @@ class _Checker:
     def __init__(self, src: str, schema: Mapping[str, Any], is_resource: bool, optional_old_self: bool) -> None:
         self.src = src
         self.issues: list[str] = []
+        # errors cel-go's parser reports (its macro expansion): they stand alone, as the
+        # parser's errors keep the checker from running
+        self.syntax_issues: list[str] = []
         # the error cel-go's env.Program gives (its regex optimizations compile constant
         # patterns of find/findAll then): compile_rule reports it after the checker's issues
         self.program_error: str | None = None
@@ -410,6 +413,8 @@ class _Checker:
         # a global call: has(), size(), ... ; the name itself is not a variable
         name = str(t.children[0])
         args = t.children[1].children if len(t.children) > 1 and t.children[1] is not None else []
+        if name == "has" and len(args) == 1:
+            self._has_argument(args[0])
         if name == "matches" and len(args) == 2:
             self._constant_regex(args[1])
         elif name in ("duration", "timestamp") and len(args) == 1:
@@ -525,6 +530,33 @@ class _Checker:
             _regex().compile(pattern)
         except Exception as exc:  # noqa: BLE001 - re2 and re raise different errors
             self.program_error = regex_error_text(exc)
+
+    def _has_argument(self, arg: Any) -> None:
+        """parser/macro.go MakeHas: the argument of has() is a field selection; an optional
+        selection (``a.?f``, a call of ``_?._``), an index or anything else is refused where
+        cel-go's parser puts that expression."""
+        from lark import Token
+
+        node = arg
+        while not isinstance(node, Token) and (len(node.children) == 1 and node.data in (
+                "expr", "conditionalor", "conditionaland", "relation", "addition", "multiplication", "unary",
+                "member", "primary") or node.data == "paren_expr"):
+            node = node.children[0]
+        if isinstance(node, Token) or node.data == "member_dot":
+            return
+        if node.data == "member_dot_opt":
+            at = self.src.rfind(".", 0, node.children[1].start_pos)
+        elif node.data in ("member_index", "member_index_opt"):
+            tok = _first_token(node.children[1])
+            at = self.src.rfind("[", 0, tok.start_pos) if tok is not None else -1
+        elif node.data in ("member_dot_arg", "ident_arg"):
+            name = node.children[1] if node.data == "member_dot_arg" else node.children[0]
+            at = self.src.find("(", name.end_pos)
+        else:
+            tok = _first_token(node)
+            at = tok.start_pos if tok is not None and tok.start_pos is not None else -1
+        line, col = _line_col(self.src, max(at, 0))
+        self.syntax_issues.append(_issue(self.src, line, col, "invalid argument to has() macro"))
 
     def _semver_overload(self, tok: Any, name: str, args: list[Any]) -> None:
         """semverlib.go declares semver and isSemver on (string) and (string, bool): arguments
@@ -684,6 +716,8 @@ def _compile(src: str, schema: Mapping[str, Any], is_resource: bool, optional_ol
         col = (getattr(exc, "column", None) or 1) - 1
         return None, _issue(src, line, col, "Syntax error: unexpected input"), checker
     checker.visit(ast)
+    if checker.syntax_issues:
+        return ast, "\n".join(checker.syntax_issues), checker
     if checker.issues:
         return ast, "\n".join(checker.issues), checker
     return ast, None, checker

@@ -227,6 +227,11 @@ def test_optional_old_self(rule) -> None:
 # newlines; escapes are expanded unless the string is raw
 @pytest.mark.parametrize("rule", ["'''l1\nl2''' == 'l1\\nl2'", '"""l1\nl2""" == "l1\\nl2"',
                                   "r'''a\\n\nb''' == 'a\\\\n\\nb'", "'''tab\\there''' == 'tab\\there'",
-                                  "'''\\x41\\u0042\\101''' == 'ABA'", "self.s.matches('''^a\nb$''')"])
+                                  "'''\\x41\\u0042\\101''' == 'ABA'", "self.s.matches('''^a\nb$''')",
+                                  # newlines are normalised to \n first (unescape.go newlineNormalizer)
+                                  "'''a\r\nb\rc''' == 'a\\nb\\nc'", "r'''a\r\nb''' == 'a\\nb'",
+                                  # bytes: hex and octal escapes are byte values
+                                  "b'''a\nb''' == b'a\\nb'", "b'''\\xff\\001\n''' == b'\\xff\\001\\n'",
+                                  "br'''\\x\n''' == b'\\\\x\\n'"])
 def test_triple_quoted_strings(rule) -> None:
     assert _run(rule, {"s": "a\nb"}, _schema(s=STR)) == []

@@ -216,9 +216,13 @@ def _runner_class() -> type:
             return out
 
         def literal(self, tree: Any) -> Any:
+            # triple-quoted literals as cel-go reads them: celpy drops their newlines
             tok = tree.children[0] if len(tree.children) == 1 else None
-            if getattr(tok, "type", None) == "MLSTRING_LIT" and str(tok)[:1] not in "rR":
+            kind = getattr(tok, "type", None)
+            if kind == "MLSTRING_LIT":
                 return ct.StringType(syntax.cel_string(tok))
+            if kind == "BYTES_LIT" and str(tok)[1:].lstrip("rR")[:3] in ('"""', "'''"):
+                return ct.BytesType(syntax.cel_bytes(tok))
             return super().literal(tree)
 
         def macro_has_eval(self, exprlist: Any) -> Any:

@@ -23,7 +23,7 @@ from typing import Any
 
 from kcodec.api.apiextensions.cel import loader
 
-__all__ = ["optional_grammar", "parser", "cel_string"]
+__all__ = ["optional_grammar", "parser", "cel_string", "cel_bytes"]
 
 # (celpy's rule line, what it becomes): each must be found, or the grammar is not the one
 # this module was written against and the parser is not built.
@@ -135,14 +135,41 @@ def _unescape_one(m: re.Match[str]) -> str:
     return chr(int(s[1:], 8))
 
 
-def cel_string(token: Any) -> str:
-    """The value of a STRING_LIT or MLSTRING_LIT token as cel-go unquotes it. celpy's
-    ``celstr`` matches each character of a cooked string with ``.``, which skips the
-    newlines a triple-quoted string may hold; this keeps them."""
-    text = str(token)
+def _body(text: str) -> tuple[str, bool]:
+    """(the text between a literal's quotes, whether it is raw), newlines normalised to
+    ``\n`` as cel-go's unescape does first."""
     raw = text[:1] in ("r", "R")
     if raw:
         text = text[1:]
     quote = 3 if text[:3] in ('"""', "'''") else 1
-    body = text[quote:-quote]
+    return text[quote:-quote].replace("\r\n", "\n").replace("\r", "\n"), raw
+
+
+def cel_string(token: Any) -> str:
+    """The value of a STRING_LIT or MLSTRING_LIT token as cel-go unquotes it. celpy's
+    ``celstr`` matches each character of a cooked string with ``.``, which skips the
+    newlines a triple-quoted string may hold; this keeps them."""
+    body, raw = _body(str(token))
     return body if raw else _ESCAPE.sub(_unescape_one, body)
+
+
+def cel_bytes(token: Any) -> bytes:
+    """The value of a BYTES_LIT token as cel-go unquotes it (a triple-quoted one keeps its
+    newlines): hex and octal escapes are byte values, other characters UTF-8."""
+    body, raw = _body(str(token)[1:])
+    if raw:
+        return body.encode("utf-8")
+    out = bytearray()
+    pos = 0
+    for m in _ESCAPE.finditer(body):
+        out += body[pos:m.start()].encode("utf-8")
+        esc = m.group(0)
+        if esc[1] in "xX":
+            out.append(int(esc[2:], 16))
+        elif esc[1] in "0123":
+            out.append(int(esc[1:], 8))
+        else:
+            out += _unescape_one(m).encode("utf-8")
+        pos = m.end()
+    out += body[pos:].encode("utf-8")
+    return bytes(out)

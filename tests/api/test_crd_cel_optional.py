@@ -86,6 +86,7 @@ EVAL = [
     ("optional.unwrap([optional.of(42), optional.none(), optional.of(43)]) == [42, 43]", {}, None),
     ("[].unwrapOpt() == []", {}, None),
     ("[optional.of(42), optional.none(), optional.of(43)].unwrapOpt() == [42, 43]", {}, None),
+    ("type(optional.none()) == optional_type", {}, None),
     ("optional.of(optional.of(1)) != dyn(optional.of(1))", {}, None),
     ("(true ? optional.of(optional.of(1)) : dyn(optional.of(2))) != dyn(optional.of(1))", {}, None),
     # cel/cel_test.go TestOptionalValuesEvalErrorCases

@@ -199,6 +199,11 @@ def test_semver_ordering(a, b, result) -> None:
     assert _run(rule) == []
 
 
+def test_semver_type() -> None:
+    # apiserver pkg/cel/semver.go: SemverType is cel.ObjectType("kubernetes.Semver")
+    assert _run("type(semver('1.0.0')) == kubernetes.Semver && type('1.0.0') != kubernetes.Semver") == []
+
+
 def test_semver_methods_keep_the_quantity_overloads() -> None:
     # isGreaterThan, isLessThan and compareTo are quantity.go's too: each receiver type
     # takes its own library's overload, and mixing them has none

@@ -149,7 +149,7 @@ class _Checker:
         self.uses_old_self = False
         self.exempt: set[int] = set()
         self.scopes: list[dict[str, Any]] = [{"ip": None, "sets": None, "lists": None, "optional": None,
-                                              "format": None, "net": None, "self": (schema, is_resource), "oldSelf": (
+                                              "format": None, "net": None, "kubernetes": None, "self": (schema, is_resource), "oldSelf": (
             None if optional_old_self else (schema, is_resource))}]
 
     def lookup(self, name: str) -> Any:

@@ -223,6 +223,13 @@ def _net_types() -> Any:
     return ct.MapType({ct.StringType("IP"): _IP, ct.StringType("CIDR"): _CIDR})
 
 
+def _kubernetes_types() -> Any:
+    """``kubernetes.Semver``, the type name ``type(semver(s))`` compares with (apiserver
+    pkg/cel/semver.go SemverType)."""
+    ct = loader.celpy.celtypes
+    return ct.MapType({ct.StringType("Semver"): _Semver})
+
+
 _FORMAT_NAMESPACE = _FormatNamespace()
 
 _SETS_NAMESPACE = _SetsNamespace()

@@ -559,6 +559,16 @@ def test_constant_find_patterns_are_compiled_with_the_rule(pattern, error, call)
     assert compiled.error == "program instantiation failed: error parsing regexp: " + error
 
 
+def test_constant_find_pattern_in_a_message_expression() -> None:
+    # compilation.go: the messageExpression program's error is "messageExpression
+    # instantiation failed: " and leaves the rule itself working
+    compiled = cel.compile_rule({"rule": "true", "messageExpression": "self.s.find('[') + 'x'"},
+                                {"type": "object", "properties": {"s": STR}})
+    assert compiled.error is None
+    assert compiled.message_error == ("messageExpression instantiation failed: error parsing regexp: "
+                                      "missing closing ]: `[`")
+
+
 def test_valid_constant_find_patterns_compile() -> None:
     compiled = cel.compile_rule({"rule": "self.s.find('[0-9]+') == '1' && self.s.findAll('''\\d''').size() == 1"},
                                 {"type": "object", "properties": {"s": STR}})

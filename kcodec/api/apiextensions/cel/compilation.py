@@ -696,6 +696,8 @@ def compile_rule(rule: Mapping[str, Any], schema: Mapping[str, Any], is_resource
             cr.message_error = "messageExpression compilation failed: " + merr
         elif mchecker.result_type(mast) not in (None, "string"):
             cr.message_error = "messageExpression must evaluate to a string"
+        elif mchecker.program_error is not None:
+            cr.message_error = "messageExpression instantiation failed: " + mchecker.program_error
         else:
             cr.message_program = interpreter.environment().program(mast, functions=_functions())
     if rule.get("fieldPath"):

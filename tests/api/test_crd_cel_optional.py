@@ -216,7 +216,9 @@ OLD_SELF = _schema(foo=STR)
 
 
 @pytest.mark.parametrize("rule", ["self.foo == 'valid' || (oldSelf.hasValue() && oldSelf.value().foo != 'valid')",
-                                  "self.foo == 'valid' || oldSelf.foo.orValue('') != 'valid'"])
+                                  "self.foo == 'valid' || oldSelf.foo.orValue('') != 'valid'",
+                                  # cel_test.go's has(optm.c): a presence test through an optional
+                                  "self.foo == 'valid' || !has(oldSelf.foo) || oldSelf.foo.value() != 'valid'"])
 def test_optional_old_self(rule) -> None:
     assert _run(rule, {"foo": "invalid again"}, OLD_SELF, {"foo": "invalid"}, optionalOldSelf=True) == []
     assert _run(rule, {"foo": "valid"}, OLD_SELF, None, optionalOldSelf=True) == []

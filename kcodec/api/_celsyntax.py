@@ -7,19 +7,14 @@ k8s.io/apiserver pkg/admission/plugin/cel) and refuses one that does not compile
 CEL library the CRD rules use (:mod:`kcodec.api.apiextensions.cel`, optional ``celpy``):
 syntax errors are reported as the CRD rules report them (celpy's position, ``Syntax error:
 unexpected input``); type errors (undeclared variables, wrong overloads) are not, since
-each kind's typed environment is not modelled. Without celpy nothing is reported, nor for
-expressions using cel-go's optional syntax (``x.?field``, ``m[?key]``, enabled in
-Kubernetes' base environment), which celpy's grammar lacks: such expressions are not checked.
+each kind's typed environment is not modelled. Without celpy nothing is reported. cel-go's
+optional syntax (``x.?field``, ``m[?key]``, ``[?x]``, ``{?k: v}``, enabled in Kubernetes'
+base environment) parses, as the CRD rules' grammar has it
+(:mod:`kcodec.api.apiextensions.cel.syntax`).
 """
 from __future__ import annotations
 
-import re
-
 __all__ = ["cel_syntax_error"]
-
-#: cel-go's optional field selection and index (``.?`` and ``[?``), outside string literals
-#: or not: either way celpy's verdict on such an expression is not Go's.
-_OPTIONAL_SYNTAX = re.compile(r"\.\s*\?|\[\s*\?")
 
 
 def cel_syntax_error(expression: str) -> str | None:
@@ -34,8 +29,6 @@ def cel_syntax_error(expression: str) -> str | None:
     try:
         interpreter.environment().compile(expression)
     except celpy.CELParseError as exc:
-        if _OPTIONAL_SYNTAX.search(expression):
-            return None
         line = getattr(exc, "line", None) or 1
         col = (getattr(exc, "column", None) or 1) - 1
         return "compilation failed: " + _issue(expression, line, col, "Syntax error: unexpected input")

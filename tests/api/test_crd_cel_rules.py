@@ -421,7 +421,9 @@ def test_library_functions(rule) -> None:
 @pytest.mark.parametrize("rule,error", [
     ("[].max() == 0", "max called on empty list"),
     ("[0][0] == [].min()", "min called on empty list"),
-    ("'abc'.find('(') == ''", "Illegal regex: "),
+    # a pattern that is not a literal is compiled when the rule runs (regex.go find's error)
+    ("'abc'.find(self.s + '(') == ''", "Illegal regex: error parsing regexp: missing closing ): `x(`"),
+    ("'abc'.findAll('[' + self.s) == []", "Illegal regex: error parsing regexp: missing closing ]: `[x`"),
     ("quantity('1.5').asInteger() == 1", "cannot convert value to integer"),
     ("quantity('x').sign() == 1", "quantities must match the regular expression"),
     ("url('x y').getScheme() == ''", "URL parse error during conversion from string"),
@@ -535,3 +537,39 @@ def test_deeply_nested_unknown_data_is_an_error_not_a_crash() -> None:
                                                                "x-kubernetes-preserve-unknown-fields": True}})
     out = _errors(schema, _obj(spec={"u": deep}), _obj(spec={"u": deep}))
     assert out == ['spec: Invalid value: "object": invalid data, nested too deeply evaluating rule: has(self.u)']
+
+
+# apiserver pkg/cel/library/regex.go: find and findAll compile a literal pattern when the
+# program is built, so its error refuses the rule ("program instantiation failed", as
+# apiextensions compilation.go words env.Program's error). The texts are Go's regexp/syntax
+# errors (parse.go) for each pattern.
+@pytest.mark.parametrize("pattern,error", [
+    (")", "unexpected ): `)`"), ("(", "missing closing ): `(`"), ("[a", "missing closing ]: `[a`"),
+    ("a**", "invalid nested repetition operator: `**`"), ("*a", "missing argument to repetition operator: `*`"),
+    ("\\\\", "trailing backslash at end of expression: ``"), ("x{2,1}", "invalid repeat count: `{2,1}`"),
+    ("\\\\8", "invalid escape sequence: `\\8`"), ("[z-a]", "invalid character class range: `z-a`"),
+    ("(?i", "invalid or unsupported Perl syntax: `(?i`"), ("a{1001}", "invalid repeat count: `{1001}`"),
+    ("[[:foo:]]", "invalid character class range: `[:foo:]`"), ("(?<x", "invalid named capture: `(?<x`"),
+])
+@pytest.mark.parametrize("call", ["self.s.find('{}') == ''", "self.s.findAll('{}').size() == 0",
+                                  "self.s.findAll('{}', 1) == []"])
+def test_constant_find_patterns_are_compiled_with_the_rule(pattern, error, call) -> None:
+    rule = call.replace("{}", pattern)
+    compiled = cel.compile_rule({"rule": rule}, {"type": "object", "properties": {"s": STR}})
+    assert compiled.error == "program instantiation failed: error parsing regexp: " + error
+
+
+def test_constant_find_pattern_in_a_message_expression() -> None:
+    # compilation.go: the messageExpression program's error is "messageExpression
+    # instantiation failed: " and leaves the rule itself working
+    compiled = cel.compile_rule({"rule": "true", "messageExpression": "self.s.find('[') + 'x'"},
+                                {"type": "object", "properties": {"s": STR}})
+    assert compiled.error is None
+    assert compiled.message_error == ("messageExpression instantiation failed: error parsing regexp: "
+                                      "missing closing ]: `[`")
+
+
+def test_valid_constant_find_patterns_compile() -> None:
+    compiled = cel.compile_rule({"rule": "self.s.find('[0-9]+') == '1' && self.s.findAll('''\\d''').size() == 1"},
+                                {"type": "object", "properties": {"s": STR}})
+    assert compiled.error is None

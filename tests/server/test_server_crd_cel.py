@@ -275,3 +275,72 @@ def test_ratcheting_over_http(clients) -> None:
     with pytest.raises(ApiException) as err:
         api.replace_cluster_custom_object(*args, "r1", {**updated, "spec": {"replicas": 51}})
     assert _status(err.value)["message"] == f'{kind}.{GROUP} "r1" is invalid: spec.replicas: Invalid value: 51: at most 10 replicas'
+
+
+def test_optional_syntax_and_semver_rules_over_http(clients) -> None:
+    """Rules with cel-go's optional syntax (a.?f, m[?k], [?x, y]), an optionalOldSelf
+    transition rule that selects on oldSelf, and the semver library, as kube-apiserver's
+    environment has them (apiserver pkg/cel/environment/base.go: cel.OptionalTypes(),
+    library.SemverLib); results as apiextensions validation_test.go's optionals and
+    TestOptionalOldSelf cases give them."""
+    pytest.importorskip("celpy", reason="cel-python (kcodec[cel]) is not installed: CEL rules are not evaluated")
+    from kubernetes.client.rest import ApiException
+
+    ext, api = clients
+    schema = {"type": "object", "properties": {"spec": {
+        "type": "object",
+        "properties": {"replicas": {"type": "integer"}, "maxReplicas": {"type": "integer"},
+                       "labels": {"type": "object", "additionalProperties": {"type": "string"}},
+                       "primary": {"type": "string"}, "secondary": {"type": "string"},
+                       "mode": {"type": "string"}, "version": {"type": "string"}},
+        "x-kubernetes-validations": [
+            {"rule": "self.?replicas.orValue(1) <= self.?maxReplicas.orValue(10)",
+             "message": "replicas over maxReplicas"},
+            {"rule": "self.?labels[?'tier'].orValue('web') in ['web', 'db']", "message": "unknown tier"},
+            {"rule": "[?self.?primary, ?self.?secondary].size() <= 1", "message": "primary and secondary exclude"},
+            {"rule": "oldSelf.mode.orValue('') != 'locked' || self.?mode == optional.of('locked')",
+             "optionalOldSelf": True, "message": "locked stays locked"},
+            {"rule": "!has(self.version) || isSemver(self.version, true) && "
+                     "semver(self.version, true).isGreaterThan(semver('1.0.0'))",
+             "messageExpression": "'version ' + self.version + ' is not a semver above 1.0.0'"}]}}}
+    kind = _kind("Optional")
+    ext.create_custom_resource_definition(_crd(kind, schema))
+    _established(ext, f"{kind.lower()}s.{GROUP}")
+    args = (GROUP, "v1beta1", kind.lower() + "s")
+
+    def body(name: str, spec: dict) -> dict:
+        return {"apiVersion": f"{GROUP}/v1beta1", "kind": kind, "metadata": {"name": name}, "spec": spec}
+
+    for spec, message in [
+        ({"replicas": 11}, "spec: Invalid value: replicas over maxReplicas"),
+        ({"replicas": 3, "maxReplicas": 2}, "spec: Invalid value: replicas over maxReplicas"),
+        ({"labels": {"tier": "cache"}}, "spec: Invalid value: unknown tier"),
+        ({"primary": "a", "secondary": "b"}, "spec: Invalid value: primary and secondary exclude"),
+        ({"version": "v0.9"}, "spec: Invalid value: version v0.9 is not a semver above 1.0.0"),
+        ({"version": "1.2.x"}, "spec: Invalid value: version 1.2.x is not a semver above 1.0.0"),
+    ]:
+        with pytest.raises(ApiException) as err:
+            api.create_cluster_custom_object(*args, body("bad", spec))
+        assert err.value.status == 422
+        assert _status(err.value)["message"] == f'{kind}.{GROUP} "bad" is invalid: {message}'
+
+    cr = api.create_cluster_custom_object(*args, body("o1", {"replicas": 5, "labels": {"tier": "db"},
+                                                             "secondary": "b", "mode": "locked", "version": "v1.2"}))
+    assert cr["spec"]["mode"] == "locked"
+    assert api.create_cluster_custom_object(*args, body("o2", {}))["spec"] == {}  # every field absent
+    with pytest.raises(ApiException) as err:  # the transition rule reads oldSelf.mode
+        api.replace_cluster_custom_object(*args, "o1", {**cr, "spec": {**cr["spec"], "mode": "open"}})
+    assert _status(err.value)["message"] == f'{kind}.{GROUP} "o1" is invalid: spec: Invalid value: locked stays locked'
+    updated = api.replace_cluster_custom_object(*args, "o1", {**cr, "spec": {**cr["spec"], "replicas": 6}})
+    assert updated["spec"]["replicas"] == 6
+
+    # a rule selecting an undeclared field with .? does not compile: the CRD is refused
+    bad = {"type": "object", "properties": {"spec": {"type": "object", "properties": {"a": {"type": "string"}},
+                                                     "x-kubernetes-validations": [{"rule": "self.?b.hasValue()"}]}}}
+    with pytest.raises(ApiException) as err:
+        ext.create_custom_resource_definition(_crd(_kind("OptionalBad"), bad))
+    status = _status(err.value)
+    assert err.value.status == 422 and status["details"]["causes"][0]["field"] == (
+        "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule")
+    assert status["message"].endswith("compilation failed: ERROR: <input>:1:5: undefined field 'b'\n"
+                                      " | self.?b.hasValue()\n | ....^")

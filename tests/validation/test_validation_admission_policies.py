@@ -219,7 +219,7 @@ def test_mutating_policy_binding():
 def test_cel_syntax_errors():
     """Expressions that do not parse are refused as Go's compile refuses them
     ("compilation failed: ERROR: <input>:line:col: ..."); the position is celpy's, and
-    cel-go's optional syntax is left to Go (kcodec.api._celsyntax)."""
+    cel-go's optional syntax parses (kcodec.api._celsyntax)."""
     pytest.importorskip("celpy")
     errs = errs_of(validations=[{"expression": "object.spec.replicas <", "messageExpression": "'a' +"}],
                    variables=[{"name": "v", "expression": "1 +* 2"}])
@@ -229,5 +229,10 @@ def test_cel_syntax_errors():
         "spec.validations[0].messageExpression: Invalid value: \"'a' +\""]
     assert all("compilation failed: ERROR: <input>:1:" in e for e in errs)
     assert errs_of(validations=[{"expression": "object.?spec.orValue(1) == 1"}]) == []
+    assert errs_of(validations=[{"expression": "[?object.?spec, ?params[?0]] == {?'a': object.?b}"}]) == []
+    assert errs_of(validations=[{"expression": "object.?spec.?"}])[0].endswith(
+        "compilation failed: ERROR: <input>:1:14: Syntax error: unexpected input\n | object.?spec.?\n | .............^")
+    assert errs_of(validations=[{"expression": "object[?].x == 1"}])[0].endswith(
+        "compilation failed: ERROR: <input>:1:9: Syntax error: unexpected input\n | object[?].x == 1\n | ........^")
     assert merrs(mutations=[{"patchType": "JSONPatch", "jsonPatch": {"expression": "[JSONPatch{op: 'add',"}}])[0] \
         .startswith("spec.mutations[0].jsonPatch.expression: Invalid value: ")

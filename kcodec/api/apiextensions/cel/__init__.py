@@ -12,7 +12,9 @@ Go: k8s.io/apiextensions-apiserver ``pkg/apiserver/schema/cel`` and the k8s.io/a
   data as CEL values) and cel-go's equality and optional values;
 - :mod:`.types`: apiserver ``pkg/cel/{url,quantity,ip,cidr,format}.go`` value types;
 - :mod:`.library`: apiserver ``pkg/cel/library`` (lists, regex, urls, quantity, ip, cidr,
-  format) and cel-go's ``ext`` strings, lists and sets, optionals and operators;
+  format, semver) and cel-go's ``ext`` strings, lists and sets, optionals and operators;
+- :mod:`.syntax`: cel-go's optional syntax (``a.?f``, ``m[?k]``, ``[?x]``, ``{?k: v}``)
+  added to celpy's grammar, and cel-go's unquoting of triple-quoted strings;
 - :mod:`.interpreter`: cel-go's interpreter and runtime cost, over celpy's;
 - :mod:`.compilation`: ``schema/cel/compilation.go`` (:func:`compile_rule`) with the part
   of cel-go's checker that needs the schema;
@@ -35,10 +37,11 @@ What cel-python cannot do as cel-go does, and what is done instead:
 - Cost: Go's runtime limits (a rule's PerCallLimit, an object's RuntimeCELCostBudget) with
   Go's texts, counted in evaluated expression nodes (:data:`.validation.PER_CALL_LIMIT`);
   no static cost estimation when a CRD is written.
-- Missing: the optional syntax ``a.?b`` / ``m[?k]`` and ``optMap`` (``optional.of``,
-  ``optional.none``, ``optional.ofNonZeroValue``, ``hasValue``, ``value``, ``or``,
-  ``orValue`` work), the ``semver`` library, newlines inside triple-quoted literals (celpy
-  drops them), Go's regexp error texts (re2's are given).
+- celpy's grammar has no optional syntax: :mod:`.syntax` extends it when the environment
+  is built (message construction ``T{?f: v}`` is left out: CRD rules have no message types).
+- Regular expressions run on re2 (Go's regexp is RE2 too); its errors are given Go's
+  regexp/syntax texts, and a literal pattern of ``find``/``findAll`` fails the rule when it
+  compiles, as regex.go's optimizations make it.
 """
 from __future__ import annotations
 

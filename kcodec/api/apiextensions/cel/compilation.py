@@ -18,10 +18,10 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from kcodec.api.apiextensions.cel import interpreter, loader
+from kcodec.api.apiextensions.cel import interpreter, loader, syntax
 from kcodec.api.apiextensions.cel.fieldpath import valid_field_path
 from kcodec.api.apiextensions.cel.interpreter import _MACROS, _TWO_VARS, CEL_UNAVAILABLE_WARNING
-from kcodec.api.apiextensions.cel.library import _RFC3339, _functions, _regex
+from kcodec.api.apiextensions.cel.library import _RFC3339, _functions, _regex, regex_error_text
 from kcodec.api.apiextensions.cel.model import _STRING, _additional, _fields, _is_dyn
 
 __all__ = ["CompiledRule", "compile_rule"]
@@ -113,6 +113,8 @@ def _first_token(t: Any) -> Any:
 def _string_literal(tok: Any) -> str | None:
     if tok is None or tok.type not in ("STRING_LIT", "MLSTRING_LIT"):
         return None
+    if tok.type == "MLSTRING_LIT":
+        return syntax.cel_string(tok)  # as the interpreter reads it (celpy's celstr drops newlines)
     return str(loader.celpy.evaluation.celstr(tok))
 
 
@@ -138,10 +140,16 @@ class _Checker:
     def __init__(self, src: str, schema: Mapping[str, Any], is_resource: bool, optional_old_self: bool) -> None:
         self.src = src
         self.issues: list[str] = []
+        # errors cel-go's parser reports (its macro expansion): they stand alone, as the
+        # parser's errors keep the checker from running
+        self.syntax_issues: list[str] = []
+        # the error cel-go's env.Program gives (its regex optimizations compile constant
+        # patterns of find/findAll then): compile_rule reports it after the checker's issues
+        self.program_error: str | None = None
         self.uses_old_self = False
         self.exempt: set[int] = set()
         self.scopes: list[dict[str, Any]] = [{"ip": None, "sets": None, "lists": None, "optional": None,
-                                              "format": None, "net": None, "self": (schema, is_resource), "oldSelf": (
+                                              "format": None, "net": None, "kubernetes": None, "self": (schema, is_resource), "oldSelf": (
             None if optional_old_self else (schema, is_resource))}]
 
     def lookup(self, name: str) -> Any:
@@ -165,7 +173,10 @@ class _Checker:
         if d == "ident":
             v, _ = self.lookup(str(t.children[0]))
             return v
-        if d == "member_dot":
+        # an optional selection or index (a.?f, m[?k]) has the type of the plain one wrapped in
+        # optional_type, as cel-go's checkSelectField gives it; typeof gives the wrapped type
+        # (for the fields below it), _optional says it is wrapped
+        if d in ("member_dot", "member_dot_opt"):
             parent = self.typeof(t.children[0])
             if parent is None:
                 return None
@@ -181,7 +192,7 @@ class _Checker:
             if ap is not None:
                 return ap, bool(ap.get("x-kubernetes-embedded-resource"))
             return None
-        if d == "member_index":
+        if d in ("member_index", "member_index_opt"):
             parent = self.typeof(t.children[0])
             if parent is None:
                 return None
@@ -193,6 +204,23 @@ class _Checker:
                 return ap, bool(ap.get("x-kubernetes-embedded-resource"))
             return None
         return None
+
+    def _optional(self, t: Any) -> bool:
+        """Whether a member chain has an optional selection or index: its value is then
+        optional (cel-go's checker: selecting on an optional_type gives an optional_type)."""
+        from lark import Token
+
+        while not isinstance(t, Token):
+            d = t.data
+            if d in ("member_dot_opt", "member_index_opt"):
+                return True
+            if d in ("member_dot", "member_index", "paren_expr") or (len(t.children) == 1 and d in (
+                    "expr", "conditionalor", "conditionaland", "relation", "addition", "multiplication", "unary",
+                    "member", "primary")):
+                t = t.children[0]
+                continue
+            return False
+        return False
 
     def visit(self, t: Any) -> None:
         """Record the issues of the tree *t*: each node kind the checker looks at has its
@@ -242,7 +270,8 @@ class _Checker:
             tok = _first_token(t.children[1])
             at = self.src.rfind("[", 0, tok.start_pos) if tok is not None else -1
             line, col = _line_col(self.src, max(at, 0))
-            self.issues.append(_issue(self.src, line, col, "found no matching overload for '_[_]' applied to "
+            op = "_[?_]" if t.data == "member_index_opt" else "_[_]"
+            self.issues.append(_issue(self.src, line, col, f"found no matching overload for '{op}' applied to "
                                                            "'(object, string)'"))
 
     def _visit_relation(self, t: Any) -> None:
@@ -275,11 +304,29 @@ class _Checker:
         # cel-go's HomogeneousAggregateLiterals: a literal's elements (a map's keys, and its
         # values) have one type
         items = list(t.children[0].children)
-        groups = [items] if t.data == "list_lit" else [items[0::2], items[1::2]]
-        for group in groups:
+        # an optional element (``[?x]``) or entry (``{?k: v}``) takes x or v of an
+        # optional_type, and the literal's element or value type is its parameter
+        if t.data == "list_lit":
+            opt = [getattr(i, "data", "") == "opt_expr" for i in items]
+            items = [i.children[0] if o else i for i, o in zip(items, opt)]
+            groups = [(items, opt)]
+        else:
+            keys, values = items[0::2], items[1::2]
+            opt = [getattr(k, "data", "") == "opt_expr" for k in keys]
+            keys = [k.children[0] if o else k for k, o in zip(keys, opt)]
+            items = [x for pair in zip(keys, values) for x in pair]
+            groups = [(keys, [False] * len(keys)), (values, opt)]
+        for group, optional in groups:
             first_kind: str | None = None
-            for item in group:
+            for item, is_opt in zip(group, optional):
                 kind = self._kind(item)
+                if is_opt and kind is not None:
+                    if not kind.startswith("optional_type("):
+                        line, col = self._position(_first_token(item))
+                        self.issues.append(_issue(self.src, line, col,
+                                                  f"expected type 'optional_type({kind})' but found '{kind}'"))
+                        continue
+                    kind = kind[len("optional_type("):-1]
                 if kind is None or kind == "null_type":
                     continue
                 if first_kind is None:
@@ -298,6 +345,8 @@ class _Checker:
         args = t.children[2].children if len(t.children) > 2 and t.children[2] is not None else []
         if method == "matches" and len(args) == 1:
             self._constant_regex(args[0])
+        if method in ("find", "findAll") and args:
+            self._constant_find_regex(args[0])
         if method in ("sum", "min", "max", "isSorted") and not args:
             self._list_function(method, member)
         if method == "format":
@@ -308,12 +357,29 @@ class _Checker:
                     node = node.children[0]
                 self.exempt.add(id(node))
         self.visit(member)
+        if method in ("optMap", "optFlatMap") and len(args) == 2:
+            self._visit_opt_map(method, member, args)
+            return
         var = self._macro_var(args[0]) if method in _MACROS and len(args) >= 2 else None
         if var is None:
             for a in args:
                 self.visit(a)
             return
         self._visit_macro(method, member, args, var)
+
+    def _visit_opt_map(self, method: str, member: Any, args: list[Any]) -> None:
+        """cel-go's optMap/optFlatMap macros (cel/library.go): the variable is the optional's
+        value, typed as the member without its optional wrapper."""
+        var = self._macro_var(args[0])
+        if var is None:
+            line, col = self._position(_first_token(args[0]))
+            self.issues.append(_issue(self.src, line, col, f"{method}() variable name must be a simple identifier"))
+            return
+        self.scopes.append({var: self.typeof(member)})
+        try:
+            self.visit(args[1])
+        finally:
+            self.scopes.pop()
 
     def _visit_macro(self, method: str, member: Any, args: list[Any], var: str) -> None:
         """A comprehension's body, checked with its variables typed from the range: a
@@ -347,10 +413,14 @@ class _Checker:
         # a global call: has(), size(), ... ; the name itself is not a variable
         name = str(t.children[0])
         args = t.children[1].children if len(t.children) > 1 and t.children[1] is not None else []
+        if name == "has" and len(args) == 1:
+            self._has_argument(args[0])
         if name == "matches" and len(args) == 2:
             self._constant_regex(args[1])
         elif name in ("duration", "timestamp") and len(args) == 1:
             self._constant_time(name, args[0])
+        elif name in ("semver", "isSemver") and 1 <= len(args) <= 2:
+            self._semver_overload(t.children[0], name, args)
         for c in t.children[1:]:
             if c is not None:
                 self.visit(c)
@@ -360,6 +430,7 @@ class _Checker:
 
     _VISITORS: dict[str, Callable[[Any, Any], None]] = {
         "ident": _visit_ident, "member_dot": _visit_member_dot, "member_index": _visit_member_index,
+        "member_dot_opt": _visit_member_dot, "member_index_opt": _visit_member_index,
         "relation": _visit_relation, "list_lit": _visit_aggregate_literal, "map_lit": _visit_aggregate_literal,
         "member_dot_arg": _visit_member_dot_arg, "ident_arg": _visit_ident_arg,
         "dot_ident": _visit_nothing, "dot_ident_arg": _visit_nothing,
@@ -369,6 +440,8 @@ class _Checker:
         """cel-go's name of an operand's type where it is certain (literals, typed fields)."""
         from lark import Token
 
+        if self._optional(t):
+            return None
         node = t
         while not isinstance(node, Token) and len(node.children) == 1 and node.data not in (
                 "list_lit", "map_lit", "literal", "member_dot", "member_index", "ident"):
@@ -424,11 +497,15 @@ class _Checker:
             s, is_res = ty
             if _is_dyn(s) or (s.get("type") == "string" and s.get("format") in ("duration", "date", "date-time",
                                                                                    "byte")):
-                return None
-            if _fields(s, is_res) is not None:
-                return "object"
-            return {"boolean": "bool", "integer": "int", "number": "double", "string": "string", "array": "list",
-                    "object": "map"}.get(s.get("type") or "")
+                kind = None
+            elif _fields(s, is_res) is not None:
+                kind = "object"
+            else:
+                kind = {"boolean": "bool", "integer": "int", "number": "double", "string": "string", "array": "list",
+                        "object": "map"}.get(s.get("type") or "")
+            if kind is not None and self._optional(t):
+                return f"optional_type({kind})"
+            return kind
         k = self.result_type(t)
         return k if k in ("bool", "int", "uint", "double", "string", "bytes", "list", "map", "null_type") else None
 
@@ -442,6 +519,55 @@ class _Checker:
             _regex().compile(pattern)
         except Exception:  # noqa: BLE001 - re2 and re raise different errors
             self.issues.append(_issue(self.src, tok.line, tok.column - 1, "invalid matches argument"))
+
+    def _constant_find_regex(self, arg: Any) -> None:
+        """apiserver pkg/cel/library/regex.go FindRegexOptimization / FindAllRegexOptimization:
+        a constant pattern is compiled when the program is built; its error fails the rule."""
+        pattern = _string_literal(_literal(arg))
+        if pattern is None or self.program_error is not None:
+            return
+        try:
+            _regex().compile(pattern)
+        except Exception as exc:  # noqa: BLE001 - re2 and re raise different errors
+            self.program_error = regex_error_text(exc)
+
+    def _has_argument(self, arg: Any) -> None:
+        """parser/macro.go MakeHas: the argument of has() is a field selection; an optional
+        selection (``a.?f``, a call of ``_?._``), an index or anything else is refused where
+        cel-go's parser puts that expression."""
+        from lark import Token
+
+        node = arg
+        while not isinstance(node, Token) and (len(node.children) == 1 and node.data in (
+                "expr", "conditionalor", "conditionaland", "relation", "addition", "multiplication", "unary",
+                "member", "primary") or node.data == "paren_expr"):
+            node = node.children[0]
+        if isinstance(node, Token) or node.data == "member_dot":
+            return
+        if node.data == "member_dot_opt":
+            at = self.src.rfind(".", 0, node.children[1].start_pos)
+        elif node.data in ("member_index", "member_index_opt"):
+            tok = _first_token(node.children[1])
+            at = self.src.rfind("[", 0, tok.start_pos) if tok is not None else -1
+        elif node.data in ("member_dot_arg", "ident_arg"):
+            name = node.children[1] if node.data == "member_dot_arg" else node.children[0]
+            at = self.src.find("(", name.end_pos)
+        else:
+            tok = _first_token(node)
+            at = tok.start_pos if tok is not None and tok.start_pos is not None else -1
+        line, col = _line_col(self.src, max(at, 0))
+        self.syntax_issues.append(_issue(self.src, line, col, "invalid argument to has() macro"))
+
+    def _semver_overload(self, tok: Any, name: str, args: list[Any]) -> None:
+        """semverlib.go declares semver and isSemver on (string) and (string, bool): arguments
+        of another certain type have no overload (reported at the call's parenthesis)."""
+        kinds = [self._type_name(a) for a in args]
+        if None in kinds or kinds == ["string", "bool"][:len(kinds)]:
+            return
+        at = self.src.find("(", tok.end_pos)
+        line, col = _line_col(self.src, max(at, 0))
+        self.issues.append(_issue(self.src, line, col, f"found no matching overload for '{name}' applied to "
+                                                       f"'({', '.join(str(k) for k in kinds)})'"))
 
     def _constant_time(self, name: str, arg: Any) -> None:
         """cel-go validates constant duration() and timestamp() arguments when it checks."""
@@ -519,11 +645,14 @@ class _Checker:
             return None
         if d == "ident_arg":
             name = str(t.children[0])
-            if name in ("has", "matches", "isURL", "isQuantity", "isIP", "isCIDR"):
+            if name in ("has", "matches", "isURL", "isQuantity", "isIP", "isCIDR", "isSemver"):
                 return "bool"
             if name == "size":
                 return "int"
             return None
+        if d in ("member_dot_opt", "member_index_opt") or (d in ("member_dot", "member_index")
+                                                             and self._optional(t)):
+            return "optional_type"
         if d in ("member_dot", "member_index", "ident"):
             ty = self.typeof(t)
             if ty is None:
@@ -555,6 +684,9 @@ def compile_rule(rule: Mapping[str, Any], schema: Mapping[str, Any], is_resource
     if checker.result_type(ast) not in (None, "bool"):
         cr.error = "cel expression must evaluate to a bool"
         return cr
+    if checker.program_error is not None:
+        cr.error = "program instantiation failed: " + checker.program_error
+        return cr
     cr.uses_old_self = checker.uses_old_self
     cr.program = interpreter.environment().program(ast, functions=_functions())
     msg = rule.get("messageExpression") or ""
@@ -564,6 +696,8 @@ def compile_rule(rule: Mapping[str, Any], schema: Mapping[str, Any], is_resource
             cr.message_error = "messageExpression compilation failed: " + merr
         elif mchecker.result_type(mast) not in (None, "string"):
             cr.message_error = "messageExpression must evaluate to a string"
+        elif mchecker.program_error is not None:
+            cr.message_error = "messageExpression instantiation failed: " + mchecker.program_error
         else:
             cr.message_program = interpreter.environment().program(mast, functions=_functions())
     if rule.get("fieldPath"):
@@ -584,6 +718,8 @@ def _compile(src: str, schema: Mapping[str, Any], is_resource: bool, optional_ol
         col = (getattr(exc, "column", None) or 1) - 1
         return None, _issue(src, line, col, "Syntax error: unexpected input"), checker
     checker.visit(ast)
+    if checker.syntax_issues:
+        return ast, "\n".join(checker.syntax_issues), checker
     if checker.issues:
         return ast, "\n".join(checker.issues), checker
     return ast, None, checker

@@ -14,9 +14,9 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from kcodec.api.apiextensions.cel import loader
+from kcodec.api.apiextensions.cel import loader, syntax
 from kcodec.api.apiextensions.cel.library import _functions
-from kcodec.api.apiextensions.cel.values import _NO_OVERLOAD
+from kcodec.api.apiextensions.cel.values import _NO_OVERLOAD, _NONE, _cel_equal, _Optional
 
 __all__ = ["cel_available", "CEL_UNAVAILABLE_WARNING"]
 
@@ -34,6 +34,10 @@ _MACROS = frozenset({"all", "exists", "exists_one", "existsOne", "map", "filter"
 _TWO_VARS = frozenset({"all", "exists", "existsOne", "exists_one", "transformList", "transformMap",
                        "transformMapEntry"})
 
+# cel-go's optional library macros (cel/library.go optMap, optFlatMap): a variable bound to
+# an optional's value
+_OPT_MACROS = frozenset({"optMap", "optFlatMap"})
+
 _env: Any = None
 
 
@@ -47,9 +51,12 @@ def load() -> Any:
         # short, so the process keeps the limit it had.
         limit = sys.getrecursionlimit()
         try:
-            _env = celpy.Environment(runner_class=_runner_class())
+            env = celpy.Environment(runner_class=_runner_class())
         finally:
             sys.setrecursionlimit(limit)
+        # Kubernetes' environment has cel-go's optional syntax (cel.OptionalTypes()).
+        env.cel_parser = syntax.parser(env.runner_class.tree_node_class)
+        _env = env
     return celpy
 
 
@@ -99,12 +106,22 @@ def _runner_class() -> type:
     ev, ct = celpy.evaluation, celpy.celtypes
     from lark import Tree
 
+    class Evaluated(Tree):  # type: ignore[misc]
+        """A subtree whose value is already known, handed to celpy's own ``member_dot`` and
+        ``member_index`` after the target was looked at for an optional value."""
+
+        def __init__(self, value: Any) -> None:
+            super().__init__("evaluated", [])
+            self.value = value
+
     class Evaluator(ev.Evaluator):  # type: ignore[misc, name-defined]
         cost: _Cost | None = None
 
         # Every node goes through visit(): celpy's visit_children is redone on it (lark's
         # calls its private _visit_tree) so that the cost counts each evaluated node.
         def visit(self, tree: Any) -> Any:
+            if type(tree) is Evaluated:
+                return tree.value
             cost = self.cost
             if cost is not None:
                 cost.used += 1
@@ -123,6 +140,91 @@ def _runner_class() -> type:
             sub.cost = self.cost
             return sub
 
+        # cel-go's optional syntax (interpreter/attributes.go applyQualifiers): ``a.?f`` and
+        # ``a[?k]`` are optional.none() when the field, key or index is absent, else
+        # optional.of(the value); a plain selection or index on an optional value is optional
+        # too (none stays none), so ``a.?b.c`` is none when b or c is absent.
+        def member_dot_opt(self, tree: Any) -> Any:
+            target = self.visit(tree.children[0])
+            return _qualify_if_present(target, ct.StringType(str(tree.children[1])), True)
+
+        def member_index_opt(self, tree: Any) -> Any:
+            target = self.visit(tree.children[0])
+            return _qualify_if_present(target, self.visit(tree.children[1]), False)
+
+        def member_dot(self, tree: Any) -> Any:
+            member_tree, name = tree.children
+            target = self.visit(member_tree)
+            if isinstance(target, _Optional):
+                return _qualify_if_present(target, ct.StringType(str(name)), True)
+            return _own_tree(super().member_dot(Tree(tree.data, [Evaluated(target), name], tree.meta)), tree)
+
+        def member_index(self, tree: Any) -> Any:
+            member_tree, index_tree = tree.children
+            target = self.visit(member_tree)
+            if isinstance(target, _Optional):
+                return _qualify_if_present(target, self.visit(index_tree), False)
+            return _own_tree(super().member_index(Tree(tree.data, [Evaluated(target), index_tree], tree.meta)), tree)
+
+        def exprlist(self, tree: Any) -> Any:
+            # a list literal with optional elements (cel-go interpretable.go evalList): an
+            # element written ``?x`` is x's value when x is present and left out when not
+            if not any(isinstance(c, Tree) and c.data == "opt_expr" for c in tree.children):
+                return super().exprlist(tree)
+            out = []
+            for child in tree.children:
+                is_opt = child.data == "opt_expr"
+                v = self.visit(child.children[0] if is_opt else child)
+                if isinstance(v, ev.CELEvalError):
+                    return v
+                if is_opt:
+                    if not isinstance(v, _Optional):
+                        return ev.CELEvalError(
+                            f"cannot initialize optional list element from non-optional value {_go_text(v)}")
+                    if not v.present:
+                        continue
+                    v = v.v
+                out.append(v)
+            return ct.ListType(out)
+
+        def mapinits(self, tree: Any) -> Any:
+            # a map literal with optional entries (cel-go interpretable.go evalMap): an entry
+            # written ``?k: v`` is k: v's value when v is present and left out when not
+            children = tree.children
+            if not any(isinstance(c, Tree) and c.data == "opt_expr" for c in children[0::2]):
+                return super().mapinits(tree)
+            out = ct.MapType()
+            for key_tree, value_tree in zip(children[0::2], children[1::2]):
+                is_opt = key_tree.data == "opt_expr"
+                key = self.visit(key_tree.children[0] if is_opt else key_tree)
+                if isinstance(key, ev.CELEvalError):
+                    return key
+                value = self.visit(value_tree)
+                if isinstance(value, ev.CELEvalError):
+                    return value
+                if is_opt:
+                    if not isinstance(value, _Optional):
+                        return ev.CELEvalError(f"cannot initialize optional entry '{_go_text(key)}' from "
+                                               f"non-optional value {_go_text(value)}")
+                    if not value.present:
+                        out.pop(key, None)
+                        continue
+                    value = value.v
+                elif key in out:
+                    raise ValueError(f"Duplicate key {key!r}")  # as celpy's mapinits
+                out[key] = value
+            return out
+
+        def literal(self, tree: Any) -> Any:
+            # triple-quoted literals as cel-go reads them: celpy drops their newlines
+            tok = tree.children[0] if len(tree.children) == 1 else None
+            kind = getattr(tok, "type", None)
+            if kind == "MLSTRING_LIT":
+                return ct.StringType(syntax.cel_string(tok))
+            if kind == "BYTES_LIT" and str(tok)[1:].lstrip("rR")[:3] in ('"""', "'''"):
+                return ct.BytesType(syntax.cel_bytes(tok))
+            return super().literal(tree)
+
         def macro_has_eval(self, exprlist: Any) -> Any:
             node = exprlist.children[0] if exprlist.children else None
             while isinstance(node, Tree) and node.data != "member_dot" and len(node.children) == 1:
@@ -131,6 +233,12 @@ def _runner_class() -> type:
                 target = self.visit(node.children[0])
                 if isinstance(target, ev.CELEvalError):
                     return target
+                if isinstance(target, _Optional):
+                    # a presence test on an optional value: false when none, else on its value
+                    # (cel-go attributes.go applyQualifiers with presenceOnly)
+                    if not target.present:
+                        return ct.BoolType(False)
+                    target = target.v
                 if isinstance(target, Mapping):
                     key = ct.StringType(str(node.children[1]))
                     if key not in target:
@@ -144,6 +252,11 @@ def _runner_class() -> type:
         def member_dot_arg(self, tree: Any) -> Any:
             name = str(tree.children[1])
             args = tree.children[2].children if len(tree.children) > 2 and tree.children[2] is not None else []
+            if name in _OPT_MACROS and len(args) == 2:
+                target = self.visit(tree.children[0])
+                if isinstance(target, ev.CELEvalError):
+                    return target
+                return _opt_map(self, name, target, args)
             if name == "min" and not args:
                 target = self.visit(tree.children[0])
                 if isinstance(target, ev.CELEvalError):
@@ -163,6 +276,103 @@ def _runner_class() -> type:
             return e.evaluate(context)
 
     return Runner
+
+
+def _own_tree(result: Any, tree: Any) -> Any:
+    """An error celpy made for the stand-in tree points at the rule's own node (celpy prints
+    an error's tree as source text)."""
+    if isinstance(result, loader.celpy.evaluation.CELEvalError) and result.tree is not None:
+        result.tree = tree
+    return result
+
+
+def _opt_map(evaluator: Any, name: str, target: Any, args: list[Any]) -> Any:
+    """``opt.optMap(v, e)``: optional.of(e with v bound to opt's value), none when opt is
+    none; ``optFlatMap`` gives e's own (optional) value (cel-go cel/library.go)."""
+    ev = loader.celpy.evaluation
+    var = _var_name(args[0])
+    if var is None:
+        return ev.CELEvalError(f"{name}() variable name must be a simple identifier")
+    if not isinstance(target, _Optional):
+        return ev.CELEvalError(_NO_OVERLOAD)
+    if not target.present:
+        return target
+    try:
+        out = evaluator.sub_evaluator(args[1]).evaluate({var: target.v})
+    except ev.CELEvalError as exc:
+        return exc
+    if isinstance(out, ev.CELEvalError) or name == "optFlatMap":
+        return out
+    return _Optional(out)
+
+
+def _go_text(v: Any) -> str:
+    """A value as cel-go's %v prints it in an error text."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if v is None:
+        return "NULL_VALUE"
+    if isinstance(v, str):
+        return str(v)
+    return repr(v) if isinstance(v, _Optional) else str(v)
+
+
+def _cel_type_name(v: Any) -> str:
+    """cel-go's name of a value's type (common/types), for its error texts."""
+    ct = loader.celpy.celtypes
+    for cls, name in ((ct.BoolType, "bool"), (ct.IntType, "int"), (ct.UintType, "uint"), (ct.DoubleType, "double"),
+                      (ct.StringType, "string"), (ct.BytesType, "bytes"), (ct.ListType, "list"), (ct.MapType, "map"),
+                      (ct.DurationType, "google.protobuf.Duration"), (ct.TimestampType, "google.protobuf.Timestamp"),
+                      (_Optional, "optional_type")):
+        if isinstance(v, cls):
+            return name
+    return "null_type" if v is None else type(v).__name__
+
+
+def _qualify_if_present(target: Any, key: Any, field: bool) -> Any:
+    """optional.of(target's *key*) or optional.none() (cel-go interpreter/attributes.go
+    ``refQualify`` with a presence test, its ``stringQualifier`` for a field); an optional
+    target is looked into when present and stays none when not."""
+    ev, ct = loader.celpy.evaluation, loader.celpy.celtypes
+    if isinstance(target, ev.CELEvalError):
+        return target
+    if isinstance(key, ev.CELEvalError):
+        return key
+    if isinstance(target, _Optional):
+        if not target.present:
+            return target
+        target = target.v
+    if isinstance(target, Mapping):
+        if field:
+            found = key in target
+        else:
+            found = False
+            for k in target:
+                if _cel_equal(k, key):
+                    key, found = k, True
+                    break
+        if not found:
+            return _NONE
+        value = target[key]
+        return value if isinstance(value, ev.CELEvalError) else _Optional(value)
+    if isinstance(target, list):
+        # types.IndexOrError: an int, or a uint or double that is one
+        if isinstance(key, (ct.IntType, ct.UintType)) and not isinstance(key, bool):
+            i = int(key)
+        elif isinstance(key, ct.DoubleType):
+            f = float(key)
+            if not f.is_integer():
+                return ev.CELEvalError(f"unsupported index value {_go_text(key)} in list")
+            i = int(f)
+        else:
+            return ev.CELEvalError(f"unsupported index type '{_cel_type_name(key)}' in list")
+        if 0 <= i < len(target):
+            value = target[i]
+            return value if isinstance(value, ev.CELEvalError) else _Optional(value)
+        return _NONE
+    # refQualify's default: a presence test on a value that has no fields or keys is false
+    # (Kubernetes does not turn on cel-go's EnableErrorOnBadPresenceTest)
+    return _NONE
 
 
 def _comprehension(evaluator: Any, name: str, target: Any, args: list[Any]) -> Any:

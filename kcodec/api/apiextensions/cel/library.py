@@ -17,9 +17,10 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from kcodec.api.apiextensions.cel import loader
+from kcodec.gofmt import quote
 from kcodec.api.apiextensions.cel.types import (
     _CIDR, _FORMAT_NAMESPACE, _IP, _IP_NAMESPACE, _LISTS_NAMESPACE, _OPTIONAL_NAMESPACE, _SETS_NAMESPACE, _URL,
-    _Format, _Quantity,
+    _Format, _Quantity, _Semver,
 )
 from kcodec.api.apiextensions.cel.values import (
     _NO_OVERLOAD, _NONE, _EvalError, _Optional, _cel_equal, _concat, _is_num, _overload,
@@ -27,7 +28,7 @@ from kcodec.api.apiextensions.cel.values import (
 
 __all__ = ["lists_library", "regex_library", "urls_library", "quantity_library", "ip_library",
            "cidr_library", "format_library", "strings_library", "formatting_library", "ext_lists_library",
-           "sets_library", "optional_library", "standard_library"]
+           "sets_library", "optional_library", "semver_library", "standard_library", "parse_semver"]
 
 # Go's time.RFC3339 layout as text (format.go's datetime, cel-go's timestamp()).
 _RFC3339 = re.compile(r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})\Z")
@@ -56,11 +57,41 @@ def _regex() -> Any:
         return re
 
 
+# RE2's error codes (re2/regexp.cc CodeText) -> Go's regexp/syntax ErrorCode texts, which
+# name the same errors
+_RE2_TO_GO = {
+    "invalid escape sequence": "invalid escape sequence",
+    "invalid character class": "invalid character class",
+    "invalid character class range": "invalid character class range",
+    "missing ]": "missing closing ]",
+    "missing )": "missing closing )",
+    "unexpected )": "unexpected )",
+    "trailing \\": "trailing backslash at end of expression",
+    "no argument for repetition operator": "missing argument to repetition operator",
+    "invalid repetition size": "invalid repeat count",
+    "bad repetition operator": "invalid nested repetition operator",
+    "invalid perl operator": "invalid or unsupported Perl syntax",
+    "invalid UTF-8": "invalid UTF-8",
+    "invalid named capture group": "invalid named capture",
+}
+
+
+def regex_error_text(exc: BaseException) -> str:
+    """Go's ``*syntax.Error`` text (``error parsing regexp: <code>: `<expr>```) for the error
+    re2 (or Python's re) raised compiling a pattern."""
+    raw = exc.args[0] if exc.args else str(exc)
+    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)
+    code, sep, expr = text.partition(": ")
+    if code in _RE2_TO_GO:
+        return f"error parsing regexp: {_RE2_TO_GO[code]}: `{expr if sep else ''}`"
+    return f"error parsing regexp: {text}"
+
+
 def _compile_regex(pattern: str) -> Any:
     try:
         return _regex().compile(pattern)
     except Exception as exc:  # noqa: BLE001 - re2 and re raise different errors
-        raise _EvalError(f"Illegal regex: {exc}") from None
+        raise _EvalError(f"Illegal regex: {regex_error_text(exc)}") from None
 
 
 def _parse_ip(s: str) -> Any:
@@ -854,6 +885,132 @@ def sets_library() -> dict[str, Callable[..., Any]]:
     }
 
 
+_SEMVER_NUMBERS = frozenset("0123456789")
+_SEMVER_ALPHANUM = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-0123456789")
+
+
+def _parse_uint(text: str) -> int:
+    """Go's strconv.ParseUint(text, 10, 64) on digits, with its errors."""
+    if not text:
+        raise _EvalError(f'strconv.ParseUint: parsing {quote(text)}: invalid syntax')
+    n = int(text)
+    if n >= 1 << 64:
+        raise _EvalError(f'strconv.ParseUint: parsing {quote(text)}: value out of range')
+    return n
+
+
+def _semver_number(text: str, name: str) -> int:
+    if not set(text) <= _SEMVER_NUMBERS:
+        raise _EvalError(f"Invalid character(s) found in {name} number {quote(text)}")
+    if len(text) > 1 and text[0] == "0":
+        raise _EvalError(f"{name.capitalize()} number must not contain leading zeroes {quote(text)}")
+    return _parse_uint(text)
+
+
+def parse_semver(s: str) -> _Semver:
+    """blang/semver/v4 ``Parse``: a strict ``major.minor.patch[-pre][+build]``; raises
+    :class:`_EvalError` with its error texts."""
+    if not s:
+        raise _EvalError("Version string empty")
+    parts = s.split(".", 2)
+    if len(parts) != 3:
+        raise _EvalError("No Major.Minor.Patch elements found")
+    major = _semver_number(parts[0], "major")
+    minor = _semver_number(parts[1], "minor")
+    patch_text = parts[2]
+    build: list[str] = []
+    pre_text: list[str] = []
+    if "+" in patch_text:
+        patch_text, _, rest = patch_text.partition("+")
+        build = rest.split(".")
+    if "-" in patch_text:
+        patch_text, _, rest = patch_text.partition("-")
+        pre_text = rest.split(".")
+    patch = _semver_number(patch_text, "patch")
+    pre: list[int | str] = []
+    for p in pre_text:
+        if not p:
+            raise _EvalError("Prerelease is empty")
+        if set(p) <= _SEMVER_NUMBERS:
+            if len(p) > 1 and p[0] == "0":
+                raise _EvalError(f"Numeric PreRelease version must not contain leading zeroes {quote(p)}")
+            pre.append(_parse_uint(p))
+        elif set(p) <= _SEMVER_ALPHANUM:
+            pre.append(p)
+        else:
+            raise _EvalError(f"Invalid character(s) found in prerelease {quote(p)}")
+    for b in build:
+        if not b:
+            raise _EvalError("Build meta data is empty")
+        if not set(b) <= _SEMVER_ALPHANUM:
+            raise _EvalError(f"Invalid character(s) found in build meta data {quote(b)}")
+    return _Semver(major, minor, patch, tuple(pre), tuple(build))
+
+
+def _normalize_and_parse_semver(s: str) -> _Semver:
+    """semverlib.go ``normalizeAndParse``: no leading ``v``, no leading zeros, a missing
+    minor or patch number is 0."""
+    if s.startswith("v"):
+        s = s[1:]
+    parts = s.split(".", 2)
+    for i, p in enumerate(parts):
+        if len(p) > 1:
+            p = p.lstrip("0")
+            if not p or p[0] not in _SEMVER_NUMBERS:
+                p = "0" + p
+            parts[i] = p
+    if len(parts) < 3:
+        if "+" in parts[-1] or "-" in parts[-1]:
+            raise _EvalError("short version cannot contain PreRelease/Build meta data")
+        parts += ["0"] * (3 - len(parts))
+    return parse_semver(".".join(parts))
+
+
+def semver_library() -> dict[str, Callable[..., Any]]:
+    """apiserver pkg/cel/library/semverlib.go (SemverVersion(1), as Kubernetes' environment
+    has it since 1.33): ``semver``, ``isSemver`` (each with the optional normalize argument)
+    and the methods ``major``, ``minor``, ``patch``, ``isGreaterThan``, ``isLessThan``,
+    ``compareTo``."""
+    ct = loader.celpy.celtypes
+
+    def parse(s: Any, rest: tuple[Any, ...]) -> _Semver:
+        if not _is_str(s) or len(rest) > 1 or (rest and not isinstance(rest[0], (bool, ct.BoolType))):
+            raise _overload()
+        return _normalize_and_parse_semver(s) if rest and rest[0] else parse_semver(s)
+
+    def semver(s: Any, *rest: Any) -> Any:
+        return parse(s, rest)
+
+    def is_semver(s: Any, *rest: Any) -> Any:
+        try:
+            parse(s, rest)
+        except _EvalError as exc:
+            if str(exc) == _NO_OVERLOAD:
+                raise
+            return ct.BoolType(False)
+        return ct.BoolType(True)
+
+    def part(name: str) -> Callable[[Any], Any]:
+        def get(v: Any) -> Any:
+            if not isinstance(v, _Semver):
+                raise _overload()
+            return ct.IntType(getattr(v, name))
+        return get
+
+    def compare(v: Any, other: Any) -> int:
+        if not isinstance(v, _Semver) or not isinstance(other, _Semver):
+            raise _overload()
+        return v.compare(other)
+
+    return {
+        "semver": semver, "isSemver": is_semver, "major": part("major"), "minor": part("minor"),
+        "patch": part("patch"),
+        "isGreaterThan": lambda v, o: ct.BoolType(compare(v, o) == 1),
+        "isLessThan": lambda v, o: ct.BoolType(compare(v, o) == -1),
+        "compareTo": lambda v, o: ct.IntType(compare(v, o)),
+    }
+
+
 def optional_library() -> dict[str, Callable[..., Any]]:
     """cel-go's optional values (common/types/optional.go, the ``optional`` namespace)."""
     ct = loader.celpy.celtypes
@@ -901,9 +1058,38 @@ def optional_library() -> dict[str, Callable[..., Any]]:
             zero = v == ct.TimestampType("0001-01-01T00:00:00Z")
         return _NONE if zero else _Optional(v)
 
+    # version 2 of cel-go's optional library (cel/library.go), which Kubernetes' environment
+    # has: cel.OptionalTypes() takes the latest version
+    def first(lst: Any) -> Any:
+        if not _is_list(lst):
+            raise _overload()
+        return _Optional(lst[0]) if lst else _NONE
+
+    def last(lst: Any) -> Any:
+        if not _is_list(lst):
+            raise _overload()
+        return _Optional(lst[-1]) if lst else _NONE
+
+    def unwrap_list(lst: Any) -> Any:
+        if not _is_list(lst):
+            raise _overload()
+        out = []
+        for v in lst:
+            if not isinstance(v, _Optional):
+                raise _EvalError(f"value {v} is not optional")
+            if v.present:
+                out.append(v.v)
+        return ct.ListType(out)
+
+    def unwrap(ns: Any, lst: Any) -> Any:
+        if ns is not _OPTIONAL_NAMESPACE:
+            raise _overload()
+        return unwrap_list(lst)
+
     return {
         "hasValue": has_value, "value": value, "orValue": or_value, "or": or_,
         "none": none, "of": of, "ofNonZeroValue": of_non_zero_value,
+        "first": first, "last": last, "unwrap": unwrap, "unwrapOpt": unwrap_list,
     }
 
 
@@ -978,7 +1164,7 @@ def _lib() -> dict[str, Callable[..., Any]]:
     checks its receiver's type as cel-go's overloads do."""
     return _compose(lists_library(), regex_library(), urls_library(), quantity_library(), ip_library(),
                     cidr_library(), format_library(), strings_library(), formatting_library(),
-                    ext_lists_library(), sets_library(), optional_library(), standard_library())
+                    ext_lists_library(), sets_library(), optional_library(), semver_library(), standard_library())
 
 
 _LIB: dict[str, Callable[..., Any]] | None = None

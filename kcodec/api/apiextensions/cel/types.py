@@ -119,6 +119,51 @@ class _CIDR:
         return hash(self.iface)
 
 
+class _Semver:
+    """apiserver pkg/cel/semver.go: a blang/semver/v4 ``Version`` (``semver('1.2.3')``).
+    *pre* holds each prerelease identifier as an int (numeric) or a str; *build* its build
+    metadata, which equality and ordering ignore (``Version.Compare``)."""
+
+    __slots__ = ("major", "minor", "patch", "pre", "build")
+
+    def __init__(self, major: int, minor: int, patch: int, pre: tuple[int | str, ...] = (),
+                 build: tuple[str, ...] = ()) -> None:
+        self.major, self.minor, self.patch, self.pre, self.build = major, minor, patch, pre, build
+
+    def __str__(self) -> str:
+        text = f"{self.major}.{self.minor}.{self.patch}"
+        if self.pre:
+            text += "-" + ".".join(str(p) for p in self.pre)
+        if self.build:
+            text += "+" + ".".join(self.build)
+        return text
+
+    def __repr__(self) -> str:
+        return f"semver({str(self)!r})"
+
+    def compare(self, other: _Semver) -> int:
+        """blang/semver ``Version.Compare``: -1, 0 or 1."""
+        a, b = (self.major, self.minor, self.patch), (other.major, other.minor, other.patch)
+        if a != b:
+            return 1 if a > b else -1
+        if not self.pre or not other.pre:
+            # a version without prerelease identifiers ranks above one with them
+            return (len(other.pre) > 0) - (len(self.pre) > 0)
+        for x, y in zip(self.pre, other.pre):
+            if x == y:
+                continue
+            if isinstance(x, int) != isinstance(y, int):
+                return -1 if isinstance(x, int) else 1  # numeric identifiers rank below alphanumeric
+            return 1 if x > y else -1  # type: ignore[operator]
+        return (len(self.pre) > len(other.pre)) - (len(self.pre) < len(other.pre))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Semver) and self.compare(other) == 0
+
+    def __hash__(self) -> int:
+        return hash((self.major, self.minor, self.patch, self.pre))
+
+
 class _Namespace:
     """The ``ip`` in ``ip.isCanonical(s)``: cel-go resolves the qualified function name; celpy
     sees a variable, bound to this."""
@@ -176,6 +221,13 @@ def _net_types() -> Any:
     with (apiserver pkg/cel/ip.go, cidr.go): a map celpy selects from."""
     ct = loader.celpy.celtypes
     return ct.MapType({ct.StringType("IP"): _IP, ct.StringType("CIDR"): _CIDR})
+
+
+def _kubernetes_types() -> Any:
+    """``kubernetes.Semver``, the type name ``type(semver(s))`` compares with (apiserver
+    pkg/cel/semver.go SemverType)."""
+    ct = loader.celpy.celtypes
+    return ct.MapType({ct.StringType("Semver"): _Semver})
 
 
 _FORMAT_NAMESPACE = _FormatNamespace()

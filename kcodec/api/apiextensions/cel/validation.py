@@ -15,7 +15,8 @@ from kcodec.api.apiextensions.cel.fieldpath import _child, _index, _key
 from kcodec.api.apiextensions.cel.interpreter import _COST_EXCEEDED, CEL_UNAVAILABLE_WARNING, _Cost, _evaluate, load
 from kcodec.api.apiextensions.cel.model import _additional, _rules, has_validation_rules
 from kcodec.api.apiextensions.cel.types import (
-    _FORMAT_NAMESPACE, _IP_NAMESPACE, _LISTS_NAMESPACE, _OPTIONAL_NAMESPACE, _SETS_NAMESPACE, _net_types,
+    _FORMAT_NAMESPACE, _IP_NAMESPACE, _LISTS_NAMESPACE, _OPTIONAL_NAMESPACE, _SETS_NAMESPACE, _kubernetes_types,
+    _net_types,
 )
 from kcodec.api.apiextensions.cel.values import _NO_OVERLOAD, _NONE, _EvalError, _Optional, _to_cel
 from kcodec.validation import field
@@ -148,7 +149,8 @@ class Validator:
                 continue  # a transition rule needs an old value (CRDValidationRatcheting, on by default)
             activation: dict[str, Any] = {"self": self_val, "ip": _IP_NAMESPACE, "sets": _SETS_NAMESPACE,
                                           "lists": _LISTS_NAMESPACE, "optional": _OPTIONAL_NAMESPACE,
-                                          "format": _FORMAT_NAMESPACE, "net": _net_types()}
+                                          "format": _FORMAT_NAMESPACE, "net": _net_types(),
+                                          "kubernetes": _kubernetes_types(), "optional_type": _Optional}
             if optional:
                 activation["oldSelf"] = _Optional(old_val) if old is not None else _NONE
             elif old is not None:

@@ -22,7 +22,8 @@ if TYPE_CHECKING:
     from kcodec._native import *  # noqa: F403
 
 __all__ = [
-    "ENABLED", "ArenaCache", "arena_cache", "available", "bind_conversion", "describe", "use_compiled",
+    "ENABLED", "ArenaCache", "arena_cache", "available", "bind_conversion", "bind_fieldpath", "describe",
+    "use_compiled",
 ]
 
 _FORCE_PURE = os.environ.get("KCODEC_PURE", "") in ("1", "true", "yes")
@@ -33,6 +34,8 @@ _compiled: ModuleType | None = None
 _pure: ModuleType | None = None
 #: What bind_conversion() was given, handed to the pure twins when they are imported.
 _conversion_hooks: dict[str, object] = {}
+#: What bind_fieldpath() was given, handed to the pure twins when they are imported.
+_fieldpath_hooks: dict[str, object] = {}
 
 #: Every kernel name; both sets provide each (a compiled module that was not built leaves
 #: its names to the pure twins, see :func:`use_compiled`). Equal to ``kcodec._native.__all__``
@@ -45,6 +48,8 @@ KERNELS: tuple[str, ...] = (
     "iter_fields", "marshal_unknown", "unmarshal_unknown",
     "convert_fields", "deep_copy", "yaml_block_tree", "yaml_encode_tree", "new_zero",
     "cbor_encode", "cbor_encode_tree", "cbor_fill", "cbor_item_end", "cbor_loads", "cbor_type_meta",
+    "smd_validate", "smd_to_field_set", "smd_merge", "smd_list_item_pe", "smd_set_tree",
+    "smd_ensure_named_fields",
 )
 
 
@@ -55,6 +60,8 @@ def _native() -> ModuleType:
         pure = importlib.import_module("kcodec._native")
         if _conversion_hooks:
             pure.bind_conversion(**_conversion_hooks)
+        if _fieldpath_hooks:
+            pure.bind_fieldpath(**_fieldpath_hooks)
         _pure = pure
     return _pure
 
@@ -202,6 +209,21 @@ def bind_conversion(**hooks: object) -> None:
         _pure.bind_conversion(**hooks)
     if _compiled is not None:
         _compiled.bind_conversion(**hooks)
+
+
+def bind_fieldpath(**hooks: object) -> None:
+    """Hand kcodec.managedfields' classes to the structured-merge-diff kernels of both sets.
+
+    ``kcodec.managedfields.typed`` calls this once, at its import, with ``path_element``,
+    ``set_cls``, ``atom``, ``atomic`` and ``associative``: the kernels sit below that layer
+    and build its sets and path elements without importing it. Both sets receive them, so
+    :func:`use_compiled` can switch modes afterwards.
+    """
+    _fieldpath_hooks.update(hooks)
+    if _pure is not None:
+        _pure.bind_fieldpath(**hooks)
+    if _compiled is not None:
+        _compiled.bind_fieldpath(**hooks)
 
 
 def _load_compiled() -> ModuleType | None:

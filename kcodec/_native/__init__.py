@@ -28,6 +28,15 @@ if TYPE_CHECKING:
         struct_to_tree,
     )
     from kcodec._native.convert import bind_conversion, convert_fields, deep_copy, new_zero
+    from kcodec._native.smd import (
+        bind_fieldpath,
+        smd_ensure_named_fields,
+        smd_list_item_pe,
+        smd_merge,
+        smd_set_tree,
+        smd_to_field_set,
+        smd_validate,
+    )
     from kcodec._native.json import json_container_scan, json_encode, json_fill, json_fill_vouched
     from kcodec._native.wire import (
         decode_signed_varint,
@@ -74,9 +83,16 @@ __all__ = [
     "cbor_item_end",
     "cbor_loads",
     "cbor_type_meta",
+    "smd_validate",
+    "smd_to_field_set",
+    "smd_merge",
+    "smd_list_item_pe",
+    "smd_set_tree",
+    "smd_ensure_named_fields",
 ]
 
-#: The file of each kernel (and of bind_conversion, which the conversion twin takes).
+#: The file of each kernel (and of bind_conversion and bind_fieldpath, which the conversion
+#: and structured-merge-diff twins take).
 _FILE = {
     **dict.fromkeys(("cbor_encode", "cbor_encode_tree", "cbor_fill", "cbor_item_end", "cbor_loads",
                      "cbor_type_meta"), "cbor"),
@@ -88,6 +104,8 @@ _FILE = {
                      "envelope_encode", "envelope_span", "interpret_gvk", "iter_fields",
                      "marshal_unknown", "unmarshal_unknown"), "wire"),
     **dict.fromkeys(("yaml_block_tree", "yaml_encode_tree"), "yaml"),
+    **dict.fromkeys(("bind_fieldpath", "smd_validate", "smd_to_field_set", "smd_merge", "smd_list_item_pe",
+                     "smd_set_tree", "smd_ensure_named_fields"), "smd"),
 }
 
 

@@ -14,6 +14,7 @@ import operator
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+from kcodec import speedups
 from kcodec.errors import KCodecError
 from kcodec.gojson import dumps as _go_dumps
 
@@ -364,22 +365,7 @@ class Set:
 
     def ensure_named_fields_are_members(self, schema: Any, type_ref: Any) -> Set:
         """Go's ``EnsureNamedFieldsAreMembers``: a struct field with children is a member too."""
-        atom = schema.resolve(type_ref)
-        out = Set()
-        out.members = set(self.members)
-        for pe, child in self.children.items():
-            child_type = None
-            if pe.kind == PathElement.FIELD and atom is not None and atom.map is not None:
-                field = atom.map.find_field(pe.payload)
-                if field is not None:
-                    out.members.add(pe)
-                    child_type = field.type
-                else:
-                    child_type = atom.map.element_type
-            elif pe.kind == PathElement.KEY and atom is not None and atom.list is not None:
-                child_type = atom.list.element_type
-            out.children[pe] = child.ensure_named_fields_are_members(schema, child_type)
-        return out
+        return speedups.smd_ensure_named_fields(self, schema, type_ref)
 
     # -------------------------------------------------------------- FieldsV1
 
@@ -419,17 +405,7 @@ class Set:
     def to_tree(self) -> dict[str, Any]:
         """:meth:`to_json` as a JSON tree (``json.loads(self.to_json())``, keys in the same
         order), built without writing and reading the text."""
-        return self._tree(False)
-
-    def _tree(self, include_self: bool) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        members, children = self.members, self.children
-        if include_self and (members or children):
-            out["."] = {}
-        for pe in sorted(members | children.keys(), key=_ORDER):
-            child = children.get(pe)
-            out[pe.key_text()] = {} if child is None else child._tree(pe in members)
-        return out
+        return speedups.smd_set_tree(self)
 
     @classmethod
     def from_json(cls, data: bytes | str) -> Set:

@@ -12,15 +12,20 @@ from __future__ import annotations
 import json
 from typing import Any, NamedTuple
 
+from kcodec import speedups
 from kcodec.errors import KCodecError
 from kcodec.gojson import dumps as _go_dumps
 from kcodec.managedfields.fieldpath import Path, PathElement, Set, path_string
-from kcodec.managedfields.schema import ASSOCIATIVE, ATOMIC, Atom, ListType, MapType, Schema
+from kcodec.managedfields.schema import ASSOCIATIVE, ATOMIC, Atom, ListType, Schema
 
 __all__ = ["TypedValue", "Comparison", "ValidationError", "validate", "to_field_set", "validate_to_field_set",
            "merge", "compare", "remove_items", "extract_items", "copy_tree"]
 
 _ABSENT = object()  # Go's nil value.Value (a missing side), distinct from JSON null (None)
+
+# validate, to_field_set and merge walk in the kernels (kcodec/_native/smd.py and its
+# compiled twin), which sit below this layer: they receive its classes once, here.
+speedups.bind_fieldpath(path_element=PathElement, set_cls=Set, atom=Atom, atomic=ATOMIC, associative=ASSOCIATIVE)
 
 
 class _NotPlain(Exception):
@@ -150,39 +155,7 @@ def _go_type(v: Any) -> str:
 
 def list_item_pe(schema: Schema, lt: ListType, child: Any) -> PathElement:
     """helpers.go listItemToPathElement; raises :class:`KCodecError` with Go's text."""
-    if lt.relationship != ASSOCIATIVE:
-        raise KCodecError("invalid indexing of non-associative list")
-    if lt.keys:
-        if child is None:
-            raise KCodecError("associative list with keys may not have a null element")
-        if not isinstance(child, dict):
-            raise KCodecError("associative list with keys may not have non-map elements")
-        elem = schema.resolve(lt.element_type)
-        fields = []
-        for name in lt.keys:
-            if name in child:
-                fields.append((name, child[name]))
-            else:
-                if elem is None:
-                    raise KCodecError(f"couldn't find default value for {name}: invalid elementType for list")
-                if elem.map is None:
-                    raise KCodecError(f"couldn't find default value for {name}: associative list may not have "
-                                      "non-map types")
-                field = elem.map.find_field(name)
-                if field is not None and field.default is not None:
-                    fields.append((name, field.default))
-        if not fields:
-            keys = "[" + " ".join(_go_dumps(k).decode() for k in lt.keys) + "]"
-            raise KCodecError(f"associative list with keys has an element that omits all key fields {keys} "
-                              "(and doesn't have default values for any key fields)")
-        return PathElement.key(fields)
-    if isinstance(child, dict):
-        raise KCodecError("associative list without keys has an element that's a map type")
-    if isinstance(child, list):
-        raise KCodecError("not supported: associative list with lists as elements")
-    if child is None:
-        raise KCodecError("associative list without keys has an element that's an explicit null")
-    return PathElement.value(child)
+    return speedups.smd_list_item_pe(schema, lt, child)
 
 
 def _try_pe(schema: Schema, lt: ListType, child: Any) -> PathElement | None:
@@ -196,8 +169,7 @@ def _try_pe(schema: Schema, lt: ListType, child: Any) -> PathElement | None:
 
 def validate(schema: Schema, type_ref: Any, value: Any, *, allow_duplicates: bool = False) -> None:
     """validate.go: raise :class:`ValidationError` where ``value`` does not fit the schema."""
-    # the walk that also collects the field set, collecting nothing (no parent set)
-    errs = _validate_collect(schema, type_ref, value, allow_duplicates, None, None)
+    errs, _ = speedups.smd_validate(schema, type_ref, value, allow_duplicates, False)
     if errs:
         raise ValidationError(errs)
 
@@ -213,197 +185,17 @@ def _resolve(schema: Schema, type_ref: Any) -> tuple[Atom | None, list[tuple[str
 def validate_to_field_set(schema: Schema, type_ref: Any, value: Any, *, allow_duplicates: bool = False) -> Set:
     """:func:`validate`, then :func:`to_field_set` of the valid value, in one walk: what
     Go's apply does with the applied configuration (ObjectToTyped, then ToFieldSet)."""
-    root = _new_set()
-    errs = _validate_collect(schema, type_ref, value, allow_duplicates, root, None)
+    errs, found = speedups.smd_validate(schema, type_ref, value, allow_duplicates, True)
     if errs:
         raise ValidationError(errs)
-    # The root's own path is empty (Go's Insert of it is a no-op): its children are the set.
-    return root.children.get(None) or Set()  # type: ignore[call-overload]
-
-
-def _validate_collect(schema: Schema, type_ref: Any, v: Any, dups: bool, parent: Set | None,
-                      pe: PathElement | None) -> list[tuple[str, str]]:
-    # validate.go's walk, also inserting into ``parent`` (under ``pe``) what _to_set inserts;
-    # ``parent`` is None below an atomic value (validated, but one leaf of the set) and for a
-    # plain validate. Once there is an error the set is dropped, so only valid values need
-    # _to_set's exact rules. Error paths are prefixed on the way back up, and only when there
-    # are errors: a valid object costs one call per value.
-    atom = schema.resolve(type_ref)
-    if atom is None:
-        return _resolve(schema, type_ref)[1]
-    a = _deduce(atom, v)
-    m = a.map
-    if m is not None:
-        atomic = m.relationship == ATOMIC
-        if parent is not None and atomic:
-            parent.members.add(pe)  # type: ignore[arg-type]
-        if v is None:
-            return []
-        if not isinstance(v, dict):
-            return _errorf(f"expected map, got {_go_v(v)}")
-        node = None if (parent is None or atomic) else _new_set()
-        out: list[tuple[str, str]] = []
-        fields = m.fields
-        element_type = m.element_type
-        resolve = schema.resolve
-        field_pe = PathElement.field
-        for key, val in v.items():
-            field = fields.get(key)
-            if field is None:
-                if not element_type:
-                    out.append(("." + key, "field not declared in schema"))
-                    return out
-                tr = element_type
-            else:
-                tr = field.type
-            ok = _plain_scalar(resolve(tr))
-            if ok is not None and (val is None or val.__class__ in ok):
-                if node is not None:
-                    node.members.add(field_pe(key))
-                continue
-            fpe = field_pe(key) if node is not None else None
-            sub = _validate_collect(schema, tr, val, dups, node, fpe)
-            if sub:
-                out.extend(_prefixed(sub, "." + key))
-            elif node is not None and (field is None or val is None or (isinstance(val, dict) and not val)):
-                node.members.add(fpe)  # type: ignore[arg-type]
-        if node is not None and (node.members or node.children):
-            parent.children[pe] = node  # type: ignore[union-attr,index]
-        return out
-    if a.scalar is not None:
-        if parent is not None:
-            parent.members.add(pe)  # type: ignore[arg-type]
-        return _validate_scalar(a.scalar, v, "")
-    lt = a.list
-    if lt is not None:
-        atomic = lt.relationship == ATOMIC
-        if parent is not None and atomic:
-            parent.members.add(pe)  # type: ignore[arg-type]
-        if v is None:
-            return []
-        if not isinstance(v, list):
-            return _errorf(f"expected list, got {_go_v(v)}")
-        out = []
-        element_type = lt.element_type
-        if lt.relationship != ASSOCIATIVE:
-            # Atomic: one leaf; separable without keys: _to_set finds no element keys.
-            for i, child in enumerate(v):
-                sub = _validate_collect(schema, element_type, child, dups, None, None)
-                if sub:
-                    out.extend(_prefixed(sub, f"[{i}]"))
-            return out
-        node = None if parent is None else _new_set()
-        seen: set[PathElement] = set()
-        for i, child in enumerate(v):
-            try:
-                ipe = list_item_pe(schema, lt, child)
-            except KCodecError as exc:
-                out.extend(_errorf(f"element {i}: {exc}"))
-                return out
-            if ipe in seen and not dups:
-                out.extend(_errorf(f"duplicate entries for key {ipe}"))
-            seen.add(ipe)
-            sub = _validate_collect(schema, element_type, child, dups, node, ipe)
-            if sub:
-                out.extend(_prefixed(sub, str(ipe)))
-            elif node is not None:
-                node.members.add(ipe)
-        if node is not None and (node.members or node.children):
-            parent.children[pe] = node  # type: ignore[union-attr,index]
-        return out
-    name = f"named type: {type_ref}" if isinstance(type_ref, str) else "inlined"
-    return _errorf(f"schema error: invalid atom: {name}")
+    return found
 
 
 # ------------------------------------------------------------------ to field set
 
 def to_field_set(schema: Schema, type_ref: Any, value: Any) -> Set:
     """tofieldset.go: every leaf field, list item and atomic value of ``value``."""
-    out = Set()
-    atom = schema.resolve(type_ref)
-    if atom is not None:
-        # The root's own path is empty: inserting it is a no-op, so only its children count.
-        a = _deduce(atom, value)
-        if a.map is not None:
-            if a.map.relationship != ATOMIC and isinstance(value, dict):
-                _map_to_set(schema, a.map, value, out)
-        elif a.list is not None:
-            if a.list.relationship != ATOMIC and isinstance(value, list):
-                _list_to_set(schema, a.list, value, out)
-    return out
-
-
-# The walkers below insert into the node of the set their value's path leads to, creating a
-# node only when something is inserted under it: the set Go's tofieldset.go builds by
-# inserting whole paths, without walking it from the root for every leaf.
-
-def _to_set(schema: Schema, type_ref: Any, v: Any, parent: Set, pe: PathElement) -> None:
-    atom = schema.resolve(type_ref)
-    if atom is None:
-        return
-    a = _deduce(atom, v)
-    m = a.map
-    if m is not None:
-        if m.relationship == ATOMIC:
-            parent.members.add(pe)
-        elif isinstance(v, dict) and v:
-            node = _new_set()
-            _map_to_set(schema, m, v, node)
-            if node.members or node.children:
-                parent.children[pe] = node
-        return
-    if a.scalar is not None:
-        parent.members.add(pe)
-        return
-    lt = a.list
-    if lt is not None:
-        if lt.relationship == ATOMIC:
-            parent.members.add(pe)
-        elif isinstance(v, list) and v:
-            node = _new_set()
-            _list_to_set(schema, lt, v, node)
-            if node.members or node.children:
-                parent.children[pe] = node
-
-
-def _map_to_set(schema: Schema, m: MapType, v: dict, node: Set) -> None:
-    fields = m.fields
-    element_type = m.element_type
-    members = node.members
-    field_pe = PathElement.field
-    resolve = schema.resolve
-    for key, val in v.items():
-        pe = field_pe(key)
-        field = fields.get(key)
-        if field is not None and _plain_scalar(resolve(field.type)) is not None:
-            members.add(pe)  # a scalar is a leaf whatever its value
-            continue
-        if field is None:
-            _to_set(schema, element_type, val, node, pe)
-            members.add(pe)
-        else:
-            _to_set(schema, field.type, val, node, pe)
-            if val is None or (isinstance(val, dict) and not val):
-                members.add(pe)
-
-
-def _list_to_set(schema: Schema, lt: ListType, v: list, node: Set) -> None:
-    pes = [_try_pe(schema, lt, child) for child in v]
-    seen: set[Any] = set()
-    duplicates: set[Any] = set()
-    for pe in pes:
-        if pe in seen:
-            if pe not in duplicates:
-                node.members.add(pe)  # type: ignore[arg-type]
-                duplicates.add(pe)
-        else:
-            seen.add(pe)
-    element_type = lt.element_type
-    for pe, child in zip(pes, v):
-        if pe is None or pe in duplicates:
-            continue
-        _to_set(schema, element_type, child, node, pe)
-        node.members.add(pe)
+    return speedups.smd_to_field_set(schema, type_ref, value)
 
 
 def _new_set() -> Set:
@@ -420,159 +212,14 @@ def merge(schema: Schema, type_ref: Any, lhs: Any, rhs: Any) -> Any:
 
     Returns the merged JSON tree; raises :class:`ValidationError` on a schema mismatch.
     """
-    errs: list[tuple[str, str]] = []
-    out = _merge(schema, type_ref, lhs, rhs, errs)
+    out, errs = speedups.smd_merge(schema, type_ref, lhs, rhs)
     if errs:
         raise ValidationError(errs)
-    return None if out is _ABSENT else out
-
-
-def _keep_rhs(lhs: Any, rhs: Any) -> Any:
-    return rhs if rhs is not _ABSENT else lhs
-
-
-def _merge(schema: Schema, type_ref: Any, lhs: Any, rhs: Any, errs: list[tuple[str, str]]) -> Any:
-    atom, rerrs = _resolve(schema, type_ref)
-    if atom is None:
-        errs.extend(rerrs)
-        return _ABSENT
-    alhs, arhs = _deduce(atom, lhs), _deduce(atom, rhs)
-    if rhs is _ABSENT:
-        return _merge_atom(schema, alhs, type_ref, lhs, rhs, errs)
-    if lhs is _ABSENT or alhs == arhs:
-        return _merge_atom(schema, arhs, type_ref, lhs, rhs, errs)
-    # Different shapes on each side: Go walks both; the right-hand walk decides the output.
-    _merge_atom(schema, alhs, type_ref, lhs, rhs, [])
-    return _merge_atom(schema, arhs, type_ref, lhs, rhs, errs)
-
-
-def _merge_atom(schema: Schema, a: Atom, type_ref: Any, lhs: Any, rhs: Any, errs: list[tuple[str, str]]) -> Any:
-    if a.map is not None:
-        return _merge_map(schema, a.map, lhs, rhs, errs)
-    if a.scalar is not None:
-        lerrs = _validate_scalar(a.scalar, lhs, "lhs: ")
-        rerrs = _validate_scalar(a.scalar, rhs, "rhs: ")
-        if lerrs and rerrs:
-            errs.extend(lerrs + rerrs)
-            return _ABSENT
-        return _keep_rhs(lhs, rhs)
-    if a.list is not None:
-        return _merge_list(schema, a.list, lhs, rhs, errs)
-    name = f"named type: {type_ref}" if isinstance(type_ref, str) else "inlined"
-    errs.extend(_errorf(f"schema error: invalid atom: {name}"))
-    return _ABSENT
+    return out
 
 
 def _as_map(v: Any) -> dict | None:
     return v if isinstance(v, dict) else None
-
-
-def _merge_map(schema: Schema, t: MapType, lhs: Any, rhs: Any, errs: list[tuple[str, str]]) -> Any:
-    lmap = _as_map(lhs) if lhs is not _ABSENT else None
-    rmap = _as_map(rhs) if rhs is not _ABSENT else None
-    if t.relationship == ATOMIC or (not lmap and not rmap):
-        return _keep_rhs(lhs, rhs)
-    out: dict[str, Any] = {}
-    keys = list(lmap or {})
-    keys.extend(k for k in (rmap or {}) if lmap is None or k not in lmap)
-    fields = t.fields
-    element_type = t.element_type
-    resolve = schema.resolve
-    for key in keys:
-        field = fields.get(key)
-        tr = field.type if field is not None else element_type
-        lv = lmap.get(key, _ABSENT) if lmap is not None else _ABSENT
-        rv = rmap.get(key, _ABSENT) if rmap is not None else _ABSENT
-        ok = _plain_scalar(resolve(tr))
-        if ok is not None and (lv is _ABSENT or lv is None or lv.__class__ in ok) and \
-                (rv is _ABSENT or rv is None or rv.__class__ in ok):
-            merged = rv if rv is not _ABSENT else lv  # valid scalars: the right-hand side wins
-        else:
-            sub: list[tuple[str, str]] = []
-            merged = _merge(schema, tr, lv, rv, sub)
-            if sub:
-                errs.extend(_prefixed(sub, "." + key))
-        if merged is not _ABSENT:
-            out[key] = merged
-    return out if out else _ABSENT
-
-
-def _merge_list(schema: Schema, t: ListType, lhs: Any, rhs: Any, errs: list[tuple[str, str]]) -> Any:
-    llist = lhs if isinstance(lhs, list) else None
-    rlist = rhs if isinstance(rhs, list) else None
-    if t.relationship == ATOMIC or (not llist and not rlist):
-        return _keep_rhs(lhs, rhs)
-    llist = llist or []
-    rlist = rlist or []
-    rhs_pes, observed_rhs, rerrs = _index_list(schema, t, rlist, False)
-    lhs_pes, observed_lhs, lerrs = _index_list(schema, t, llist, True)
-    errs.extend(rerrs + lerrs)
-    if rerrs or lerrs:
-        return _ABSENT
-    shared = [pe for pe in rhs_pes if pe in observed_lhs]
-    next_shared = shared.pop(0) if shared else None
-    merged_rhs: set[PathElement] = set()
-    out: list[Any] = []
-
-    def item(pe: PathElement, lchild: Any, rchild: Any) -> None:
-        sub: list[tuple[str, str]] = []  # dropped, as Go drops list item errors
-        merged = _merge(schema, t.element_type, lchild, rchild, sub)
-        if merged is not _ABSENT:
-            out.append(merged)
-
-    li = ri = 0
-    llen, rlen = len(lhs_pes), len(rhs_pes)
-    while li < llen or ri < rlen:
-        if li < llen and ri < rlen:
-            pe = lhs_pes[li]
-            if pe == rhs_pes[ri]:
-                merged_rhs.add(pe)
-                item(pe, observed_lhs.get(pe, _ABSENT), observed_rhs.get(pe, _ABSENT))
-                li += 1
-                ri += 1
-                next_shared = shared.pop(0) if shared else None
-                continue
-            if pe in observed_rhs and next_shared is not None and next_shared != lhs_pes[li]:
-                li += 1
-                continue
-        if li < llen:
-            pe = lhs_pes[li]
-            if pe not in observed_rhs:
-                item(pe, llist[li], _ABSENT)
-                li += 1
-                continue
-            if pe in merged_rhs:
-                li += 1
-        if ri < rlen:
-            pe = rhs_pes[ri]
-            merged_rhs.add(pe)
-            item(pe, observed_lhs.get(pe, _ABSENT), observed_rhs.get(pe, _ABSENT))
-            ri += 1
-            if next_shared is not None and next_shared == pe:
-                next_shared = shared.pop(0) if shared else None
-    return out if out else _ABSENT
-
-
-def _index_list(schema: Schema, t: ListType, items: list[Any], allow_duplicates: bool
-                ) -> tuple[list[PathElement], dict[PathElement, Any], list[tuple[str, str]]]:
-    pes: list[PathElement] = []
-    observed: dict[PathElement, Any] = {}
-    errs: list[tuple[str, str]] = []
-    for i, child in enumerate(items):
-        try:
-            pe = list_item_pe(schema, t, child)
-        except KCodecError as exc:
-            errs.extend(_errorf(f"element {i}: {exc}"))
-            continue
-        if pe in observed:
-            if not allow_duplicates:
-                errs.extend(_errorf(f"duplicate entries for key {pe}"))
-                continue
-            observed[pe] = None  # Go's NewValueInterface(nil) for a duplicated key
-        else:
-            observed[pe] = child
-        pes.append(pe)
-    return pes, observed, errs
 
 
 # ------------------------------------------------------------------ compare

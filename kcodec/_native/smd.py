@@ -1,0 +1,643 @@
+"""Pure-Python structured-merge-diff walks: the twins of ``kcodec/_speedups/_smd.pyx``.
+
+sigs.k8s.io/structured-merge-diff v6 ``typed`` (``validate.go``, ``tofieldset.go``,
+``merge.go``, ``helpers.go``) and ``fieldpath`` (``serialize.go``, ``set.go``
+EnsureNamedFieldsAreMembers) over JSON trees. :mod:`kcodec.managedfields` wraps them; it
+sits above these kernels, so its classes arrive through :func:`bind_fieldpath` and its
+schema objects are read by duck typing: an atom is a ``(scalar, list, map)`` tuple, a list
+type ``(element_type, relationship, keys)``, a struct field ``(name, type, default)``, a map
+type has ``fields``, ``element_type``, ``relationship`` and a ``smd_plan`` slot where the
+walks keep what they precompute for it.
+
+Errors are ``(path, message)`` pairs in Go's order, with Go's texts; the wrappers in
+:mod:`kcodec.managedfields.typed` raise them.
+"""
+from __future__ import annotations
+
+import operator
+from types import SimpleNamespace
+from typing import Any
+
+from kcodec.errors import KCodecError
+from kcodec.gojson import dumps as _go_dumps
+
+__all__ = ["smd_validate", "smd_to_field_set", "smd_merge", "smd_list_item_pe", "smd_set_tree",
+           "smd_ensure_named_fields"]
+
+#: What kcodec.managedfields hands over once (see :func:`bind_fieldpath`).
+_fp = SimpleNamespace(PathElement=None, Set=None, Atom=None, atomic="atomic", associative="associative")
+
+#: Go's nil value.Value (a missing side of a merge), distinct from JSON null (None).
+ABSENT = SimpleNamespace()
+
+# The dispatch of an atom on a value (helpers.go deduceAtom, then the walkers' map, scalar,
+# list order).
+_MAP, _SCALAR, _LIST = 1, 2, 3
+
+# Classes of plain JSON scalars as bits; a plan's mask holds the bits its scalar type accepts
+# without an error (validate.go validateScalar). Null is valid for every scalar type.
+_BITS: dict[type, int] = {str: 1, int: 2, float: 4, bool: 8, type(None): 16}
+_MASKS = {"numeric": 2 | 4 | 16, "string": 1 | 16, "boolean": 8 | 16, "untyped": 1 | 2 | 4 | 8 | 16}
+
+_ORDER = operator.attrgetter("_key")
+
+
+def bind_fieldpath(*, path_element: Any, set_cls: Any, atom: Any, atomic: str, associative: str) -> None:
+    """Receive the classes of kcodec.managedfields (called through kcodec.speedups when it
+    is imported): ``PathElement``, ``Set``, the ``Atom`` tuple class and the relationship
+    constants."""
+    _fp.PathElement = path_element
+    _fp.Set = set_cls
+    _fp.Atom = atom
+    _fp.atomic = atomic
+    _fp.associative = associative
+
+
+# ------------------------------------------------------------------ shared helpers
+
+def _new_set() -> Any:
+    out = _fp.Set.__new__(_fp.Set)
+    out.members = set()
+    out.children = {}
+    return out
+
+
+def _resolve(schema: Any, type_ref: Any) -> Any:
+    if type_ref.__class__ is _fp.Atom:
+        return type_ref
+    return schema.resolve(type_ref)
+
+
+def _no_type(type_ref: Any) -> list[tuple[str, str]]:
+    name = type_ref if isinstance(type_ref, str) and type_ref else "inlined type"
+    return [("", f"schema error: no type found matching: {name}")]
+
+
+def _invalid_atom(type_ref: Any) -> list[tuple[str, str]]:
+    name = f"named type: {type_ref}" if isinstance(type_ref, str) else "inlined"
+    return [("", f"schema error: invalid atom: {name}")]
+
+
+def _deduced(atom: Any, v: Any) -> int:
+    """helpers.go deduceAtom as a code: 0 keeps the whole atom, else the one kind chosen.
+    Two deduced atoms are equal exactly when their codes are."""
+    scalar, lt, m = atom[0], atom[1], atom[2]
+    if v is ABSENT or v is None or (scalar is None) + (lt is None) + (m is None) >= 2:
+        return 0
+    if isinstance(v, (bool, int, float, str)):
+        return _SCALAR if scalar is not None else 0
+    if isinstance(v, list):
+        return _LIST if lt is not None else 0
+    if isinstance(v, dict):
+        return _MAP if m is not None else 0
+    return 0
+
+
+def _kind(atom: Any, code: int) -> int:
+    if code:
+        return code
+    if atom[2] is not None:
+        return _MAP
+    if atom[0] is not None:
+        return _SCALAR
+    if atom[1] is not None:
+        return _LIST
+    return 0
+
+
+def _mask(atom: Any) -> int:
+    """The bits a plain scalar type accepts (0 when ``atom`` is not only a scalar)."""
+    if atom is None or atom[2] is not None or atom[1] is not None or atom[0] is None:
+        return 0
+    return _MASKS.get(atom[0], 0)
+
+
+def _plan(schema: Any, m: Any) -> tuple[Any, ...]:
+    """What the walks need of map type ``m`` in ``schema``, built once and kept on it:
+    ``(schema, entries, elem, atomic, has_element_type)``; an entry is
+    ``(type_ref, atom or None, scalar mask, declared, field path element or None)``, with
+    ``entries`` for the declared fields and ``elem`` for any other key."""
+    plan = getattr(m, "smd_plan", None)
+    if plan.__class__ is tuple and plan[0] is schema:
+        return plan
+    field_pe = _fp.PathElement.field
+    entries = {}
+    for key, field in m.fields.items():
+        tr = field[1]
+        atom = _resolve(schema, tr)
+        entries[key] = (tr, atom, _mask(atom), True, field_pe(key))
+    et = m.element_type
+    eatom = _resolve(schema, et) if et else None
+    plan = (schema, entries, (et, eatom, _mask(eatom), False, None), m.relationship == _fp.atomic, bool(et))
+    try:
+        m.smd_plan = plan
+    except AttributeError:
+        pass  # a map type without the slot: the plan is rebuilt on every visit
+    return plan
+
+
+def _go_v(v: Any) -> str:
+    # fmt's %v of a value.Value: JSON-ish is close enough for the error texts SMD gives.
+    return _go_dumps(v, sort_keys=True).decode("utf-8") if not isinstance(v, str) else v
+
+
+def _go_type(v: Any) -> str:
+    if isinstance(v, str):
+        return "string"
+    if isinstance(v, bool):
+        return "bool"
+    if isinstance(v, dict):
+        return "map[string]interface {}"
+    if isinstance(v, list):
+        return "[]interface {}"
+    return type(v).__name__
+
+
+def _validate_scalar(scalar: str, v: Any, prefix: str) -> list[tuple[str, str]]:
+    # validate.go validateScalar
+    if v is ABSENT or v is None:
+        return []
+    if scalar == "numeric":
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            return [("", f"{prefix}expected numeric (int or float), got {_go_type(v)}")]
+    elif scalar == "string":
+        if not isinstance(v, str):
+            return [("", f"{prefix}expected string, got {_go_v(v)}")]
+    elif scalar == "boolean":
+        if not isinstance(v, bool):
+            return [("", f"{prefix}expected boolean, got {_go_v(v)}")]
+    elif scalar == "untyped":
+        if not isinstance(v, (bool, int, float, str)):
+            return [("", f"{prefix}expected any scalar, got {_go_v(v)}")]
+    else:
+        return [("", f"{prefix}unexpected scalar type in schema: {scalar}")]
+    return []
+
+
+def _prefixed(errs: list[tuple[str, str]], prefix: str) -> list[tuple[str, str]]:
+    return [(prefix + p, m) for p, m in errs]
+
+
+def smd_list_item_pe(schema: Any, lt: Any, child: Any) -> Any:
+    """helpers.go listItemToPathElement; raises :class:`KCodecError` with Go's text."""
+    if lt[1] != _fp.associative:
+        raise KCodecError("invalid indexing of non-associative list")
+    keys = lt[2]
+    if keys:
+        if child is None:
+            raise KCodecError("associative list with keys may not have a null element")
+        if not isinstance(child, dict):
+            raise KCodecError("associative list with keys may not have non-map elements")
+        fields = []
+        elem: Any = ABSENT
+        for name in keys:
+            if name in child:
+                fields.append((name, child[name]))
+            else:
+                if elem is ABSENT:
+                    elem = _resolve(schema, lt[0])
+                if elem is None:
+                    raise KCodecError(f"couldn't find default value for {name}: invalid elementType for list")
+                if elem[2] is None:
+                    raise KCodecError(f"couldn't find default value for {name}: associative list may not have "
+                                      "non-map types")
+                field = elem[2].find_field(name)
+                if field is not None and field[2] is not None:
+                    fields.append((name, field[2]))
+        if not fields:
+            text = "[" + " ".join(_go_dumps(k).decode() for k in keys) + "]"
+            raise KCodecError(f"associative list with keys has an element that omits all key fields {text} "
+                              "(and doesn't have default values for any key fields)")
+        return _fp.PathElement.key(fields)
+    if isinstance(child, dict):
+        raise KCodecError("associative list without keys has an element that's a map type")
+    if isinstance(child, list):
+        raise KCodecError("not supported: associative list with lists as elements")
+    if child is None:
+        raise KCodecError("associative list without keys has an element that's an explicit null")
+    return _fp.PathElement.value(child)
+
+
+def _try_pe(schema: Any, lt: Any, child: Any) -> Any:
+    try:
+        return smd_list_item_pe(schema, lt, child)
+    except KCodecError:
+        return None
+
+
+# ------------------------------------------------------------------ validate (validate.go)
+
+def smd_validate(schema: Any, type_ref: Any, value: Any, allow_duplicates: bool, collect: bool) -> tuple[Any, Any]:
+    """validate.go's walk of ``value``: ``(errors, field set)``. With ``collect`` the walk
+    also builds what tofieldset.go gives for the value (None when there are errors, or
+    without ``collect``)."""
+    root = _new_set() if collect else None
+    errs = _validate(schema, type_ref, value, allow_duplicates, root, None)
+    if errs or root is None:
+        return errs, None
+    # The root's own path is empty (Go's Insert of it is a no-op): its children are the set.
+    return errs, root.children.get(None) or _new_set()
+
+
+def _validate(schema: Any, type_ref: Any, v: Any, dups: bool, parent: Any, pe: Any) -> list[tuple[str, str]]:
+    atom = _resolve(schema, type_ref)
+    if atom is None:
+        return _no_type(type_ref)
+    return _validate_atom(schema, atom, type_ref, v, dups, parent, pe)
+
+
+def _validate_atom(schema: Any, atom: Any, type_ref: Any, v: Any, dups: bool, parent: Any,
+                   pe: Any) -> list[tuple[str, str]]:
+    # Also inserts into ``parent`` (under ``pe``) what tofieldset.go inserts; ``parent`` is
+    # None below an atomic value (validated, but one leaf of the set) and for a plain
+    # validate. Once there is an error the set is dropped, so only valid values need
+    # tofieldset.go's exact rules. Error paths are prefixed on the way back up.
+    kind = _kind(atom, _deduced(atom, v))
+    if kind == _MAP:
+        plan = _plan(schema, atom[2])
+        atomic = plan[3]
+        if parent is not None and atomic:
+            parent.members.add(pe)
+        if v is None:
+            return []
+        if not isinstance(v, dict):
+            return [("", f"expected map, got {_go_v(v)}")]
+        node = None if (parent is None or atomic) else _new_set()
+        out: list[tuple[str, str]] = []
+        entries = plan[1]
+        elem = plan[2]
+        field_pe = _fp.PathElement.field
+        for key, val in v.items():
+            e = entries.get(key)
+            if e is None:
+                if not plan[4]:
+                    out.append(("." + key, "field not declared in schema"))
+                    return out
+                e = elem
+                fpe = field_pe(key) if node is not None else None
+            else:
+                fpe = e[4]
+            mask = e[2]
+            if mask and _BITS.get(val.__class__, 0) & mask:
+                if node is not None:
+                    node.members.add(fpe)
+                continue
+            sub = (_validate_atom(schema, e[1], e[0], val, dups, node, fpe) if e[1] is not None
+                   else _no_type(e[0]))
+            if sub:
+                out.extend(_prefixed(sub, "." + key))
+            elif node is not None and (not e[3] or val is None or (isinstance(val, dict) and not val)):
+                node.members.add(fpe)
+        if node is not None and (node.members or node.children):
+            parent.children[pe] = node
+        return out
+    if kind == _SCALAR:
+        if parent is not None:
+            parent.members.add(pe)
+        return _validate_scalar(atom[0], v, "")
+    if kind == _LIST:
+        lt = atom[1]
+        atomic = lt[1] == _fp.atomic
+        if parent is not None and atomic:
+            parent.members.add(pe)
+        if v is None:
+            return []
+        if not isinstance(v, list):
+            return [("", f"expected list, got {_go_v(v)}")]
+        out = []
+        element_type = lt[0]
+        eatom = _resolve(schema, element_type)
+        if lt[1] != _fp.associative:
+            # Atomic: one leaf; separable without keys: tofieldset.go finds no element keys.
+            for i, child in enumerate(v):
+                sub = (_validate_atom(schema, eatom, element_type, child, dups, None, None) if eatom is not None
+                       else _no_type(element_type))
+                if sub:
+                    out.extend(_prefixed(sub, f"[{i}]"))
+            return out
+        node = None if parent is None else _new_set()
+        seen: set[Any] = set()
+        for i, child in enumerate(v):
+            try:
+                ipe = smd_list_item_pe(schema, lt, child)
+            except KCodecError as exc:
+                out.append(("", f"element {i}: {exc}"))
+                return out
+            if ipe in seen and not dups:
+                out.append(("", f"duplicate entries for key {ipe}"))
+            seen.add(ipe)
+            sub = (_validate_atom(schema, eatom, element_type, child, dups, node, ipe) if eatom is not None
+                   else _no_type(element_type))
+            if sub:
+                out.extend(_prefixed(sub, str(ipe)))
+            elif node is not None:
+                node.members.add(ipe)
+        if node is not None and (node.members or node.children):
+            parent.children[pe] = node
+        return out
+    return _invalid_atom(type_ref)
+
+
+# ------------------------------------------------------------------ to field set (tofieldset.go)
+
+def smd_to_field_set(schema: Any, type_ref: Any, value: Any) -> Any:
+    """tofieldset.go: every leaf field, list item and atomic value of ``value``."""
+    out = _new_set()
+    atom = _resolve(schema, type_ref)
+    if atom is not None:
+        # The root's own path is empty: inserting it is a no-op, so only its children count.
+        kind = _kind(atom, _deduced(atom, value))
+        if kind == _MAP:
+            plan = _plan(schema, atom[2])
+            if not plan[3] and isinstance(value, dict):
+                _map_to_set(schema, plan, value, out)
+        elif kind == _LIST:
+            lt = atom[1]
+            if lt[1] != _fp.atomic and isinstance(value, list):
+                _list_to_set(schema, lt, value, out)
+    return out
+
+
+# The walkers below insert into the node of the set their value's path leads to, creating a
+# node only when something is inserted under it: the set Go's tofieldset.go builds by
+# inserting whole paths, without walking it from the root for every leaf.
+
+def _to_set(schema: Any, atom: Any, v: Any, parent: Any, pe: Any) -> None:
+    if atom is None:
+        return
+    kind = _kind(atom, _deduced(atom, v))
+    if kind == _MAP:
+        plan = _plan(schema, atom[2])
+        if plan[3]:
+            parent.members.add(pe)
+        elif isinstance(v, dict) and v:
+            node = _new_set()
+            _map_to_set(schema, plan, v, node)
+            if node.members or node.children:
+                parent.children[pe] = node
+        return
+    if kind == _SCALAR:
+        parent.members.add(pe)
+        return
+    if kind == _LIST:
+        lt = atom[1]
+        if lt[1] == _fp.atomic:
+            parent.members.add(pe)
+        elif isinstance(v, list) and v:
+            node = _new_set()
+            _list_to_set(schema, lt, v, node)
+            if node.members or node.children:
+                parent.children[pe] = node
+
+
+def _map_to_set(schema: Any, plan: tuple[Any, ...], v: dict, node: Any) -> None:
+    entries = plan[1]
+    elem = plan[2]
+    members = node.members
+    field_pe = _fp.PathElement.field
+    for key, val in v.items():
+        e = entries.get(key)
+        if e is None:
+            pe = field_pe(key)
+            # An undeclared key is a member whatever its value (with what is below it).
+            if not elem[2]:
+                _to_set(schema, elem[1], val, node, pe)
+            members.add(pe)
+            continue
+        pe = e[4]
+        if e[2]:
+            members.add(pe)  # a scalar is a leaf whatever its value
+            continue
+        _to_set(schema, e[1], val, node, pe)
+        if val is None or (isinstance(val, dict) and not val):
+            members.add(pe)
+
+
+def _list_to_set(schema: Any, lt: Any, v: list, node: Any) -> None:
+    pes = [_try_pe(schema, lt, child) for child in v]
+    seen: set[Any] = set()
+    duplicates: set[Any] = set()
+    for pe in pes:
+        if pe in seen:
+            if pe not in duplicates:
+                node.members.add(pe)
+                duplicates.add(pe)
+        else:
+            seen.add(pe)
+    eatom = _resolve(schema, lt[0])
+    for pe, child in zip(pes, v):
+        if pe is None or pe in duplicates:
+            continue
+        _to_set(schema, eatom, child, node, pe)
+        node.members.add(pe)
+
+
+# ------------------------------------------------------------------ merge (merge.go)
+
+def smd_merge(schema: Any, type_ref: Any, lhs: Any, rhs: Any) -> tuple[Any, list[tuple[str, str]]]:
+    """merge.go with ``ruleKeepRHS``: ``(rhs merged over lhs, errors)``; atomic values are
+    replaced; the merged tree is None when nothing is left (or on errors)."""
+    errs: list[tuple[str, str]] = []
+    out = _merge(schema, type_ref, lhs, rhs, errs)
+    return (None if out is ABSENT else out), errs
+
+
+def _merge(schema: Any, type_ref: Any, lhs: Any, rhs: Any, errs: list[tuple[str, str]]) -> Any:
+    atom = _resolve(schema, type_ref)
+    if atom is None:
+        errs.extend(_no_type(type_ref))
+        return ABSENT
+    return _merge_resolved(schema, atom, type_ref, lhs, rhs, errs)
+
+
+def _merge_resolved(schema: Any, atom: Any, type_ref: Any, lhs: Any, rhs: Any, errs: list[tuple[str, str]]) -> Any:
+    cl = _deduced(atom, lhs)
+    cr = _deduced(atom, rhs)
+    if rhs is ABSENT:
+        return _merge_atom(schema, atom, _kind(atom, cl), type_ref, lhs, rhs, errs)
+    if lhs is ABSENT or cl == cr:
+        return _merge_atom(schema, atom, _kind(atom, cr), type_ref, lhs, rhs, errs)
+    # Different shapes on each side: Go walks both; the right-hand walk decides the output.
+    _merge_atom(schema, atom, _kind(atom, cl), type_ref, lhs, rhs, [])
+    return _merge_atom(schema, atom, _kind(atom, cr), type_ref, lhs, rhs, errs)
+
+
+def _merge_atom(schema: Any, atom: Any, kind: int, type_ref: Any, lhs: Any, rhs: Any,
+                errs: list[tuple[str, str]]) -> Any:
+    if kind == _MAP:
+        return _merge_map(schema, _plan(schema, atom[2]), lhs, rhs, errs)
+    if kind == _SCALAR:
+        lerrs = _validate_scalar(atom[0], lhs, "lhs: ")
+        rerrs = _validate_scalar(atom[0], rhs, "rhs: ")
+        if lerrs and rerrs:
+            errs.extend(lerrs + rerrs)
+            return ABSENT
+        return rhs if rhs is not ABSENT else lhs
+    if kind == _LIST:
+        return _merge_list(schema, atom[1], lhs, rhs, errs)
+    errs.extend(_invalid_atom(type_ref))
+    return ABSENT
+
+
+def _merge_map(schema: Any, plan: tuple[Any, ...], lhs: Any, rhs: Any, errs: list[tuple[str, str]]) -> Any:
+    lmap = lhs if isinstance(lhs, dict) else None
+    rmap = rhs if isinstance(rhs, dict) else None
+    if plan[3] or (not lmap and not rmap):
+        return rhs if rhs is not ABSENT else lhs
+    out: dict[str, Any] = {}
+    keys = list(lmap or {})
+    keys.extend(k for k in (rmap or {}) if lmap is None or k not in lmap)
+    entries = plan[1]
+    elem = plan[2]
+    for key in keys:
+        e = entries.get(key) or elem
+        lv = lmap.get(key, ABSENT) if lmap is not None else ABSENT
+        rv = rmap.get(key, ABSENT) if rmap is not None else ABSENT
+        mask = e[2]
+        if mask and (lv is ABSENT or _BITS.get(lv.__class__, 0) & mask) and \
+                (rv is ABSENT or _BITS.get(rv.__class__, 0) & mask):
+            merged = rv if rv is not ABSENT else lv  # valid scalars: the right-hand side wins
+        else:
+            sub: list[tuple[str, str]] = []
+            if e[1] is None:
+                sub = _no_type(e[0])
+                merged = ABSENT
+            else:
+                merged = _merge_resolved(schema, e[1], e[0], lv, rv, sub)
+            if sub:
+                errs.extend(_prefixed(sub, "." + key))
+        if merged is not ABSENT:
+            out[key] = merged
+    return out if out else ABSENT
+
+
+def _merge_list(schema: Any, t: Any, lhs: Any, rhs: Any, errs: list[tuple[str, str]]) -> Any:
+    llist = lhs if isinstance(lhs, list) else None
+    rlist = rhs if isinstance(rhs, list) else None
+    if t[1] == _fp.atomic or (not llist and not rlist):
+        return rhs if rhs is not ABSENT else lhs
+    llist = llist or []
+    rlist = rlist or []
+    rhs_pes, observed_rhs, rerrs = _index_list(schema, t, rlist, False)
+    lhs_pes, observed_lhs, lerrs = _index_list(schema, t, llist, True)
+    errs.extend(rerrs + lerrs)
+    if rerrs or lerrs:
+        return ABSENT
+    shared = [pe for pe in rhs_pes if pe in observed_lhs]
+    shared.reverse()  # popped from the end, first shared item last
+    next_shared = shared.pop() if shared else None
+    merged_rhs: set[Any] = set()
+    out: list[Any] = []
+    element_type = t[0]
+    eatom = _resolve(schema, element_type)
+
+    def item(lchild: Any, rchild: Any) -> None:
+        # mergingWalker.visitListItems appends an item's errors to a shadowed variable: Go
+        # drops them.
+        if eatom is None:
+            return
+        merged = _merge_resolved(schema, eatom, element_type, lchild, rchild, [])
+        if merged is not ABSENT:
+            out.append(merged)
+
+    li = ri = 0
+    llen, rlen = len(lhs_pes), len(rhs_pes)
+    while li < llen or ri < rlen:
+        if li < llen and ri < rlen:
+            pe = lhs_pes[li]
+            if pe == rhs_pes[ri]:
+                merged_rhs.add(pe)
+                item(observed_lhs.get(pe, ABSENT), observed_rhs.get(pe, ABSENT))
+                li += 1
+                ri += 1
+                next_shared = shared.pop() if shared else None
+                continue
+            if pe in observed_rhs and next_shared is not None and next_shared != lhs_pes[li]:
+                li += 1
+                continue
+        if li < llen:
+            pe = lhs_pes[li]
+            if pe not in observed_rhs:
+                item(llist[li], ABSENT)
+                li += 1
+                continue
+            if pe in merged_rhs:
+                li += 1
+        if ri < rlen:
+            pe = rhs_pes[ri]
+            merged_rhs.add(pe)
+            item(observed_lhs.get(pe, ABSENT), observed_rhs.get(pe, ABSENT))
+            ri += 1
+            if next_shared is not None and next_shared == pe:
+                next_shared = shared.pop() if shared else None
+    return out if out else ABSENT
+
+
+def _index_list(schema: Any, t: Any, items: list[Any], allow_duplicates: bool
+                ) -> tuple[list[Any], dict[Any, Any], list[tuple[str, str]]]:
+    pes: list[Any] = []
+    observed: dict[Any, Any] = {}
+    errs: list[tuple[str, str]] = []
+    for i, child in enumerate(items):
+        try:
+            pe = smd_list_item_pe(schema, t, child)
+        except KCodecError as exc:
+            errs.append(("", f"element {i}: {exc}"))
+            continue
+        if pe in observed:
+            if not allow_duplicates:
+                errs.append(("", f"duplicate entries for key {pe}"))
+                continue
+            observed[pe] = None  # Go's NewValueInterface(nil) for a duplicated key
+        else:
+            observed[pe] = child
+        pes.append(pe)
+    return pes, observed, errs
+
+
+# ------------------------------------------------------------------ sets (fieldpath)
+
+def smd_set_tree(s: Any) -> dict[str, Any]:
+    """serialize.go ``Set.ToJSON`` as a JSON tree: path elements sorted as Go orders them,
+    ``"."`` first where a member also has children."""
+    return _tree(s, False)
+
+
+def _tree(s: Any, include_self: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    members, children = s.members, s.children
+    if include_self and (members or children):
+        out["."] = {}
+    for pe in sorted(members | children.keys(), key=_ORDER):
+        child = children.get(pe)
+        out[pe.key_text()] = {} if child is None else _tree(child, pe in members)
+    return out
+
+
+def smd_ensure_named_fields(s: Any, schema: Any, type_ref: Any) -> Any:
+    """set.go ``EnsureNamedFieldsAreMembers``: a copy of ``s`` where a struct field with
+    children is a member too."""
+    atom = _resolve(schema, type_ref)
+    out = _new_set()
+    out.members = set(s.members)
+    m = lt = None
+    if atom is not None:
+        m = atom[2]
+        lt = atom[1]
+    FIELD = _fp.PathElement.FIELD
+    KEY = _fp.PathElement.KEY
+    entries = _plan(schema, m)[1] if m is not None else None
+    for pe, child in s.children.items():
+        child_type = None
+        kind = pe.kind
+        if kind == FIELD and m is not None:
+            e = entries.get(pe.payload)  # type: ignore[union-attr]
+            if e is not None:
+                out.members.add(pe)
+                child_type = e[0]
+            else:
+                child_type = m.element_type
+        elif kind == KEY and lt is not None:
+            child_type = lt[0]
+        out.children[pe] = smd_ensure_named_fields(child, schema, child_type)
+    return out

@@ -51,6 +51,7 @@ def bind_fieldpath(*, path_element: Any, set_cls: Any, atom: Any, atomic: str, a
     _fp.Atom = atom
     _fp.atomic = atomic
     _fp.associative = associative
+    _ITEM_PES.clear()
 
 
 # ------------------------------------------------------------------ shared helpers
@@ -189,11 +190,18 @@ def smd_list_item_pe(schema: Any, lt: Any, child: Any) -> Any:
         if not isinstance(child, dict):
             raise KCodecError("associative list with keys may not have non-map elements")
         fields = []
+        ck: list[Any] | None = [keys]
         elem: Any = ABSENT
         for name in keys:
             if name in child:
-                fields.append((name, child[name]))
+                val = child[name]
+                fields.append((name, val))
+                if ck is not None and val.__class__ in _CACHEABLE:
+                    ck += (val.__class__, val)
+                else:
+                    ck = None
             else:
+                ck = None
                 if elem is ABSENT:
                     elem = _resolve(schema, lt[0])
                 if elem is None:
@@ -208,14 +216,42 @@ def smd_list_item_pe(schema: Any, lt: Any, child: Any) -> Any:
             text = "[" + " ".join(_go_dumps(k).decode() for k in keys) + "]"
             raise KCodecError(f"associative list with keys has an element that omits all key fields {text} "
                               "(and doesn't have default values for any key fields)")
-        return _fp.PathElement.key(fields)
+        if ck is None:
+            return _fp.PathElement.key(fields)
+        key = tuple(ck)
+        pe = _ITEM_PES.get(key)
+        if pe is None:
+            pe = _remember(key, _fp.PathElement.key(fields))
+        return pe
     if isinstance(child, dict):
         raise KCodecError("associative list without keys has an element that's a map type")
     if isinstance(child, list):
         raise KCodecError("not supported: associative list with lists as elements")
     if child is None:
         raise KCodecError("associative list without keys has an element that's an explicit null")
-    return _fp.PathElement.value(child)
+    if child.__class__ not in _VALUE_CACHEABLE:
+        return _fp.PathElement.value(child)
+    key = (child.__class__, child)
+    pe = _ITEM_PES.get(key)
+    if pe is None:
+        pe = _remember(key, _fp.PathElement.value(child))
+    return pe
+
+
+# List item path elements by their keys' names, classes and values: the items of one
+# object's lists recur in every apply of it, and a path element is immutable. Floats are
+# left out (-0.0 equals 0.0 but is written differently); emptied when full.
+_ITEM_PES: dict[tuple[Any, ...], Any] = {}
+_ITEM_PES_MAX = 8192
+_CACHEABLE = frozenset({str, int, bool, type(None)})
+_VALUE_CACHEABLE = frozenset({str, int, bool})
+
+
+def _remember(key: tuple[Any, ...], pe: Any) -> Any:
+    if len(_ITEM_PES) >= _ITEM_PES_MAX:
+        _ITEM_PES.clear()
+    _ITEM_PES[key] = pe
+    return pe
 
 
 def _try_pe(schema: Any, lt: Any, child: Any) -> Any:

@@ -179,7 +179,7 @@ def test_twins_pair_file_to_file() -> None:
     import inspect
 
     modules = _compiled_kernel_modules()
-    assert set(modules) == {"_cbor", "_codec", "_convert", "_json", "_wire", "_yaml"}
+    assert set(modules) == {"_cbor", "_codec", "_convert", "_json", "_smd", "_wire", "_yaml"}
     seen: list[str] = []
     for stem in modules:
         cmod = importlib.import_module(f"kcodec._speedups.{stem}")

@@ -1,0 +1,926 @@
+# cython: language_level=3
+"""Compiled twins of the structured-merge-diff walks of ``kcodec._native.smd``.
+
+sigs.k8s.io/structured-merge-diff v6 ``typed`` (validate.go, tofieldset.go, merge.go,
+helpers.go) and ``fieldpath`` (serialize.go, set.go EnsureNamedFieldsAreMembers). Every
+branch mirrors the pure walker, in the same order, with the same results; what differs is
+how the work is done:
+
+* A map type's plan (key -> type, resolved atom, accepted scalar classes, path element) is
+  a ``_Plan`` built once per map type and schema and kept in its ``smd_plan`` slot, so a
+  value costs one dict lookup and a class test instead of resolving its type.
+* The walks build a node's members and children as a set and a dict held in C locals and
+  make the ``Set`` only when something was inserted under it.
+* Every error text, the rare shapes (dict and list subclasses, list keys with defaults)
+  and the errors of list item keys are left to the pure twin, called only then.
+
+Nesting is charged to Python's recursion limit (``Py_EnterRecursiveCall``, one level per
+map or list), as the pure twin's frames are, so a value nested too deep fails with
+RecursionError in both modes instead of exhausting the C stack.
+"""
+from cpython.object cimport PyObject, PyTypeObject
+from cpython.dict cimport PyDict_GetItem, PyDict_SetItem, PyDict_Size
+from cpython.list cimport PyList_GET_SIZE, PyList_GET_ITEM
+from cpython.set cimport PySet_Add, PySet_GET_SIZE
+from cpython.tuple cimport PyTuple_Check, PyTuple_GET_ITEM, PyTuple_GET_SIZE
+
+from kcodec._speedups._tables cimport gc_pause, gc_resume
+
+import operator as _operator
+
+from kcodec.errors import KCodecError
+
+__all__ = ["smd_validate", "smd_to_field_set", "smd_merge", "smd_list_item_pe", "smd_set_tree",
+           "smd_ensure_named_fields"]
+
+cdef extern from "Python.h":
+    int Py_EnterRecursiveCall(const char* where) noexcept
+    void Py_LeaveRecursiveCall()
+
+# Handed over once by kcodec.managedfields through kcodec.speedups.bind_fieldpath: this
+# kernel sits below that layer and never imports it.
+cdef object _PathElement = None
+cdef object _Set = None
+cdef object _Atom = None
+cdef object _atomic = "atomic"
+cdef object _associative = "associative"
+cdef object _key_pe = None
+cdef object _value_pe = None
+cdef object _field_pe = None
+cdef int _FIELD = 0
+cdef int _KEY = 1
+cdef dict _hooks = {}
+
+# The pure twin (kcodec._native.smd), imported on first need: it words every error and
+# takes the shapes no valid object has, so an apply without errors never loads it.
+cdef object _pure_mod = None
+
+cdef tuple _EMPTY = ()
+cdef object _ABSENT = object()  # Go's nil value.Value (a missing side of a merge)
+
+cdef enum:
+    K_NONE = 0
+    K_MAP = 1
+    K_SCALAR = 2
+    K_LIST = 3
+
+# Classes of plain JSON scalars as bits (None 16); a plan entry's mask holds those its
+# scalar type accepts without an error, as the pure twin's _MASKS.
+cdef dict _MASKS = {"numeric": 2 | 4 | 16, "string": 1 | 16, "boolean": 8 | 16, "untyped": 1 | 2 | 4 | 8 | 16}
+
+cdef object _ORDER = _operator.attrgetter("_key")
+cdef object _FIRST = _operator.itemgetter(0)
+# FieldsV1 keys of path elements by order key, as PathElement.key_text caches them.
+cdef dict _KEY_TEXT = {}
+cdef Py_ssize_t _KEY_TEXT_MAX = 8192
+# Field path elements by name: PathElement.field's own cache, without the call.
+cdef dict _FIELD_PES = {}
+# List item path elements by their keys' names, classes and values (the pure twin's
+# _ITEM_PES): the items of one object's lists recur in every apply of it. Floats are left
+# out (-0.0 equals 0.0 but is written differently); emptied when full.
+cdef dict _ITEM_PES = {}
+cdef Py_ssize_t _ITEM_PES_MAX = 8192
+
+
+def bind_fieldpath(*, path_element, set_cls, atom, atomic, associative):
+    """Receive the classes of kcodec.managedfields (called by kcodec.speedups)."""
+    global _PathElement, _Set, _Atom, _atomic, _associative, _key_pe, _value_pe, _field_pe, _FIELD, _KEY
+    _PathElement = path_element
+    _Set = set_cls
+    _Atom = atom
+    _atomic = atomic
+    _associative = associative
+    _key_pe = path_element.key
+    _value_pe = path_element.value
+    _field_pe = path_element.field
+    _FIELD = path_element.FIELD
+    _KEY = path_element.KEY
+    _FIELD_PES.clear()
+    _ITEM_PES.clear()
+    _KEY_TEXT.clear()
+    _hooks.update(path_element=path_element, set_cls=set_cls, atom=atom, atomic=atomic, associative=associative)
+    if _pure_mod is not None:
+        _pure_mod.bind_fieldpath(**_hooks)
+
+
+cdef object _twin():
+    global _pure_mod
+    if _pure_mod is None:
+        from kcodec._native import smd
+        if _hooks:
+            smd.bind_fieldpath(**_hooks)
+        _pure_mod = smd
+    return _pure_mod
+
+
+cdef inline int _enter() except -1:
+    # Py_EnterRecursiveCall fails with 1 and RecursionError set (and has given its level back).
+    if Py_EnterRecursiveCall(" in a structured-merge-diff walk"):
+        return -1
+    return 0
+
+
+cdef inline object _at(object t, Py_ssize_t i):
+    # Atoms, list types and struct fields are NamedTuples: read their items directly (an
+    # index into a tuple subclass otherwise goes through its Python-level __getitem__ slot).
+    if PyTuple_Check(t) and i < PyTuple_GET_SIZE(t):
+        return <object>PyTuple_GET_ITEM(t, i)
+    return t[i]
+
+
+cdef inline int _bit(object v):
+    cdef object t = type(v)
+    if t is str:
+        return 1
+    if t is int:
+        return 2
+    if t is float:
+        return 4
+    if t is bool:
+        return 8
+    if v is None:
+        return 16
+    return 0
+
+
+cdef inline object _field(object key):
+    cdef PyObject* p = PyDict_GetItem(_FIELD_PES, key)
+    if p != NULL:
+        return <object>p
+    pe = _field_pe(key)
+    if PyDict_Size(_FIELD_PES) < 8192:
+        _FIELD_PES[key] = pe
+    return pe
+
+
+cdef object _new_set(set members, dict children):
+    cdef object out = (<PyTypeObject*>_Set).tp_new(<type>_Set, <PyObject*>_EMPTY, NULL)
+    out.members = members
+    out.children = children
+    return out
+
+
+cdef inline object _resolve(object schema, object type_ref):
+    if type(type_ref) is _Atom:
+        return type_ref
+    return schema.resolve(type_ref)
+
+
+cdef int _deduced(object atom, object v) except -1:
+    """helpers.go deduceAtom as a code (see the pure twin's _deduced)."""
+    scalar = _at(atom, 0)
+    lt = _at(atom, 1)
+    m = _at(atom, 2)
+    if v is _ABSENT or v is None:
+        return K_NONE
+    if (scalar is None) + (lt is None) + (m is None) >= 2:
+        return K_NONE
+    if isinstance(v, (bool, int, float, str)):
+        return K_SCALAR if scalar is not None else K_NONE
+    if isinstance(v, list):
+        return K_LIST if lt is not None else K_NONE
+    if isinstance(v, dict):
+        return K_MAP if m is not None else K_NONE
+    return K_NONE
+
+
+cdef inline int _kind(object atom, int code) except -1:
+    if code:
+        return code
+    if _at(atom, 2) is not None:
+        return K_MAP
+    if _at(atom, 0) is not None:
+        return K_SCALAR
+    if _at(atom, 1) is not None:
+        return K_LIST
+    return K_NONE
+
+
+cdef int _mask(object atom) except -1:
+    if atom is None or _at(atom, 2) is not None or _at(atom, 1) is not None or _at(atom, 0) is None:
+        return 0
+    cdef PyObject* p = PyDict_GetItem(_MASKS, _at(atom, 0))
+    return 0 if p == NULL else <int><object>p
+
+
+cdef class _Entry:
+    cdef object tr
+    cdef object atom
+    cdef int mask
+    cdef bint declared
+    cdef object pe
+
+
+cdef class _Plan:
+    cdef object schema
+    cdef dict entries
+    cdef _Entry elem
+    cdef bint atomic
+    cdef bint has_elem
+
+
+cdef _Entry _entry(object schema, object tr, bint declared, object pe):
+    cdef _Entry e = _Entry.__new__(_Entry)
+    e.tr = tr
+    e.atom = _resolve(schema, tr) if (declared or tr) else None
+    e.mask = _mask(e.atom)
+    e.declared = declared
+    e.pe = pe
+    return e
+
+
+cdef _Plan _plan(object schema, object m):
+    """The pure twin's _plan, as a _Plan (each twin recognises only its own)."""
+    try:
+        plan = m.smd_plan
+    except AttributeError:
+        plan = None
+    if type(plan) is _Plan and (<_Plan>plan).schema is schema:
+        return <_Plan>plan
+    cdef _Plan p = _Plan.__new__(_Plan)
+    p.schema = schema
+    p.entries = {}
+    for key, field in m.fields.items():
+        p.entries[key] = _entry(schema, _at(field, 1), True, _field_pe(key))
+    et = m.element_type
+    p.elem = _entry(schema, et, False, None)
+    p.atomic = m.relationship == _atomic
+    p.has_elem = bool(et)
+    try:
+        m.smd_plan = p
+    except AttributeError:
+        pass
+    return p
+
+
+cdef inline _Entry _lookup(_Plan plan, object key):
+    cdef PyObject* p = PyDict_GetItem(plan.entries, key)
+    if p == NULL:
+        return plan.elem
+    return <_Entry>p
+
+
+cdef list _prefixed(list errs, str prefix):
+    return [(prefix + p, m) for p, m in errs]
+
+
+cdef bint _scalar_ok(str scalar, object v):
+    """validateScalar without errors."""
+    if v is _ABSENT or v is None:
+        return True
+    if scalar == "numeric":
+        return not isinstance(v, bool) and isinstance(v, (int, float))
+    if scalar == "string":
+        return isinstance(v, str)
+    if scalar == "boolean":
+        return isinstance(v, bool)
+    if scalar == "untyped":
+        return isinstance(v, (bool, int, float, str))
+    return False
+
+
+cdef list _validate_scalar(object scalar, object v, str prefix):
+    if type(scalar) is str and _scalar_ok(<str>scalar, v):
+        return []
+    return _twin()._validate_scalar(scalar, v if v is not _ABSENT else _twin().ABSENT, prefix)
+
+
+# ------------------------------------------------------------------ list item keys
+
+cdef object _item_pe(object schema, object lt, object child):
+    """helpers.go listItemToPathElement for the common shapes; the rest (and every error)
+    through the twin. Elements of scalar keys are shared through _ITEM_PES."""
+    if _at(lt, 1) != _associative:
+        return _twin().smd_list_item_pe(schema, lt, child)
+    keys = _at(lt, 2)
+    cdef list fields, ck
+    cdef PyObject* p
+    cdef bint cacheable = True
+    if keys:
+        if type(child) is not dict:
+            return _twin().smd_list_item_pe(schema, lt, child)
+        fields = []
+        ck = [keys]
+        for name in keys:
+            p = PyDict_GetItem(<dict>child, name)
+            if p == NULL:
+                return _twin().smd_list_item_pe(schema, lt, child)  # a default value or an error
+            val = <object>p
+            t = type(val)
+            if cacheable and (t is str or t is int or t is bool or val is None):
+                ck.append(t)
+                ck.append(val)
+            else:
+                cacheable = False
+            fields.append((name, val))
+        if not cacheable:
+            return _key_pe(fields)
+        key = tuple(ck)
+        p = PyDict_GetItem(_ITEM_PES, key)
+        if p != NULL:
+            return <object>p
+        pe = _key_pe(fields)
+    else:
+        t = type(child)
+        if not (t is str or t is int or t is bool):
+            return _twin().smd_list_item_pe(schema, lt, child)
+        key = (t, child)
+        p = PyDict_GetItem(_ITEM_PES, key)
+        if p != NULL:
+            return <object>p
+        pe = _value_pe(child)
+    if PyDict_Size(_ITEM_PES) >= _ITEM_PES_MAX:
+        _ITEM_PES.clear()
+    _ITEM_PES[key] = pe
+    return pe
+
+
+def smd_list_item_pe(schema, lt, child):
+    """helpers.go listItemToPathElement; raises :class:`KCodecError` with Go's text."""
+    return _item_pe(schema, lt, child)
+
+
+cdef object _try_pe(object schema, object lt, object child):
+    try:
+        return _item_pe(schema, lt, child)
+    except KCodecError:
+        return None
+
+
+# ------------------------------------------------------------------ validate (validate.go)
+
+def smd_validate(schema, type_ref, value, allow_duplicates, collect):
+    """validate.go's walk of ``value``: ``(errors, field set)``. With ``collect`` the walk
+    also builds what tofieldset.go gives for the value (None when there are errors, or
+    without ``collect``)."""
+    cdef set members = None
+    cdef dict children = None
+    if collect:
+        members = set()
+        children = {}
+    cdef bint dups = bool(allow_duplicates)
+    atom = _resolve(schema, type_ref)
+    cdef list errs
+    if atom is None:
+        errs = _twin()._no_type(type_ref)
+    else:
+        # A field set is one set per node: keep the collector from scanning them as they
+        # appear (as the struct walkers of _codec do).
+        gc_pause()
+        try:
+            errs = _validate(schema, atom, type_ref, value, dups, members, children, None)
+        finally:
+            gc_resume()
+    if errs or not collect:
+        return errs, None
+    # The root's own path is empty (Go's Insert of it is a no-op): its children are the set.
+    found = children.get(None)
+    return errs, (found if found is not None else _new_set(set(), {}))
+
+
+cdef list _validate(object schema, object atom, object type_ref, object v, bint dups, set pmembers,
+                    dict pchildren, object pe):
+    # ``pmembers``/``pchildren`` are the parent node's (None: nothing collected, below an
+    # atomic value or for a plain validate); see the pure twin's _validate_atom.
+    cdef int kind = _kind(atom, _deduced(atom, v))
+    cdef list out
+    if kind == K_MAP:
+        return _validate_map(schema, _plan(schema, _at(atom, 2)), v, dups, pmembers, pchildren, pe)
+    if kind == K_SCALAR:
+        if pmembers is not None:
+            PySet_Add(pmembers, pe)
+        return _validate_scalar(_at(atom, 0), v, "")
+    if kind == K_LIST:
+        return _validate_list(schema, _at(atom, 1), v, dups, pmembers, pchildren, pe)
+    return _twin()._invalid_atom(type_ref)
+
+
+cdef list _validate_map(object schema, _Plan plan, object v, bint dups, set pmembers, dict pchildren,
+                        object pe):
+    cdef bint atomic = plan.atomic
+    if pmembers is not None and atomic:
+        PySet_Add(pmembers, pe)
+    if v is None:
+        return []
+    if not isinstance(v, dict):
+        return [("", "expected map, got " + _twin()._go_v(v))]
+    cdef bint collect = pmembers is not None and not atomic
+    cdef set members = set() if collect else None
+    cdef dict children = {} if collect else None
+    cdef list out = []
+    cdef list sub
+    cdef _Entry e
+    cdef int mask
+    _enter()
+    try:
+        items = (<dict>v).items() if type(v) is dict else v.items()
+        for key, val in items:
+            e = _lookup(plan, key)
+            if e is plan.elem:
+                if not plan.has_elem:
+                    out.append(("." + key, "field not declared in schema"))
+                    return out
+                fpe = _field(key) if collect else None
+            else:
+                fpe = e.pe
+            mask = e.mask
+            if mask and (_bit(val) & mask):
+                if collect:
+                    PySet_Add(members, fpe)
+                continue
+            if e.atom is None:
+                sub = _twin()._no_type(e.tr)
+            else:
+                sub = _validate(schema, e.atom, e.tr, val, dups, members, children, fpe)
+            if sub:
+                out.extend(_prefixed(sub, "." + key))
+            elif collect and (not e.declared or val is None or (isinstance(val, dict) and not val)):
+                PySet_Add(members, fpe)
+    finally:
+        Py_LeaveRecursiveCall()
+    if collect and (PySet_GET_SIZE(members) or PyDict_Size(children)):
+        pchildren[pe] = _new_set(members, children)
+    return out
+
+
+cdef list _validate_list(object schema, object lt, object v, bint dups, set pmembers, dict pchildren,
+                         object pe):
+    rel = _at(lt, 1)
+    cdef bint atomic = rel == _atomic
+    if pmembers is not None and atomic:
+        PySet_Add(pmembers, pe)
+    if v is None:
+        return []
+    if not isinstance(v, list):
+        return [("", "expected list, got " + _twin()._go_v(v))]
+    cdef list out = []
+    cdef list sub
+    cdef Py_ssize_t i
+    element_type = _at(lt, 0)
+    eatom = _resolve(schema, element_type)
+    cdef bint collect
+    cdef set members = None
+    cdef dict children = None
+    cdef set seen
+    _enter()
+    try:
+        if rel != _associative:
+            # Atomic: one leaf; separable without keys: tofieldset.go finds no element keys.
+            for i, child in enumerate(v):
+                if eatom is None:
+                    sub = _twin()._no_type(element_type)
+                else:
+                    sub = _validate(schema, eatom, element_type, child, dups, None, None, None)
+                if sub:
+                    out.extend(_prefixed(sub, f"[{i}]"))
+            return out
+        collect = pmembers is not None
+        if collect:
+            members = set()
+            children = {}
+        seen = set()
+        for i, child in enumerate(v):
+            try:
+                ipe = _item_pe(schema, lt, child)
+            except KCodecError as exc:
+                out.append(("", f"element {i}: {exc}"))
+                return out
+            if ipe in seen and not dups:
+                out.append(("", f"duplicate entries for key {ipe}"))
+            seen.add(ipe)
+            if eatom is None:
+                sub = _twin()._no_type(element_type)
+            else:
+                sub = _validate(schema, eatom, element_type, child, dups, members, children, ipe)
+            if sub:
+                out.extend(_prefixed(sub, str(ipe)))
+            elif collect:
+                PySet_Add(members, ipe)
+    finally:
+        Py_LeaveRecursiveCall()
+    if collect and (PySet_GET_SIZE(members) or PyDict_Size(children)):
+        pchildren[pe] = _new_set(members, children)
+    return out
+
+
+# ------------------------------------------------------------------ to field set (tofieldset.go)
+
+def smd_to_field_set(schema, type_ref, value):
+    """tofieldset.go: every leaf field, list item and atomic value of ``value``."""
+    cdef set members = set()
+    cdef dict children = {}
+    cdef _Plan plan
+    cdef int kind
+    atom = _resolve(schema, type_ref)
+    if atom is not None:
+        # The root's own path is empty: inserting it is a no-op, so only its children count.
+        kind = _kind(atom, _deduced(atom, value))
+        gc_pause()
+        try:
+            if kind == K_MAP:
+                plan = _plan(schema, _at(atom, 2))
+                if not plan.atomic and isinstance(value, dict):
+                    _map_to_set(schema, plan, value, members, children)
+            elif kind == K_LIST:
+                lt = _at(atom, 1)
+                if _at(lt, 1) != _atomic and isinstance(value, list):
+                    _list_to_set(schema, lt, value, members, children)
+        finally:
+            gc_resume()
+    return _new_set(members, children)
+
+
+cdef int _to_set(object schema, object atom, object v, set pmembers, dict pchildren, object pe) except -1:
+    if atom is None:
+        return 0
+    cdef int kind = _kind(atom, _deduced(atom, v))
+    cdef _Plan plan
+    cdef set members
+    cdef dict children
+    if kind == K_MAP:
+        plan = _plan(schema, _at(atom, 2))
+        if plan.atomic:
+            PySet_Add(pmembers, pe)
+        elif isinstance(v, dict) and v:
+            members = set()
+            children = {}
+            _map_to_set(schema, plan, v, members, children)
+            if PySet_GET_SIZE(members) or PyDict_Size(children):
+                pchildren[pe] = _new_set(members, children)
+        return 0
+    if kind == K_SCALAR:
+        PySet_Add(pmembers, pe)
+        return 0
+    if kind == K_LIST:
+        lt = _at(atom, 1)
+        if _at(lt, 1) == _atomic:
+            PySet_Add(pmembers, pe)
+        elif isinstance(v, list) and v:
+            members = set()
+            children = {}
+            _list_to_set(schema, lt, v, members, children)
+            if PySet_GET_SIZE(members) or PyDict_Size(children):
+                pchildren[pe] = _new_set(members, children)
+    return 0
+
+
+cdef int _map_to_set(object schema, _Plan plan, object v, set members, dict children) except -1:
+    cdef _Entry e
+    cdef _Entry elem = plan.elem
+    _enter()
+    try:
+        items = (<dict>v).items() if type(v) is dict else v.items()
+        for key, val in items:
+            e = _lookup(plan, key)
+            if e is elem:
+                pe = _field(key)
+                # An undeclared key is a member whatever its value (with what is below it).
+                if not elem.mask:
+                    _to_set(schema, elem.atom, val, members, children, pe)
+                PySet_Add(members, pe)
+                continue
+            pe = e.pe
+            if e.mask:
+                PySet_Add(members, pe)  # a scalar is a leaf whatever its value
+                continue
+            _to_set(schema, e.atom, val, members, children, pe)
+            if val is None or (isinstance(val, dict) and not val):
+                PySet_Add(members, pe)
+    finally:
+        Py_LeaveRecursiveCall()
+    return 0
+
+
+cdef int _list_to_set(object schema, object lt, object v, set members, dict children) except -1:
+    cdef list pes = [_try_pe(schema, lt, child) for child in v]
+    cdef set seen = set()
+    cdef set duplicates = set()
+    for pe in pes:
+        if pe in seen:
+            if pe not in duplicates:
+                PySet_Add(members, pe)
+                duplicates.add(pe)
+        else:
+            seen.add(pe)
+    eatom = _resolve(schema, _at(lt, 0))
+    _enter()
+    try:
+        for pe, child in zip(pes, v):
+            if pe is None or pe in duplicates:
+                continue
+            _to_set(schema, eatom, child, members, children, pe)
+            PySet_Add(members, pe)
+    finally:
+        Py_LeaveRecursiveCall()
+    return 0
+
+
+# ------------------------------------------------------------------ merge (merge.go)
+
+def smd_merge(schema, type_ref, lhs, rhs):
+    """merge.go with ``ruleKeepRHS``: ``(rhs merged over lhs, errors)``; atomic values are
+    replaced; the merged tree is None when nothing is left (or on errors)."""
+    cdef list errs = []
+    atom = _resolve(schema, type_ref)
+    if atom is None:
+        return None, _twin()._no_type(type_ref)
+    gc_pause()
+    try:
+        out = _merge(schema, atom, type_ref, lhs, rhs, errs)
+    finally:
+        gc_resume()
+    return (None if out is _ABSENT else out), errs
+
+
+cdef object _merge(object schema, object atom, object type_ref, object lhs, object rhs, list errs):
+    cdef int cl = _deduced(atom, lhs)
+    cdef int cr = _deduced(atom, rhs)
+    if rhs is _ABSENT:
+        return _merge_atom(schema, atom, _kind(atom, cl), type_ref, lhs, rhs, errs)
+    if lhs is _ABSENT or cl == cr:
+        return _merge_atom(schema, atom, _kind(atom, cr), type_ref, lhs, rhs, errs)
+    # Different shapes on each side: Go walks both; the right-hand walk decides the output.
+    _merge_atom(schema, atom, _kind(atom, cl), type_ref, lhs, rhs, [])
+    return _merge_atom(schema, atom, _kind(atom, cr), type_ref, lhs, rhs, errs)
+
+
+cdef object _merge_atom(object schema, object atom, int kind, object type_ref, object lhs, object rhs,
+                        list errs):
+    cdef list lerrs, rerrs
+    if kind == K_MAP:
+        return _merge_map(schema, _plan(schema, _at(atom, 2)), lhs, rhs, errs)
+    if kind == K_SCALAR:
+        lerrs = _validate_scalar(_at(atom, 0), lhs, "lhs: ")
+        rerrs = _validate_scalar(_at(atom, 0), rhs, "rhs: ")
+        if lerrs and rerrs:
+            errs.extend(lerrs + rerrs)
+            return _ABSENT
+        return rhs if rhs is not _ABSENT else lhs
+    if kind == K_LIST:
+        return _merge_list(schema, _at(atom, 1), lhs, rhs, errs)
+    errs.extend(_twin()._invalid_atom(type_ref))
+    return _ABSENT
+
+
+cdef object _merge_map(object schema, _Plan plan, object lhs, object rhs, list errs):
+    lmap = lhs if isinstance(lhs, dict) else None
+    rmap = rhs if isinstance(rhs, dict) else None
+    if plan.atomic or (not lmap and not rmap):
+        return rhs if rhs is not _ABSENT else lhs
+    cdef dict out = {}
+    cdef list keys = list(lmap or {})
+    if rmap is not None:
+        if lmap is None:
+            keys.extend(rmap)
+        else:
+            for k in rmap:
+                if k not in lmap:
+                    keys.append(k)
+    cdef _Entry e
+    cdef int mask
+    cdef list sub
+    cdef bint lplain = type(lmap) is dict
+    cdef bint rplain = type(rmap) is dict
+    cdef PyObject* p
+    _enter()
+    try:
+        for key in keys:
+            e = _lookup(plan, key)
+            if lmap is None:
+                lv = _ABSENT
+            elif lplain:
+                p = PyDict_GetItem(<dict>lmap, key)
+                lv = _ABSENT if p == NULL else <object>p
+            else:
+                lv = lmap.get(key, _ABSENT)
+            if rmap is None:
+                rv = _ABSENT
+            elif rplain:
+                p = PyDict_GetItem(<dict>rmap, key)
+                rv = _ABSENT if p == NULL else <object>p
+            else:
+                rv = rmap.get(key, _ABSENT)
+            mask = e.mask
+            if mask and (lv is _ABSENT or _bit(lv) & mask) and (rv is _ABSENT or _bit(rv) & mask):
+                merged = rv if rv is not _ABSENT else lv  # valid scalars: the right-hand side wins
+            else:
+                if e.atom is None:
+                    sub = _twin()._no_type(e.tr)
+                    merged = _ABSENT
+                else:
+                    sub = []
+                    merged = _merge(schema, e.atom, e.tr, lv, rv, sub)
+                if sub:
+                    errs.extend(_prefixed(sub, "." + key))
+            if merged is not _ABSENT:
+                out[key] = merged
+    finally:
+        Py_LeaveRecursiveCall()
+    return out if out else _ABSENT
+
+
+cdef object _merge_list(object schema, object t, object lhs, object rhs, list errs):
+    llist = lhs if isinstance(lhs, list) else None
+    rlist = rhs if isinstance(rhs, list) else None
+    if _at(t, 1) == _atomic or (not llist and not rlist):
+        return rhs if rhs is not _ABSENT else lhs
+    if not llist:
+        llist = []
+    if not rlist:
+        rlist = []
+    cdef list rhs_pes = [], lhs_pes = [], rerrs = [], lerrs = []
+    cdef dict observed_rhs = {}, observed_lhs = {}
+    _index_list(schema, t, rlist, False, rhs_pes, observed_rhs, rerrs)
+    _index_list(schema, t, llist, True, lhs_pes, observed_lhs, lerrs)
+    errs.extend(rerrs + lerrs)
+    if rerrs or lerrs:
+        return _ABSENT
+    cdef list shared = [pe for pe in rhs_pes if pe in observed_lhs]
+    shared.reverse()  # popped from the end, first shared item last
+    next_shared = shared.pop() if shared else None
+    cdef set merged_rhs = set()
+    cdef list out = []
+    element_type = _at(t, 0)
+    eatom = _resolve(schema, element_type)
+    cdef Py_ssize_t li = 0, ri = 0
+    cdef Py_ssize_t llen = len(lhs_pes), rlen = len(rhs_pes)
+    _enter()
+    try:
+        while li < llen or ri < rlen:
+            if li < llen and ri < rlen:
+                pe = lhs_pes[li]
+                if pe == rhs_pes[ri]:
+                    merged_rhs.add(pe)
+                    _merge_item(schema, eatom, element_type, observed_lhs.get(pe, _ABSENT),
+                                observed_rhs.get(pe, _ABSENT), out)
+                    li += 1
+                    ri += 1
+                    next_shared = shared.pop() if shared else None
+                    continue
+                if pe in observed_rhs and next_shared is not None and next_shared != lhs_pes[li]:
+                    li += 1
+                    continue
+            if li < llen:
+                pe = lhs_pes[li]
+                if pe not in observed_rhs:
+                    _merge_item(schema, eatom, element_type, llist[li], _ABSENT, out)
+                    li += 1
+                    continue
+                if pe in merged_rhs:
+                    li += 1
+            if ri < rlen:
+                pe = rhs_pes[ri]
+                merged_rhs.add(pe)
+                _merge_item(schema, eatom, element_type, observed_lhs.get(pe, _ABSENT),
+                            observed_rhs.get(pe, _ABSENT), out)
+                ri += 1
+                if next_shared is not None and next_shared == pe:
+                    next_shared = shared.pop() if shared else None
+    finally:
+        Py_LeaveRecursiveCall()
+    return out if out else _ABSENT
+
+
+cdef int _merge_item(object schema, object eatom, object element_type, object lchild, object rchild,
+                     list out) except -1:
+    # mergingWalker.visitListItems appends an item's errors to a shadowed variable: Go drops them.
+    if eatom is None:
+        return 0
+    merged = _merge(schema, eatom, element_type, lchild, rchild, [])
+    if merged is not _ABSENT:
+        out.append(merged)
+    return 0
+
+
+cdef int _index_list(object schema, object t, object items, bint allow_duplicates, list pes, dict observed,
+                     list errs) except -1:
+    cdef Py_ssize_t i
+    for i, child in enumerate(items):
+        try:
+            pe = _item_pe(schema, t, child)
+        except KCodecError as exc:
+            errs.append(("", f"element {i}: {exc}"))
+            continue
+        if pe in observed:
+            if not allow_duplicates:
+                errs.append(("", f"duplicate entries for key {pe}"))
+                continue
+            observed[pe] = None  # Go's NewValueInterface(nil) for a duplicated key
+        else:
+            observed[pe] = child
+        pes.append(pe)
+    return 0
+
+
+# ------------------------------------------------------------------ sets (fieldpath)
+
+def smd_set_tree(s):
+    """serialize.go ``Set.ToJSON`` as a JSON tree: path elements sorted as Go orders them,
+    ``"."`` first where a member also has children."""
+    gc_pause()
+    try:
+        return _tree(s, False)
+    finally:
+        gc_resume()
+
+
+cdef object _key_text(object pe, object key):
+    cdef PyObject* p = PyDict_GetItem(_KEY_TEXT, key)
+    if p != NULL:
+        return <object>p
+    text = pe.key_text()
+    if PyDict_Size(_KEY_TEXT) < _KEY_TEXT_MAX:
+        _KEY_TEXT[key] = text
+    return text
+
+
+cdef dict _tree(object s, bint include_self):
+    # The members and the children, each sorted by order key, merged as the pure twin's
+    # sorted union is ordered: comparing order keys (tuples) instead of hashing every path
+    # element again (PathElement.__hash__ is a Python call).
+    cdef dict out = {}
+    members = s.members
+    children = s.children
+    cdef list mlist, clist
+    cdef Py_ssize_t i = 0, j = 0, nm, nc
+    if include_self and (members or children):
+        out["."] = {}
+    if not children:
+        if members:
+            for pe in sorted(members, key=_ORDER):
+                out[_key_text(pe, pe._key)] = {}
+        return out
+    mlist = sorted(members, key=_ORDER)
+    clist = sorted([(pe._key, pe, c) for pe, c in children.items()], key=_FIRST)
+    nm = len(mlist)
+    nc = len(clist)
+    _enter()
+    try:
+        while i < nm or j < nc:
+            if j < nc:
+                crow = <tuple>clist[j]
+                ckey = crow[0]
+                if i < nm:
+                    pe = mlist[i]
+                    mkey = pe._key
+                    if mkey == ckey:
+                        out[_key_text(pe, mkey)] = _tree(crow[2], True)
+                        i += 1
+                        j += 1
+                        continue
+                    if mkey < ckey:
+                        out[_key_text(pe, mkey)] = {}
+                        i += 1
+                        continue
+                out[_key_text(crow[1], ckey)] = _tree(crow[2], False)
+                j += 1
+            else:
+                pe = mlist[i]
+                out[_key_text(pe, pe._key)] = {}
+                i += 1
+    finally:
+        Py_LeaveRecursiveCall()
+    return out
+
+
+def smd_ensure_named_fields(s, schema, type_ref):
+    """set.go ``EnsureNamedFieldsAreMembers``: a copy of ``s`` where a struct field with
+    children is a member too."""
+    gc_pause()
+    try:
+        return _ensure(s, schema, type_ref)
+    finally:
+        gc_resume()
+
+
+cdef object _ensure(object s, object schema, object type_ref):
+    atom = _resolve(schema, type_ref)
+    cdef set members = set(s.members)
+    cdef dict children = {}
+    cdef _Plan plan = None
+    cdef PyObject* p
+    m = lt = None
+    if atom is not None:
+        m = _at(atom, 2)
+        lt = _at(atom, 1)
+        if m is not None:
+            plan = _plan(schema, m)
+    cdef int kind
+    _enter()
+    try:
+        for pe, child in s.children.items():
+            child_type = None
+            kind = pe.kind
+            if kind == _FIELD and plan is not None:
+                p = PyDict_GetItem(plan.entries, pe.payload)
+                if p != NULL:
+                    PySet_Add(members, pe)
+                    child_type = (<_Entry>p).tr
+                else:
+                    child_type = m.element_type
+            elif kind == _KEY and lt is not None:
+                child_type = _at(lt, 0)
+            children[pe] = _ensure(child, schema, child_type)
+    finally:
+        Py_LeaveRecursiveCall()
+    return _new_set(members, children)

@@ -49,7 +49,7 @@ KERNELS: tuple[str, ...] = (
     "convert_fields", "deep_copy", "yaml_block_tree", "yaml_encode_tree", "new_zero",
     "cbor_encode", "cbor_encode_tree", "cbor_fill", "cbor_item_end", "cbor_loads", "cbor_type_meta",
     "smd_validate", "smd_to_field_set", "smd_merge", "smd_list_item_pe", "smd_set_tree",
-    "smd_ensure_named_fields",
+    "smd_set_from_tree", "smd_ensure_named_fields",
 )
 
 
@@ -215,7 +215,7 @@ def bind_fieldpath(**hooks: object) -> None:
     """Hand kcodec.managedfields' classes to the structured-merge-diff kernels of both sets.
 
     ``kcodec.managedfields.typed`` calls this once, at its import, with ``path_element``,
-    ``set_cls``, ``atom``, ``atomic`` and ``associative``: the kernels sit below that layer
+    ``set_cls``, ``atom``, ``atomic``, ``associative`` and ``path_error``: the kernels sit below that layer
     and build its sets and path elements without importing it. Both sets receive them, so
     :func:`use_compiled` can switch modes afterwards.
     """

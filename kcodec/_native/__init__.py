@@ -33,6 +33,7 @@ if TYPE_CHECKING:
         smd_ensure_named_fields,
         smd_list_item_pe,
         smd_merge,
+        smd_set_from_tree,
         smd_set_tree,
         smd_to_field_set,
         smd_validate,
@@ -88,6 +89,7 @@ __all__ = [
     "smd_merge",
     "smd_list_item_pe",
     "smd_set_tree",
+    "smd_set_from_tree",
     "smd_ensure_named_fields",
 ]
 
@@ -105,7 +107,7 @@ _FILE = {
                      "marshal_unknown", "unmarshal_unknown"), "wire"),
     **dict.fromkeys(("yaml_block_tree", "yaml_encode_tree"), "yaml"),
     **dict.fromkeys(("bind_fieldpath", "smd_validate", "smd_to_field_set", "smd_merge", "smd_list_item_pe",
-                     "smd_set_tree", "smd_ensure_named_fields"), "smd"),
+                     "smd_set_tree", "smd_set_from_tree", "smd_ensure_named_fields"), "smd"),
 }
 
 

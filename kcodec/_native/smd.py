@@ -14,6 +14,7 @@ Errors are ``(path, message)`` pairs in Go's order, with Go's texts; the wrapper
 """
 from __future__ import annotations
 
+import json as _json
 import operator
 from types import SimpleNamespace
 from typing import Any
@@ -22,10 +23,11 @@ from kcodec.errors import KCodecError
 from kcodec.gojson import dumps as _go_dumps
 
 __all__ = ["smd_validate", "smd_to_field_set", "smd_merge", "smd_list_item_pe", "smd_set_tree",
-           "smd_ensure_named_fields"]
+           "smd_set_from_tree", "smd_ensure_named_fields"]
 
 #: What kcodec.managedfields hands over once (see :func:`bind_fieldpath`).
-_fp = SimpleNamespace(PathElement=None, Set=None, Atom=None, atomic="atomic", associative="associative")
+_fp = SimpleNamespace(PathElement=None, Set=None, Atom=None, atomic="atomic", associative="associative",
+                      path_error=None)
 
 #: Go's nil value.Value (a missing side of a merge), distinct from JSON null (None).
 ABSENT = SimpleNamespace()
@@ -42,10 +44,12 @@ _MASKS = {"numeric": 2 | 4 | 16, "string": 1 | 16, "boolean": 8 | 16, "untyped":
 _ORDER = operator.attrgetter("_key")
 
 
-def bind_fieldpath(*, path_element: Any, set_cls: Any, atom: Any, atomic: str, associative: str) -> None:
+def bind_fieldpath(*, path_element: Any, set_cls: Any, atom: Any, atomic: str, associative: str,
+                   path_error: Any) -> None:
     """Receive the classes of kcodec.managedfields (called through kcodec.speedups when it
-    is imported): ``PathElement``, ``Set``, the ``Atom`` tuple class and the relationship
-    constants."""
+    is imported): ``PathElement``, ``Set``, the ``Atom`` tuple class, the relationship
+    constants and ``FieldPathError``."""
+    _fp.path_error = path_error
     _fp.PathElement = path_element
     _fp.Set = set_cls
     _fp.Atom = atom
@@ -648,6 +652,40 @@ def _tree(s: Any, include_self: bool) -> dict[str, Any]:
         child = children.get(pe)
         out[pe.key_text()] = {} if child is None else _tree(child, pe in members)
     return out
+
+
+def smd_set_from_tree(tree: dict[str, Any]) -> Any:
+    """serialize.go ``Set.FromJSON`` of FieldsV1 already parsed into a JSON object."""
+    found, _ = _read(tree)
+    return found if found is not None else _new_set()
+
+
+def _read(tree: dict[str, Any]) -> tuple[Any, bool]:
+    children = None
+    is_member = False
+    deserialize = _fp.PathElement.deserialize
+    for key, sub in tree.items():
+        if key == ".":
+            is_member = True
+            continue
+        pe = deserialize(key)
+        if pe is None:
+            continue  # an unknown prefix: skipped, as Go does
+        if not isinstance(sub, dict):
+            raise _fp.path_error(f"ReadMapCB: expect {{ or n, but found {_json.dumps(sub)[:1]!r}")
+        grandchildren, child_is_member = _read(sub)
+        if child_is_member:
+            if children is None:
+                children = _new_set()
+            children.members.add(pe)
+        if grandchildren is not None:
+            if children is None:
+                children = _new_set()
+            existing = children.children.get(pe)
+            children.children[pe] = grandchildren if existing is None else existing.union(grandchildren)
+    if children is None:
+        is_member = True
+    return children, is_member
 
 
 def smd_ensure_named_fields(s: Any, schema: Any, type_ref: Any) -> Any:

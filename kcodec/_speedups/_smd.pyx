@@ -31,7 +31,7 @@ import operator as _operator
 from kcodec.errors import KCodecError
 
 __all__ = ["smd_validate", "smd_to_field_set", "smd_merge", "smd_list_item_pe", "smd_set_tree",
-           "smd_ensure_named_fields"]
+           "smd_set_from_tree", "smd_ensure_named_fields"]
 
 cdef extern from "Python.h":
     int Py_EnterRecursiveCall(const char* where) noexcept
@@ -47,6 +47,7 @@ cdef object _associative = "associative"
 cdef object _key_pe = None
 cdef object _value_pe = None
 cdef object _field_pe = None
+cdef object _deserialize = None
 cdef int _FIELD = 0
 cdef int _KEY = 1
 cdef dict _hooks = {}
@@ -75,6 +76,9 @@ cdef dict _KEY_TEXT = {}
 cdef Py_ssize_t _KEY_TEXT_MAX = 8192
 # Field path elements by name: PathElement.field's own cache, without the call.
 cdef dict _FIELD_PES = {}
+# Path elements by their FieldsV1 key (PathElement.deserialize's own cache, without the
+# call); unknown prefixes (None) are not kept.
+cdef dict _SERIALIZED = {}
 # List item path elements by their keys' names, classes and values (the pure twin's
 # _ITEM_PES): the items of one object's lists recur in every apply of it. Floats are left
 # out (-0.0 equals 0.0 but is written differently); emptied when full.
@@ -82,9 +86,10 @@ cdef dict _ITEM_PES = {}
 cdef Py_ssize_t _ITEM_PES_MAX = 8192
 
 
-def bind_fieldpath(*, path_element, set_cls, atom, atomic, associative):
+def bind_fieldpath(*, path_element, set_cls, atom, atomic, associative, path_error):
     """Receive the classes of kcodec.managedfields (called by kcodec.speedups)."""
     global _PathElement, _Set, _Atom, _atomic, _associative, _key_pe, _value_pe, _field_pe, _FIELD, _KEY
+    global _deserialize
     _PathElement = path_element
     _Set = set_cls
     _Atom = atom
@@ -93,12 +98,15 @@ def bind_fieldpath(*, path_element, set_cls, atom, atomic, associative):
     _key_pe = path_element.key
     _value_pe = path_element.value
     _field_pe = path_element.field
+    _deserialize = path_element.deserialize
     _FIELD = path_element.FIELD
     _KEY = path_element.KEY
     _FIELD_PES.clear()
     _ITEM_PES.clear()
+    _SERIALIZED.clear()
     _KEY_TEXT.clear()
-    _hooks.update(path_element=path_element, set_cls=set_cls, atom=atom, atomic=atomic, associative=associative)
+    _hooks.update(path_element=path_element, set_cls=set_cls, atom=atom, atomic=atomic, associative=associative,
+                  path_error=path_error)
     if _pure_mod is not None:
         _pure_mod.bind_fieldpath(**_hooks)
 
@@ -881,6 +889,65 @@ cdef dict _tree(object s, bint include_self):
     finally:
         Py_LeaveRecursiveCall()
     return out
+
+
+def smd_set_from_tree(tree):
+    """serialize.go ``Set.FromJSON`` of FieldsV1 already parsed into a JSON object."""
+    cdef set members = set()
+    cdef dict children = {}
+    gc_pause()
+    try:
+        if _read(tree, members, children) < 0:
+            # A value that is not an object: the twin walks again and words the error.
+            return _twin().smd_set_from_tree(tree)
+    finally:
+        gc_resume()
+    return _new_set(members, children)
+
+
+cdef int _read(object tree, set members, dict children) except -2:
+    """Fills the node of ``tree`` into ``members``/``children``; 1 when ``tree`` marks its
+    own path as a member (``"."``, or nothing below it), -1 on a value that is not an object."""
+    cdef bint is_member = False
+    cdef bint empty = True
+    cdef int r
+    cdef PyObject* p
+    cdef set cm
+    cdef dict cc
+    _enter()
+    try:
+        items = (<dict>tree).items() if type(tree) is dict else tree.items()
+        for key, sub in items:
+            if key == ".":
+                is_member = True
+                continue
+            p = PyDict_GetItem(_SERIALIZED, key)
+            if p != NULL:
+                pe = <object>p
+            else:
+                pe = _deserialize(key)
+                if pe is None:
+                    continue  # an unknown prefix: skipped, as Go does
+                if PyDict_Size(_SERIALIZED) < 8192:
+                    _SERIALIZED[key] = pe
+            if not isinstance(sub, dict):
+                return -1
+            cm = set()
+            cc = {}
+            r = _read(sub, cm, cc)
+            if r < 0:
+                return r
+            if r:
+                PySet_Add(members, pe)
+                empty = False
+            if PySet_GET_SIZE(cm) or PyDict_Size(cc):
+                empty = False
+                existing = children.get(pe)
+                grand = _new_set(cm, cc)
+                children[pe] = grand if existing is None else existing.union(grand)
+    finally:
+        Py_LeaveRecursiveCall()
+    return 1 if (is_member or empty) else 0
 
 
 def smd_ensure_named_fields(s, schema, type_ref):

@@ -416,8 +416,7 @@ class Set:
             raise FieldPathError(f"managedFields parsing: {exc}") from None
         if not isinstance(tree, dict):
             raise FieldPathError("ReadMapCB: expect { or n, but found " + repr(str(data)[:1]))
-        found, _ = _read(tree)
-        return found if found is not None else Set()
+        return speedups.smd_set_from_tree(tree)
 
     @classmethod
     def from_tree(cls, tree: Any) -> Set:
@@ -425,35 +424,7 @@ class Set:
         of a decoded object), without writing and reading it again."""
         if not isinstance(tree, dict):
             return cls.from_json(json.dumps(tree))
-        found, _ = _read(tree)
-        return found if found is not None else Set()
-
-
-def _read(tree: dict[str, Any]) -> tuple[Set | None, bool]:
-    children: Set | None = None
-    is_member = False
-    for key, sub in tree.items():
-        if key == ".":
-            is_member = True
-            continue
-        pe = PathElement.deserialize(key)
-        if pe is None:
-            continue
-        if not isinstance(sub, dict):
-            raise FieldPathError(f"ReadMapCB: expect {{ or n, but found {json.dumps(sub)[:1]!r}")
-        grandchildren, child_is_member = _read(sub)
-        if child_is_member:
-            if children is None:
-                children = Set()
-            children.members.add(pe)
-        if grandchildren is not None:
-            if children is None:
-                children = Set()
-            existing = children.children.get(pe)
-            children.children[pe] = grandchildren if existing is None else existing.union(grandchildren)
-    if children is None:
-        is_member = True
-    return children, is_member
+        return speedups.smd_set_from_tree(tree)
 
 
 class VersionedSet:

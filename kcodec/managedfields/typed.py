@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 from kcodec import speedups
 from kcodec.errors import KCodecError
 from kcodec.gojson import dumps as _go_dumps
-from kcodec.managedfields.fieldpath import Path, PathElement, Set, path_string
+from kcodec.managedfields.fieldpath import FieldPathError, Path, PathElement, Set, path_string
 from kcodec.managedfields.schema import ASSOCIATIVE, ATOMIC, Atom, ListType, Schema
 
 __all__ = ["TypedValue", "Comparison", "ValidationError", "validate", "to_field_set", "validate_to_field_set",
@@ -25,7 +25,8 @@ _ABSENT = object()  # Go's nil value.Value (a missing side), distinct from JSON 
 
 # validate, to_field_set and merge walk in the kernels (kcodec/_native/smd.py and its
 # compiled twin), which sit below this layer: they receive its classes once, here.
-speedups.bind_fieldpath(path_element=PathElement, set_cls=Set, atom=Atom, atomic=ATOMIC, associative=ASSOCIATIVE)
+speedups.bind_fieldpath(path_element=PathElement, set_cls=Set, atom=Atom, atomic=ATOMIC, associative=ASSOCIATIVE,
+                        path_error=FieldPathError)
 
 
 class _NotPlain(Exception):

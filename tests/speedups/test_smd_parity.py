@@ -23,7 +23,7 @@ from conftest import FIXTURES
 from kcodec import speedups
 from kcodec._native import smd as pure
 from kcodec.goyaml import yaml_to_tree
-from kcodec.managedfields.fieldpath import PathElement, Set
+from kcodec.managedfields.fieldpath import FieldPathError, PathElement, Set
 from kcodec.managedfields.schema import (
     ASSOCIATIVE, ATOMIC, DEDUCED, UNTYPED_ATOMIC, Atom, ListType, MapType, Schema, StructField,
     custom_resource_type, model_schema,
@@ -36,7 +36,8 @@ from kcodec._speedups import _smd as compiled  # noqa: E402
 
 # The pure twin is bound when kcodec.speedups loads it; this module calls it directly, so it
 # hands over the same classes kcodec.managedfields.typed does.
-pure.bind_fieldpath(path_element=PathElement, set_cls=Set, atom=Atom, atomic=ATOMIC, associative=ASSOCIATIVE)
+pure.bind_fieldpath(path_element=PathElement, set_cls=Set, atom=Atom, atomic=ATOMIC, associative=ASSOCIATIVE,
+                    path_error=FieldPathError)
 
 JSON_FIXTURES = sorted(FIXTURES.glob("*.json")) if FIXTURES.is_dir() else []
 needs_fixtures = pytest.mark.skipif(not JSON_FIXTURES, reason="Go fixtures not found beside the checkout")
@@ -98,7 +99,8 @@ def check_value(schema: Any, type_ref: Any, value: Any, *, other: Any = None) ->
         same("smd_merge", schema, type_ref, other, value)
     for kernels in (pure, compiled):
         found = kernels.smd_to_field_set(schema, type_ref, value)
-        same("smd_set_tree", found)
+        if same("smd_set_tree", found)[0] == "ok":
+            same("smd_set_from_tree", pure.smd_set_tree(found))
         same("smd_ensure_named_fields", found, schema, type_ref)
 
 
@@ -256,6 +258,35 @@ def test_list_item_path_elements() -> None:
                       {"containerPort": 80, "protocol": "UDP"}, {"protocol": "TCP"}, {"k": "x"}, {"j": 1},
                       {"containerPort": [1]}, {"containerPort": {"a": None}}):
             same("smd_list_item_pe", schema, lt, child)
+
+
+FIELDS_V1 = [
+    {}, {".": {}}, {"f:a": {}}, {"f:a": {".": {}, "f:b": {}}}, {"f:a": {"f:b": {".": {}}}},
+    {"f:a": 1}, {"f:a": {"f:b": []}}, {"f:a": {}, "f:b": None}, {"f:a": {"f:b": {"f:c": "x"}}},
+    {"z:unknown": 1, "f:a": {}}, {"f:a": {"z:x": {}}}, {"x": {}}, {"f": {}}, {"": {}}, {"k:{bad": {}},
+    {"k:[1]": {}}, {"i:x": {}}, {"i:3": {}, "v:\"a\"": {}, "v:[1,{\"a\":null}]": {}},
+    {'k:{"a":1}': {"f:x": {}}, 'k:{"a":1.0}': {"f:y": {}, ".": {}}},
+    {'k:{"name":"c","port":80}': {".": {}, "f:name": {}}, 'k:{"port":80,"name":"c"}': {"f:image": {}}},
+    {"f:a": {"f:b": {}}, "f:b": {"f:a": {}}, ".": {}}, {"v:1": {}, "v:1.0": {}, "v:true": {}, "v:null": {}},
+]
+
+
+@pytest.mark.parametrize("tree", FIELDS_V1, ids=range(len(FIELDS_V1)))
+def test_fields_v1_trees(tree: Any) -> None:
+    """serialize.go FromJSON of parsed FieldsV1, hostile keys and values included, and its
+    tree again."""
+    a = same("smd_set_from_tree", tree)
+    if a[0] == "ok":
+        found = pure.smd_set_from_tree(tree)
+        same("smd_set_tree", found)
+        same("smd_ensure_named_fields", found, model_schema(), "nope")
+
+
+def test_fields_v1_deep() -> None:
+    tree: Any = {}
+    for i in range(3000):
+        tree = {f"f:{i % 7}": tree, ".": {}} if i % 2 else {f"f:{i % 7}": tree}
+    assert outcome(pure.smd_set_from_tree, tree) == outcome(compiled.smd_set_from_tree, tree)
 
 
 # ------------------------------------------------------------------ deduced and untyped values

@@ -31,9 +31,14 @@ if TYPE_CHECKING:
     from kcodec._native.smd import (
         bind_fieldpath,
         smd_ensure_named_fields,
+        smd_equals,
         smd_list_item_pe,
         smd_merge,
+        smd_set_difference,
+        smd_set_empty,
         smd_set_from_tree,
+        smd_set_intersection,
+        smd_set_recursive_difference,
         smd_set_tree,
         smd_to_field_set,
         smd_validate,
@@ -91,6 +96,11 @@ __all__ = [
     "smd_set_tree",
     "smd_set_from_tree",
     "smd_ensure_named_fields",
+    "smd_set_empty",
+    "smd_set_difference",
+    "smd_set_recursive_difference",
+    "smd_set_intersection",
+    "smd_equals",
 ]
 
 #: The file of each kernel (and of bind_conversion and bind_fieldpath, which the conversion
@@ -107,7 +117,9 @@ _FILE = {
                      "marshal_unknown", "unmarshal_unknown"), "wire"),
     **dict.fromkeys(("yaml_block_tree", "yaml_encode_tree"), "yaml"),
     **dict.fromkeys(("bind_fieldpath", "smd_validate", "smd_to_field_set", "smd_merge", "smd_list_item_pe",
-                     "smd_set_tree", "smd_set_from_tree", "smd_ensure_named_fields"), "smd"),
+                     "smd_set_tree", "smd_set_from_tree", "smd_ensure_named_fields", "smd_set_empty",
+                     "smd_set_difference", "smd_set_recursive_difference", "smd_set_intersection",
+                     "smd_equals"), "smd"),
 }
 
 

@@ -23,7 +23,8 @@ from kcodec.errors import KCodecError
 from kcodec.gojson import dumps as _go_dumps
 
 __all__ = ["smd_validate", "smd_to_field_set", "smd_merge", "smd_list_item_pe", "smd_set_tree",
-           "smd_set_from_tree", "smd_ensure_named_fields"]
+           "smd_set_from_tree", "smd_ensure_named_fields", "smd_set_empty", "smd_set_difference",
+           "smd_set_recursive_difference", "smd_set_intersection", "smd_equals"]
 
 #: What kcodec.managedfields hands over once (see :func:`bind_fieldpath`).
 _fp = SimpleNamespace(PathElement=None, Set=None, Atom=None, atomic="atomic", associative="associative",
@@ -715,3 +716,100 @@ def smd_ensure_named_fields(s: Any, schema: Any, type_ref: Any) -> Any:
             child_type = lt[0]
         out.children[pe] = smd_ensure_named_fields(child, schema, child_type)
     return out
+
+
+# ------------------------------------------------------------------ set algebra (set.go)
+
+def smd_set_empty(s: Any) -> bool:
+    """set.go ``Empty``: no member here or below."""
+    return not s.members and all(smd_set_empty(c) for c in s.children.values())
+
+
+def smd_set_difference(a: Any, b: Any) -> Any:
+    """set.go ``Difference``: the paths of ``a`` not in ``b`` (a child set emptied by it is
+    dropped; a child only ``a`` has is kept as it is)."""
+    out = _new_set()
+    out.members = a.members - b.members
+    theirs_of = b.children
+    for pe, c in a.children.items():
+        theirs = theirs_of.get(pe)
+        if theirs is None:
+            out.children[pe] = c
+        else:
+            diff = smd_set_difference(c, theirs)
+            if not smd_set_empty(diff):
+                out.children[pe] = diff
+    return out
+
+
+def smd_set_recursive_difference(a: Any, b: Any) -> Any:
+    """set.go ``RecursiveDifference``: :func:`smd_set_difference`, where a member of ``b``
+    also removes everything below it."""
+    out = _new_set()
+    out.members = a.members - b.members
+    their_members = b.members
+    theirs_of = b.children
+    for pe, c in a.children.items():
+        if pe in their_members:
+            continue
+        theirs = theirs_of.get(pe)
+        if theirs is None:
+            out.children[pe] = c
+        else:
+            diff = smd_set_recursive_difference(c, theirs)
+            if not smd_set_empty(diff):
+                out.children[pe] = diff
+    return out
+
+
+def smd_set_intersection(a: Any, b: Any) -> Any:
+    """set.go ``Intersection``: the paths in both (empty child sets dropped)."""
+    out = _new_set()
+    out.members = a.members & b.members
+    theirs_of = b.children
+    for pe, c in a.children.items():
+        theirs = theirs_of.get(pe)
+        if theirs is not None:
+            res = smd_set_intersection(c, theirs)
+            if not smd_set_empty(res):
+                out.children[pe] = res
+    return out
+
+
+# ------------------------------------------------------------------ value.Equals
+
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
+def smd_equals(a: Any, b: Any) -> bool:
+    """value.Equals of two JSON trees: numbers compare as numbers whatever their Go type;
+    bools are not numbers."""
+    ta = a.__class__
+    if ta is b.__class__:
+        # Same JSON type (the common case): Python's own comparison, recursing only into
+        # containers, where a bool may meet a number.
+        if ta in _PLAIN:
+            return a == b
+        if ta is dict:
+            if a.keys() != b.keys():
+                return False
+            for k, v in a.items():
+                if not smd_equals(v, b[k]):
+                    return False
+            return True
+        if ta is list:
+            if len(a) != len(b):
+                return False
+            for x, y in zip(a, b):
+                if not smd_equals(x, y):
+                    return False
+            return True
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(smd_equals(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(smd_equals(x, y) for x, y in zip(a, b))
+    if isinstance(a, (list, dict)) or isinstance(b, (list, dict)):
+        return False
+    return a == b

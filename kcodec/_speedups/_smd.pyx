@@ -31,7 +31,8 @@ import operator as _operator
 from kcodec.errors import KCodecError
 
 __all__ = ["smd_validate", "smd_to_field_set", "smd_merge", "smd_list_item_pe", "smd_set_tree",
-           "smd_set_from_tree", "smd_ensure_named_fields"]
+           "smd_set_from_tree", "smd_ensure_named_fields", "smd_set_empty", "smd_set_difference",
+           "smd_set_recursive_difference", "smd_set_intersection", "smd_equals"]
 
 cdef extern from "Python.h":
     int Py_EnterRecursiveCall(const char* where) noexcept
@@ -991,3 +992,140 @@ cdef object _ensure(object s, object schema, object type_ref):
     finally:
         Py_LeaveRecursiveCall()
     return _new_set(members, children)
+
+
+# ------------------------------------------------------------------ set algebra (set.go)
+
+def smd_set_empty(s):
+    """set.go ``Empty``: no member here or below."""
+    return _empty(s)
+
+
+cdef bint _empty(object s) except -1:
+    if s.members:
+        return False
+    children = s.children
+    if not children:
+        return True
+    _enter()
+    try:
+        for c in (<dict>children).values() if type(children) is dict else children.values():
+            if not _empty(c):
+                return False
+    finally:
+        Py_LeaveRecursiveCall()
+    return True
+
+
+def smd_set_difference(a, b):
+    """set.go ``Difference``: the paths of ``a`` not in ``b`` (a child set emptied by it is
+    dropped; a child only ``a`` has is kept as it is)."""
+    cdef bint empty
+    return _difference(a, b, False, &empty)
+
+
+def smd_set_recursive_difference(a, b):
+    """set.go ``RecursiveDifference``: :func:`smd_set_difference`, where a member of ``b``
+    also removes everything below it."""
+    cdef bint empty
+    return _difference(a, b, True, &empty)
+
+
+cdef object _difference(object a, object b, bint recursive, bint* empty):
+    # ``empty`` receives the result's emptiness, so the caller need not walk it again (the
+    # pure twin asks smd_set_empty of every child result).
+    cdef set members = a.members - b.members
+    cdef dict children = {}
+    cdef bint is_empty = not members
+    cdef bint sub_empty
+    their_members = b.members
+    theirs_of = b.children
+    _enter()
+    try:
+        for pe, c in a.children.items():
+            if recursive and pe in their_members:
+                continue
+            theirs = theirs_of.get(pe)
+            if theirs is None:
+                children[pe] = c
+                if is_empty:
+                    is_empty = _empty(c)
+            else:
+                diff = _difference(c, theirs, recursive, &sub_empty)
+                if not sub_empty:
+                    children[pe] = diff
+                    is_empty = False
+    finally:
+        Py_LeaveRecursiveCall()
+    empty[0] = is_empty
+    return _new_set(members, children)
+
+
+def smd_set_intersection(a, b):
+    """set.go ``Intersection``: the paths in both (empty child sets dropped)."""
+    cdef bint empty
+    return _intersection(a, b, &empty)
+
+
+cdef object _intersection(object a, object b, bint* empty):
+    cdef set members = a.members & b.members
+    cdef dict children = {}
+    cdef bint sub_empty
+    theirs_of = b.children
+    _enter()
+    try:
+        for pe, c in a.children.items():
+            theirs = theirs_of.get(pe)
+            if theirs is not None:
+                res = _intersection(c, theirs, &sub_empty)
+                if not sub_empty:
+                    children[pe] = res
+    finally:
+        Py_LeaveRecursiveCall()
+    empty[0] = not members and not children
+    return _new_set(members, children)
+
+
+# ------------------------------------------------------------------ value.Equals
+
+def smd_equals(a, b):
+    """value.Equals of two JSON trees: numbers compare as numbers whatever their Go type;
+    bools are not numbers."""
+    return _equals(a, b)
+
+
+cdef bint _equals(object a, object b) except -1:
+    cdef object ta = type(a)
+    cdef Py_ssize_t i, n
+    cdef PyObject* p
+    if ta is type(b):
+        if ta is str or ta is int or ta is float or ta is bool or a is None:
+            return a == b
+        if ta is dict:
+            if PyDict_Size(a) != PyDict_Size(b) or (<dict>a).keys() != (<dict>b).keys():
+                return False
+            _enter()
+            try:
+                for k, v in (<dict>a).items():
+                    p = PyDict_GetItem(<dict>b, k)
+                    if not _equals(v, <object>p if p != NULL else (<dict>b)[k]):
+                        return False
+            finally:
+                Py_LeaveRecursiveCall()
+            return True
+        if ta is list:
+            n = PyList_GET_SIZE(a)
+            if n != PyList_GET_SIZE(b):
+                return False
+            _enter()
+            try:
+                for i in range(n):
+                    if PyList_GET_SIZE(a) <= i or PyList_GET_SIZE(b) <= i:
+                        return False  # a list changed by a comparison it ran
+                    if not _equals(<object>PyList_GET_ITEM(a, i), <object>PyList_GET_ITEM(b, i)):
+                        return False
+            finally:
+                Py_LeaveRecursiveCall()
+            return True
+    # Mixed or unusual types: the twin's rules, word for word.
+    return _twin().smd_equals(a, b)

@@ -385,40 +385,9 @@ def _compare_leaf(lhs: Any, rhs: Any, cur: _Cursor, in_leaf: list[bool]) -> None
         cur.insert(_MODIFIED)
 
 
-_PLAIN = frozenset({str, int, float, bool, type(None)})
-
-
 def _equals(a: Any, b: Any) -> bool:
-    # value.Equals: numbers compare as numbers whatever their Go type; bools are not numbers.
-    ta = a.__class__
-    if ta is b.__class__:
-        # Same JSON type (the common case): Python's own comparison, recursing only into
-        # containers, where a bool may meet a number.
-        if ta in _PLAIN:
-            return a == b
-        if ta is dict:
-            if a.keys() != b.keys():
-                return False
-            for k, v in a.items():
-                if not _equals(v, b[k]):
-                    return False
-            return True
-        if ta is list:
-            if len(a) != len(b):
-                return False
-            for x, y in zip(a, b):
-                if not _equals(x, y):
-                    return False
-            return True
-    if isinstance(a, bool) or isinstance(b, bool):
-        return type(a) is type(b) and a == b
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(_equals(a[k], b[k]) for k in a)
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(_equals(x, y) for x, y in zip(a, b))
-    if isinstance(a, (list, dict)) or isinstance(b, (list, dict)):
-        return False
-    return a == b
+    """value.Equals: numbers compare as numbers whatever their Go type; bools are not numbers."""
+    return speedups.smd_equals(a, b)
 
 
 def _compare_atom(schema: Schema, a: Atom, lhs: Any, rhs: Any, cur: _Cursor, errs: list[tuple[str, str]],

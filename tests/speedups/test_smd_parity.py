@@ -289,6 +289,63 @@ def test_fields_v1_deep() -> None:
     assert outcome(pure.smd_set_from_tree, tree) == outcome(compiled.smd_set_from_tree, tree)
 
 
+# ------------------------------------------------------------------ set algebra and value.Equals
+
+
+def check_sets(a: Set, b: Set) -> None:
+    for name in ("smd_set_difference", "smd_set_recursive_difference", "smd_set_intersection"):
+        same(name, a, b)
+        same(name, b, a)
+        same(name, a, a)
+    same("smd_set_empty", a)
+    same("smd_set_empty", pure.smd_set_difference(a, a))
+    same("smd_set_empty", pure.smd_set_difference(a, b))
+
+
+@needs_fixtures
+def test_set_algebra_on_fixtures() -> None:
+    sets = []
+    rng = random.Random(7)
+    for path in JSON_FIXTURES[::6]:
+        schema, type_ref, tree = typed_fixture(path)
+        full = pure.smd_to_field_set(schema, type_ref, tree)
+        paths = [p for p in _paths(tree) if p]
+        cut = _replace(tree, rng.choice(paths), {}) if paths else tree
+        part = pure.smd_to_field_set(schema, type_ref, cut)
+        named = pure.smd_ensure_named_fields(full, schema, type_ref)
+        check_sets(full, part)
+        check_sets(named, full)
+        sets.append(full)
+    for a, b in zip(sets, sets[1:]):
+        check_sets(a, b)
+    # children without members below them: empty to Go, and kept by Difference as they are
+    hollow = Set()
+    hollow.children[PathElement.field("a")] = Set()
+    hollow.children[PathElement.field("b")] = Set([(PathElement.field("c"),)])
+    check_sets(hollow, Set([(PathElement.field("b"), PathElement.field("c"))]))
+    check_sets(hollow, Set([(PathElement.field("a"),)]))
+    check_sets(Set(), hollow)
+
+
+EQUAL_CASES = [1, 1.0, True, False, 0, 0.0, None, "1", "", [], {}, [1], [1.0], [True], {"a": 1}, {"a": 1.0},
+               {"a": True}, {"b": 1}, {"a": [1, {"x": None}]}, {"a": [1.0, {"x": None}]}, {"a": [1, {"x": 0}]},
+               [{"a": 1}, 2], [{"a": 1}, 2.0], (1, 2), [1, 2], float("nan"), 10**30, 1e30, [[[]]], [[[1]]]]
+
+
+def test_equals() -> None:
+    for a in EQUAL_CASES:
+        for b in EQUAL_CASES:
+            same("smd_equals", a, b)
+    rng = random.Random(3)
+    values = [_random_json(rng, 5) for _ in range(150)]
+    for a in values:
+        same("smd_equals", a, copy.deepcopy(a))
+        same("smd_equals", a, rng.choice(values))
+    for depth in (200, 3000):
+        same("smd_equals", _nested(depth), _nested(depth))
+        same("smd_equals", _nested(depth), _nested(depth, 1.0))
+
+
 # ------------------------------------------------------------------ deduced and untyped values
 
 

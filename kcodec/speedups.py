@@ -50,7 +50,7 @@ KERNELS: tuple[str, ...] = (
     "cbor_encode", "cbor_encode_tree", "cbor_fill", "cbor_item_end", "cbor_loads", "cbor_type_meta",
     "smd_validate", "smd_to_field_set", "smd_merge", "smd_list_item_pe", "smd_set_tree",
     "smd_set_from_tree", "smd_ensure_named_fields", "smd_set_empty", "smd_set_difference",
-    "smd_set_recursive_difference", "smd_set_intersection", "smd_equals",
+    "smd_set_recursive_difference", "smd_set_intersection", "smd_equals", "smd_compare",
 )
 
 

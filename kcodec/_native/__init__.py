@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from kcodec._native.convert import bind_conversion, convert_fields, deep_copy, new_zero
     from kcodec._native.smd import (
         bind_fieldpath,
+        smd_compare,
         smd_ensure_named_fields,
         smd_equals,
         smd_list_item_pe,
@@ -101,6 +102,7 @@ __all__ = [
     "smd_set_recursive_difference",
     "smd_set_intersection",
     "smd_equals",
+    "smd_compare",
 ]
 
 #: The file of each kernel (and of bind_conversion and bind_fieldpath, which the conversion
@@ -119,7 +121,7 @@ _FILE = {
     **dict.fromkeys(("bind_fieldpath", "smd_validate", "smd_to_field_set", "smd_merge", "smd_list_item_pe",
                      "smd_set_tree", "smd_set_from_tree", "smd_ensure_named_fields", "smd_set_empty",
                      "smd_set_difference", "smd_set_recursive_difference", "smd_set_intersection",
-                     "smd_equals"), "smd"),
+                     "smd_equals", "smd_compare"), "smd"),
 }
 
 

@@ -1,8 +1,8 @@
 """Pure-Python structured-merge-diff walks: the twins of ``kcodec/_speedups/_smd.pyx``.
 
 sigs.k8s.io/structured-merge-diff v6 ``typed`` (``validate.go``, ``tofieldset.go``,
-``merge.go``, ``helpers.go``) and ``fieldpath`` (``serialize.go``, ``set.go``
-EnsureNamedFieldsAreMembers) over JSON trees. :mod:`kcodec.managedfields` wraps them; it
+``merge.go``, ``compare.go``, ``helpers.go``), ``value`` (``Equals``) and ``fieldpath``
+(``serialize.go``, ``set.go``: set algebra, EnsureNamedFieldsAreMembers) over JSON trees. :mod:`kcodec.managedfields` wraps them; it
 sits above these kernels, so its classes arrive through :func:`bind_fieldpath` and its
 schema objects are read by duck typing: an atom is a ``(scalar, list, map)`` tuple, a list
 type ``(element_type, relationship, keys)``, a struct field ``(name, type, default)``, a map
@@ -24,7 +24,7 @@ from kcodec.gojson import dumps as _go_dumps
 
 __all__ = ["smd_validate", "smd_to_field_set", "smd_merge", "smd_list_item_pe", "smd_set_tree",
            "smd_set_from_tree", "smd_ensure_named_fields", "smd_set_empty", "smd_set_difference",
-           "smd_set_recursive_difference", "smd_set_intersection", "smd_equals"]
+           "smd_set_recursive_difference", "smd_set_intersection", "smd_equals", "smd_compare"]
 
 #: What kcodec.managedfields hands over once (see :func:`bind_fieldpath`).
 _fp = SimpleNamespace(PathElement=None, Set=None, Atom=None, atomic="atomic", associative="associative",
@@ -813,3 +813,271 @@ def smd_equals(a: Any, b: Any) -> bool:
     if isinstance(a, (list, dict)) or isinstance(b, (list, dict)):
         return False
     return a == b
+
+
+# ------------------------------------------------------------------ compare (compare.go)
+
+_REMOVED, _MODIFIED, _ADDED = 0, 1, 2
+
+
+def smd_compare(schema: Any, type_ref: Any, lhs: Any, rhs: Any) -> tuple[Any, Any, Any, list[tuple[str, str]]]:
+    """compare.go ``TypedValue.Compare``: ``(removed, modified, added, errors)``, the field
+    sets of what changed from ``lhs`` to ``rhs``."""
+    sets = [_new_set(), _new_set(), _new_set()]
+    errs: list[tuple[str, str]] = []
+    _compare(schema, type_ref, lhs, rhs, _Cursor(None, None, sets), errs)
+    return sets[0], sets[1], sets[2], errs
+
+
+class _Cursor:
+    """A path during a compare walk, with its node in each of the three sets, created on the
+    first insertion under it (inserting a whole path from the root for every changed leaf
+    would walk the sets again and again)."""
+
+    __slots__ = ("parent", "pe", "nodes")
+
+    def __init__(self, parent: _Cursor | None, pe: Any, nodes: list[Any] | None = None) -> None:
+        self.parent = parent
+        self.pe = pe
+        self.nodes: list[Any] = nodes if nodes is not None else [None, None, None]
+
+    def node(self, which: int) -> Any:
+        node = self.nodes[which]
+        if node is None:
+            parent = self.parent.node(which)  # type: ignore[union-attr]
+            node = parent.children.get(self.pe)
+            if node is None:
+                node = parent.children[self.pe] = _new_set()
+            self.nodes[which] = node
+        return node
+
+    def insert(self, which: int) -> None:
+        parent = self.parent
+        if parent is not None:  # the root's path is empty: Go's Insert of it is a no-op
+            parent.node(which).members.add(self.pe)
+
+
+def _compare(schema: Any, type_ref: Any, lhs: Any, rhs: Any, cur: _Cursor, errs: list[tuple[str, str]]) -> None:
+    atom = _resolve(schema, type_ref)
+    if atom is None:
+        errs.extend(_no_type(type_ref))
+        return
+    _compare_resolved(schema, atom, lhs, rhs, cur, errs)
+
+
+def _compare_resolved(schema: Any, atom: Any, lhs: Any, rhs: Any, cur: _Cursor, errs: list[tuple[str, str]]) -> None:
+    if lhs is ABSENT:
+        _compare_one_side(schema, atom, rhs, cur, _ADDED, errs)
+        return
+    if rhs is ABSENT:
+        _compare_one_side(schema, atom, lhs, cur, _REMOVED, errs)
+        return
+    cl = _deduced(atom, lhs)
+    cr = _deduced(atom, rhs)
+    in_leaf = [False]
+    if cl == cr:
+        _compare_atom(schema, atom, _kind(atom, cr), lhs, rhs, cur, errs, in_leaf)
+    else:
+        # Different shapes on each side: Go walks the value as each side's type.
+        _compare_atom(schema, atom, _kind(atom, cl), lhs, rhs, cur, errs, [False])
+        _compare_atom(schema, atom, _kind(atom, cr), lhs, rhs, cur, errs, in_leaf)
+
+
+def _compare_one_side(schema: Any, atom: Any, v: Any, cur: _Cursor, which: int, errs: list[tuple[str, str]]) -> None:
+    # One side missing (a field added or removed whole): every path of ``v`` lands in one
+    # set. The present side is valid for its scalars whatever it holds (Go reports a scalar
+    # only when both sides are invalid), so the walk only collects.
+    kind = _kind(atom, _deduced(atom, v))
+    if kind == _MAP:
+        plan = _plan(schema, atom[2])
+        if plan[3] or not (isinstance(v, dict) and v):
+            cur.insert(which)  # compareLeaf
+            return
+        entries = plan[1]
+        elem = plan[2]
+        field_pe = _fp.PathElement.field
+        for key, val in v.items():
+            e = entries.get(key)
+            if e is None:
+                e = elem
+                pe = field_pe(key)
+            else:
+                pe = e[4]
+            if e[1] is None:
+                errs.extend(_prefixed(_no_type(e[0]), "." + key))
+                continue
+            if e[2]:
+                cur.node(which).members.add(pe)
+                continue
+            sub: list[tuple[str, str]] = []
+            _compare_one_side(schema, e[1], val, _Cursor(cur, pe), which, sub)
+            if sub:
+                errs.extend(_prefixed(sub, "." + key))
+        cur.insert(which)
+        return
+    if kind == _SCALAR:
+        cur.insert(which)
+        return
+    if kind == _LIST:
+        lt = atom[1]
+        if lt[1] == _fp.atomic or not (isinstance(v, list) and v):
+            cur.insert(which)
+            return
+        order: list[Any] = []
+        values: dict[Any, list[Any]] = {}
+        for i, child in enumerate(v):
+            try:
+                pe = smd_list_item_pe(schema, lt, child)
+            except KCodecError as exc:
+                errs.append(("", f"element {i}: {exc}"))
+                continue
+            if pe in values:
+                values[pe].append(child)
+            else:
+                values[pe] = [child]
+                order.append(pe)
+        element = _resolve(schema, lt[0])
+        for pe in order:
+            items = values[pe]
+            child_cur = _Cursor(cur, pe)
+            if len(items) >= 2:
+                child_cur.insert(which)  # duplicated keys: the item is one leaf
+                continue
+            sub = []
+            if element is None:
+                sub = _no_type(lt[0])
+            else:
+                _compare_one_side(schema, element, items[0], child_cur, which, sub)
+            if sub:
+                errs.extend(_prefixed(sub, str(pe)))
+        cur.insert(which)
+        return
+    errs.append(("", "schema error: invalid atom: inlined"))
+    cur.insert(which)
+
+
+def _compare_leaf(lhs: Any, rhs: Any, cur: _Cursor, in_leaf: list[bool]) -> None:
+    if in_leaf[0]:
+        return
+    in_leaf[0] = True
+    if lhs is ABSENT:
+        cur.insert(_ADDED)
+    elif rhs is ABSENT:
+        cur.insert(_REMOVED)
+    elif not smd_equals(lhs, rhs):
+        cur.insert(_MODIFIED)
+
+
+def _compare_atom(schema: Any, atom: Any, kind: int, lhs: Any, rhs: Any, cur: _Cursor,
+                  errs: list[tuple[str, str]], in_leaf: list[bool]) -> None:
+    if kind == _MAP:
+        lmap = lhs if lhs is not ABSENT and isinstance(lhs, dict) else None
+        rmap = rhs if rhs is not ABSENT and isinstance(rhs, dict) else None
+        plan = _plan(schema, atom[2])
+        if plan[3] or (not lmap and not rmap):
+            _compare_leaf(lhs, rhs, cur, in_leaf)
+            return
+        keys = list(lmap or {})
+        keys.extend(k for k in (rmap or {}) if lmap is None or k not in lmap)
+        entries = plan[1]
+        elem = plan[2]
+        field_pe = _fp.PathElement.field
+        for key in keys:
+            e = entries.get(key)
+            if e is None:
+                e = elem
+                pe = field_pe(key)
+            else:
+                pe = e[4]
+            lv = lmap.get(key, ABSENT) if lmap is not None else ABSENT
+            rv = rmap.get(key, ABSENT) if rmap is not None else ABSENT
+            mask = e[2]
+            if mask and (lv is ABSENT or _BITS.get(lv.__class__, 0) & mask) and \
+                    (rv is ABSENT or _BITS.get(rv.__class__, 0) & mask):
+                # A valid scalar on both sides: compareLeaf, inline.
+                if lv is ABSENT:
+                    cur.node(_ADDED).members.add(pe)
+                elif rv is ABSENT:
+                    cur.node(_REMOVED).members.add(pe)
+                elif not smd_equals(lv, rv):
+                    cur.node(_MODIFIED).members.add(pe)
+                continue
+            sub: list[tuple[str, str]] = []
+            if e[1] is None:
+                sub = _no_type(e[0])
+            else:
+                _compare_resolved(schema, e[1], lv, rv, _Cursor(cur, pe), sub)
+            if sub:
+                errs.extend(_prefixed(sub, "." + key))
+        return
+    if kind == _SCALAR:
+        lerrs = _validate_scalar(atom[0], lhs, "lhs: ")
+        rerrs = _validate_scalar(atom[0], rhs, "rhs: ")
+        if lerrs and rerrs:
+            errs.extend(lerrs + rerrs)
+            return
+        _compare_leaf(lhs, rhs, cur, in_leaf)
+        return
+    if kind == _LIST:
+        lt = atom[1]
+        llist = lhs if isinstance(lhs, list) else None
+        rlist = rhs if isinstance(rhs, list) else None
+        if lt[1] == _fp.atomic or (not llist and not rlist):
+            _compare_leaf(lhs, rhs, cur, in_leaf)
+            return
+        _compare_list(schema, lt, llist or [], rlist or [], cur, errs)
+        return
+    errs.append(("", "schema error: invalid atom: inlined"))
+
+
+def _compare_list(schema: Any, t: Any, llist: list[Any], rlist: list[Any], cur: _Cursor,
+                  errs: list[tuple[str, str]]) -> None:
+    all_pes: list[Any] = []
+    lvalues: dict[Any, list[Any]] = {}
+    for i, child in enumerate(llist):
+        try:
+            pe = smd_list_item_pe(schema, t, child)
+        except KCodecError as exc:
+            errs.append(("", f"element {i}: {exc}"))
+            continue
+        if pe in lvalues:
+            lvalues[pe].append(child)
+        else:
+            lvalues[pe] = [child]
+            all_pes.append(pe)
+    rvalues: dict[Any, list[Any]] = {}
+    for i, child in enumerate(rlist):
+        try:
+            pe = smd_list_item_pe(schema, t, child)
+        except KCodecError as exc:
+            errs.append(("", f"element {i}: {exc}"))
+            continue
+        if pe in rvalues:
+            rvalues[pe].append(child)
+        else:
+            rvalues[pe] = [child]
+            if pe not in lvalues:
+                all_pes.append(pe)
+    element_type = t[0]
+    for pe in all_pes:
+        ll = lvalues.get(pe, [])
+        rl = rvalues.get(pe, [])
+        child = _Cursor(cur, pe)
+        if not ll and not rl:
+            return
+        if len(ll) <= 1 and len(rl) <= 1:
+            sub: list[tuple[str, str]] = []
+            _compare(schema, element_type, ll[0] if ll else ABSENT, rl[0] if rl else ABSENT, child, sub)
+            if sub:
+                errs.extend(_prefixed(sub, str(pe)))
+        elif len(ll) >= 2 and len(rl) >= 2:
+            if len(ll) != len(rl) or not all(smd_equals(x, y) for x, y in zip(ll, rl)):
+                child.insert(_MODIFIED)
+        elif len(ll) >= 2:
+            if rl:
+                _compare(schema, element_type, ABSENT, rl[0], child, errs)
+            child.insert(_REMOVED)
+        else:
+            if ll:
+                _compare(schema, element_type, ll[0], ABSENT, child, errs)
+            child.insert(_ADDED)

@@ -2,7 +2,7 @@
 """Compiled twins of the structured-merge-diff walks of ``kcodec._native.smd``.
 
 sigs.k8s.io/structured-merge-diff v6 ``typed`` (validate.go, tofieldset.go, merge.go,
-helpers.go) and ``fieldpath`` (serialize.go, set.go EnsureNamedFieldsAreMembers). Every
+compare.go, helpers.go), ``value`` (Equals) and ``fieldpath`` (serialize.go, set.go). Every
 branch mirrors the pure walker, in the same order, with the same results; what differs is
 how the work is done:
 
@@ -32,7 +32,7 @@ from kcodec.errors import KCodecError
 
 __all__ = ["smd_validate", "smd_to_field_set", "smd_merge", "smd_list_item_pe", "smd_set_tree",
            "smd_set_from_tree", "smd_ensure_named_fields", "smd_set_empty", "smd_set_difference",
-           "smd_set_recursive_difference", "smd_set_intersection", "smd_equals"]
+           "smd_set_recursive_difference", "smd_set_intersection", "smd_equals", "smd_compare"]
 
 cdef extern from "Python.h":
     int Py_EnterRecursiveCall(const char* where) noexcept
@@ -1129,3 +1129,322 @@ cdef bint _equals(object a, object b) except -1:
             return True
     # Mixed or unusual types: the twin's rules, word for word.
     return _twin().smd_equals(a, b)
+
+
+# ------------------------------------------------------------------ compare (compare.go)
+
+cdef enum:
+    C_REMOVED = 0
+    C_MODIFIED = 1
+    C_ADDED = 2
+
+
+def smd_compare(schema, type_ref, lhs, rhs):
+    """compare.go ``TypedValue.Compare``: ``(removed, modified, added, errors)``, the field
+    sets of what changed from ``lhs`` to ``rhs``."""
+    cdef _Cursor root = _Cursor.__new__(_Cursor)
+    root.nodes = [_new_set(set(), {}), _new_set(set(), {}), _new_set(set(), {})]
+    cdef list errs = []
+    atom = _resolve(schema, type_ref)
+    if atom is None:
+        errs = _twin()._no_type(type_ref)
+    else:
+        gc_pause()
+        try:
+            _compare(schema, atom, lhs, rhs, root, errs)
+        finally:
+            gc_resume()
+    return root.nodes[0], root.nodes[1], root.nodes[2], errs
+
+
+cdef class _Cursor:
+    """The pure twin's _Cursor: a path of the walk and its node in each of the three sets,
+    created on the first insertion under it."""
+    cdef _Cursor parent
+    cdef object pe
+    cdef list nodes
+
+    cdef object node(self, int which):
+        node = self.nodes[which]
+        if node is None:
+            parent = self.parent.node(which)
+            children = parent.children
+            node = children.get(self.pe)
+            if node is None:
+                node = _new_set(set(), {})
+                children[self.pe] = node
+            self.nodes[which] = node
+        return node
+
+    cdef int insert(self, int which) except -1:
+        if self.parent is not None:  # the root's path is empty: Go's Insert of it is a no-op
+            PySet_Add(self.parent.node(which).members, self.pe)
+        return 0
+
+
+cdef inline _Cursor _child(_Cursor cur, object pe):
+    cdef _Cursor c = _Cursor.__new__(_Cursor)
+    c.parent = cur
+    c.pe = pe
+    c.nodes = [None, None, None]
+    return c
+
+
+cdef int _compare(object schema, object atom, object lhs, object rhs, _Cursor cur, list errs) except -1:
+    cdef int cl, cr
+    cdef bint in_leaf = False, left_leaf = False
+    if lhs is _ABSENT:
+        return _compare_one_side(schema, atom, rhs, cur, C_ADDED, errs)
+    if rhs is _ABSENT:
+        return _compare_one_side(schema, atom, lhs, cur, C_REMOVED, errs)
+    cl = _deduced(atom, lhs)
+    cr = _deduced(atom, rhs)
+    if cl == cr:
+        return _compare_atom(schema, atom, _kind(atom, cr), lhs, rhs, cur, errs, &in_leaf)
+    # Different shapes on each side: Go walks the value as each side's type.
+    _compare_atom(schema, atom, _kind(atom, cl), lhs, rhs, cur, errs, &left_leaf)
+    return _compare_atom(schema, atom, _kind(atom, cr), lhs, rhs, cur, errs, &in_leaf)
+
+
+cdef int _compare_ref(object schema, object type_ref, object lhs, object rhs, _Cursor cur, list errs) except -1:
+    atom = _resolve(schema, type_ref)
+    if atom is None:
+        errs.extend(_twin()._no_type(type_ref))
+        return 0
+    return _compare(schema, atom, lhs, rhs, cur, errs)
+
+
+cdef int _compare_one_side(object schema, object atom, object v, _Cursor cur, int which, list errs) except -1:
+    cdef int kind = _kind(atom, _deduced(atom, v))
+    cdef _Plan plan
+    cdef _Entry e
+    cdef list sub, order
+    cdef dict values
+    cdef Py_ssize_t i
+    cdef PyObject* p
+    cdef _Cursor child_cur
+    if kind == K_MAP:
+        plan = _plan(schema, _at(atom, 2))
+        if plan.atomic or not (isinstance(v, dict) and v):
+            return cur.insert(which)  # compareLeaf
+        _enter()
+        try:
+            items = (<dict>v).items() if type(v) is dict else v.items()
+            for key, val in items:
+                e = _lookup(plan, key)
+                pe = _field(key) if e is plan.elem else e.pe
+                if e.atom is None:
+                    errs.extend(_prefixed(_twin()._no_type(e.tr), "." + key))
+                    continue
+                if e.mask:
+                    PySet_Add(cur.node(which).members, pe)
+                    continue
+                sub = []
+                _compare_one_side(schema, e.atom, val, _child(cur, pe), which, sub)
+                if sub:
+                    errs.extend(_prefixed(sub, "." + key))
+        finally:
+            Py_LeaveRecursiveCall()
+        return cur.insert(which)
+    if kind == K_SCALAR:
+        return cur.insert(which)
+    if kind == K_LIST:
+        lt = _at(atom, 1)
+        if _at(lt, 1) == _atomic or not (isinstance(v, list) and v):
+            return cur.insert(which)
+        order = []
+        values = {}
+        for i, child in enumerate(v):
+            try:
+                pe = _item_pe(schema, lt, child)
+            except KCodecError as exc:
+                errs.append(("", f"element {i}: {exc}"))
+                continue
+            p = PyDict_GetItem(values, pe)
+            if p != NULL:
+                (<list>p).append(child)
+            else:
+                values[pe] = [child]
+                order.append(pe)
+        element_type = _at(lt, 0)
+        element = _resolve(schema, element_type)
+        _enter()
+        try:
+            for pe in order:
+                group = <list>values[pe]
+                child_cur = _child(cur, pe)
+                if len(group) >= 2:
+                    child_cur.insert(which)  # duplicated keys: the item is one leaf
+                    continue
+                if element is None:
+                    sub = _twin()._no_type(element_type)
+                else:
+                    sub = []
+                    _compare_one_side(schema, element, group[0], child_cur, which, sub)
+                if sub:
+                    errs.extend(_prefixed(sub, str(pe)))
+        finally:
+            Py_LeaveRecursiveCall()
+        return cur.insert(which)
+    errs.append(("", "schema error: invalid atom: inlined"))
+    return cur.insert(which)
+
+
+cdef int _compare_leaf(object lhs, object rhs, _Cursor cur, bint* in_leaf) except -1:
+    if in_leaf[0]:
+        return 0
+    in_leaf[0] = True
+    if lhs is _ABSENT:
+        cur.insert(C_ADDED)
+    elif rhs is _ABSENT:
+        cur.insert(C_REMOVED)
+    elif not _equals(lhs, rhs):
+        cur.insert(C_MODIFIED)
+    return 0
+
+
+cdef int _compare_atom(object schema, object atom, int kind, object lhs, object rhs, _Cursor cur, list errs,
+                       bint* in_leaf) except -1:
+    cdef _Plan plan
+    cdef _Entry e
+    cdef int mask
+    cdef list sub, keys, lerrs, rerrs
+    cdef bint lplain, rplain
+    cdef PyObject* p
+    if kind == K_MAP:
+        lmap = lhs if (lhs is not _ABSENT and isinstance(lhs, dict)) else None
+        rmap = rhs if (rhs is not _ABSENT and isinstance(rhs, dict)) else None
+        plan = _plan(schema, _at(atom, 2))
+        if plan.atomic or (not lmap and not rmap):
+            return _compare_leaf(lhs, rhs, cur, in_leaf)
+        keys = list(lmap or {})
+        if rmap is not None:
+            if lmap is None:
+                keys.extend(rmap)
+            else:
+                for k in rmap:
+                    if k not in lmap:
+                        keys.append(k)
+        lplain = type(lmap) is dict
+        rplain = type(rmap) is dict
+        _enter()
+        try:
+            for key in keys:
+                e = _lookup(plan, key)
+                pe = _field(key) if e is plan.elem else e.pe
+                if lmap is None:
+                    lv = _ABSENT
+                elif lplain:
+                    p = PyDict_GetItem(<dict>lmap, key)
+                    lv = _ABSENT if p == NULL else <object>p
+                else:
+                    lv = lmap.get(key, _ABSENT)
+                if rmap is None:
+                    rv = _ABSENT
+                elif rplain:
+                    p = PyDict_GetItem(<dict>rmap, key)
+                    rv = _ABSENT if p == NULL else <object>p
+                else:
+                    rv = rmap.get(key, _ABSENT)
+                mask = e.mask
+                if mask and (lv is _ABSENT or _bit(lv) & mask) and (rv is _ABSENT or _bit(rv) & mask):
+                    # A valid scalar on both sides: compareLeaf, inline.
+                    if lv is _ABSENT:
+                        PySet_Add(cur.node(C_ADDED).members, pe)
+                    elif rv is _ABSENT:
+                        PySet_Add(cur.node(C_REMOVED).members, pe)
+                    elif not _equals(lv, rv):
+                        PySet_Add(cur.node(C_MODIFIED).members, pe)
+                    continue
+                if e.atom is None:
+                    sub = _twin()._no_type(e.tr)
+                else:
+                    sub = []
+                    _compare(schema, e.atom, lv, rv, _child(cur, pe), sub)
+                if sub:
+                    errs.extend(_prefixed(sub, "." + key))
+        finally:
+            Py_LeaveRecursiveCall()
+        return 0
+    if kind == K_SCALAR:
+        lerrs = _validate_scalar(_at(atom, 0), lhs, "lhs: ")
+        rerrs = _validate_scalar(_at(atom, 0), rhs, "rhs: ")
+        if lerrs and rerrs:
+            errs.extend(lerrs + rerrs)
+            return 0
+        return _compare_leaf(lhs, rhs, cur, in_leaf)
+    if kind == K_LIST:
+        lt = _at(atom, 1)
+        llist = lhs if isinstance(lhs, list) else None
+        rlist = rhs if isinstance(rhs, list) else None
+        if _at(lt, 1) == _atomic or (not llist and not rlist):
+            return _compare_leaf(lhs, rhs, cur, in_leaf)
+        return _compare_list(schema, lt, llist or [], rlist or [], cur, errs)
+    errs.append(("", "schema error: invalid atom: inlined"))
+    return 0
+
+
+cdef int _compare_list(object schema, object t, object llist, object rlist, _Cursor cur, list errs) except -1:
+    cdef list all_pes = []
+    cdef dict lvalues = {}, rvalues = {}
+    cdef list ll, rl, sub
+    cdef Py_ssize_t i, nl, nr
+    cdef PyObject* p
+    cdef _Cursor ccur
+    for i, child in enumerate(llist):
+        try:
+            pe = _item_pe(schema, t, child)
+        except KCodecError as exc:
+            errs.append(("", f"element {i}: {exc}"))
+            continue
+        p = PyDict_GetItem(lvalues, pe)
+        if p != NULL:
+            (<list>p).append(child)
+        else:
+            lvalues[pe] = [child]
+            all_pes.append(pe)
+    for i, child in enumerate(rlist):
+        try:
+            pe = _item_pe(schema, t, child)
+        except KCodecError as exc:
+            errs.append(("", f"element {i}: {exc}"))
+            continue
+        p = PyDict_GetItem(rvalues, pe)
+        if p != NULL:
+            (<list>p).append(child)
+        else:
+            rvalues[pe] = [child]
+            if pe not in lvalues:
+                all_pes.append(pe)
+    element_type = _at(t, 0)
+    _enter()
+    try:
+        for pe in all_pes:
+            p = PyDict_GetItem(lvalues, pe)
+            ll = <list>p if p != NULL else []
+            p = PyDict_GetItem(rvalues, pe)
+            rl = <list>p if p != NULL else []
+            ccur = _child(cur, pe)
+            nl = len(ll)
+            nr = len(rl)
+            if not nl and not nr:
+                return 0
+            if nl <= 1 and nr <= 1:
+                sub = []
+                _compare_ref(schema, element_type, ll[0] if nl else _ABSENT, rl[0] if nr else _ABSENT, ccur, sub)
+                if sub:
+                    errs.extend(_prefixed(sub, str(pe)))
+            elif nl >= 2 and nr >= 2:
+                if nl != nr or not all(_equals(x, y) for x, y in zip(ll, rl)):
+                    ccur.insert(C_MODIFIED)
+            elif nl >= 2:
+                if nr:
+                    _compare_ref(schema, element_type, _ABSENT, rl[0], ccur, errs)
+                ccur.insert(C_REMOVED)
+            else:
+                if nl:
+                    _compare_ref(schema, element_type, ll[0], _ABSENT, ccur, errs)
+                ccur.insert(C_ADDED)
+    finally:
+        Py_LeaveRecursiveCall()
+    return 0

@@ -14,7 +14,6 @@ from typing import Any, NamedTuple
 
 from kcodec import speedups
 from kcodec.errors import KCodecError
-from kcodec.gojson import dumps as _go_dumps
 from kcodec.managedfields.fieldpath import FieldPathError, Path, PathElement, Set, path_string
 from kcodec.managedfields.schema import ASSOCIATIVE, ATOMIC, Atom, ListType, Schema
 
@@ -23,7 +22,7 @@ __all__ = ["TypedValue", "Comparison", "ValidationError", "validate", "to_field_
 
 _ABSENT = object()  # Go's nil value.Value (a missing side), distinct from JSON null (None)
 
-# validate, to_field_set and merge walk in the kernels (kcodec/_native/smd.py and its
+# validate, to_field_set, merge and compare walk in the kernels (kcodec/_native/smd.py and its
 # compiled twin), which sit below this layer: they receive its classes once, here.
 speedups.bind_fieldpath(path_element=PathElement, set_cls=Set, atom=Atom, atomic=ATOMIC, associative=ASSOCIATIVE,
                         path_error=FieldPathError)
@@ -71,14 +70,6 @@ class ValidationError(KCodecError):
         super().__init__(lines[0] if len(lines) == 1 else "\n  ".join(["errors:", *lines]))
 
 
-def _errorf(msg: str) -> list[tuple[str, str]]:
-    return [("", msg)]
-
-
-def _prefixed(errs: list[tuple[str, str]], prefix: str) -> list[tuple[str, str]]:
-    return [(prefix + p, m) for p, m in errs]
-
-
 def _deduce(atom: Atom, val: Any) -> Atom:
     # helpers.go deduceAtom
     if val is _ABSENT or val is None:
@@ -96,62 +87,6 @@ def _deduce(atom: Atom, val: Any) -> Atom:
         if atom.map is not None:
             return Atom(map=atom.map)
     return atom
-
-
-def _go_v(v: Any) -> str:
-    # fmt's %v of a value.Value: JSON-ish is close enough for the error texts SMD gives.
-    return _go_dumps(v, sort_keys=True).decode("utf-8") if not isinstance(v, str) else v
-
-
-def _validate_scalar(scalar: str, v: Any, prefix: str) -> list[tuple[str, str]]:
-    # validate.go validateScalar
-    if v is _ABSENT or v is None:
-        return []
-    if scalar == "numeric":
-        if isinstance(v, bool) or not isinstance(v, (int, float)):
-            return _errorf(f"{prefix}expected numeric (int or float), got {_go_type(v)}")
-    elif scalar == "string":
-        if not isinstance(v, str):
-            return _errorf(f"{prefix}expected string, got {_go_v(v)}")
-    elif scalar == "boolean":
-        if not isinstance(v, bool):
-            return _errorf(f"{prefix}expected boolean, got {_go_v(v)}")
-    elif scalar == "untyped":
-        if not isinstance(v, (bool, int, float, str)):
-            return _errorf(f"{prefix}expected any scalar, got {_go_v(v)}")
-    else:
-        return _errorf(f"{prefix}unexpected scalar type in schema: {scalar}")
-    return []
-
-
-# The classes each scalar type accepts without an error (validateScalar); None is valid for
-# every scalar. The walkers handle a declared scalar field inline when both sides are in
-# these sets (most of an object's values), and through the general path otherwise.
-_SCALAR_OK: dict[str, frozenset[type]] = {
-    "numeric": frozenset({int, float}),
-    "string": frozenset({str}),
-    "boolean": frozenset({bool}),
-    "untyped": frozenset({bool, int, float, str}),
-}
-
-
-def _plain_scalar(atom: Atom | None) -> frozenset[type] | None:
-    """The accepted classes when ``atom`` is only a scalar type (else None)."""
-    if atom is None or atom.map is not None or atom.list is not None or atom.scalar is None:
-        return None
-    return _SCALAR_OK.get(atom.scalar)
-
-
-def _go_type(v: Any) -> str:
-    if isinstance(v, str):
-        return "string"
-    if isinstance(v, bool):
-        return "bool"
-    if isinstance(v, dict):
-        return "map[string]interface {}"
-    if isinstance(v, list):
-        return "[]interface {}"
-    return type(v).__name__
 
 
 def list_item_pe(schema: Schema, lt: ListType, child: Any) -> PathElement:
@@ -175,14 +110,6 @@ def validate(schema: Schema, type_ref: Any, value: Any, *, allow_duplicates: boo
         raise ValidationError(errs)
 
 
-def _resolve(schema: Schema, type_ref: Any) -> tuple[Atom | None, list[tuple[str, str]]]:
-    atom = schema.resolve(type_ref)
-    if atom is None:
-        name = type_ref if isinstance(type_ref, str) and type_ref else "inlined type"
-        return None, _errorf(f"schema error: no type found matching: {name}")
-    return atom, []
-
-
 def validate_to_field_set(schema: Schema, type_ref: Any, value: Any, *, allow_duplicates: bool = False) -> Set:
     """:func:`validate`, then :func:`to_field_set` of the valid value, in one walk: what
     Go's apply does with the applied configuration (ObjectToTyped, then ToFieldSet)."""
@@ -199,13 +126,6 @@ def to_field_set(schema: Schema, type_ref: Any, value: Any) -> Set:
     return speedups.smd_to_field_set(schema, type_ref, value)
 
 
-def _new_set() -> Set:
-    out = Set.__new__(Set)
-    out.members = set()
-    out.children = {}
-    return out
-
-
 # ------------------------------------------------------------------ merge
 
 def merge(schema: Schema, type_ref: Any, lhs: Any, rhs: Any) -> Any:
@@ -217,10 +137,6 @@ def merge(schema: Schema, type_ref: Any, lhs: Any, rhs: Any) -> Any:
     if errs:
         raise ValidationError(errs)
     return out
-
-
-def _as_map(v: Any) -> dict | None:
-    return v if isinstance(v, dict) else None
 
 
 # ------------------------------------------------------------------ compare
@@ -241,259 +157,15 @@ class Comparison(NamedTuple):
 
 def compare(schema: Schema, type_ref: Any, lhs: Any, rhs: Any) -> Comparison:
     """compare.go ``TypedValue.Compare``."""
-    cmp = Comparison(Set(), Set(), Set())
-    errs: list[tuple[str, str]] = []
-    _compare(schema, type_ref, lhs, rhs, _Cursor(None, None, cmp), errs)
+    removed, modified, added, errs = speedups.smd_compare(schema, type_ref, lhs, rhs)
     if errs:
         raise ValidationError(errs)
-    return cmp
-
-
-class _Cursor:
-    """A path during a compare walk, with its node in each of the comparison's three sets,
-    created on the first insertion under it (inserting a whole path from the root for every
-    changed leaf would walk the sets again and again)."""
-
-    __slots__ = ("parent", "pe", "nodes")
-
-    def __init__(self, parent: _Cursor | None, pe: PathElement | None, cmp: Comparison | None = None) -> None:
-        self.parent = parent
-        self.pe = pe
-        self.nodes: list[Set | None] = list(cmp) if cmp is not None else [None, None, None]
-
-    def node(self, which: int) -> Set:
-        node = self.nodes[which]
-        if node is None:
-            parent = self.parent.node(which)  # type: ignore[union-attr]
-            node = parent.children.get(self.pe)  # type: ignore[arg-type]
-            if node is None:
-                node = parent.children[self.pe] = _new_set()  # type: ignore[index]
-            self.nodes[which] = node
-        return node
-
-    def insert(self, which: int) -> None:
-        parent = self.parent
-        if parent is not None:  # the root's path is empty: Go's Insert of it is a no-op
-            parent.node(which).members.add(self.pe)  # type: ignore[arg-type]
-
-
-_REMOVED, _MODIFIED, _ADDED = 0, 1, 2
-
-
-def _compare(schema: Schema, type_ref: Any, lhs: Any, rhs: Any, cur: _Cursor, errs: list[tuple[str, str]]) -> None:
-    atom = schema.resolve(type_ref)
-    if atom is None:
-        errs.extend(_resolve(schema, type_ref)[1])
-        return
-    if lhs is _ABSENT:
-        _compare_one_side(schema, atom, rhs, cur, _ADDED, errs)
-        return
-    if rhs is _ABSENT:
-        _compare_one_side(schema, atom, lhs, cur, _REMOVED, errs)
-        return
-    alhs, arhs = _deduce(atom, lhs), _deduce(atom, rhs)
-    in_leaf = [False]
-    if alhs == arhs:
-        _compare_atom(schema, arhs, lhs, rhs, cur, errs, in_leaf)
-    else:
-        left_leaf = [False]
-        _compare_atom(schema, alhs, lhs, rhs, cur, errs, left_leaf)
-        _compare_atom(schema, arhs, lhs, rhs, cur, errs, in_leaf)
-
-
-def _compare_one_side(schema: Schema, atom: Atom, v: Any, cur: _Cursor, which: int,
-                      errs: list[tuple[str, str]]) -> None:
-    # compare.go with one side missing (a field added or removed whole): every path of ``v``
-    # lands in one set. The present side is valid for its scalars whatever it holds (Go
-    # reports a scalar only when both sides are invalid), so the walk only collects.
-    a = _deduce(atom, v)
-    m = a.map
-    if m is not None:
-        if m.relationship == ATOMIC or not (isinstance(v, dict) and v):
-            cur.insert(which)  # compareLeaf
-            return
-        fields = m.fields
-        element_type = m.element_type
-        resolve = schema.resolve
-        field_pe = PathElement.field
-        for key, val in v.items():
-            field = fields.get(key)
-            child_atom = resolve(field.type if field is not None else element_type)
-            if child_atom is None:
-                errs.extend(_prefixed(_resolve(schema, field.type if field is not None else element_type)[1],
-                                      "." + key))
-                continue
-            if _plain_scalar(child_atom) is not None:
-                cur.node(which).members.add(field_pe(key))
-                continue
-            sub: list[tuple[str, str]] = []
-            _compare_one_side(schema, child_atom, val, _Cursor(cur, field_pe(key)), which, sub)
-            if sub:
-                errs.extend(_prefixed(sub, "." + key))
-        cur.insert(which)
-        return
-    if a.scalar is not None:
-        cur.insert(which)
-        return
-    lt = a.list
-    if lt is not None:
-        if lt.relationship == ATOMIC or not (isinstance(v, list) and v):
-            cur.insert(which)
-            return
-        order: list[PathElement] = []
-        values: dict[PathElement, list[Any]] = {}
-        for i, child in enumerate(v):
-            try:
-                pe = list_item_pe(schema, lt, child)
-            except KCodecError as exc:
-                errs.extend(_errorf(f"element {i}: {exc}"))
-                continue
-            if pe in values:
-                values[pe].append(child)
-            else:
-                values[pe] = [child]
-                order.append(pe)
-        element = schema.resolve(lt.element_type)
-        for pe in order:
-            items = values[pe]
-            child_cur = _Cursor(cur, pe)
-            if len(items) >= 2:
-                child_cur.insert(which)  # duplicated keys: the item is one leaf
-                continue
-            sub = []
-            if element is None:
-                sub = _resolve(schema, lt.element_type)[1]
-            else:
-                _compare_one_side(schema, element, items[0], child_cur, which, sub)
-            if sub:
-                errs.extend(_prefixed(sub, str(pe)))
-        cur.insert(which)
-        return
-    errs.extend(_errorf("schema error: invalid atom: inlined"))
-    cur.insert(which)
-
-
-def _compare_leaf(lhs: Any, rhs: Any, cur: _Cursor, in_leaf: list[bool]) -> None:
-    if in_leaf[0]:
-        return
-    in_leaf[0] = True
-    if lhs is _ABSENT:
-        cur.insert(_ADDED)
-    elif rhs is _ABSENT:
-        cur.insert(_REMOVED)
-    elif not _equals(lhs, rhs):
-        cur.insert(_MODIFIED)
+    return Comparison(removed, modified, added)
 
 
 def _equals(a: Any, b: Any) -> bool:
     """value.Equals: numbers compare as numbers whatever their Go type; bools are not numbers."""
     return speedups.smd_equals(a, b)
-
-
-def _compare_atom(schema: Schema, a: Atom, lhs: Any, rhs: Any, cur: _Cursor, errs: list[tuple[str, str]],
-                  in_leaf: list[bool]) -> None:
-    if a.map is not None:
-        lmap = _as_map(lhs) if lhs is not _ABSENT else None
-        rmap = _as_map(rhs) if rhs is not _ABSENT else None
-        if a.map.relationship == ATOMIC or (not lmap and not rmap):
-            _compare_leaf(lhs, rhs, cur, in_leaf)
-            return
-        keys = list(lmap or {})
-        keys.extend(k for k in (rmap or {}) if lmap is None or k not in lmap)
-        fields = a.map.fields
-        element_type = a.map.element_type
-        field_pe = PathElement.field
-        resolve = schema.resolve
-        for key in keys:
-            field = fields.get(key)
-            tr = field.type if field is not None else element_type
-            lv = lmap.get(key, _ABSENT) if lmap is not None else _ABSENT
-            rv = rmap.get(key, _ABSENT) if rmap is not None else _ABSENT
-            ok = _plain_scalar(resolve(tr))
-            if ok is not None and (lv is _ABSENT or lv is None or lv.__class__ in ok) and \
-                    (rv is _ABSENT or rv is None or rv.__class__ in ok):
-                # A valid scalar on both sides: compareLeaf, inline.
-                if lv is _ABSENT:
-                    cur.node(_ADDED).members.add(field_pe(key))
-                elif rv is _ABSENT:
-                    cur.node(_REMOVED).members.add(field_pe(key))
-                elif not _equals(lv, rv):
-                    cur.node(_MODIFIED).members.add(field_pe(key))
-                continue
-            sub: list[tuple[str, str]] = []
-            _compare(schema, tr, lv, rv, _Cursor(cur, field_pe(key)), sub)
-            if sub:
-                errs.extend(_prefixed(sub, "." + key))
-        return
-    if a.scalar is not None:
-        lerrs = _validate_scalar(a.scalar, lhs, "lhs: ")
-        rerrs = _validate_scalar(a.scalar, rhs, "rhs: ")
-        if lerrs and rerrs:
-            errs.extend(lerrs + rerrs)
-            return
-        _compare_leaf(lhs, rhs, cur, in_leaf)
-        return
-    if a.list is not None:
-        llist = lhs if isinstance(lhs, list) else None
-        rlist = rhs if isinstance(rhs, list) else None
-        if a.list.relationship == ATOMIC or (not llist and not rlist):
-            _compare_leaf(lhs, rhs, cur, in_leaf)
-            return
-        _compare_list(schema, a.list, llist or [], rlist or [], cur, errs)
-        return
-    errs.extend(_errorf("schema error: invalid atom: inlined"))
-
-
-def _compare_list(schema: Schema, t: ListType, llist: list[Any], rlist: list[Any], cur: _Cursor,
-                  errs: list[tuple[str, str]]) -> None:
-    all_pes: list[PathElement] = []
-    lvalues: dict[PathElement, list[Any]] = {}
-    for i, child in enumerate(llist):
-        try:
-            pe = list_item_pe(schema, t, child)
-        except KCodecError as exc:
-            errs.extend(_errorf(f"element {i}: {exc}"))
-            continue
-        if pe in lvalues:
-            lvalues[pe].append(child)
-        else:
-            lvalues[pe] = [child]
-            all_pes.append(pe)
-    rvalues: dict[PathElement, list[Any]] = {}
-    for i, child in enumerate(rlist):
-        try:
-            pe = list_item_pe(schema, t, child)
-        except KCodecError as exc:
-            errs.extend(_errorf(f"element {i}: {exc}"))
-            continue
-        if pe in rvalues:
-            rvalues[pe].append(child)
-        else:
-            rvalues[pe] = [child]
-            if pe not in lvalues:
-                all_pes.append(pe)
-    for pe in all_pes:
-        ll = lvalues.get(pe, [])
-        rl = rvalues.get(pe, [])
-        child = _Cursor(cur, pe)
-        if not ll and not rl:
-            return
-        if len(ll) <= 1 and len(rl) <= 1:
-            sub: list[tuple[str, str]] = []
-            _compare(schema, t.element_type, ll[0] if ll else _ABSENT, rl[0] if rl else _ABSENT, child, sub)
-            if sub:
-                errs.extend(_prefixed(sub, str(pe)))
-        elif len(ll) >= 2 and len(rl) >= 2:
-            if len(ll) != len(rl) or not all(_equals(x, y) for x, y in zip(ll, rl)):
-                child.insert(_MODIFIED)
-        elif len(ll) >= 2:
-            if rl:
-                _compare(schema, t.element_type, _ABSENT, rl[0], child, errs)
-            child.insert(_REMOVED)
-        else:
-            if ll:
-                _compare(schema, t.element_type, ll[0], _ABSENT, child, errs)
-            child.insert(_ADDED)
 
 
 # ------------------------------------------------------------------ remove / extract

@@ -4,9 +4,9 @@ pure twins (kcodec/_native/smd.py).
 Both kernel sets get the same schemas and values - every Go fixture typed by its kind,
 structured-merge-diff's own typed test tables (typed/merge_test.go, toset_test.go,
 symdiff_test.go, remove_test.go), invalid values, list-maps with duplicated and defaulted
-keys, deduced types, deep untyped values - and must give equal field sets (member by
-member), equal merged trees (key order included), equal FieldsV1 trees and the same errors
-in the same order. Each test calls both kernel sets directly, so the module runs once.
+keys, deduced types, hostile FieldsV1, deep untyped values - and must give equal field sets
+(member by member), equal merged trees (key order included), equal comparisons, FieldsV1
+trees, set algebra and value.Equals, and the same errors in the same order. Each test calls both kernel sets directly, so the module runs once.
 """
 from __future__ import annotations
 
@@ -94,9 +94,11 @@ def check_value(schema: Any, type_ref: Any, value: Any, *, other: Any = None) ->
             same("smd_validate", schema, type_ref, value, dups, collect)
     same("smd_to_field_set", schema, type_ref, value)
     same("smd_merge", schema, type_ref, value, value)
+    same("smd_compare", schema, type_ref, value, value)
     if other is not None:
-        same("smd_merge", schema, type_ref, value, other)
-        same("smd_merge", schema, type_ref, other, value)
+        for name in ("smd_merge", "smd_compare"):
+            same(name, schema, type_ref, value, other)
+            same(name, schema, type_ref, other, value)
     for kernels in (pure, compiled):
         found = kernels.smd_to_field_set(schema, type_ref, value)
         if same("smd_set_tree", found)[0] == "ok":
@@ -177,6 +179,9 @@ def test_fixture_with_wrong_values(path: Path) -> None:
         same("smd_to_field_set", schema, type_ref, bad)
         same("smd_merge", schema, type_ref, tree, bad)
         same("smd_merge", schema, type_ref, bad, tree)
+        same("smd_compare", schema, type_ref, tree, bad)
+        same("smd_compare", schema, type_ref, bad, tree)
+        same("smd_compare", schema, type_ref, bad, bad)
     # Undeclared fields: Go's "field not declared in schema", at every depth.
     for p in rng.sample(paths, min(5, len(paths))):
         parent = p[:-1]
@@ -421,7 +426,8 @@ def test_deep_untyped_values(depth: int) -> None:
     value = _nested(depth)
     for type_ref in (DEDUCED, UNTYPED_ATOMIC):
         calls = [("smd_validate", (schema, type_ref, value, False, collect)) for collect in (False, True)]
-        calls += [("smd_to_field_set", (schema, type_ref, value)), ("smd_merge", (schema, type_ref, value, value))]
+        calls += [("smd_to_field_set", (schema, type_ref, value)), ("smd_merge", (schema, type_ref, value, value)),
+                  ("smd_compare", (schema, type_ref, value, _nested(depth, 2)))]
         for name, args in calls:
             a = outcome(getattr(pure, name), *args)
             b = outcome(getattr(compiled, name), *args)

@@ -32,7 +32,8 @@ from kcodec.errors import KCodecError
 
 __all__ = ["smd_validate", "smd_to_field_set", "smd_merge", "smd_list_item_pe", "smd_set_tree",
            "smd_set_from_tree", "smd_ensure_named_fields", "smd_set_empty", "smd_set_difference",
-           "smd_set_recursive_difference", "smd_set_intersection", "smd_equals", "smd_compare"]
+           "smd_set_recursive_difference", "smd_set_intersection", "smd_equals", "smd_compare",
+           "smd_copy_tree"]
 
 cdef extern from "Python.h":
     int Py_EnterRecursiveCall(const char* where) noexcept
@@ -956,18 +957,19 @@ def smd_ensure_named_fields(s, schema, type_ref):
     children is a member too."""
     gc_pause()
     try:
-        return _ensure(s, schema, type_ref)
+        return _ensure(s, schema, _resolve(schema, type_ref))
     finally:
         gc_resume()
 
 
-cdef object _ensure(object s, object schema, object type_ref):
-    atom = _resolve(schema, type_ref)
+cdef object _ensure(object s, object schema, object atom):
+    # ``atom``: the resolved type of ``s`` (None: none), each child's taken from the plan.
     cdef set members = set(s.members)
     cdef dict children = {}
     cdef _Plan plan = None
     cdef PyObject* p
-    m = lt = None
+    cdef bint lt_resolved = False
+    m = lt = element = None
     if atom is not None:
         m = _at(atom, 2)
         lt = _at(atom, 1)
@@ -977,18 +979,22 @@ cdef object _ensure(object s, object schema, object type_ref):
     _enter()
     try:
         for pe, child in s.children.items():
-            child_type = None
+            child_atom = None
             kind = pe.kind
             if kind == _FIELD and plan is not None:
                 p = PyDict_GetItem(plan.entries, pe.payload)
                 if p != NULL:
                     PySet_Add(members, pe)
-                    child_type = (<_Entry>p).tr
+                    child_atom = (<_Entry>p).atom
                 else:
-                    child_type = m.element_type
+                    child_atom = plan.elem.atom
             elif kind == _KEY and lt is not None:
-                child_type = _at(lt, 0)
-            children[pe] = _ensure(child, schema, child_type)
+                if not lt_resolved:
+                    element = _resolve(schema, _at(lt, 0))
+                    lt_resolved = True
+                child_atom = element
+            # else: no type (a Schema resolves the pure twin's None type reference to None)
+            children[pe] = _ensure(child, schema, child_atom)
     finally:
         Py_LeaveRecursiveCall()
     return _new_set(members, children)
@@ -1448,3 +1454,72 @@ cdef int _compare_list(object schema, object t, object llist, object rlist, _Cur
     finally:
         Py_LeaveRecursiveCall()
     return 0
+
+
+# ------------------------------------------------------------------ copies of JSON trees
+
+cdef object _NOT_PLAIN = object()
+
+
+def smd_copy_tree(tree):
+    """A deep copy of a JSON tree, equal to ``json.loads(json.dumps(tree))``: dicts with
+    string keys, lists and plain scalars are copied directly; a tree holding anything else
+    (tuples, non-string keys, subclasses of the scalar types) takes the JSON round trip,
+    which also gives its errors."""
+    gc_pause()
+    try:
+        out = _copy(tree)
+    except RecursionError:
+        out = _NOT_PLAIN
+    finally:
+        gc_resume()
+    if out is _NOT_PLAIN:
+        return _twin().smd_copy_tree(tree)  # the round trip, and its errors
+    return out
+
+
+cdef object _copy(object v):
+    # _NOT_PLAIN (passed up) where the pure twin raises _NotPlain
+    cdef object t = type(v)
+    cdef dict out
+    cdef list lst
+    cdef Py_ssize_t i, n
+    if t is dict:
+        out = {}
+        _enter()
+        try:
+            for k, x in (<dict>v).items():
+                if type(k) is not str:
+                    return _NOT_PLAIN
+                tx = type(x)
+                if tx is str or tx is int or tx is bool or x is None or tx is float:
+                    out[k] = x
+                else:
+                    x = _copy(x)
+                    if x is _NOT_PLAIN:
+                        return x
+                    out[k] = x
+        finally:
+            Py_LeaveRecursiveCall()
+        return out
+    if t is list:
+        n = PyList_GET_SIZE(v)
+        lst = [None] * n
+        _enter()
+        try:
+            for i in range(n):
+                if i >= PyList_GET_SIZE(v):
+                    break
+                x = <object>PyList_GET_ITEM(v, i)
+                tx = type(x)
+                if not (tx is str or tx is int or tx is bool or x is None or tx is float):
+                    x = _copy(x)
+                    if x is _NOT_PLAIN:
+                        return x
+                lst[i] = x
+        finally:
+            Py_LeaveRecursiveCall()
+        return lst
+    if t is str or t is int or t is bool or v is None or t is float:
+        return v
+    return _NOT_PLAIN

@@ -9,7 +9,6 @@ shadowed variable).
 """
 from __future__ import annotations
 
-import json
 from typing import Any, NamedTuple
 
 from kcodec import speedups
@@ -28,37 +27,12 @@ speedups.bind_fieldpath(path_element=PathElement, set_cls=Set, atom=Atom, atomic
                         path_error=FieldPathError)
 
 
-class _NotPlain(Exception):
-    pass
-
-
 def copy_tree(tree: Any) -> Any:
     """A deep copy of a JSON tree, equal to ``json.loads(json.dumps(tree))``: dicts with
-    string keys, lists and plain scalars are copied directly (twice as fast); a tree holding
-    anything else (tuples, non-string keys, subclasses of the scalar types) takes the JSON
-    round trip, which also gives its errors."""
-    try:
-        return _copy(tree)
-    except (_NotPlain, RecursionError):  # the round trip raises json's error for a cycle
-        return json.loads(json.dumps(tree))
-
-
-def _copy(v: Any) -> Any:
-    t = type(v)
-    if t is dict:
-        out = {}
-        for k, x in v.items():
-            if type(k) is not str:
-                raise _NotPlain
-            tx = type(x)
-            out[k] = x if tx is str or tx is int or tx is bool or x is None or tx is float else _copy(x)
-        return out
-    if t is list:
-        return [x if (tx := type(x)) is str or tx is int or tx is bool or x is None or tx is float else _copy(x)
-                for x in v]
-    if t is str or t is int or t is bool or v is None or t is float:
-        return v
-    raise _NotPlain
+    string keys, lists and plain scalars are copied directly; a tree holding anything else
+    (tuples, non-string keys, subclasses of the scalar types) takes the JSON round trip,
+    which also gives its errors."""
+    return speedups.smd_copy_tree(tree)
 
 
 class ValidationError(KCodecError):

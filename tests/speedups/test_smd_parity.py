@@ -351,6 +351,35 @@ def test_equals() -> None:
         same("smd_equals", _nested(depth), _nested(depth, 1.0))
 
 
+# ------------------------------------------------------------------ copies of JSON trees
+
+
+class _Str(str):
+    pass
+
+
+def test_copy_tree() -> None:
+    cyclic: list[Any] = [1]
+    cyclic.append(cyclic)
+    cases: list[Any] = [
+        None, 1, "s", 1.5, float("nan"), -0.0, True, [], {}, {"a": [1, {"b": None}]}, [[[{"x": 1e300}]]],
+        (1, 2), {"a": (1,)}, {1: "int key"}, {"a": {2: 3}}, [_Str("sub")], {"k": _Str("v")}, {_Str("k"): 1},
+        {"s": {1, 2}}, cyclic, [1, object()], _nested(200), _nested(3000),
+    ]
+    rng = random.Random(5)
+    cases += [_random_json(rng, 6) for _ in range(100)]
+    if JSON_FIXTURES:
+        cases += [json.loads(p.read_text()) for p in JSON_FIXTURES[::10]]
+    for value in cases:
+        a = same("smd_copy_tree", value)
+        if a[0] == "ok":
+            for kernels in (pure, compiled):
+                out = kernels.smd_copy_tree(value)
+                if isinstance(value, (dict, list)):
+                    assert out is not value
+                    assert json.dumps(out) == json.dumps(json.loads(json.dumps(value)))
+
+
 # ------------------------------------------------------------------ deduced and untyped values
 
 

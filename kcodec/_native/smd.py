@@ -32,7 +32,7 @@ _fp = SimpleNamespace(PathElement=None, Set=None, Atom=None, atomic="atomic", as
                       path_error=None)
 
 #: Go's nil value.Value (a missing side of a merge), distinct from JSON null (None).
-ABSENT = SimpleNamespace()
+ABSENT = object()
 
 # The dispatch of an atom on a value (helpers.go deduceAtom, then the walkers' map, scalar,
 # list order).

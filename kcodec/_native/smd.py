@@ -693,29 +693,38 @@ def _read(tree: dict[str, Any]) -> tuple[Any, bool]:
 def smd_ensure_named_fields(s: Any, schema: Any, type_ref: Any) -> Any:
     """set.go ``EnsureNamedFieldsAreMembers``: a copy of ``s`` where a struct field with
     children is a member too."""
-    atom = _resolve(schema, type_ref)
+    return _ensure(s, schema, _resolve(schema, type_ref))
+
+
+def _ensure(s: Any, schema: Any, atom: Any) -> Any:
+    # ``atom``: the resolved type of ``s`` (None: none), each child's taken from the plan (a
+    # child of no type is None: what Schema.resolve gives for Go's empty type reference).
     out = _new_set()
-    out.members = set(s.members)
+    members = out.members = set(s.members)
+    children = out.children
     m = lt = None
     if atom is not None:
         m = atom[2]
         lt = atom[1]
     FIELD = _fp.PathElement.FIELD
     KEY = _fp.PathElement.KEY
-    entries = _plan(schema, m)[1] if m is not None else None
+    plan = _plan(schema, m) if m is not None else None
+    element: Any = ABSENT
     for pe, child in s.children.items():
-        child_type = None
+        child_atom = None
         kind = pe.kind
-        if kind == FIELD and m is not None:
-            e = entries.get(pe.payload)  # type: ignore[union-attr]
+        if kind == FIELD and plan is not None:
+            e = plan[1].get(pe.payload)
             if e is not None:
-                out.members.add(pe)
-                child_type = e[0]
+                members.add(pe)
+                child_atom = e[1]
             else:
-                child_type = m.element_type
+                child_atom = plan[2][1]
         elif kind == KEY and lt is not None:
-            child_type = lt[0]
-        out.children[pe] = smd_ensure_named_fields(child, schema, child_type)
+            if element is ABSENT:
+                element = _resolve(schema, lt[0])
+            child_atom = element
+        children[pe] = _ensure(child, schema, child_atom)
     return out
 
 

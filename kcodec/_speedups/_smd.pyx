@@ -845,6 +845,25 @@ cdef object _key_text(object pe, object key):
     return text
 
 
+cdef int _leaves(object members, dict out) except -1:
+    # A node of members only: their order keys sorted, each key's text from the cache; a
+    # key not in it sends the node through the path elements themselves.
+    cdef list keys = [pe._key for pe in members]
+    cdef list texts = []
+    cdef PyObject* p
+    keys.sort()
+    for key in keys:
+        p = PyDict_GetItem(_KEY_TEXT, key)
+        if p == NULL:
+            for pe in sorted(members, key=_ORDER):
+                out[_key_text(pe, pe._key)] = {}
+            return 0
+        texts.append(<object>p)
+    for text in texts:
+        out[text] = {}
+    return 0
+
+
 cdef dict _tree(object s, bint include_self):
     # The members and the children, each sorted by order key, merged as the pure twin's
     # sorted union is ordered: comparing order keys (tuples) instead of hashing every path
@@ -858,8 +877,7 @@ cdef dict _tree(object s, bint include_self):
         out["."] = {}
     if not children:
         if members:
-            for pe in sorted(members, key=_ORDER):
-                out[_key_text(pe, pe._key)] = {}
+            _leaves(members, out)
         return out
     mlist = sorted(members, key=_ORDER)
     clist = sorted([(pe._key, pe, c) for pe, c in children.items()], key=_FIRST)
@@ -933,6 +951,10 @@ cdef int _read(object tree, set members, dict children) except -2:
                     continue  # an unknown prefix: skipped, as Go does
                 if PyDict_Size(_SERIALIZED) < 8192:
                     _SERIALIZED[key] = pe
+            if type(sub) is dict and not sub:
+                PySet_Add(members, pe)  # a leaf ({}): a member with nothing below it
+                empty = False
+                continue
             if not isinstance(sub, dict):
                 return -1
             cm = set()

@@ -61,6 +61,14 @@ class MapType:
     def find_field(self, name: str) -> StructField | None:
         return self.fields.get(name)
 
+    def __getstate__(self) -> tuple[Any, Any, str]:
+        # A copy or pickle leaves the plan behind: the copy makes its own on first walk.
+        return self.fields, self.element_type, self.relationship
+
+    def __setstate__(self, state: tuple[Any, Any, str]) -> None:
+        self.fields, self.element_type, self.relationship = state
+        self.smd_plan = None
+
     def __repr__(self) -> str:
         return f"MapType({sorted(self.fields)}, relationship={self.relationship!r})"
 

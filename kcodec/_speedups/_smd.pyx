@@ -14,10 +14,11 @@ how the work is done:
 * Every error text, the rare shapes (dict and list subclasses, list keys with defaults)
   and the errors of list item keys are left to the pure twin, called only then.
 
-Nesting is charged to Python's recursion limit (``Py_EnterRecursiveCall``, one level per
-map or list), as the pure twin's frames are, so a value nested too deep fails with
-RecursionError instead of exhausting the C stack. The pure twin spends one to three frames
-per level, so a value a few hundred levels deep can pass here and fail there.
+Nesting is bounded twice: each level is charged to Python's recursion limit
+(``Py_EnterRecursiveCall``), as the pure twin's frames are, and past ``_C_DEPTH`` levels the
+rest of the value goes to the pure twin, so a raised recursion limit never lets the walk
+exhaust the C stack. The pure twin spends one to three frames per level, so a value a few
+hundred levels deep can pass here and fail there under the default limit.
 """
 from cpython.object cimport PyObject, PyTypeObject
 from cpython.dict cimport PyDict_GetItem, PyDict_SetItem, PyDict_Size
@@ -124,11 +125,31 @@ cdef object _twin():
     return _pure_mod
 
 
+# Nesting below which the walks recurse in C; a deeper value (untyped data may nest 10000
+# levels) is walked on by the pure twin, whose frames Python's recursion limit bounds
+# without spending the C stack. One counter for all threads: a walk another thread
+# interleaves only sends more of a value to the twin, which gives the same results.
+cdef int _depth = 0
+cdef int _C_DEPTH = 256
+
+
 cdef inline int _enter() except -1:
     # Py_EnterRecursiveCall fails with 1 and RecursionError set (and has given its level back).
+    global _depth
     if Py_EnterRecursiveCall(" in a structured-merge-diff walk"):
         return -1
+    _depth += 1
     return 0
+
+
+cdef inline void _leave() noexcept:
+    global _depth
+    _depth -= 1
+    Py_LeaveRecursiveCall()
+
+
+cdef inline bint _deep() noexcept:
+    return _depth >= _C_DEPTH
 
 
 cdef inline object _at(object t, Py_ssize_t i):
@@ -393,6 +414,9 @@ cdef list _validate(object schema, object atom, object type_ref, object v, bint 
                     dict pchildren, object pe):
     # ``pmembers``/``pchildren`` are the parent node's (None: nothing collected, below an
     # atomic value or for a plain validate); see the pure twin's _validate_atom.
+    if _deep():
+        return _twin()._validate_atom(schema, atom, type_ref, v, dups,
+                                      None if pmembers is None else _new_set(pmembers, pchildren), pe)
     cdef int kind = _kind(atom, _deduced(atom, v))
     cdef list out
     if kind == K_MAP:
@@ -448,7 +472,7 @@ cdef list _validate_map(object schema, _Plan plan, object v, bint dups, set pmem
             elif collect and (not e.declared or val is None or (isinstance(val, dict) and not val)):
                 PySet_Add(members, fpe)
     finally:
-        Py_LeaveRecursiveCall()
+        _leave()
     if collect and (PySet_GET_SIZE(members) or PyDict_Size(children)):
         pchildren[pe] = _new_set(members, children)
     return out
@@ -508,7 +532,7 @@ cdef list _validate_list(object schema, object lt, object v, bint dups, set pmem
             elif collect:
                 PySet_Add(members, ipe)
     finally:
-        Py_LeaveRecursiveCall()
+        _leave()
     if collect and (PySet_GET_SIZE(members) or PyDict_Size(children)):
         pchildren[pe] = _new_set(members, children)
     return out
@@ -543,6 +567,9 @@ def smd_to_field_set(schema, type_ref, value):
 
 cdef int _to_set(object schema, object atom, object v, set pmembers, dict pchildren, object pe) except -1:
     if atom is None:
+        return 0
+    if _deep():
+        _twin()._to_set(schema, atom, v, _new_set(pmembers, pchildren), pe)
         return 0
     cdef int kind = _kind(atom, _deduced(atom, v))
     cdef _Plan plan
@@ -598,7 +625,7 @@ cdef int _map_to_set(object schema, _Plan plan, object v, set members, dict chil
             if val is None or (isinstance(val, dict) and not val):
                 PySet_Add(members, pe)
     finally:
-        Py_LeaveRecursiveCall()
+        _leave()
     return 0
 
 
@@ -622,7 +649,7 @@ cdef int _list_to_set(object schema, object lt, object v, set members, dict chil
             _to_set(schema, eatom, child, members, children, pe)
             PySet_Add(members, pe)
     finally:
-        Py_LeaveRecursiveCall()
+        _leave()
     return 0
 
 
@@ -644,6 +671,11 @@ def smd_merge(schema, type_ref, lhs, rhs):
 
 
 cdef object _merge(object schema, object atom, object type_ref, object lhs, object rhs, list errs):
+    if _deep():
+        tw = _twin()
+        out = tw._merge_resolved(schema, atom, type_ref, tw.ABSENT if lhs is _ABSENT else lhs,
+                                 tw.ABSENT if rhs is _ABSENT else rhs, errs)
+        return _ABSENT if out is tw.ABSENT else out
     cdef int cl = _deduced(atom, lhs)
     cdef int cr = _deduced(atom, rhs)
     if rhs is _ABSENT:
@@ -726,7 +758,7 @@ cdef object _merge_map(object schema, _Plan plan, object lhs, object rhs, list e
             if merged is not _ABSENT:
                 out[key] = merged
     finally:
-        Py_LeaveRecursiveCall()
+        _leave()
     return out if out else _ABSENT
 
 
@@ -788,7 +820,7 @@ cdef object _merge_list(object schema, object t, object lhs, object rhs, list er
                 if next_shared is not None and next_shared == pe:
                     next_shared = shared.pop() if shared else None
     finally:
-        Py_LeaveRecursiveCall()
+        _leave()
     return out if out else _ABSENT
 
 
@@ -865,6 +897,8 @@ cdef int _leaves(object members, dict out) except -1:
 
 
 cdef dict _tree(object s, bint include_self):
+    if _deep():
+        return _twin()._tree(s, include_self)
     # The members and the children, each sorted by order key, merged as the pure twin's
     # sorted union is ordered: comparing order keys (tuples) instead of hashing every path
     # element again (PathElement.__hash__ is a Python call).
@@ -908,7 +942,7 @@ cdef dict _tree(object s, bint include_self):
                 out[_key_text(pe, pe._key)] = {}
                 i += 1
     finally:
-        Py_LeaveRecursiveCall()
+        _leave()
     return out
 
 
@@ -929,6 +963,12 @@ def smd_set_from_tree(tree):
 cdef int _read(object tree, set members, dict children) except -2:
     """Fills the node of ``tree`` into ``members``/``children``; 1 when ``tree`` marks its
     own path as a member (``"."``, or nothing below it), -1 on a value that is not an object."""
+    if _deep():
+        found, member = _twin()._read(tree)
+        if found is not None:
+            members.update(found.members)
+            children.update(found.children)
+        return 1 if member else 0
     cdef bint is_member = False
     cdef bint empty = True
     cdef int r
@@ -971,7 +1011,7 @@ cdef int _read(object tree, set members, dict children) except -2:
                 grand = _new_set(cm, cc)
                 children[pe] = grand if existing is None else existing.union(grand)
     finally:
-        Py_LeaveRecursiveCall()
+        _leave()
     return 1 if (is_member or empty) else 0
 
 
@@ -986,6 +1026,8 @@ def smd_ensure_named_fields(s, schema, type_ref):
 
 
 cdef object _ensure(object s, object schema, object atom):
+    if _deep():
+        return _twin()._ensure(s, schema, atom)
     # ``atom``: the resolved type of ``s`` (None: none), each child's taken from the plan.
     cdef set members = set(s.members)
     cdef dict children = {}
@@ -1019,7 +1061,7 @@ cdef object _ensure(object s, object schema, object atom):
             # else: no type (a Schema resolves the pure twin's None type reference to None)
             children[pe] = _ensure(child, schema, child_atom)
     finally:
-        Py_LeaveRecursiveCall()
+        _leave()
     return _new_set(members, children)
 
 
@@ -1031,6 +1073,8 @@ def smd_set_empty(s):
 
 
 cdef bint _empty(object s) except -1:
+    if _deep():
+        return _twin().smd_set_empty(s)
     if s.members:
         return False
     children = s.children
@@ -1042,7 +1086,7 @@ cdef bint _empty(object s) except -1:
             if not _empty(c):
                 return False
     finally:
-        Py_LeaveRecursiveCall()
+        _leave()
     return True
 
 
@@ -1063,6 +1107,11 @@ def smd_set_recursive_difference(a, b):
 cdef object _difference(object a, object b, bint recursive, bint* empty):
     # ``empty`` receives the result's emptiness, so the caller need not walk it again (the
     # pure twin asks smd_set_empty of every child result).
+    if _deep():
+        tw = _twin()
+        out = (tw.smd_set_recursive_difference if recursive else tw.smd_set_difference)(a, b)
+        empty[0] = tw.smd_set_empty(out)
+        return out
     cdef set members = a.members - b.members
     cdef dict children = {}
     cdef bint is_empty = not members
@@ -1085,7 +1134,7 @@ cdef object _difference(object a, object b, bint recursive, bint* empty):
                     children[pe] = diff
                     is_empty = False
     finally:
-        Py_LeaveRecursiveCall()
+        _leave()
     empty[0] = is_empty
     return _new_set(members, children)
 
@@ -1097,6 +1146,11 @@ def smd_set_intersection(a, b):
 
 
 cdef object _intersection(object a, object b, bint* empty):
+    if _deep():
+        tw = _twin()
+        out = tw.smd_set_intersection(a, b)
+        empty[0] = tw.smd_set_empty(out)
+        return out
     cdef set members = a.members & b.members
     cdef dict children = {}
     cdef bint sub_empty
@@ -1110,7 +1164,7 @@ cdef object _intersection(object a, object b, bint* empty):
                 if not sub_empty:
                     children[pe] = res
     finally:
-        Py_LeaveRecursiveCall()
+        _leave()
     empty[0] = not members and not children
     return _new_set(members, children)
 
@@ -1124,6 +1178,8 @@ def smd_equals(a, b):
 
 
 cdef bint _equals(object a, object b) except -1:
+    if _deep():
+        return _twin().smd_equals(a, b)
     cdef object ta = type(a)
     cdef Py_ssize_t i, n
     cdef PyObject* p
@@ -1140,7 +1196,7 @@ cdef bint _equals(object a, object b) except -1:
                     if not _equals(v, <object>p if p != NULL else (<dict>b)[k]):
                         return False
             finally:
-                Py_LeaveRecursiveCall()
+                _leave()
             return True
         if ta is list:
             n = PyList_GET_SIZE(a)
@@ -1154,7 +1210,7 @@ cdef bint _equals(object a, object b) except -1:
                     if not _equals(<object>PyList_GET_ITEM(a, i), <object>PyList_GET_ITEM(b, i)):
                         return False
             finally:
-                Py_LeaveRecursiveCall()
+                _leave()
             return True
     # Mixed or unusual types: the twin's rules, word for word.
     return _twin().smd_equals(a, b)
@@ -1193,7 +1249,7 @@ cdef class _Cursor:
     cdef object pe
     cdef list nodes
 
-    cdef object node(self, int which):
+    cpdef object node(self, int which):
         node = self.nodes[which]
         if node is None:
             parent = self.parent.node(which)
@@ -1211,6 +1267,24 @@ cdef class _Cursor:
         return 0
 
 
+cdef int _compare_in_twin(object schema, object atom, object lhs, object rhs, _Cursor cur, list errs,
+                          int which) except -1:
+    # The rest of a deep value, compared by the twin into the same sets: its cursor's parent
+    # is this walk's (the twin calls its ``node``), and the nodes it creates for this path
+    # are taken back.
+    tw = _twin()
+    pc = tw._Cursor(cur.parent, cur.pe, list(cur.nodes))
+    if which < 0:
+        tw._compare_resolved(schema, atom, tw.ABSENT if lhs is _ABSENT else lhs,
+                             tw.ABSENT if rhs is _ABSENT else rhs, pc, errs)
+    else:
+        tw._compare_one_side(schema, atom, lhs, pc, which, errs)
+    for i in range(3):
+        if cur.nodes[i] is None:
+            cur.nodes[i] = pc.nodes[i]
+    return 0
+
+
 cdef inline _Cursor _child(_Cursor cur, object pe):
     cdef _Cursor c = _Cursor.__new__(_Cursor)
     c.parent = cur
@@ -1220,6 +1294,8 @@ cdef inline _Cursor _child(_Cursor cur, object pe):
 
 
 cdef int _compare(object schema, object atom, object lhs, object rhs, _Cursor cur, list errs) except -1:
+    if _deep():
+        return _compare_in_twin(schema, atom, lhs, rhs, cur, errs, -1)
     cdef int cl, cr
     cdef bint in_leaf = False, left_leaf = False
     if lhs is _ABSENT:
@@ -1244,6 +1320,8 @@ cdef int _compare_ref(object schema, object type_ref, object lhs, object rhs, _C
 
 
 cdef int _compare_one_side(object schema, object atom, object v, _Cursor cur, int which, list errs) except -1:
+    if _deep():
+        return _compare_in_twin(schema, atom, v, None, cur, errs, which)
     cdef int kind = _kind(atom, _deduced(atom, v))
     cdef _Plan plan
     cdef _Entry e
@@ -1273,7 +1351,7 @@ cdef int _compare_one_side(object schema, object atom, object v, _Cursor cur, in
                 if sub:
                     errs.extend(_prefixed(sub, "." + key))
         finally:
-            Py_LeaveRecursiveCall()
+            _leave()
         return cur.insert(which)
     if kind == K_SCALAR:
         return cur.insert(which)
@@ -1313,7 +1391,7 @@ cdef int _compare_one_side(object schema, object atom, object v, _Cursor cur, in
                 if sub:
                     errs.extend(_prefixed(sub, str(pe)))
         finally:
-            Py_LeaveRecursiveCall()
+            _leave()
         return cur.insert(which)
     errs.append(("", "schema error: invalid atom: inlined"))
     return cur.insert(which)
@@ -1393,7 +1471,7 @@ cdef int _compare_atom(object schema, object atom, int kind, object lhs, object 
                 if sub:
                     errs.extend(_prefixed(sub, "." + key))
         finally:
-            Py_LeaveRecursiveCall()
+            _leave()
         return 0
     if kind == K_SCALAR:
         lerrs = _validate_scalar(_at(atom, 0), lhs, "lhs: ")
@@ -1475,7 +1553,7 @@ cdef int _compare_list(object schema, object t, object llist, object rlist, _Cur
                     _compare_ref(schema, element_type, ll[0], _ABSENT, ccur, errs)
                 ccur.insert(C_ADDED)
     finally:
-        Py_LeaveRecursiveCall()
+        _leave()
     return 0
 
 
@@ -1503,6 +1581,14 @@ def smd_copy_tree(tree):
 
 cdef object _copy(object v):
     # _NOT_PLAIN (passed up) where the pure twin raises _NotPlain
+    if _deep():
+        tw = _twin()
+        try:
+            return tw._copy(v)
+        except Exception as exc:
+            if isinstance(exc, (tw._NotPlain, RecursionError)):
+                return _NOT_PLAIN
+            raise
     cdef object t = type(v)
     cdef dict out
     cdef list lst
@@ -1523,7 +1609,7 @@ cdef object _copy(object v):
                         return x
                     out[k] = x
         finally:
-            Py_LeaveRecursiveCall()
+            _leave()
         return out
     if t is list:
         n = PyList_GET_SIZE(v)
@@ -1541,7 +1627,7 @@ cdef object _copy(object v):
                         return x
                 lst[i] = x
         finally:
-            Py_LeaveRecursiveCall()
+            _leave()
         return lst
     if t is str or t is int or t is bool or v is None or t is float:
         return v

@@ -467,3 +467,46 @@ def test_deep_untyped_values(depth: int) -> None:
     for kernels in (pure, compiled):
         assert kernels.smd_merge(schema, UNTYPED_ATOMIC, value, 1) == (1, [])
         assert kernels.smd_to_field_set(schema, UNTYPED_ATOMIC, value) == Set()
+
+
+def test_deep_values_past_a_raised_recursion_limit() -> None:
+    """JSON allows 10000 levels; with the recursion limit raised for them, both walks take
+    them and agree. The compiled walk recurses in C only so deep and hands the rest to its
+    twin, so it does not need the larger C stack the limit would otherwise let it use."""
+    import sys
+    import threading
+
+    value = _nested(10000)
+    other = {"b": _nested(9999, 2)}
+    schema = Schema()
+    got: dict[str, Any] = {}
+
+    def run() -> None:
+        fields = pure.smd_to_field_set(schema, DEDUCED, {"x": value})
+        for name, args in (("smd_validate", (schema, DEDUCED, {"b": value}, False, True)),
+                           ("smd_to_field_set", (schema, DEDUCED, {"b": value})),
+                           ("smd_merge", (schema, DEDUCED, {"b": value}, other)),
+                           ("smd_compare", (schema, DEDUCED, {"b": value}, other)),
+                           ("smd_equals", ({"b": value}, other)),
+                           ("smd_copy_tree", ({"b": value},)),
+                           ("smd_set_tree", (fields,)),
+                           ("smd_set_from_tree", (pure.smd_set_tree(fields),)),
+                           ("smd_ensure_named_fields", (fields, schema, DEDUCED)),
+                           ("smd_set_difference", (fields, Set())),
+                           ("smd_set_intersection", (fields, fields)),
+                           ("smd_set_empty", (fields,))):
+            got[name] = (outcome(getattr(pure, name), *args), outcome(getattr(compiled, name), *args))
+
+    limit = sys.getrecursionlimit()
+    size = threading.stack_size(512 << 20)
+    sys.setrecursionlimit(100_000)
+    try:
+        worker = threading.Thread(target=run)
+        worker.start()
+        worker.join()
+    finally:
+        sys.setrecursionlimit(limit)
+        threading.stack_size(size)
+    assert len(got) == 12
+    for name, (a, b) in got.items():
+        assert a[0] == "ok" and a == b, (name, a[:2], b[:2])

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
         smd_equals,
         smd_list_item_pe,
         smd_merge,
+        smd_remove,
         smd_set_difference,
         smd_set_empty,
         smd_set_from_tree,
@@ -105,6 +106,7 @@ __all__ = [
     "smd_equals",
     "smd_compare",
     "smd_copy_tree",
+    "smd_remove",
 ]
 
 #: The file of each kernel (and of bind_conversion and bind_fieldpath, which the conversion
@@ -123,7 +125,7 @@ _FILE = {
     **dict.fromkeys(("bind_fieldpath", "smd_validate", "smd_to_field_set", "smd_merge", "smd_list_item_pe",
                      "smd_set_tree", "smd_set_from_tree", "smd_ensure_named_fields", "smd_set_empty",
                      "smd_set_difference", "smd_set_recursive_difference", "smd_set_intersection",
-                     "smd_equals", "smd_compare", "smd_copy_tree"), "smd"),
+                     "smd_equals", "smd_compare", "smd_copy_tree", "smd_remove"), "smd"),
 }
 
 

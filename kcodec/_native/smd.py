@@ -1,7 +1,7 @@
 """Pure-Python structured-merge-diff walks: the twins of ``kcodec/_speedups/_smd.pyx``.
 
 sigs.k8s.io/structured-merge-diff v6 ``typed`` (``validate.go``, ``tofieldset.go``,
-``merge.go``, ``compare.go``, ``helpers.go``), ``value`` (``Equals``) and ``fieldpath``
+``merge.go``, ``compare.go``, ``remove.go``, ``helpers.go``), ``value`` (``Equals``) and ``fieldpath``
 (``serialize.go``, ``set.go``: set algebra, EnsureNamedFieldsAreMembers) over JSON trees. :mod:`kcodec.managedfields` wraps them; it
 sits above these kernels, so its classes arrive through :func:`bind_fieldpath` and its
 schema objects are read by duck typing: an atom is a ``(scalar, list, map)`` tuple, a list
@@ -25,7 +25,7 @@ from kcodec.gojson import dumps as _go_dumps
 __all__ = ["smd_validate", "smd_to_field_set", "smd_merge", "smd_list_item_pe", "smd_set_tree",
            "smd_set_from_tree", "smd_ensure_named_fields", "smd_set_empty", "smd_set_difference",
            "smd_set_recursive_difference", "smd_set_intersection", "smd_equals", "smd_compare",
-           "smd_copy_tree"]
+           "smd_copy_tree", "smd_remove"]
 
 #: What kcodec.managedfields hands over once (see :func:`bind_fieldpath`).
 _fp = SimpleNamespace(PathElement=None, Set=None, Atom=None, atomic="atomic", associative="associative",
@@ -1126,3 +1126,79 @@ def _copy(v: Any) -> Any:
     if t is str or t is int or t is bool or v is None or t is float:
         return v
     raise _NotPlain
+
+
+# ------------------------------------------------------------------ remove / extract (remove.go)
+
+def smd_remove(schema: Any, type_ref: Any, value: Any, items: Any, extract: bool) -> Any:
+    """remove.go's walk: ``value`` without the paths of ``items`` (``extract``: with only
+    them, as typed.go ExtractItems); None when nothing is left."""
+    atom = _resolve(schema, type_ref)
+    if atom is None:
+        return None
+    return _remove(schema, atom, value, items, extract)
+
+
+def _remove(schema: Any, atom: Any, v: Any, to_remove: Any, extract: bool) -> Any:
+    kind = _kind(atom, _deduced(atom, v))
+    if kind == _MAP:
+        if not isinstance(v, dict):
+            return None
+        plan = _plan(schema, atom[2])
+        if not v or plan[3]:
+            return v if extract else None
+        out: dict[str, Any] = {}
+        entries = plan[1]
+        elem = plan[2]
+        field_pe = _fp.PathElement.field
+        members = to_remove.members
+        children = to_remove.children
+        for key, val in v.items():
+            e = entries.get(key)
+            if e is None:
+                e = elem
+                pe = field_pe(key)
+            else:
+                pe = e[4]
+            if pe in members:
+                if extract:
+                    # remove.go hands the whole set down here, not the (empty) subset
+                    out[key] = _remove(schema, e[1], val, to_remove, extract) if e[1] is not None else None
+                continue
+            subset = children.get(pe)
+            if subset is not None and not smd_set_empty(subset):
+                val = _remove(schema, e[1], val, subset, extract) if e[1] is not None else None
+            elif extract:
+                continue
+            out[key] = val
+        return out or None
+    if kind == _SCALAR:
+        return v
+    if kind == _LIST:
+        if not isinstance(v, list):
+            return None
+        lt = atom[1]
+        if not v or lt[1] == _fp.atomic:
+            return v if extract else None
+        eatom = _resolve(schema, lt[0])
+        members = to_remove.members
+        children = to_remove.children
+        items: list[Any] = []
+        for item in v:
+            pe = _try_pe(schema, lt, item)
+            exact = pe is not None and pe in members
+            subset = children.get(pe) if pe is not None else None
+            prefix = subset is not None and not smd_set_empty(subset)
+            if extract:
+                if prefix:
+                    item = _remove(schema, eatom, item, subset, extract) if eatom is not None else None
+                if exact or prefix:
+                    items.append(item)
+            else:
+                if exact:
+                    continue
+                if prefix:
+                    item = _remove(schema, eatom, item, subset, extract) if eatom is not None else None
+                items.append(item)
+        return items or None
+    return None

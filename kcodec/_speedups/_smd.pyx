@@ -2,7 +2,8 @@
 """Compiled twins of the structured-merge-diff walks of ``kcodec._native.smd``.
 
 sigs.k8s.io/structured-merge-diff v6 ``typed`` (validate.go, tofieldset.go, merge.go,
-compare.go, helpers.go), ``value`` (Equals) and ``fieldpath`` (serialize.go, set.go). Every
+compare.go, remove.go, helpers.go), ``value`` (Equals) and ``fieldpath`` (serialize.go,
+set.go). Every
 branch mirrors the pure walker, in the same order, with the same results; what differs is
 how the work is done:
 
@@ -35,7 +36,7 @@ from kcodec.errors import KCodecError
 __all__ = ["smd_validate", "smd_to_field_set", "smd_merge", "smd_list_item_pe", "smd_set_tree",
            "smd_set_from_tree", "smd_ensure_named_fields", "smd_set_empty", "smd_set_difference",
            "smd_set_recursive_difference", "smd_set_intersection", "smd_equals", "smd_compare",
-           "smd_copy_tree"]
+           "smd_copy_tree", "smd_remove"]
 
 cdef extern from "Python.h":
     int Py_EnterRecursiveCall(const char* where) noexcept
@@ -1632,3 +1633,92 @@ cdef object _copy(object v):
     if t is str or t is int or t is bool or v is None or t is float:
         return v
     return _NOT_PLAIN
+
+
+# ------------------------------------------------------------------ remove / extract (remove.go)
+
+def smd_remove(schema, type_ref, value, items, extract):
+    """remove.go's walk: ``value`` without the paths of ``items`` (``extract``: with only
+    them, as typed.go ExtractItems); None when nothing is left."""
+    atom = _resolve(schema, type_ref)
+    if atom is None:
+        return None
+    gc_pause()
+    try:
+        return _remove(schema, atom, value, items, bool(extract))
+    finally:
+        gc_resume()
+
+
+cdef object _remove(object schema, object atom, object v, object to_remove, bint extract):
+    if _deep():
+        return _twin()._remove(schema, atom, v, to_remove, extract)
+    cdef int kind = _kind(atom, _deduced(atom, v))
+    cdef _Plan plan
+    cdef _Entry e
+    cdef dict out
+    cdef list items
+    cdef bint exact, prefix
+    cdef bint subset_empty
+    if kind == K_MAP:
+        if not isinstance(v, dict):
+            return None
+        plan = _plan(schema, _at(atom, 2))
+        if not v or plan.atomic:
+            return v if extract else None
+        out = {}
+        members = to_remove.members
+        children = to_remove.children
+        _enter()
+        try:
+            for key, val in ((<dict>v).items() if type(v) is dict else v.items()):
+                e = _lookup(plan, key)
+                pe = _field(key) if e is plan.elem else e.pe
+                if pe in members:
+                    if extract:
+                        # remove.go hands the whole set down here, not the (empty) subset
+                        out[key] = _remove(schema, e.atom, val, to_remove, extract) if e.atom is not None else None
+                    continue
+                subset = children.get(pe)
+                if subset is not None and not _empty(subset):
+                    val = _remove(schema, e.atom, val, subset, extract) if e.atom is not None else None
+                elif extract:
+                    continue
+                out[key] = val
+        finally:
+            _leave()
+        return out or None
+    if kind == K_SCALAR:
+        return v
+    if kind == K_LIST:
+        if not isinstance(v, list):
+            return None
+        lt = _at(atom, 1)
+        if not v or _at(lt, 1) == _atomic:
+            return v if extract else None
+        eatom = _resolve(schema, _at(lt, 0))
+        members = to_remove.members
+        children = to_remove.children
+        items = []
+        _enter()
+        try:
+            for item in v:
+                pe = _try_pe(schema, lt, item)
+                exact = pe is not None and pe in members
+                subset = children.get(pe) if pe is not None else None
+                prefix = subset is not None and not _empty(subset)
+                if extract:
+                    if prefix:
+                        item = _remove(schema, eatom, item, subset, extract) if eatom is not None else None
+                    if exact or prefix:
+                        items.append(item)
+                else:
+                    if exact:
+                        continue
+                    if prefix:
+                        item = _remove(schema, eatom, item, subset, extract) if eatom is not None else None
+                    items.append(item)
+        finally:
+            _leave()
+        return items or None
+    return None

@@ -19,10 +19,8 @@ from kcodec.managedfields.schema import ASSOCIATIVE, ATOMIC, Atom, ListType, Sch
 __all__ = ["TypedValue", "Comparison", "ValidationError", "validate", "to_field_set", "validate_to_field_set",
            "merge", "compare", "remove_items", "extract_items", "copy_tree"]
 
-_ABSENT = object()  # Go's nil value.Value (a missing side), distinct from JSON null (None)
-
-# validate, to_field_set, merge and compare walk in the kernels (kcodec/_native/smd.py and its
-# compiled twin), which sit below this layer: they receive its classes once, here.
+# validate, to_field_set, merge, compare and remove walk in the kernels (kcodec/_native/smd.py
+# and its compiled twin), which sit below this layer: they receive its classes once, here.
 speedups.bind_fieldpath(path_element=PathElement, set_cls=Set, atom=Atom, atomic=ATOMIC, associative=ASSOCIATIVE,
                         path_error=FieldPathError)
 
@@ -44,35 +42,9 @@ class ValidationError(KCodecError):
         super().__init__(lines[0] if len(lines) == 1 else "\n  ".join(["errors:", *lines]))
 
 
-def _deduce(atom: Atom, val: Any) -> Atom:
-    # helpers.go deduceAtom
-    if val is _ABSENT or val is None:
-        return atom
-    scalar, list_, map_ = atom
-    if (scalar is None) + (list_ is None) + (map_ is None) >= 2:
-        return atom  # one kind (or none): deduction returns an equal atom
-    if isinstance(val, (bool, int, float, str)):
-        if atom.scalar is not None:
-            return Atom(scalar=atom.scalar)
-    elif isinstance(val, list):
-        if atom.list is not None:
-            return Atom(list=atom.list)
-    elif isinstance(val, dict):
-        if atom.map is not None:
-            return Atom(map=atom.map)
-    return atom
-
-
 def list_item_pe(schema: Schema, lt: ListType, child: Any) -> PathElement:
     """helpers.go listItemToPathElement; raises :class:`KCodecError` with Go's text."""
     return speedups.smd_list_item_pe(schema, lt, child)
-
-
-def _try_pe(schema: Schema, lt: ListType, child: Any) -> PathElement | None:
-    try:
-        return list_item_pe(schema, lt, child)
-    except KCodecError:
-        return None
 
 
 # ------------------------------------------------------------------ validate
@@ -146,7 +118,7 @@ def _equals(a: Any, b: Any) -> bool:
 
 def remove_items(schema: Schema, type_ref: Any, value: Any, items: Set) -> Any:
     """remove.go ``RemoveItems``: ``value`` without the fields of ``items``."""
-    return _remove(schema, type_ref, value, items, False)
+    return speedups.smd_remove(schema, type_ref, value, items, False)
 
 
 def extract_items(schema: Schema, type_ref: Any, value: Any, items: Set, *, append_key_fields: bool = False) -> Any:
@@ -162,61 +134,7 @@ def extract_items(schema: Schema, type_ref: Any, value: Any, items: Set, *, appe
                     for name, _ in pe.payload:
                         extra.insert(path[:i + 1] + (PathElement.field(name),))
         items = items.union(extra)
-    return _remove(schema, type_ref, value, items, True)
-
-
-def _remove(schema: Schema, type_ref: Any, v: Any, to_remove: Set, extract: bool) -> Any:
-    atom = schema.resolve(type_ref)
-    if atom is None:
-        return None
-    a = _deduce(atom, v)
-    if a.map is not None:
-        if not isinstance(v, dict):
-            return None
-        if not v or a.map.relationship == ATOMIC:
-            return v if extract else None
-        out: dict[str, Any] = {}
-        for key, val in v.items():
-            pe = PathElement.field(key)
-            field = a.map.find_field(key)
-            tr = field.type if field is not None else a.map.element_type
-            if to_remove.has((pe,)):
-                if extract:
-                    out[key] = _remove(schema, tr, val, to_remove, extract)
-                continue
-            subset = to_remove.children.get(pe)
-            if subset is not None and not subset.empty():
-                val = _remove(schema, tr, val, subset, extract)
-            elif extract:
-                continue
-            out[key] = val
-        return out or None
-    if a.scalar is not None:
-        return v
-    if a.list is not None:
-        if not isinstance(v, list):
-            return None
-        if not v or a.list.relationship == ATOMIC:
-            return v if extract else None
-        items: list[Any] = []
-        for item in v:
-            pe = _try_pe(schema, a.list, item)
-            exact = pe is not None and to_remove.has((pe,))
-            subset = to_remove.children.get(pe) if pe is not None else None
-            prefix = subset is not None and not subset.empty()
-            if extract:
-                if prefix:
-                    item = _remove(schema, a.list.element_type, item, subset, extract)  # type: ignore[arg-type]
-                if exact or prefix:
-                    items.append(item)
-            else:
-                if exact:
-                    continue
-                if prefix:
-                    item = _remove(schema, a.list.element_type, item, subset, extract)  # type: ignore[arg-type]
-                items.append(item)
-        return items or None
-    return None
+    return speedups.smd_remove(schema, type_ref, value, items, True)
 
 
 class TypedValue:

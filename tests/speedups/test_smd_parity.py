@@ -99,6 +99,18 @@ def check_value(schema: Any, type_ref: Any, value: Any, *, other: Any = None) ->
         for name in ("smd_merge", "smd_compare"):
             same(name, schema, type_ref, value, other)
             same(name, schema, type_ref, other, value)
+    found = pure.smd_to_field_set(schema, type_ref, value)
+    try:
+        paths = list(found)
+    except AttributeError:  # the zero path element of a keyless duplicate (see norm) cannot sort
+        paths = None
+    if paths is not None:
+        sets = [found, Set(paths[::3]), Set(paths[1::4]), found.leaves(), Set()]
+        if other is not None:
+            sets.append(pure.smd_to_field_set(schema, type_ref, other))
+        for items in sets:
+            for extract in (False, True):
+                same("smd_remove", schema, type_ref, value, items, extract)
     for kernels in (pure, compiled):
         found = kernels.smd_to_field_set(schema, type_ref, value)
         if same("smd_set_tree", found)[0] == "ok":
@@ -494,8 +506,10 @@ def test_deep_values_past_a_raised_recursion_limit() -> None:
                            ("smd_ensure_named_fields", (fields, schema, DEDUCED)),
                            ("smd_set_difference", (fields, Set())),
                            ("smd_set_intersection", (fields, fields)),
-                           ("smd_set_empty", (fields,))):
-            got[name] = (outcome(getattr(pure, name), *args), outcome(getattr(compiled, name), *args))
+                           ("smd_set_empty", (fields,)),
+                           ("smd_remove", (schema, DEDUCED, {"x": value, "y": 1}, fields, False)),
+                           ("smd_remove", (schema, DEDUCED, {"x": value, "y": 1}, fields, True))):
+            got[f"{name}{len(got)}"] = (outcome(getattr(pure, name), *args), outcome(getattr(compiled, name), *args))
 
     limit = sys.getrecursionlimit()
     size = threading.stack_size(512 << 20)
@@ -507,6 +521,6 @@ def test_deep_values_past_a_raised_recursion_limit() -> None:
     finally:
         sys.setrecursionlimit(limit)
         threading.stack_size(size)
-    assert len(got) == 12
+    assert len(got) == 14
     for name, (a, b) in got.items():
         assert a[0] == "ok" and a == b, (name, a[:2], b[:2])

@@ -1,13 +1,14 @@
 """Pure-Python structured-merge-diff walks: the twins of ``kcodec/_speedups/_smd.pyx``.
 
 sigs.k8s.io/structured-merge-diff v6 ``typed`` (``validate.go``, ``tofieldset.go``,
-``merge.go``, ``compare.go``, ``remove.go``, ``helpers.go``), ``value`` (``Equals``) and ``fieldpath``
-(``serialize.go``, ``set.go``: set algebra, EnsureNamedFieldsAreMembers) over JSON trees. :mod:`kcodec.managedfields` wraps them; it
-sits above these kernels, so its classes arrive through :func:`bind_fieldpath` and its
-schema objects are read by duck typing: an atom is a ``(scalar, list, map)`` tuple, a list
-type ``(element_type, relationship, keys)``, a struct field ``(name, type, default)``, a map
-type has ``fields``, ``element_type``, ``relationship`` and a ``smd_plan`` slot where the
-walks keep what they precompute for it.
+``merge.go``, ``compare.go``, ``remove.go``, ``helpers.go``), ``value`` (``Equals``) and
+``fieldpath`` (``serialize.go``, ``set.go``: set algebra, EnsureNamedFieldsAreMembers) over
+JSON trees, and the copy of a JSON tree. :mod:`kcodec.managedfields` wraps them; it sits
+above these kernels, so its classes arrive through :func:`bind_fieldpath` and its schema
+objects are read by duck typing: an atom is a ``(scalar, list, map)`` tuple, a list type
+``(element_type, relationship, keys)``, a struct field ``(name, type, default)``, a map type
+has ``fields``, ``element_type``, ``relationship`` and a ``smd_plan`` slot where the walks
+keep what they precompute for it.
 
 Errors are ``(path, message)`` pairs in Go's order, with Go's texts; the wrappers in
 :mod:`kcodec.managedfields.typed` raise them.

@@ -3,9 +3,8 @@
 
 sigs.k8s.io/structured-merge-diff v6 ``typed`` (validate.go, tofieldset.go, merge.go,
 compare.go, remove.go, helpers.go), ``value`` (Equals) and ``fieldpath`` (serialize.go,
-set.go). Every
-branch mirrors the pure walker, in the same order, with the same results; what differs is
-how the work is done:
+set.go), and the copy of a JSON tree. Every branch mirrors the pure walker, in the same
+order, with the same results; what differs is how the work is done:
 
 * A map type's plan (key -> type, resolved atom, accepted scalar classes, path element) is
   a ``_Plan`` built once per map type and schema and kept in its ``smd_plan`` slot, so a
@@ -22,7 +21,7 @@ exhaust the C stack. The pure twin spends one to three frames per level, so a va
 hundred levels deep can pass here and fail there under the default limit.
 """
 from cpython.object cimport PyObject, PyTypeObject
-from cpython.dict cimport PyDict_GetItem, PyDict_SetItem, PyDict_Size
+from cpython.dict cimport PyDict_GetItem, PyDict_Size
 from cpython.list cimport PyList_GET_SIZE, PyList_GET_ITEM
 from cpython.set cimport PySet_Add, PySet_GET_SIZE
 from cpython.tuple cimport PyTuple_Check, PyTuple_GET_ITEM, PyTuple_GET_SIZE

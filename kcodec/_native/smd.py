@@ -64,7 +64,11 @@ def bind_fieldpath(*, path_element: Any, set_cls: Any, atom: Any, atomic: str, a
 # ------------------------------------------------------------------ shared helpers
 
 def _new_set() -> Any:
-    out = _fp.Set.__new__(_fp.Set)
+    cls = _fp.Set
+    if cls is None:
+        raise RuntimeError("the structured-merge-diff kernels have no Set class yet: "
+                           "kcodec.managedfields hands it over when imported (speedups.bind_fieldpath)")
+    out = cls.__new__(cls)
     out.members = set()
     out.children = {}
     return out

@@ -55,6 +55,8 @@ cdef object _deserialize = None
 cdef int _FIELD = 0
 cdef int _KEY = 1
 cdef dict _hooks = {}
+cdef str _UNBOUND = ("the structured-merge-diff kernels have no Set class yet: "
+                     "kcodec.managedfields hands it over when imported (speedups.bind_fieldpath)")
 
 # The pure twin (kcodec._native.smd), imported on first need: it words every error and
 # takes the shapes no valid object has, so an apply without errors never loads it.
@@ -186,6 +188,8 @@ cdef inline object _field(object key):
 
 
 cdef object _new_set(set members, dict children):
+    if _Set is None:
+        raise RuntimeError(_UNBOUND)
     cdef object out = (<PyTypeObject*>_Set).tp_new(<type>_Set, <PyObject*>_EMPTY, NULL)
     out.members = members
     out.children = children

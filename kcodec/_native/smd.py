@@ -663,14 +663,13 @@ def _tree(s: Any, include_self: bool) -> dict[str, Any]:
 
 def smd_set_from_tree(tree: dict[str, Any]) -> Any:
     """serialize.go ``Set.FromJSON`` of FieldsV1 already parsed into a JSON object."""
-    found, _ = _read(tree)
+    found, _ = _read(tree, _fp.PathElement.deserialize)
     return found if found is not None else _new_set()
 
 
-def _read(tree: dict[str, Any]) -> tuple[Any, bool]:
+def _read(tree: dict[str, Any], deserialize: Any) -> tuple[Any, bool]:
     children = None
     is_member = False
-    deserialize = _fp.PathElement.deserialize
     for key, sub in tree.items():
         if key == ".":
             is_member = True
@@ -680,7 +679,7 @@ def _read(tree: dict[str, Any]) -> tuple[Any, bool]:
             continue  # an unknown prefix: skipped, as Go does
         if not isinstance(sub, dict):
             raise _fp.path_error(f"ReadMapCB: expect {{ or n, but found {_json.dumps(sub)[:1]!r}")
-        grandchildren, child_is_member = _read(sub)
+        grandchildren, child_is_member = _read(sub, deserialize) if sub else (None, True)
         if child_is_member:
             if children is None:
                 children = _new_set()

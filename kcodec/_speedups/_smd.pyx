@@ -968,7 +968,7 @@ cdef int _read(object tree, set members, dict children) except -2:
     """Fills the node of ``tree`` into ``members``/``children``; 1 when ``tree`` marks its
     own path as a member (``"."``, or nothing below it), -1 on a value that is not an object."""
     if _deep():
-        found, member = _twin()._read(tree)
+        found, member = _twin()._read(tree, _deserialize)
         if found is not None:
             members.update(found.members)
             children.update(found.children)

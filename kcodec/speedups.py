@@ -217,8 +217,8 @@ def bind_fieldpath(**hooks: object) -> None:
     """Hand kcodec.managedfields' classes to the structured-merge-diff kernels of both sets.
 
     ``kcodec.managedfields.typed`` calls this once, at its import, with ``path_element``,
-    ``set_cls``, ``atom``, ``atomic``, ``associative`` and ``path_error``: the kernels sit below that layer
-    and build its sets and path elements without importing it. Both sets receive them, so
+    ``set_cls``, ``atom``, ``atomic``, ``associative`` and ``path_error``: the kernels sit
+    below that layer and build its sets and path elements without importing it. Both sets receive them, so
     :func:`use_compiled` can switch modes afterwards.
     """
     _fieldpath_hooks.update(hooks)

@@ -274,7 +274,8 @@ def _try_pe(schema: Any, lt: Any, child: Any) -> Any:
 
 # ------------------------------------------------------------------ validate (validate.go)
 
-def smd_validate(schema: Any, type_ref: Any, value: Any, allow_duplicates: bool, collect: bool) -> tuple[Any, Any]:
+def smd_validate(schema: Any, type_ref: Any, value: Any, allow_duplicates: bool,
+                 collect: bool) -> tuple[Any, Any]:
     """validate.go's walk of ``value``: ``(errors, field set)``. With ``collect`` the walk
     also builds what tofieldset.go gives for the value (None when there are errors, or
     without ``collect``)."""
@@ -497,7 +498,8 @@ def _merge(schema: Any, type_ref: Any, lhs: Any, rhs: Any, errs: list[tuple[str,
     return _merge_resolved(schema, atom, type_ref, lhs, rhs, errs)
 
 
-def _merge_resolved(schema: Any, atom: Any, type_ref: Any, lhs: Any, rhs: Any, errs: list[tuple[str, str]]) -> Any:
+def _merge_resolved(schema: Any, atom: Any, type_ref: Any, lhs: Any, rhs: Any,
+                    errs: list[tuple[str, str]]) -> Any:
     cl = _deduced(atom, lhs)
     cr = _deduced(atom, rhs)
     if rhs is ABSENT:
@@ -879,7 +881,8 @@ def _compare(schema: Any, type_ref: Any, lhs: Any, rhs: Any, cur: _Cursor, errs:
     _compare_resolved(schema, atom, lhs, rhs, cur, errs)
 
 
-def _compare_resolved(schema: Any, atom: Any, lhs: Any, rhs: Any, cur: _Cursor, errs: list[tuple[str, str]]) -> None:
+def _compare_resolved(schema: Any, atom: Any, lhs: Any, rhs: Any, cur: _Cursor,
+                      errs: list[tuple[str, str]]) -> None:
     if lhs is ABSENT:
         _compare_one_side(schema, atom, rhs, cur, _ADDED, errs)
         return
@@ -897,7 +900,8 @@ def _compare_resolved(schema: Any, atom: Any, lhs: Any, rhs: Any, cur: _Cursor, 
         _compare_atom(schema, atom, _kind(atom, cr), lhs, rhs, cur, errs, in_leaf)
 
 
-def _compare_one_side(schema: Any, atom: Any, v: Any, cur: _Cursor, which: int, errs: list[tuple[str, str]]) -> None:
+def _compare_one_side(schema: Any, atom: Any, v: Any, cur: _Cursor, which: int,
+                      errs: list[tuple[str, str]]) -> None:
     # One side missing (a field added or removed whole): every path of ``v`` lands in one
     # set. The present side is valid for its scalars whatever it holds (Go reports a scalar
     # only when both sides are invalid), so the walk only collects.

@@ -1,9 +1,9 @@
 """Compiled (Cython) kernels: the twins of ``kcodec._native``, exporting the same names.
 
-Each extension module here (``_wire``, ``_codec``, ``_json``, ``_convert``, ``_cbor``, ``_yaml``, ``_smd``)
-exports some of the kernel names in ``kcodec._native.__all__``. Importing this package fails with ImportError when
-none was built, which is how :mod:`kcodec.speedups` falls back to pure Python; a name no
-built module provides falls back to its pure twin individually.
+Each extension module here (``_wire``, ``_codec``, ``_json``, ``_convert``, ``_cbor``, ``_yaml``,
+``_smd``) exports some of the kernel names in ``kcodec._native.__all__``. Importing this package
+fails with ImportError when none was built, which is how :mod:`kcodec.speedups` falls back to
+pure Python; a name no built module provides falls back to its pure twin individually.
 """
 from __future__ import annotations
 

@@ -1680,7 +1680,8 @@ cdef object _remove(object schema, object atom, object v, object to_remove, bint
                 if pe in members:
                     if extract:
                         # remove.go hands the whole set down here, not the (empty) subset
-                        out[key] = _remove(schema, e.atom, val, to_remove, extract) if e.atom is not None else None
+                        out[key] = (_remove(schema, e.atom, val, to_remove, extract) if e.atom is not None
+                                    else None)
                     continue
                 subset = children.get(pe)
                 if subset is not None and not _empty(subset):

@@ -6,7 +6,8 @@ structured-merge-diff's own typed test tables (typed/merge_test.go, toset_test.g
 symdiff_test.go, remove_test.go), invalid values, list-maps with duplicated and defaulted
 keys, deduced types, hostile FieldsV1, deep untyped values - and must give equal field sets
 (member by member), equal merged trees (key order included), equal comparisons, FieldsV1
-trees, set algebra and value.Equals, and the same errors in the same order. Each test calls both kernel sets directly, so the module runs once.
+trees, set algebra and value.Equals, and the same errors in the same order. Each test calls
+both kernel sets directly, so the module runs once.
 """
 from __future__ import annotations
 

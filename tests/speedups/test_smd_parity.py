@@ -265,6 +265,35 @@ def test_list_maps_and_shapes(value: Any) -> None:
         check_value(schema, type_ref, value, other=other)
 
 
+class _List(list):
+    pass
+
+
+def test_container_and_scalar_subclasses() -> None:
+    """dict and list subclasses, str and int subclasses: the general paths of both walks."""
+    import collections
+    import enum
+
+    from kcodec.api.apps.v1 import Deployment
+
+    class Port(enum.IntEnum):
+        HTTP = 80
+
+    schema = model_schema()
+    type_ref = schema.type_ref_for(Deployment)
+    od = collections.OrderedDict
+    values = [
+        od(metadata=od(name=_Str("d"), labels=od(a=_Str("b")))),
+        {"spec": {"template": {"spec": {"containers": _List([od(name="a", ports=_List([od(containerPort=Port.HTTP)]))])}}}},
+        {"spec": {"replicas": Port.HTTP, "template": {"metadata": {"annotations": {_Str("k"): _Str("v")}}}}},
+        {"metadata": {"finalizers": _List(["a", _Str("a"), "b"])}},
+    ]
+    for v in values:
+        for w in values:
+            check_value(schema, type_ref, v, other=w)
+        check_value(Schema(), DEDUCED, v, other=values[0])
+
+
 def test_list_item_path_elements() -> None:
     schema = model_schema()
     keyed = ListType("io.k8s.Port", ASSOCIATIVE, ("containerPort", "protocol"))

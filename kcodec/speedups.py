@@ -22,7 +22,8 @@ if TYPE_CHECKING:
     from kcodec._native import *  # noqa: F403
 
 __all__ = [
-    "ENABLED", "ArenaCache", "arena_cache", "available", "bind_conversion", "describe", "use_compiled",
+    "ENABLED", "ArenaCache", "arena_cache", "available", "bind_conversion", "bind_fieldpath", "describe",
+    "use_compiled",
 ]
 
 _FORCE_PURE = os.environ.get("KCODEC_PURE", "") in ("1", "true", "yes")
@@ -33,19 +34,24 @@ _compiled: ModuleType | None = None
 _pure: ModuleType | None = None
 #: What bind_conversion() was given, handed to the pure twins when they are imported.
 _conversion_hooks: dict[str, object] = {}
+#: What bind_fieldpath() was given, handed to the pure twins when they are imported.
+_fieldpath_hooks: dict[str, object] = {}
 
 #: Every kernel name; both sets provide each (a compiled module that was not built leaves
 #: its names to the pure twins, see :func:`use_compiled`). Equal to ``kcodec._native.__all__``
 #: (tests/speedups/test_parity.py), listed here so that choosing a set imports neither.
 KERNELS: tuple[str, ...] = (
     "fill_from_proto", "fill_from_tree", "struct_to_proto", "struct_to_tree", "expand_raw_tree",
-    "copy_plain_tree",
     "decode_signed_varint", "decode_varint", "encode_varint",
     "envelope_decode", "envelope_encode", "envelope_span",
     "interpret_gvk", "json_container_scan", "json_encode", "json_fill", "json_fill_vouched",
     "iter_fields", "marshal_unknown", "unmarshal_unknown",
     "convert_fields", "deep_copy", "yaml_block_tree", "yaml_encode_tree", "new_zero",
     "cbor_encode", "cbor_encode_tree", "cbor_fill", "cbor_item_end", "cbor_loads", "cbor_type_meta",
+    "smd_validate", "smd_to_field_set", "smd_merge", "smd_list_item_pe", "smd_set_tree",
+    "smd_set_from_tree", "smd_ensure_named_fields", "smd_set_empty", "smd_set_difference",
+    "smd_set_recursive_difference", "smd_set_intersection", "smd_equals", "smd_compare",
+    "smd_copy_tree", "smd_remove",
 )
 
 
@@ -56,6 +62,8 @@ def _native() -> ModuleType:
         pure = importlib.import_module("kcodec._native")
         if _conversion_hooks:
             pure.bind_conversion(**_conversion_hooks)
+        if _fieldpath_hooks:
+            pure.bind_fieldpath(**_fieldpath_hooks)
         _pure = pure
     return _pure
 
@@ -203,6 +211,21 @@ def bind_conversion(**hooks: object) -> None:
         _pure.bind_conversion(**hooks)
     if _compiled is not None:
         _compiled.bind_conversion(**hooks)
+
+
+def bind_fieldpath(**hooks: object) -> None:
+    """Hand kcodec.managedfields' classes to the structured-merge-diff kernels of both sets.
+
+    ``kcodec.managedfields.typed`` calls this once, at its import, with ``path_element``,
+    ``set_cls``, ``atom``, ``atomic``, ``associative`` and ``path_error``: the kernels sit
+    below that layer and build its sets and path elements without importing it. Both sets receive them, so
+    :func:`use_compiled` can switch modes afterwards.
+    """
+    _fieldpath_hooks.update(hooks)
+    if _pure is not None:
+        _pure.bind_fieldpath(**hooks)
+    if _compiled is not None:
+        _compiled.bind_fieldpath(**hooks)
 
 
 def _load_compiled() -> ModuleType | None:

@@ -21,7 +21,6 @@ if TYPE_CHECKING:
         cbor_type_meta,
     )
     from kcodec._native.codec import (
-        copy_plain_tree,
         expand_raw_tree,
         fill_from_proto,
         fill_from_tree,
@@ -29,6 +28,24 @@ if TYPE_CHECKING:
         struct_to_tree,
     )
     from kcodec._native.convert import bind_conversion, convert_fields, deep_copy, new_zero
+    from kcodec._native.smd import (
+        bind_fieldpath,
+        smd_compare,
+        smd_copy_tree,
+        smd_ensure_named_fields,
+        smd_equals,
+        smd_list_item_pe,
+        smd_merge,
+        smd_remove,
+        smd_set_difference,
+        smd_set_empty,
+        smd_set_from_tree,
+        smd_set_intersection,
+        smd_set_recursive_difference,
+        smd_set_tree,
+        smd_to_field_set,
+        smd_validate,
+    )
     from kcodec._native.json import json_container_scan, json_encode, json_fill, json_fill_vouched
     from kcodec._native.wire import (
         decode_signed_varint,
@@ -50,7 +67,6 @@ __all__ = [
     "struct_to_proto",
     "struct_to_tree",
     "expand_raw_tree",
-    "copy_plain_tree",
     "decode_signed_varint",
     "decode_varint",
     "encode_varint",
@@ -76,13 +92,29 @@ __all__ = [
     "cbor_item_end",
     "cbor_loads",
     "cbor_type_meta",
+    "smd_validate",
+    "smd_to_field_set",
+    "smd_merge",
+    "smd_list_item_pe",
+    "smd_set_tree",
+    "smd_set_from_tree",
+    "smd_ensure_named_fields",
+    "smd_set_empty",
+    "smd_set_difference",
+    "smd_set_recursive_difference",
+    "smd_set_intersection",
+    "smd_equals",
+    "smd_compare",
+    "smd_copy_tree",
+    "smd_remove",
 ]
 
-#: The file of each kernel (and of bind_conversion, which the conversion twin takes).
+#: The file of each kernel (and of bind_conversion and bind_fieldpath, which the conversion
+#: and structured-merge-diff twins take).
 _FILE = {
     **dict.fromkeys(("cbor_encode", "cbor_encode_tree", "cbor_fill", "cbor_item_end", "cbor_loads",
                      "cbor_type_meta"), "cbor"),
-    **dict.fromkeys(("copy_plain_tree", "expand_raw_tree", "fill_from_proto", "fill_from_tree",
+    **dict.fromkeys(("expand_raw_tree", "fill_from_proto", "fill_from_tree",
                      "struct_to_proto", "struct_to_tree"), "codec"),
     **dict.fromkeys(("bind_conversion", "convert_fields", "deep_copy", "new_zero"), "convert"),
     **dict.fromkeys(("json_container_scan", "json_encode", "json_fill", "json_fill_vouched"), "json"),
@@ -90,6 +122,10 @@ _FILE = {
                      "envelope_encode", "envelope_span", "interpret_gvk", "iter_fields",
                      "marshal_unknown", "unmarshal_unknown"), "wire"),
     **dict.fromkeys(("yaml_block_tree", "yaml_encode_tree"), "yaml"),
+    **dict.fromkeys(("bind_fieldpath", "smd_validate", "smd_to_field_set", "smd_merge", "smd_list_item_pe",
+                     "smd_set_tree", "smd_set_from_tree", "smd_ensure_named_fields", "smd_set_empty",
+                     "smd_set_difference", "smd_set_recursive_difference", "smd_set_intersection",
+                     "smd_equals", "smd_compare", "smd_copy_tree", "smd_remove"), "smd"),
 }
 
 

@@ -1,9 +1,9 @@
 """Compiled (Cython) kernels: the twins of ``kcodec._native``, exporting the same names.
 
-Each extension module here (``_wire``, ``_codec``, ``_json``, ``_convert``, ``_cbor``, ``_yaml``) exports some of
-the kernel names in ``kcodec._native.__all__``. Importing this package fails with ImportError when
-none was built, which is how :mod:`kcodec.speedups` falls back to pure Python; a name no
-built module provides falls back to its pure twin individually.
+Each extension module here (``_wire``, ``_codec``, ``_json``, ``_convert``, ``_cbor``, ``_yaml``,
+``_smd``) exports some of the kernel names in ``kcodec._native.__all__``. Importing this package
+fails with ImportError when none was built, which is how :mod:`kcodec.speedups` falls back to
+pure Python; a name no built module provides falls back to its pure twin individually.
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import importlib
 
 __all__: list[str] = []
 _loaded = []
-for _name in ("_wire", "_codec", "_json", "_convert", "_cbor", "_yaml"):
+for _name in ("_wire", "_codec", "_json", "_convert", "_cbor", "_yaml", "_smd"):
     try:
         _mod = importlib.import_module(f"{__name__}.{_name}")
     except ImportError:
@@ -29,3 +29,9 @@ if "_convert" in _loaded:
 else:
     def bind_conversion(**hooks: object) -> None:
         """No compiled conversion kernel: the pure twin, bound instead, has them."""
+
+if "_smd" in _loaded:
+    from kcodec._speedups._smd import bind_fieldpath
+else:
+    def bind_fieldpath(**hooks: object) -> None:
+        """No compiled structured-merge-diff kernel: the pure twin, bound instead, has them."""

@@ -14,6 +14,7 @@ import operator
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+from kcodec import speedups
 from kcodec.errors import KCodecError
 from kcodec.gojson import dumps as _go_dumps
 
@@ -265,7 +266,8 @@ class Set:
     # -------------------------------------------------------------- queries
 
     def empty(self) -> bool:
-        return not self.members and all(c.empty() for c in self.children.values())
+        """Go's ``Empty``: no path at all (children without members do not count)."""
+        return speedups.smd_set_empty(self)
 
     def size(self) -> int:
         return len(self.members) + sum(c.size() for c in self.children.values())
@@ -316,44 +318,16 @@ class Set:
         return out
 
     def intersection(self, other: Set) -> Set:
-        out = Set()
-        out.members = self.members & other.members
-        for pe, c in self.children.items():
-            theirs = other.children.get(pe)
-            if theirs is not None:
-                res = c.intersection(theirs)
-                if not res.empty():
-                    out.children[pe] = res
-        return out
+        """Go's ``Intersection``: the paths in both."""
+        return speedups.smd_set_intersection(self, other)
 
     def difference(self, other: Set) -> Set:
-        out = Set()
-        out.members = self.members - other.members
-        for pe, c in self.children.items():
-            theirs = other.children.get(pe)
-            if theirs is None:
-                out.children[pe] = c
-            else:
-                diff = c.difference(theirs)
-                if not diff.empty():
-                    out.children[pe] = diff
-        return out
+        """Go's ``Difference``: the paths of this set that ``other`` lacks."""
+        return speedups.smd_set_difference(self, other)
 
     def recursive_difference(self, other: Set) -> Set:
         """Like :meth:`difference`, and a member of ``other`` also removes everything below it."""
-        out = Set()
-        out.members = self.members - other.members
-        for pe, c in self.children.items():
-            if pe in other.members:
-                continue
-            theirs = other.children.get(pe)
-            if theirs is None:
-                out.children[pe] = c
-            else:
-                diff = c.recursive_difference(theirs)
-                if not diff.empty():
-                    out.children[pe] = diff
-        return out
+        return speedups.smd_set_recursive_difference(self, other)
 
     def leaves(self) -> Set:
         """Members that have no children (Go's ``Leaves``)."""
@@ -364,22 +338,7 @@ class Set:
 
     def ensure_named_fields_are_members(self, schema: Any, type_ref: Any) -> Set:
         """Go's ``EnsureNamedFieldsAreMembers``: a struct field with children is a member too."""
-        atom = schema.resolve(type_ref)
-        out = Set()
-        out.members = set(self.members)
-        for pe, child in self.children.items():
-            child_type = None
-            if pe.kind == PathElement.FIELD and atom is not None and atom.map is not None:
-                field = atom.map.find_field(pe.payload)
-                if field is not None:
-                    out.members.add(pe)
-                    child_type = field.type
-                else:
-                    child_type = atom.map.element_type
-            elif pe.kind == PathElement.KEY and atom is not None and atom.list is not None:
-                child_type = atom.list.element_type
-            out.children[pe] = child.ensure_named_fields_are_members(schema, child_type)
-        return out
+        return speedups.smd_ensure_named_fields(self, schema, type_ref)
 
     # -------------------------------------------------------------- FieldsV1
 
@@ -419,17 +378,7 @@ class Set:
     def to_tree(self) -> dict[str, Any]:
         """:meth:`to_json` as a JSON tree (``json.loads(self.to_json())``, keys in the same
         order), built without writing and reading the text."""
-        return self._tree(False)
-
-    def _tree(self, include_self: bool) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        members, children = self.members, self.children
-        if include_self and (members or children):
-            out["."] = {}
-        for pe in sorted(members | children.keys(), key=_ORDER):
-            child = children.get(pe)
-            out[pe.key_text()] = {} if child is None else child._tree(pe in members)
-        return out
+        return speedups.smd_set_tree(self)
 
     @classmethod
     def from_json(cls, data: bytes | str) -> Set:
@@ -440,8 +389,7 @@ class Set:
             raise FieldPathError(f"managedFields parsing: {exc}") from None
         if not isinstance(tree, dict):
             raise FieldPathError("ReadMapCB: expect { or n, but found " + repr(str(data)[:1]))
-        found, _ = _read(tree)
-        return found if found is not None else Set()
+        return speedups.smd_set_from_tree(tree)
 
     @classmethod
     def from_tree(cls, tree: Any) -> Set:
@@ -449,35 +397,7 @@ class Set:
         of a decoded object), without writing and reading it again."""
         if not isinstance(tree, dict):
             return cls.from_json(json.dumps(tree))
-        found, _ = _read(tree)
-        return found if found is not None else Set()
-
-
-def _read(tree: dict[str, Any]) -> tuple[Set | None, bool]:
-    children: Set | None = None
-    is_member = False
-    for key, sub in tree.items():
-        if key == ".":
-            is_member = True
-            continue
-        pe = PathElement.deserialize(key)
-        if pe is None:
-            continue
-        if not isinstance(sub, dict):
-            raise FieldPathError(f"ReadMapCB: expect {{ or n, but found {json.dumps(sub)[:1]!r}")
-        grandchildren, child_is_member = _read(sub)
-        if child_is_member:
-            if children is None:
-                children = Set()
-            children.members.add(pe)
-        if grandchildren is not None:
-            if children is None:
-                children = Set()
-            existing = children.children.get(pe)
-            children.children[pe] = grandchildren if existing is None else existing.union(grandchildren)
-    if children is None:
-        is_member = True
-    return children, is_member
+        return speedups.smd_set_from_tree(tree)
 
 
 class VersionedSet:

@@ -47,16 +47,27 @@ class ListType(NamedTuple):
 class MapType:
     """A map or struct: named ``fields`` and the ``element_type`` of any other key."""
 
-    __slots__ = ("fields", "element_type", "relationship")
+    # smd_plan: what the structured-merge-diff kernels (kcodec._native.smd) precompute for
+    # this type in one schema, kept for every later walk of it.
+    __slots__ = ("fields", "element_type", "relationship", "smd_plan")
 
     def __init__(self, fields: Mapping[str, StructField] | None = None, element_type: Any = "",
                  relationship: str = "") -> None:
         self.fields = dict(fields or {})
         self.element_type = element_type
         self.relationship = relationship
+        self.smd_plan: Any = None
 
     def find_field(self, name: str) -> StructField | None:
         return self.fields.get(name)
+
+    def __getstate__(self) -> tuple[Any, Any, str]:
+        # A copy or pickle leaves the plan behind: the copy makes its own on first walk.
+        return self.fields, self.element_type, self.relationship
+
+    def __setstate__(self, state: tuple[Any, Any, str]) -> None:
+        self.fields, self.element_type, self.relationship = state
+        self.smd_plan = None
 
     def __repr__(self) -> str:
         return f"MapType({sorted(self.fields)}, relationship={self.relationship!r})"

@@ -9,30 +9,28 @@ shadowed variable).
 """
 from __future__ import annotations
 
-import json
 from typing import Any, NamedTuple
 
 from kcodec import speedups
 from kcodec.errors import KCodecError
-from kcodec.gojson import dumps as _go_dumps
-from kcodec.managedfields.fieldpath import Path, PathElement, Set, path_string
-from kcodec.managedfields.schema import ASSOCIATIVE, ATOMIC, Atom, ListType, MapType, Schema
+from kcodec.managedfields.fieldpath import FieldPathError, Path, PathElement, Set, path_string
+from kcodec.managedfields.schema import ASSOCIATIVE, ATOMIC, Atom, ListType, Schema
 
 __all__ = ["TypedValue", "Comparison", "ValidationError", "validate", "to_field_set", "validate_to_field_set",
            "merge", "compare", "remove_items", "extract_items", "copy_tree"]
 
-_ABSENT = object()  # Go's nil value.Value (a missing side), distinct from JSON null (None)
+# validate, to_field_set, merge, compare and remove walk in the kernels (kcodec/_native/smd.py
+# and its compiled twin), which sit below this layer: they receive its classes once, here.
+speedups.bind_fieldpath(path_element=PathElement, set_cls=Set, atom=Atom, atomic=ATOMIC, associative=ASSOCIATIVE,
+                        path_error=FieldPathError)
 
 
 def copy_tree(tree: Any) -> Any:
     """A deep copy of a JSON tree, equal to ``json.loads(json.dumps(tree))``: dicts with
-    string keys, lists and plain scalars are copied directly (the copy kernel); a tree
-    holding anything else (tuples, non-string keys, subclasses of the scalar types) takes
-    the JSON round trip, which also gives its errors."""
-    try:
-        return speedups.copy_plain_tree(tree)
-    except (TypeError, RecursionError):  # the round trip raises json's error for a cycle
-        return json.loads(json.dumps(tree))
+    string keys, lists and plain scalars are copied directly; a tree holding anything else
+    (tuples, non-string keys, subclasses of the scalar types) takes the JSON round trip,
+    which also gives its errors."""
+    return speedups.smd_copy_tree(tree)
 
 
 class ValidationError(KCodecError):
@@ -44,352 +42,34 @@ class ValidationError(KCodecError):
         super().__init__(lines[0] if len(lines) == 1 else "\n  ".join(["errors:", *lines]))
 
 
-def _errorf(msg: str) -> list[tuple[str, str]]:
-    return [("", msg)]
-
-
-def _prefixed(errs: list[tuple[str, str]], prefix: str) -> list[tuple[str, str]]:
-    return [(prefix + p, m) for p, m in errs]
-
-
-def _deduce(atom: Atom, val: Any) -> Atom:
-    # helpers.go deduceAtom
-    if val is _ABSENT or val is None:
-        return atom
-    scalar, list_, map_ = atom
-    if (scalar is None) + (list_ is None) + (map_ is None) >= 2:
-        return atom  # one kind (or none): deduction returns an equal atom
-    if isinstance(val, (bool, int, float, str)):
-        if atom.scalar is not None:
-            return Atom(scalar=atom.scalar)
-    elif isinstance(val, list):
-        if atom.list is not None:
-            return Atom(list=atom.list)
-    elif isinstance(val, dict):
-        if atom.map is not None:
-            return Atom(map=atom.map)
-    return atom
-
-
-def _go_v(v: Any) -> str:
-    # fmt's %v of a value.Value: JSON-ish is close enough for the error texts SMD gives.
-    return _go_dumps(v, sort_keys=True).decode("utf-8") if not isinstance(v, str) else v
-
-
-def _validate_scalar(scalar: str, v: Any, prefix: str) -> list[tuple[str, str]]:
-    # validate.go validateScalar
-    if v is _ABSENT or v is None:
-        return []
-    if scalar == "numeric":
-        if isinstance(v, bool) or not isinstance(v, (int, float)):
-            return _errorf(f"{prefix}expected numeric (int or float), got {_go_type(v)}")
-    elif scalar == "string":
-        if not isinstance(v, str):
-            return _errorf(f"{prefix}expected string, got {_go_v(v)}")
-    elif scalar == "boolean":
-        if not isinstance(v, bool):
-            return _errorf(f"{prefix}expected boolean, got {_go_v(v)}")
-    elif scalar == "untyped":
-        if not isinstance(v, (bool, int, float, str)):
-            return _errorf(f"{prefix}expected any scalar, got {_go_v(v)}")
-    else:
-        return _errorf(f"{prefix}unexpected scalar type in schema: {scalar}")
-    return []
-
-
-# The classes each scalar type accepts without an error (validateScalar); None is valid for
-# every scalar. The walkers handle a declared scalar field inline when both sides are in
-# these sets (most of an object's values), and through the general path otherwise.
-_SCALAR_OK: dict[str, frozenset[type]] = {
-    "numeric": frozenset({int, float}),
-    "string": frozenset({str}),
-    "boolean": frozenset({bool}),
-    "untyped": frozenset({bool, int, float, str}),
-}
-
-
-def _plain_scalar(atom: Atom | None) -> frozenset[type] | None:
-    """The accepted classes when ``atom`` is only a scalar type (else None)."""
-    if atom is None or atom.map is not None or atom.list is not None or atom.scalar is None:
-        return None
-    return _SCALAR_OK.get(atom.scalar)
-
-
-def _go_type(v: Any) -> str:
-    if isinstance(v, str):
-        return "string"
-    if isinstance(v, bool):
-        return "bool"
-    if isinstance(v, dict):
-        return "map[string]interface {}"
-    if isinstance(v, list):
-        return "[]interface {}"
-    return type(v).__name__
-
-
 def list_item_pe(schema: Schema, lt: ListType, child: Any) -> PathElement:
     """helpers.go listItemToPathElement; raises :class:`KCodecError` with Go's text."""
-    if lt.relationship != ASSOCIATIVE:
-        raise KCodecError("invalid indexing of non-associative list")
-    if lt.keys:
-        if child is None:
-            raise KCodecError("associative list with keys may not have a null element")
-        if not isinstance(child, dict):
-            raise KCodecError("associative list with keys may not have non-map elements")
-        elem = schema.resolve(lt.element_type)
-        fields = []
-        for name in lt.keys:
-            if name in child:
-                fields.append((name, child[name]))
-            else:
-                if elem is None:
-                    raise KCodecError(f"couldn't find default value for {name}: invalid elementType for list")
-                if elem.map is None:
-                    raise KCodecError(f"couldn't find default value for {name}: associative list may not have "
-                                      "non-map types")
-                field = elem.map.find_field(name)
-                if field is not None and field.default is not None:
-                    fields.append((name, field.default))
-        if not fields:
-            keys = "[" + " ".join(_go_dumps(k).decode() for k in lt.keys) + "]"
-            raise KCodecError(f"associative list with keys has an element that omits all key fields {keys} "
-                              "(and doesn't have default values for any key fields)")
-        return PathElement.key(fields)
-    if isinstance(child, dict):
-        raise KCodecError("associative list without keys has an element that's a map type")
-    if isinstance(child, list):
-        raise KCodecError("not supported: associative list with lists as elements")
-    if child is None:
-        raise KCodecError("associative list without keys has an element that's an explicit null")
-    return PathElement.value(child)
-
-
-def _try_pe(schema: Schema, lt: ListType, child: Any) -> PathElement | None:
-    try:
-        return list_item_pe(schema, lt, child)
-    except KCodecError:
-        return None
+    return speedups.smd_list_item_pe(schema, lt, child)
 
 
 # ------------------------------------------------------------------ validate
 
 def validate(schema: Schema, type_ref: Any, value: Any, *, allow_duplicates: bool = False) -> None:
     """validate.go: raise :class:`ValidationError` where ``value`` does not fit the schema."""
-    # the walk that also collects the field set, collecting nothing (no parent set)
-    errs = _validate_collect(schema, type_ref, value, allow_duplicates, None, None)
+    errs, _ = speedups.smd_validate(schema, type_ref, value, allow_duplicates, False)
     if errs:
         raise ValidationError(errs)
-
-
-def _resolve(schema: Schema, type_ref: Any) -> tuple[Atom | None, list[tuple[str, str]]]:
-    atom = schema.resolve(type_ref)
-    if atom is None:
-        name = type_ref if isinstance(type_ref, str) and type_ref else "inlined type"
-        return None, _errorf(f"schema error: no type found matching: {name}")
-    return atom, []
 
 
 def validate_to_field_set(schema: Schema, type_ref: Any, value: Any, *, allow_duplicates: bool = False) -> Set:
     """:func:`validate`, then :func:`to_field_set` of the valid value, in one walk: what
     Go's apply does with the applied configuration (ObjectToTyped, then ToFieldSet)."""
-    root = _new_set()
-    errs = _validate_collect(schema, type_ref, value, allow_duplicates, root, None)
+    errs, found = speedups.smd_validate(schema, type_ref, value, allow_duplicates, True)
     if errs:
         raise ValidationError(errs)
-    # The root's own path is empty (Go's Insert of it is a no-op): its children are the set.
-    return root.children.get(None) or Set()  # type: ignore[call-overload]
-
-
-def _validate_collect(schema: Schema, type_ref: Any, v: Any, dups: bool, parent: Set | None,
-                      pe: PathElement | None) -> list[tuple[str, str]]:
-    # validate.go's walk, also inserting into ``parent`` (under ``pe``) what _to_set inserts;
-    # ``parent`` is None below an atomic value (validated, but one leaf of the set) and for a
-    # plain validate. Once there is an error the set is dropped, so only valid values need
-    # _to_set's exact rules. Error paths are prefixed on the way back up, and only when there
-    # are errors: a valid object costs one call per value.
-    atom = schema.resolve(type_ref)
-    if atom is None:
-        return _resolve(schema, type_ref)[1]
-    a = _deduce(atom, v)
-    m = a.map
-    if m is not None:
-        atomic = m.relationship == ATOMIC
-        if parent is not None and atomic:
-            parent.members.add(pe)  # type: ignore[arg-type]
-        if v is None:
-            return []
-        if not isinstance(v, dict):
-            return _errorf(f"expected map, got {_go_v(v)}")
-        node = None if (parent is None or atomic) else _new_set()
-        out: list[tuple[str, str]] = []
-        fields = m.fields
-        element_type = m.element_type
-        resolve = schema.resolve
-        field_pe = PathElement.field
-        for key, val in v.items():
-            field = fields.get(key)
-            if field is None:
-                if not element_type:
-                    out.append(("." + key, "field not declared in schema"))
-                    return out
-                tr = element_type
-            else:
-                tr = field.type
-            ok = _plain_scalar(resolve(tr))
-            if ok is not None and (val is None or val.__class__ in ok):
-                if node is not None:
-                    node.members.add(field_pe(key))
-                continue
-            fpe = field_pe(key) if node is not None else None
-            sub = _validate_collect(schema, tr, val, dups, node, fpe)
-            if sub:
-                out.extend(_prefixed(sub, "." + key))
-            elif node is not None and (field is None or val is None or (isinstance(val, dict) and not val)):
-                node.members.add(fpe)  # type: ignore[arg-type]
-        if node is not None and (node.members or node.children):
-            parent.children[pe] = node  # type: ignore[union-attr,index]
-        return out
-    if a.scalar is not None:
-        if parent is not None:
-            parent.members.add(pe)  # type: ignore[arg-type]
-        return _validate_scalar(a.scalar, v, "")
-    lt = a.list
-    if lt is not None:
-        atomic = lt.relationship == ATOMIC
-        if parent is not None and atomic:
-            parent.members.add(pe)  # type: ignore[arg-type]
-        if v is None:
-            return []
-        if not isinstance(v, list):
-            return _errorf(f"expected list, got {_go_v(v)}")
-        out = []
-        element_type = lt.element_type
-        if lt.relationship != ASSOCIATIVE:
-            # Atomic: one leaf; separable without keys: _to_set finds no element keys.
-            for i, child in enumerate(v):
-                sub = _validate_collect(schema, element_type, child, dups, None, None)
-                if sub:
-                    out.extend(_prefixed(sub, f"[{i}]"))
-            return out
-        node = None if parent is None else _new_set()
-        seen: set[PathElement] = set()
-        for i, child in enumerate(v):
-            try:
-                ipe = list_item_pe(schema, lt, child)
-            except KCodecError as exc:
-                out.extend(_errorf(f"element {i}: {exc}"))
-                return out
-            if ipe in seen and not dups:
-                out.extend(_errorf(f"duplicate entries for key {ipe}"))
-            seen.add(ipe)
-            sub = _validate_collect(schema, element_type, child, dups, node, ipe)
-            if sub:
-                out.extend(_prefixed(sub, str(ipe)))
-            elif node is not None:
-                node.members.add(ipe)
-        if node is not None and (node.members or node.children):
-            parent.children[pe] = node  # type: ignore[union-attr,index]
-        return out
-    name = f"named type: {type_ref}" if isinstance(type_ref, str) else "inlined"
-    return _errorf(f"schema error: invalid atom: {name}")
+    return found
 
 
 # ------------------------------------------------------------------ to field set
 
 def to_field_set(schema: Schema, type_ref: Any, value: Any) -> Set:
     """tofieldset.go: every leaf field, list item and atomic value of ``value``."""
-    out = Set()
-    atom = schema.resolve(type_ref)
-    if atom is not None:
-        # The root's own path is empty: inserting it is a no-op, so only its children count.
-        a = _deduce(atom, value)
-        if a.map is not None:
-            if a.map.relationship != ATOMIC and isinstance(value, dict):
-                _map_to_set(schema, a.map, value, out)
-        elif a.list is not None:
-            if a.list.relationship != ATOMIC and isinstance(value, list):
-                _list_to_set(schema, a.list, value, out)
-    return out
-
-
-# The walkers below insert into the node of the set their value's path leads to, creating a
-# node only when something is inserted under it: the set Go's tofieldset.go builds by
-# inserting whole paths, without walking it from the root for every leaf.
-
-def _to_set(schema: Schema, type_ref: Any, v: Any, parent: Set, pe: PathElement) -> None:
-    atom = schema.resolve(type_ref)
-    if atom is None:
-        return
-    a = _deduce(atom, v)
-    m = a.map
-    if m is not None:
-        if m.relationship == ATOMIC:
-            parent.members.add(pe)
-        elif isinstance(v, dict) and v:
-            node = _new_set()
-            _map_to_set(schema, m, v, node)
-            if node.members or node.children:
-                parent.children[pe] = node
-        return
-    if a.scalar is not None:
-        parent.members.add(pe)
-        return
-    lt = a.list
-    if lt is not None:
-        if lt.relationship == ATOMIC:
-            parent.members.add(pe)
-        elif isinstance(v, list) and v:
-            node = _new_set()
-            _list_to_set(schema, lt, v, node)
-            if node.members or node.children:
-                parent.children[pe] = node
-
-
-def _map_to_set(schema: Schema, m: MapType, v: dict, node: Set) -> None:
-    fields = m.fields
-    element_type = m.element_type
-    members = node.members
-    field_pe = PathElement.field
-    resolve = schema.resolve
-    for key, val in v.items():
-        pe = field_pe(key)
-        field = fields.get(key)
-        if field is not None and _plain_scalar(resolve(field.type)) is not None:
-            members.add(pe)  # a scalar is a leaf whatever its value
-            continue
-        if field is None:
-            _to_set(schema, element_type, val, node, pe)
-            members.add(pe)
-        else:
-            _to_set(schema, field.type, val, node, pe)
-            if val is None or (isinstance(val, dict) and not val):
-                members.add(pe)
-
-
-def _list_to_set(schema: Schema, lt: ListType, v: list, node: Set) -> None:
-    pes = [_try_pe(schema, lt, child) for child in v]
-    seen: set[Any] = set()
-    duplicates: set[Any] = set()
-    for pe in pes:
-        if pe in seen:
-            if pe not in duplicates:
-                node.members.add(pe)  # type: ignore[arg-type]
-                duplicates.add(pe)
-        else:
-            seen.add(pe)
-    element_type = lt.element_type
-    for pe, child in zip(pes, v):
-        if pe is None or pe in duplicates:
-            continue
-        _to_set(schema, element_type, child, node, pe)
-        node.members.add(pe)
-
-
-def _new_set() -> Set:
-    out = Set.__new__(Set)
-    out.members = set()
-    out.children = {}
-    return out
+    return speedups.smd_to_field_set(schema, type_ref, value)
 
 
 # ------------------------------------------------------------------ merge
@@ -399,159 +79,10 @@ def merge(schema: Schema, type_ref: Any, lhs: Any, rhs: Any) -> Any:
 
     Returns the merged JSON tree; raises :class:`ValidationError` on a schema mismatch.
     """
-    errs: list[tuple[str, str]] = []
-    out = _merge(schema, type_ref, lhs, rhs, errs)
+    out, errs = speedups.smd_merge(schema, type_ref, lhs, rhs)
     if errs:
         raise ValidationError(errs)
-    return None if out is _ABSENT else out
-
-
-def _keep_rhs(lhs: Any, rhs: Any) -> Any:
-    return rhs if rhs is not _ABSENT else lhs
-
-
-def _merge(schema: Schema, type_ref: Any, lhs: Any, rhs: Any, errs: list[tuple[str, str]]) -> Any:
-    atom, rerrs = _resolve(schema, type_ref)
-    if atom is None:
-        errs.extend(rerrs)
-        return _ABSENT
-    alhs, arhs = _deduce(atom, lhs), _deduce(atom, rhs)
-    if rhs is _ABSENT:
-        return _merge_atom(schema, alhs, type_ref, lhs, rhs, errs)
-    if lhs is _ABSENT or alhs == arhs:
-        return _merge_atom(schema, arhs, type_ref, lhs, rhs, errs)
-    # Different shapes on each side: Go walks both; the right-hand walk decides the output.
-    _merge_atom(schema, alhs, type_ref, lhs, rhs, [])
-    return _merge_atom(schema, arhs, type_ref, lhs, rhs, errs)
-
-
-def _merge_atom(schema: Schema, a: Atom, type_ref: Any, lhs: Any, rhs: Any, errs: list[tuple[str, str]]) -> Any:
-    if a.map is not None:
-        return _merge_map(schema, a.map, lhs, rhs, errs)
-    if a.scalar is not None:
-        lerrs = _validate_scalar(a.scalar, lhs, "lhs: ")
-        rerrs = _validate_scalar(a.scalar, rhs, "rhs: ")
-        if lerrs and rerrs:
-            errs.extend(lerrs + rerrs)
-            return _ABSENT
-        return _keep_rhs(lhs, rhs)
-    if a.list is not None:
-        return _merge_list(schema, a.list, lhs, rhs, errs)
-    name = f"named type: {type_ref}" if isinstance(type_ref, str) else "inlined"
-    errs.extend(_errorf(f"schema error: invalid atom: {name}"))
-    return _ABSENT
-
-
-def _as_map(v: Any) -> dict | None:
-    return v if isinstance(v, dict) else None
-
-
-def _merge_map(schema: Schema, t: MapType, lhs: Any, rhs: Any, errs: list[tuple[str, str]]) -> Any:
-    lmap = _as_map(lhs) if lhs is not _ABSENT else None
-    rmap = _as_map(rhs) if rhs is not _ABSENT else None
-    if t.relationship == ATOMIC or (not lmap and not rmap):
-        return _keep_rhs(lhs, rhs)
-    out: dict[str, Any] = {}
-    keys = list(lmap or {})
-    keys.extend(k for k in (rmap or {}) if lmap is None or k not in lmap)
-    fields = t.fields
-    element_type = t.element_type
-    resolve = schema.resolve
-    for key in keys:
-        field = fields.get(key)
-        tr = field.type if field is not None else element_type
-        lv = lmap.get(key, _ABSENT) if lmap is not None else _ABSENT
-        rv = rmap.get(key, _ABSENT) if rmap is not None else _ABSENT
-        ok = _plain_scalar(resolve(tr))
-        if ok is not None and (lv is _ABSENT or lv is None or lv.__class__ in ok) and \
-                (rv is _ABSENT or rv is None or rv.__class__ in ok):
-            merged = rv if rv is not _ABSENT else lv  # valid scalars: the right-hand side wins
-        else:
-            sub: list[tuple[str, str]] = []
-            merged = _merge(schema, tr, lv, rv, sub)
-            if sub:
-                errs.extend(_prefixed(sub, "." + key))
-        if merged is not _ABSENT:
-            out[key] = merged
-    return out if out else _ABSENT
-
-
-def _merge_list(schema: Schema, t: ListType, lhs: Any, rhs: Any, errs: list[tuple[str, str]]) -> Any:
-    llist = lhs if isinstance(lhs, list) else None
-    rlist = rhs if isinstance(rhs, list) else None
-    if t.relationship == ATOMIC or (not llist and not rlist):
-        return _keep_rhs(lhs, rhs)
-    llist = llist or []
-    rlist = rlist or []
-    rhs_pes, observed_rhs, rerrs = _index_list(schema, t, rlist, False)
-    lhs_pes, observed_lhs, lerrs = _index_list(schema, t, llist, True)
-    errs.extend(rerrs + lerrs)
-    if rerrs or lerrs:
-        return _ABSENT
-    shared = [pe for pe in rhs_pes if pe in observed_lhs]
-    next_shared = shared.pop(0) if shared else None
-    merged_rhs: set[PathElement] = set()
-    out: list[Any] = []
-
-    def item(pe: PathElement, lchild: Any, rchild: Any) -> None:
-        sub: list[tuple[str, str]] = []  # dropped, as Go drops list item errors
-        merged = _merge(schema, t.element_type, lchild, rchild, sub)
-        if merged is not _ABSENT:
-            out.append(merged)
-
-    li = ri = 0
-    llen, rlen = len(lhs_pes), len(rhs_pes)
-    while li < llen or ri < rlen:
-        if li < llen and ri < rlen:
-            pe = lhs_pes[li]
-            if pe == rhs_pes[ri]:
-                merged_rhs.add(pe)
-                item(pe, observed_lhs.get(pe, _ABSENT), observed_rhs.get(pe, _ABSENT))
-                li += 1
-                ri += 1
-                next_shared = shared.pop(0) if shared else None
-                continue
-            if pe in observed_rhs and next_shared is not None and next_shared != lhs_pes[li]:
-                li += 1
-                continue
-        if li < llen:
-            pe = lhs_pes[li]
-            if pe not in observed_rhs:
-                item(pe, llist[li], _ABSENT)
-                li += 1
-                continue
-            if pe in merged_rhs:
-                li += 1
-        if ri < rlen:
-            pe = rhs_pes[ri]
-            merged_rhs.add(pe)
-            item(pe, observed_lhs.get(pe, _ABSENT), observed_rhs.get(pe, _ABSENT))
-            ri += 1
-            if next_shared is not None and next_shared == pe:
-                next_shared = shared.pop(0) if shared else None
-    return out if out else _ABSENT
-
-
-def _index_list(schema: Schema, t: ListType, items: list[Any], allow_duplicates: bool
-                ) -> tuple[list[PathElement], dict[PathElement, Any], list[tuple[str, str]]]:
-    pes: list[PathElement] = []
-    observed: dict[PathElement, Any] = {}
-    errs: list[tuple[str, str]] = []
-    for i, child in enumerate(items):
-        try:
-            pe = list_item_pe(schema, t, child)
-        except KCodecError as exc:
-            errs.extend(_errorf(f"element {i}: {exc}"))
-            continue
-        if pe in observed:
-            if not allow_duplicates:
-                errs.extend(_errorf(f"duplicate entries for key {pe}"))
-                continue
-            observed[pe] = None  # Go's NewValueInterface(nil) for a duplicated key
-        else:
-            observed[pe] = child
-        pes.append(pe)
-    return pes, observed, errs
+    return out
 
 
 # ------------------------------------------------------------------ compare
@@ -572,297 +103,22 @@ class Comparison(NamedTuple):
 
 def compare(schema: Schema, type_ref: Any, lhs: Any, rhs: Any) -> Comparison:
     """compare.go ``TypedValue.Compare``."""
-    cmp = Comparison(Set(), Set(), Set())
-    errs: list[tuple[str, str]] = []
-    _compare(schema, type_ref, lhs, rhs, _Cursor(None, None, cmp), errs)
+    removed, modified, added, errs = speedups.smd_compare(schema, type_ref, lhs, rhs)
     if errs:
         raise ValidationError(errs)
-    return cmp
-
-
-class _Cursor:
-    """A path during a compare walk, with its node in each of the comparison's three sets,
-    created on the first insertion under it (inserting a whole path from the root for every
-    changed leaf would walk the sets again and again)."""
-
-    __slots__ = ("parent", "pe", "nodes")
-
-    def __init__(self, parent: _Cursor | None, pe: PathElement | None, cmp: Comparison | None = None) -> None:
-        self.parent = parent
-        self.pe = pe
-        self.nodes: list[Set | None] = list(cmp) if cmp is not None else [None, None, None]
-
-    def node(self, which: int) -> Set:
-        node = self.nodes[which]
-        if node is None:
-            parent = self.parent.node(which)  # type: ignore[union-attr]
-            node = parent.children.get(self.pe)  # type: ignore[arg-type]
-            if node is None:
-                node = parent.children[self.pe] = _new_set()  # type: ignore[index]
-            self.nodes[which] = node
-        return node
-
-    def insert(self, which: int) -> None:
-        parent = self.parent
-        if parent is not None:  # the root's path is empty: Go's Insert of it is a no-op
-            parent.node(which).members.add(self.pe)  # type: ignore[arg-type]
-
-
-_REMOVED, _MODIFIED, _ADDED = 0, 1, 2
-
-
-def _compare(schema: Schema, type_ref: Any, lhs: Any, rhs: Any, cur: _Cursor, errs: list[tuple[str, str]]) -> None:
-    atom = schema.resolve(type_ref)
-    if atom is None:
-        errs.extend(_resolve(schema, type_ref)[1])
-        return
-    if lhs is _ABSENT:
-        _compare_one_side(schema, atom, rhs, cur, _ADDED, errs)
-        return
-    if rhs is _ABSENT:
-        _compare_one_side(schema, atom, lhs, cur, _REMOVED, errs)
-        return
-    alhs, arhs = _deduce(atom, lhs), _deduce(atom, rhs)
-    in_leaf = [False]
-    if alhs == arhs:
-        _compare_atom(schema, arhs, lhs, rhs, cur, errs, in_leaf)
-    else:
-        left_leaf = [False]
-        _compare_atom(schema, alhs, lhs, rhs, cur, errs, left_leaf)
-        _compare_atom(schema, arhs, lhs, rhs, cur, errs, in_leaf)
-
-
-def _compare_one_side(schema: Schema, atom: Atom, v: Any, cur: _Cursor, which: int,
-                      errs: list[tuple[str, str]]) -> None:
-    # compare.go with one side missing (a field added or removed whole): every path of ``v``
-    # lands in one set. The present side is valid for its scalars whatever it holds (Go
-    # reports a scalar only when both sides are invalid), so the walk only collects.
-    a = _deduce(atom, v)
-    m = a.map
-    if m is not None:
-        if m.relationship == ATOMIC or not (isinstance(v, dict) and v):
-            cur.insert(which)  # compareLeaf
-            return
-        fields = m.fields
-        element_type = m.element_type
-        resolve = schema.resolve
-        field_pe = PathElement.field
-        for key, val in v.items():
-            field = fields.get(key)
-            child_atom = resolve(field.type if field is not None else element_type)
-            if child_atom is None:
-                errs.extend(_prefixed(_resolve(schema, field.type if field is not None else element_type)[1],
-                                      "." + key))
-                continue
-            if _plain_scalar(child_atom) is not None:
-                cur.node(which).members.add(field_pe(key))
-                continue
-            sub: list[tuple[str, str]] = []
-            _compare_one_side(schema, child_atom, val, _Cursor(cur, field_pe(key)), which, sub)
-            if sub:
-                errs.extend(_prefixed(sub, "." + key))
-        cur.insert(which)
-        return
-    if a.scalar is not None:
-        cur.insert(which)
-        return
-    lt = a.list
-    if lt is not None:
-        if lt.relationship == ATOMIC or not (isinstance(v, list) and v):
-            cur.insert(which)
-            return
-        order: list[PathElement] = []
-        values: dict[PathElement, list[Any]] = {}
-        for i, child in enumerate(v):
-            try:
-                pe = list_item_pe(schema, lt, child)
-            except KCodecError as exc:
-                errs.extend(_errorf(f"element {i}: {exc}"))
-                continue
-            if pe in values:
-                values[pe].append(child)
-            else:
-                values[pe] = [child]
-                order.append(pe)
-        element = schema.resolve(lt.element_type)
-        for pe in order:
-            items = values[pe]
-            child_cur = _Cursor(cur, pe)
-            if len(items) >= 2:
-                child_cur.insert(which)  # duplicated keys: the item is one leaf
-                continue
-            sub = []
-            if element is None:
-                sub = _resolve(schema, lt.element_type)[1]
-            else:
-                _compare_one_side(schema, element, items[0], child_cur, which, sub)
-            if sub:
-                errs.extend(_prefixed(sub, str(pe)))
-        cur.insert(which)
-        return
-    errs.extend(_errorf("schema error: invalid atom: inlined"))
-    cur.insert(which)
-
-
-def _compare_leaf(lhs: Any, rhs: Any, cur: _Cursor, in_leaf: list[bool]) -> None:
-    if in_leaf[0]:
-        return
-    in_leaf[0] = True
-    if lhs is _ABSENT:
-        cur.insert(_ADDED)
-    elif rhs is _ABSENT:
-        cur.insert(_REMOVED)
-    elif not _equals(lhs, rhs):
-        cur.insert(_MODIFIED)
-
-
-_PLAIN = frozenset({str, int, float, bool, type(None)})
+    return Comparison(removed, modified, added)
 
 
 def _equals(a: Any, b: Any) -> bool:
-    # value.Equals: numbers compare as numbers whatever their Go type; bools are not numbers.
-    ta = a.__class__
-    if ta is b.__class__:
-        # Same JSON type (the common case): Python's own comparison, recursing only into
-        # containers, where a bool may meet a number.
-        if ta in _PLAIN:
-            return a == b
-        if ta is dict:
-            if a.keys() != b.keys():
-                return False
-            for k, v in a.items():
-                if not _equals(v, b[k]):
-                    return False
-            return True
-        if ta is list:
-            if len(a) != len(b):
-                return False
-            for x, y in zip(a, b):
-                if not _equals(x, y):
-                    return False
-            return True
-    if isinstance(a, bool) or isinstance(b, bool):
-        return type(a) is type(b) and a == b
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(_equals(a[k], b[k]) for k in a)
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(_equals(x, y) for x, y in zip(a, b))
-    if isinstance(a, (list, dict)) or isinstance(b, (list, dict)):
-        return False
-    return a == b
-
-
-def _compare_atom(schema: Schema, a: Atom, lhs: Any, rhs: Any, cur: _Cursor, errs: list[tuple[str, str]],
-                  in_leaf: list[bool]) -> None:
-    if a.map is not None:
-        lmap = _as_map(lhs) if lhs is not _ABSENT else None
-        rmap = _as_map(rhs) if rhs is not _ABSENT else None
-        if a.map.relationship == ATOMIC or (not lmap and not rmap):
-            _compare_leaf(lhs, rhs, cur, in_leaf)
-            return
-        keys = list(lmap or {})
-        keys.extend(k for k in (rmap or {}) if lmap is None or k not in lmap)
-        fields = a.map.fields
-        element_type = a.map.element_type
-        field_pe = PathElement.field
-        resolve = schema.resolve
-        for key in keys:
-            field = fields.get(key)
-            tr = field.type if field is not None else element_type
-            lv = lmap.get(key, _ABSENT) if lmap is not None else _ABSENT
-            rv = rmap.get(key, _ABSENT) if rmap is not None else _ABSENT
-            ok = _plain_scalar(resolve(tr))
-            if ok is not None and (lv is _ABSENT or lv is None or lv.__class__ in ok) and \
-                    (rv is _ABSENT or rv is None or rv.__class__ in ok):
-                # A valid scalar on both sides: compareLeaf, inline.
-                if lv is _ABSENT:
-                    cur.node(_ADDED).members.add(field_pe(key))
-                elif rv is _ABSENT:
-                    cur.node(_REMOVED).members.add(field_pe(key))
-                elif not _equals(lv, rv):
-                    cur.node(_MODIFIED).members.add(field_pe(key))
-                continue
-            sub: list[tuple[str, str]] = []
-            _compare(schema, tr, lv, rv, _Cursor(cur, field_pe(key)), sub)
-            if sub:
-                errs.extend(_prefixed(sub, "." + key))
-        return
-    if a.scalar is not None:
-        lerrs = _validate_scalar(a.scalar, lhs, "lhs: ")
-        rerrs = _validate_scalar(a.scalar, rhs, "rhs: ")
-        if lerrs and rerrs:
-            errs.extend(lerrs + rerrs)
-            return
-        _compare_leaf(lhs, rhs, cur, in_leaf)
-        return
-    if a.list is not None:
-        llist = lhs if isinstance(lhs, list) else None
-        rlist = rhs if isinstance(rhs, list) else None
-        if a.list.relationship == ATOMIC or (not llist and not rlist):
-            _compare_leaf(lhs, rhs, cur, in_leaf)
-            return
-        _compare_list(schema, a.list, llist or [], rlist or [], cur, errs)
-        return
-    errs.extend(_errorf("schema error: invalid atom: inlined"))
-
-
-def _compare_list(schema: Schema, t: ListType, llist: list[Any], rlist: list[Any], cur: _Cursor,
-                  errs: list[tuple[str, str]]) -> None:
-    all_pes: list[PathElement] = []
-    lvalues: dict[PathElement, list[Any]] = {}
-    for i, child in enumerate(llist):
-        try:
-            pe = list_item_pe(schema, t, child)
-        except KCodecError as exc:
-            errs.extend(_errorf(f"element {i}: {exc}"))
-            continue
-        if pe in lvalues:
-            lvalues[pe].append(child)
-        else:
-            lvalues[pe] = [child]
-            all_pes.append(pe)
-    rvalues: dict[PathElement, list[Any]] = {}
-    for i, child in enumerate(rlist):
-        try:
-            pe = list_item_pe(schema, t, child)
-        except KCodecError as exc:
-            errs.extend(_errorf(f"element {i}: {exc}"))
-            continue
-        if pe in rvalues:
-            rvalues[pe].append(child)
-        else:
-            rvalues[pe] = [child]
-            if pe not in lvalues:
-                all_pes.append(pe)
-    for pe in all_pes:
-        ll = lvalues.get(pe, [])
-        rl = rvalues.get(pe, [])
-        child = _Cursor(cur, pe)
-        if not ll and not rl:
-            return
-        if len(ll) <= 1 and len(rl) <= 1:
-            sub: list[tuple[str, str]] = []
-            _compare(schema, t.element_type, ll[0] if ll else _ABSENT, rl[0] if rl else _ABSENT, child, sub)
-            if sub:
-                errs.extend(_prefixed(sub, str(pe)))
-        elif len(ll) >= 2 and len(rl) >= 2:
-            if len(ll) != len(rl) or not all(_equals(x, y) for x, y in zip(ll, rl)):
-                child.insert(_MODIFIED)
-        elif len(ll) >= 2:
-            if rl:
-                _compare(schema, t.element_type, _ABSENT, rl[0], child, errs)
-            child.insert(_REMOVED)
-        else:
-            if ll:
-                _compare(schema, t.element_type, ll[0], _ABSENT, child, errs)
-            child.insert(_ADDED)
+    """value.Equals: numbers compare as numbers whatever their Go type; bools are not numbers."""
+    return speedups.smd_equals(a, b)
 
 
 # ------------------------------------------------------------------ remove / extract
 
 def remove_items(schema: Schema, type_ref: Any, value: Any, items: Set) -> Any:
     """remove.go ``RemoveItems``: ``value`` without the fields of ``items``."""
-    return _remove(schema, type_ref, value, items, False)
+    return speedups.smd_remove(schema, type_ref, value, items, False)
 
 
 def extract_items(schema: Schema, type_ref: Any, value: Any, items: Set, *, append_key_fields: bool = False) -> Any:
@@ -878,61 +134,7 @@ def extract_items(schema: Schema, type_ref: Any, value: Any, items: Set, *, appe
                     for name, _ in pe.payload:
                         extra.insert(path[:i + 1] + (PathElement.field(name),))
         items = items.union(extra)
-    return _remove(schema, type_ref, value, items, True)
-
-
-def _remove(schema: Schema, type_ref: Any, v: Any, to_remove: Set, extract: bool) -> Any:
-    atom = schema.resolve(type_ref)
-    if atom is None:
-        return None
-    a = _deduce(atom, v)
-    if a.map is not None:
-        if not isinstance(v, dict):
-            return None
-        if not v or a.map.relationship == ATOMIC:
-            return v if extract else None
-        out: dict[str, Any] = {}
-        for key, val in v.items():
-            pe = PathElement.field(key)
-            field = a.map.find_field(key)
-            tr = field.type if field is not None else a.map.element_type
-            if to_remove.has((pe,)):
-                if extract:
-                    out[key] = _remove(schema, tr, val, to_remove, extract)
-                continue
-            subset = to_remove.children.get(pe)
-            if subset is not None and not subset.empty():
-                val = _remove(schema, tr, val, subset, extract)
-            elif extract:
-                continue
-            out[key] = val
-        return out or None
-    if a.scalar is not None:
-        return v
-    if a.list is not None:
-        if not isinstance(v, list):
-            return None
-        if not v or a.list.relationship == ATOMIC:
-            return v if extract else None
-        items: list[Any] = []
-        for item in v:
-            pe = _try_pe(schema, a.list, item)
-            exact = pe is not None and to_remove.has((pe,))
-            subset = to_remove.children.get(pe) if pe is not None else None
-            prefix = subset is not None and not subset.empty()
-            if extract:
-                if prefix:
-                    item = _remove(schema, a.list.element_type, item, subset, extract)  # type: ignore[arg-type]
-                if exact or prefix:
-                    items.append(item)
-            else:
-                if exact:
-                    continue
-                if prefix:
-                    item = _remove(schema, a.list.element_type, item, subset, extract)  # type: ignore[arg-type]
-                items.append(item)
-        return items or None
-    return None
+    return speedups.smd_remove(schema, type_ref, value, items, True)
 
 
 class TypedValue:

@@ -51,7 +51,7 @@ KERNELS: tuple[str, ...] = (
     "smd_validate", "smd_to_field_set", "smd_merge", "smd_list_item_pe", "smd_set_tree",
     "smd_set_from_tree", "smd_ensure_named_fields", "smd_set_empty", "smd_set_difference",
     "smd_set_recursive_difference", "smd_set_intersection", "smd_equals", "smd_compare",
-    "smd_copy_tree", "smd_remove",
+    "smd_remove",
 )
 
 

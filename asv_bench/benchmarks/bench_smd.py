@@ -61,6 +61,3 @@ class StructuredMergeDiff:
 
     def time_ensure_named(self, mode: str) -> None:
         self.set.ensure_named_fields_are_members(self.schema, self.type_ref)
-
-    def time_copy_tree(self, mode: str) -> None:
-        self.typed.copy_tree(self.live)

@@ -31,7 +31,6 @@ if TYPE_CHECKING:
     from kcodec._native.smd import (
         bind_fieldpath,
         smd_compare,
-        smd_copy_tree,
         smd_ensure_named_fields,
         smd_equals,
         smd_list_item_pe,
@@ -105,7 +104,6 @@ __all__ = [
     "smd_set_intersection",
     "smd_equals",
     "smd_compare",
-    "smd_copy_tree",
     "smd_remove",
 ]
 
@@ -125,7 +123,7 @@ _FILE = {
     **dict.fromkeys(("bind_fieldpath", "smd_validate", "smd_to_field_set", "smd_merge", "smd_list_item_pe",
                      "smd_set_tree", "smd_set_from_tree", "smd_ensure_named_fields", "smd_set_empty",
                      "smd_set_difference", "smd_set_recursive_difference", "smd_set_intersection",
-                     "smd_equals", "smd_compare", "smd_copy_tree", "smd_remove"), "smd"),
+                     "smd_equals", "smd_compare", "smd_remove"), "smd"),
 }
 
 

@@ -3,7 +3,7 @@
 sigs.k8s.io/structured-merge-diff v6 ``typed`` (``validate.go``, ``tofieldset.go``,
 ``merge.go``, ``compare.go``, ``remove.go``, ``helpers.go``), ``value`` (``Equals``) and
 ``fieldpath`` (``serialize.go``, ``set.go``: set algebra, EnsureNamedFieldsAreMembers) over
-JSON trees, and the copy of a JSON tree. :mod:`kcodec.managedfields` wraps them; it sits
+JSON trees. :mod:`kcodec.managedfields` wraps them; it sits
 above these kernels, so its classes arrive through :func:`bind_fieldpath` and its schema
 objects are read by duck typing: an atom is a ``(scalar, list, map)`` tuple, a list type
 ``(element_type, relationship, keys)``, a struct field ``(name, type, default)``, a map type
@@ -26,7 +26,7 @@ from kcodec.gojson import dumps as _go_dumps
 __all__ = ["smd_validate", "smd_to_field_set", "smd_merge", "smd_list_item_pe", "smd_set_tree",
            "smd_set_from_tree", "smd_ensure_named_fields", "smd_set_empty", "smd_set_difference",
            "smd_set_recursive_difference", "smd_set_intersection", "smd_equals", "smd_compare",
-           "smd_copy_tree", "smd_remove"]
+           "smd_remove"]
 
 #: What kcodec.managedfields hands over once (see :func:`bind_fieldpath`).
 _fp = SimpleNamespace(PathElement=None, Set=None, Atom=None, atomic="atomic", associative="associative",
@@ -1099,41 +1099,6 @@ def _compare_list(schema: Any, t: Any, llist: list[Any], rlist: list[Any], cur: 
             if ll:
                 _compare(schema, element_type, ll[0], ABSENT, child, errs)
             child.insert(_ADDED)
-
-
-# ------------------------------------------------------------------ copies of JSON trees
-
-class _NotPlain(Exception):
-    pass
-
-
-def smd_copy_tree(tree: Any) -> Any:
-    """A deep copy of a JSON tree, equal to ``json.loads(json.dumps(tree))``: dicts with
-    string keys, lists and plain scalars are copied directly; a tree holding anything else
-    (tuples, non-string keys, subclasses of the scalar types) takes the JSON round trip,
-    which also gives its errors."""
-    try:
-        return _copy(tree)
-    except (_NotPlain, RecursionError):  # the round trip raises json's error for a cycle
-        return _json.loads(_json.dumps(tree))
-
-
-def _copy(v: Any) -> Any:
-    t = type(v)
-    if t is dict:
-        out = {}
-        for k, x in v.items():
-            if type(k) is not str:
-                raise _NotPlain
-            tx = type(x)
-            out[k] = x if tx is str or tx is int or tx is bool or x is None or tx is float else _copy(x)
-        return out
-    if t is list:
-        return [x if (tx := type(x)) is str or tx is int or tx is bool or x is None or tx is float else _copy(x)
-                for x in v]
-    if t is str or t is int or t is bool or v is None or t is float:
-        return v
-    raise _NotPlain
 
 
 # ------------------------------------------------------------------ remove / extract (remove.go)

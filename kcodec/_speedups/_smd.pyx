@@ -3,7 +3,7 @@
 
 sigs.k8s.io/structured-merge-diff v6 ``typed`` (validate.go, tofieldset.go, merge.go,
 compare.go, remove.go, helpers.go), ``value`` (Equals) and ``fieldpath`` (serialize.go,
-set.go), and the copy of a JSON tree. Every branch mirrors the pure walker, in the same
+set.go). Every branch mirrors the pure walker, in the same
 order, with the same results; what differs is how the work is done:
 
 * A map type's plan (key -> type, resolved atom, accepted scalar classes, path element) is
@@ -35,7 +35,7 @@ from kcodec.errors import KCodecError
 __all__ = ["smd_validate", "smd_to_field_set", "smd_merge", "smd_list_item_pe", "smd_set_tree",
            "smd_set_from_tree", "smd_ensure_named_fields", "smd_set_empty", "smd_set_difference",
            "smd_set_recursive_difference", "smd_set_intersection", "smd_equals", "smd_compare",
-           "smd_copy_tree", "smd_remove"]
+           "smd_remove"]
 
 cdef extern from "Python.h":
     int Py_EnterRecursiveCall(const char* where) noexcept
@@ -1559,83 +1559,6 @@ cdef int _compare_list(object schema, object t, object llist, object rlist, _Cur
     finally:
         _leave()
     return 0
-
-
-# ------------------------------------------------------------------ copies of JSON trees
-
-cdef object _NOT_PLAIN = object()
-
-
-def smd_copy_tree(tree):
-    """A deep copy of a JSON tree, equal to ``json.loads(json.dumps(tree))``: dicts with
-    string keys, lists and plain scalars are copied directly; a tree holding anything else
-    (tuples, non-string keys, subclasses of the scalar types) takes the JSON round trip,
-    which also gives its errors."""
-    gc_pause()
-    try:
-        out = _copy(tree)
-    except RecursionError:
-        out = _NOT_PLAIN
-    finally:
-        gc_resume()
-    if out is _NOT_PLAIN:
-        return _twin().smd_copy_tree(tree)  # the round trip, and its errors
-    return out
-
-
-cdef object _copy(object v):
-    # _NOT_PLAIN (passed up) where the pure twin raises _NotPlain
-    if _deep():
-        tw = _twin()
-        try:
-            return tw._copy(v)
-        except Exception as exc:
-            if isinstance(exc, (tw._NotPlain, RecursionError)):
-                return _NOT_PLAIN
-            raise
-    cdef object t = type(v)
-    cdef dict out
-    cdef list lst
-    cdef Py_ssize_t i, n
-    if t is dict:
-        out = {}
-        _enter()
-        try:
-            for k, x in (<dict>v).items():
-                if type(k) is not str:
-                    return _NOT_PLAIN
-                tx = type(x)
-                if tx is str or tx is int or tx is bool or x is None or tx is float:
-                    out[k] = x
-                else:
-                    x = _copy(x)
-                    if x is _NOT_PLAIN:
-                        return x
-                    out[k] = x
-        finally:
-            _leave()
-        return out
-    if t is list:
-        n = PyList_GET_SIZE(v)
-        lst = [None] * n
-        _enter()
-        try:
-            for i in range(n):
-                if i >= PyList_GET_SIZE(v):
-                    break
-                x = <object>PyList_GET_ITEM(v, i)
-                tx = type(x)
-                if not (tx is str or tx is int or tx is bool or x is None or tx is float):
-                    x = _copy(x)
-                    if x is _NOT_PLAIN:
-                        return x
-                lst[i] = x
-        finally:
-            _leave()
-        return lst
-    if t is str or t is int or t is bool or v is None or t is float:
-        return v
-    return _NOT_PLAIN
 
 
 # ------------------------------------------------------------------ remove / extract (remove.go)

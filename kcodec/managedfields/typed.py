@@ -9,6 +9,7 @@ shadowed variable).
 """
 from __future__ import annotations
 
+import json
 from typing import Any, NamedTuple
 
 from kcodec import speedups
@@ -19,18 +20,40 @@ from kcodec.managedfields.schema import ASSOCIATIVE, ATOMIC, Atom, ListType, Sch
 __all__ = ["TypedValue", "Comparison", "ValidationError", "validate", "to_field_set", "validate_to_field_set",
            "merge", "compare", "remove_items", "extract_items", "copy_tree"]
 
-# validate, to_field_set, merge, compare and remove walk in the kernels (kcodec/_native/smd.py
-# and its compiled twin), which sit below this layer: they receive its classes once, here.
-speedups.bind_fieldpath(path_element=PathElement, set_cls=Set, atom=Atom, atomic=ATOMIC, associative=ASSOCIATIVE,
-                        path_error=FieldPathError)
+_ABSENT = object()  # Go's nil value.Value (a missing side), distinct from JSON null (None)
+
+
+class _NotPlain(Exception):
+    pass
 
 
 def copy_tree(tree: Any) -> Any:
     """A deep copy of a JSON tree, equal to ``json.loads(json.dumps(tree))``: dicts with
-    string keys, lists and plain scalars are copied directly; a tree holding anything else
-    (tuples, non-string keys, subclasses of the scalar types) takes the JSON round trip,
-    which also gives its errors."""
-    return speedups.smd_copy_tree(tree)
+    string keys, lists and plain scalars are copied directly (twice as fast); a tree holding
+    anything else (tuples, non-string keys, subclasses of the scalar types) takes the JSON
+    round trip, which also gives its errors."""
+    try:
+        return _copy(tree)
+    except (_NotPlain, RecursionError):  # the round trip raises json's error for a cycle
+        return json.loads(json.dumps(tree))
+
+
+def _copy(v: Any) -> Any:
+    t = type(v)
+    if t is dict:
+        out = {}
+        for k, x in v.items():
+            if type(k) is not str:
+                raise _NotPlain
+            tx = type(x)
+            out[k] = x if tx is str or tx is int or tx is bool or x is None or tx is float else _copy(x)
+        return out
+    if t is list:
+        return [x if (tx := type(x)) is str or tx is int or tx is bool or x is None or tx is float else _copy(x)
+                for x in v]
+    if t is str or t is int or t is bool or v is None or t is float:
+        return v
+    raise _NotPlain
 
 
 class ValidationError(KCodecError):
@@ -40,6 +63,12 @@ class ValidationError(KCodecError):
         self.errors = errors
         lines = [f"{p}: {m}" if p else m for p, m in errors]
         super().__init__(lines[0] if len(lines) == 1 else "\n  ".join(["errors:", *lines]))
+
+
+# validate, to_field_set, merge, compare and remove walk in the kernels (kcodec/_native/smd.py
+# and its compiled twin), which sit below this layer: they receive its classes once, here.
+speedups.bind_fieldpath(path_element=PathElement, set_cls=Set, atom=Atom, atomic=ATOMIC, associative=ASSOCIATIVE,
+                        path_error=FieldPathError)
 
 
 def list_item_pe(schema: Schema, lt: ListType, child: Any) -> PathElement:

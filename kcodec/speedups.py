@@ -42,6 +42,7 @@ _fieldpath_hooks: dict[str, object] = {}
 #: (tests/speedups/test_parity.py), listed here so that choosing a set imports neither.
 KERNELS: tuple[str, ...] = (
     "fill_from_proto", "fill_from_tree", "struct_to_proto", "struct_to_tree", "expand_raw_tree",
+    "copy_plain_tree",
     "decode_signed_varint", "decode_varint", "encode_varint",
     "envelope_decode", "envelope_encode", "envelope_span",
     "interpret_gvk", "json_container_scan", "json_encode", "json_fill", "json_fill_vouched",

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
         cbor_type_meta,
     )
     from kcodec._native.codec import (
+        copy_plain_tree,
         expand_raw_tree,
         fill_from_proto,
         fill_from_tree,
@@ -66,6 +67,7 @@ __all__ = [
     "struct_to_proto",
     "struct_to_tree",
     "expand_raw_tree",
+    "copy_plain_tree",
     "decode_signed_varint",
     "decode_varint",
     "encode_varint",
@@ -112,7 +114,7 @@ __all__ = [
 _FILE = {
     **dict.fromkeys(("cbor_encode", "cbor_encode_tree", "cbor_fill", "cbor_item_end", "cbor_loads",
                      "cbor_type_meta"), "cbor"),
-    **dict.fromkeys(("expand_raw_tree", "fill_from_proto", "fill_from_tree",
+    **dict.fromkeys(("copy_plain_tree", "expand_raw_tree", "fill_from_proto", "fill_from_tree",
                      "struct_to_proto", "struct_to_tree"), "codec"),
     **dict.fromkeys(("bind_conversion", "convert_fields", "deep_copy", "new_zero"), "convert"),
     **dict.fromkeys(("json_container_scan", "json_encode", "json_fill", "json_fill_vouched"), "json"),

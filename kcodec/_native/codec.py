@@ -57,7 +57,8 @@ from kcodec.wire import varint as _varint
 _JSON_DEPTH_TEXT = encode_depth_message("json")
 _PROTO_DEPTH_TEXT = encode_depth_message("proto")
 
-__all__ = ["struct_to_tree", "fill_from_tree", "struct_to_proto", "fill_from_proto", "expand_raw_tree"]
+__all__ = ["struct_to_tree", "fill_from_tree", "struct_to_proto", "fill_from_proto", "expand_raw_tree",
+           "copy_plain_tree"]
 
 def _struct_into(obj: Any, fields: tuple[Any, ...], out: dict[str, Any], depth: int = 1) -> None:
     if depth > MAX_ENCODE_DEPTH:
@@ -795,6 +796,28 @@ def expand_raw_tree(tree: Any) -> Any:
     replaced by its parsed value (blank text: None): what ``Struct.to_dict`` returns, a tree
     that shares nothing mutable with the object it came from."""
     return _m.walk_tree(tree, _raw_leaf)
+
+
+def copy_plain_tree(tree: Any) -> Any:
+    """A deep copy of a plain JSON tree: dicts with string keys, lists, str, int, float,
+    bool and None, each of exactly that type. Raises TypeError for anything else (the
+    caller decides what a tuple or a subclass becomes) and RecursionError past Python's
+    recursion limit."""
+    t = type(tree)
+    if t is dict:
+        out = {}
+        for k, x in tree.items():
+            if type(k) is not str:
+                raise TypeError(f"not a plain JSON tree: a {type(k).__name__} key")
+            tx = type(x)
+            out[k] = x if tx is str or tx is int or tx is bool or x is None or tx is float else copy_plain_tree(x)
+        return out
+    if t is list:
+        return [x if (tx := type(x)) is str or tx is int or tx is bool or x is None or tx is float
+                else copy_plain_tree(x) for x in tree]
+    if t is str or t is int or t is bool or tree is None or t is float:
+        return tree
+    raise TypeError(f"not a plain JSON tree: a {t.__name__}")
 
 
 def _raw_leaf(v: Any) -> Any:

@@ -63,7 +63,8 @@ from kcodec.wire import end_group_error as _end_group_error
 from kcodec.wire import illegal_tag_error as _illegal_tag_error
 from kcodec.wire import wrong_wire_error as _wrong_wire_error
 
-__all__ = ["struct_to_tree", "fill_from_tree", "struct_to_proto", "fill_from_proto", "expand_raw_tree"]
+__all__ = ["struct_to_tree", "fill_from_tree", "struct_to_proto", "fill_from_proto", "expand_raw_tree",
+           "copy_plain_tree"]
 
 cdef extern from "Python.h":
     void PyObject_GC_UnTrack(void* o)
@@ -360,6 +361,50 @@ cdef object _expand(object v, int depth):
         # parse and error text live in the twin
         return _twin().expand_raw_tree(v)
     return v
+
+
+def copy_plain_tree(tree):
+    """A deep copy of a plain JSON tree (dicts with str keys, lists, str, int, float, bool,
+    None, each of exactly that type); TypeError for anything else."""
+    gc_pause()
+    try:
+        return _copy_plain(tree, 0)
+    finally:
+        gc_resume()
+
+
+cdef object _copy_plain(object v, int depth):
+    cdef type t = type(v)
+    cdef dict out
+    cdef list lst
+    cdef Py_ssize_t i, n
+    cdef object x
+    cdef type tx
+    if t is str or t is int or t is bool or t is float or v is None:
+        return v
+    if depth >= _EXPAND_RECURSION and (t is dict or t is list):
+        # the twin's recursion is Python's, limited (and reported) as the twin's is
+        return _twin().copy_plain_tree(v)
+    if t is dict:
+        out = {}
+        for k, x in (<dict>v).items():
+            if type(k) is not str:
+                return _twin().copy_plain_tree(v)  # the twin words the TypeError
+            tx = type(x)
+            if tx is str or tx is int or tx is bool or tx is float or x is None:
+                out[k] = x
+            else:
+                out[k] = _copy_plain(x, depth + 1)
+        return out
+    if t is list:
+        n = PyList_GET_SIZE(v)
+        lst = [None] * n
+        for i in range(n):
+            x = <object>PyList_GET_ITEM(v, i)
+            tx = type(x)
+            lst[i] = x if (tx is str or tx is int or tx is bool or tx is float or x is None) else _copy_plain(x, depth + 1)
+        return lst
+    return _twin().copy_plain_tree(v)
 
 
 # Where a walk is, as a chain of C structs on the walk's stack (the protobuf and tree

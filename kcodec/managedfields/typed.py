@@ -20,40 +20,15 @@ from kcodec.managedfields.schema import ASSOCIATIVE, ATOMIC, Atom, ListType, Sch
 __all__ = ["TypedValue", "Comparison", "ValidationError", "validate", "to_field_set", "validate_to_field_set",
            "merge", "compare", "remove_items", "extract_items", "copy_tree"]
 
-_ABSENT = object()  # Go's nil value.Value (a missing side), distinct from JSON null (None)
-
-
-class _NotPlain(Exception):
-    pass
-
-
 def copy_tree(tree: Any) -> Any:
     """A deep copy of a JSON tree, equal to ``json.loads(json.dumps(tree))``: dicts with
-    string keys, lists and plain scalars are copied directly (twice as fast); a tree holding
-    anything else (tuples, non-string keys, subclasses of the scalar types) takes the JSON
-    round trip, which also gives its errors."""
+    string keys, lists and plain scalars are copied directly (the copy kernel); a tree
+    holding anything else (tuples, non-string keys, subclasses of the scalar types) takes
+    the JSON round trip, which also gives its errors."""
     try:
-        return _copy(tree)
-    except (_NotPlain, RecursionError):  # the round trip raises json's error for a cycle
+        return speedups.copy_plain_tree(tree)
+    except (TypeError, RecursionError):  # the round trip raises json's error for a cycle
         return json.loads(json.dumps(tree))
-
-
-def _copy(v: Any) -> Any:
-    t = type(v)
-    if t is dict:
-        out = {}
-        for k, x in v.items():
-            if type(k) is not str:
-                raise _NotPlain
-            tx = type(x)
-            out[k] = x if tx is str or tx is int or tx is bool or x is None or tx is float else _copy(x)
-        return out
-    if t is list:
-        return [x if (tx := type(x)) is str or tx is int or tx is bool or x is None or tx is float else _copy(x)
-                for x in v]
-    if t is str or t is int or t is bool or v is None or t is float:
-        return v
-    raise _NotPlain
 
 
 class ValidationError(KCodecError):

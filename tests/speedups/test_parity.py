@@ -154,7 +154,7 @@ def test_each_module_lists_what_it_provides() -> None:
         "encode_varint", "decode_varint", "decode_signed_varint", "iter_fields", "marshal_unknown",
         "unmarshal_unknown", "envelope_encode", "envelope_decode", "envelope_span", "interpret_gvk"}
     assert set(_codec.__all__) == {"struct_to_tree", "fill_from_tree", "struct_to_proto", "fill_from_proto",
-                                   "expand_raw_tree"}
+                                   "expand_raw_tree", "copy_plain_tree"}
     for mod in (_wire, _codec):
         for name in mod.__all__:
             assert callable(getattr(mod, name))
@@ -693,6 +693,13 @@ def _nested(depth: int) -> Any:
     return tree
 
 
+def _plain_nested(depth: int) -> Any:
+    tree: Any = {"leaf": [1, "x", None]}
+    for i in range(depth):
+        tree = {"k": [tree, i]} if i % 2 else [tree]
+    return tree
+
+
 class _Labels(dict):  # a dict subclass: walked through its own items()
     pass
 
@@ -710,6 +717,32 @@ def test_expand_raw_tree_alike(tree: Any) -> None:
     res = same("expand_raw_tree", tree)
     if res[0] == "ok" and isinstance(tree, dict) and tree:
         assert res[1] is not tree  # a copy: the model's untyped values are never shared
+
+
+@pytest.mark.parametrize("tree", [
+    {"a": 1, "b": [True, None, 2.5, "s", [[]]], "c": {}, "d": {"e": {"f": -1}}},
+    [1, {"x": [{}]}],
+    "scalar",
+    {"t": (1, 2)},
+    {1: "a"},
+    {"sub": _Labels(a=1)},
+    [model.RawJSON(b"1")],
+    _plain_nested(150),
+    _plain_nested(5000),  # past the recursion limit in both
+], ids=["plain", "list", "scalar", "tuple", "int-key", "subclass", "raw", "nested-150", "nested-5000"])
+def test_copy_plain_tree_alike(tree: Any) -> None:
+    res = same("copy_plain_tree", tree)
+    if res[0] == "ok" and isinstance(tree, (dict, list)) and tree:
+        assert res[1] is not tree
+
+
+def test_copy_plain_tree_of_every_json_fixture_alike() -> None:
+    import json
+
+    for path in JSON_FIXTURES:
+        tree = json.loads(path.read_bytes())
+        res = same("copy_plain_tree", tree)
+        assert res == ("ok", tree), path.name
 
 
 def test_expand_raw_tree_deeper_than_the_recursion_limit() -> None:

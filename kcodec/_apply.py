@@ -159,7 +159,8 @@ def apply(live: Any, applied: Any, manager: str, *, force: bool = False, crd: An
     type_ref = _type_ref(schema, model, api_version, crd)
     fm = FieldManager(schema, type_ref, api_version, kind, converter=_converter(kind))
     try:
-        merged = fm.apply(live_tree, config, manager, force, typed=typed)
+        # both trees are this call's own copies (_as_tree)
+        merged = fm.apply(live_tree, config, manager, force, typed=typed, owned=True)
     except Conflicts as exc:
         raise ApplyConflictError(conflict_message(exc), [(print_manager(c.manager), path_string(c.path))
                                                          for c in exc.conflicts]) from None

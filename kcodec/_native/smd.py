@@ -482,39 +482,54 @@ def _list_to_set(schema: Any, lt: Any, v: list, node: Any) -> None:
 
 # ------------------------------------------------------------------ merge (merge.go)
 
-def smd_merge(schema: Any, type_ref: Any, lhs: Any, rhs: Any) -> tuple[Any, list[tuple[str, str]]]:
+#: smd_merge's ``share``: a side that validated (SHARE_RHS: without duplicated list keys)
+#: is taken as it is where the other side has nothing, instead of walked and rebuilt.
+SHARE_LHS, SHARE_RHS = 1, 2
+
+
+def smd_merge(schema: Any, type_ref: Any, lhs: Any, rhs: Any, share: int = 0) -> tuple[Any, list[tuple[str, str]]]:
     """merge.go with ``ruleKeepRHS``: ``(rhs merged over lhs, errors)``; atomic values are
-    replaced; the merged tree is None when nothing is left (or on errors)."""
+    replaced; the merged tree is None when nothing is left (or on errors).
+
+    ``share`` (SHARE_LHS, SHARE_RHS): that side validated (the right-hand one without
+    duplicated list keys), so where the other side has no value the merge of it is equal to
+    it (merge.go rebuilds it value by value and finds no errors): the merged tree shares
+    those subtrees instead of copying them."""
     errs: list[tuple[str, str]] = []
-    out = _merge(schema, type_ref, lhs, rhs, errs)
+    out = _merge(schema, type_ref, lhs, rhs, errs, share)
     return (None if out is ABSENT else out), errs
 
 
-def _merge(schema: Any, type_ref: Any, lhs: Any, rhs: Any, errs: list[tuple[str, str]]) -> Any:
+def _merge(schema: Any, type_ref: Any, lhs: Any, rhs: Any, errs: list[tuple[str, str]], share: int = 0) -> Any:
     atom = _resolve(schema, type_ref)
     if atom is None:
         errs.extend(_no_type(type_ref))
         return ABSENT
-    return _merge_resolved(schema, atom, type_ref, lhs, rhs, errs)
+    return _merge_resolved(schema, atom, type_ref, lhs, rhs, errs, share)
 
 
 def _merge_resolved(schema: Any, atom: Any, type_ref: Any, lhs: Any, rhs: Any,
-                    errs: list[tuple[str, str]]) -> Any:
+                    errs: list[tuple[str, str]], share: int = 0) -> Any:
+    if share:
+        if rhs is ABSENT and share & SHARE_LHS and lhs is not ABSENT:
+            return lhs
+        if lhs is ABSENT and share & SHARE_RHS and rhs is not ABSENT:
+            return rhs
     cl = _deduced(atom, lhs)
     cr = _deduced(atom, rhs)
     if rhs is ABSENT:
-        return _merge_atom(schema, atom, _kind(atom, cl), type_ref, lhs, rhs, errs)
+        return _merge_atom(schema, atom, _kind(atom, cl), type_ref, lhs, rhs, errs, share)
     if lhs is ABSENT or cl == cr:
-        return _merge_atom(schema, atom, _kind(atom, cr), type_ref, lhs, rhs, errs)
+        return _merge_atom(schema, atom, _kind(atom, cr), type_ref, lhs, rhs, errs, share)
     # Different shapes on each side: Go walks both; the right-hand walk decides the output.
-    _merge_atom(schema, atom, _kind(atom, cl), type_ref, lhs, rhs, [])
-    return _merge_atom(schema, atom, _kind(atom, cr), type_ref, lhs, rhs, errs)
+    _merge_atom(schema, atom, _kind(atom, cl), type_ref, lhs, rhs, [], share)
+    return _merge_atom(schema, atom, _kind(atom, cr), type_ref, lhs, rhs, errs, share)
 
 
 def _merge_atom(schema: Any, atom: Any, kind: int, type_ref: Any, lhs: Any, rhs: Any,
-                errs: list[tuple[str, str]]) -> Any:
+                errs: list[tuple[str, str]], share: int = 0) -> Any:
     if kind == _MAP:
-        return _merge_map(schema, _plan(schema, atom[2]), lhs, rhs, errs)
+        return _merge_map(schema, _plan(schema, atom[2]), lhs, rhs, errs, share)
     if kind == _SCALAR:
         lerrs = _validate_scalar(atom[0], lhs, "lhs: ")
         rerrs = _validate_scalar(atom[0], rhs, "rhs: ")
@@ -523,12 +538,13 @@ def _merge_atom(schema: Any, atom: Any, kind: int, type_ref: Any, lhs: Any, rhs:
             return ABSENT
         return rhs if rhs is not ABSENT else lhs
     if kind == _LIST:
-        return _merge_list(schema, atom[1], lhs, rhs, errs)
+        return _merge_list(schema, atom[1], lhs, rhs, errs, share)
     errs.extend(_invalid_atom(type_ref))
     return ABSENT
 
 
-def _merge_map(schema: Any, plan: tuple[Any, ...], lhs: Any, rhs: Any, errs: list[tuple[str, str]]) -> Any:
+def _merge_map(schema: Any, plan: tuple[Any, ...], lhs: Any, rhs: Any, errs: list[tuple[str, str]],
+               share: int = 0) -> Any:
     lmap = lhs if isinstance(lhs, dict) else None
     rmap = rhs if isinstance(rhs, dict) else None
     if plan[3] or (not lmap and not rmap):
@@ -552,7 +568,7 @@ def _merge_map(schema: Any, plan: tuple[Any, ...], lhs: Any, rhs: Any, errs: lis
                 sub = _no_type(e[0])
                 merged = ABSENT
             else:
-                merged = _merge_resolved(schema, e[1], e[0], lv, rv, sub)
+                merged = _merge_resolved(schema, e[1], e[0], lv, rv, sub, share)
             if sub:
                 errs.extend(_prefixed(sub, "." + key))
         if merged is not ABSENT:
@@ -560,7 +576,7 @@ def _merge_map(schema: Any, plan: tuple[Any, ...], lhs: Any, rhs: Any, errs: lis
     return out if out else ABSENT
 
 
-def _merge_list(schema: Any, t: Any, lhs: Any, rhs: Any, errs: list[tuple[str, str]]) -> Any:
+def _merge_list(schema: Any, t: Any, lhs: Any, rhs: Any, errs: list[tuple[str, str]], share: int = 0) -> Any:
     llist = lhs if isinstance(lhs, list) else None
     rlist = rhs if isinstance(rhs, list) else None
     if t[1] == _fp.atomic or (not llist and not rlist):
@@ -585,7 +601,7 @@ def _merge_list(schema: Any, t: Any, lhs: Any, rhs: Any, errs: list[tuple[str, s
         # drops them.
         if eatom is None:
             return
-        merged = _merge_resolved(schema, eatom, element_type, lchild, rchild, [])
+        merged = _merge_resolved(schema, eatom, element_type, lchild, rchild, [], share)
         if merged is not ABSENT:
             out.append(merged)
 
@@ -836,12 +852,15 @@ def smd_equals(a: Any, b: Any) -> bool:
 _REMOVED, _MODIFIED, _ADDED = 0, 1, 2
 
 
-def smd_compare(schema: Any, type_ref: Any, lhs: Any, rhs: Any) -> tuple[Any, Any, Any, list[tuple[str, str]]]:
+def smd_compare(schema: Any, type_ref: Any, lhs: Any, rhs: Any, trusted: bool = False
+                ) -> tuple[Any, Any, Any, list[tuple[str, str]]]:
     """compare.go ``TypedValue.Compare``: ``(removed, modified, added, errors)``, the field
-    sets of what changed from ``lhs`` to ``rhs``."""
+    sets of what changed from ``lhs`` to ``rhs``. ``trusted``: ``lhs`` validated, so a
+    subtree ``rhs`` shares with it (the same object, as a merge leaves what the applied
+    configuration does not touch) holds no change and no error, and is not walked."""
     sets = [_new_set(), _new_set(), _new_set()]
     errs: list[tuple[str, str]] = []
-    _compare(schema, type_ref, lhs, rhs, _Cursor(None, None, sets), errs)
+    _compare(schema, type_ref, lhs, rhs, _Cursor(None, None, sets, trusted), errs)
     return sets[0], sets[1], sets[2], errs
 
 
@@ -850,12 +869,14 @@ class _Cursor:
     first insertion under it (inserting a whole path from the root for every changed leaf
     would walk the sets again and again)."""
 
-    __slots__ = ("parent", "pe", "nodes")
+    __slots__ = ("parent", "pe", "nodes", "trusted")
 
-    def __init__(self, parent: _Cursor | None, pe: Any, nodes: list[Any] | None = None) -> None:
+    def __init__(self, parent: Any, pe: Any, nodes: list[Any] | None = None, trusted: bool | None = None) -> None:
         self.parent = parent
         self.pe = pe
         self.nodes: list[Any] = nodes if nodes is not None else [None, None, None]
+        #: smd_compare's ``trusted``, inherited along the walk
+        self.trusted = bool(trusted) if trusted is not None else parent is not None and parent.trusted
 
     def node(self, which: int) -> Any:
         node = self.nodes[which]
@@ -883,6 +904,8 @@ def _compare(schema: Any, type_ref: Any, lhs: Any, rhs: Any, cur: _Cursor, errs:
 
 def _compare_resolved(schema: Any, atom: Any, lhs: Any, rhs: Any, cur: _Cursor,
                       errs: list[tuple[str, str]]) -> None:
+    if lhs is rhs and cur.trusted and lhs is not ABSENT:
+        return
     if lhs is ABSENT:
         _compare_one_side(schema, atom, rhs, cur, _ADDED, errs)
         return

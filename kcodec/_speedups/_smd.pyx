@@ -659,43 +659,50 @@ cdef int _list_to_set(object schema, object lt, object v, set members, dict chil
 
 # ------------------------------------------------------------------ merge (merge.go)
 
-def smd_merge(schema, type_ref, lhs, rhs):
+def smd_merge(schema, type_ref, lhs, rhs, int share=0):
     """merge.go with ``ruleKeepRHS``: ``(rhs merged over lhs, errors)``; atomic values are
-    replaced; the merged tree is None when nothing is left (or on errors)."""
+    replaced; the merged tree is None when nothing is left (or on errors). ``share``: the
+    pure twin's SHARE_LHS/SHARE_RHS bits."""
     cdef list errs = []
     atom = _resolve(schema, type_ref)
     if atom is None:
         return None, _twin()._no_type(type_ref)
     gc_pause()
     try:
-        out = _merge(schema, atom, type_ref, lhs, rhs, errs)
+        out = _merge(schema, atom, type_ref, lhs, rhs, errs, share)
     finally:
         gc_resume()
     return (None if out is _ABSENT else out), errs
 
 
-cdef object _merge(object schema, object atom, object type_ref, object lhs, object rhs, list errs):
+cdef object _merge(object schema, object atom, object type_ref, object lhs, object rhs, list errs, int share):
+    if share:
+        # a validated side where the other has nothing: its merge is itself (see the twin)
+        if rhs is _ABSENT and share & 1 and lhs is not _ABSENT:
+            return lhs
+        if lhs is _ABSENT and share & 2 and rhs is not _ABSENT:
+            return rhs
     if _deep():
         tw = _twin()
         out = tw._merge_resolved(schema, atom, type_ref, tw.ABSENT if lhs is _ABSENT else lhs,
-                                 tw.ABSENT if rhs is _ABSENT else rhs, errs)
+                                 tw.ABSENT if rhs is _ABSENT else rhs, errs, share)
         return _ABSENT if out is tw.ABSENT else out
     cdef int cl = _deduced(atom, lhs)
     cdef int cr = _deduced(atom, rhs)
     if rhs is _ABSENT:
-        return _merge_atom(schema, atom, _kind(atom, cl), type_ref, lhs, rhs, errs)
+        return _merge_atom(schema, atom, _kind(atom, cl), type_ref, lhs, rhs, errs, share)
     if lhs is _ABSENT or cl == cr:
-        return _merge_atom(schema, atom, _kind(atom, cr), type_ref, lhs, rhs, errs)
+        return _merge_atom(schema, atom, _kind(atom, cr), type_ref, lhs, rhs, errs, share)
     # Different shapes on each side: Go walks both; the right-hand walk decides the output.
-    _merge_atom(schema, atom, _kind(atom, cl), type_ref, lhs, rhs, [])
-    return _merge_atom(schema, atom, _kind(atom, cr), type_ref, lhs, rhs, errs)
+    _merge_atom(schema, atom, _kind(atom, cl), type_ref, lhs, rhs, [], share)
+    return _merge_atom(schema, atom, _kind(atom, cr), type_ref, lhs, rhs, errs, share)
 
 
 cdef object _merge_atom(object schema, object atom, int kind, object type_ref, object lhs, object rhs,
-                        list errs):
+                        list errs, int share):
     cdef list lerrs, rerrs
     if kind == K_MAP:
-        return _merge_map(schema, _plan(schema, _at(atom, 2)), lhs, rhs, errs)
+        return _merge_map(schema, _plan(schema, _at(atom, 2)), lhs, rhs, errs, share)
     if kind == K_SCALAR:
         lerrs = _validate_scalar(_at(atom, 0), lhs, "lhs: ")
         rerrs = _validate_scalar(_at(atom, 0), rhs, "rhs: ")
@@ -704,12 +711,12 @@ cdef object _merge_atom(object schema, object atom, int kind, object type_ref, o
             return _ABSENT
         return rhs if rhs is not _ABSENT else lhs
     if kind == K_LIST:
-        return _merge_list(schema, _at(atom, 1), lhs, rhs, errs)
+        return _merge_list(schema, _at(atom, 1), lhs, rhs, errs, share)
     errs.extend(_twin()._invalid_atom(type_ref))
     return _ABSENT
 
 
-cdef object _merge_map(object schema, _Plan plan, object lhs, object rhs, list errs):
+cdef object _merge_map(object schema, _Plan plan, object lhs, object rhs, list errs, int share):
     lmap = lhs if isinstance(lhs, dict) else None
     rmap = rhs if isinstance(rhs, dict) else None
     if plan.atomic or (not lmap and not rmap):
@@ -756,7 +763,7 @@ cdef object _merge_map(object schema, _Plan plan, object lhs, object rhs, list e
                     merged = _ABSENT
                 else:
                     sub = []
-                    merged = _merge(schema, e.atom, e.tr, lv, rv, sub)
+                    merged = _merge(schema, e.atom, e.tr, lv, rv, sub, share)
                 if sub:
                     errs.extend(_prefixed(sub, "." + key))
             if merged is not _ABSENT:
@@ -766,7 +773,7 @@ cdef object _merge_map(object schema, _Plan plan, object lhs, object rhs, list e
     return out if out else _ABSENT
 
 
-cdef object _merge_list(object schema, object t, object lhs, object rhs, list errs):
+cdef object _merge_list(object schema, object t, object lhs, object rhs, list errs, int share):
     llist = lhs if isinstance(lhs, list) else None
     rlist = rhs if isinstance(rhs, list) else None
     if _at(t, 1) == _atomic or (not llist and not rlist):
@@ -799,7 +806,7 @@ cdef object _merge_list(object schema, object t, object lhs, object rhs, list er
                 if pe == rhs_pes[ri]:
                     merged_rhs.add(pe)
                     _merge_item(schema, eatom, element_type, observed_lhs.get(pe, _ABSENT),
-                                observed_rhs.get(pe, _ABSENT), out)
+                                observed_rhs.get(pe, _ABSENT), out, share)
                     li += 1
                     ri += 1
                     next_shared = shared.pop() if shared else None
@@ -810,7 +817,7 @@ cdef object _merge_list(object schema, object t, object lhs, object rhs, list er
             if li < llen:
                 pe = lhs_pes[li]
                 if pe not in observed_rhs:
-                    _merge_item(schema, eatom, element_type, llist[li], _ABSENT, out)
+                    _merge_item(schema, eatom, element_type, llist[li], _ABSENT, out, share)
                     li += 1
                     continue
                 if pe in merged_rhs:
@@ -819,7 +826,7 @@ cdef object _merge_list(object schema, object t, object lhs, object rhs, list er
                 pe = rhs_pes[ri]
                 merged_rhs.add(pe)
                 _merge_item(schema, eatom, element_type, observed_lhs.get(pe, _ABSENT),
-                            observed_rhs.get(pe, _ABSENT), out)
+                            observed_rhs.get(pe, _ABSENT), out, share)
                 ri += 1
                 if next_shared is not None and next_shared == pe:
                     next_shared = shared.pop() if shared else None
@@ -829,11 +836,11 @@ cdef object _merge_list(object schema, object t, object lhs, object rhs, list er
 
 
 cdef int _merge_item(object schema, object eatom, object element_type, object lchild, object rchild,
-                     list out) except -1:
+                     list out, int share) except -1:
     # mergingWalker.visitListItems appends an item's errors to a shadowed variable: Go drops them.
     if eatom is None:
         return 0
-    merged = _merge(schema, eatom, element_type, lchild, rchild, [])
+    merged = _merge(schema, eatom, element_type, lchild, rchild, [], share)
     if merged is not _ABSENT:
         out.append(merged)
     return 0
@@ -1228,11 +1235,12 @@ cdef enum:
     C_ADDED = 2
 
 
-def smd_compare(schema, type_ref, lhs, rhs):
+def smd_compare(schema, type_ref, lhs, rhs, bint trusted=False):
     """compare.go ``TypedValue.Compare``: ``(removed, modified, added, errors)``, the field
-    sets of what changed from ``lhs`` to ``rhs``."""
+    sets of what changed from ``lhs`` to ``rhs``; ``trusted`` as in the pure twin."""
     cdef _Cursor root = _Cursor.__new__(_Cursor)
     root.nodes = [_new_set(set(), {}), _new_set(set(), {}), _new_set(set(), {})]
+    root.trusted = trusted
     cdef list errs = []
     atom = _resolve(schema, type_ref)
     if atom is None:
@@ -1252,6 +1260,7 @@ cdef class _Cursor:
     cdef _Cursor parent
     cdef object pe
     cdef list nodes
+    cdef public bint trusted  # read by the twin's cursors below this one
 
     cpdef object node(self, int which):
         node = self.nodes[which]
@@ -1277,7 +1286,7 @@ cdef int _compare_in_twin(object schema, object atom, object lhs, object rhs, _C
     # is this walk's (the twin calls its ``node``), and the nodes it creates for this path
     # are taken back.
     tw = _twin()
-    pc = tw._Cursor(cur.parent, cur.pe, list(cur.nodes))
+    pc = tw._Cursor(cur.parent, cur.pe, list(cur.nodes), cur.trusted)
     if which < 0:
         tw._compare_resolved(schema, atom, tw.ABSENT if lhs is _ABSENT else lhs,
                              tw.ABSENT if rhs is _ABSENT else rhs, pc, errs)
@@ -1294,10 +1303,13 @@ cdef inline _Cursor _child(_Cursor cur, object pe):
     c.parent = cur
     c.pe = pe
     c.nodes = [None, None, None]
+    c.trusted = cur.trusted
     return c
 
 
 cdef int _compare(object schema, object atom, object lhs, object rhs, _Cursor cur, list errs) except -1:
+    if lhs is rhs and cur.trusted and lhs is not _ABSENT:
+        return 0
     if _deep():
         return _compare_in_twin(schema, atom, lhs, rhs, cur, errs, -1)
     cdef int cl, cr

@@ -329,21 +329,23 @@ class FieldManager:
     # -------------------------------------------------------------- Apply
 
     def apply(self, live: dict[str, Any], applied: dict[str, Any], manager: str, force: bool = False, *,
-              typed: bool = False) -> dict[str, Any]:
+              typed: bool = False, owned: bool = False) -> dict[str, Any]:
         """Go's ``FieldManager.Apply``: the merged object with its managedFields, or
         :class:`~kcodec.managedfields.merge.Conflicts` (raised) when another manager owns a
         field the configuration changes and ``force`` is false. ``typed``: ``live`` was written
         from a kcodec model of the kind, so it fits the schema and is not validated (the
-        applied configuration always is)."""
+        applied configuration always is). Neither input is changed. ``owned``: both trees are
+        the caller's own copies, which it will not change: the result may then share their
+        subtrees instead of copying them (what the merge leaves as it is)."""
         was_enabled = _pause_collector()
         try:
-            return self._apply(live, applied, manager, force, typed)
+            return self._apply(live, applied, manager, force, typed, owned)
         finally:
             if was_enabled:
                 gc.enable()
 
-    def _apply(self, live: dict[str, Any], applied: dict[str, Any], manager: str, force: bool, typed: bool
-               ) -> dict[str, Any]:
+    def _apply(self, live: dict[str, Any], applied: dict[str, Any], manager: str, force: bool, typed: bool,
+               owned: bool) -> dict[str, Any]:
         try:
             managed = decode_managed_fields(_managed_fields(live))
         except ManagedFieldsError as exc:
@@ -351,17 +353,17 @@ class FieldManager:
         gvk = (applied.get("apiVersion", ""), applied.get("kind", ""))
         if gvk != (self.api_version, self.kind):
             raise ManagedFieldsError(f"invalid object type: {_gvk_string(*gvk)}")
-        obj = self._last_applied_manager(live, applied, managed, manager, force, typed)
+        obj = self._last_applied_manager(live, applied, managed, manager, force, typed, owned)
         # lastappliedupdater.go: only kubectl's applies, only when the annotation is there
         if manager == _KUBECTL and _last_applied(obj):
             _set_last_applied(obj, _build_last_applied(applied))
         return obj
 
     def _last_applied_manager(self, live: dict[str, Any], applied: dict[str, Any], managed: Managed, manager: str,
-                              force: bool, typed: bool) -> dict[str, Any]:
+                              force: bool, typed: bool, owned: bool) -> dict[str, Any]:
         try:
             return self._skip_non_applied_apply(live, applied, Managed(dict(managed.fields), dict(managed.times)),
-                                                manager, force, typed)
+                                                manager, force, typed, owned)
         except Conflicts as exc:
             if manager != _KUBECTL:
                 raise
@@ -372,7 +374,7 @@ class FieldManager:
             if remaining:
                 raise Conflicts(remaining) from None
         # every conflict is a field client-side apply set as live still has it: take it over
-        return self._skip_non_applied_apply(live, applied, managed, manager, True, typed)
+        return self._skip_non_applied_apply(live, applied, managed, manager, True, typed, owned)
 
     def _allowed_conflicts_from_last_applied(self, live: dict[str, Any], typed: bool) -> Set | None:
         """lastappliedmanager.go allowedConflictsFromLastApplied: the fields of the last-applied
@@ -397,24 +399,26 @@ class FieldManager:
         return fields.difference(cmp.modified).difference(cmp.added).difference(cmp.removed)
 
     def _skip_non_applied_apply(self, live: dict[str, Any], applied: dict[str, Any], managed: Managed, manager: str,
-                                force: bool, typed: bool) -> dict[str, Any]:
+                                force: bool, typed: bool, owned: bool) -> dict[str, Any]:
         if not managed.fields:
             empty = {"apiVersion": self.api_version, "kind": self.kind}
             live = _deepcopy(live)
             managed = self._cap_update(empty, live, managed, _BEFORE_FIRST_APPLY, typed)
         ident = build_manager_identifier({"manager": manager or "unknown", "operation": "Apply",
                                          "apiVersion": self.api_version, "subresource": self.subresource})
-        obj, managed = self._structured_apply(live, applied, managed, ident, force, typed)
+        obj, managed = self._structured_apply(live, applied, managed, ident, force, typed, owned)
         if obj is not None:
             managed.times[ident] = _now()
+        elif owned:
+            obj = dict(_without_managed_fields(live))  # its managedFields are set below
         else:
-            obj = _deepcopy(_without_managed_fields(live))  # its managedFields are set below
+            obj = _deepcopy(_without_managed_fields(live))
         self._strip(managed, ident)
         _set_managed_fields(obj, encode_managed_fields(managed))
         return obj
 
     def _structured_apply(self, live: Any, applied: Any, managed: Managed, manager: str, force: bool,
-                          typed: bool) -> tuple[Any, Managed]:
+                          typed: bool, owned: bool) -> tuple[Any, Managed]:
         if applied.get("apiVersion", "") != self.api_version:
             raise ManagedFieldsError("Incorrect version specified in apply patch. Specified patch version: "
                                      f"{applied.get('apiVersion', '')}, expected: {self.api_version}")
@@ -424,7 +428,8 @@ class FieldManager:
         config_t = TypedValue(applied, self.schema, self.type_ref).validate(allow_duplicates=False,
                                                                             keep_field_set=True)
         live_t = self._typed(_without_managed_fields(live), trusted=typed)
-        new_t, fields = self.updater.apply(live_t, config_t, self.api_version, dict(managed.fields), manager, force)
+        new_t, fields = self.updater.apply(live_t, config_t, self.api_version, dict(managed.fields), manager, force,
+                                           share=owned)
         managed = Managed(fields, managed.times)
         return (None if new_t is None else new_t.value), managed
 
@@ -457,7 +462,8 @@ def _build_last_applied(applied: Mapping[str, Any]) -> str:
 def _set_last_applied(obj: dict[str, Any], value: str) -> None:
     """lastapplied.go SetLastApplied: a value that would take the annotations past their
     total size limit is dropped (with the old one) rather than stored."""
-    meta = obj.setdefault("metadata", {})
+    # a merged object may share its metadata with the live object or the configuration
+    meta = obj["metadata"] = dict(obj.get("metadata") or {})
     annotations = dict(meta.get("annotations") or {})
     annotations[LAST_APPLIED_CONFIG_ANNOTATION] = value
     if sum(len(k.encode()) + len(v.encode()) for k, v in annotations.items()) > _TOTAL_ANNOTATION_SIZE_LIMIT:
@@ -475,7 +481,8 @@ def _managed_fields(obj: Mapping[str, Any]) -> list[Mapping[str, Any]] | None:
 
 
 def _set_managed_fields(obj: dict[str, Any], entries: list[dict[str, Any]] | None) -> None:
-    meta = obj.setdefault("metadata", {})
+    # a merged object may share its metadata with the live object or the configuration
+    meta = obj["metadata"] = dict(obj.get("metadata") or {})
     if entries is None:
         meta.pop("managedFields", None)
     else:

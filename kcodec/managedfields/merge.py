@@ -150,11 +150,12 @@ class Updater:
         return new, managers
 
     def apply(self, live: TypedValue, config: TypedValue, version: str, managers: ManagedFields, manager: str,
-              force: bool) -> tuple[TypedValue | None, ManagedFields]:
+              force: bool, *, share: bool = False) -> tuple[TypedValue | None, ManagedFields]:
         """Go's ``Updater.Apply``: merge ``config`` into ``live``, own what it sets, drop what
-        ``manager`` applied before and nobody owns any more; ``None`` when nothing changed."""
+        ``manager`` applied before and nobody owns any more; ``None`` when nothing changed.
+        ``share``: the merged value may share subtrees of both values (see typed.merge)."""
         managers = self._reconcile(live, managers)
-        new = live.merge(config)
+        new = live.merge(config, share=share)
         last = managers.get(manager)
         owned = self._filter(version)(config.to_field_set())
         managers[manager] = VersionedSet(owned, version, True)

@@ -121,8 +121,8 @@ class ObjectFieldManager:
         """Go's ``FieldManager.Apply``: the applied object in the registry's version, with its
         managedFields. Raises :class:`~kcodec.managedfields.merge.Conflicts` and
         :class:`~kcodec.managedfields.fieldmanager.ManagedFieldsError` as Go fails."""
-        merged = self.manager.apply(self._versioned_tree(live), dict(patch), manager, force,
-                                    typed=self._is_model(live))
+        merged = self.manager.apply(self._versioned_tree(live), copy_tree(patch), manager, force,
+                                    typed=self._is_model(live), owned=True)
         if self.model is None:
             return merged
         obj = self.model.from_dict(merged)

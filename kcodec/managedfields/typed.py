@@ -78,12 +78,18 @@ def to_field_set(schema: Schema, type_ref: Any, value: Any) -> Set:
 
 # ------------------------------------------------------------------ merge
 
-def merge(schema: Schema, type_ref: Any, lhs: Any, rhs: Any) -> Any:
+def merge(schema: Schema, type_ref: Any, lhs: Any, rhs: Any, *, lhs_valid: bool = False,
+          rhs_valid: bool = False) -> Any:
     """merge.go with ``ruleKeepRHS``: ``rhs`` merged over ``lhs``; atomic values are replaced.
 
     Returns the merged JSON tree; raises :class:`ValidationError` on a schema mismatch.
+    ``lhs_valid``/``rhs_valid``: that side validated (the right one without duplicated list
+    keys); the merged tree then shares, instead of copying, its subtrees the other side has
+    no value for. Callers must not change the merged tree in place below its top level
+    without copying what they change.
     """
-    out, errs = speedups.smd_merge(schema, type_ref, lhs, rhs)
+    share = (1 if lhs_valid else 0) | (2 if rhs_valid else 0)
+    out, errs = speedups.smd_merge(schema, type_ref, lhs, rhs, share)
     if errs:
         raise ValidationError(errs)
     return out
@@ -105,9 +111,10 @@ class Comparison(NamedTuple):
         return Comparison(fn(self.removed), fn(self.modified), fn(self.added))
 
 
-def compare(schema: Schema, type_ref: Any, lhs: Any, rhs: Any) -> Comparison:
-    """compare.go ``TypedValue.Compare``."""
-    removed, modified, added, errs = speedups.smd_compare(schema, type_ref, lhs, rhs)
+def compare(schema: Schema, type_ref: Any, lhs: Any, rhs: Any, *, lhs_valid: bool = False) -> Comparison:
+    """compare.go ``TypedValue.Compare``. ``lhs_valid``: ``lhs`` validated, so a subtree
+    ``rhs`` shares with it (the same object) is equal and is not walked."""
+    removed, modified, added, errs = speedups.smd_compare(schema, type_ref, lhs, rhs, lhs_valid)
     if errs:
         raise ValidationError(errs)
     return Comparison(removed, modified, added)
@@ -144,7 +151,7 @@ def extract_items(schema: Schema, type_ref: Any, value: Any, items: Set, *, appe
 class TypedValue:
     """A JSON tree with its schema and type (Go's ``typed.TypedValue``)."""
 
-    __slots__ = ("value", "schema", "type_ref", "_field_set", "validated")
+    __slots__ = ("value", "schema", "type_ref", "_field_set", "validated", "unique")
 
     def __init__(self, value: Any, schema: Schema, type_ref: Any) -> None:
         self.value = value
@@ -153,6 +160,8 @@ class TypedValue:
         self._field_set: Set | None = None
         #: Whether :meth:`validate` passed (the value is not changed afterwards).
         self.validated = False
+        #: Whether it passed without allowing duplicated list keys.
+        self.unique = False
 
     def __repr__(self) -> str:
         return f"TypedValue({self.type_ref!r})"
@@ -167,6 +176,7 @@ class TypedValue:
         else:
             validate(self.schema, self.type_ref, self.value, allow_duplicates=allow_duplicates)
         self.validated = True
+        self.unique = not allow_duplicates
         return self
 
     def to_field_set(self) -> Set:
@@ -174,11 +184,15 @@ class TypedValue:
             return self._field_set  # sets are not changed by their users (operations return new ones)
         return to_field_set(self.schema, self.type_ref, self.value)
 
-    def merge(self, other: TypedValue) -> TypedValue:
-        return TypedValue(merge(self.schema, self.type_ref, self.value, other.value), self.schema, self.type_ref)
+    def merge(self, other: TypedValue, *, share: bool = False) -> TypedValue:
+        """The merge of ``other`` over this value. ``share``: it may share the subtrees of a
+        validated side that the other side has nothing for (see :func:`merge`)."""
+        return TypedValue(merge(self.schema, self.type_ref, self.value, other.value,
+                                lhs_valid=share and self.validated,
+                                rhs_valid=share and other.validated and other.unique), self.schema, self.type_ref)
 
     def compare(self, other: TypedValue) -> Comparison:
-        return compare(self.schema, self.type_ref, self.value, other.value)
+        return compare(self.schema, self.type_ref, self.value, other.value, lhs_valid=self.validated)
 
     def remove_items(self, items: Set) -> TypedValue:
         return TypedValue(remove_items(self.schema, self.type_ref, self.value, items), self.schema, self.type_ref)

@@ -174,3 +174,51 @@ def test_prune_walk_runs_when_a_field_is_no_longer_applied() -> None:
     short, full, skipped = _prune_both_ways(live, config, {}, "deployer",
                                             {"f:spec": {"f:replicas": {}, "f:minReadySeconds": {}}})
     assert not skipped and short == full and "minReadySeconds" not in short["spec"]
+
+
+def _containers(tree: dict) -> list:
+    return tree["spec"]["template"]["spec"]["containers"]
+
+
+def test_apply_results_share_nothing_with_the_callers_trees() -> None:
+    """FieldManager.apply without ``owned`` and kcodec.apply (which copies what it is given
+    and lets the merge share its copies) leave results that later changes to the inputs do
+    not reach, and inputs the apply did not change."""
+    config = _deployment_config()
+    before = json.dumps(config)
+    fm = FieldManager(model_schema(), model_schema().type_ref_for(Deployment), "apps/v1", "Deployment")
+    created = fm.apply({"apiVersion": "apps/v1", "kind": "Deployment"}, config, "deployer")
+    offline = kcodec.apply(None, config, "deployer")
+    other = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": config["metadata"]["name"]},
+             "spec": {"replicas": 9}}
+    updated = fm.apply(created, other, "hpa", force=True)
+    offline2 = kcodec.apply(offline, other, "hpa", force=True)
+    assert json.dumps(config) == before
+    snapshot = [json.dumps(t) for t in (created, offline, updated, offline2)]
+    _containers(config)[0]["image"] = "mutated:1"
+    assert json.dumps(created) == snapshot[0] and json.dumps(offline) == snapshot[1]
+    _containers(created)[0]["image"] = "mutated:2"
+    _containers(offline)[0]["image"] = "mutated:3"
+    assert json.dumps(updated) == snapshot[2] and json.dumps(offline2) == snapshot[3]
+    assert _containers(updated)[0]["image"] != "mutated:2"
+
+
+def test_owned_apply_equals_the_copying_apply() -> None:
+    config = _deployment_config()
+    fm = FieldManager(model_schema(), model_schema().type_ref_for(Deployment), "apps/v1", "Deployment")
+    empty = {"apiVersion": "apps/v1", "kind": "Deployment"}
+    plain = fm.apply(dict(empty), copy_tree(config), "deployer")
+    owned = fm.apply(dict(empty), copy_tree(config), "deployer", owned=True)
+    for tree in (plain, owned):
+        for entry in tree["metadata"]["managedFields"]:
+            entry.pop("time", None)
+    assert json.dumps(plain) == json.dumps(owned)
+    other = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": config["metadata"]["name"]},
+             "spec": {"replicas": 9, "template": {"spec": {"containers": [{"name": _containers(config)[0]["name"],
+                                                                           "image": "other:2"}]}}}}
+    a = fm.apply(copy_tree(plain), copy_tree(other), "hpa", force=True)
+    b = fm.apply(copy_tree(plain), copy_tree(other), "hpa", force=True, owned=True)
+    for tree in (a, b):
+        for entry in tree["metadata"]["managedFields"]:
+            entry.pop("time", None)
+    assert json.dumps(a) == json.dumps(b)

@@ -528,3 +528,44 @@ def test_deep_values_past_a_raised_recursion_limit() -> None:
     assert len(got) == 13
     for name, (a, b) in got.items():
         assert a[0] == "ok" and a == b, (name, a[:2], b[:2])
+
+
+# ------------------------------------------------------------------ sharing merge, trusted compare
+
+
+def _thin(v: Any, depth: int = 0) -> Any:
+    """A configuration a manager could apply over ``v``: every other field of its maps
+    (list items kept whole, so their keys stay), a changed value here and there."""
+    if isinstance(v, dict):
+        out = {}
+        for i, (k, x) in enumerate(v.items()):
+            if depth == 0 and k in ("apiVersion", "kind", "metadata"):
+                out[k] = x
+            elif i % 2 == 0:
+                out[k] = _thin(x, depth + 1)
+        return out
+    if isinstance(v, str) and depth % 3 == 2:
+        return v + "-changed"
+    return v
+
+
+@needs_fixtures
+@pytest.mark.parametrize("path", JSON_FIXTURES, ids=lambda p: p.name)
+def test_shared_merge_and_trusted_compare_equal_the_full_walks(path: Path) -> None:
+    schema, type_ref, live = typed_fixture(path)
+    config = _thin(live)
+    # only values that validate may be shared (the right-hand one without duplicated keys)
+    if pure.smd_validate(schema, type_ref, live, True, False)[0] or \
+            pure.smd_validate(schema, type_ref, config, False, False)[0]:
+        pytest.skip("the fixture or its thinned configuration does not validate")
+    for kernels in (pure, compiled):
+        for lhs, rhs, share in ((live, config, 1), (live, config, 3), (config, live, 2)):
+            full = kernels.smd_merge(schema, type_ref, lhs, rhs)
+            shared = kernels.smd_merge(schema, type_ref, lhs, rhs, share)
+            assert norm(shared) == norm(full), (kernels.__name__, share)
+        merged = kernels.smd_merge(schema, type_ref, live, config, 3)[0]
+        copied = kernels.smd_merge(schema, type_ref, live, config)[0]
+        assert norm(kernels.smd_compare(schema, type_ref, live, merged, True)) == \
+            norm(kernels.smd_compare(schema, type_ref, live, copied)), kernels.__name__
+    same("smd_merge", schema, type_ref, live, config, 3)
+    same("smd_compare", schema, type_ref, live, live, True)

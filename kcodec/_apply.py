@@ -85,10 +85,11 @@ def _back(tree: dict[str, Any], cls: Any) -> Any:
     return cls(tree)
 
 
-def _default(tree: dict[str, Any], cls: Any) -> dict[str, Any]:
-    # structuredmerge.go Apply: the merged object is defaulted before it is stored.
-    if cls is None or not hasattr(cls, "from_dict"):
-        return tree
+def _finish(tree: dict[str, Any], model: Any, out_cls: Any) -> Any:
+    """The merged tree defaulted as the API server defaults it (structuredmerge.go Apply
+    defaults the merged object before it is stored), given back as ``out_cls``."""
+    if model is None or not hasattr(model, "from_dict"):
+        return _back(tree, out_cls)
     from kcodec import legacyscheme
 
     # Defaulting never touches managedFields: they are set aside, not written to FieldsV1
@@ -96,18 +97,25 @@ def _default(tree: dict[str, Any], cls: Any) -> dict[str, Any]:
     meta = tree.get("metadata")
     managed = meta.get("managedFields") if isinstance(meta, dict) else None
     if managed is not None and isinstance(meta, dict):
-        obj = cls.from_dict({**tree, "metadata": {k: v for k, v in meta.items() if k != "managedFields"}})
+        obj = model.from_dict({**tree, "metadata": {k: v for k, v in meta.items() if k != "managedFields"}})
     else:
-        obj = cls.from_dict(tree)
+        obj = model.from_dict(tree)
     try:
         legacyscheme.scheme.default(obj)
     except KCodecError:
-        return tree
+        return _back(tree, out_cls)
+    if out_cls is model and getattr(obj, "metadata", None) is not None:
+        # the defaulted object itself, not its tree read back
+        if managed is not None:
+            from kcodec.api.meta.v1 import ManagedFieldsEntry
+
+            obj.metadata.managed_fields = [ManagedFieldsEntry.from_dict(e) for e in managed]
+        return obj
     out = obj.to_dict()
     if managed is not None:
         # ObjectMeta's last field: where the model would have written it.
         out.setdefault("metadata", {})["managedFields"] = managed
-    return out
+    return _back(out, out_cls)
 
 
 def _type_ref(schema: Any, model: Any, api_version: str, crd: Any) -> Any:
@@ -164,7 +172,7 @@ def apply(live: Any, applied: Any, manager: str, *, force: bool = False, crd: An
     except Conflicts as exc:
         raise ApplyConflictError(conflict_message(exc), [(print_manager(c.manager), path_string(c.path))
                                                          for c in exc.conflicts]) from None
-    return _back(_default(merged, model), out_cls)
+    return _finish(merged, model, out_cls)
 
 
 def extract(obj: Any, manager: str, *, subresource: str = "", crd: Any = None) -> Any:

@@ -964,19 +964,7 @@ def _compare_one_side(schema: Any, atom: Any, v: Any, cur: _Cursor, which: int,
         if lt[1] == _fp.atomic or not (isinstance(v, list) and v):
             cur.insert(which)
             return
-        order: list[Any] = []
-        values: dict[Any, list[Any]] = {}
-        for i, child in enumerate(v):
-            try:
-                pe = smd_list_item_pe(schema, lt, child)
-            except KCodecError as exc:
-                errs.append(("", f"element {i}: {exc}"))
-                continue
-            if pe in values:
-                values[pe].append(child)
-            else:
-                values[pe] = [child]
-                order.append(pe)
+        order, values = _group_items(schema, lt, v, errs)
         element = _resolve(schema, lt[0])
         for pe in order:
             items = values[pe]
@@ -1071,34 +1059,31 @@ def _compare_atom(schema: Any, atom: Any, kind: int, lhs: Any, rhs: Any, cur: _C
     errs.append(("", "schema error: invalid atom: inlined"))
 
 
+def _group_items(schema: Any, lt: Any, items: list[Any], errs: list[tuple[str, str]]
+                 ) -> tuple[list[Any], dict[Any, list[Any]]]:
+    """compare.go's index of one side of a list: its items by path element, the elements in
+    first-seen order; an item whose key cannot be computed is an error and is left out."""
+    order: list[Any] = []
+    values: dict[Any, list[Any]] = {}
+    for i, child in enumerate(items):
+        try:
+            pe = smd_list_item_pe(schema, lt, child)
+        except KCodecError as exc:
+            errs.append(("", f"element {i}: {exc}"))
+            continue
+        if pe in values:
+            values[pe].append(child)
+        else:
+            values[pe] = [child]
+            order.append(pe)
+    return order, values
+
+
 def _compare_list(schema: Any, t: Any, llist: list[Any], rlist: list[Any], cur: _Cursor,
                   errs: list[tuple[str, str]]) -> None:
-    all_pes: list[Any] = []
-    lvalues: dict[Any, list[Any]] = {}
-    for i, child in enumerate(llist):
-        try:
-            pe = smd_list_item_pe(schema, t, child)
-        except KCodecError as exc:
-            errs.append(("", f"element {i}: {exc}"))
-            continue
-        if pe in lvalues:
-            lvalues[pe].append(child)
-        else:
-            lvalues[pe] = [child]
-            all_pes.append(pe)
-    rvalues: dict[Any, list[Any]] = {}
-    for i, child in enumerate(rlist):
-        try:
-            pe = smd_list_item_pe(schema, t, child)
-        except KCodecError as exc:
-            errs.append(("", f"element {i}: {exc}"))
-            continue
-        if pe in rvalues:
-            rvalues[pe].append(child)
-        else:
-            rvalues[pe] = [child]
-            if pe not in lvalues:
-                all_pes.append(pe)
+    lorder, lvalues = _group_items(schema, t, llist, errs)
+    rorder, rvalues = _group_items(schema, t, rlist, errs)
+    all_pes = lorder + [pe for pe in rorder if pe not in lvalues]
     element_type = t[0]
     for pe in all_pes:
         ll = lvalues.get(pe, [])

@@ -716,6 +716,17 @@ cdef object _merge_atom(object schema, object atom, int kind, object type_ref, o
     return _ABSENT
 
 
+cdef inline object _side(object m, bint plain, object key):
+    """``m[key]`` of one side of a merge or compare, or _ABSENT (``m`` None: no map there)."""
+    cdef PyObject* p
+    if m is None:
+        return _ABSENT
+    if plain:
+        p = PyDict_GetItem(<dict>m, key)
+        return _ABSENT if p == NULL else <object>p
+    return m.get(key, _ABSENT)
+
+
 cdef object _merge_map(object schema, _Plan plan, object lhs, object rhs, list errs, int share):
     lmap = lhs if isinstance(lhs, dict) else None
     rmap = rhs if isinstance(rhs, dict) else None
@@ -740,20 +751,8 @@ cdef object _merge_map(object schema, _Plan plan, object lhs, object rhs, list e
     try:
         for key in keys:
             e = _lookup(plan, key)
-            if lmap is None:
-                lv = _ABSENT
-            elif lplain:
-                p = PyDict_GetItem(<dict>lmap, key)
-                lv = _ABSENT if p == NULL else <object>p
-            else:
-                lv = lmap.get(key, _ABSENT)
-            if rmap is None:
-                rv = _ABSENT
-            elif rplain:
-                p = PyDict_GetItem(<dict>rmap, key)
-                rv = _ABSENT if p == NULL else <object>p
-            else:
-                rv = rmap.get(key, _ABSENT)
+            lv = _side(lmap, lplain, key)
+            rv = _side(rmap, rplain, key)
             mask = e.mask
             if mask and (lv is _ABSENT or _bit(lv) & mask) and (rv is _ABSENT or _bit(rv) & mask):
                 merged = rv if rv is not _ABSENT else lv  # valid scalars: the right-hand side wins
@@ -1377,18 +1376,7 @@ cdef int _compare_one_side(object schema, object atom, object v, _Cursor cur, in
             return cur.insert(which)
         order = []
         values = {}
-        for i, child in enumerate(v):
-            try:
-                pe = _item_pe(schema, lt, child)
-            except KCodecError as exc:
-                errs.append(("", f"element {i}: {exc}"))
-                continue
-            p = PyDict_GetItem(values, pe)
-            if p != NULL:
-                (<list>p).append(child)
-            else:
-                values[pe] = [child]
-                order.append(pe)
+        _group_items(schema, lt, v, errs, order, values)
         element_type = _at(lt, 0)
         element = _resolve(schema, element_type)
         _enter()
@@ -1455,20 +1443,8 @@ cdef int _compare_atom(object schema, object atom, int kind, object lhs, object 
             for key in keys:
                 e = _lookup(plan, key)
                 pe = _field(key) if e is plan.elem else e.pe
-                if lmap is None:
-                    lv = _ABSENT
-                elif lplain:
-                    p = PyDict_GetItem(<dict>lmap, key)
-                    lv = _ABSENT if p == NULL else <object>p
-                else:
-                    lv = lmap.get(key, _ABSENT)
-                if rmap is None:
-                    rv = _ABSENT
-                elif rplain:
-                    p = PyDict_GetItem(<dict>rmap, key)
-                    rv = _ABSENT if p == NULL else <object>p
-                else:
-                    rv = rmap.get(key, _ABSENT)
+                lv = _side(lmap, lplain, key)
+                rv = _side(rmap, rplain, key)
                 mask = e.mask
                 if mask and (lv is _ABSENT or _bit(lv) & mask) and (rv is _ABSENT or _bit(rv) & mask):
                     # A valid scalar on both sides: compareLeaf, inline.
@@ -1507,6 +1483,24 @@ cdef int _compare_atom(object schema, object atom, int kind, object lhs, object 
     return 0
 
 
+cdef int _group_items(object schema, object lt, object items, list errs, list order, dict values) except -1:
+    """The pure twin's _group_items, into ``order`` and ``values``."""
+    cdef PyObject* p
+    for i, child in enumerate(items):
+        try:
+            pe = _item_pe(schema, lt, child)
+        except KCodecError as exc:
+            errs.append(("", f"element {i}: {exc}"))
+            continue
+        p = PyDict_GetItem(values, pe)
+        if p != NULL:
+            (<list>p).append(child)
+        else:
+            values[pe] = [child]
+            order.append(pe)
+    return 0
+
+
 cdef int _compare_list(object schema, object t, object llist, object rlist, _Cursor cur, list errs) except -1:
     cdef list all_pes = []
     cdef dict lvalues = {}, rvalues = {}
@@ -1514,31 +1508,12 @@ cdef int _compare_list(object schema, object t, object llist, object rlist, _Cur
     cdef Py_ssize_t i, nl, nr
     cdef PyObject* p
     cdef _Cursor ccur
-    for i, child in enumerate(llist):
-        try:
-            pe = _item_pe(schema, t, child)
-        except KCodecError as exc:
-            errs.append(("", f"element {i}: {exc}"))
-            continue
-        p = PyDict_GetItem(lvalues, pe)
-        if p != NULL:
-            (<list>p).append(child)
-        else:
-            lvalues[pe] = [child]
+    cdef list rorder = []
+    _group_items(schema, t, llist, errs, all_pes, lvalues)
+    _group_items(schema, t, rlist, errs, rorder, rvalues)
+    for pe in rorder:
+        if pe not in lvalues:
             all_pes.append(pe)
-    for i, child in enumerate(rlist):
-        try:
-            pe = _item_pe(schema, t, child)
-        except KCodecError as exc:
-            errs.append(("", f"element {i}: {exc}"))
-            continue
-        p = PyDict_GetItem(rvalues, pe)
-        if p != NULL:
-            (<list>p).append(child)
-        else:
-            rvalues[pe] = [child]
-            if pe not in lvalues:
-                all_pes.append(pe)
     element_type = _at(t, 0)
     _enter()
     try:

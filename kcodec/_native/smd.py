@@ -760,35 +760,28 @@ def smd_set_empty(s: Any) -> bool:
 def smd_set_difference(a: Any, b: Any) -> Any:
     """set.go ``Difference``: the paths of ``a`` not in ``b`` (a child set emptied by it is
     dropped; a child only ``a`` has is kept as it is)."""
-    out = _new_set()
-    out.members = a.members - b.members
-    theirs_of = b.children
-    for pe, c in a.children.items():
-        theirs = theirs_of.get(pe)
-        if theirs is None:
-            out.children[pe] = c
-        else:
-            diff = smd_set_difference(c, theirs)
-            if not smd_set_empty(diff):
-                out.children[pe] = diff
-    return out
+    return _difference(a, b, False)
 
 
 def smd_set_recursive_difference(a: Any, b: Any) -> Any:
     """set.go ``RecursiveDifference``: :func:`smd_set_difference`, where a member of ``b``
     also removes everything below it."""
+    return _difference(a, b, True)
+
+
+def _difference(a: Any, b: Any, recursive: bool) -> Any:
     out = _new_set()
     out.members = a.members - b.members
     their_members = b.members
     theirs_of = b.children
     for pe, c in a.children.items():
-        if pe in their_members:
+        if recursive and pe in their_members:
             continue
         theirs = theirs_of.get(pe)
         if theirs is None:
             out.children[pe] = c
         else:
-            diff = smd_set_recursive_difference(c, theirs)
+            diff = _difference(c, theirs, recursive)
             if not smd_set_empty(diff):
                 out.children[pe] = diff
     return out

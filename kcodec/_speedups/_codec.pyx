@@ -319,10 +319,9 @@ def struct_to_tree(obj):
     return out
 
 
-# Nesting below which expand_raw_tree recurses in C; deeper untyped values (JSON allows
-# 10000 levels) go to the pure twin's iterative walk, which has no recursion limit.
-cdef int _EXPAND_RECURSION = 200
-cdef object _RawJSON = _m.RawJSON
+# Nesting below which the tree copies recurse in C; deeper values (JSON allows 10000 levels)
+# go to the pure twin's walks, whose limits (and errors) they keep.
+cdef int _COPY_RECURSION = 200
 
 
 def expand_raw_tree(tree):
@@ -331,36 +330,9 @@ def expand_raw_tree(tree):
     # As in struct_to_tree: the collector need not scan the new dicts as they appear.
     gc_pause()
     try:
-        return _expand(tree, 0)
+        return _copy_tree(tree, 0, True)
     finally:
         gc_resume()
-
-
-cdef object _expand(object v, int depth):
-    cdef type t = type(v)
-    cdef dict out
-    cdef list lst
-    cdef Py_ssize_t i, n
-    if t is str or t is int or t is bool or t is float or v is None:
-        return v
-    if depth >= _EXPAND_RECURSION and (isinstance(v, dict) or isinstance(v, list)):
-        return _twin().expand_raw_tree(v)
-    if t is dict:
-        out = {}
-        for k, x in (<dict>v).items():
-            out[k] = _expand(x, depth + 1)
-        return out
-    if t is list:
-        n = PyList_GET_SIZE(v)
-        lst = [None] * n
-        for i in range(n):
-            lst[i] = _expand(<object>PyList_GET_ITEM(v, i), depth + 1)
-        return lst
-    if isinstance(v, (dict, list)) or isinstance(v, _RawJSON):
-        # subclasses keep the walk's generic protocol (their own items()), and RawJSON's
-        # parse and error text live in the twin
-        return _twin().expand_raw_tree(v)
-    return v
 
 
 def copy_plain_tree(tree):
@@ -368,12 +340,20 @@ def copy_plain_tree(tree):
     None, each of exactly that type); TypeError for anything else."""
     gc_pause()
     try:
-        return _copy_plain(tree, 0)
+        return _copy_tree(tree, 0, False)
     finally:
         gc_resume()
 
 
-cdef object _copy_plain(object v, int depth):
+cdef inline object _twin_copy(object v, bint expand):
+    # anything but exact dicts, lists and plain scalars: RawJSON's parse, a subclass's own
+    # items(), a non-string key's TypeError and their texts live in the twin
+    tw = _twin()
+    return tw.expand_raw_tree(v) if expand else tw.copy_plain_tree(v)
+
+
+cdef object _copy_tree(object v, int depth, bint expand):
+    """The walk of both copies: ``expand`` (expand_raw_tree) or strict (copy_plain_tree)."""
     cdef type t = type(v)
     cdef dict out
     cdef list lst
@@ -382,29 +362,27 @@ cdef object _copy_plain(object v, int depth):
     cdef type tx
     if t is str or t is int or t is bool or t is float or v is None:
         return v
-    if depth >= _EXPAND_RECURSION and (t is dict or t is list):
-        # the twin's recursion is Python's, limited (and reported) as the twin's is
-        return _twin().copy_plain_tree(v)
+    if depth >= _COPY_RECURSION or (t is not dict and t is not list):
+        return _twin_copy(v, expand)
     if t is dict:
         out = {}
         for k, x in (<dict>v).items():
-            if type(k) is not str:
-                return _twin().copy_plain_tree(v)  # the twin words the TypeError
+            if not expand and type(k) is not str:
+                return _twin_copy(v, expand)
             tx = type(x)
             if tx is str or tx is int or tx is bool or tx is float or x is None:
                 out[k] = x
             else:
-                out[k] = _copy_plain(x, depth + 1)
+                out[k] = _copy_tree(x, depth + 1, expand)
         return out
-    if t is list:
-        n = PyList_GET_SIZE(v)
-        lst = [None] * n
-        for i in range(n):
-            x = <object>PyList_GET_ITEM(v, i)
-            tx = type(x)
-            lst[i] = x if (tx is str or tx is int or tx is bool or tx is float or x is None) else _copy_plain(x, depth + 1)
-        return lst
-    return _twin().copy_plain_tree(v)
+    n = PyList_GET_SIZE(v)
+    lst = [None] * n
+    for i in range(n):
+        x = <object>PyList_GET_ITEM(v, i)
+        tx = type(x)
+        lst[i] = x if (tx is str or tx is int or tx is bool or tx is float or x is None) \
+            else _copy_tree(x, depth + 1, expand)
+    return lst
 
 
 # Where a walk is, as a chain of C structs on the walk's stack (the protobuf and tree

@@ -1119,7 +1119,7 @@ cdef object _difference(object a, object b, bint recursive, bint* empty):
     # pure twin asks smd_set_empty of every child result).
     if _deep():
         tw = _twin()
-        out = (tw.smd_set_recursive_difference if recursive else tw.smd_set_difference)(a, b)
+        out = tw._difference(a, b, recursive)
         empty[0] = tw.smd_set_empty(out)
         return out
     cdef set members = a.members - b.members

@@ -260,7 +260,7 @@ class FieldManager:
     def _skip_non_applied_update(self, live: dict[str, Any], new: dict[str, Any], managed: Managed,
                                  manager: str, typed: bool) -> Managed:
         # skipnonapplied.go: objects whose updates were never tracked stay untracked, except on create.
-        if not managed.fields and (live.get("metadata") or {}).get("uid"):
+        if not managed.fields and _meta(live).get("uid"):
             return managed
         return self._cap_update(live, new, managed, manager, typed)
 
@@ -422,7 +422,7 @@ class FieldManager:
         if applied.get("apiVersion", "") != self.api_version:
             raise ManagedFieldsError("Incorrect version specified in apply patch. Specified patch version: "
                                      f"{applied.get('apiVersion', '')}, expected: {self.api_version}")
-        if (applied.get("metadata") or {}).get("managedFields") is not None:
+        if _managed_fields(applied) is not None:
             raise ManagedFieldsError("metadata.managedFields must be nil")
         # The configuration's field set comes out of its validation walk (Go walks it twice).
         config_t = TypedValue(applied, self.schema, self.type_ref).validate(allow_duplicates=False,
@@ -444,7 +444,7 @@ def _pause_collector() -> bool:
 
 
 def _last_applied(obj: Mapping[str, Any]) -> str:
-    annotations = (obj.get("metadata") or {}).get("annotations") or {}
+    annotations = _meta(obj).get("annotations") or {}
     value = annotations.get(LAST_APPLIED_CONFIG_ANNOTATION) if isinstance(annotations, dict) else None
     return value if isinstance(value, str) else ""
 
@@ -462,8 +462,9 @@ def _build_last_applied(applied: Mapping[str, Any]) -> str:
 def _set_last_applied(obj: dict[str, Any], value: str) -> None:
     """lastapplied.go SetLastApplied: a value that would take the annotations past their
     total size limit is dropped (with the old one) rather than stored."""
-    # a merged object may share its metadata with the live object or the configuration
-    meta = obj["metadata"] = dict(obj.get("metadata") or {})
+    meta = _own_meta(obj)
+    if meta is None:
+        return
     annotations = dict(meta.get("annotations") or {})
     annotations[LAST_APPLIED_CONFIG_ANNOTATION] = value
     if sum(len(k.encode()) + len(v.encode()) for k, v in annotations.items()) > _TOTAL_ANNOTATION_SIZE_LIMIT:
@@ -476,13 +477,32 @@ def _gvk_string(api_version: str, kind: str) -> str:
     return f"{group}/{version}, Kind={kind}"
 
 
+def _meta(obj: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``metadata`` as unstructured's accessors read it: a value that is not an object has
+    no fields (Go's NestedFieldNoCopy fails and the accessor gives the zero value)."""
+    meta = obj.get("metadata")
+    return meta if isinstance(meta, dict) else {}
+
+
+def _own_meta(obj: dict[str, Any]) -> dict[str, Any] | None:
+    """``obj``'s metadata, copied into ``obj`` to be written (a merged object may share it with
+    the live object or the configuration); None when it is there but not an object, which
+    unstructured's setters leave alone (SetNestedField's error is ignored)."""
+    meta = obj.get("metadata")
+    if meta is not None and not isinstance(meta, dict):
+        return None
+    out = obj["metadata"] = dict(meta or {})
+    return out
+
+
 def _managed_fields(obj: Mapping[str, Any]) -> list[Mapping[str, Any]] | None:
-    return (obj.get("metadata") or {}).get("managedFields")
+    return _meta(obj).get("managedFields")
 
 
 def _set_managed_fields(obj: dict[str, Any], entries: list[dict[str, Any]] | None) -> None:
-    # a merged object may share its metadata with the live object or the configuration
-    meta = obj["metadata"] = dict(obj.get("metadata") or {})
+    meta = _own_meta(obj)
+    if meta is None:
+        return
     if entries is None:
         meta.pop("managedFields", None)
     else:

@@ -375,3 +375,16 @@ def test_a_model_applied_comes_back_as_its_defaulted_model(tree) -> None:
     assert type(typed) is model
     assert typed == read_back
     assert kcodec.dump(typed, "json") == kcodec.dump(read_back, "json")
+
+
+@pytest.mark.parametrize("metadata", [[1], "text", 7])
+def test_metadata_that_is_not_an_object(metadata) -> None:
+    """A built-in kind refuses it in validation (Go: failed to create typed patch object);
+    deduced content reads it as unstructured's accessors do (no fields) and keeps it."""
+    from kcodec.managedfields.typed import ValidationError
+
+    with pytest.raises(ValidationError, match=r"^\.metadata: expected map"):
+        kcodec.apply(None, {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": metadata}, "m")
+    out = kcodec.apply(None, {"apiVersion": "x.io/v1", "kind": "Foo", "metadata": metadata, "spec": {"a": 1}},
+                       "kubectl")
+    assert out["metadata"] == metadata and out["spec"] == {"a": 1}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import time
 
 import pytest
 
@@ -21,3 +22,18 @@ def kubectl(server, *args: str, stdin: str | None = None, ok: bool = True) -> su
     if ok:
         assert r.returncode == 0, f"kubectl {' '.join(args)}: {r.stderr}"
     return r
+
+
+def wait_established(server, crd: str, timeout: float = 20.0) -> None:
+    """``kubectl wait --for=condition=Established crd/<crd>``, again while kubectl 1.32 reads
+    the CRD a moment after its create: apiextensions v1 writes ``"conditions": null`` until
+    the establishing controller sets them (Go's strategy leaves them nil, and the field has no
+    omitempty), and kubectl's wait fails on a null list instead of waiting."""
+    deadline = time.monotonic() + timeout
+    while True:
+        r = kubectl(server, "wait", "--for=condition=Established", f"crd/{crd}", f"--timeout={timeout:g}s", ok=False)
+        if r.returncode == 0:
+            return
+        if "accessor error: <nil>" not in r.stderr or time.monotonic() > deadline:
+            raise AssertionError(f"kubectl wait crd/{crd}: {r.stderr}")
+        time.sleep(0.05)

@@ -12,7 +12,7 @@ import urllib.request
 
 import pytest
 
-from _kubectl import kubectl
+from _kubectl import kubectl, wait_established
 from kcodec.testing import APIServer
 
 BAD_CRD = """
@@ -157,8 +157,7 @@ def test_status_update_keeps_the_metadata_sent(server) -> None:
     ValidateUpdateCustomResourceDefinitionStatus (acceptedNames)."""
     assert _kubectl(server, "apply", "-f", "-", stdin=GOOD_CRD).returncode == 0
     try:
-        assert _kubectl(server, "wait", "--for=condition=Established", "crd/gadgets.valid.example.com",
-                        "--timeout=20s").returncode == 0
+        wait_established(server, "gadgets.valid.example.com")
         base = server.url + "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.valid.example.com"
         def relabel(crd: dict) -> None:
             crd["metadata"].setdefault("labels", {})["via"] = "status"
@@ -184,8 +183,7 @@ def test_established_crd_keeps_scope_and_kind(server) -> None:
     immutable; group and names.plural always are."""
     assert _kubectl(server, "apply", "-f", "-", stdin=GOOD_CRD).returncode == 0
     try:
-        assert _kubectl(server, "wait", "--for=condition=Established", "crd/gadgets.valid.example.com",
-                        "--timeout=20s").returncode == 0
+        wait_established(server, "gadgets.valid.example.com")
         changed = GOOD_CRD.replace("scope: Namespaced", "scope: Cluster").replace("kind: Gadget}", "kind: Widget}")
         r = _kubectl(server, "apply", "-f", "-", stdin=changed)
         assert r.returncode == 1
@@ -220,7 +218,7 @@ def test_storage_version_migration(server) -> None:
     crd = TWO_VERSIONS.replace("V1STORAGE", "true").replace("V2STORAGE", "false")
     assert _kubectl(server, "apply", "-f", "-", stdin=crd).returncode == 0
     try:
-        assert _kubectl(server, "wait", "--for=condition=Established", f"crd/{name}", "--timeout=20s").returncode == 0
+        wait_established(server, name)
         swapped = TWO_VERSIONS.replace("V1STORAGE", "false").replace("V2STORAGE", "true")
         assert _kubectl(server, "apply", "-f", "-", stdin=swapped).returncode == 0, "storage moves to v2"
         assert _request(base, "GET")["status"]["storedVersions"] == ["v1", "v2"]

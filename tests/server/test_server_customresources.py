@@ -22,7 +22,7 @@ import pytest
 
 from _etcd import etcd_endpoints, require_etcd  # noqa: F401  (session fixture)
 from kcodec.testing import APIServer
-from _kubectl import kubectl
+from _kubectl import kubectl, wait_established
 
 
 CRD = """
@@ -83,7 +83,7 @@ def server(request):
 @pytest.fixture(scope="module")
 def crd(server):
     kubectl(server, "apply", "-f", "-", stdin=CRD)
-    kubectl(server, "wait", "--for=condition=Established", "crd/crontabs.stable.example.com", "--timeout=20s")
+    wait_established(server, "crontabs.stable.example.com")
     yield
     kubectl(server, "delete", "crd", "crontabs.stable.example.com", "--ignore-not-found")
 
@@ -233,7 +233,7 @@ def test_deleting_the_crd_deletes_its_instances(server) -> None:
     crd = CRD.replace("crontabs", "snapshots").replace("crontab", "snapshot").replace("CronTab", "Snapshot") \
         .replace("[ct]", "[snap]")
     kubectl(server, "apply", "-f", "-", stdin=crd)
-    kubectl(server, "wait", "--for=condition=Established", "crd/snapshots.stable.example.com", "--timeout=20s")
+    wait_established(server, "snapshots.stable.example.com")
     kubectl(server, "apply", "-f", "-", stdin=CRONTAB.replace("CronTab", "Snapshot").replace("my-cron", "s1"))
     kubectl(server, "delete", "crd", "snapshots.stable.example.com")
     deadline = time.monotonic() + 10
@@ -245,7 +245,7 @@ def test_deleting_the_crd_deletes_its_instances(server) -> None:
     assert "snapshots" not in kubectl(server, "get", "--raw", "/apis/stable.example.com/v1", ok=False).stdout
     # Created again, the CRD serves an empty collection: the instances went with it.
     kubectl(server, "apply", "-f", "-", stdin=crd)
-    kubectl(server, "wait", "--for=condition=Established", "crd/snapshots.stable.example.com", "--timeout=20s")
+    wait_established(server, "snapshots.stable.example.com")
     assert kubectl(server, "get", "snapshots", "-A", "-o", "name").stdout.strip() == ""
     kubectl(server, "delete", "crd", "snapshots.stable.example.com")
 
@@ -277,7 +277,7 @@ def test_versions_without_conversion(server) -> None:
     the same objects, only apiVersion changes; they are stored in the storage version."""
     name = _kind_name("gadget")
     kubectl(server, "apply", "-f", "-", stdin=_versions_crd(name, ""))
-    kubectl(server, "wait", "--for=condition=Established", f"crd/{name}s.conv.example.com", "--timeout=20s")
+    wait_established(server, f"{name}s.conv.example.com")
     obj = (f"apiVersion: conv.example.com/v2\nkind: {name.capitalize()}\nmetadata: {{name: g1, namespace: default}}\n"
            "spec: {size: 3}\n")
     kubectl(server, "apply", "-f", "-", stdin=obj)
@@ -364,7 +364,7 @@ def test_conversion_webhook(server) -> None:
                       f"clientConfig: {{url: '{hook.url}', caBundle: '{hook.ca_bundle}'}}}}}}")
         name = _kind_name("widget")
         kubectl(server, "apply", "-f", "-", stdin=_versions_crd(name, conversion))
-        kubectl(server, "wait", "--for=condition=Established", f"crd/{name}s.conv.example.com", "--timeout=20s")
+        wait_established(server, f"{name}s.conv.example.com")
         kubectl(server, "apply", "-f", "-", stdin=f"apiVersion: conv.example.com/v2\nkind: {name.capitalize()}\n"
                 "metadata: {name: w1, namespace: default}\nspec: {schedule: '*/5 * * * *'}\n")
         base = f"/apis/conv.example.com/{{}}/namespaces/default/{name}s/w1"

@@ -18,7 +18,7 @@ import uuid
 import pytest
 
 from kcodec.testing import APIServer
-from _kubectl import kubectl
+from _kubectl import kubectl, wait_established
 
 APPLY = "application/apply-patch+yaml"
 REPLICAS = {"f:spec": {"f:replicas": {}}}
@@ -202,7 +202,7 @@ def test_custom_resource_scale_maps_to_its_replicas_path(server) -> None:
     from kubernetes.client.rest import ApiException
 
     kubectl(server, "apply", "-f", "-", stdin=CRD)
-    kubectl(server, "wait", "--for=condition=Established", "crd/pools.scale.example.com", "--timeout=20s")
+    wait_established(server, "pools.scale.example.com")
     name = f"pool-{uuid.uuid4().hex[:6]}"
     kubectl(server, "apply", "--server-side", "-f", "-", stdin=_pool(name, 1))
     kubectl(server, "scale", "pool", name, "--replicas=3")
@@ -265,7 +265,7 @@ def test_custom_resource_without_replicas(server) -> None:
     # customresource/etcd.go: a Scale read needs specReplicasPath (500 without it); an update
     # must set the replicas (the old Scale carries invalidSpecReplicas); kubectl scale sets them
     kubectl(server, "apply", "-f", "-", stdin=CRD)
-    kubectl(server, "wait", "--for=condition=Established", "crd/pools.scale.example.com", "--timeout=20s")
+    wait_established(server, "pools.scale.example.com")
     name = f"pool-{uuid.uuid4().hex[:6]}"
     kubectl(server, "apply", "--server-side", "-f", "-", stdin=(
         f"apiVersion: scale.example.com/v1\nkind: Pool\nmetadata: {{name: {name}, namespace: default}}\n"
